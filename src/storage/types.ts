@@ -1,0 +1,79 @@
+/**
+ * The storage contract. Nothing outside src/storage imports lowdb or touches the
+ * database file; services go through a Store (usually via a Repository).
+ *
+ * Data is partitioned: collection -> workspaceId -> id -> row. Partitioning by
+ * workspace makes cross-workspace reads structurally impossible for services.
+ * Global records (workspaces themselves, API keys) live under GLOBAL_PARTITION.
+ */
+export const GLOBAL_PARTITION = '_global';
+
+/** Bump when the on-disk shape changes; older files are migrated or refused. */
+export const SCHEMA_VERSION = 1;
+
+export type Row = { readonly id: string } & Record<string, unknown>;
+
+export type Op =
+  | { type: 'put'; collection: string; workspaceId: string; row: Row }
+  | { type: 'delete'; collection: string; workspaceId: string; id: string };
+
+export type Collections = Record<string, Record<string, Record<string, Row>>>;
+
+/** The whole database as it is written to disk (snapshot file). */
+export interface DbSnapshot {
+  schemaVersion: number;
+  /** sequence number of the last commit included in this snapshot */
+  seq: number;
+  collections: Collections;
+}
+
+export type StoreChange = { kind: 'ops'; ops: readonly Op[] } | { kind: 'replaced' };
+
+export interface Store {
+  /** absolute path of the database file, or null for in-memory */
+  readonly path: string | null;
+  get<T extends Row = Row>(collection: string, workspaceId: string, id: string): T | undefined;
+  /** rows of one partition in insertion order; callers must not mutate them */
+  list<T extends Row = Row>(collection: string, workspaceId: string): readonly T[];
+  /** workspace ids that have rows in a collection */
+  partitions(collection: string): string[];
+  /** increases whenever the partition changes; used to cache derived responses */
+  version(collection: string, workspaceId: string): number;
+  /**
+   * Applies ops to memory synchronously and atomically (all or nothing, before
+   * this returns), then resolves once they are durable on disk. Concurrent
+   * commits share one flush (group commit).
+   */
+  commit(ops: readonly Op[]): Promise<void>;
+  /** Replaces the whole state (reset, snapshot restore) and persists it. */
+  replaceAll(collections: Collections): Promise<void>;
+  /** A deep copy of the whole state. */
+  exportCollections(): Collections;
+  /** The whole state as a JSON string of a DbSnapshot. */
+  serialize(): string;
+  onChange(listener: (change: StoreChange) => void): () => void;
+  /** Resolves when everything committed so far is durable. */
+  flush(): Promise<void>;
+  /** Flushes, compacts the journal into the snapshot file, releases the file. */
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** database file; omit for in-memory */
+  path?: string;
+  /** compact the journal into the snapshot after this many journalled commits */
+  compactAfterCommits?: number;
+  /** fsync journal appends (default true) */
+  fsync?: boolean;
+}
+
+export interface OpenedStore {
+  store: Store;
+  /** true when no database existed and the caller should seed it */
+  fresh: boolean;
+}
+
+/** Thrown when a database file cannot be used; message names the file. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+}
