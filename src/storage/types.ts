@@ -32,9 +32,9 @@ export type StoreChange = { kind: 'ops'; ops: readonly Op[] } | { kind: 'replace
 export interface Store {
   /** absolute path of the database file, or null for in-memory */
   readonly path: string | null;
-  get<T extends Row = Row>(collection: string, workspaceId: string, id: string): T | undefined;
+  get<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, id: string): T | undefined;
   /** rows of one partition in insertion order; callers must not mutate them */
-  list<T extends Row = Row>(collection: string, workspaceId: string): readonly T[];
+  list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[];
   /** workspace ids that have rows in a collection */
   partitions(collection: string): string[];
   /** increases whenever the partition changes; used to cache derived responses */
@@ -76,4 +76,40 @@ export interface OpenedStore {
 /** Thrown when a database file cannot be used; message names the file. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
+}
+
+/**
+ * Thrown (as a rejected promise) by commit()/replaceAll() when the input is not
+ * valid: unknown op type, missing id, a row that is not a JSON object, ...
+ * Nothing is applied when this is raised.
+ */
+export class InvalidOpError extends TypeError {
+  override readonly name = 'InvalidOpError';
+}
+
+/** Counters kept by the engine (for tests, benchmarks and diagnostics). */
+export interface StoreStats {
+  /** commits applied since the store was opened */
+  commits: number;
+  /** journal appends (one per group commit) */
+  flushes: number;
+  /** bytes appended to the journal */
+  journalBytes: number;
+  /** full snapshots written (seed/replaceAll, compaction, close) */
+  snapshots: number;
+  /** commits in the journal that are not yet in the snapshot file */
+  journalledCommits: number;
+}
+
+/** What openStore actually returns: a Store plus introspection. */
+export interface InstrumentedStore extends Store {
+  /** sequence number of the last commit (or replaceAll) applied in memory */
+  readonly seq: number;
+  readonly stats: Readonly<StoreStats>;
+  /** Writes the snapshot and truncates the journal now (file mode; no-op in memory). */
+  compact(): Promise<void>;
+}
+
+export interface OpenedInstrumentedStore extends OpenedStore {
+  store: InstrumentedStore;
 }

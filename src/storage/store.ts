@@ -1,0 +1,496 @@
+/**
+ * The storage engine: in-memory partitions + (file mode) a lowdb snapshot file
+ * and an append-only NDJSON journal with group commit.
+ *
+ * Durability protocol (file mode):
+ *  - commit(): ops are applied to memory at once, serialised once into one
+ *    journal line `{"seq":n,"ops":[...]}\n`, and queued. A single "drain" loop
+ *    owns the files (the flush lock): it appends everything queued so far in one
+ *    write + fdatasync, then resolves all those commits together.
+ *  - snapshot (seed/replaceAll, every `compactAfterCommits` journalled commits,
+ *    close(), after a failed write): done by the same loop, so no append can
+ *    interleave. State is captured synchronously, written through lowdb (temp
+ *    file + rename), fsynced (file, then directory), then the journal is
+ *    truncated. A crash in between leaves journal lines with seq <= snapshot
+ *    seq, which load skips.
+ *  - load: snapshot, then journal lines with seq > snapshot.seq. A final line
+ *    without newline or that does not parse was never acknowledged: dropped.
+ */
+import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Low, Memory } from 'lowdb';
+import { DataFile } from 'lowdb/node';
+import {
+  applyOps,
+  collectionsFromState,
+  emptySnapshot,
+  oneLine,
+  parseJournal,
+  parseSnapshotText,
+  prepareOps,
+  stateFromCollections,
+  type PreparedCommit,
+  type State,
+} from './codec.ts';
+import {
+  InvalidOpError,
+  SCHEMA_VERSION,
+  StoreError,
+  type Collections,
+  type DbSnapshot,
+  type InstrumentedStore,
+  type Op,
+  type OpenedInstrumentedStore,
+  type OpenStoreOptions,
+  type Row,
+  type StoreChange,
+  type StoreStats,
+} from './types.ts';
+
+export const DEFAULT_COMPACT_AFTER_COMMITS = 20_000;
+
+const EMPTY_LIST: readonly Row[] = Object.freeze([]);
+
+interface Batch {
+  /** journal lines, each ending in '\n' */
+  lines: string[];
+  commits: number;
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (err: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { lines: [], commits: 0, promise, resolve, reject };
+}
+
+interface FileBackend {
+  path: string;
+  journalPath: string;
+  dir: string;
+  fsync: boolean;
+  compactAfter: number;
+}
+
+const errorMessage = (err: unknown) => oneLine(err instanceof Error ? err.message : String(err));
+const isErrno = (err: unknown, code: string) =>
+  typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
+
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes a rename/create in `dir` durable. Not supported everywhere (Windows): best effort. */
+async function fsyncDir(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // EISDIR/EPERM/EINVAL on platforms without directory fsync
+  } finally {
+    await handle?.close();
+  }
+}
+
+interface StoreInit {
+  state: State;
+  seq: number;
+  low: Low<DbSnapshot>;
+  file: FileBackend | null;
+  /** the snapshot file exists and contains everything up to `seq` except journalled commits */
+  snapshotOnDisk: boolean;
+}
+
+class LocalStore implements InstrumentedStore {
+  readonly path: string | null;
+  readonly stats: StoreStats = { commits: 0, flushes: 0, journalBytes: 0, snapshots: 0, journalledCommits: 0 };
+
+  #state: State;
+  #seq: number;
+  /** version of partitions that do not exist (bumped by replaceAll) */
+  #baseVersion: number;
+  readonly #listeners = new Set<(change: StoreChange) => void>();
+  /** lowdb database: the snapshot holder (Memory adapter or DataFile) */
+  readonly #low: Low<DbSnapshot>;
+  readonly #file: FileBackend | null;
+  #journal: FileHandle | null = null;
+  /** commits waiting for the next flush */
+  #pending: Batch | null = null;
+  /** the drain loop, while it runs (the flush lock) */
+  #draining: Promise<void> | null = null;
+  #snapshotOnDisk: boolean;
+  /** seq contained in the snapshot file */
+  #snapshotSeq: number;
+  /** the next flush must write the snapshot (replaceAll, or a failed write) */
+  #forceSnapshot = false;
+  #closing: Promise<void> | null = null;
+
+  constructor(init: StoreInit) {
+    this.#state = init.state;
+    this.#seq = init.seq;
+    this.#baseVersion = init.seq;
+    this.#low = init.low;
+    this.#file = init.file;
+    this.path = init.file?.path ?? null;
+    this.#snapshotOnDisk = init.snapshotOnDisk;
+    this.#snapshotSeq = init.snapshotOnDisk ? init.low.data.seq : 0;
+  }
+
+  get seq(): number {
+    return this.#seq;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  get<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, id: string): T | undefined {
+    return this.#state.get(collection)?.get(workspaceId)?.rows.get(id) as T | undefined;
+  }
+
+  list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[] {
+    const partition = this.#state.get(collection)?.get(workspaceId);
+    if (!partition || partition.rows.size === 0) return EMPTY_LIST as readonly T[];
+    partition.list ??= Object.freeze(Array.from(partition.rows.values()));
+    return partition.list as readonly T[];
+  }
+
+  partitions(collection: string): string[] {
+    const out: string[] = [];
+    for (const [workspaceId, partition] of this.#state.get(collection) ?? []) {
+      if (partition.rows.size > 0) out.push(workspaceId);
+    }
+    return out;
+  }
+
+  version(collection: string, workspaceId: string): number {
+    return this.#state.get(collection)?.get(workspaceId)?.version ?? this.#baseVersion;
+  }
+
+  exportCollections(): Collections {
+    return JSON.parse(JSON.stringify(collectionsFromState(this.#state))) as Collections;
+  }
+
+  serialize(): string {
+    return JSON.stringify(this.#snapshot());
+  }
+
+  onChange(listener: (change: StoreChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  commit(ops: readonly Op[]): Promise<void> {
+    if (this.#closing) return Promise.reject(this.#closedError());
+    let prepared: PreparedCommit;
+    try {
+      prepared = prepareOps(ops, this.#file !== null);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (prepared.ops.length === 0) return this.flush();
+    const seq = ++this.#seq;
+    applyOps(this.#state, prepared.ops, seq);
+    this.stats.commits++;
+    this.#emit({ kind: 'ops', ops: prepared.ops });
+    if (!this.#file) return Promise.resolve();
+    const batch = this.#batch();
+    batch.lines.push(`{"seq":${seq},"ops":[${prepared.opsJson}]}\n`);
+    batch.commits++;
+    return batch.promise;
+  }
+
+  replaceAll(collections: Collections): Promise<void> {
+    if (this.#closing) return Promise.reject(this.#closedError());
+    const seq = this.#seq + 1;
+    let state: State;
+    try {
+      state = stateFromCollections(collections, seq, (problem) => new InvalidOpError(`replaceAll(): ${problem}`));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    this.#seq = seq;
+    this.#state = state;
+    this.#baseVersion = seq;
+    this.#emit({ kind: 'replaced' });
+    if (!this.#file) {
+      this.#low.data = { schemaVersion: SCHEMA_VERSION, seq, collections };
+      return this.#low.write();
+    }
+    this.#forceSnapshot = true;
+    return this.#batch().promise;
+  }
+
+  flush(): Promise<void> {
+    if (!this.#file) return Promise.resolve();
+    if (this.#pending) return this.#pending.promise;
+    // something in flight, or a write failed and must be redone as a snapshot
+    if (this.#draining || this.#forceSnapshot) return this.#batch().promise;
+    return Promise.resolve();
+  }
+
+  compact(): Promise<void> {
+    if (!this.#file) return Promise.resolve();
+    if (!this.#snapshotOnDisk && this.#seq === 0) return Promise.resolve(); // nothing to write yet
+    this.#forceSnapshot = true;
+    return this.#batch().promise;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    if (!this.#file) {
+      this.#low.data = this.#snapshot();
+      await this.#low.write();
+      return;
+    }
+    try {
+      const dirty = this.#seq !== this.#snapshotSeq || this.stats.journalledCommits > 0 || this.#forceSnapshot;
+      await (dirty ? this.compact() : this.flush());
+    } finally {
+      await this.#draining?.catch(() => undefined);
+      const journal = this.#journal;
+      this.#journal = null;
+      await journal?.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  #closedError(): StoreError {
+    return new StoreError(`Store ${this.path ?? '(in-memory)'} is closed`);
+  }
+
+  #emit(change: StoreChange): void {
+    if (this.#listeners.size === 0) return;
+    for (const listener of Array.from(this.#listeners)) {
+      try {
+        listener(change);
+      } catch (err) {
+        // a listener must not break a commit that is already applied
+        console.error('[storage] onChange listener threw:', err);
+      }
+    }
+  }
+
+  #snapshot(): DbSnapshot {
+    return { schemaVersion: SCHEMA_VERSION, seq: this.#seq, collections: collectionsFromState(this.#state) };
+  }
+
+  /** The batch that the next flush will write; starts the drain loop if idle. */
+  #batch(): Batch {
+    if (!this.#pending) {
+      this.#pending = newBatch();
+      this.#kick();
+    }
+    return this.#pending;
+  }
+
+  #kick(): void {
+    if (this.#draining) return;
+    this.#draining = this.#drain().finally(() => {
+      this.#draining = null;
+      if (this.#pending) this.#kick();
+    });
+  }
+
+  #compactionDue(): boolean {
+    return this.#forceSnapshot || this.stats.journalledCommits >= this.#file!.compactAfter;
+  }
+
+  /** The flush lock: only this loop touches the files once the store is open. */
+  async #drain(): Promise<void> {
+    await null; // let commits issued in the same tick join the first batch
+    let failed = false;
+    for (;;) {
+      const batch = this.#pending;
+      if (!batch && (failed || !this.#compactionDue())) return;
+      this.#pending = null;
+      try {
+        if (this.#compactionDue() || !this.#snapshotOnDisk) await this.#writeSnapshot();
+        else await this.#append(batch!);
+        failed = false;
+        batch?.resolve();
+      } catch (err) {
+        failed = true;
+        // memory is ahead of the files and the journal may end in a partial
+        // line: never append again before a snapshot has been written
+        this.#forceSnapshot = true;
+        const error = new StoreError(`Cannot write database ${this.path}: ${errorMessage(err)}`, { cause: err });
+        batch?.reject(error);
+      }
+    }
+  }
+
+  async #openJournal(): Promise<FileHandle> {
+    this.#journal ??= await open(this.#file!.journalPath, 'a');
+    return this.#journal;
+  }
+
+  async #append(batch: Batch): Promise<void> {
+    if (batch.commits === 0) return;
+    const file = this.#file!;
+    const journal = await this.#openJournal();
+    const buffer = Buffer.from(batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join(''), 'utf8');
+    let offset = 0;
+    while (offset < buffer.length) {
+      const { bytesWritten } = await journal.write(buffer, offset, buffer.length - offset);
+      offset += bytesWritten;
+    }
+    if (file.fsync) await journal.datasync();
+    this.stats.flushes++;
+    this.stats.journalBytes += buffer.length;
+    this.stats.journalledCommits += batch.commits;
+  }
+
+  async #writeSnapshot(): Promise<void> {
+    const file = this.#file!;
+    // Capture the state synchronously, in the same tick in which drain took the
+    // pending batch: the snapshot holds exactly the commits resolved by it.
+    const seq = this.#seq;
+    this.#low.data = this.#snapshot();
+    try {
+      await this.#openJournal(); // created on first write; its dir entry is synced below
+      await this.#low.write(); // lowdb/steno: write temp file, rename over the snapshot
+    } finally {
+      this.#low.data = emptySnapshot(); // do not pin a second copy of the database
+    }
+    if (file.fsync) {
+      await fsyncFile(file.path);
+      await fsyncDir(file.dir); // the rename is durable before the journal shrinks
+    }
+    const journal = await this.#openJournal();
+    await journal.truncate(0);
+    if (file.fsync) await journal.datasync();
+    this.#snapshotOnDisk = true;
+    this.#snapshotSeq = seq;
+    this.#forceSnapshot = false;
+    this.stats.snapshots++;
+    this.stats.journalledCommits = 0;
+  }
+
+  /** Releases the journal without writing anything (failed open). */
+  async abandon(): Promise<void> {
+    this.#closing ??= Promise.resolve();
+    await this.#draining?.catch(() => undefined);
+    const journal = this.#journal;
+    this.#journal = null;
+    await journal?.close();
+  }
+
+  /** Used at open when the journal holds nothing newer than the snapshot. */
+  async truncateJournal(): Promise<void> {
+    const journal = await this.#openJournal();
+    await journal.truncate(0);
+    if (this.#file!.fsync) await journal.datasync();
+  }
+}
+
+/**
+ * Opens (or prepares) a database. Without `path` the store is in memory
+ * (lowdb Memory adapter). With a path that does not exist, parent directories
+ * are created and nothing is written until the first commit/replaceAll.
+ */
+export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedInstrumentedStore> {
+  const compactAfter = options.compactAfterCommits ?? DEFAULT_COMPACT_AFTER_COMMITS;
+  if (!Number.isSafeInteger(compactAfter) || compactAfter < 1) {
+    throw new RangeError(`compactAfterCommits must be a positive integer, got ${compactAfter}`);
+  }
+
+  if (options.path === undefined) {
+    const low = new Low<DbSnapshot>(new Memory<DbSnapshot>(), emptySnapshot());
+    await low.read();
+    return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true };
+  }
+
+  const path = resolve(options.path);
+  const file: FileBackend = {
+    path,
+    journalPath: `${path}.journal`,
+    dir: dirname(path),
+    fsync: options.fsync ?? true,
+    compactAfter,
+  };
+  const cannot = (problem: string) => new StoreError(`Cannot open database ${path}: ${problem}`);
+  const low = new Low<DbSnapshot>(
+    new DataFile<DbSnapshot>(path, {
+      parse: (text) => parseSnapshotText(text, path),
+      stringify: (data) => JSON.stringify(data),
+    }),
+    emptySnapshot(),
+  );
+
+  let exists = true;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw cannot('it is not a regular file');
+  } catch (err) {
+    if (err instanceof StoreError) throw err;
+    if (!isErrno(err, 'ENOENT')) throw cannot(errorMessage(err));
+    exists = false;
+  }
+
+  if (!exists) {
+    try {
+      await mkdir(file.dir, { recursive: true });
+    } catch (err) {
+      throw cannot(`cannot create directory ${file.dir}: ${errorMessage(err)}`);
+    }
+    // a journal without its snapshot is left over from a deleted database:
+    // ignored, and truncated by the first snapshot write
+    const store = new LocalStore({ state: new Map(), seq: 0, low, file, snapshotOnDisk: false });
+    return { store, fresh: true };
+  }
+
+  try {
+    await low.read();
+  } catch (err) {
+    if (err instanceof StoreError) throw err;
+    throw cannot(errorMessage(err));
+  }
+  const snapshot = low.data;
+  const state = stateFromCollections(snapshot.collections, snapshot.seq, cannot);
+
+  let journalText = '';
+  try {
+    journalText = await readFile(file.journalPath, 'utf8');
+  } catch (err) {
+    if (!isErrno(err, 'ENOENT')) throw cannot(`cannot read journal ${file.journalPath}: ${errorMessage(err)}`);
+  }
+  const { entries } = parseJournal(journalText, file.journalPath, snapshot.seq);
+  let seq = snapshot.seq;
+  for (const entry of entries) {
+    applyOps(state, entry.ops, entry.seq);
+    seq = entry.seq;
+  }
+
+  const store = new LocalStore({ state, seq, low, file, snapshotOnDisk: true });
+  try {
+    if (entries.length > 0) {
+      await store.compact(); // make the snapshot file self-contained again
+    } else if (journalText.length > 0) {
+      await store.truncateJournal(); // only stale or torn lines: the snapshot has everything
+    }
+  } catch (err) {
+    await store.abandon().catch(() => undefined);
+    throw err instanceof StoreError ? err : cannot(errorMessage(err));
+  }
+  return { store, fresh: false };
+}
