@@ -1,0 +1,66 @@
+/**
+ * The typed event bus. Services emit domain events; webhooks, the request log,
+ * the SSE stream and the dashboard subscribe. Listeners never throw into the
+ * emitter: a failing side effect must not fail the request that caused it.
+ */
+export interface DomainEvent {
+  id: string;
+  type: string;
+  workspaceId: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+export interface RequestLogEntry {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  workspaceId: string | null;
+  keyPrefix: string | null;
+  at: string;
+}
+
+export interface RateLimitChange {
+  bucket: string;
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+export interface SandboxEvents {
+  domain: DomainEvent;
+  request: RequestLogEntry;
+  'rate-limit': RateLimitChange;
+  reset: { at: string };
+}
+
+type Listener<T> = (payload: T) => void;
+
+export class EventBus {
+  private listeners = new Map<keyof SandboxEvents, Set<Listener<never>>>();
+
+  on<K extends keyof SandboxEvents>(type: K, listener: Listener<SandboxEvents[K]>): () => void {
+    let set = this.listeners.get(type);
+    if (!set) this.listeners.set(type, (set = new Set()));
+    set.add(listener as Listener<never>);
+    return () => set!.delete(listener as Listener<never>);
+  }
+
+  emit<K extends keyof SandboxEvents>(type: K, payload: SandboxEvents[K]): void {
+    const set = this.listeners.get(type);
+    if (!set) return;
+    for (const listener of set) {
+      try {
+        (listener as Listener<SandboxEvents[K]>)(payload);
+      } catch {
+        // side effects are isolated from the emitter by design
+      }
+    }
+  }
+
+  hasListeners(type: keyof SandboxEvents): boolean {
+    return (this.listeners.get(type)?.size ?? 0) > 0;
+  }
+}

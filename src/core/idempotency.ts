@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { Row, Store } from '../storage/types.ts';
+import type { Clock } from './clock.ts';
+import { COLLECTIONS } from './collections.ts';
+import { ApiError, badRequest, unprocessable } from './errors.ts';
+
+/**
+ * `Idempotency-Key` on POST (API description, "Common request rules"). Retention
+ * and conflict rules are not shown; the sandbox follows the common industry
+ * design (docs/api-notes.md):
+ * - same key, same method, path and body: the first status and body are
+ *   replayed with `Idempotent-Replayed: true`;
+ * - same key, different request: 422;
+ * - same key while the first request is still running: 409;
+ * - keys are kept 24 h on the sandbox clock, per workspace;
+ * - only responses below 500 are saved, and requests refused before the handler
+ *   ran (auth, rate limit, validation) save nothing, so a corrected retry works.
+ */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+export interface IdempotencyRecord {
+  id: string;
+  method: string;
+  path: string;
+  fingerprint: string;
+  statusCode: number;
+  body: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; record: IdempotencyRecord };
+
+export class Idempotency {
+  private inFlight = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  begin(workspaceId: string, key: string, method: string, path: string, body: unknown): IdempotencyOutcome {
+    if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+      throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+    }
+    const slot = `${workspaceId}\u0000${key}`;
+    if (this.inFlight.has(slot)) {
+      throw new ApiError(409, { error: 'A request with this Idempotency-Key is still in progress; retry later' });
+    }
+    const fingerprint = fingerprintOf(method, path, body);
+    const existing = this.store.get<IdempotencyRecord>(COLLECTIONS.idempotency, workspaceId, key);
+    if (existing && Date.parse(existing.expiresAt) > this.clock.now()) {
+      if (existing.fingerprint !== fingerprint) {
+        throw unprocessable('Idempotency-Key was already used with a different request; use a new key');
+      }
+      return { kind: 'replay', record: existing };
+    }
+    this.inFlight.add(slot);
+    return { kind: 'new' };
+  }
+
+  /** Saves the outcome (when < 500) and releases the key. */
+  async finish(workspaceId: string, key: string, method: string, path: string, body: unknown, statusCode: number, payload: string): Promise<void> {
+    const slot = `${workspaceId}\u0000${key}`;
+    try {
+      if (statusCode >= 500) return;
+      const now = this.clock.now();
+      const record: IdempotencyRecord = {
+        id: key,
+        method,
+        path,
+        fingerprint: fingerprintOf(method, path, body),
+        statusCode,
+        body: payload,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + IDEMPOTENCY_RETENTION_MS).toISOString(),
+      };
+      await this.store.commit([{ type: 'put', collection: COLLECTIONS.idempotency, workspaceId, row: record as unknown as Row }]);
+    } finally {
+      this.inFlight.delete(slot);
+    }
+  }
+
+  release(workspaceId: string, key: string): void {
+    this.inFlight.delete(`${workspaceId}\u0000${key}`);
+  }
+
+  /** Deletes expired records; run from a clock timer. */
+  async purgeExpired(): Promise<number> {
+    const now = this.clock.now();
+    const ops = [];
+    for (const workspaceId of this.store.partitions(COLLECTIONS.idempotency)) {
+      for (const row of this.store.list<IdempotencyRecord>(COLLECTIONS.idempotency, workspaceId)) {
+        if (Date.parse(row.expiresAt) <= now) ops.push({ type: 'delete' as const, collection: COLLECTIONS.idempotency, workspaceId, id: row.id });
+      }
+    }
+    if (ops.length) await this.store.commit(ops);
+    return ops.length;
+  }
+}
+
+function fingerprintOf(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+}
+
+/** JSON with sorted object keys, so key order does not make two bodies differ. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return '';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}

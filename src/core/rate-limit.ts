@@ -1,0 +1,151 @@
+import type { Clock } from './clock.ts';
+
+/**
+ * Rate limits (API description, "Limits"): per workspace, sandbox 100/min with a
+ * burst of 5/s, live 3,000/min with a burst of 30/s.
+ *
+ * Two meters per bucket:
+ * - a minute quota over fixed windows aligned to the clock's minute; this is the
+ *   limit the X-RateLimit-* headers report, and X-RateLimit-Reset is the end of
+ *   the window as a Unix timestamp;
+ * - a token bucket of `burst` tokens refilling at the minute rate.
+ * A request passes only when every meter of every bucket allows it, and only
+ * then consumes from all of them.
+ */
+export interface RatePolicy {
+  perMinute: number;
+  burst: number;
+  /** optional per-second cap (organization keys' `rps`) */
+  perSecond?: number;
+}
+
+export const WORKSPACE_LIMITS: Record<'live' | 'sandbox', RatePolicy> = {
+  live: { perMinute: 3000, burst: 30 },
+  sandbox: { perMinute: 100, burst: 5 },
+};
+
+export interface BucketState {
+  key: string;
+  policy: RatePolicy;
+  windowStart: number;
+  used: number;
+  secondStart: number;
+  usedThisSecond: number;
+  tokens: number;
+  refilledAt: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the minute window resets */
+  reset: number;
+  /** whole seconds to wait, when not allowed */
+  retryAfter: number;
+}
+
+const MINUTE = 60_000;
+
+export class RateLimiter {
+  private buckets = new Map<string, BucketState>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Checks all buckets together; consumes one request from each only if all allow. */
+  take(specs: ReadonlyArray<{ key: string; policy: RatePolicy }>, enforce = true): RateDecision {
+    const now = this.clock.now();
+    const states = specs.map((s) => this.refresh(this.bucket(s.key, s.policy), now));
+    const waits = states.map((b) => waitMs(b, now));
+    const blocked = waits.some((w) => w > 0);
+    if (!blocked || !enforce) for (const b of states) consume(b);
+    const reported = states.reduce((tightest, b) => (remaining(b) < remaining(tightest) ? b : tightest), states[0]!);
+    return {
+      allowed: !blocked || !enforce,
+      limit: reported.policy.perMinute,
+      remaining: remaining(reported),
+      reset: Math.ceil((reported.windowStart + MINUTE) / 1000),
+      retryAfter: blocked ? Math.max(1, Math.ceil(Math.max(...waits) / 1000)) : 0,
+    };
+  }
+
+  /** What the headers say without consuming anything (unauthenticated requests). */
+  peek(key: string, policy: RatePolicy): RateDecision {
+    const b = this.refresh(this.buckets.get(key) ?? fresh(key, policy, this.clock.now()), this.clock.now());
+    return { allowed: true, limit: policy.perMinute, remaining: remaining(b), reset: Math.ceil((b.windowStart + MINUTE) / 1000), retryAfter: 0 };
+  }
+
+  /** Empties a bucket so that the next request is refused (control plane). */
+  exhaust(key: string, policy: RatePolicy): void {
+    const b = this.refresh(this.bucket(key, policy), this.clock.now());
+    b.used = b.policy.perMinute;
+    b.tokens = 0;
+  }
+
+  snapshot(): BucketState[] {
+    const now = this.clock.now();
+    return [...this.buckets.values()].map((b) => ({ ...this.refresh(b, now) }));
+  }
+
+  clear(): void {
+    this.buckets.clear();
+  }
+
+  private bucket(key: string, policy: RatePolicy): BucketState {
+    let b = this.buckets.get(key);
+    if (!b) this.buckets.set(key, (b = fresh(key, policy, this.clock.now())));
+    else if (b.policy.perMinute !== policy.perMinute || b.policy.burst !== policy.burst || b.policy.perSecond !== policy.perSecond) {
+      b.policy = policy;
+      b.tokens = Math.min(b.tokens, policy.burst);
+    }
+    return b;
+  }
+
+  private refresh(b: BucketState, now: number): BucketState {
+    const windowStart = Math.floor(now / MINUTE) * MINUTE;
+    if (windowStart !== b.windowStart) {
+      b.windowStart = windowStart;
+      b.used = 0;
+    }
+    const secondStart = Math.floor(now / 1000) * 1000;
+    if (secondStart !== b.secondStart) {
+      b.secondStart = secondStart;
+      b.usedThisSecond = 0;
+    }
+    const elapsed = Math.max(0, now - b.refilledAt);
+    b.tokens = Math.min(b.policy.burst, b.tokens + (elapsed * b.policy.perMinute) / MINUTE);
+    b.refilledAt = now;
+    return b;
+  }
+}
+
+function fresh(key: string, policy: RatePolicy, now: number): BucketState {
+  return {
+    key,
+    policy,
+    windowStart: Math.floor(now / MINUTE) * MINUTE,
+    used: 0,
+    secondStart: Math.floor(now / 1000) * 1000,
+    usedThisSecond: 0,
+    tokens: policy.burst,
+    refilledAt: now,
+  };
+}
+
+const remaining = (b: BucketState) => Math.max(0, b.policy.perMinute - b.used);
+
+function consume(b: BucketState): void {
+  b.used += 1;
+  b.usedThisSecond += 1;
+  b.tokens = Math.max(0, b.tokens - 1);
+}
+
+/** 0 when the bucket allows a request now, else how long until it would. */
+function waitMs(b: BucketState, now: number): number {
+  let wait = 0;
+  if (b.used >= b.policy.perMinute) wait = Math.max(wait, b.windowStart + MINUTE - now);
+  if (b.policy.perSecond !== undefined && b.usedThisSecond >= b.policy.perSecond) wait = Math.max(wait, b.secondStart + 1000 - now);
+  // tokens are fractional: wait until a whole token has refilled
+  if (b.tokens < 1) wait = Math.max(wait, Math.ceil(((1 - b.tokens) * MINUTE) / b.policy.perMinute));
+  return wait;
+}
