@@ -1,0 +1,87 @@
+import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
+import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
+import type { SandboxOptions } from '../config.ts';
+import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
+
+export interface StartFlags {
+  port: number;
+  host: string;
+  data: string;
+  inMemory?: boolean;
+  fixtures?: string;
+  seed?: number;
+  clock: string;
+  rateLimits: boolean;
+  internalKey?: string;
+  controlToken?: string;
+  json?: boolean;
+}
+
+export function startOptions(flags: StartFlags): SandboxOptions {
+  if (flags.clock !== 'real' && flags.clock !== 'manual') throw new SandboxError(`--clock must be real or manual, not "${flags.clock}"`);
+  return {
+    port: flags.port,
+    host: flags.host,
+    storage: flags.inMemory ? 'memory' : flags.data,
+    ...(flags.fixtures ? { fixturesDir: flags.fixtures } : {}),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    clock: flags.clock,
+    enforceRateLimits: flags.rateLimits,
+    ...(flags.internalKey ? { internalApiKey: flags.internalKey } : {}),
+    ...(flags.controlToken ? { controlToken: flags.controlToken } : {}),
+  };
+}
+
+export async function runStart(flags: StartFlags): Promise<Sandbox> {
+  let sandbox: Sandbox;
+  try {
+    sandbox = await createSandbox(startOptions(flags));
+  } catch (err) {
+    fail(errorMessage(err));
+  }
+  if (flags.json) printJson(startSummary(sandbox));
+  else process.stdout.write(banner(sandbox, flags));
+  const shutdown = () => {
+    sandbox.stop().then(
+      () => process.exit(0),
+      (err) => fail(`could not stop cleanly: ${errorMessage(err)}`),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  return sandbox;
+}
+
+/** The --json line: exactly {url, workspaces: [{id, name, mode, keys: [{id, name, key, scopes}]}]}. */
+export function startSummary(sandbox: Sandbox) {
+  return {
+    url: sandbox.url,
+    workspaces: sandbox.workspaces.map((w) => ({
+      id: w.id,
+      name: w.name,
+      mode: w.mode,
+      keys: w.keys.map((k: FixtureWorkspace["keys"][number]) => ({ id: k.id, name: k.name, key: k.key, scopes: k.scopes })),
+    })),
+  };
+}
+
+function banner(sandbox: Sandbox, flags: StartFlags): string {
+  const lines = [
+    '',
+    `${green('●')} ${bold('travel-commerce-sandbox')} is serving ${cyan(sandbox.url)}`,
+    dim(`  data: ${flags.inMemory ? 'in memory' : sandbox.store.path}   clock: ${sandbox.clock.mode}   rate limits: ${flags.rateLimits ? 'enforced' : 'reported, not enforced'}`),
+    '',
+  ];
+  for (const w of sandbox.workspaces) {
+    lines.push(`  ${bold(w.name)}  ${dim(w.id)}  ${w.mode === 'live' ? 'live' : 'sandbox'}`);
+    for (const k of w.keys) {
+      const scope = k.scopes === null ? 'full access' : k.scopes.join(' ');
+      lines.push(`    ${scope.padEnd(16)} ${k.key}`);
+    }
+    lines.push('');
+  }
+  lines.push(`  control plane  ${sandbox.controlUrl}   OpenAPI  ${sandbox.controlUrl}/openapi.json`);
+  if (sandbox.controlToken) lines.push(`  control token  ${sandbox.controlToken}  (send it as X-Sandbox-Token)`);
+  lines.push(dim('  Ctrl+C stops it; writes are flushed first.'), '');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,54 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Options of createSandbox(). Every default is documented in docs/configuration.md. */
+export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url));
+export const DEFAULT_SEED = 20260115;
+/** where a manual clock starts unless told otherwise */
+export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';
+
+export const SandboxOptionsSchema = z.object({
+  /** 0 = any free port */
+  port: z.number().int().min(0).max(65535).default(0),
+  host: z.string().min(1).default('127.0.0.1'),
+  /** a database file path, or 'memory' */
+  storage: z.string().min(1).default('memory'),
+  fixturesDir: z.string().min(1).default(DEFAULT_FIXTURES_DIR),
+  seed: z.number().int().default(DEFAULT_SEED),
+  clock: z.enum(['real', 'manual']).default('real'),
+  /** ISO time or epoch ms where the clock starts (manual default: 2026-01-15T09:00Z) */
+  clockStart: z.union([z.string(), z.number()]).optional(),
+  /** false: limits are computed and reported in headers but never enforced */
+  enforceRateLimits: z.boolean().default(true),
+  internalApiKey: z.string().min(16).optional(),
+  /** required on /__sandbox when bound to a non-loopback host; generated if absent */
+  controlToken: z.string().min(8).optional(),
+  /** emulated edge-cache lag after key revocation or expiry (default 0: immediate) */
+  revocationLagMs: z.number().int().min(0).default(0),
+  /** check every response body against its schema (on in the test suite) */
+  validateResponses: z.boolean().default(false),
+  /** maximum request body size in bytes */
+  bodyLimit: z.number().int().min(1024).default(1024 * 1024),
+  /** listen on a socket; false = only app.inject (tests) */
+  listen: z.boolean().default(true),
+  /** fsync the journal on each group commit */
+  fsync: z.boolean().default(true),
+});
+
+export type SandboxOptions = z.input<typeof SandboxOptionsSchema>;
+export type ResolvedOptions = z.output<typeof SandboxOptionsSchema>;
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  const parsed = SandboxOptionsSchema.safeParse({
+    internalApiKey: process.env.SANDBOX_INTERNAL_API_KEY || undefined,
+    ...options,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid sandbox option ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);

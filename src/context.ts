@@ -1,0 +1,42 @@
+import type { Auth, Principal } from './core/auth.ts';
+import type { Clock } from './core/clock.ts';
+import type { EventBus } from './core/events.ts';
+import type { Idempotency } from './core/idempotency.ts';
+import type { RateDecision, RateLimiter } from './core/rate-limit.ts';
+import type { ResolvedOptions } from './config.ts';
+import type { Store } from './storage/types.ts';
+import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
+import type { RouteCatalog } from './http/openapi.ts';
+
+/** Everything a resource, the control plane or a hook may use. Built once by createSandbox. */
+export interface SandboxContext {
+  options: ResolvedOptions;
+  store: Store;
+  clock: Clock;
+  bus: EventBus;
+  auth: Auth;
+  rateLimiter: RateLimiter;
+  idempotency: Idempotency;
+  routes: RouteCatalog;
+  /** the fixture workspaces with their documented plain keys */
+  fixtureWorkspaces: () => readonly FixtureWorkspace[];
+  /** plain keys created through the control plane in this process (shown once) */
+  controlToken: string | null;
+  reset: () => Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    rate: RateDecision | null;
+    idempotencyKey: string | null;
+    startedAt: number;
+  }
+  interface FastifyContextConfig {
+    /** the scope a key needs for this route (API description, "Authentication" 4-5) */
+    scope?: string;
+    /** the API description leaves this operation "not shown"; the sandbox designed it */
+    inferred?: boolean;
+    summary?: string;
+  }
+}

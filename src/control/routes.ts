@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ScopeSchema, WorkspaceModeSchema } from '../core/tenancy.ts';
+import type { SandboxContext } from '../context.ts';
+import type { ZodApp } from '../resources/types.ts';
+import { createWorkspaceKey, exportWorkspace, listWorkspaces, requireWorkspace, revokeWorkspaceKey, workspaceView } from './workspace-keys.ts';
+
+/**
+ * The control plane: sandbox-only powers under /__sandbox, for scripts, tests,
+ * the CLI and the dashboard. Every body is wrapped in `data`. Documented in
+ * docs/control-plane.md.
+ */
+const KeyViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  key: z.string().nullable(),
+  keyPrefix: z.string(),
+  scopes: z.array(z.string()).nullable(),
+  status: z.enum(['active', 'revoked']),
+});
+export const WorkspaceViewSchema = z.object({ id: z.string(), name: z.string(), mode: WorkspaceModeSchema, keys: z.array(KeyViewSchema) });
+const ClockStateSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), nowMs: z.number(), pendingTimers: z.number() });
+const IdParams = z.object({ id: z.string() });
+
+export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
+  const startedAt = Date.now();
+
+  app.get('/health', {
+    schema: { response: { 200: z.object({ data: z.object({ status: z.literal('ok'), uptimeMs: z.number(), now: z.string() }) }) } },
+  }, async () => ({ data: { status: 'ok' as const, uptimeMs: Date.now() - startedAt, now: ctx.clock.iso() } }));
+
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(ctx.routes.document()));
+
+  app.get('/workspaces', {
+    schema: { response: { 200: z.object({ data: z.array(WorkspaceViewSchema) }) } },
+  }, async () => ({ data: listWorkspaces(ctx).map((w) => workspaceView(ctx, w)) }));
+
+  app.get('/workspaces/:id', {
+    schema: { params: IdParams, response: { 200: z.object({ data: WorkspaceViewSchema }) } },
+  }, async (request) => ({ data: workspaceView(ctx, requireWorkspace(ctx, request.params.id)) }));
+
+  app.post('/workspaces/:id/keys', {
+    schema: {
+      params: IdParams,
+      body: z.object({ name: z.string().min(1).max(100).optional(), scopes: z.array(ScopeSchema).nullable().optional() }).optional(),
+    },
+  }, async (request, reply) => {
+    const created = await createWorkspaceKey(ctx, request.params.id, request.body ?? {});
+    return reply.code(201).send({ data: created });
+  });
+
+  app.delete('/keys/:id', { schema: { params: IdParams } }, async (request) => ({ data: await revokeWorkspaceKey(ctx, request.params.id) }));
+
+  app.get('/workspaces/:id/export', { schema: { params: IdParams } }, async (request) => ({ data: exportWorkspace(ctx, request.params.id) }));
+
+  app.post('/reset', async () => {
+    const started = performance.now();
+    await ctx.reset();
+    return { data: { reset: true, ms: Math.round((performance.now() - started) * 100) / 100, now: ctx.clock.iso() } };
+  });
+
+  app.get('/clock', { schema: { response: { 200: z.object({ data: ClockStateSchema }) } } }, async () => ({ data: ctx.clock.state() }));
+
+  app.post('/clock/advance', {
+    schema: { body: z.object({ ms: z.number().int().min(0).max(10 * 365 * 86_400_000) }), response: { 200: z.object({ data: ClockStateSchema }) } },
+  }, async (request) => ({ data: await ctx.clock.advance(request.body.ms) }));
+}

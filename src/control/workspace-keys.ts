@@ -1,0 +1,82 @@
+import { COLLECTIONS, INTERNAL_COLLECTIONS } from '../core/collections.ts';
+import { notFound, conflict } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { hashSecret, randomToken } from '../core/secrets.ts';
+import type { ApiKeyRecord, KeyView, WorkspaceRecord } from '../core/tenancy.ts';
+import type { SandboxContext } from '../context.ts';
+import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+
+/**
+ * Workspace keys and workspace views for the control plane. Real workspace keys
+ * are made in workspace settings (API description, "Authentication" 7); in the
+ * sandbox that is `POST /__sandbox/workspaces/:id/keys`.
+ */
+export const KEY_PREFIX_LENGTH = 16;
+
+export function listWorkspaces(ctx: SandboxContext): WorkspaceRecord[] {
+  return [...ctx.store.list<WorkspaceRecord>(COLLECTIONS.workspaces, GLOBAL_PARTITION)];
+}
+
+export function requireWorkspace(ctx: SandboxContext, id: string): WorkspaceRecord {
+  const workspace = ctx.auth.workspace(id);
+  if (!workspace) throw notFound(`Workspace ${id}`);
+  return workspace;
+}
+
+export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord) {
+  const plain = new Map<string, string>();
+  for (const fw of ctx.fixtureWorkspaces()) for (const k of fw.keys) plain.set(k.id, k.key);
+  const keys: KeyView[] = ctx.store
+    .list<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION)
+    .filter((k) => k.workspaceId === workspace.id)
+    .map((k) => ({ id: k.id, name: k.name, key: plain.get(k.id) ?? null, keyPrefix: k.keyPrefix, scopes: k.scopes, status: k.status }));
+  return { id: workspace.id, name: workspace.name, mode: workspace.mode, keys };
+}
+
+export async function createWorkspaceKey(ctx: SandboxContext, workspaceId: string, input: { name?: string | undefined; scopes?: string[] | null | undefined }) {
+  const workspace = requireWorkspace(ctx, workspaceId);
+  const key = `tcs_${workspace.mode === 'live' ? 'live' : 'test'}_${randomToken(32)}`;
+  const record: ApiKeyRecord = {
+    id: newId('workspaceKey'),
+    workspaceId: workspace.id,
+    name: input.name ?? 'Sandbox key',
+    keyPrefix: key.slice(0, KEY_PREFIX_LENGTH),
+    keyHash: hashSecret(key),
+    scopes: input.scopes ?? null,
+    status: 'active',
+    createdAt: ctx.clock.iso(),
+    revokedAt: null,
+    lastUsedAt: null,
+    fixture: false,
+  };
+  await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.apiKeys, workspaceId: GLOBAL_PARTITION, row: record as unknown as Row }]);
+  const { keyHash: _hidden, fixture: _fixture, ...visible } = record;
+  return { ...visible, key };
+}
+
+/** Revocation applies to the very next request ("Authentication" 9) and cannot be undone. */
+export async function revokeWorkspaceKey(ctx: SandboxContext, keyId: string) {
+  const key = ctx.store.get<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION, keyId);
+  if (!key) throw notFound(`Key ${keyId}`);
+  if (key.status === 'revoked') throw conflict(`Key ${keyId} is already revoked`);
+  const revoked: ApiKeyRecord = { ...key, status: 'revoked', revokedAt: ctx.clock.iso() };
+  await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.apiKeys, workspaceId: GLOBAL_PARTITION, row: revoked as unknown as Row }]);
+  return { id: revoked.id, workspaceId: revoked.workspaceId, status: revoked.status, revokedAt: revoked.revokedAt };
+}
+
+/** Every record of a workspace, keyed by collection (sandbox bookkeeping left out). */
+export function exportWorkspace(ctx: SandboxContext, workspaceId: string): Record<string, Row[]> {
+  requireWorkspace(ctx, workspaceId);
+  const out: Record<string, Row[]> = {};
+  for (const name of Object.values(COLLECTIONS)) {
+    if (INTERNAL_COLLECTIONS.includes(name)) continue;
+    out[name] = ctx.store.list(name, workspaceId).map(stripSecrets);
+  }
+  return out;
+}
+
+function stripSecrets(row: Row): Row {
+  if (!('keyHash' in row) && !('codeHash' in row)) return row;
+  const { keyHash: _k, codeHash: _c, ...rest } = row as Row & { keyHash?: string; codeHash?: string };
+  return rest as Row;
+}

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import {
+  ApiError,
+  badRequest,
+  internalError,
+  isApiError,
+  payloadTooLarge,
+  unsupportedMediaType,
+  validationError,
+} from '../core/errors.ts';
+
+/**
+ * One place turns every failure into the API's error bodies (API description,
+ * "Errors"): ApiError as thrown, schema failures as VALIDATION_400, Fastify's
+ * body-parsing failures as 400/413/415, and anything unexpected as a 500 whose
+ * message is hidden from the client and logged.
+ */
+export function toApiError(err: unknown, request: FastifyRequest, bodyLimit: number): ApiError {
+  if (isApiError(err)) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const where = (err as FastifyError).validationContext ?? 'request';
+    return validationError(
+      err.validation.map((v) => {
+        const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+        return `${where}${path ? `.${path}` : ''}: ${v.message}`;
+      }),
+    );
+  }
+  const e = err as Partial<FastifyError> & Error;
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return unsupportedMediaType(request.headers['content-type']);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return payloadTooLarge(bodyLimit);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return badRequest('Request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return badRequest('Content-Length does not match the body');
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return badRequest('Malformed URL');
+  }
+  if (e instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return badRequest('Malformed JSON body');
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError(e.statusCode, { error: e.message || 'Bad request' });
+  }
+  request.log.error({ err }, 'unhandled error');
+  if (process.env.SANDBOX_DEBUG_ERRORS) console.error(err);
+  return internalError();
+}
+
+export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  reply.code(error.statusCode);
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.type('application/json').send(error.body);
+}

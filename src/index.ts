@@ -1,0 +1,5 @@
+/** The programmatic API. The CLI, the dashboard, scenarios and tests all build on createSandbox. */
+export { createSandbox, SandboxError, type Sandbox } from './sandbox.ts';
+export type { SandboxOptions, ResolvedOptions } from './config.ts';
+export { Clock, type ClockState } from './core/clock.ts';
+export type { DomainEvent, RequestLogEntry } from './core/events.ts';

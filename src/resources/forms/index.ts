@@ -1,0 +1,10 @@
+import type { ResourceModule } from '../types.ts';
+import { registerFormRoutes } from './routes.ts';
+import { FormService } from './service.ts';
+
+export const formsResource: ResourceModule = {
+  name: 'forms',
+  register(app, ctx) {
+    registerFormRoutes(app, new FormService(ctx.store, ctx.clock));
+  },
+};

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { FORM_STATUSES, FormFieldSchema, FormSettingsSchema } from './schemas.ts';
+
+/**
+ * POST /v1/forms body (API description, "Forms"): name and fields required;
+ * status draft|published, default draft; notification_emails are e-mail
+ * addresses. Length limits are not shown and are the sandbox's choice.
+ */
+export const CreateFormBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    slug: z.string().max(100).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'slug must be lower-case letters, digits and single hyphens').optional(),
+    title: z.string().max(200).optional(),
+    description: z.string().max(5000).nullable().optional(),
+    status: z.enum(FORM_STATUSES).default('draft'),
+    fields: z.array(FormFieldSchema).max(200),
+    settings: FormSettingsSchema.nullable().optional(),
+    notification_emails: z.array(z.email('notification_emails must be e-mail addresses')).max(20).default([]),
+  })
+  .superRefine((body, ctx) => {
+    const seen = new Set<string>();
+    body.fields.forEach((field, i) => {
+      if (seen.has(field.id)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'id'], message: `duplicate field id "${field.id}"` });
+      seen.add(field.id);
+    });
+  });
+export type CreateFormBody = z.infer<typeof CreateFormBodySchema>;

@@ -1,0 +1,57 @@
+import type { Principal } from '../../core/auth.ts';
+import type { Clock } from '../../core/clock.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { conflict } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Row, Store } from '../../storage/types.ts';
+import type { CreateFormBody } from './requests.ts';
+import type { Form } from './schemas.ts';
+
+export function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
+  return slug || 'form';
+}
+
+export class FormService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Slugs are unique per workspace: a given slug that clashes is a 409; a generated one gets -2, -3, ... */
+  async create(principal: Principal, body: CreateFormBody): Promise<Form> {
+    const workspaceId = principal.workspace.id;
+    const taken = new Set(this.store.list<Form>(COLLECTIONS.forms, workspaceId).map((f) => f.slug));
+    let slug = body.slug;
+    if (slug !== undefined && taken.has(slug)) throw conflict(`A form with slug "${slug}" already exists`);
+    if (slug === undefined) {
+      const base = slugify(body.name);
+      slug = base;
+      for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+    }
+    const now = this.clock.iso();
+    const form: Form = {
+      id: newId('form'),
+      name: body.name,
+      slug,
+      title: body.title ?? body.name,
+      description: body.description ?? null,
+      status: body.status,
+      fields: body.fields,
+      settings: body.settings ?? null,
+      notification_emails: body.notification_emails,
+      created_by: principal.keyId,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.commit([{ type: 'put', collection: COLLECTIONS.forms, workspaceId, row: form as unknown as Row }]);
+    return form;
+  }
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { errorResponses } from '../../http/error-schemas.ts';
+import { sendSerialized } from '../../http/send.ts';
+import type { SandboxContext } from '../../context.ts';
+import type { ZodApp } from '../types.ts';
+import { ListProductsQuerySchema, ProductIdParamsSchema, ProductListSchema, ProductSchema } from './schemas.ts';
+import { ProductService } from './service.ts';
+
+/** API description, "Products": GET /v1/products and GET /v1/products/:id. */
+export function registerProductRoutes(app: ZodApp, ctx: SandboxContext, service: ProductService): void {
+  app.get('/products', {
+    schema: { querystring: ListProductsQuerySchema, response: { 200: ProductListSchema, ...errorResponses } },
+    config: { scope: 'products:read', summary: 'List products' },
+  }, async (request, reply) => {
+    if (ctx.options.validateResponses) return service.list(request.principal!, request.query);
+    return sendSerialized(reply, service.listJson(request.principal!, request.query));
+  });
+
+  app.get('/products/:id', {
+    schema: { params: ProductIdParamsSchema, response: { 200: z.object({ data: ProductSchema }), ...errorResponses } },
+    config: { scope: 'products:read', summary: 'Get a product (wrapped in data: inferred)', inferred: true },
+  }, async (request) => ({ data: service.get(request.principal!, request.params.id) }));
+}

@@ -1,0 +1,11 @@
+import type { FastifyInstance, FastifyBaseLogger, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { SandboxContext } from '../context.ts';
+
+export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+
+/** One API area: its routes, registered under /v1 from the explicit list in resources/index.ts. */
+export interface ResourceModule {
+  name: string;
+  register(app: ZodApp, ctx: SandboxContext): void;
+}

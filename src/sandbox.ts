@@ -1,0 +1,160 @@
+import type { FastifyInstance } from 'fastify';
+import { resolve } from 'node:path';
+import { Auth } from './core/auth.ts';
+import { Clock } from './core/clock.ts';
+import { EventBus } from './core/events.ts';
+import { Idempotency, IDEMPOTENCY_RETENTION_MS } from './core/idempotency.ts';
+import { RateLimiter } from './core/rate-limit.ts';
+import { randomToken } from './core/secrets.ts';
+import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
+import type { SandboxContext } from './context.ts';
+import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
+import { loadFixtureWorkspaces } from './fixtures/fixture-workspaces.ts';
+import { RouteCatalog } from './http/openapi.ts';
+import { buildApp } from './server.ts';
+import { openStore } from './storage/index.ts';
+import type { Collections, Store } from './storage/types.ts';
+
+export interface Sandbox {
+  /** base URL of the API and control plane, e.g. http://127.0.0.1:4010 (empty when not listening) */
+  url: string;
+  /** `${url}/__sandbox` */
+  controlUrl: string;
+  port: number;
+  host: string;
+  /** the fixture workspaces and their documented keys */
+  workspaces: readonly FixtureWorkspace[];
+  /** the control-plane token when bound to a non-loopback host */
+  controlToken: string | null;
+  clock: Clock;
+  events: EventBus;
+  store: Store;
+  app: FastifyInstance;
+  options: ResolvedOptions;
+  /** back to the fixtures */
+  reset(): Promise<void>;
+  /** flushes storage and closes the server */
+  stop(): Promise<void>;
+}
+
+/** Raised for problems a person can fix (port in use, bad file); the CLI prints its message alone. */
+export class SandboxError extends Error {
+  override readonly name = 'SandboxError';
+}
+
+/** The product: one Fastify app over one store, one clock and one event bus. */
+export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
+  const options = resolveOptions(input);
+  const clock = new Clock(options.clock, clockStart(options));
+  const { store, fresh } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  const fixtures = await fixtureSource(options, clock);
+  if (fresh) await store.replaceAll(await fixtures.collections());
+
+  const bus = new EventBus();
+  const rateLimiter = new RateLimiter(clock);
+  const idempotency = new Idempotency(store, clock);
+  const controlToken = isLoopback(options.host) ? null : (options.controlToken ?? randomToken(32));
+  const ctx: SandboxContext = {
+    options,
+    store,
+    clock,
+    bus,
+    auth: new Auth(store, clock, { internalApiKey: options.internalApiKey, revocationLagMs: options.revocationLagMs }),
+    rateLimiter,
+    idempotency,
+    routes: new RouteCatalog(),
+    fixtureWorkspaces: () => fixtures.workspaces,
+    controlToken,
+    reset: async () => {
+      await store.replaceAll(await fixtures.collections());
+      rateLimiter.clear();
+      bus.emit('reset', { at: clock.iso() });
+    },
+  };
+  schedulePurge(clock, idempotency);
+
+  const app = buildApp(ctx);
+  await app.ready();
+  let url = '';
+  if (options.listen) {
+    try {
+      url = await app.listen({ port: options.port, host: options.host });
+    } catch (err) {
+      await store.close();
+      throw listenError(err, options);
+    }
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  if (url) url = `http://${options.host.includes(':') ? `[${options.host.replace(/^\[|\]$/g, '')}]` : options.host}:${port}`;
+
+  let stopped: Promise<void> | null = null;
+  return {
+    url,
+    controlUrl: url ? `${url}/__sandbox` : '',
+    port,
+    host: options.host,
+    workspaces: fixtures.workspaces,
+    controlToken,
+    clock,
+    events: bus,
+    store,
+    app,
+    options,
+    reset: ctx.reset,
+    stop: () =>
+      (stopped ??= (async () => {
+        clock.dispose();
+        await app.close();
+        await store.close();
+      })()),
+  };
+}
+
+function clockStart(options: ResolvedOptions): number | undefined {
+  const raw = options.clockStart ?? (options.clock === 'manual' ? DEFAULT_MANUAL_CLOCK_START : undefined);
+  if (raw === undefined) return undefined;
+  const ms = typeof raw === 'number' ? raw : Date.parse(raw);
+  if (Number.isNaN(ms)) throw new SandboxError(`Invalid clock start "${raw}": use an ISO 8601 time`);
+  return ms;
+}
+
+/**
+ * Fixture data is generated with faker only when needed (first start, reset),
+ * and the generated state is kept as JSON so later resets only parse it.
+ * Generated dates are anchored on the clock's current UTC day, so the same
+ * seed on the same day (or on a manual clock) gives a byte-identical database.
+ */
+async function fixtureSource(options: ResolvedOptions, clock: Clock) {
+  const workspaces = await loadFixtureWorkspaces(options.fixturesDir);
+  const anchorMs = Math.floor(clock.now() / 86_400_000) * 86_400_000;
+  let cached: string | null = null;
+  return {
+    workspaces,
+    async collections(): Promise<Collections> {
+      if (cached === null) {
+        const { buildFixtureState } = await import('./fixtures/generate.ts');
+        const built = await buildFixtureState({ fixturesDir: options.fixturesDir, seed: options.seed, anchorMs });
+        cached = JSON.stringify(built.collections);
+      }
+      return JSON.parse(cached) as Collections;
+    },
+  };
+}
+
+/** Expired idempotency keys are swept hourly on the sandbox clock (retention: 24 h). */
+function schedulePurge(clock: Clock, idempotency: Idempotency): void {
+  const tick = () => {
+    void idempotency.purgeExpired();
+    clock.schedule(clock.now() + IDEMPOTENCY_RETENTION_MS / 24, tick);
+  };
+  clock.schedule(clock.now() + IDEMPOTENCY_RETENTION_MS / 24, tick);
+}
+
+function listenError(err: unknown, options: ResolvedOptions): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new SandboxError(`Port ${options.port} on ${options.host} is already in use; stop the other process or pass --port <n> (0 picks a free port)`);
+  if (code === 'EACCES') return new SandboxError(`Not allowed to listen on ${options.host}:${options.port}; pick a port above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new SandboxError(`Cannot listen on host ${options.host}: no such local address`);
+  return err as Error;
+}

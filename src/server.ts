@@ -1,0 +1,49 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { routeNotFound } from './core/errors.ts';
+import type { SandboxContext } from './context.ts';
+import { registerControlPlane } from './control/routes.ts';
+import { sendApiError } from './http/error-handler.ts';
+import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
+import { createSerializerCompiler } from './http/serializer.ts';
+import { RESOURCES } from './resources/index.ts';
+
+/** Builds the one Fastify app: hooks, the resource registry, the control plane, the error handler. */
+export function buildApp(ctx: SandboxContext): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: ctx.options.bodyLimit,
+    genReqId: (req) => requestIdFor(req.headers['x-request-id']),
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(createSerializerCompiler(ctx.options.validateResponses));
+  // Bodies are JSON only ("Common request rules"): text/plain must be a 415, not a string body.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      ctx.routes.add({
+        method,
+        url: route.url,
+        schema: route.schema as Record<string, unknown> | undefined,
+        inferred: route.config?.inferred,
+        scope: route.config?.scope,
+        summary: route.config?.summary,
+      });
+    }
+  });
+
+  registerRequestHooks(app, ctx);
+  app.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.register(async (v1) => {
+    for (const resource of RESOURCES) resource.register(v1, ctx);
+  }, { prefix: API_PREFIX });
+  typed.register(async (control) => registerControlPlane(control, ctx), { prefix: CONTROL_PREFIX });
+  return app;
+}

@@ -1,0 +1,45 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { createSandbox, type Sandbox } from '../../src/index.ts';
+import type { SandboxOptions } from '../../src/config.ts';
+
+/** The documented fixture keys (README, "Fixture keys"). */
+export const KEYS = {
+  liveFull: 'tcs_live_aurora_full_0000000000000000000001',
+  liveRead: 'tcs_live_aurora_products_read_00000000001',
+  sandboxFull: 'tcs_test_borealis_full_00000000000000000001',
+  sandboxRead: 'tcs_test_borealis_products_read_000000001',
+} as const;
+
+export interface TestSandbox {
+  sandbox: Sandbox;
+  request(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; payload?: string }): Promise<LightMyRequestResponse>;
+  liveWorkspaceId: string;
+  sandboxWorkspaceId: string;
+}
+
+/**
+ * An in-memory sandbox on a manual clock, served through app.inject, with
+ * every response body checked against its route's response schema.
+ */
+export async function testSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  const sandbox = await createSandbox({ listen: false, clock: 'manual', storage: 'memory', validateResponses: true, ...options });
+  const live = sandbox.workspaces.find((w) => w.mode === 'live')!;
+  const sbx = sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
+  return {
+    sandbox,
+    liveWorkspaceId: live.id,
+    sandboxWorkspaceId: sbx.id,
+    request: (method, path, opts = {}) => {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      const key = opts.key === undefined ? KEYS.liveFull : opts.key;
+      if (key !== null && headers.authorization === undefined) headers.authorization = `Bearer ${key}`;
+      const inject: InjectOptions = { method: method as InjectOptions['method'], url: path, headers };
+      if (opts.payload !== undefined) inject.payload = opts.payload;
+      else if (opts.body !== undefined) {
+        inject.payload = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return sandbox.app.inject(inject);
+    },
+  };
+}

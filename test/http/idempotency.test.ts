@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+
+let t: TestSandbox | undefined;
+afterEach(() => t?.sandbox.stop());
+
+const form = (name: string) => ({ name, fields: [{ id: 'email', type: 'email', label: 'E-mail', required: true }] });
+
+describe('Idempotency-Key on POST (Common request rules)', () => {
+  it('the same key and body replays the first status and body with Idempotent-Replayed: true', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const headers = { 'idempotency-key': 'create-form-1' };
+    const first = await t.request('POST', '/v1/forms', { body: form('Lead capture'), headers });
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const second = await t.request('POST', '/v1/forms', { body: form('Lead capture'), headers });
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.body).toBe(first.body);
+    const exported = await t.request('GET', `/__sandbox/workspaces/${t.liveWorkspaceId}/export`, { key: null });
+    expect(exported.json().data.forms.filter((f: { name: string }) => f.name === 'Lead capture')).toHaveLength(1);
+  });
+
+  it('the same key with a different body gets 422', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const headers = { 'idempotency-key': 'k-422' };
+    await t.request('POST', '/v1/forms', { body: form('A'), headers });
+    const res = await t.request('POST', '/v1/forms', { body: form('B'), headers });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatch(/Idempotency-Key/);
+  });
+
+  it('a duplicate while the first is still in flight gets 409', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    // hold the first request's write open until the duplicate has been answered
+    const store = t.sandbox.store;
+    const commit = store.commit.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    store.commit = async (ops) => {
+      await gate;
+      return commit(ops);
+    };
+    const headers = { 'idempotency-key': 'k-409' };
+    const first = t.request('POST', '/v1/forms', { body: form('Race'), headers });
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = await t.request('POST', '/v1/forms', { body: form('Race'), headers });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error).toMatch(/in progress/);
+    release();
+    expect((await first).statusCode).toBe(201);
+    store.commit = commit;
+    expect((await t.request('POST', '/v1/forms', { body: form('Race'), headers })).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('keys are per workspace and kept 24 h on the sandbox clock', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const headers = { 'idempotency-key': 'shared' };
+    const live = await t.request('POST', '/v1/forms', { body: form('X'), headers, key: KEYS.liveFull });
+    const sbx = await t.request('POST', '/v1/forms', { body: form('X'), headers, key: KEYS.sandboxFull });
+    expect(sbx.headers['idempotent-replayed']).toBeUndefined();
+    expect(sbx.json().id).not.toBe(live.json().id);
+    await t.sandbox.clock.advance(24 * 3600_000 - 1);
+    expect((await t.request('POST', '/v1/forms', { body: form('X'), headers })).headers['idempotent-replayed']).toBe('true');
+    await t.sandbox.clock.advance(1);
+    const fresh = await t.request('POST', '/v1/forms', { body: form('X'), headers });
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+    expect(fresh.json().id).not.toBe(live.json().id);
+  });
+
+  it('a request refused by validation saves nothing, so a corrected retry with the same key works', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const headers = { 'idempotency-key': 'fix-me' };
+    expect((await t.request('POST', '/v1/forms', { body: { fields: [] }, headers })).statusCode).toBe(400);
+    expect((await t.request('POST', '/v1/forms', { body: form('Fixed'), headers })).statusCode).toBe(201);
+  });
+});
