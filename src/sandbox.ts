@@ -12,6 +12,7 @@ import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixtur
 import { loadFixtureWorkspaces } from './fixtures/fixture-workspaces.ts';
 import { RouteCatalog } from './http/openapi.ts';
 import { buildApp } from './server.ts';
+import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
 import type { Collections, Store } from './storage/types.ts';
 
@@ -24,6 +25,8 @@ export interface Sandbox {
   host: string;
   /** the fixture workspaces and their documented keys */
   workspaces: readonly FixtureWorkspace[];
+  /** everything resources, services and the control plane share */
+  context: SandboxContext;
   /** the control-plane token when bound to a non-loopback host */
   controlToken: string | null;
   clock: Clock;
@@ -68,10 +71,13 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     reset: async () => {
       await store.replaceAll(await fixtures.collections());
       rateLimiter.clear();
+      for (const service of running) await service.afterReset?.();
       bus.emit('reset', { at: clock.iso() });
     },
   };
+  const running: RunningService[] = [];
   schedulePurge(clock, idempotency);
+  for (const service of SERVICES) running.push(await service.start(ctx));
 
   const app = buildApp(ctx);
   await app.ready();
@@ -80,6 +86,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     try {
       url = await app.listen({ port: options.port, host: options.host });
     } catch (err) {
+      for (const service of running.reverse()) await service.stop();
       await store.close();
       throw listenError(err, options);
     }
@@ -95,6 +102,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     port,
     host: options.host,
     workspaces: fixtures.workspaces,
+    context: ctx,
     controlToken,
     clock,
     events: bus,
@@ -106,6 +114,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
       (stopped ??= (async () => {
         clock.dispose();
         await app.close();
+        for (const service of running.reverse()) await service.stop();
         await store.close();
       })()),
   };

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { routeNotFound } from './core/errors.ts';
 import type { SandboxContext } from './context.ts';
-import { registerControlPlane } from './control/routes.ts';
+import { CONTROL_MODULES } from './control/index.ts';
 import { sendApiError } from './http/error-handler.ts';
 import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
@@ -44,6 +44,8 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   typed.register(async (v1) => {
     for (const resource of RESOURCES) resource.register(v1, ctx);
   }, { prefix: API_PREFIX });
-  typed.register(async (control) => registerControlPlane(control, ctx), { prefix: CONTROL_PREFIX });
+  typed.register(async (control) => {
+    for (const register of CONTROL_MODULES) register(control, ctx);
+  }, { prefix: CONTROL_PREFIX });
   return app;
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /**
  * The typed event bus. Services emit domain events; webhooks, the request log,
  * the SSE stream and the dashboard subscribe. Listeners never throw into the
@@ -63,4 +65,21 @@ export class EventBus {
   hasListeners(type: keyof SandboxEvents): boolean {
     return (this.listeners.get(type)?.size ?? 0) > 0;
   }
+}
+
+/**
+ * Emits a domain event: one id, a dotted type (`booking.created`), the
+ * workspace, the time on the sandbox clock, and the resource as it stands after
+ * the change. Services call this after their write is committed.
+ */
+export function emitDomainEvent(
+  bus: EventBus,
+  clock: { iso(): string },
+  workspaceId: string,
+  type: string,
+  data: Record<string, unknown>,
+): DomainEvent {
+  const event: DomainEvent = { id: `evt_${randomUUID()}`, type, workspaceId, createdAt: clock.iso(), data };
+  bus.emit('domain', event);
+  return event;
 }

@@ -1,0 +1,11 @@
+import type { SandboxContext } from '../context.ts';
+import type { ZodApp } from '../resources/types.ts';
+import { registerControlPlane } from './routes.ts';
+
+/**
+ * Every group of control-plane routes, in one explicit list. Each registers
+ * under /__sandbox; bodies are wrapped in `data` (docs/control-plane.md).
+ */
+export type ControlModule = (app: ZodApp, ctx: SandboxContext) => void;
+
+export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane];
