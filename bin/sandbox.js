@@ -1,7 +1,36 @@
 #!/usr/bin/env node
-// Tiny shim: load the CLI, nothing else. tsx runs the TypeScript sources directly.
-import { register } from 'tsx/esm/api';
+// Tiny shim: load the CLI, nothing else. It runs the esbuild bundle in dist/
+// (made by `npm install`) when that is at least as new as every file in src/;
+// otherwise, or with SANDBOX_FROM_SOURCE=1, tsx runs the TypeScript sources.
+import { readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../src/cli/main.ts');
-await main(process.argv);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function bundleIsFresh() {
+  if (process.env.SANDBOX_FROM_SOURCE) return false;
+  try {
+    return statSync(`${root}dist/.stamp`).mtimeMs >= newestMtime(`${root}src`);
+  } catch {
+    return false;
+  }
+}
+
+let cli;
+if (bundleIsFresh()) {
+  cli = await import('../dist/cli.js');
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import('../src/cli/main.ts');
+}
+await cli.main(process.argv);

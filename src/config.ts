@@ -1,8 +1,21 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-/** Options of createSandbox(). Every default is documented in docs/configuration.md. */
-export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url));
+/**
+ * The package root: the nearest folder above this module that holds
+ * package.json. Found by walking up, because this module runs both from src/
+ * (tsx) and from a chunk in dist/ (the bundle).
+ */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/** Options of createSandbox(). Every default is documented in README.md and docs/configuration.md. */
+export const DEFAULT_FIXTURES_DIR = join(packageRoot(), 'fixtures');
 export const DEFAULT_SEED = 20260115;
 /** where a manual clock starts unless told otherwise */
 export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';

@@ -1,0 +1,33 @@
+// Bundles the CLI and the sandbox into dist/ with esbuild (run by `npm install`
+// through the `prepare` script, and by `npm run build`). One bundle loads in a
+// fraction of the time that tsx needs to compile the sources and resolve every
+// dependency file, which is most of `sandbox start`'s start-up time. Faker,
+// the fixture generator and other heavy modules stay in lazily loaded chunks.
+import { build } from 'esbuild';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist`;
+
+await rm(outdir, { recursive: true, force: true });
+await mkdir(outdir, { recursive: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  minify: true,
+  sourcemap: 'linked',
+  chunkNames: 'chunks/[name]-[hash]',
+  legalComments: 'none',
+  logLevel: 'warning',
+  // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins
+  banner: { js: "import { createRequire as __sandboxCreateRequire } from 'node:module'; const require = __sandboxCreateRequire(import.meta.url);" },
+});
+// The stamp tells bin/sandbox.js the bundle is at least as new as src/.
+await writeFile(`${outdir}/.stamp`, `${new Date().toISOString()}\n`);
