@@ -130,23 +130,29 @@ function clockStart(options: ResolvedOptions): number | undefined {
 
 /**
  * Fixture data is generated with faker only when needed (first start, reset),
- * and the generated state is kept as JSON so later resets only parse it.
+ * and the generated state is kept as JSON, per process, so later resets and
+ * further sandboxes with the same fixtures, seed and day only parse it.
  * Generated dates are anchored on the clock's current UTC day, so the same
  * seed on the same day (or on a manual clock) gives a byte-identical database.
  */
+const generatedFixtures = new Map<string, Promise<string>>();
+
 async function fixtureSource(options: ResolvedOptions, clock: Clock) {
   const workspaces = await loadFixtureWorkspaces(options.fixturesDir);
   const anchorMs = Math.floor(clock.now() / 86_400_000) * 86_400_000;
-  let cached: string | null = null;
+  const cacheKey = JSON.stringify([resolve(options.fixturesDir), options.seed, anchorMs]);
   return {
     workspaces,
     async collections(): Promise<Collections> {
-      if (cached === null) {
-        const { buildFixtureState } = await import('./fixtures/generate.ts');
-        const built = await buildFixtureState({ fixturesDir: options.fixturesDir, seed: options.seed, anchorMs });
-        cached = JSON.stringify(built.collections);
+      let json = generatedFixtures.get(cacheKey);
+      if (!json) {
+        json = import('./fixtures/generate.ts')
+          .then(({ buildFixtureState }) => buildFixtureState({ fixturesDir: options.fixturesDir, seed: options.seed, anchorMs }))
+          .then((built) => JSON.stringify(built.collections));
+        generatedFixtures.set(cacheKey, json);
+        json.catch(() => generatedFixtures.delete(cacheKey));
       }
-      return JSON.parse(cached) as Collections;
+      return JSON.parse(await json) as Collections;
     },
   };
 }

@@ -33,7 +33,21 @@ export function startOptions(flags: StartFlags): SandboxOptions {
 }
 
 export async function runStart(flags: StartFlags): Promise<Sandbox> {
-  let sandbox: Sandbox;
+  // Handlers go in before anything is printed: a script that reads the banner
+  // (or the --json line) may signal at once, and must still get a clean stop.
+  let sandbox: Sandbox | undefined;
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    if (!sandbox) process.exit(0); // still starting: nothing acknowledged yet
+    sandbox.stop().then(
+      () => process.exit(0),
+      (err) => fail(`could not stop cleanly: ${errorMessage(err)}`),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   try {
     sandbox = await createSandbox(startOptions(flags));
   } catch (err) {
@@ -41,14 +55,6 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   }
   if (flags.json) printJson(startSummary(sandbox));
   else process.stdout.write(banner(sandbox, flags));
-  const shutdown = () => {
-    sandbox.stop().then(
-      () => process.exit(0),
-      (err) => fail(`could not stop cleanly: ${errorMessage(err)}`),
-    );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
   return sandbox;
 }
 
