@@ -1,5 +1,7 @@
 import type { Auth, Principal } from './core/auth.ts';
 import type { Clock } from './core/clock.ts';
+import type { FaultInjector } from './core/faults.ts';
+import type { RequestLog } from './core/request-log.ts';
 import type { EventBus } from './core/events.ts';
 import type { Idempotency } from './core/idempotency.ts';
 import type { RateDecision, RateLimiter } from './core/rate-limit.ts';
@@ -23,6 +25,10 @@ export interface SandboxContext {
   /** plain keys created through the control plane in this process (shown once) */
   controlToken: string | null;
   reset: () => Promise<void>;
+  /** replaces the whole state (snapshot restore, import) and lets services reschedule */
+  replaceState: (collections: import('./storage/types.ts').Collections) => Promise<void>;
+  faults: FaultInjector;
+  requestLog: RequestLog;
 }
 
 declare module 'fastify' {

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { Auth } from './core/auth.ts';
 import { Clock } from './core/clock.ts';
 import { EventBus } from './core/events.ts';
+import { FaultInjector } from './core/faults.ts';
+import { RequestLog } from './core/request-log.ts';
 import { Idempotency, IDEMPOTENCY_RETENTION_MS } from './core/idempotency.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
@@ -68,12 +70,15 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     routes: new RouteCatalog(),
     fixtureWorkspaces: () => fixtures.workspaces,
     controlToken,
-    reset: async () => {
-      await store.replaceAll(await fixtures.collections());
+    reset: async () => ctx.replaceState(await fixtures.collections()),
+    replaceState: async (collections) => {
+      await store.replaceAll(collections);
       rateLimiter.clear();
       for (const service of running) await service.afterReset?.();
       bus.emit('reset', { at: clock.iso() });
     },
+    faults: new FaultInjector(options.seed),
+    requestLog: new RequestLog(bus),
   };
   const running: RunningService[] = [];
   schedulePurge(clock, idempotency);

@@ -1,6 +1,10 @@
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
+import { registerFaultRoutes } from './faults.ts';
+import { registerObserveRoutes } from './observe.ts';
+import { registerRateLimitRoutes } from './rate-limits.ts';
 import { registerControlPlane } from './routes.ts';
+import { registerSnapshotRoutes } from './snapshots.ts';
 
 /**
  * Every group of control-plane routes, in one explicit list. Each registers
@@ -8,4 +12,4 @@ import { registerControlPlane } from './routes.ts';
  */
 export type ControlModule = (app: ZodApp, ctx: SandboxContext) => void;
 
-export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane];
+export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes];

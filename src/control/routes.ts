@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { badRequest } from '../core/errors.ts';
 import { ScopeSchema, WorkspaceModeSchema } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
@@ -63,4 +64,13 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
   app.post('/clock/advance', {
     schema: { body: z.object({ ms: z.number().int().min(0).max(10 * 365 * 86_400_000) }), response: { 200: z.object({ data: ClockStateSchema }) } },
   }, async (request) => ({ data: await ctx.clock.advance(request.body.ms) }));
+
+  // Moves the clock to an absolute time; never backwards, since timers already fired.
+  app.post('/clock/set', {
+    schema: { body: z.object({ at: z.iso.datetime({ offset: true }) }), response: { 200: z.object({ data: ClockStateSchema }) } },
+  }, async (request) => {
+    const at = Date.parse(request.body.at);
+    if (at < ctx.clock.now()) throw badRequest(`The clock cannot go backwards: it is ${ctx.clock.iso()}`);
+    return { data: await ctx.clock.set(at) };
+  });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../core/auth.ts';
 import { ApiError, rateLimited } from '../core/errors.ts';
 import { WORKSPACE_LIMITS, type RateDecision } from '../core/rate-limit.ts';
 import { hashesEqual, hashSecret } from '../core/secrets.ts';
@@ -36,11 +37,21 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
     reply.header('x-request-id', request.id);
     if (isControl(request.url)) return checkControlToken(request, ctx);
     if (!isApi(request.url)) return;
-    const principal = ctx.auth.authenticate(request.headers.authorization, header(request, 'x-workspace-id'));
+    let principal: Principal;
+    try {
+      principal = ctx.auth.authenticate(request.headers.authorization, header(request, 'x-workspace-id'));
+    } catch (err) {
+      if (await injectFault(request, reply, ctx, null)) return reply;
+      throw err;
+    }
     request.principal = principal;
+    if (await injectFault(request, reply, ctx, principal)) return reply;
     const buckets = [{ key: `workspace:${principal.workspace.id}`, policy: WORKSPACE_LIMITS[principal.workspace.mode] }];
     if (principal.ratePolicy) buckets.push({ key: `key:${principal.keyId}`, policy: principal.ratePolicy });
     request.rate = ctx.rateLimiter.take(buckets, ctx.options.enforceRateLimits);
+    if (ctx.bus.hasListeners('rate-limit')) {
+      ctx.bus.emit('rate-limit', { bucket: buckets[buckets.length - 1]!.key, limit: request.rate.limit, remaining: request.rate.remaining, reset: request.rate.reset });
+    }
     if (!request.rate.allowed) throw rateLimited(request.rate.retryAfter);
     const scope = request.routeOptions.config?.scope;
     if (scope) ctx.auth.requireScope(principal, scope);
@@ -110,4 +121,35 @@ function checkControlToken(request: FastifyRequest, ctx: SandboxContext): void {
   if (!given || !hashesEqual(hashSecret(given), hashSecret(ctx.controlToken))) {
     throw new ApiError(401, { error: 'Unauthorized: the control plane needs the sandbox control token (X-Sandbox-Token)' });
   }
+}
+
+/**
+ * Applies the first matching fault rule (sandbox-only, docs/control-plane.md):
+ * latency first, then a dropped connection or a canned answer. Returns true
+ * when the request was answered here. Latency is real time: it emulates the
+ * network, not the service's clock.
+ */
+async function injectFault(request: FastifyRequest, reply: FastifyReply, ctx: SandboxContext, principal: Principal | null): Promise<boolean> {
+  if (!ctx.faults.active()) return false;
+  const fault = ctx.faults.take({
+    method: request.method,
+    path: request.url,
+    workspaceId: principal?.workspace.id ?? null,
+    keyId: principal?.keyId ?? null,
+    keyPrefix: principal?.keyPrefix ?? null,
+  });
+  if (!fault) return false;
+  if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  if (fault.drop) {
+    reply.hijack();
+    request.raw.socket?.destroy();
+    reply.raw.destroy();
+    return true;
+  }
+  if (fault.status === undefined) return false;
+  reply.code(fault.status).header('x-sandbox-fault', fault.id);
+  for (const [name, value] of Object.entries(fault.headers ?? {})) reply.header(name, value);
+  // pre-serialized: a fault's body is the user's, not the route's declared shape
+  reply.type('application/json').send(JSON.stringify(fault.body === undefined ? { error: `Injected fault ${fault.id}` } : fault.body));
+  return true;
 }

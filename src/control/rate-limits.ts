@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { badRequest } from '../core/errors.ts';
+import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
+import { WorkspaceModeSchema, type WorkspaceRecord } from '../core/tenancy.ts';
+import { COLLECTIONS } from '../core/collections.ts';
+import type { SandboxContext } from '../context.ts';
+import type { ZodApp } from '../resources/types.ts';
+import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { listWorkspaces, requireWorkspace, workspaceView } from './workspace-keys.ts';
+
+/**
+ * Rate-limit controls: see every bucket, exhaust one so that the next request
+ * gets a 429, and switch a workspace between live and sandbox limits.
+ */
+function bucketViews(ctx: SandboxContext) {
+  const seen = new Map(ctx.rateLimiter.snapshot().map((b) => [b.key, b]));
+  const views = [];
+  for (const w of listWorkspaces(ctx)) {
+    const key = `workspace:${w.id}`;
+    const policy = WORKSPACE_LIMITS[w.mode];
+    const b = seen.get(key);
+    seen.delete(key);
+    views.push(view(key, 'workspace', w.id, policy, b));
+  }
+  for (const [key, b] of seen) if (key.startsWith('key:')) views.push(view(key, 'key', key.slice(4), b.policy, b));
+  return views;
+}
+
+function view(bucket: string, kind: string, id: string, policy: { perMinute: number; burst: number; perSecond?: number }, b?: { used: number; tokens: number; windowStart: number }) {
+  const windowStart = b?.windowStart ?? null;
+  return {
+    bucket,
+    kind,
+    id,
+    limit: policy.perMinute,
+    remaining: Math.max(0, policy.perMinute - (b?.used ?? 0)),
+    reset: windowStart === null ? null : Math.ceil((windowStart + 60_000) / 1000),
+    burst: policy.burst,
+    burstTokens: Math.floor(b?.tokens ?? policy.burst),
+    perSecond: policy.perSecond ?? null,
+  };
+}
+
+export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void {
+  app.get('/rate-limits', async () => ({ data: bucketViews(ctx) }));
+
+  app.post('/rate-limits/exhaust', {
+    schema: { body: z.object({ workspaceId: z.string().optional(), keyId: z.string().optional() }) },
+  }, async (request) => {
+    const { workspaceId, keyId } = request.body;
+    if (!workspaceId === !keyId) throw badRequest('Name exactly one of workspaceId or keyId');
+    if (workspaceId) {
+      const w = requireWorkspace(ctx, workspaceId);
+      ctx.rateLimiter.exhaust(`workspace:${w.id}`, WORKSPACE_LIMITS[w.mode]);
+    } else {
+      const bucket = ctx.rateLimiter.snapshot().find((b) => b.key === `key:${keyId}`);
+      if (!bucket) throw badRequest(`Key ${keyId} has no rate bucket of its own yet (organization keys get one on first use)`);
+      ctx.rateLimiter.exhaust(bucket.key, bucket.policy);
+    }
+    return { data: bucketViews(ctx) };
+  });
+
+  app.post('/workspaces/:id/mode', {
+    schema: { params: z.object({ id: z.string() }), body: z.object({ mode: WorkspaceModeSchema }) },
+  }, async (request) => {
+    const workspace = requireWorkspace(ctx, request.params.id);
+    const updated: WorkspaceRecord = { ...workspace, mode: request.body.mode };
+    await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.workspaces, workspaceId: GLOBAL_PARTITION, row: updated as unknown as Row }]);
+    return { data: workspaceView(ctx, updated) };
+  });
+}

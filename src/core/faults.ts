@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { SeededRandom } from './random.ts';
+
+/**
+ * Fault injection (sandbox-only): a rule matches requests by method, path
+ * pattern, workspace or key, and then answers a given status and body, adds
+ * latency, or drops the connection. It applies to the next N matching
+ * requests, or to each with a seeded probability, and expires after use.
+ */
+export const FaultRuleInputSchema = z
+  .object({
+    method: z.string().regex(/^[A-Za-z]+$/).transform((m) => m.toUpperCase()).optional(),
+    /** `*` matches within a segment, `**` across segments: `/v1/bookings/*` */
+    path: z.string().startsWith('/').optional(),
+    workspaceId: z.string().optional(),
+    /** a key id (wkey_/orgkey_) or a key prefix as shown in listings */
+    key: z.string().optional(),
+    status: z.number().int().min(100).max(599).optional(),
+    body: z.unknown().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    latencyMs: z.number().int().min(0).max(120_000).optional(),
+    drop: z.boolean().optional(),
+    times: z.number().int().min(1).max(1_000_000).optional(),
+    probability: z.number().min(0).max(1).optional(),
+    seed: z.number().int().optional(),
+  })
+  .refine((r) => r.status !== undefined || r.latencyMs !== undefined || r.drop === true, {
+    message: 'a fault needs status, latencyMs or drop: true',
+  })
+  .refine((r) => !(r.drop && r.status !== undefined), { message: 'drop and status exclude each other' });
+export type FaultRuleInput = z.infer<typeof FaultRuleInputSchema>;
+
+export interface FaultRule extends FaultRuleInput {
+  id: string;
+  /** matches left; null = unlimited (probability rules) */
+  remaining: number | null;
+  hits: number;
+  createdAt: string;
+}
+
+export interface FaultTarget {
+  method: string;
+  path: string;
+  workspaceId: string | null;
+  keyId: string | null;
+  keyPrefix: string | null;
+}
+
+export class FaultInjector {
+  private rules: FaultRule[] = [];
+  private randoms = new Map<string, SeededRandom>();
+
+  constructor(private readonly defaultSeed: number) {}
+
+  add(input: FaultRuleInput, now: string): FaultRule {
+    const rule: FaultRule = {
+      ...input,
+      id: `fault_${randomUUID().slice(0, 8)}`,
+      remaining: input.times ?? (input.probability !== undefined ? null : 1),
+      hits: 0,
+      createdAt: now,
+    };
+    this.rules.push(rule);
+    return rule;
+  }
+
+  active(): boolean {
+    return this.rules.length > 0;
+  }
+
+  list(): FaultRule[] {
+    return this.rules.map((r) => ({ ...r }));
+  }
+
+  remove(id: string): FaultRule | undefined {
+    const rule = this.rules.find((r) => r.id === id);
+    this.rules = this.rules.filter((r) => r !== rule);
+    return rule;
+  }
+
+  clear(): number {
+    const n = this.rules.length;
+    this.rules = [];
+    return n;
+  }
+
+  /** The first rule that fires for this request, consuming one use of it. */
+  take(target: FaultTarget): FaultRule | null {
+    for (const rule of this.rules) {
+      if (!matches(rule, target)) continue;
+      if (rule.probability !== undefined && this.random(rule).next() >= rule.probability) continue;
+      rule.hits += 1;
+      if (rule.remaining !== null) {
+        rule.remaining -= 1;
+        if (rule.remaining <= 0) this.rules = this.rules.filter((r) => r !== rule);
+      }
+      return { ...rule };
+    }
+    return null;
+  }
+
+  private random(rule: FaultRule): SeededRandom {
+    let random = this.randoms.get(rule.id);
+    if (!random) this.randoms.set(rule.id, (random = new SeededRandom(rule.seed ?? this.defaultSeed)));
+    return random;
+  }
+}
+
+function matches(rule: FaultRule, t: FaultTarget): boolean {
+  if (rule.method && rule.method !== t.method) return false;
+  if (rule.path && !globToRegExp(rule.path).test(t.path.split('?')[0]!)) return false;
+  if (rule.workspaceId && rule.workspaceId !== t.workspaceId) return false;
+  if (rule.key && rule.key !== t.keyId && rule.key !== t.keyPrefix) return false;
+  return true;
+}
+
+const globCache = new Map<string, RegExp>();
+export function globToRegExp(glob: string): RegExp {
+  let re = globCache.get(glob);
+  if (!re) {
+    const source = glob
+      .split('**')
+      .map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))
+      .join('.*');
+    globCache.set(glob, (re = new RegExp(`^${source}/?$`)));
+  }
+  return re;
+}
