@@ -22,7 +22,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
   return {
     port: flags.port,
     host: flags.host,
-    storage: flags.inMemory ? 'memory' : flags.data,
+    storage: flags.inMemory || !flags.data ? 'memory' : flags.data,
     ...(flags.fixtures ? { fixturesDir: flags.fixtures } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     clock: flags.clock,

@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { createSandbox, type Sandbox } from '../sandbox.ts';
+import { errorMessage, fail } from './output.ts';
+import { startOptions, type StartFlags } from './start.ts';
+
+export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
+  data?: string;
+  key: string;
+}
+
+/**
+ * `sandbox exec -- <command...>` for CI: a private sandbox (in memory and on a
+ * free port unless told otherwise) for the life of one command, whose exit
+ * code becomes ours. SANDBOX_API_KEY is the sandbox workspace's full-access
+ * key by default, because that is the workspace a customer's CI would use.
+ */
+export async function runExec(command: string[], flags: ExecFlags): Promise<void> {
+  if (flags.key !== 'sandbox' && flags.key !== 'live') fail(`--key must be sandbox or live, not "${flags.key}"`);
+  let sandbox: Sandbox;
+  try {
+    sandbox = await createSandbox(startOptions({ ...flags, data: flags.data ?? '', inMemory: flags.inMemory || !flags.data }));
+  } catch (err) {
+    fail(errorMessage(err));
+  }
+  const workspace = sandbox.workspaces.find((w) => w.mode === flags.key) ?? sandbox.workspaces[0]!;
+  const key = workspace.keys.find((k) => k.scopes === null) ?? workspace.keys[0]!;
+  const env = {
+    ...process.env,
+    SANDBOX_URL: sandbox.url,
+    SANDBOX_API_KEY: key.key,
+    SANDBOX_CONTROL_URL: sandbox.controlUrl,
+    SANDBOX_WORKSPACE_ID: workspace.id,
+    ...(sandbox.controlToken ? { SANDBOX_CONTROL_TOKEN: sandbox.controlToken } : {}),
+  };
+  const [file, ...args] = command;
+  const child = spawn(file!, args, { stdio: 'inherit', env });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const code = await new Promise<number>((resolve) => {
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      process.stderr.write(`sandbox: cannot run "${file}": ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
+      resolve(127);
+    });
+    child.on('exit', (exitCode, signal) => resolve(exitCode ?? 128 + (signal ? (constants.signals[signal] ?? 1) : 1)));
+  });
+  await sandbox.stop();
+  process.exit(code);
+}
