@@ -16,6 +16,7 @@ function packageRoot(): string {
 
 /** Options of createSandbox(). Every default is documented in README.md and docs/configuration.md. */
 export const DEFAULT_FIXTURES_DIR = join(packageRoot(), 'fixtures');
+export const DEFAULT_SCENARIOS_DIR = join(packageRoot(), 'scenarios');
 export const DEFAULT_SEED = 20260115;
 /** where a manual clock starts unless told otherwise */
 export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';
@@ -38,6 +39,8 @@ export const SandboxOptionsSchema = z.object({
   controlToken: z.string().min(8).optional(),
   /** emulated edge-cache lag after key revocation or expiry (default 0: immediate) */
   revocationLagMs: z.number().int().min(0).default(0),
+  /** delay before a gallery file in `deleting` is removed and gallery.file.deleted fires (sandbox clock) */
+  galleryDeletionDelayMs: z.number().int().min(0).default(30_000),
   /** check every response body against its schema (on in the test suite) */
   validateResponses: z.boolean().default(false),
   /** maximum request body size in bytes */
@@ -46,6 +49,10 @@ export const SandboxOptionsSchema = z.object({
   listen: z.boolean().default(true),
   /** fsync the journal on each group commit */
   fsync: z.boolean().default(true),
+  /** reject plain http:// webhook URLs even for loopback hosts, as production would (docs/webhooks.md) */
+  strictWebhookUrls: z.boolean().default(false),
+  /** multiplies the webhook retry schedule (e.g. 0.01 to watch retries live; docs/webhooks.md) */
+  webhookRetryScale: z.number().positive().max(1).default(1),
 });
 
 export type SandboxOptions = z.input<typeof SandboxOptionsSchema>;

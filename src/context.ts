@@ -25,6 +25,8 @@ export interface SandboxContext {
   /** plain keys created through the control plane in this process (shown once) */
   controlToken: string | null;
   reset: () => Promise<void>;
+  /** re-reads the fixture files and re-seeds the catalog they define, keeping runtime data */
+  reloadFixtures: () => Promise<void>;
   /** replaces the whole state (snapshot restore, import) and lets services reschedule */
   replaceState: (collections: import('./storage/types.ts').Collections) => Promise<void>;
   faults: FaultInjector;

@@ -13,6 +13,7 @@ import type { SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import { loadFixtureWorkspaces } from './fixtures/fixture-workspaces.ts';
 import { RouteCatalog } from './http/openapi.ts';
+import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { buildApp } from './server.ts';
 import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
@@ -69,6 +70,10 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     idempotency,
     routes: new RouteCatalog(),
     fixtureWorkspaces: () => fixtures.workspaces,
+    reloadFixtures: async () => {
+      const { before, after } = await fixtures.reload();
+      await ctx.replaceState(mergeReseededCatalog(store.exportCollections(), before, after));
+    },
     controlToken,
     reset: async () => ctx.replaceState(await fixtures.collections()),
     replaceState: async (collections) => {
@@ -106,7 +111,9 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     controlUrl: url ? `${url}/__sandbox` : '',
     port,
     host: options.host,
-    workspaces: fixtures.workspaces,
+    get workspaces() {
+      return fixtures.workspaces;
+    },
     context: ctx,
     controlToken,
     clock,
@@ -143,21 +150,40 @@ function clockStart(options: ResolvedOptions): number | undefined {
 const generatedFixtures = new Map<string, Promise<string>>();
 
 async function fixtureSource(options: ResolvedOptions, clock: Clock) {
-  const workspaces = await loadFixtureWorkspaces(options.fixturesDir);
+  let workspaces = await loadFixtureWorkspaces(options.fixturesDir);
   const anchorMs = Math.floor(clock.now() / 86_400_000) * 86_400_000;
   const cacheKey = JSON.stringify([resolve(options.fixturesDir), options.seed, anchorMs]);
+  const generate = () => {
+    let json = generatedFixtures.get(cacheKey);
+    if (!json) {
+      json = import('./fixtures/generate.ts')
+        .then(({ buildFixtureState }) => buildFixtureState({ fixturesDir: options.fixturesDir, seed: options.seed, anchorMs }))
+        .then((built) => JSON.stringify(built.collections));
+      generatedFixtures.set(cacheKey, json);
+      json.catch(() => generatedFixtures.delete(cacheKey));
+    }
+    return json;
+  };
   return {
-    workspaces,
+    get workspaces() {
+      return workspaces;
+    },
     async collections(): Promise<Collections> {
-      let json = generatedFixtures.get(cacheKey);
-      if (!json) {
-        json = import('./fixtures/generate.ts')
-          .then(({ buildFixtureState }) => buildFixtureState({ fixturesDir: options.fixturesDir, seed: options.seed, anchorMs }))
-          .then((built) => JSON.stringify(built.collections));
-        generatedFixtures.set(cacheKey, json);
-        json.catch(() => generatedFixtures.delete(cacheKey));
+      return JSON.parse(await generate()) as Collections;
+    },
+    /** Reads the fixture files again; throws (keeping the old state) when they are invalid. */
+    async reload(): Promise<{ before: Collections; after: Collections }> {
+      const before = JSON.parse(await generate()) as Collections;
+      const nextWorkspaces = await loadFixtureWorkspaces(options.fixturesDir);
+      generatedFixtures.delete(cacheKey);
+      try {
+        const after = JSON.parse(await generate()) as Collections;
+        workspaces = nextWorkspaces;
+        return { before, after };
+      } catch (err) {
+        generatedFixtures.set(cacheKey, Promise.resolve(JSON.stringify(before)));
+        throw err;
       }
-      return JSON.parse(await json) as Collections;
     },
   };
 }

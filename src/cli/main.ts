@@ -37,7 +37,9 @@ export function buildProgram(): Command {
 
   withServeOptions(program.command('start').description('serve the API and the control plane on this machine'), { port: 4010 })
     .option('--json', 'print one JSON line with the URL, workspaces and keys, instead of the banner')
-    .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7')
+    .option('--watch', 'reload fixtures, scenarios and hand edits of the database file while running')
+    .option('--scenarios <dir>', 'scenarios directory to watch (default: the bundled scenarios)')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7')
     .action(async (opts) => {
       const { runStart } = await import('./start.ts');
       await runStart(opts);

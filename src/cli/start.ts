@@ -1,6 +1,6 @@
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
-import type { SandboxOptions } from '../config.ts';
+import { DEFAULT_SCENARIOS_DIR, type SandboxOptions } from '../config.ts';
 import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
 
 export interface StartFlags {
@@ -15,6 +15,8 @@ export interface StartFlags {
   internalKey?: string;
   controlToken?: string;
   json?: boolean;
+  watch?: boolean;
+  scenarios?: string;
 }
 
 export function startOptions(flags: StartFlags): SandboxOptions {
@@ -36,15 +38,18 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   // Handlers go in before anything is printed: a script that reads the banner
   // (or the --json line) may signal at once, and must still get a clean stop.
   let sandbox: Sandbox | undefined;
+  let stopWatching: (() => Promise<void>) | undefined;
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
     if (!sandbox) process.exit(0); // still starting: nothing acknowledged yet
-    sandbox.stop().then(
-      () => process.exit(0),
-      (err) => fail(`could not stop cleanly: ${errorMessage(err)}`),
-    );
+    Promise.resolve(stopWatching?.())
+      .then(() => sandbox!.stop())
+      .then(
+        () => process.exit(0),
+        (err) => fail(`could not stop cleanly: ${errorMessage(err)}`),
+      );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
@@ -52,6 +57,13 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
     sandbox = await createSandbox(startOptions(flags));
   } catch (err) {
     fail(errorMessage(err));
+  }
+  if (flags.watch) {
+    const { watchSandbox } = await import('../watch.ts');
+    stopWatching = await watchSandbox(sandbox, {
+      scenariosDir: flags.scenarios ?? DEFAULT_SCENARIOS_DIR,
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
   }
   if (flags.json) printJson(startSummary(sandbox));
   else process.stdout.write(banner(sandbox, flags));

@@ -133,6 +133,7 @@ class LocalStore implements InstrumentedStore {
   #snapshotOnDisk: boolean;
   /** seq contained in the snapshot file */
   #snapshotSeq: number;
+  #ownWrite: { ino: number; size: number; mtimeMs: number } | null = null;
   /** the next flush must write the snapshot (replaceAll, or a failed write) */
   #forceSnapshot = false;
   #closing: Promise<void> | null = null;
@@ -381,9 +382,31 @@ class LocalStore implements InstrumentedStore {
     if (file.fsync) await journal.datasync();
     this.#snapshotOnDisk = true;
     this.#snapshotSeq = seq;
+    const written = await stat(file.path);
+    this.#ownWrite = { ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
     this.#forceSnapshot = false;
     this.stats.snapshots++;
     this.stats.journalledCommits = 0;
+  }
+
+  isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean {
+    const own = this.#ownWrite;
+    return own !== null && own.ino === info.ino && own.size === info.size && own.mtimeMs === info.mtimeMs;
+  }
+
+  async readFileCollections(): Promise<Collections> {
+    const file = this.#file;
+    if (!file) throw new StoreError('An in-memory database has no file to read');
+    const cannot = (problem: string) => new StoreError(`Cannot load ${file.path}: ${problem}`);
+    let text: string;
+    try {
+      text = await readFile(file.path, 'utf8');
+    } catch (err) {
+      throw cannot(errorMessage(err));
+    }
+    const snapshot = parseSnapshotText(text, file.path);
+    stateFromCollections(snapshot.collections, snapshot.seq, cannot); // validates every row
+    return snapshot.collections;
   }
 
   /** Releases the journal without writing anything (failed open). */

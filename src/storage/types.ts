@@ -56,6 +56,16 @@ export interface Store {
   flush(): Promise<void>;
   /** Flushes, compacts the journal into the snapshot file, releases the file. */
   close(): Promise<void>;
+  /**
+   * True when the file at `path` is the one this store wrote last (same inode,
+   * size and mtime), so a file watcher can ignore the sandbox's own writes.
+   */
+  isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean;
+  /**
+   * Reads and validates the snapshot file as it is on disk now (a hand edit);
+   * throws StoreError naming the file when it is not a valid database.
+   */
+  readFileCollections(): Promise<Collections>;
 }
 
 export interface OpenStoreOptions {

@@ -1,0 +1,87 @@
+import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_FIXTURES_DIR } from '../src/config.ts';
+import { createSandbox, type Sandbox } from '../src/index.ts';
+import { watchSandbox } from '../src/watch.ts';
+import { KEYS } from './helpers/sandbox.ts';
+
+/** Polls until `check` passes; file events arrive in real time, so this waits for them (bounded). */
+async function eventually(check: () => unknown | Promise<unknown>, attempts = 200): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (i >= attempts) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+let sandbox: Sandbox | undefined;
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  await sandbox?.stop();
+});
+
+async function setup() {
+  const dir = await mkdtemp(join(tmpdir(), 'sbx-watch-'));
+  const fixturesDir = join(dir, 'fixtures');
+  await mkdir(fixturesDir);
+  await mkdir(join(dir, 'scenarios'));
+  for (const name of await readdir(DEFAULT_FIXTURES_DIR)) await copyFile(join(DEFAULT_FIXTURES_DIR, name), join(fixturesDir, name));
+  const dbPath = join(dir, 'db.json');
+  sandbox = await createSandbox({ listen: false, storage: dbPath, fixturesDir, clock: 'manual' });
+  const logs: string[] = [];
+  stop = await watchSandbox(sandbox, { scenariosDir: join(dir, 'scenarios'), log: (line) => logs.push(line) });
+  const api = (method: string, url: string, body?: unknown) =>
+    sandbox!.app.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${KEYS.liveFull}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
+  return { dir, fixturesDir, dbPath, logs, api, liveId: sandbox.workspaces.find((w) => w.mode === 'live')!.id };
+}
+
+describe('sandbox start --watch', () => {
+  it('loads a hand edit of the database file and ignores its own writes', async () => {
+    const { dbPath, logs, api, liveId } = await setup();
+    const created = await api('POST', '/v1/forms', { name: 'Made while watching', fields: [] });
+    expect(created.statusCode).toBe(201);
+    // the journal is folded into the file shortly after a write, so a person sees everything
+    await eventually(async () => expect(await readFile(dbPath, 'utf8')).toContain('Made while watching'));
+    const db = JSON.parse(await readFile(dbPath, 'utf8'));
+    const [id, product] = Object.entries(db.collections.products[liveId])[0] as [string, { title: string }];
+    product.title = 'Edited by hand';
+    await writeFile(dbPath, JSON.stringify(db));
+    await eventually(async () => expect((await api('GET', `/v1/products/${id}`)).json().data.title).toBe('Edited by hand'));
+    await eventually(() => expect(logs.some((l) => l.includes('db.json was edited; loaded'))).toBe(true));
+    expect(logs.filter((l) => l.includes('was edited')).length).toBe(1);
+    expect((await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data.forms.some((f: { name: string }) => f.name === 'Made while watching')).toBe(true);
+  });
+
+  it('a bad edit of the database file logs one line and keeps the last good state', async () => {
+    const { dbPath, logs, api } = await setup();
+    await writeFile(dbPath, '{"schemaVersion": 1, "collections": ');
+    await eventually(() => expect(logs.some((l) => l.includes('not loaded, keeping the last good state'))).toBe(true));
+    expect((await api('GET', '/v1/products?limit=1')).statusCode).toBe(200);
+  });
+
+  it('re-seeds the catalog from edited fixtures and keeps runtime data', async () => {
+    const { fixturesDir, logs, api, liveId } = await setup();
+    await api('POST', '/v1/forms', { name: 'Runtime form', fields: [] });
+    const file = join(fixturesDir, 'aurora-tours.json');
+    const fixture = JSON.parse(await readFile(file, 'utf8'));
+    const productId: string = fixture.products[0].id;
+    fixture.products[0].title = 'Renamed in the fixture file';
+    await writeFile(file, JSON.stringify(fixture, null, 2));
+    await eventually(async () => expect((await api('GET', `/v1/products/${productId}`)).json().data.title).toBe('Renamed in the fixture file'));
+    await eventually(() => expect(logs.some((l) => l.includes('catalog re-seeded'))).toBe(true));
+    const forms = (await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data.forms;
+    expect(forms.some((f: { name: string }) => f.name === 'Runtime form')).toBe(true);
+
+    fixture.workspace.keys[0].scopes = ['bad scope'];
+    await writeFile(file, JSON.stringify(fixture));
+    await eventually(() => expect(logs.some((l) => l.includes('fixtures not reloaded') && l.includes('aurora-tours.json'))).toBe(true));
+    expect((await api('GET', `/v1/products/${productId}`)).json().data.title).toBe('Renamed in the fixture file');
+  });
+});
