@@ -56,6 +56,12 @@ export interface AuthOptions {
 
 export class Auth {
   private index = new Map<string, KeyRef>();
+  /**
+   * Organization key id -> time of its last authenticated request. Kept in
+   * memory so a request never writes to disk; the organizations area persists
+   * it lazily (src/resources/organizations/usage.ts) and merges it into listings.
+   */
+  readonly lastUsed = new Map<string, string>();
   private readonly internalHash: string | null;
 
   constructor(
@@ -113,6 +119,7 @@ export class Auth {
     if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, key.expiresAt)) throw unauthorized();
     const workspace = this.workspace(key.issuedByWorkspaceId);
     if (!workspace) throw unauthorized();
+    this.lastUsed.set(key.id, this.clock.iso());
     const { rps, rpm, burst } = key.rateLimitPolicy;
     return {
       kind: 'organization',
@@ -137,6 +144,7 @@ export class Auth {
 
   private rebuild(): void {
     this.index.clear();
+    this.lastUsed.clear();
     for (const collection of [COLLECTIONS.apiKeys, COLLECTIONS.orgApiKeys]) {
       for (const workspaceId of this.store.partitions(collection)) {
         for (const row of this.store.list(collection, workspaceId)) this.indexRow(collection, workspaceId, row);

@@ -51,3 +51,27 @@ export type OrgApiKeyRecord = z.infer<typeof OrgApiKeyRecordSchema>;
 /** A key as listed (GET /v1/organizations/:id/api-keys): no hash, no key. */
 export const OrgApiKeySchema = OrgApiKeyRecordSchema.omit({ keyHash: true });
 export type OrgApiKey = z.infer<typeof OrgApiKeySchema>;
+
+/** The creation response: the only time `key` is returned (API description, "Organization API keys"). */
+export const CreatedOrgKeySchema = OrgApiKeyRecordSchema.pick({
+  id: true,
+  organizationId: true,
+  issuedByWorkspaceId: true,
+  keyPrefix: true,
+  scopes: true,
+  productIds: true,
+  status: true,
+  expiresAt: true,
+  rateLimitPolicy: true,
+  createdAt: true,
+}).extend({ key: z.string().regex(/^org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/).describe('org_<prefix>_<secret>; shown once') });
+export type CreatedOrgKey = z.infer<typeof CreatedOrgKeySchema>;
+
+/** The revocation response: `{id, organizationId, status, revokedAt, revokedBy}`. */
+export const RevokedOrgKeySchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  status: z.literal('revoked'),
+  revokedAt: z.iso.datetime(),
+  revokedBy: z.string().describe('id of the key that revoked it'),
+});

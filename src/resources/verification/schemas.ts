@@ -6,7 +6,8 @@ import { z } from 'zod';
  * `code` next to its hash so the control plane can reveal it to tests; the
  * public API never returns either.
  */
-export const VERIFICATION_STATUSES = ['pending', 'verified', 'expired', 'failed'] as const;
+/** superseded: a resend replaced this code; failed: too many wrong attempts */
+export const VERIFICATION_STATUSES = ['pending', 'verified', 'expired', 'failed', 'superseded'] as const;
 
 export const VerificationSchema = z
   .object({

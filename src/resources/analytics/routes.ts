@@ -1,0 +1,15 @@
+import { errorResponses } from '../../http/error-schemas.ts';
+import type { ZodApp } from '../types.ts';
+import { DeliveryEventsQuerySchema, DeliveryEventsResponseSchema, PlainErrorSchema } from './requests.ts';
+import type { AnalyticsService } from './service.ts';
+
+/** API description, "Analytics": needs `analytics:read`; answers a bare array. */
+export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService): void {
+  app.get('/analytics/comms/delivery-events', {
+    schema: {
+      querystring: DeliveryEventsQuerySchema,
+      response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: PlainErrorSchema },
+    },
+    config: { scope: 'analytics:read', summary: 'Daily communication delivery counts by channel and event' },
+  }, async (request) => service.deliveryEvents(request.principal!, request.query));
+}

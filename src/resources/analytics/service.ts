@@ -1,0 +1,73 @@
+import type { Principal } from '../../core/auth.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { ApiError, badRequest, forbidden } from '../../core/errors.ts';
+import { ID_PREFIX, isUuid } from '../../core/ids.ts';
+import type { Op, Row, Store } from '../../storage/types.ts';
+import type { DeliveryEventResponseRow, DeliveryEventsQuery } from './requests.ts';
+import { deliveryEventRowId, type DeliveryEventRow } from './schemas.ts';
+
+/** Longest range one request may ask for (the sandbox's choice: a bit over a year). */
+export const MAX_RANGE_DAYS = 366;
+const DAY_MS = 86_400_000;
+const REQUIRED = ['from', 'to', 'workspaceId'] as const;
+
+/** YYYY-MM-DD that is a real calendar day, as epoch ms; else null. */
+function parseDay(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value ? null : ms;
+}
+
+export class AnalyticsService {
+  constructor(private readonly store: Store) {}
+
+  /**
+   * Daily counts for from..to (both inclusive), sorted by day, channel, event.
+   * Errors are the plain `{error}` body of the description's Errors table; a
+   * workspaceId other than the key's own is a 403 whether or not it exists, so
+   * nothing about other workspaces leaks.
+   */
+  deliveryEvents(principal: Principal, query: DeliveryEventsQuery): DeliveryEventResponseRow[] {
+    const missing = REQUIRED.filter((name) => query[name] === undefined || query[name] === '');
+    if (missing.length > 0) throw badRequest(`Missing required query parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+    const { from, to, workspaceId } = query as Required<DeliveryEventsQuery>;
+    const fromMs = parseDay(from);
+    const toMs = parseDay(to);
+    const invalid = [fromMs === null ? 'from' : null, toMs === null ? 'to' : null].filter((n) => n !== null);
+    if (invalid.length > 0) throw badRequest(`Invalid ${invalid.join(' and ')}: expected a date YYYY-MM-DD`);
+    if (fromMs! > toMs!) throw badRequest(`Invalid range: from (${from}) is after to (${to})`);
+    if ((toMs! - fromMs!) / DAY_MS + 1 > MAX_RANGE_DAYS) throw badRequest(`Invalid range: at most ${MAX_RANGE_DAYS} days per request`);
+    if (!this.isOwnWorkspace(principal, workspaceId)) throw forbidden();
+    return this.store
+      .list<DeliveryEventRow>(COLLECTIONS.deliveryEvents, principal.workspace.id)
+      .filter((row) => row.day >= from && row.day <= to)
+      .map(({ day, channel, event, cnt }) => ({ day, channel, event, cnt }))
+      .sort((a, b) => a.day.localeCompare(b.day) || a.channel.localeCompare(b.channel) || a.event.localeCompare(b.event));
+  }
+
+  private isOwnWorkspace(principal: Principal, raw: string): boolean {
+    const prefix = `${ID_PREFIX.workspace}_`;
+    const uuid = raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
+    if (!isUuid(uuid)) throw new ApiError(400, { error: `Invalid workspaceId: expected a UUID (or ${prefix}<uuid>)` });
+    return `${prefix}${uuid.toLowerCase()}` === principal.workspace.id;
+  }
+}
+
+/**
+ * Ops that add one to the day's counters of a channel (the sandbox's own
+ * sends, such as verification codes, count as real traffic).
+ */
+export function deliveryCountOps(
+  store: Store,
+  workspaceId: string,
+  day: string,
+  channel: DeliveryEventRow['channel'],
+  events: readonly DeliveryEventRow['event'][],
+): Op[] {
+  return events.map((event) => {
+    const id = deliveryEventRowId({ day, channel, event });
+    const current = store.get<DeliveryEventRow>(COLLECTIONS.deliveryEvents, workspaceId, id);
+    const row: DeliveryEventRow = { id, day, channel, event, cnt: (current?.cnt ?? 0) + 1 };
+    return { type: 'put', collection: COLLECTIONS.deliveryEvents, workspaceId, row: row as unknown as Row };
+  });
+}

@@ -1,0 +1,102 @@
+import { COLLECTIONS } from '../../core/collections.ts';
+import { emitDomainEvent } from '../../core/events.ts';
+import type { SandboxContext } from '../../context.ts';
+import type { BackgroundService } from '../../services.ts';
+import type { Op, Row } from '../../storage/types.ts';
+import { GALLERY_DELETE_JOB, galleryDeleteJobId, type GalleryDeleteJob } from './requests.ts';
+import type { GalleryFile } from './schemas.ts';
+
+/**
+ * The gallery removal job (API description, "States and transitions: Gallery
+ * file" and "Events"): DELETE /v1/gallery/files/:id only marks the file
+ * `deleting` and writes a job row; this service removes the file when the job
+ * falls due on the sandbox clock, and only then emits `gallery.file.deleted`.
+ * Jobs live in the `jobs` collection, so a restart (or a reset, or a snapshot
+ * restore) reschedules them; a file left `deleting` without a job gets a new one.
+ */
+export const galleryDeletionService: BackgroundService = {
+  name: 'gallery-deletion',
+  async start(ctx) {
+    const jobs = new GalleryDeletionJobs(ctx);
+    const unsubscribe = ctx.store.onChange((change) => {
+      if (change.kind === 'ops') jobs.onOps(change.ops);
+    });
+    await jobs.rescheduleAll();
+    return {
+      stop: () => {
+        unsubscribe();
+        jobs.cancelAll();
+      },
+      afterReset: () => jobs.rescheduleAll(),
+    };
+  },
+};
+
+const isDeleteJob = (row: Row): row is Row & GalleryDeleteJob => row.kind === GALLERY_DELETE_JOB;
+
+class GalleryDeletionJobs {
+  private timers = new Map<string, () => void>();
+
+  constructor(private readonly ctx: SandboxContext) {}
+
+  onOps(ops: readonly Op[]): void {
+    for (const op of ops) {
+      if (op.collection !== COLLECTIONS.jobs) continue;
+      if (op.type === 'put' && isDeleteJob(op.row)) this.schedule(op.workspaceId, op.row);
+      if (op.type === 'delete') this.cancel(op.workspaceId, op.id);
+    }
+  }
+
+  /** From the stored state: every job, plus a new job for any `deleting` file that lost its own. */
+  async rescheduleAll(): Promise<void> {
+    this.cancelAll();
+    const { store, clock } = this.ctx;
+    const orphans: Op[] = [];
+    for (const workspaceId of new Set([...store.partitions(COLLECTIONS.jobs), ...store.partitions(COLLECTIONS.galleryFiles)])) {
+      for (const row of store.list(COLLECTIONS.jobs, workspaceId)) if (isDeleteJob(row)) this.schedule(workspaceId, row);
+      for (const file of store.list<GalleryFile>(COLLECTIONS.galleryFiles, workspaceId)) {
+        if (file.status !== 'deleting' || store.get(COLLECTIONS.jobs, workspaceId, galleryDeleteJobId(file.id))) continue;
+        const job: GalleryDeleteJob = {
+          id: galleryDeleteJobId(file.id),
+          kind: GALLERY_DELETE_JOB,
+          fileId: file.id,
+          runAt: new Date(clock.now() + this.ctx.options.galleryDeletionDelayMs).toISOString(),
+          createdAt: clock.iso(),
+        };
+        orphans.push({ type: 'put', collection: COLLECTIONS.jobs, workspaceId, row: job as unknown as Row });
+      }
+    }
+    if (orphans.length > 0) await store.commit(orphans); // scheduled by onOps
+  }
+
+  cancelAll(): void {
+    for (const cancel of this.timers.values()) cancel();
+    this.timers.clear();
+  }
+
+  private schedule(workspaceId: string, job: GalleryDeleteJob): void {
+    const key = `${workspaceId}|${job.id}`;
+    if (this.timers.has(key)) return;
+    this.timers.set(key, this.ctx.clock.schedule(Date.parse(job.runAt), () => this.run(workspaceId, job.id)));
+  }
+
+  private cancel(workspaceId: string, jobId: string): void {
+    const key = `${workspaceId}|${jobId}`;
+    this.timers.get(key)?.();
+    this.timers.delete(key);
+  }
+
+  /** Re-reads the state when due: a job or file that went away meanwhile (reset) is a no-op. */
+  private async run(workspaceId: string, jobId: string): Promise<void> {
+    this.timers.delete(`${workspaceId}|${jobId}`);
+    const { store, clock, bus } = this.ctx;
+    const job = store.get<GalleryDeleteJob>(COLLECTIONS.jobs, workspaceId, jobId);
+    if (!job) return;
+    const file = store.get<GalleryFile>(COLLECTIONS.galleryFiles, workspaceId, job.fileId);
+    const ops: Op[] = [{ type: 'delete', collection: COLLECTIONS.jobs, workspaceId, id: jobId }];
+    const removing = file?.status === 'deleting';
+    if (removing) ops.push({ type: 'delete', collection: COLLECTIONS.galleryFiles, workspaceId, id: file.id });
+    await store.commit(ops);
+    if (removing) emitDomainEvent(bus, clock, workspaceId, 'gallery.file.deleted', { ...file, deletedAt: clock.iso() });
+  }
+}

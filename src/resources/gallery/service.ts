@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../core/auth.ts';
+import type { Clock } from '../../core/clock.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { conflict, notFound } from '../../core/errors.ts';
+import { parseId } from '../../core/ids.ts';
+import type { Row, Store } from '../../storage/types.ts';
+import {
+  GALLERY_DELETE_JOB,
+  galleryDeleteJobId,
+  type CreateFolderBody,
+  type DeletionScheduled,
+  type GalleryDeleteJob,
+} from './requests.ts';
+import { joinFolderPath, type GalleryFile, type GalleryFolder } from './schemas.ts';
+
+export class GalleryService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly deletionDelayMs: number,
+  ) {}
+
+  /** Names are unique within a parent (exact match after trimming): 409; an unknown parent: 404. */
+  async createFolder(principal: Principal, body: CreateFolderBody): Promise<GalleryFolder> {
+    const workspaceId = principal.workspace.id;
+    const parentId = body.parentFolderId?.toLowerCase() ?? null;
+    const parent = parentId === null ? null : this.store.get<GalleryFolder>(COLLECTIONS.galleryFolders, workspaceId, parentId);
+    if (parentId !== null && !parent) throw notFound('Parent folder');
+    const siblings = this.store.list<GalleryFolder>(COLLECTIONS.galleryFolders, workspaceId).filter((f) => f.parentId === parentId);
+    if (siblings.some((f) => f.name === body.name)) {
+      throw conflict(`A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
+    }
+    const now = this.clock.iso();
+    const folder: GalleryFolder = {
+      id: randomUUID(),
+      workspaceId,
+      name: body.name,
+      parentId,
+      path: joinFolderPath(parent?.path ?? null, body.name),
+      description: body.description ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.store.commit([{ type: 'put', collection: COLLECTIONS.galleryFolders, workspaceId, row: folder as unknown as Row }]);
+    return folder;
+  }
+
+  /**
+   * Marks the file `deleting` and queues its removal in the `jobs` collection
+   * (the deletion job service picks it up). A file already `deleting` answers
+   * 202 again and keeps its original schedule.
+   */
+  async deleteFile(principal: Principal, rawId: string): Promise<DeletionScheduled> {
+    const workspaceId = principal.workspace.id;
+    const id = parseId('galleryFile', 'id', rawId);
+    const file = this.store.get<GalleryFile>(COLLECTIONS.galleryFiles, workspaceId, id);
+    if (!file) throw notFound('Gallery file');
+    if (file.status === 'deleting') {
+      return { message: 'File deletion is already scheduled', status: 'scheduled', fileId: id };
+    }
+    const now = this.clock.now();
+    const job: GalleryDeleteJob = {
+      id: galleryDeleteJobId(id),
+      kind: GALLERY_DELETE_JOB,
+      fileId: id,
+      runAt: new Date(now + this.deletionDelayMs).toISOString(),
+      createdAt: new Date(now).toISOString(),
+    };
+    const deleting: GalleryFile = { ...file, status: 'deleting', updatedAt: job.createdAt };
+    await this.store.commit([
+      { type: 'put', collection: COLLECTIONS.galleryFiles, workspaceId, row: deleting as unknown as Row },
+      { type: 'put', collection: COLLECTIONS.jobs, workspaceId, row: job as unknown as Row },
+    ]);
+    return { message: 'File deletion scheduled', status: 'scheduled', fileId: id };
+  }
+}

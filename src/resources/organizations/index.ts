@@ -1,0 +1,10 @@
+import type { ResourceModule } from '../types.ts';
+import { registerOrganizationRoutes } from './routes.ts';
+import { OrgKeyService } from './service.ts';
+
+export const organizationsResource: ResourceModule = {
+  name: 'organizations',
+  register(app, ctx) {
+    registerOrganizationRoutes(app, new OrgKeyService(ctx.store, ctx.clock, ctx.auth), ctx.idempotency);
+  },
+};

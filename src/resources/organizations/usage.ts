@@ -1,0 +1,48 @@
+import { COLLECTIONS } from '../../core/collections.ts';
+import type { SandboxContext } from '../../context.ts';
+import type { BackgroundService } from '../../services.ts';
+import type { Op, Row } from '../../storage/types.ts';
+import type { OrgApiKeyRecord } from './schemas.ts';
+
+/**
+ * Persists organization keys' lastUsedAt lazily: auth records each use in
+ * memory (Auth.lastUsed), and this writes the changed values once a minute on
+ * the sandbox clock and at stop, so no request ever waits on a disk write.
+ */
+export const FLUSH_INTERVAL_MS = 60_000;
+
+export async function flushKeyUsage(ctx: SandboxContext): Promise<void> {
+  const ops: Op[] = [];
+  const written = new Map<string, string>();
+  for (const workspaceId of ctx.store.partitions(COLLECTIONS.orgApiKeys)) {
+    for (const key of ctx.store.list<OrgApiKeyRecord>(COLLECTIONS.orgApiKeys, workspaceId)) {
+      const used = ctx.auth.lastUsed.get(key.id);
+      if (used === undefined) continue;
+      written.set(key.id, used);
+      if (used !== key.lastUsedAt) {
+        ops.push({ type: 'put', collection: COLLECTIONS.orgApiKeys, workspaceId, row: { ...key, lastUsedAt: used } as unknown as Row });
+      }
+    }
+  }
+  if (ops.length > 0) await ctx.store.commit(ops);
+  // forget only what was written; a use recorded meanwhile waits for the next flush
+  for (const [id, used] of written) if (ctx.auth.lastUsed.get(id) === used) ctx.auth.lastUsed.delete(id);
+}
+
+export const orgKeyUsageService: BackgroundService = {
+  name: 'org-key-usage',
+  start(ctx) {
+    let cancel = () => {};
+    const tick = async () => {
+      cancel = ctx.clock.schedule(ctx.clock.now() + FLUSH_INTERVAL_MS, tick);
+      await flushKeyUsage(ctx);
+    };
+    cancel = ctx.clock.schedule(ctx.clock.now() + FLUSH_INTERVAL_MS, tick);
+    return {
+      async stop() {
+        cancel();
+        await flushKeyUsage(ctx);
+      },
+    };
+  },
+};

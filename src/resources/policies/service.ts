@@ -1,0 +1,46 @@
+import type { Principal } from '../../core/auth.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { notFound } from '../../core/errors.ts';
+import { parseId } from '../../core/ids.ts';
+import type { Store } from '../../storage/types.ts';
+import type { PolicyResponse } from './requests.ts';
+import type { Policy } from './schemas.ts';
+
+export class PolicyService {
+  constructor(private readonly store: Store) {}
+
+  /**
+   * The bare record in the asked locale: `pt-BR` tries `pt-BR`, then `pt`;
+   * without a translation the policy answers in its own locale, and `locale`
+   * says which one the caller got.
+   */
+  get(principal: Principal, rawId: string, locale: string | undefined): PolicyResponse {
+    const { translations, ...policy } = this.find(principal, rawId);
+    if (locale === undefined) return policy;
+    const wanted = locale.replace('_', '-').toLowerCase();
+    const candidates = [wanted, wanted.split('-')[0]!];
+    if (candidates.includes(policy.locale.toLowerCase())) return policy;
+    const entries = Object.entries(translations);
+    for (const candidate of candidates) {
+      const hit = entries.find(([tag]) => tag.toLowerCase() === candidate);
+      if (hit) return { ...policy, locale: hit[0], title: hit[1].title, description_html: hit[1].description_html };
+    }
+    return policy;
+  }
+
+  /** Deletion removes the record: a later GET or DELETE is a 404. */
+  async delete(principal: Principal, rawId: string): Promise<{ ok: true }> {
+    const policy = this.find(principal, rawId);
+    await this.store.commit([{ type: 'delete', collection: COLLECTIONS.policies, workspaceId: principal.workspace.id, id: policy.id }]);
+    return { ok: true };
+  }
+
+  /** A product policy of a product outside an organization key's productIds is invisible (404). */
+  private find(principal: Principal, rawId: string): Policy {
+    const id = parseId('policy', 'id', rawId);
+    const policy = this.store.get<Policy>(COLLECTIONS.policies, principal.workspace.id, id);
+    if (!policy) throw notFound('Policy');
+    if (policy.product_id && principal.productIds.length > 0 && !principal.productIds.includes(policy.product_id)) throw notFound('Policy');
+    return policy;
+  }
+}

@@ -1,0 +1,10 @@
+import type { ResourceModule } from '../types.ts';
+import { registerVerificationRoutes } from './routes.ts';
+import { VerificationService } from './service.ts';
+
+export const verificationResource: ResourceModule = {
+  name: 'verification',
+  register(app, ctx) {
+    registerVerificationRoutes(app, new VerificationService(ctx.store, ctx.clock));
+  },
+};

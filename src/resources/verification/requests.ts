@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/**
+ * Verification bodies (API description, "Verification"). Phones are E.164 with
+ * the leading plus; codes are 6 digits ("Limits"). E-mail start and the SMS
+ * confirm endpoint are "not shown" and mirror their documented siblings.
+ */
+export const E164 = /^\+[1-9]\d{6,14}$/;
+const phone = z.string().regex(E164, 'phone must be in international E.164 format with a leading plus, e.g. +14155550123');
+const email = z.email('email must be an e-mail address').max(254).transform((e) => e.toLowerCase());
+const code = z.string().regex(/^\d{6}$/, 'code must be the 6-digit code that was sent');
+
+export const SmsStartBodySchema = z.object({ phone });
+export const EmailStartBodySchema = z.object({ email });
+export const SmsConfirmBodySchema = z.object({ phone, code });
+export const EmailConfirmBodySchema = z.object({ email, code });
+
+export const StartResponseSchema = z.object({ ok: z.literal(true), expiresAt: z.iso.datetime() });
+export const ConfirmResponseSchema = z.object({ ok: z.literal(true) });
+
+/** Failures of a code or a target: `{error, code}` with a machine-readable code (docs/areas.md). */
+export const VERIFICATION_ERROR_CODES = ['invalid_code', 'code_expired', 'too_many_attempts', 'invalid_number', 'undeliverable'] as const;
+export const VerificationErrorSchema = z.object({ error: z.string(), code: z.enum(VERIFICATION_ERROR_CODES) });

@@ -1,0 +1,110 @@
+import { randomInt } from 'node:crypto';
+import type { Principal } from '../../core/auth.ts';
+import type { Clock } from '../../core/clock.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { ApiError, rateLimited } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { hashesEqual, hashSecret } from '../../core/secrets.ts';
+import type { Op, Row, Store } from '../../storage/types.ts';
+import { deliveryCountOps } from '../analytics/service.ts';
+import type { Verification } from './schemas.ts';
+import { outcomeFor } from './test-targets.ts';
+
+/** Rules of the sandbox's design (docs/areas.md): all on the sandbox clock. */
+export const CODE_TTL_MS = 10 * 60_000;
+export const RESEND_COOLDOWN_MS = 30_000;
+export const MAX_ATTEMPTS = 5;
+
+type Channel = Verification['channel'];
+type ErrorCode = 'invalid_code' | 'code_expired' | 'too_many_attempts' | 'invalid_number' | 'undeliverable';
+
+const fail = (status: number, code: ErrorCode, error: string) => new ApiError(status, { error, code });
+/** The code is hashed with its challenge id, so equal codes never share a hash. */
+const hashCode = (id: string, code: string) => hashSecret(`${id}:${code}`);
+
+export class VerificationService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Sends a new 6-digit code. A resend within 30 s of the last send is a 429;
+   * later, the new code replaces the pending one (status superseded). Test
+   * targets answer 400 invalid_number or 422 undeliverable.
+   */
+  async start(principal: Principal, channel: Channel, target: string): Promise<{ ok: true; expiresAt: string }> {
+    const workspaceId = principal.workspace.id;
+    const outcome = outcomeFor(target);
+    if (outcome === 'invalid') throw fail(400, 'invalid_number', `Invalid phone number ${target}: not a number that can receive SMS`);
+    const now = this.clock.now();
+    const latest = this.latest(workspaceId, channel, target);
+    if (latest && Date.parse(latest.createdAt) + RESEND_COOLDOWN_MS > now) {
+      throw rateLimited(Math.ceil((Date.parse(latest.createdAt) + RESEND_COOLDOWN_MS - now) / 1000));
+    }
+    const day = this.clock.iso().slice(0, 10);
+    const undeliverable = outcome === 'undeliverable';
+    const failedEvent = channel === 'email' ? 'bounced' : 'failed';
+    const ops: Op[] = deliveryCountOps(this.store, workspaceId, day, channel, ['sent', undeliverable ? failedEvent : 'delivered']);
+    if (latest?.status === 'pending') ops.push(this.put(workspaceId, { ...latest, status: 'superseded' }));
+    const id = newId('verification');
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const record: Verification = {
+      id,
+      channel,
+      target,
+      codeHash: hashCode(id, code),
+      code,
+      status: undeliverable ? 'failed' : 'pending',
+      attempts: 0,
+      expiresAt: new Date(now + CODE_TTL_MS).toISOString(),
+      createdAt: new Date(now).toISOString(),
+    };
+    ops.push(this.put(workspaceId, record));
+    await this.store.commit(ops);
+    if (undeliverable) throw fail(422, 'undeliverable', `The code could not be delivered to ${target}`);
+    return { ok: true, expiresAt: record.expiresAt };
+  }
+
+  /**
+   * Checks a code against the latest challenge of the target. Wrong: 400
+   * invalid_code (also when nothing is pending); past expiresAt: 400
+   * code_expired; the 5th wrong attempt and anything after: 400 too_many_attempts.
+   */
+  async confirm(principal: Principal, channel: Channel, target: string, code: string): Promise<{ ok: true }> {
+    const workspaceId = principal.workspace.id;
+    const latest = this.latest(workspaceId, channel, target);
+    const invalid = fail(400, 'invalid_code', 'Invalid verification code');
+    if (!latest || latest.status === 'verified' || latest.status === 'superseded') throw invalid;
+    // failed without attempts: the code was never delivered (test target)
+    if (latest.status === 'failed') throw latest.attempts >= MAX_ATTEMPTS ? this.exhausted(latest) : invalid;
+    if (latest.status === 'expired' || Date.parse(latest.expiresAt) <= this.clock.now()) {
+      if (latest.status === 'pending') await this.store.commit([this.put(workspaceId, { ...latest, status: 'expired' })]);
+      throw fail(400, 'code_expired', 'The verification code has expired; start a new verification');
+    }
+    if (hashesEqual(hashCode(latest.id, code), latest.codeHash)) {
+      await this.store.commit([this.put(workspaceId, { ...latest, status: 'verified', attempts: latest.attempts + 1 })]);
+      return { ok: true };
+    }
+    const attempts = latest.attempts + 1;
+    const exhausted = attempts >= MAX_ATTEMPTS;
+    await this.store.commit([this.put(workspaceId, { ...latest, attempts, status: exhausted ? 'failed' : 'pending' })]);
+    throw exhausted ? this.exhausted(latest) : invalid;
+  }
+
+  private exhausted(v: Verification): ApiError {
+    return fail(400, 'too_many_attempts', `Too many attempts: the code for ${v.target} is no longer valid; start a new verification`);
+  }
+
+  private latest(workspaceId: string, channel: Channel, target: string): Verification | undefined {
+    let latest: Verification | undefined;
+    for (const row of this.store.list<Verification>(COLLECTIONS.verifications, workspaceId)) {
+      if (row.channel === channel && row.target === target && (!latest || row.createdAt >= latest.createdAt)) latest = row;
+    }
+    return latest;
+  }
+
+  private put(workspaceId: string, row: Verification): Op {
+    return { type: 'put', collection: COLLECTIONS.verifications, workspaceId, row: row as unknown as Row };
+  }
+}
