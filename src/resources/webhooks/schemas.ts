@@ -34,3 +34,17 @@ export const WebhookSubscriptionRecordSchema = WebhookSubscriptionSchema.extend(
     .meta({ 'x-sandbox-inferred': true }),
 });
 export type WebhookSubscriptionRecord = z.infer<typeof WebhookSubscriptionRecordSchema>;
+
+/** The public view: everything but the secret. */
+export function subscriptionView(record: WebhookSubscriptionRecord): WebhookSubscription {
+  const { secret: _secret, ...view } = record;
+  return view;
+}
+
+export const SubscriptionEnvelopeSchema = z.object({ data: WebhookSubscriptionSchema });
+export const SubscriptionListSchema = z.object({ data: z.array(WebhookSubscriptionSchema) });
+/** POST answers the subscription with its signing secret, shown this once (inferred: creation is "not shown"). */
+export const CreatedSubscriptionEnvelopeSchema = z
+  .object({ data: WebhookSubscriptionSchema.extend({ secret: WebhookSubscriptionRecordSchema.shape.secret }) })
+  .meta({ 'x-sandbox-inferred': true });
+export const SubscriptionIdParamsSchema = z.object({ id: z.string().describe('whsub_<uuid> or the bare uuid') });

@@ -1,0 +1,50 @@
+import { ControlClient, type WorkspaceSummary } from '../control/client.ts';
+import { dim, printJson } from './output.ts';
+
+/** Options every command that talks to a running sandbox shares. */
+export interface ControlFlags {
+  url: string;
+  token?: string;
+  workspace?: string;
+}
+
+export interface TriggerFlags extends ControlFlags {
+  data?: string;
+  json?: boolean;
+}
+
+export const controlClient = (flags: ControlFlags): ControlClient =>
+  new ControlClient({ url: flags.url, ...(flags.token ?? process.env.SANDBOX_CONTROL_TOKEN ? { token: flags.token ?? process.env.SANDBOX_CONTROL_TOKEN } : {}) });
+
+/** --workspace takes an id or a name (any case); without it, the first workspace of the sandbox. */
+export async function resolveWorkspace(client: ControlClient, given: string | undefined): Promise<WorkspaceSummary> {
+  const workspaces = await client.workspaces();
+  const found = given === undefined
+    ? workspaces[0]
+    : workspaces.find((w) => w.id === given || w.name.toLowerCase() === given.toLowerCase());
+  if (!found) throw new Error(`no workspace "${given ?? ''}"; known: ${workspaces.map((w) => `${w.name} (${w.id})`).join(', ')}`);
+  return found;
+}
+
+/** `sandbox trigger <event-type>`: emits one catalogue event through the control plane. */
+export async function runTrigger(type: string, flags: TriggerFlags): Promise<void> {
+  const data = parseData(flags.data);
+  const client = controlClient(flags);
+  const workspace = await resolveWorkspace(client, flags.workspace);
+  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type, ...(data ? { data } : {}) });
+  if (flags.json) return printJson({ event, deliveryIds });
+  const count = deliveryIds.length;
+  process.stdout.write(`Emitted ${event.type} ${dim(event.id)} in ${workspace.name}: ${count} ${count === 1 ? 'delivery' : 'deliveries'} queued\n`);
+}
+
+function parseData(raw: string | undefined): Record<string, unknown> | undefined {
+  if (raw === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    throw new Error(`--data is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('--data must be a JSON object');
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { COLLECTIONS } from '../core/collections.ts';
+import { notFound } from '../core/errors.ts';
+import type { Principal } from '../core/auth.ts';
+import type { SandboxContext } from '../context.ts';
+import { errorResponses } from '../http/error-schemas.ts';
+import { CreateSubscriptionBodySchema } from '../resources/webhooks/requests.ts';
+import { WebhookSubscriptionSchema, type WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
+import { WebhookSubscriptionService } from '../resources/webhooks/service.ts';
+import type { ZodApp } from '../resources/types.ts';
+import { dispatcherFor } from '../webhooks/dispatcher.ts';
+import { DELIVERY_STATUSES, DeliverySchema } from '../webhooks/outbox.ts';
+import { requireWorkspace } from './workspace-keys.ts';
+
+/**
+ * Webhook deliveries on the control plane (docs/webhooks.md): the attempt log,
+ * replay, and the subscription the CLI's `listen` command uses (the CLI has no
+ * API key, so it subscribes here rather than through /v1).
+ */
+const DeliveryQuerySchema = z.object({
+  workspaceId: z.string().optional(),
+  subscriptionId: z.string().optional(),
+  eventType: z.string().optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+const IdParams = z.object({ id: z.string() });
+const ListenBodySchema = CreateSubscriptionBodySchema.safeExtend({ workspaceId: z.string().min(1) });
+const ListenResultSchema = z.object({
+  data: z.object({ subscription: WebhookSubscriptionSchema, secret: z.string(), created: z.boolean() }),
+});
+
+export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void {
+  app.get('/deliveries', {
+    schema: { querystring: DeliveryQuerySchema, response: { 200: z.object({ data: z.array(DeliverySchema) }), 400: errorResponses[400] } },
+    config: { summary: 'Webhook deliveries and their attempts, newest first' },
+  }, async (request) => {
+    const { limit, ...filter } = request.query;
+    return { data: dispatcherFor(ctx).outbox.list(filter).slice(0, limit) };
+  });
+
+  app.get('/deliveries/:id', {
+    schema: { params: IdParams, response: { 200: z.object({ data: DeliverySchema }), 404: errorResponses[404] } },
+  }, async (request) => ({ data: requireDelivery(ctx, request.params.id) }));
+
+  app.post('/deliveries/:id/replay', {
+    schema: { params: IdParams, response: { 200: z.object({ data: DeliverySchema }), 404: errorResponses[404], 409: errorResponses[404] } },
+    config: { summary: 'Send a delivery again now (same webhook-id; not counted against max_retries)' },
+  }, async (request) => {
+    const dispatcher = dispatcherFor(ctx);
+    const replayed = await dispatcher.replay(requireDelivery(ctx, request.params.id));
+    return { data: replayed ?? requireDelivery(ctx, request.params.id) };
+  });
+
+  app.post('/webhook-subscriptions', {
+    schema: { body: ListenBodySchema, response: { 200: ListenResultSchema, 201: ListenResultSchema, 400: errorResponses[400], 404: errorResponses[404] } },
+    config: { summary: 'Create, or reuse by URL, a subscription and return its secret (sandbox listen)' },
+  }, async (request, reply) => {
+    const { workspaceId, ...body } = request.body;
+    const result = await ensureSubscription(ctx, workspaceId, body);
+    return reply.code(result.created ? 201 : 200).send({ data: result });
+  });
+}
+
+function requireDelivery(ctx: SandboxContext, id: string) {
+  const delivery = dispatcherFor(ctx).outbox.find(id);
+  if (!delivery) throw notFound(`Delivery ${id}`);
+  return delivery;
+}
+
+/** An existing subscription to the same URL is reused: its events are replaced and it is resumed. */
+async function ensureSubscription(ctx: SandboxContext, workspaceId: string, body: z.infer<typeof CreateSubscriptionBodySchema>) {
+  const workspace = requireWorkspace(ctx, workspaceId);
+  const principal = { workspace } as Principal; // the service reads only the workspace
+  const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls);
+  const existing = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === body.url);
+  if (!existing) {
+    const { secret, ...subscription } = await service.create(principal, body);
+    return { subscription, secret, created: true };
+  }
+  const subscription = await service.update(principal, existing.id, { events: body.events, active: true });
+  return { subscription, secret: existing.secret, created: false };
+}

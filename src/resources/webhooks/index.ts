@@ -1,0 +1,10 @@
+import type { ResourceModule } from '../types.ts';
+import { registerWebhookRoutes } from './routes.ts';
+import { WebhookSubscriptionService } from './service.ts';
+
+export const webhooksResource: ResourceModule = {
+  name: 'webhooks',
+  register(app, ctx) {
+    registerWebhookRoutes(app, new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls));
+  },
+};

@@ -1,0 +1,106 @@
+import type { Principal } from '../../core/auth.ts';
+import type { Clock } from '../../core/clock.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { notFound, validationError } from '../../core/errors.ts';
+import { newId, parseId } from '../../core/ids.ts';
+import { isLoopback } from '../../config.ts';
+import type { Row, Store } from '../../storage/types.ts';
+import { newWebhookSecret } from '../../webhooks/signing.ts';
+import type { CreateSubscriptionBody, UpdateSubscriptionBody } from './requests.ts';
+import { subscriptionView, type WebhookSubscription, type WebhookSubscriptionRecord } from './schemas.ts';
+
+const C = COLLECTIONS.webhookSubscriptions;
+
+/**
+ * Delivery URLs "must be HTTPS" (API description, "Webhook subscription").
+ * Plain http is accepted for loopback hosts so a local receiver works, unless
+ * the strictWebhookUrls option asks for production's rule.
+ */
+export function urlProblem(raw: string, strict: boolean): string | null {
+  const url = new URL(raw);
+  if (url.protocol === 'https:') return null;
+  if (url.protocol !== 'http:') return 'body.url: must be an https:// URL';
+  if (strict) return 'body.url: must be an https:// URL (strictWebhookUrls is on, so http:// is refused even for loopback)';
+  if (!isLoopback(url.hostname)) return 'body.url: must be an https:// URL; plain http:// is accepted only for loopback hosts (localhost, 127.0.0.1, ::1)';
+  return null;
+}
+
+export class WebhookSubscriptionService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly strictUrls: boolean,
+  ) {}
+
+  list(principal: Principal): WebhookSubscription[] {
+    return [...this.store.list<WebhookSubscriptionRecord>(C, principal.workspace.id)]
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+      .map(subscriptionView);
+  }
+
+  get(principal: Principal, rawId: string): WebhookSubscription {
+    return subscriptionView(this.require(principal, rawId));
+  }
+
+  async create(principal: Principal, body: CreateSubscriptionBody): Promise<WebhookSubscription & { secret: string }> {
+    this.checkUrl(body.url);
+    const now = this.clock.iso();
+    const record: WebhookSubscriptionRecord = {
+      id: newId('webhookSubscription'),
+      workspace_id: principal.workspace.id,
+      url: body.url,
+      events: [...new Set(body.events)],
+      active: body.active,
+      max_retries: body.maxRetries,
+      headers: body.headers ?? null,
+      description: body.description ?? null,
+      created_at: now,
+      updated_at: now,
+      last_delivery_at: null,
+      failure_count: 0,
+      secret: newWebhookSecret(),
+    };
+    await this.put(record);
+    return { ...subscriptionView(record), secret: record.secret };
+  }
+
+  /** Only the fields given change; `headers: null` and `description: null` clear them. */
+  async update(principal: Principal, rawId: string, body: UpdateSubscriptionBody): Promise<WebhookSubscription> {
+    const current = this.require(principal, rawId);
+    if (body.url !== undefined) this.checkUrl(body.url);
+    const next: WebhookSubscriptionRecord = {
+      ...current,
+      ...(body.url !== undefined ? { url: body.url } : {}),
+      ...(body.events !== undefined ? { events: [...new Set(body.events)] } : {}),
+      ...(body.headers !== undefined ? { headers: body.headers } : {}),
+      ...(body.maxRetries !== undefined ? { max_retries: body.maxRetries } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.active !== undefined ? { active: body.active } : {}),
+      updated_at: this.clock.iso(),
+    };
+    await this.put(next);
+    return subscriptionView(next);
+  }
+
+  /** Pending deliveries of a deleted subscription are cancelled when their next attempt comes up. */
+  async delete(principal: Principal, rawId: string): Promise<void> {
+    const current = this.require(principal, rawId);
+    await this.store.commit([{ type: 'delete', collection: C, workspaceId: principal.workspace.id, id: current.id }]);
+  }
+
+  private require(principal: Principal, rawId: string): WebhookSubscriptionRecord {
+    const id = parseId('webhookSubscription', 'id', rawId);
+    const found = this.store.get<WebhookSubscriptionRecord>(C, principal.workspace.id, id);
+    if (!found) throw notFound('Webhook subscription');
+    return found;
+  }
+
+  private checkUrl(url: string): void {
+    const problem = urlProblem(url, this.strictUrls);
+    if (problem) throw validationError([problem]);
+  }
+
+  private put(record: WebhookSubscriptionRecord): Promise<void> {
+    return this.store.commit([{ type: 'put', collection: C, workspaceId: record.workspace_id, row: record as unknown as Row }]);
+  }
+}

@@ -1,0 +1,247 @@
+import { COLLECTIONS } from '../core/collections.ts';
+import { conflict } from '../core/errors.ts';
+import type { DomainEvent } from '../core/events.ts';
+import { newId } from '../core/ids.ts';
+import type { SandboxContext } from '../context.ts';
+import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
+import type { Op, Row } from '../storage/types.ts';
+import { isCatalogueEvent } from './catalogue.ts';
+import { AttemptAborted, DELIVERY_TIMEOUT_MS, send, USER_AGENT } from './delivery.ts';
+import { matchesAny } from './matching.ts';
+import { Outbox, type Attempt, type Delivery } from './outbox.ts';
+import { classify, honoursRetryAfter, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
+import { signatureHeaders, wallClockSeconds } from './signing.ts';
+
+/** The body every delivery carries (docs/webhooks.md, "Payload"). */
+export function payloadOf(event: DomainEvent): string {
+  return JSON.stringify({ id: event.id, type: event.type, timestamp: event.createdAt, workspace_id: event.workspaceId, data: event.data });
+}
+
+type Trigger = Attempt['trigger'];
+const SUBS = COLLECTIONS.webhookSubscriptions;
+
+/**
+ * Turns domain events into signed deliveries. Subscribes to the bus, writes
+ * each delivery to the outbox before sending, sends the first attempt at once
+ * and schedules retries on the sandbox clock, so advancing the clock runs them
+ * (API description, "Events"; docs/webhooks.md).
+ */
+export class WebhookDispatcher {
+  readonly outbox: Outbox;
+  private readonly timers = new Map<string, () => void>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly enqueued = new Map<string, Promise<string[]>>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private stopping = new AbortController();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly ctx: SandboxContext, readonly timeoutMs = DELIVERY_TIMEOUT_MS) {
+    this.outbox = new Outbox(ctx.store);
+  }
+
+  start(): void {
+    this.unsubscribe = this.ctx.bus.on('domain', (event) => this.onEvent(event));
+    this.reschedulePending();
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.cancelTimers();
+    this.stopping.abort();
+    await this.idle();
+  }
+
+  /** The store was replaced (reset, snapshot restore): forget timers, pick up whatever is pending now. */
+  afterReset(): void {
+    this.cancelTimers();
+    this.reschedulePending();
+  }
+
+  /** Resolves when no delivery work is running (tests, benchmarks, replay). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** The delivery ids an event produced, once they are in the outbox ([] when nothing matched). */
+  whenEnqueued(eventId: string): Promise<string[]> {
+    return this.enqueued.get(eventId) ?? Promise.resolve([]);
+  }
+
+  /** Sends a delivery again now, with the same webhook-id; does not count against max_retries. */
+  replay(delivery: Delivery): Promise<Delivery | undefined> {
+    if (!this.ctx.store.get(SUBS, delivery.workspaceId, delivery.subscriptionId)) {
+      throw conflict(`Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
+    }
+    return this.track(this.attempt(delivery.workspaceId, delivery.id, 'replay'));
+  }
+
+  private onEvent(event: DomainEvent): void {
+    if (!isCatalogueEvent(event.type)) return;
+    const work = this.track(this.enqueue(event));
+    this.enqueued.set(event.id, work);
+    void work.finally(() => this.enqueued.delete(event.id));
+  }
+
+  /** Paused subscriptions get nothing: events that arrive while inactive are never delivered. */
+  private async enqueue(event: DomainEvent): Promise<string[]> {
+    const subscriptions = this.ctx.store
+      .list<WebhookSubscriptionRecord>(SUBS, event.workspaceId)
+      .filter((s) => s.active && matchesAny(s.events, event.type));
+    if (subscriptions.length === 0) return [];
+    const body = payloadOf(event);
+    const now = this.ctx.clock.iso();
+    const deliveries: Delivery[] = subscriptions.map((s) => ({
+      id: newId('delivery'),
+      workspaceId: event.workspaceId,
+      subscriptionId: s.id,
+      eventId: event.id,
+      eventType: event.type,
+      status: 'pending',
+      reason: null,
+      retries: 0,
+      nextAttemptAt: now,
+      body,
+      createdAt: now,
+      updatedAt: now,
+      attempts: [],
+    }));
+    await this.ctx.store.commit(deliveries.map((d) => this.outbox.putOp(d)));
+    for (const d of deliveries) void this.track(this.attempt(d.workspaceId, d.id, 'initial'));
+    return deliveries.map((d) => d.id);
+  }
+
+  private reschedulePending(): void {
+    for (const d of this.outbox.pending()) {
+      const at = d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : this.ctx.clock.now();
+      this.schedule(d, Math.max(at, this.ctx.clock.now()));
+    }
+  }
+
+  private schedule(delivery: Delivery, atMs: number): void {
+    this.timers.get(delivery.id)?.();
+    const cancel = this.ctx.clock.schedule(atMs, () => {
+      this.timers.delete(delivery.id);
+      const trigger: Trigger = delivery.attempts.length === 0 ? 'initial' : 'retry';
+      const work = this.track(this.attempt(delivery.workspaceId, delivery.id, trigger));
+      // On a manual clock, advance() waits for the attempt, so one advance runs a whole chain of retries.
+      return this.ctx.clock.mode === 'manual' ? work : undefined;
+    });
+    this.timers.set(delivery.id, cancel);
+  }
+
+  private cancelTimers(): void {
+    for (const cancel of this.timers.values()) cancel();
+    this.timers.clear();
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    const settled = work.catch(() => undefined);
+    this.inFlight.add(settled);
+    void settled.finally(() => this.inFlight.delete(settled));
+    return work;
+  }
+
+  /** Attempts on one delivery never overlap (a replay during a retry waits its turn). */
+  private attempt(workspaceId: string, id: string, trigger: Trigger): Promise<Delivery | undefined> {
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.attemptNow(workspaceId, id, trigger));
+    this.locks.set(id, next);
+    void next.catch(() => undefined).finally(() => {
+      if (this.locks.get(id) === next) this.locks.delete(id);
+    });
+    return next;
+  }
+
+  private async attemptNow(workspaceId: string, id: string, trigger: Trigger): Promise<Delivery | undefined> {
+    const delivery = this.outbox.get(workspaceId, id);
+    if (!delivery || this.stopping.signal.aborted) return delivery;
+    if (trigger !== 'replay' && delivery.status !== 'pending') return delivery;
+    const subscription = this.ctx.store.get<WebhookSubscriptionRecord>(SUBS, workspaceId, delivery.subscriptionId);
+    if (!subscription || (!subscription.active && trigger !== 'replay')) {
+      return this.cancel(delivery, subscription ? 'subscription paused' : 'subscription deleted');
+    }
+    const at = this.ctx.clock.iso();
+    const headers = {
+      ...(subscription.headers ?? {}),
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      ...signatureHeaders(subscription.secret, delivery.id, wallClockSeconds(), delivery.body),
+    };
+    let result;
+    try {
+      result = await send({ url: subscription.url, headers, body: delivery.body, timeoutMs: this.timeoutMs, signal: this.stopping.signal });
+    } catch (err) {
+      if (err instanceof AttemptAborted) return delivery; // left pending; rescheduled on the next start
+      throw err;
+    }
+    const attempt: Attempt = { number: delivery.attempts.length + 1, trigger, at, request: { url: subscription.url, headers, body: delivery.body }, ...result };
+    return this.record(delivery.workspaceId, delivery.id, attempt);
+  }
+
+  private async cancel(delivery: Delivery, reason: string): Promise<Delivery> {
+    const cancelled: Delivery = { ...delivery, status: 'cancelled', reason, nextAttemptAt: null, updatedAt: this.ctx.clock.iso() };
+    await this.ctx.store.commit([this.outbox.putOp(cancelled)]);
+    return cancelled;
+  }
+
+  /** Writes the attempt, the delivery's next state and the subscription's bookkeeping in one commit. */
+  private async record(workspaceId: string, id: string, attempt: Attempt): Promise<Delivery | undefined> {
+    const delivery = this.outbox.get(workspaceId, id);
+    if (!delivery) return undefined; // reset while the request was in flight
+    const sub = this.ctx.store.get<WebhookSubscriptionRecord>(SUBS, workspaceId, delivery.subscriptionId);
+    const now = this.ctx.clock.now();
+    const outcome = classify(attempt.response?.status ?? null);
+    const next: Delivery = { ...delivery, attempts: [...delivery.attempts, attempt], updatedAt: new Date(now).toISOString() };
+    const ops: Op[] = [];
+    let retryAt: number | null = null;
+    if (outcome === 'succeeded') {
+      Object.assign(next, { status: 'succeeded', reason: null, nextAttemptAt: null });
+    } else if (outcome === 'gone') {
+      Object.assign(next, { status: 'failed', reason: 'receiver answered 410 Gone; subscription deactivated', nextAttemptAt: null });
+    } else if (attempt.trigger !== 'replay') {
+      retryAt = this.nextRetryAt(delivery, sub, attempt, now);
+      if (retryAt === null) Object.assign(next, { status: 'failed', reason: `no retries left (max_retries ${sub?.max_retries ?? 0})`, nextAttemptAt: null });
+      else Object.assign(next, { retries: delivery.retries + 1, nextAttemptAt: new Date(retryAt).toISOString() });
+    }
+    if (sub) ops.push({ type: 'put', collection: SUBS, workspaceId, row: bookkeeping(sub, outcome, attempt.at) as unknown as Row });
+    ops.push(this.outbox.putOp(next));
+    await this.ctx.store.commit(ops);
+    if (next.status !== 'pending') {
+      this.timers.get(id)?.();
+      this.timers.delete(id);
+    } else if (retryAt !== null && !this.stopping.signal.aborted) {
+      this.schedule(next, retryAt);
+    }
+    return next;
+  }
+
+  /** At most max_retries retries per event; Retry-After on 429/503 replaces the scheduled delay. */
+  private nextRetryAt(delivery: Delivery, sub: WebhookSubscriptionRecord | undefined, attempt: Attempt, now: number): number | null {
+    if (!sub || delivery.retries >= sub.max_retries) return null;
+    const status = attempt.response?.status ?? null;
+    const retryAfter = honoursRetryAfter(status) ? parseRetryAfter(attempt.response?.headers['retry-after'], attempt.response?.headers.date) : null;
+    return now + (retryAfter ?? retryDelayMs(delivery.retries + 1, delivery.id, this.ctx.options.webhookRetryScale));
+  }
+}
+
+/**
+ * failure_count counts failed attempts since the last success (a success resets
+ * it); last_delivery_at is the time of the latest attempt; a 410 deactivates.
+ */
+function bookkeeping(sub: WebhookSubscriptionRecord, outcome: ReturnType<typeof classify>, at: string): WebhookSubscriptionRecord {
+  if (outcome === 'succeeded') return { ...sub, failure_count: 0, last_delivery_at: at };
+  const failed = { ...sub, failure_count: sub.failure_count + 1, last_delivery_at: at };
+  return outcome === 'gone' ? { ...failed, active: false, updated_at: at } : failed;
+}
+
+const dispatchers = new WeakMap<SandboxContext, WebhookDispatcher>();
+
+export function dispatcherFor(ctx: SandboxContext): WebhookDispatcher {
+  const dispatcher = dispatchers.get(ctx);
+  if (!dispatcher) throw new Error('the webhook dispatcher service is not running');
+  return dispatcher;
+}
+
+export function registerDispatcher(ctx: SandboxContext, dispatcher: WebhookDispatcher): void {
+  dispatchers.set(ctx, dispatcher);
+}

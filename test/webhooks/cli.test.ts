@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { createSandbox, type Sandbox } from '../../src/index.ts';
+import { dispatcherFor } from '../../src/webhooks/dispatcher.ts';
+import { runCli, waitForStdout } from '../helpers/cli.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+
+let sandbox: Sandbox;
+let receiver: Receiver;
+beforeAll(async () => {
+  sandbox = await createSandbox({ port: 0, clock: 'manual', storage: 'memory', enforceRateLimits: false });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await sandbox.stop();
+  await receiver.close();
+});
+
+const live = () => sandbox.workspaces.find((w) => w.mode === 'live')!;
+
+describe('sandbox listen / trigger', () => {
+  it('listen --print-secret prints only the secret; trigger then delivers a request signed with it', async () => {
+    const listen = await runCli(['listen', '--forward-to', receiver.url, '--events', 'booking.*', '--workspace', live().name, '--print-secret', '--url', sandbox.url]).exit;
+    expect(listen.code).toBe(0);
+    const secret = listen.stdout.trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const arrived = receiver.next();
+    const trigger = await runCli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_cli"}', '--url', sandbox.url]).exit;
+    expect(trigger.stdout).toMatch(/^Emitted booking\.created evt_\S+ in .+: 1 delivery queued\n$/);
+    const got = await arrived;
+    expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'booking.created', data: { id: 'book_cli' } });
+  });
+
+  it('listen prints each delivery as it happens', async () => {
+    const run = runCli(['listen', '--forward-to', `${receiver.url}/live`, '--events', 'customer.created', '--url', sandbox.url]);
+    try {
+      await waitForStdout(run, 'signing secret');
+      const workspaceId = sandbox.workspaces[0]!.id;
+      const printed = waitForStdout(run, 'customer.created');
+      await sandbox.app.inject({ method: 'POST', url: '/__sandbox/events', payload: { workspaceId, type: 'customer.created', data: { id: 'ppl_cli' } } });
+      await dispatcherFor(sandbox.context).idle();
+      await printed;
+      run.child.kill('SIGTERM');
+      const { stdout } = await run.exit;
+      expect(stdout).toMatch(/customer\.created\s+200\s+\d+ms\s+attempt 1/);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+
+  it('fails with one clear line when no sandbox is running', async () => {
+    for (const args of [['trigger', 'booking.created'], ['listen', '--forward-to', receiver.url]]) {
+      const { code, stderr } = await runCli([...args, '--url', 'http://127.0.0.1:9']).exit;
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^sandbox: no sandbox is running at http:\/\/127\.0\.0\.1:9 \(connection refused\)[^\n]*\n$/);
+    }
+  });
+
+  it('trigger reports a bad event type or bad --data in one line', async () => {
+    const bad = await runCli(['trigger', 'booking.exploded', '--url', sandbox.url]).exit;
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/^sandbox: Validation failed/);
+    const data = await runCli(['trigger', 'booking.created', '--data', '{nope', '--url', sandbox.url]).exit;
+    expect(data.stderr).toMatch(/^sandbox: --data is not valid JSON/);
+  });
+});
