@@ -14,6 +14,12 @@ export function parseInteger(name: string, min: number, max: number) {
   };
 }
 
+function parseFactor(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n <= 1)) throw new InvalidArgumentError('--webhook-retry-scale must be a number above 0 and at most 1');
+  return n;
+}
+
 /** The options shared by every command that runs a sandbox itself (start, exec). */
 function withServeOptions(command: Command, defaults: { port: number }): Command {
   return command
@@ -26,7 +32,9 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--clock <mode>', 'real, or manual (time moves only via the control plane)', 'real')
     .option('--no-rate-limits', 'compute and report rate limits but never enforce them (for load tests)')
     .option('--internal-key <key>', 'internal service key (or SANDBOX_INTERNAL_API_KEY)')
-    .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host');
+    .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host')
+    .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
+    .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor);
 }
 
 export function buildProgram(): Command {
@@ -52,6 +60,31 @@ export function buildProgram(): Command {
     .action(async (command: string[], opts) => {
       const { runExec } = await import('./exec.ts');
       await runExec(command, opts);
+    });
+
+  program.command('listen').description('deliver webhooks from a running sandbox to a local URL and print each delivery')
+    .requiredOption('--forward-to <url>', 'the receiver, e.g. http://localhost:3000/webhooks')
+    .option('--events <patterns>', 'comma-separated event names or patterns', '*')
+    .option('--workspace <id|name>', 'workspace (default: the first one)')
+    .option('--print-secret', 'print only the signing secret and exit (for scripts)')
+    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
+    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
+    .addHelpText('after', "\nExamples:\n  $ npx sandbox listen --forward-to http://localhost:3000/webhooks --events 'booking.*'\n  $ export WEBHOOK_SECRET=$(npx sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)")
+    .action(async (opts) => {
+      const { runListen } = await import('./listen.ts');
+      await runListen(opts);
+    });
+
+  program.command('trigger').description('emit a webhook event in a running sandbox')
+    .argument('<event-type>', 'a catalogue event, e.g. booking.created')
+    .option('--workspace <id|name>', 'workspace (default: the first one)')
+    .option('--data <json>', 'the event data as a JSON object (default: made from the workspace)')
+    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
+    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
+    .option('--json', 'print the event and delivery ids as one JSON line')
+    .action(async (type: string, opts) => {
+      const { runTrigger } = await import('./trigger.ts');
+      await runTrigger(type, opts);
     });
 
   return program;

@@ -15,6 +15,8 @@ export interface StartFlags {
   internalKey?: string;
   controlToken?: string;
   json?: boolean;
+  strictWebhookUrls?: boolean;
+  webhookRetryScale?: number;
   watch?: boolean;
   scenarios?: string;
 }
@@ -31,6 +33,8 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     enforceRateLimits: flags.rateLimits,
     ...(flags.internalKey ? { internalApiKey: flags.internalKey } : {}),
     ...(flags.controlToken ? { controlToken: flags.controlToken } : {}),
+    ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
+    ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
   };
 }
 
