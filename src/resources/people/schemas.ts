@@ -16,6 +16,8 @@ export const PersonSchema = z.object({
   phone: z
     .string()
     .regex(/^\+[1-9]\d{6,14}$/, 'Expected an E.164 phone number (+ and 7-15 digits)')
+    .nullable()
+    .describe('null when unknown (people created without a phone)')
     .meta(inferred),
   dateOfBirth: z.iso.date().nullable().meta(inferred),
   nationality: z

@@ -1,0 +1,113 @@
+import type { Principal } from '../../core/auth.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { badRequest, conflict } from '../../core/errors.ts';
+import { newId, parseId } from '../../core/ids.ts';
+import type { Op } from '../../storage/types.ts';
+import { adjustSeats, type Pricer } from '../departures/pricing.ts';
+import type { AddonSelection } from '../departures/requests.ts';
+import type { PeopleService } from '../people/service.ts';
+import type { BookingView, ItemInput, PassengerInput } from './requests.ts';
+import { del, mirrorItems, pricedFields, put, type BookingRecords } from './records.ts';
+import type { Booking, Passenger } from './schemas.ts';
+import { assertOpen } from './state.ts';
+
+/** Passengers and items of a booking (API description, "Bookings"). */
+export class BookingPartsService {
+  constructor(
+    private readonly records: BookingRecords,
+    private readonly pricer: Pricer,
+    private readonly people: PeopleService,
+  ) {}
+
+  /**
+   * Create or update passengers by person: the same person sent again updates
+   * their passenger row. A booking has at most one lead and no more passengers
+   * than travellers; when it has no customer yet, the lead becomes it.
+   */
+  async upsertPassengers(principal: Principal, rawId: string, inputs: PassengerInput[]) {
+    const ws = principal.workspace.id;
+    const booking = this.records.find(principal, rawId);
+    assertOpen(booking, 'change passengers');
+    const at = this.records.clock.iso();
+    const current = new Map(this.records.passengers(ws, booking.id).map((p) => [p.personId, p]));
+    const seen = new Set<string>();
+    const written: Passenger[] = inputs.map((input, i) => {
+      const person = this.people.get(ws, input.personId, `passengers[${i}].personId`);
+      if (seen.has(person.id)) throw badRequest(`Invalid passengers[${i}].personId: person ${person.id} is listed twice`);
+      seen.add(person.id);
+      const before = current.get(person.id);
+      const passenger: Passenger = {
+        id: before?.id ?? newId('passenger'),
+        bookingId: booking.id,
+        personId: person.id,
+        role: input.role ?? before?.role ?? 'guest',
+        roomAllocation: input.roomAllocation !== undefined ? input.roomAllocation : (before?.roomAllocation ?? null),
+        extras: input.extras ?? before?.extras ?? {},
+        createdAt: before?.createdAt ?? at,
+        updatedAt: at,
+      };
+      current.set(person.id, passenger);
+      return passenger;
+    });
+    const all = [...current.values()];
+    const travellers = booking.adults + booking.children + booking.infants;
+    if (all.length > travellers) throw conflict(`Booking ${booking.id} has ${travellers} traveller(s); ${all.length} passengers do not fit`);
+    const leads = all.filter((p) => p.role === 'lead');
+    if (leads.length > 1) throw conflict(`Booking ${booking.id} can have one lead passenger; leads would be ${leads.map((p) => p.personId).join(', ')}`);
+    const updated: Booking = { ...booking, customerId: booking.customerId ?? leads[0]?.personId ?? null, updatedAt: at };
+    const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...written.map((p) => put(COLLECTIONS.passengers, ws, p))];
+    await this.records.store.commit(ops);
+    this.records.emit(ws, 'booking.updated', updated);
+    return { passengers: written.map((p) => ({ id: p.id, person_id: p.personId, role: p.role })) };
+  }
+
+  /**
+   * Adds departure seats (more travellers of a passenger type) and extensions
+   * (add-ons), re-prices the whole booking with its own coupon, and rewrites
+   * items, totals and attributes.pricingSnapshot. Extra seats are checked and
+   * taken in the same synchronous step as the commit.
+   */
+  async addItems(principal: Principal, rawId: string, inputs: ItemInput[]): Promise<BookingView> {
+    const ws = principal.workspace.id;
+    const booking = this.records.find(principal, rawId);
+    assertOpen(booking, 'add items');
+    const target = this.pricer.find(principal, booking.departureId, 'departureId');
+    const party = { adults: booking.adults, children: booking.children, infants: booking.infants };
+    const existing = this.records.items(ws, booking.id);
+    const addons = new Map<string, number>(existing.filter((i) => i.kind === 'extension').map((i) => [i.refId, i.quantity]));
+    inputs.forEach((input, i) => {
+      if (input.kind === 'extension') {
+        const id = parseId('extension', `items[${i}].extensionId`, input.extensionId);
+        addons.set(id, (addons.get(id) ?? 0) + input.quantity);
+        return;
+      }
+      if (input.departureId !== undefined && parseId('departure', `items[${i}].departureId`, input.departureId) !== booking.departureId) {
+        throw badRequest(`Invalid items[${i}].departureId: booking ${booking.id} books departure ${booking.departureId}`);
+      }
+      const field = input.passengerType === 'adult' ? 'adults' : input.passengerType === 'child' ? 'children' : 'infants';
+      party[field] += input.quantity;
+    });
+    const extraSeats = party.adults + party.children - booking.adults - booking.children;
+    if (extraSeats > 0) this.pricer.assertBookable(target);
+    const selections: AddonSelection[] = [...addons].map(([extensionId, quantity]) => ({ extensionId, quantity }));
+    const occupancy = booking.occupancyPerRoom;
+    const rooms = occupancy === null ? undefined : Math.max(booking.rooms, Math.ceil((party.adults + party.children) / occupancy));
+    const priced = this.pricer.price(principal, target, {
+      ...party, rooms, roomCategory: booking.roomCategory, occupancyPerRoom: occupancy, addons: selections, couponCode: booking.couponCode,
+    }, { keepCoupon: true });
+    const at = this.records.clock.iso();
+    const { items, removed } = mirrorItems(booking.id, priced, existing, at);
+    const updated: Booking = {
+      ...booking, ...pricedFields(priced), attributes: { ...booking.attributes, pricingSnapshot: priced.quote }, updatedAt: at,
+    };
+    const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...items.map((item) => put(COLLECTIONS.bookingItems, ws, item))];
+    for (const item of removed) ops.push(del(COLLECTIONS.bookingItems, ws, item.id));
+    if (extraSeats > 0) {
+      this.pricer.assertSeats(target.departure, extraSeats);
+      ops.push(put(COLLECTIONS.departures, ws, adjustSeats(target.departure, target.product, -extraSeats, at)));
+    }
+    await this.records.store.commit(ops);
+    this.records.emit(ws, 'booking.updated', updated);
+    return this.records.view(ws, updated);
+  }
+}

@@ -1,0 +1,108 @@
+import type { Principal } from '../../core/auth.ts';
+import type { Clock } from '../../core/clock.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { notFound } from '../../core/errors.ts';
+import { emitDomainEvent, type EventBus } from '../../core/events.ts';
+import { newId, parseId } from '../../core/ids.ts';
+import type { Op, Row, Store } from '../../storage/types.ts';
+import type { PricedSelection } from '../departures/pricing.ts';
+import type { BookingView } from './requests.ts';
+import type { Booking, BookingItem, Passenger } from './schemas.ts';
+
+/** Domain events of this area (API description, "Events": booking created/updated/cancelled, payment succeeded/refunded). */
+export type BookingEventType = 'booking.created' | 'booking.updated' | 'booking.cancelled' | 'payment.succeeded' | 'payment.refunded';
+
+/** Reads, views, writes and events shared by the booking, passenger, item and wizard services. */
+export class BookingRecords {
+  constructor(
+    readonly store: Store,
+    readonly clock: Clock,
+    private readonly bus: EventBus,
+  ) {}
+
+  /** A booking of the workspace; organization keys only see bookings of their products. */
+  find(principal: Principal, rawId: unknown): Booking {
+    const id = parseId('booking', 'id', rawId);
+    const booking = this.store.get<Booking>(COLLECTIONS.bookings, principal.workspace.id, id);
+    if (!booking || !this.visible(principal, booking)) throw notFound('Booking');
+    return booking;
+  }
+
+  visible(principal: Principal, booking: Booking): boolean {
+    return principal.productIds.length === 0 || (booking.productId !== null && principal.productIds.includes(booking.productId));
+  }
+
+  passengers(ws: string, bookingId: string): Passenger[] {
+    return this.store.list<Passenger>(COLLECTIONS.passengers, ws).filter((p) => p.bookingId === bookingId);
+  }
+
+  items(ws: string, bookingId: string): BookingItem[] {
+    return this.store.list<BookingItem>(COLLECTIONS.bookingItems, ws).filter((i) => i.bookingId === bookingId);
+  }
+
+  view(ws: string, booking: Booking): BookingView {
+    return {
+      ...booking,
+      passengers: this.passengers(ws, booking.id).map((p) => ({
+        id: p.id, person_id: p.personId, role: p.role, roomAllocation: p.roomAllocation, extras: p.extras,
+      })),
+      items: this.items(ws, booking.id),
+    };
+  }
+
+  /** Events go out once, after the commit, carrying the booking as it now stands. */
+  emit(ws: string, type: BookingEventType, booking: Booking): void {
+    emitDomainEvent(this.bus, this.clock, ws, type, booking as unknown as Record<string, unknown>);
+  }
+}
+
+export const put = (collection: string, workspaceId: string, row: object): Op => ({ type: 'put', collection, workspaceId, row: row as Row });
+export const del = (collection: string, workspaceId: string, id: string): Op => ({ type: 'delete', collection, workspaceId, id });
+
+/**
+ * Booking items mirror the quote lines, as in the fixtures: passenger and room
+ * lines are `departure` items, add-on lines `extension` items. Items that
+ * survive a re-price keep their id and createdAt.
+ */
+export function mirrorItems(bookingId: string, priced: PricedSelection, existing: readonly BookingItem[], at: string) {
+  const keyOf = (i: BookingItem) => (i.kind === 'extension' ? `ext:${i.refId}` : `dep:${i.description}`);
+  const prior = new Map(existing.map((i) => [keyOf(i), i]));
+  const items: BookingItem[] = priced.quote.lines.map((line) => {
+    const extension = priced.addons.find((a) => `ext:${a.extension.code}` === line.code)?.extension;
+    const key = extension ? `ext:${extension.id}` : `dep:${line.description}`;
+    const before = prior.get(key);
+    prior.delete(key);
+    return {
+      id: before?.id ?? newId('bookingItem'),
+      bookingId,
+      kind: extension ? 'extension' : 'departure',
+      refId: extension ? extension.id : priced.departure.id,
+      description: line.description,
+      quantity: line.quantity,
+      unitAmount: line.unitAmount,
+      amount: line.amount,
+      createdAt: before?.createdAt ?? at,
+    };
+  });
+  return { items, removed: [...prior.values()] };
+}
+
+/** The booking fields that follow from a priced selection (party, rooms, add-ons, coupon, totals, snapshot). */
+export function pricedFields(priced: PricedSelection) {
+  const { quote, room } = priced;
+  return {
+    currency: quote.currency,
+    adults: priced.party.adults,
+    children: priced.party.children,
+    infants: priced.party.infants,
+    rooms: room?.rooms ?? 0,
+    addonQuantity: priced.addons.reduce((sum, a) => sum + a.quantity, 0),
+    roomCategory: room?.option.code ?? null,
+    occupancyPerRoom: room?.occupancyPerRoom ?? null,
+    roomsRequested: room?.roomsRequested ?? null,
+    couponCode: priced.coupon?.code ?? null,
+    productId: priced.product.id,
+    departureId: priced.departure.id,
+    totals: { subtotal: quote.subtotal, taxes: quote.taxes, discounts: quote.discounts, total: quote.total },
+  };
+}

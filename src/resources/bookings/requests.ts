@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { bookingListEnvelopeSchema, paginationQuery } from '../../core/pagination.ts';
+import { AddonSelectionSchema, pricingFields } from '../departures/requests.ts';
+import { BOOKING_STATUSES, BookingItemSchema, BookingSchema, FULFILLMENT_STATUSES, PAYMENT_STATUSES } from './schemas.ts';
+
+/**
+ * Request and response shapes of the booking endpoints (API description,
+ * "Bookings"). The create body lists its fields "in order" without names; the
+ * names here match the Booking record and are documented in docs/bookings.md.
+ */
+const inferred = { 'x-sandbox-inferred': true } as const;
+const text = (max: number) => z.string().max(max);
+const objectField = () => z.record(z.string(), z.unknown());
+
+/** Booking fields that are not pricing inputs (also accepted when a wizard session completes). */
+export const bookingDetailFields = {
+  code: z.string().trim().min(1).max(40).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'code: letters, digits, dot, dash, underscore').optional().describe('custom booking code or reference; generated when absent'),
+  status: z.enum(BOOKING_STATUSES).optional().describe('initial status, default pending'),
+  paymentStatus: z.enum(PAYMENT_STATUSES).optional().describe('initial payment status, default unpaid'),
+  fulfillmentStatus: z.enum(FULFILLMENT_STATUSES).optional().describe('initial fulfillment status, default unfulfilled'),
+  salesChannel: z.string().trim().min(1).max(40).optional().describe('sales channel, default api (partner for organization keys)'),
+  sourceSystem: z.string().trim().min(1).max(60).optional().describe('source system, default api (partner_api for organization keys)'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'currency: an ISO 4217 code such as EUR').optional().describe("ISO currency code; must be the departure's currency"),
+  publicNotes: text(5000).nullable().optional().describe('public notes, shown to the customer'),
+  notes: text(5000).nullable().optional().describe('internal notes'),
+  attributes: objectField().optional().describe('workspace-specific context; pricingSnapshot is merged in'),
+  metadata: objectField().optional().describe('arbitrary JSON, returned as sent'),
+  language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'language: a language tag such as en or en-GB').optional().describe('preferred language'),
+  customerId: z.string().optional().describe('the customer, an existing person (ppl_<uuid>)'),
+};
+
+export const CreateBookingBodySchema = z
+  .object({
+    code: bookingDetailFields.code,
+    status: bookingDetailFields.status,
+    paymentStatus: bookingDetailFields.paymentStatus,
+    fulfillmentStatus: bookingDetailFields.fulfillmentStatus,
+    salesChannel: bookingDetailFields.salesChannel,
+    sourceSystem: bookingDetailFields.sourceSystem,
+    currency: bookingDetailFields.currency,
+    adults: pricingFields.adults,
+    children: pricingFields.children,
+    infants: pricingFields.infants,
+    rooms: pricingFields.rooms,
+    publicNotes: bookingDetailFields.publicNotes,
+    notes: bookingDetailFields.notes,
+    attributes: bookingDetailFields.attributes,
+    metadata: bookingDetailFields.metadata,
+    language: bookingDetailFields.language,
+    addonQuantity: pricingFields.addonQuantity,
+    roomCategory: pricingFields.roomCategory,
+    occupancyPerRoom: pricingFields.occupancyPerRoom,
+    roomsRequested: pricingFields.roomsRequested,
+    couponCode: pricingFields.couponCode,
+    departureId: z.string().describe('the departure booked, dept_<uuid>').meta(inferred),
+    customerId: bookingDetailFields.customerId.meta(inferred),
+    addons: pricingFields.addons.meta(inferred),
+  })
+  .meta(inferred);
+export type CreateBookingBody = z.infer<typeof CreateBookingBodySchema>;
+
+export const BOOKING_SORT_FIELDS = ['createdAt', 'updatedAt'] as const;
+
+export const ListBookingsQuerySchema = z.object({
+  ...paginationQuery(20),
+  status: z.enum(BOOKING_STATUSES).optional(),
+  q: z.string().trim().max(200).optional().describe('search text over code and customer name/e-mail'),
+  locale: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'locale: a language tag such as en or ro').optional().describe('response locale, for example en, ro'),
+  sort: z.string().optional().describe('createdAt or updatedAt (a leading - means descending)'),
+  dir: z.enum(['asc', 'desc']).optional().describe('asc or desc; wins over a leading - in sort; default desc'),
+});
+export type ListBookingsQuery = z.infer<typeof ListBookingsQuerySchema>;
+
+export const PatchBookingBodySchema = z
+  .strictObject({
+    status: z.enum(BOOKING_STATUSES).optional(),
+    notes: text(5000).nullable().optional(),
+  })
+  .refine((b) => b.status !== undefined || b.notes !== undefined, { message: 'send at least one of status, notes' });
+
+export const PatchBookingResponseSchema = z.object({ id: z.string(), status: z.enum(BOOKING_STATUSES), notes: z.string().nullable() });
+
+export const PassengerInputSchema = z.object({
+  personId: z.string().describe('existing person (uuid or ppl_<uuid>)'),
+  role: z.string().trim().regex(/^[a-z][a-z_-]{0,39}$/, 'role: a lower-case word such as lead or guest').optional().describe('lead, guest, ...; default guest'),
+  roomAllocation: z.string().trim().min(1).max(60).nullable().optional(),
+  extras: objectField().optional(),
+});
+export const PassengersBodySchema = z.object({ passengers: z.array(PassengerInputSchema).min(1).max(100) });
+export type PassengerInput = z.infer<typeof PassengerInputSchema>;
+export const PassengersResponseSchema = z.object({
+  passengers: z.array(z.object({ id: z.string(), person_id: z.string(), role: z.string() })),
+});
+
+export const ItemInputSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('departure'),
+    departureId: z.string().optional().describe("must be the booking's departure when sent"),
+    passengerType: z.enum(['adult', 'child', 'infant']),
+    quantity: z.number().int().min(1).max(500),
+  }),
+  z.object({ kind: z.literal('extension'), extensionId: AddonSelectionSchema.shape.extensionId, quantity: z.number().int().min(1).max(500) }),
+]);
+export type ItemInput = z.infer<typeof ItemInputSchema>;
+export const ItemsBodySchema = z.object({ items: z.array(ItemInputSchema).min(1).max(50) }).meta(inferred);
+
+/** Passengers in booking responses: the person reference is spelled person_id ("Passenger"). */
+export const PassengerViewSchema = z.object({
+  id: z.string(),
+  person_id: z.string(),
+  role: z.string(),
+  roomAllocation: z.string().nullable(),
+  extras: z.record(z.string(), z.unknown()),
+});
+export const BookingViewSchema = BookingSchema.extend({
+  passengers: z.array(PassengerViewSchema),
+  items: z.array(BookingItemSchema),
+}).meta(inferred);
+export type BookingView = z.infer<typeof BookingViewSchema>;
+
+export const BookingResponseSchema = z.object({ data: BookingViewSchema });
+export const BookingListSchema = bookingListEnvelopeSchema(BookingSchema);
+export const BookingIdParamsSchema = z.object({ id: z.string().describe('booking id, book_<uuid>') });

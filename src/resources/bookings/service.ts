@@ -1,0 +1,159 @@
+import { randomInt } from 'node:crypto';
+import type { Principal } from '../../core/auth.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { badRequest, conflict, validationError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { paginateBookings, parseSort, sortRows } from '../../core/pagination.ts';
+import type { Op } from '../../storage/types.ts';
+import { adjustSeats, type Pricer } from '../departures/pricing.ts';
+import { seatsRequired, type Departure } from '../departures/schemas.ts';
+import type { Person } from '../people/schemas.ts';
+import type { PeopleService } from '../people/service.ts';
+import type { Product } from '../products/schemas.ts';
+import { BOOKING_SORT_FIELDS, type BookingView, type CreateBookingBody, type ListBookingsQuery } from './requests.ts';
+import { mirrorItems, pricedFields, put, type BookingRecords } from './records.ts';
+import { QuoteSchema, type Booking, type Quote } from './schemas.ts';
+import { assertTransition } from './state.ts';
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const HOLDS_NO_SEATS: readonly Booking['status'][] = ['cancelled'];
+
+/** Bookings (API description, "Bookings"): create, list, read, status moves. */
+export class BookingService {
+  constructor(
+    private readonly records: BookingRecords,
+    private readonly pricer: Pricer,
+    private readonly people: PeopleService,
+  ) {}
+
+  /**
+   * Everything from the first read of the departure to store.commit() runs
+   * synchronously, so checking and taking seats happen in one step: two
+   * requests racing for the last seat cannot both pass the check.
+   * `alsoCommit` adds rows to the same commit (a wizard session completing).
+   */
+  async create(principal: Principal, body: CreateBookingBody, alsoCommit: (booking: Booking) => Op[] = () => []): Promise<BookingView> {
+    const ws = principal.workspace.id;
+    const { store, clock } = this.records;
+    const target = this.pricer.find(principal, body.departureId, 'departureId');
+    const status = body.status ?? 'pending';
+    const holdsSeats = !HOLDS_NO_SEATS.includes(status);
+    if (holdsSeats) this.pricer.assertBookable(target);
+    const priced = this.pricer.price(principal, target, body);
+    if (body.currency !== undefined && body.currency !== priced.quote.currency) {
+      throw badRequest(`Invalid currency: departure ${target.departure.id} is sold in ${priced.quote.currency}, not ${body.currency}`);
+    }
+    const customer = body.customerId === undefined ? null : this.people.get(ws, body.customerId, 'customerId');
+    const snapshot = clientSnapshot(body.attributes);
+    const at = clock.iso();
+    const partner = principal.kind === 'organization';
+    const booking: Booking = {
+      id: newId('booking'),
+      code: this.code(principal, body.code),
+      status,
+      paymentStatus: body.paymentStatus ?? 'unpaid',
+      fulfillmentStatus: body.fulfillmentStatus ?? 'unfulfilled',
+      salesChannel: body.salesChannel ?? (partner ? 'partner' : 'api'),
+      sourceSystem: body.sourceSystem ?? (partner ? 'partner_api' : 'api'),
+      ...pricedFields(priced),
+      publicNotes: body.publicNotes ?? null,
+      notes: body.notes ?? null,
+      attributes: { ...(body.attributes ?? {}), pricingSnapshot: snapshot ?? priced.quote },
+      metadata: body.metadata ?? {},
+      language: body.language ?? defaultLanguage(target.product),
+      customerId: customer?.id ?? null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const ops: Op[] = [put(COLLECTIONS.bookings, ws, booking)];
+    for (const item of mirrorItems(booking.id, priced, [], at).items) ops.push(put(COLLECTIONS.bookingItems, ws, item));
+    if (holdsSeats) {
+      this.pricer.assertSeats(target.departure, priced.seats);
+      ops.push(put(COLLECTIONS.departures, ws, adjustSeats(target.departure, target.product, -priced.seats, at)));
+    }
+    ops.push(...alsoCommit(booking));
+    await store.commit(ops);
+    this.records.emit(ws, 'booking.created', booking);
+    if (booking.paymentStatus === 'paid') this.records.emit(ws, 'payment.succeeded', booking);
+    return this.records.view(ws, booking);
+  }
+
+  get(principal: Principal, rawId: string): BookingView {
+    return this.records.view(principal.workspace.id, this.records.find(principal, rawId));
+  }
+
+  /** `dir` wins over a leading `-` in `sort`; default newest first. `locale` is accepted (bookings carry no translated text). */
+  list(principal: Principal, query: ListBookingsQuery) {
+    const ws = principal.workspace.id;
+    const spec = parseSort(query.sort, BOOKING_SORT_FIELDS, { field: 'createdAt', descending: true });
+    if (query.dir !== undefined) spec.descending = query.dir === 'desc';
+    let rows = this.records.store.list<Booking>(COLLECTIONS.bookings, ws).filter((b) => this.records.visible(principal, b));
+    if (query.status) rows = rows.filter((b) => b.status === query.status);
+    const q = query.q?.toLowerCase();
+    if (q) rows = rows.filter((b) => this.searchText(ws, b).includes(q));
+    const sorted = sortRows([...rows].sort((a, b) => (a.id < b.id ? -1 : 1)), spec, (b, f) => b[f as keyof Booking]);
+    return paginateBookings(sorted, query);
+  }
+
+  /** PATCH {status, notes}: status moves follow the state machine; cancelling gives the seats back. */
+  async patch(principal: Principal, rawId: string, body: { status?: Booking['status'] | undefined; notes?: string | null | undefined }) {
+    const ws = principal.workspace.id;
+    const booking = this.records.find(principal, rawId);
+    const status = body.status ?? booking.status;
+    const moving = status !== booking.status;
+    if (moving) assertTransition(booking.status, status);
+    const notes = body.notes !== undefined ? body.notes : booking.notes;
+    if (!moving && notes === booking.notes) return { id: booking.id, status, notes };
+    const at = this.records.clock.iso();
+    const updated: Booking = { ...booking, status, notes, updatedAt: at };
+    const ops: Op[] = [];
+    const cancelling = moving && status === 'cancelled';
+    const refunding = cancelling && (booking.paymentStatus === 'paid' || booking.paymentStatus === 'partially_paid');
+    if (refunding) updated.paymentStatus = 'refunded';
+    if (cancelling) ops.push(...this.releaseSeats(ws, booking, at));
+    ops.unshift(put(COLLECTIONS.bookings, ws, updated));
+    await this.records.store.commit(ops);
+    this.records.emit(ws, cancelling ? 'booking.cancelled' : 'booking.updated', updated);
+    if (refunding) this.records.emit(ws, 'payment.refunded', updated);
+    return { id: updated.id, status: updated.status, notes: updated.notes };
+  }
+
+  private releaseSeats(ws: string, booking: Booking, at: string): Op[] {
+    const { store } = this.records;
+    const departure = booking.departureId ? store.get<Departure>(COLLECTIONS.departures, ws, booking.departureId) : undefined;
+    const product = departure && store.get<Product>(COLLECTIONS.products, ws, departure.productId);
+    if (!departure || !product) return [];
+    return [put(COLLECTIONS.departures, ws, adjustSeats(departure, product, seatsRequired(booking), at))];
+  }
+
+  private searchText(ws: string, booking: Booking): string {
+    const person = booking.customerId ? this.records.store.get<Person>(COLLECTIONS.people, ws, booking.customerId) : undefined;
+    const name = person ? [person.firstName, person.middleName, person.lastName].filter(Boolean).join(' ') : '';
+    const short = person ? `${person.firstName} ${person.lastName}` : '';
+    return [booking.code, name, short, person?.email ?? ''].join('\n').toLowerCase();
+  }
+
+  /** Codes are unique per workspace; a custom code that is taken is a 409, a generated one is retried. */
+  private code(principal: Principal, custom: string | undefined): string {
+    const taken = new Set(this.records.store.list<Booking>(COLLECTIONS.bookings, principal.workspace.id).map((b) => b.code.toUpperCase()));
+    if (custom !== undefined) {
+      if (taken.has(custom.toUpperCase())) throw conflict(`A booking with code ${custom} already exists`);
+      return custom;
+    }
+    const prefix = principal.workspace.name.replace(/[^A-Za-z]/g, '').slice(0, 3).toUpperCase() || 'BKG';
+    for (;;) {
+      const code = `${prefix}-${Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')}`;
+      if (!taken.has(code)) return code;
+    }
+  }
+}
+
+const defaultLanguage = (product: Product): string => (product.languages.includes('en') ? 'en' : (product.languages[0] ?? 'en'));
+
+/** A client-sent attributes.pricingSnapshot replaces the server's quote ("Booking"); it must still be a quote. */
+function clientSnapshot(attributes: Record<string, unknown> | undefined): Quote | undefined {
+  if (!attributes || !('pricingSnapshot' in attributes)) return undefined;
+  const parsed = QuoteSchema.safeParse(attributes.pricingSnapshot);
+  if (parsed.success) return attributes.pricingSnapshot as Quote;
+  throw validationError(parsed.error.issues.map((i) => `body.attributes.pricingSnapshot${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`));
+}

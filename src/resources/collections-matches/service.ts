@@ -1,0 +1,33 @@
+import type { Principal } from '../../core/auth.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { notFound } from '../../core/errors.ts';
+import { parseId } from '../../core/ids.ts';
+import type { Store } from '../../storage/types.ts';
+import type { Collection } from '../catalog/schemas.ts';
+import type { ProductService } from '../products/service.ts';
+import { matchesRules } from './rules.ts';
+
+/**
+ * GET /v1/collections/:id/matches "previews the products matching the
+ * collection's rules" (API description, "Collections"). Rules are evaluated
+ * on every request against the live catalog, so a product that changes
+ * changes the matches; products an organization key may not see never appear.
+ * Order: newest product first, id breaking ties (as GET /v1/products).
+ */
+export class CollectionMatchService {
+  constructor(
+    private readonly store: Store,
+    private readonly products: ProductService,
+  ) {}
+
+  matches(principal: Principal, rawId: string): { productId: string }[] {
+    const id = parseId('collection', 'id', rawId);
+    const collection = this.store.get<Collection>(COLLECTIONS.collections, principal.workspace.id, id);
+    if (!collection) throw notFound('Collection');
+    return this.products
+      .visible(principal)
+      .filter((p) => matchesRules(p, collection.rules))
+      .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1))
+      .map((p) => ({ productId: p.id }));
+  }
+}

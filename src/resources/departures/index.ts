@@ -1,0 +1,11 @@
+import type { ResourceModule } from '../types.ts';
+import { Pricer } from './pricing.ts';
+import { registerDepartureRoutes } from './routes.ts';
+import { DepartureService } from './service.ts';
+
+export const departuresResource: ResourceModule = {
+  name: 'departures',
+  register(app, ctx) {
+    registerDepartureRoutes(app, new DepartureService(new Pricer(ctx.store, ctx.clock)));
+  },
+};

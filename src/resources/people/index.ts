@@ -1,0 +1,10 @@
+import type { ResourceModule } from '../types.ts';
+import { registerPeopleRoutes } from './routes.ts';
+import { PeopleService } from './service.ts';
+
+export const peopleResource: ResourceModule = {
+  name: 'people',
+  register(app, ctx) {
+    registerPeopleRoutes(app, new PeopleService(ctx.store, ctx.clock, ctx.bus));
+  },
+};

@@ -1,0 +1,48 @@
+import type { Clock } from '../../core/clock.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { conflict, notFound } from '../../core/errors.ts';
+import { emitDomainEvent, type EventBus } from '../../core/events.ts';
+import { newId, parseId } from '../../core/ids.ts';
+import type { Row, Store } from '../../storage/types.ts';
+import type { CreatePersonBody } from './requests.ts';
+import type { Person } from './schemas.ts';
+
+/** People (API description, "Person"): read through the API, created through the control plane. */
+export class PeopleService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+  ) {}
+
+  /** A person of the workspace; another workspace's person is simply not found (404), a wrong prefix is a 400. */
+  get(workspaceId: string, rawId: unknown, field = 'id'): Person {
+    const id = parseId('person', field, rawId);
+    const person = this.store.get<Person>(COLLECTIONS.people, workspaceId, id);
+    if (!person) throw notFound(`Person ${id}`);
+    return person;
+  }
+
+  /** E-mail addresses are unique per workspace (case-insensitive): a duplicate is a 409. Emits customer.created. */
+  async create(workspaceId: string, body: CreatePersonBody): Promise<Person> {
+    const email = body.email.toLowerCase();
+    const taken = this.store.list<Person>(COLLECTIONS.people, workspaceId).some((p) => p.email.toLowerCase() === email);
+    if (taken) throw conflict(`A person with e-mail ${body.email} already exists`);
+    const now = this.clock.iso();
+    const person: Person = {
+      id: newId('person'),
+      firstName: body.firstName,
+      middleName: body.middleName ?? null,
+      lastName: body.lastName,
+      email: body.email,
+      phone: body.phone ?? null,
+      dateOfBirth: body.dateOfBirth ?? null,
+      nationality: body.nationality ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.store.commit([{ type: 'put', collection: COLLECTIONS.people, workspaceId, row: person as unknown as Row }]);
+    emitDomainEvent(this.bus, this.clock, workspaceId, 'customer.created', person);
+    return person;
+  }
+}
