@@ -1,4 +1,7 @@
 import type { SandboxContext } from './context.ts';
+import { galleryDeletionService } from './resources/gallery/deletion-job.ts';
+import { orgKeyUsageService } from './resources/organizations/usage.ts';
+import { webhookDispatcherService } from './webhooks/service.ts';
 
 /**
  * Background services (webhook dispatcher, gallery deletion jobs, ...), in one
@@ -17,4 +20,4 @@ export interface RunningService {
   afterReset?(): Promise<void> | void;
 }
 
-export const SERVICES: readonly BackgroundService[] = [];
+export const SERVICES: readonly BackgroundService[] = [webhookDispatcherService, galleryDeletionService, orgKeyUsageService];

@@ -2,9 +2,13 @@ import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { registerFaultRoutes } from './faults.ts';
 import { registerObserveRoutes } from './observe.ts';
+import { registerPeopleControl } from './people.ts';
 import { registerRateLimitRoutes } from './rate-limits.ts';
 import { registerControlPlane } from './routes.ts';
+import { registerDeliveryControl } from './deliveries.ts';
+import { registerEventControl } from './events.ts';
 import { registerSnapshotRoutes } from './snapshots.ts';
+import { registerVerificationControl } from './verifications.ts';
 
 /**
  * Every group of control-plane routes, in one explicit list. Each registers
@@ -12,4 +16,4 @@ import { registerSnapshotRoutes } from './snapshots.ts';
  */
 export type ControlModule = (app: ZodApp, ctx: SandboxContext) => void;
 
-export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes];
+export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes, registerVerificationControl, registerDeliveryControl, registerEventControl, registerPeopleControl];

@@ -27,6 +27,7 @@ export const COLLECTIONS = {
   verifications: 'verifications',
   idempotency: 'idempotency',
   jobs: 'jobs',
+  webhookDeliveries: 'webhookDeliveries',
 } as const;
 
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
