@@ -87,6 +87,18 @@ export function buildProgram(): Command {
       await runTrigger(type, opts);
     });
 
+  const scenario = program.command('scenario').description('list and run scripted scenarios (scenarios/*.json)');
+  scenario.command('list').description('list the scenarios').option('--dir <dir>', 'scenarios directory').option('--json', 'machine output')
+    .action(async (opts) => (await import('./scenario.ts')).runScenarioList(opts));
+  scenario.command('run').description('run one scenario; exits 1 when a step fails')
+    .argument('<name|file>', 'a scenario name from the directory, or a path to a .json file')
+    .option('--url <url>', 'a running sandbox (default: a fresh in-memory one for the run)')
+    .option('--token <token>', 'control-plane token (or SANDBOX_CONTROL_TOKEN)')
+    .option('--dir <dir>', 'scenarios directory')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox scenario run sandbox-rate-limit\n  $ npx sandbox scenario run ./my-case.json --url http://127.0.0.1:4010')
+    .action(async (name: string, opts) => (await import('./scenario.ts')).runScenarioRun(name, opts));
+
   return program;
 }
 
