@@ -3,4 +3,5 @@
  * touches the database files.
  */
 export * from './types.ts';
-export { openStore, DEFAULT_COMPACT_AFTER_COMMITS } from './store.ts';
+export { DEFAULT_COMPACT_AFTER_COMMITS } from './store.ts';
+export { openStore } from './open-store.ts';

@@ -16,16 +16,13 @@
  *  - load: snapshot, then journal lines with seq > snapshot.seq. A final line
  *    without newline or that does not parse was never acknowledged: dropped.
  */
-import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { Low, Memory } from 'lowdb';
-import { DataFile } from 'lowdb/node';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import type { Low } from 'lowdb';
+import { errorMessage, fsyncDir, fsyncFile, newBatch, type Batch, type FileBackend } from './file-io.ts';
 import {
   applyOps,
   collectionsFromState,
   emptySnapshot,
-  oneLine,
-  parseJournal,
   parseSnapshotText,
   prepareOps,
   stateFromCollections,
@@ -40,8 +37,6 @@ import {
   type DbSnapshot,
   type InstrumentedStore,
   type Op,
-  type OpenedInstrumentedStore,
-  type OpenStoreOptions,
   type Row,
   type StoreChange,
   type StoreStats,
@@ -51,60 +46,7 @@ export const DEFAULT_COMPACT_AFTER_COMMITS = 20_000;
 
 const EMPTY_LIST: readonly Row[] = Object.freeze([]);
 
-interface Batch {
-  /** journal lines, each ending in '\n' */
-  lines: string[];
-  commits: number;
-  promise: Promise<void>;
-  resolve: () => void;
-  reject: (err: Error) => void;
-}
-
-function newBatch(): Batch {
-  let resolve!: () => void;
-  let reject!: (err: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { lines: [], commits: 0, promise, resolve, reject };
-}
-
-interface FileBackend {
-  path: string;
-  journalPath: string;
-  dir: string;
-  fsync: boolean;
-  compactAfter: number;
-}
-
-const errorMessage = (err: unknown) => oneLine(err instanceof Error ? err.message : String(err));
-const isErrno = (err: unknown, code: string) =>
-  typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
-
-async function fsyncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Makes a rename/create in `dir` durable. Not supported everywhere (Windows): best effort. */
-async function fsyncDir(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // EISDIR/EPERM/EINVAL on platforms without directory fsync
-  } finally {
-    await handle?.close();
-  }
-}
-
-interface StoreInit {
+export interface StoreInit {
   state: State;
   seq: number;
   low: Low<DbSnapshot>;
@@ -113,7 +55,7 @@ interface StoreInit {
   snapshotOnDisk: boolean;
 }
 
-class LocalStore implements InstrumentedStore {
+export class LocalStore implements InstrumentedStore {
   readonly path: string | null;
   readonly stats: StoreStats = { commits: 0, flushes: 0, journalBytes: 0, snapshots: 0, journalledCommits: 0 };
 
@@ -426,94 +368,3 @@ class LocalStore implements InstrumentedStore {
   }
 }
 
-/**
- * Opens (or prepares) a database. Without `path` the store is in memory
- * (lowdb Memory adapter). With a path that does not exist, parent directories
- * are created and nothing is written until the first commit/replaceAll.
- */
-export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedInstrumentedStore> {
-  const compactAfter = options.compactAfterCommits ?? DEFAULT_COMPACT_AFTER_COMMITS;
-  if (!Number.isSafeInteger(compactAfter) || compactAfter < 1) {
-    throw new RangeError(`compactAfterCommits must be a positive integer, got ${compactAfter}`);
-  }
-
-  if (options.path === undefined) {
-    const low = new Low<DbSnapshot>(new Memory<DbSnapshot>(), emptySnapshot());
-    await low.read();
-    return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true };
-  }
-
-  const path = resolve(options.path);
-  const file: FileBackend = {
-    path,
-    journalPath: `${path}.journal`,
-    dir: dirname(path),
-    fsync: options.fsync ?? true,
-    compactAfter,
-  };
-  const cannot = (problem: string) => new StoreError(`Cannot open database ${path}: ${problem}`);
-  const low = new Low<DbSnapshot>(
-    new DataFile<DbSnapshot>(path, {
-      parse: (text) => parseSnapshotText(text, path),
-      stringify: (data) => JSON.stringify(data),
-    }),
-    emptySnapshot(),
-  );
-
-  let exists = true;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw cannot('it is not a regular file');
-  } catch (err) {
-    if (err instanceof StoreError) throw err;
-    if (!isErrno(err, 'ENOENT')) throw cannot(errorMessage(err));
-    exists = false;
-  }
-
-  if (!exists) {
-    try {
-      await mkdir(file.dir, { recursive: true });
-    } catch (err) {
-      throw cannot(`cannot create directory ${file.dir}: ${errorMessage(err)}`);
-    }
-    // a journal without its snapshot is left over from a deleted database:
-    // ignored, and truncated by the first snapshot write
-    const store = new LocalStore({ state: new Map(), seq: 0, low, file, snapshotOnDisk: false });
-    return { store, fresh: true };
-  }
-
-  try {
-    await low.read();
-  } catch (err) {
-    if (err instanceof StoreError) throw err;
-    throw cannot(errorMessage(err));
-  }
-  const snapshot = low.data;
-  const state = stateFromCollections(snapshot.collections, snapshot.seq, cannot);
-
-  let journalText = '';
-  try {
-    journalText = await readFile(file.journalPath, 'utf8');
-  } catch (err) {
-    if (!isErrno(err, 'ENOENT')) throw cannot(`cannot read journal ${file.journalPath}: ${errorMessage(err)}`);
-  }
-  const { entries } = parseJournal(journalText, file.journalPath, snapshot.seq);
-  let seq = snapshot.seq;
-  for (const entry of entries) {
-    applyOps(state, entry.ops, entry.seq);
-    seq = entry.seq;
-  }
-
-  const store = new LocalStore({ state, seq, low, file, snapshotOnDisk: true });
-  try {
-    if (entries.length > 0) {
-      await store.compact(); // make the snapshot file self-contained again
-    } else if (journalText.length > 0) {
-      await store.truncateJournal(); // only stale or torn lines: the snapshot has everything
-    }
-  } catch (err) {
-    await store.abandon().catch(() => undefined);
-    throw err instanceof StoreError ? err : cannot(errorMessage(err));
-  }
-  return { store, fresh: false };
-}
