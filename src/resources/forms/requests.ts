@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FORM_STATUSES, FormFieldSchema, FormSettingsSchema } from './schemas.ts';
+import { FORM_STATUSES, FormFieldSchema, FormSettingsSchema, uniqueFieldIds } from './schemas.ts';
 
 /**
  * POST /v1/forms body (API description, "Forms"): name and fields required;
@@ -17,11 +17,5 @@ export const CreateFormBodySchema = z
     settings: FormSettingsSchema.nullable().optional(),
     notification_emails: z.array(z.email('notification_emails must be e-mail addresses')).max(20).default([]),
   })
-  .superRefine((body, ctx) => {
-    const seen = new Set<string>();
-    body.fields.forEach((field, i) => {
-      if (seen.has(field.id)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'id'], message: `duplicate field id "${field.id}"` });
-      seen.add(field.id);
-    });
-  });
+  .superRefine(uniqueFieldIds);
 export type CreateFormBody = z.infer<typeof CreateFormBodySchema>;

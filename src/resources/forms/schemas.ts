@@ -37,6 +37,15 @@ export const FormSettingsSchema = z.object({
   redirect_url: z.url().optional(),
 });
 
+/** Field ids are unique within a form; shared by the record and the create body. */
+export function uniqueFieldIds(form: { fields: readonly { id: string }[] }, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  form.fields.forEach((field, i) => {
+    if (seen.has(field.id)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'id'], message: `duplicate field id "${field.id}"` });
+    seen.add(field.id);
+  });
+}
+
 export const FormSchema = z
   .object({
     id: z.string().describe('shape form_<uuid>'),
@@ -52,11 +61,5 @@ export const FormSchema = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
-  .superRefine((form, ctx) => {
-    const seen = new Set<string>();
-    form.fields.forEach((field, i) => {
-      if (seen.has(field.id)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'id'], message: `duplicate field id "${field.id}"` });
-      seen.add(field.id);
-    });
-  });
+  .superRefine(uniqueFieldIds);
 export type Form = z.infer<typeof FormSchema>;
