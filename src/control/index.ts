@@ -2,8 +2,10 @@ import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { registerFaultRoutes } from './faults.ts';
 import { registerObserveRoutes } from './observe.ts';
+import { registerOrgKeyControl } from './org-keys.ts';
 import { registerPeopleControl } from './people.ts';
 import { registerRateLimitRoutes } from './rate-limits.ts';
+import { registerSeedControl } from './seed.ts';
 import { registerControlPlane } from './routes.ts';
 import { registerDeliveryControl } from './deliveries.ts';
 import { registerEventControl } from './events.ts';
@@ -16,4 +18,4 @@ import { registerVerificationControl } from './verifications.ts';
  */
 export type ControlModule = (app: ZodApp, ctx: SandboxContext) => void;
 
-export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes, registerVerificationControl, registerDeliveryControl, registerEventControl, registerPeopleControl];
+export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes, registerVerificationControl, registerDeliveryControl, registerEventControl, registerPeopleControl, registerOrgKeyControl, registerSeedControl];

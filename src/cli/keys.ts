@@ -1,0 +1,45 @@
+import { dim, printJson } from './output.ts';
+import { plural, say, table, type ScriptFlags } from './format.ts';
+import { controlClient, resolveWorkspace } from './trigger.ts';
+
+/**
+ * `sandbox keys list|create|revoke`: workspace API keys through the control
+ * plane (GET /__sandbox/workspaces, POST /workspaces/:id/keys, DELETE /keys/:id).
+ */
+export interface KeyCreateFlags extends ScriptFlags {
+  name?: string;
+  scopes?: string;
+}
+
+export async function runKeysList(flags: ScriptFlags): Promise<void> {
+  const client = controlClient(flags);
+  const workspaces = flags.workspace === undefined ? await client.workspaces() : [await resolveWorkspace(client, flags.workspace)];
+  if (flags.json) return printJson(workspaces.map(({ id, name, mode, keys }) => ({ id, name, mode, keys })));
+  for (const w of workspaces) {
+    say(`${w.name}  ${dim(w.id)}  ${w.mode}  ${plural(w.keys.length, 'key')}`);
+    say(table(['ID', 'NAME', 'PREFIX', 'SCOPES', 'STATUS'], w.keys.map((k) => [k.id, k.name, k.keyPrefix, k.scopes === null ? 'full access' : k.scopes.join(' '), k.status])));
+  }
+}
+
+export async function runKeysCreate(flags: KeyCreateFlags): Promise<void> {
+  const client = controlClient(flags);
+  const workspace = await resolveWorkspace(client, flags.workspace);
+  const scopes = flags.scopes === undefined ? null : splitList(flags.scopes);
+  const created = await client.createKey(workspace.id, { ...(flags.name ? { name: flags.name } : {}), scopes });
+  if (flags.json) return printJson(created);
+  say([
+    `Created ${created.name} ${dim(created.id)} in ${workspace.name} (${scopes === null ? 'full access' : scopes.join(' ')}):`,
+    `  ${created.key}`,
+    dim('  Store it now: the key is shown only this once.'),
+  ].join('\n'));
+}
+
+export async function runKeysRevoke(id: string, flags: ScriptFlags): Promise<void> {
+  const revoked = await controlClient(flags).revokeKey(id);
+  if (flags.json) return printJson(revoked);
+  say(`Revoked ${revoked.id} at ${revoked.revokedAt}; the next request with it gets 401`);
+}
+
+export function splitList(value: string): string[] {
+  return value.split(/[\s,]+/).filter(Boolean);
+}

@@ -1,0 +1,63 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { printJson } from './output.ts';
+import { plural, say, table, type ScriptFlags } from './format.ts';
+import { controlClient } from './trigger.ts';
+
+/**
+ * `sandbox snapshot save|restore|list|export|import` and `sandbox reset`:
+ * the whole state of a running sandbox. Snapshots live in the sandbox's
+ * memory (fast restore between test cases); export/import move the whole
+ * database as one JSON file (GET/PUT /__sandbox/state, up to 256 MiB), which
+ * is also a valid --data file.
+ */
+export async function runSnapshotSave(name: string, flags: ScriptFlags): Promise<void> {
+  const saved = await controlClient(flags).saveSnapshot(name);
+  if (flags.json) return printJson(saved);
+  say(`Saved snapshot ${saved.name} (${formatBytes(saved.bytes)}); restore it with \`sandbox snapshot restore ${saved.name}\``);
+}
+
+export async function runSnapshotRestore(name: string, flags: ScriptFlags): Promise<void> {
+  const restored = await controlClient(flags).restoreSnapshot(name);
+  if (flags.json) return printJson(restored);
+  say(`Restored snapshot ${restored.name} in ${restored.ms} ms`);
+}
+
+export async function runSnapshotList(flags: ScriptFlags): Promise<void> {
+  const snapshots = await controlClient(flags).snapshots();
+  if (flags.json) return printJson(snapshots);
+  if (snapshots.length === 0) return say('No snapshots; save one with `sandbox snapshot save <name>`');
+  say(table(['NAME', 'SAVED AT (SANDBOX TIME)', 'SIZE'], snapshots.map((s) => [s.name, s.createdAt, formatBytes(s.bytes)])));
+}
+
+/** Without a file, the JSON goes to stdout (so `> file` and pipes work); --json then changes nothing. */
+export async function runSnapshotExport(file: string | undefined, flags: ScriptFlags): Promise<void> {
+  const json = await controlClient(flags).exportState();
+  if (file === undefined) return void process.stdout.write(json.endsWith('\n') ? json : `${json}\n`);
+  await writeFile(file, json);
+  if (flags.json) return printJson({ file, bytes: Buffer.byteLength(json) });
+  say(`Exported the whole state to ${file} (${formatBytes(Buffer.byteLength(json))})`);
+}
+
+export async function runSnapshotImport(file: string, flags: ScriptFlags): Promise<void> {
+  let json: string;
+  try {
+    json = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  const imported = await controlClient(flags).importState(json);
+  if (flags.json) return printJson(imported);
+  say(`Imported ${file}: ${plural(imported.collections, 'collection')} replaced the whole state`);
+}
+
+export async function runReset(flags: ScriptFlags): Promise<void> {
+  const reset = await controlClient(flags).reset();
+  if (flags.json) return printJson(reset);
+  say(`Reset to the fixtures in ${reset.ms} ms (sandbox time ${reset.now})`);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { COLLECTIONS, type CollectionName } from '../core/collections.ts';
+import { conflict } from '../core/errors.ts';
+import { SeededRandom } from '../core/random.ts';
+import type { WorkspaceRecord } from '../core/tenancy.ts';
+import type { SandboxContext } from '../context.ts';
+import { DAY_MS, GenContext, RowSink } from '../fixtures/context.ts';
+import { generateBookings } from '../fixtures/generate-bookings.ts';
+import { generateCatalog, type CatalogEntry } from '../fixtures/generate-catalog.ts';
+import { finalizeDepartures, generateDepartures, type DepartureSlot } from '../fixtures/generate-departures.ts';
+import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts';
+import type { FixtureFile } from '../fixtures/schema.ts';
+import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
+import type { Booking } from '../resources/bookings/schemas.ts';
+import type { Coupon, Extension, PricingOption } from '../resources/catalog/schemas.ts';
+import type { Departure } from '../resources/departures/schemas.ts';
+import type { Organization } from '../resources/organizations/schemas.ts';
+import type { Person } from '../resources/people/schemas.ts';
+import type { Product } from '../resources/products/schemas.ts';
+import type { ZodApp } from '../resources/types.ts';
+import type { Op, Row } from '../storage/types.ts';
+import { requireWorkspace } from './workspace-keys.ts';
+
+/**
+ * POST /__sandbox/seed (`sandbox seed`): more volume in a running sandbox,
+ * made by the fixture generator's own building blocks (src/fixtures), so the
+ * rows follow the same schemas and look the same: products with pricing
+ * options, extensions and departures; new customers; bookings on the new
+ * and the existing future departures, priced, with passengers and items, and
+ * seats taken. One store commit. No domain events or webhooks are emitted:
+ * this is data volume, like the fixtures. Documented in docs/cli.md.
+ */
+export const SeedBodySchema = z.object({
+  workspaceId: z.string(),
+  products: z.number().int().min(0).max(5000).optional(),
+  bookings: z.number().int().min(0).max(50_000).optional(),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+});
+export type SeedBody = z.infer<typeof SeedBodySchema>;
+
+const SeedResultSchema = z.object({
+  workspaceId: z.string(),
+  seed: z.number().int(),
+  created: z.record(z.string(), z.number().int()),
+  updated: z.object({ departures: z.number().int() }),
+  ms: z.number(),
+});
+
+/** Collections a seed run writes, in commit order. */
+const WRITTEN = ['products', 'pricingOptions', 'extensions', 'departures', 'people', 'bookings', 'passengers', 'bookingItems'] as const satisfies readonly CollectionName[];
+/** Without counts, a run adds this much. */
+const DEFAULT_PRODUCTS = 10;
+const DEFAULT_BOOKINGS = 50;
+const YEAR_MS = 365.25 * DAY_MS;
+
+export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
+  app.post('/seed', {
+    schema: { body: SeedBodySchema, response: { 200: z.object({ data: SeedResultSchema }), 400: errorResponses[400], 404: ErrorBodySchema, 409: ErrorBodySchema } },
+    config: { summary: 'Add generated products, departures, people and bookings to a workspace (deterministic per seed and state)' },
+  }, async (request) => ({ data: await seedWorkspace(ctx, request.body) }));
+}
+
+/** The workspace's current rows that the generators build on. */
+function existingRows(ctx: SandboxContext, ws: string) {
+  const list = <T extends { id: string }>(name: CollectionName) => ctx.store.list<T>(COLLECTIONS[name], ws);
+  return {
+    products: list<Product>('products'),
+    pricingOptions: list<PricingOption>('pricingOptions'),
+    extensions: list<Extension>('extensions'),
+    departures: list<Departure>('departures'),
+    people: list<Person>('people'),
+    bookings: list<Booking>('bookings'),
+    coupons: list<Coupon>('coupons'),
+    organizations: list<Organization>('organizations'),
+  };
+}
+type Existing = ReturnType<typeof existingRows>;
+
+export async function seedWorkspace(ctx: SandboxContext, body: SeedBody) {
+  const started = performance.now();
+  const workspace = requireWorkspace(ctx, body.workspaceId);
+  const products = body.products ?? (body.bookings === undefined ? DEFAULT_PRODUCTS : 0);
+  const bookings = body.bookings ?? (body.products === undefined ? DEFAULT_BOOKINGS : 0);
+  const seed = body.seed ?? ctx.options.seed;
+  // Loaded on demand, as the fixture generator does (the same module, so the same instance).
+  const { faker } = await import('@faker-js/faker/locale/en');
+  // Read after the last await: from here to the commit nothing else runs, so no write is lost.
+  const existing = existingRows(ctx, workspace.id);
+  // The state is part of the seed: the same seed on the same data gives the same rows,
+  // and running it again adds new rows instead of overwriting the last run's.
+  const salt = [existing.products.length, existing.people.length, existing.bookings.length];
+  faker.seed([seed, ...salt]);
+  const sink = new RowSink();
+  const fixture = fixtureFor(workspace, existing, products, bookings);
+  const gen = new GenContext(faker, new SeededRandom(`seed:${seed}:${workspace.id}:${salt.join(':')}`), ctx.clock.now(), fixture, sink);
+  // Synchronous from here to the commit: nothing else can draw from the shared faker meanwhile either.
+  const { newSlots, changedSlots } = generate(gen, existing);
+  const ops = commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id)));
+  await ctx.store.commit(ops);
+  const created = Object.fromEntries(WRITTEN.map((name) => [name, sink.rows(name, workspace.id).length]));
+  created.departures = newSlots.length;
+  return { workspaceId: workspace.id, seed, created, updated: { departures: changedSlots.length }, ms: Math.round((performance.now() - started) * 100) / 100 };
+}
+
+function generate(gen: GenContext, existing: Existing) {
+  for (const coupon of existing.coupons) gen.put('coupons', coupon); // read by generateBookings, never written back
+  const catalog = generateCatalog(gen);
+  renameTaken(catalog.map((e) => e.product), new Set(existing.products.map((p) => p.slug)));
+  const newSlots = generateDepartures(gen, catalog);
+  const oldSlots = openSlots(gen, existing);
+  const before = new Map(oldSlots.map((s) => [s, { seatsLeft: s.departure.seatsLeft, status: s.departure.status }]));
+  const pools = mergePools(gen, generatePeople(gen), existing.people);
+  uniqueEmails(gen.rows<Person>('people'), new Set(existing.people.map((p) => p.email.toLowerCase())));
+  generateBookings(gen, [...newSlots, ...oldSlots], pools);
+  uniqueCodes(gen, gen.rows<Booking>('bookings'), new Set(existing.bookings.map((b) => b.code.toUpperCase())));
+  const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== before.get(s)!.seatsLeft);
+  finalizeDepartures(gen, [...newSlots, ...changedSlots]);
+  // more bookings never take a guarantee back (an operator may have guaranteed a departure early)
+  for (const s of changedSlots) if (before.get(s)!.status === 'guaranteed' && s.departure.status === 'scheduled') s.departure.status = 'guaranteed';
+  return { newSlots, changedSlots };
+}
+
+/** A fixture file describing only what to add; the workspace facts come from its record and data. */
+function fixtureFor(workspace: WorkspaceRecord, existing: Existing, products: number, bookings: number): FixtureFile {
+  const prefix = existing.bookings.map((b) => /^([A-Z]{2,5})-/.exec(b.code)?.[1]).find(Boolean)
+    ?? (workspace.name.toUpperCase().replace(/[^A-Z]/g, '').slice(0, 3).padEnd(3, 'X'));
+  return {
+    workspace: {
+      id: workspace.id, name: workspace.name, mode: workspace.mode, currency: workspace.currency,
+      taxRateBps: workspace.taxRateBps, timezone: workspace.timezone, bookingCodePrefix: prefix, keys: [],
+    },
+    organizations: existing.organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, contactEmail: o.contactEmail })),
+    products: [], collections: [], coupons: [], policies: [], forms: [], galleryFolders: [], webhookSubscriptions: [],
+    volume: {
+      products,
+      departuresPerProduct: { min: 2, max: 6 },
+      // new products go where the workspace already sells
+      countries: [...new Set(existing.products.map((p) => p.destination.country))].sort(),
+      people: Math.ceil(bookings / 2),
+      bookings,
+      galleryFiles: 0, deliveryEventDays: 0, emailsPerDay: 0,
+    },
+  };
+}
+
+/** Existing bookable departures (of active products, not yet started) as generator slots, on copies. */
+function openSlots(gen: GenContext, existing: Existing): DepartureSlot[] {
+  const entries = new Map<string, CatalogEntry>();
+  for (const product of existing.products) {
+    if (product.status === 'active') entries.set(product.id, { product, options: [], extensions: [] });
+  }
+  for (const o of existing.pricingOptions) if (o.active) entries.get(o.productId)?.options.push(o);
+  for (const e of existing.extensions) entries.get(e.productId)?.extensions.push(e);
+  const tomorrow = gen.day(1);
+  return existing.departures
+    .filter((d) => (d.status === 'scheduled' || d.status === 'guaranteed') && d.startDate >= tomorrow && entries.has(d.productId))
+    .map((d) => ({ departure: { ...d }, entry: entries.get(d.productId)!, createdMs: Date.parse(d.createdAt), touchedMs: Date.parse(d.updatedAt) }));
+}
+
+/** New people plus existing ones, by age group at the anchor (12-17 year olds are left out, as the generator makes none). */
+function mergePools(gen: GenContext, fresh: PeoplePools, people: readonly Person[]): PeoplePools {
+  const pools: PeoplePools = { adults: [...fresh.adults], children: [...fresh.children], infants: [...fresh.infants] };
+  for (const person of people) {
+    const age = person.dateOfBirth === null ? Infinity : (gen.anchorDayMs - Date.parse(person.dateOfBirth)) / YEAR_MS;
+    if (age >= 18) pools.adults.push(person);
+    else if (age >= 2 && age < 12) pools.children.push(person);
+    else if (age >= 0 && age < 2) pools.infants.push(person);
+  }
+  return pools;
+}
+
+/** Slugs are unique per workspace: a generated one that is taken gets a number. */
+function renameTaken(products: Product[], taken: Set<string>): void {
+  for (const product of products) {
+    let n = 2;
+    const { slug, title } = product;
+    while (taken.has(product.slug)) Object.assign(product, { slug: `${slug}-${n}`, title: `${title} ${n++}` });
+    taken.add(product.slug);
+  }
+}
+
+/** E-mails are unique per workspace (the people service refuses duplicates). */
+function uniqueEmails(people: Person[], taken: Set<string>): void {
+  for (const person of people) {
+    for (let n = 2; taken.has(person.email.toLowerCase()); n++) person.email = person.email.replace(/\d*@/, `${n}@`);
+    taken.add(person.email.toLowerCase());
+  }
+}
+
+/** Booking codes are unique per workspace; a taken one is drawn again. */
+function uniqueCodes(gen: GenContext, bookings: Booking[], taken: Set<string>): void {
+  const alphabet = [...'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'];
+  for (const booking of bookings) {
+    const prefix = booking.code.slice(0, booking.code.indexOf('-'));
+    while (taken.has(booking.code)) booking.code = `${prefix}-${Array.from({ length: 6 }, () => gen.pick(alphabet)).join('')}`;
+    taken.add(booking.code);
+  }
+}
+
+/** Puts for every generated row; a drawn id that already exists stops the run (409) rather than overwrite. */
+function commitOps(ctx: SandboxContext, ws: string, sink: RowSink, newDepartures: ReadonlySet<string>): Op[] {
+  const ops: Op[] = [];
+  for (const name of WRITTEN) {
+    for (const row of sink.rows<Row>(name, ws)) {
+      const isNew = name !== 'departures' || newDepartures.has(row.id);
+      if (isNew && ctx.store.get(COLLECTIONS[name], ws, row.id)) throw conflict(`Seeding drew an id that already exists (${row.id}); try another seed`);
+      ops.push({ type: 'put', collection: COLLECTIONS[name], workspaceId: ws, row });
+    }
+  }
+  return ops;
+}
