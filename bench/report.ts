@@ -1,0 +1,99 @@
+import type { ResetResult } from './reset.ts';
+import type { StartupResult, StartupSeries } from './startup.ts';
+import type { ThroughputResult } from './throughput.ts';
+import type { WebhookResult } from './webhooks.ts';
+import type { WriteCostResult } from './write-cost.ts';
+import type { LoadResult } from './lib/load.ts';
+
+/** Everything `npm run bench -- --json` prints; sections not run are absent. */
+export interface BenchReport {
+  date: string;
+  machine: { node: string; cpus: number; cpuModel: string; platform: string };
+  /** how bin/sandbox.js ran the sandbox children */
+  sandboxCli: string;
+  settings: { connections: number; durationMs: number; warmupMs: number; rounds: number; startupRuns: number; resetRuns: number };
+  totalSeconds: number;
+  /** section -> error message, for sections that could not be measured */
+  failures: Record<string, string>;
+  throughput?: ThroughputResult;
+  startup?: StartupResult;
+  writes?: WriteCostResult;
+  reset?: ResetResult;
+  webhooks?: WebhookResult;
+}
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => `  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('   ')}`;
+  return [line(head), `  ${widths.map((w) => '-'.repeat(w)).join('   ')}`, ...cells.slice(1).map(line)].join('\n');
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function throughputBlock(t: ThroughputResult): string {
+  const row = (label: string, r: LoadResult, ratio: string) => [label, fmt(r.reqPerSec), r.p50Ms, r.p99Ms, fmt(r.requests), r.errors, r.serverCpuUsPerReq, r.serverCpuShare, ratio];
+  const verdict = t.ratio >= 1 ? 'meets the aim (>= 1.0)' : t.ratio >= 0.6 ? 'BELOW the aim of 1.0 (floor 0.6 holds)' : 'BELOW THE FLOOR OF 0.6';
+  return [
+    `1. GET ${t.path} (${t.items} items, ${fmt(t.bodyBytes)} B), ${t.connections} connections, ${t.rounds} rounds`,
+    table(['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'server CPU us/req', 'cores', 'sandbox/x req/s'], [
+      row('sandbox (auth, hooks, cached JSON)', t.sandbox, '1.00'),
+      row('bare Fastify, serializes object', t.bare, t.ratio.toFixed(2)),
+      row('bare Fastify, pre-serialized', t.barePreserialized, t.ratioVsPreserialized.toFixed(2)),
+    ]),
+    `  ratio sandbox/bare = ${t.ratio.toFixed(2)}: ${verdict}${t.identicalBody ? '' : '  (WARNING: bodies differ)'}`,
+    `  by server CPU per request: sandbox is ${t.cpuRatio.toFixed(2)}x the bare route, ${t.cpuRatioVsPreserialized.toFixed(2)}x the pre-serialized one (> 1 = cheaper)`,
+  ].join('\n');
+}
+
+function startupBlock(s: StartupResult): string {
+  const row = (label: string, x: StartupSeries) => [label, x.medianMs, x.minMs, x.maxMs, (x.medianMs / s.bare.medianMs).toFixed(1)];
+  return [
+    `2. spawn to first 200, median of ${s.runs} (poll every 5 ms)`,
+    table(['process', 'median ms', 'min ms', 'max ms', 'x bare'], [
+      row('sandbox --in-memory (faker fixtures)', s.inMemory),
+      row('sandbox --data <seeded file>', s.seeded),
+      row('bare Fastify (node, no loader)', s.bare),
+    ]),
+    `  first start on an empty --data file (creates and seeds it): ${s.firstSeedMs} ms`,
+  ].join('\n');
+}
+
+function writesBlock(w: WriteCostResult): string {
+  return [
+    '3. one acknowledged write (file store, fsync on, single writer)',
+    table(['records', 'mean ms', 'p50 ms', 'in-memory part us'], [
+      [fmt(w.at1k.records), w.at1k.meanAckMs, w.at1k.p50AckMs, w.at1k.meanApplyUs],
+      [fmt(w.at100k.records), w.at100k.meanAckMs, w.at100k.p50AckMs, w.at100k.meanApplyUs],
+    ]),
+    `  context: ${fmt(w.concurrentWritesPerSec)} writes/s with 50 writers at 10k; p99 ${w.p99At100kMs} ms with 4 writers at 100k`,
+  ].join('\n');
+}
+
+function resetBlock(r: ResetResult): string {
+  return `4. POST /__sandbox/reset, median of ${r.runs}: ${r.medianMs} ms at the client (max ${r.maxMs}), ${r.serverMedianMs} ms inside the sandbox${r.healthyAfter ? '' : '  (WARNING: API unhealthy after reset)'}`;
+}
+
+function webhooksBlock(w: WebhookResult): string {
+  if (w.status === 'absent') return '5. webhook latency: not measured (src/webhooks/bench.ts does not exist yet)';
+  if (w.status === 'error') return `5. webhook latency: hook failed: ${w.message}`;
+  return `5. webhook latency over ${w.count} deliveries: median ${w.medianMs} ms, p99 ${w.p99Ms} ms`;
+}
+
+export function formatReport(r: BenchReport): string {
+  const blocks = [
+    `travel-commerce-sandbox bench, ${r.date}`,
+    `node ${r.machine.node}, ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.platform}; sandbox CLI ran as: ${r.sandboxCli}`,
+  ];
+  if (r.sandboxCli !== 'dist bundle') {
+    blocks[1] += '\n  note: dist/ is older than src/, so bin/sandbox.js compiled the sources with tsx; `npm run build` first to measure the bundled start';
+  }
+  if (r.throughput) blocks.push(throughputBlock(r.throughput));
+  if (r.startup) blocks.push(startupBlock(r.startup));
+  if (r.writes) blocks.push(writesBlock(r.writes));
+  if (r.reset) blocks.push(resetBlock(r.reset));
+  if (r.webhooks) blocks.push(webhooksBlock(r.webhooks));
+  for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
+  blocks.push(`total ${r.totalSeconds} s`);
+  return `\n${blocks.join('\n\n')}\n`;
+}

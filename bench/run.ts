@@ -1,0 +1,144 @@
+/**
+ * `npm run bench`: the sandbox's performance figures, all from ONE run so the
+ * ratios compare like with like on the same machine (docs/benchmarks.md).
+ *
+ *   npm run bench                  readable table on stdout, progress on stderr
+ *   npm run bench -- --json        one JSON object on stdout instead
+ *   npm run bench -- --only throughput --profile /tmp/prof
+ *                                  CPU profile of the sandbox child under load
+ *
+ * Sections: 1 throughput vs a bare Fastify route, 2 spawn-to-first-response,
+ * 3 write cost, 4 reset, 5 webhook latency (when src/webhooks/bench.ts exists).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { installChildCleanup, liveChildren, stopAll } from './lib/children.ts';
+import { cliMode } from './lib/sandbox-child.ts';
+import { formatReport, type BenchReport } from './report.ts';
+import { runReset } from './reset.ts';
+import { runStartup } from './startup.ts';
+import { prepareTargets, runThroughput } from './throughput.ts';
+import { runWebhooks } from './webhooks.ts';
+import { runWriteCost } from './write-cost.ts';
+
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks'] as const;
+type Section = (typeof SECTIONS)[number];
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      connections: { type: 'string', default: '32' },
+      duration: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '1' },
+      rounds: { type: 'string', default: '6' },
+      'startup-runs': { type: 'string', default: '5' },
+      'reset-runs': { type: 'string', default: '10' },
+      only: { type: 'string' },
+      profile: { type: 'string' },
+    },
+  });
+  const int = (name: string, raw: string, min: number, max: number) => {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+    return n;
+  };
+  const only = values.only ? values.only.split(',').map((s) => s.trim()) : [...SECTIONS];
+  for (const s of only) if (!SECTIONS.includes(s as Section)) throw new Error(`--only takes ${SECTIONS.join(', ')}`);
+  return {
+    json: values.json,
+    connections: int('connections', values.connections, 1, 256),
+    durationMs: int('duration', values.duration, 0.5, 60) * 1000,
+    warmupMs: int('warmup', values.warmup, 0, 10) * 1000,
+    rounds: int('rounds', values.rounds, 1, 20),
+    startupRuns: int('startup-runs', values['startup-runs'], 1, 20),
+    resetRuns: int('reset-runs', values['reset-runs'], 1, 100),
+    sections: new Set(only as Section[]),
+    profileDir: values.profile,
+  };
+}
+
+type Options = ReturnType<typeof parseOptions>;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function newReport(options: Options): BenchReport {
+  const { connections, durationMs, warmupMs, rounds, startupRuns, resetRuns } = options;
+  return {
+    date: new Date().toISOString(),
+    machine: { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', platform: `${process.platform}-${process.arch}` },
+    sandboxCli: cliMode(),
+    settings: { connections, durationMs, warmupMs, rounds, startupRuns, resetRuns },
+    totalSeconds: 0,
+    failures: {},
+  };
+}
+
+/**
+ * Runs the chosen sections in an order that keeps each one's machine quiet. A
+ * failing section is recorded in report.failures and the others still run.
+ */
+async function runSections(options: Options, report: BenchReport, tmpDir: string): Promise<void> {
+  const has = (section: Section) => options.sections.has(section);
+  const attempt = async (sections: Section[], run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      for (const section of sections.filter(has)) report.failures[section] ??= message;
+      log(`FAILED (${sections.filter(has).join(', ')}): ${message}`);
+    }
+  };
+  const sandboxNodeArgs = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
+  let bodyFile = '';
+  if (has('throughput') || has('reset') || has('startup')) {
+    await attempt(['throughput', 'reset', 'startup'], async () => {
+      const throughputOptions = { ...options, sandboxNodeArgs, tmpDir, log };
+      const prepared = await prepareTargets(throughputOptions);
+      bodyFile = prepared.bodyFile; // the bare server of section 2 serves the same body
+      await attempt(['throughput'], async () => {
+        if (has('throughput')) report.throughput = await runThroughput(throughputOptions, prepared);
+      });
+      await attempt(['reset'], async () => {
+        if (has('reset')) report.reset = await runReset(prepared.sandbox.origin, options.resetRuns, log);
+      });
+    });
+    await stopAll(); // section 2 wants a quiet machine
+  }
+  if (has('startup') && bodyFile) {
+    await attempt(['startup'], async () => {
+      report.startup = await runStartup({ runs: options.startupRuns, pollIntervalMs: 5, bodyFile, tmpDir, log });
+    });
+  }
+  if (has('webhooks')) report.webhooks = await runWebhooks(1000, log);
+  if (has('writes')) await attempt(['writes'], async () => void (report.writes = await runWriteCost(log)));
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  installChildCleanup();
+  const tmpDir = mkdtempSync(join(tmpdir(), 'tcs-bench-'));
+  const removeTmp = () => rmSync(tmpDir, { recursive: true, force: true });
+  process.once('exit', removeTmp); // also after Ctrl+C
+  const started = performance.now();
+  const report = newReport(options);
+  try {
+    await runSections(options, report, tmpDir);
+  } finally {
+    await stopAll();
+    removeTmp();
+  }
+  report.totalSeconds = Math.round((performance.now() - started) / 100) / 10;
+  if (liveChildren() > 0) throw new Error('a child process outlived the bench');
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  if (Object.keys(report.failures).length > 0) process.exitCode = 1;
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (err: unknown) => {
+    console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);
