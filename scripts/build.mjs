@@ -25,6 +25,8 @@ await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   legalComments: 'none',
+  // ink imports react-devtools-core only when DEV=true; it is not a dependency
+  external: ['react-devtools-core'],
   logLevel: 'warning',
   // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins
   banner: { js: "import { createRequire as __sandboxCreateRequire } from 'node:module'; const require = __sandboxCreateRequire(import.meta.url);" },

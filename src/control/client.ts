@@ -1,4 +1,3 @@
-import { request } from 'undici';
 
 /**
  * A small typed client of the control plane (/__sandbox), for the CLI and the
@@ -252,6 +251,7 @@ export class ControlClient {
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     let res;
     try {
+      const { request } = await import('undici');
       res = await request(url, {
         method,
         headers: this.headers(options.body !== undefined),
@@ -420,6 +420,7 @@ export class ControlClient {
   async *stream(signal?: AbortSignal): AsyncGenerator<StreamEvent> {
     let res;
     try {
+      const { request } = await import('undici');
       res = await request(new URL(`${this.baseUrl}/__sandbox/stream`), { method: 'GET', headers: { ...this.headers(false), accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
     } catch (err) {
       throw this.notRunning(err);
