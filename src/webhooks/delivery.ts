@@ -1,3 +1,4 @@
+import { undiciRequest } from '../core/http-client.ts';
 
 /**
  * One HTTP attempt over undici (API description, "Events"; docs/webhooks.md):
@@ -31,8 +32,7 @@ export async function send(input: SendInput): Promise<SendResult> {
   const signal = AbortSignal.any([input.signal, timeout]);
   const latency = () => Math.round((performance.now() - started) * 100) / 100;
   try {
-    // undici is loaded on the first delivery, not at start-up (~50 ms)
-    const { request } = await import('undici');
+    const request = await undiciRequest();
     const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal });
     const bodyExcerpt = await readExcerpt(res.body);
     return { response: { status: res.statusCode, headers: flatHeaders(res.headers), bodyExcerpt }, latencyMs: latency(), error: null };

@@ -1,0 +1,10 @@
+/**
+ * undici, loaded on first use rather than at start-up (about 50 ms). In the
+ * esbuild bundle a lazily imported CommonJS module exposes only `default`, so
+ * `request` is read from either place; a plain destructured import would be
+ * undefined there.
+ */
+export async function undiciRequest(): Promise<typeof import('undici').request> {
+  const mod = await import('undici');
+  return mod.request ?? (mod as unknown as { default: typeof mod }).default.request;
+}
