@@ -37,6 +37,36 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor);
 }
 
+const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+
+function parseProbability(value: string): number {
+  const n = Number(value);
+  if (!(n >= 0 && n <= 1) || value.trim() === '') throw new InvalidArgumentError('--probability must be a number from 0 to 1');
+  return n;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** The options of every command that talks to a running sandbox: --url, --token, --json. */
+function withControlOptions(command: Command): Command {
+  return command
+    .option('--url <url>', 'the running sandbox (or SANDBOX_URL)', process.env.SANDBOX_URL ?? DEFAULT_SANDBOX_URL)
+    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
+    .option('--json', 'machine-readable output: JSON on stdout');
+}
+
+/** A command (or subcommand of a group) that talks to a running sandbox; `--help` shows the examples. */
+function control(parent: Command, name: string, description: string, examples: string[], opts: { isDefault?: boolean } = {}): Command {
+  return withControlOptions(parent.command(name, opts).description(description))
+    .addHelpText('after', `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((e) => `  $ npx sandbox ${e}`).join('\n')}`);
+}
+
+/** A group of subcommands (`sandbox keys list|create|revoke`). */
+const group = (program: Command, name: string, description: string, example: string): Command =>
+  program.command(name).description(description).addHelpText('after', `\nExample:\n  $ npx sandbox ${example}`);
+
+const withWorkspace = (command: Command): Command => command.option('--workspace <id|name>', 'workspace (default: the first one)');
+
 export function buildProgram(): Command {
   const program = new Command('sandbox')
     .description('travel-commerce-sandbox: a local, full-fidelity stand-in for the Travel Commerce API')
@@ -47,6 +77,7 @@ export function buildProgram(): Command {
     .option('--json', 'print one JSON line with the URL, workspaces and keys, instead of the banner')
     .option('--watch', 'reload fixtures, scenarios and hand edits of the database file while running')
     .option('--scenarios <dir>', 'scenarios directory to watch (default: the bundled scenarios)')
+    .option('--dashboard', 'open the live dashboard in this terminal instead of the banner (q stops the sandbox)')
     .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7')
     .action(async (opts) => {
       const { runStart } = await import('./start.ts');
@@ -87,6 +118,15 @@ export function buildProgram(): Command {
       await runTrigger(type, opts);
     });
 
+  program.command('dashboard').description('a live terminal dashboard of a running sandbox: requests, webhooks, rate limits, events')
+    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
+    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
+    .addHelpText('after', '\nKeys: Tab panels, arrows or j/k move, Enter details, / filter, p pause, r replay, c clear, ? help, q quit.\nWhen stdout is not a terminal it prints one line per request, delivery and event.\n\nExamples:\n  $ npx sandbox dashboard\n  $ npx sandbox dashboard --url http://127.0.0.1:4011\n  $ npx sandbox start --dashboard')
+    .action(async (opts) => {
+      const { runDashboard } = await import('./dashboard.ts');
+      await runDashboard(opts);
+    });
+
   const scenario = program.command('scenario').description('list and run scripted scenarios (scenarios/*.json)');
   scenario.command('list').description('list the scenarios').option('--dir <dir>', 'scenarios directory').option('--json', 'machine output')
     .action(async (opts) => (await import('./scenario.ts')).runScenarioList(opts));
@@ -99,7 +139,84 @@ export function buildProgram(): Command {
     .addHelpText('after', '\nExamples:\n  $ npx sandbox scenario run sandbox-rate-limit\n  $ npx sandbox scenario run ./my-case.json --url http://127.0.0.1:4010')
     .action(async (name: string, opts) => (await import('./scenario.ts')).runScenarioRun(name, opts));
 
+  addScriptingCommands(program);
   return program;
+}
+
+/** The scripting commands: each a thin file over the control client (docs/cli.md). */
+function addScriptingCommands(program: Command): void {
+  const keys = group(program, 'keys', 'workspace API keys of a running sandbox', 'keys create --workspace "Aurora Tours" --scopes products:read');
+  withWorkspace(control(keys, 'list', 'list the keys of every workspace (or of one)', ['keys list --workspace "Aurora Tours"'], { isDefault: true }))
+    .action(async (opts) => (await import('./keys.ts')).runKeysList(opts));
+  withWorkspace(control(keys, 'create', 'create a workspace key; the key is printed once', ['keys create --name CI --scopes products:read,bookings:read']))
+    .option('--name <name>', 'a label for the key').option('--scopes <list>', 'comma-separated scopes (default: full access)')
+    .action(async (opts) => (await import('./keys.ts')).runKeysCreate(opts));
+  control(keys, 'revoke', 'revoke a workspace key (the next request with it gets 401)', ['keys revoke wkey_...']).argument('<id>', 'key id')
+    .action(async (id: string, opts) => (await import('./keys.ts')).runKeysRevoke(id, opts));
+
+  const orgKeys = group(program, 'org-keys', 'partner organization keys of a running sandbox', 'org-keys create --scopes products:read --rps 2 --rpm 60 --burst 5');
+  withWorkspace(control(orgKeys, 'list', 'list organization keys (prefixes only)', ['org-keys list --json'], { isDefault: true }))
+    .action(async (opts) => (await import('./org-keys.ts')).runOrgKeysList(opts));
+  withWorkspace(control(orgKeys, 'create', 'issue an organization key; the key is printed once', ['org-keys create --org nordic-trails-agency --scopes products:read --products prod_...']))
+    .option('--org <id|slug|name>', 'organization (default: the first of the workspace)').option('--scopes <list>', 'comma-separated scopes (default: none)')
+    .option('--products <ids>', 'comma-separated product ids the key is limited to (default: all)').option('--expires-at <iso>', 'expiry, ISO 8601')
+    .option('--rps <n>', 'requests per second', parseInteger('--rps', 1, 10_000)).option('--rpm <n>', 'requests per minute', parseInteger('--rpm', 1, 600_000))
+    .option('--burst <n>', 'burst size', parseInteger('--burst', 1, 10_000))
+    .action(async (opts) => (await import('./org-keys.ts')).runOrgKeysCreate(opts));
+  control(orgKeys, 'revoke', 'revoke an organization key', ['org-keys revoke orgkey_...']).argument('<id>', 'key id')
+    .action(async (id: string, opts) => (await import('./org-keys.ts')).runOrgKeysRevoke(id, opts));
+
+  const clock = group(program, 'clock', 'show or move the sandbox clock (due timers run as it moves)', 'clock advance 2h');
+  control(clock, 'show', 'show the sandbox time', ['clock'], { isDefault: true }).action(async (opts) => (await import('./clock.ts')).runClockShow(opts));
+  control(clock, 'advance', 'move the clock forward', ['clock advance 90s', 'clock advance 1d']).argument('<duration>', '90s, 5m, 2h, 1d, 1500ms or plain ms')
+    .action(async (duration: string, opts) => (await import('./clock.ts')).runClockAdvance(duration, opts));
+  control(clock, 'set', 'jump to a time (never backwards)', ['clock set 2026-12-24T09:00:00Z']).argument('<iso>', 'ISO 8601 time with offset')
+    .action(async (at: string, opts) => (await import('./clock.ts')).runClockSet(at, opts));
+
+  const fault = group(program, 'fault', 'inject failures into /v1 requests', "fault add --path '/v1/bookings/**' --status 503 --times 3");
+  withWorkspace(control(fault, 'add', 'add a fault rule (status, latency or drop)', ["fault add --method POST --path /v1/bookings --status 500 --body '{\"error\":\"boom\"}'", 'fault add --latency 3000 --probability 0.2 --seed 7']))
+    .option('--method <method>', 'HTTP method').option('--path <glob>', 'path pattern: * within a segment, ** across')
+    .option('--key <id|prefix>', 'only requests with this key').option('--status <code>', 'answer this status', parseInteger('--status', 100, 599))
+    .option('--body <json>', 'answer this body (JSON)').option('--header <name:value>', 'answer this header (repeatable)', collect)
+    .option('--latency <ms>', 'wait this long first', parseInteger('--latency', 0, 120_000)).option('--drop', 'drop the connection')
+    .option('--times <n>', 'fire on the next n matches (default 1)', parseInteger('--times', 1, 1_000_000))
+    .option('--probability <p>', 'fire on each match with this probability, until cleared', parseProbability)
+    .option('--seed <n>', 'seed of the probability draws', parseInteger('--seed', 0, 2 ** 31 - 1))
+    .action(async (opts) => (await import('./fault.ts')).runFaultAdd(opts));
+  control(fault, 'list', 'list the fault rules', ['fault list'], { isDefault: true }).action(async (opts) => (await import('./fault.ts')).runFaultList(opts));
+  control(fault, 'clear', 'remove one fault rule, or all', ['fault clear', 'fault clear fault_1a2b3c4d']).argument('[id]', 'rule id (default: all)')
+    .action(async (id: string | undefined, opts) => (await import('./fault.ts')).runFaultClear(id, opts));
+
+  const rate = group(program, 'ratelimit', 'inspect and provoke rate limits', 'ratelimit exhaust --workspace "Aurora Tours"');
+  control(rate, 'show', 'show every rate-limit bucket', ['ratelimit show'], { isDefault: true }).action(async (opts) => (await import('./ratelimit.ts')).runRateLimitShow(opts));
+  withWorkspace(control(rate, 'exhaust', 'empty a bucket: the next request gets 429', ['ratelimit exhaust --key orgkey_...'])).option('--key <id>', 'a key id instead of a workspace')
+    .action(async (opts) => (await import('./ratelimit.ts')).runRateLimitExhaust(opts));
+  withWorkspace(control(rate, 'mode', "switch a workspace's limits", ['ratelimit mode sandbox --workspace "Aurora Tours"'])).argument('<mode>', 'live or sandbox')
+    .action(async (mode: string, opts) => (await import('./ratelimit.ts')).runRateLimitMode(mode, opts));
+
+  const snapshot = group(program, 'snapshot', 'save, restore, export and import the whole state', 'snapshot save clean && npx sandbox snapshot restore clean');
+  control(snapshot, 'save', 'keep the state in memory under a name', ['snapshot save before-test']).argument('<name>', '1-64 letters, digits, _ . -')
+    .action(async (name: string, opts) => (await import('./state.ts')).runSnapshotSave(name, opts));
+  control(snapshot, 'restore', 'go back to a saved snapshot', ['snapshot restore before-test']).argument('<name>', 'snapshot name')
+    .action(async (name: string, opts) => (await import('./state.ts')).runSnapshotRestore(name, opts));
+  control(snapshot, 'list', 'list saved snapshots', ['snapshot list'], { isDefault: true }).action(async (opts) => (await import('./state.ts')).runSnapshotList(opts));
+  control(snapshot, 'export', 'write the whole state as JSON (a valid --data file)', ['snapshot export state.json', 'snapshot export | gzip > state.json.gz']).argument('[file]', 'file (default: stdout)')
+    .action(async (file: string | undefined, opts) => (await import('./state.ts')).runSnapshotExport(file, opts));
+  control(snapshot, 'import', 'replace the whole state with an exported file', ['snapshot import state.json']).argument('<file>', 'an export or a database file')
+    .action(async (file: string, opts) => (await import('./state.ts')).runSnapshotImport(file, opts));
+
+  control(program, 'reset', 'put a running sandbox back to its fixtures', ['reset']).action(async (opts) => (await import('./state.ts')).runReset(opts));
+  withWorkspace(control(program, 'seed', 'add generated products, departures, customers and bookings', ['seed --products 50 --bookings 500 --seed 7']))
+    .option('--products <n>', 'products to add (default 10, or 0 with --bookings)', parseInteger('--products', 0, 5000))
+    .option('--bookings <n>', 'bookings to add (default 50, or 0 with --products)', parseInteger('--bookings', 0, 50_000))
+    .option('--seed <n>', 'faker seed (default: the sandbox seed)', parseInteger('--seed', 0, 2 ** 31 - 1))
+    .action(async (opts) => (await import('./seed.ts')).runSeed(opts));
+  control(program, 'logs', 'print the requests served on /v1', ['logs --limit 20', 'logs --follow'])
+    .option('-f, --follow', 'keep printing requests as they happen, until Ctrl+C').option('--limit <n>', 'how many recent requests', parseInteger('--limit', 1, 1000))
+    .action(async (opts) => (await import('./logs.ts')).runLogs(opts));
+  control(program, 'otp', 'show the latest verification codes the sandbox sent', ['otp +15551234567', 'otp ada@example.com --json']).argument('[target]', 'phone (E.164) or e-mail')
+    .option('--channel <channel>', 'sms or email').option('--limit <n>', 'how many codes', parseInteger('--limit', 1, 100))
+    .action(async (target: string | undefined, opts) => (await import('./otp.ts')).runOtp(target, opts));
 }
 
 export async function main(argv: string[]): Promise<void> {

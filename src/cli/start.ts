@@ -19,6 +19,8 @@ export interface StartFlags {
   webhookRetryScale?: number;
   watch?: boolean;
   scenarios?: string;
+  /** open the dashboard instead of printing the banner (docs/dashboard.md) */
+  dashboard?: boolean;
 }
 
 export function startOptions(flags: StartFlags): SandboxOptions {
@@ -70,8 +72,20 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
     });
   }
   if (flags.json) printJson(startSummary(sandbox));
+  else if (flags.dashboard) await openDashboard(sandbox, shutdown);
   else process.stdout.write(banner(sandbox, flags));
   return sandbox;
+}
+
+/**
+ * --dashboard: the dashboard (loaded only now) reads this sandbox's control
+ * plane like any other client; q stops the sandbox as Ctrl+C would. Without a
+ * terminal it prints one line with the URL, then plain log lines.
+ */
+async function openDashboard(sandbox: Sandbox, shutdown: () => void): Promise<void> {
+  if (!process.stdout.isTTY) process.stdout.write(`travel-commerce-sandbox is serving ${sandbox.url} (no terminal: logging one line per request, delivery and event)\n`);
+  const { openStartDashboard } = await import('./dashboard.ts');
+  await openStartDashboard(sandbox.url, sandbox.controlToken, shutdown);
 }
 
 /** The --json line: exactly {url, workspaces: [{id, name, mode, keys: [{id, name, key, scopes}]}]}. */

@@ -1,3 +1,4 @@
+import { undiciRequest } from '../core/http-client.ts';
 
 /**
  * A small typed client of the control plane (/__sandbox), for the CLI and the
@@ -251,7 +252,7 @@ export class ControlClient {
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     let res;
     try {
-      const { request } = await import('undici');
+      const request = await undiciRequest();
       res = await request(url, {
         method,
         headers: this.headers(options.body !== undefined),
@@ -420,7 +421,7 @@ export class ControlClient {
   async *stream(signal?: AbortSignal): AsyncGenerator<StreamEvent> {
     let res;
     try {
-      const { request } = await import('undici');
+      const request = await undiciRequest();
       res = await request(new URL(`${this.baseUrl}/__sandbox/stream`), { method: 'GET', headers: { ...this.headers(false), accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
     } catch (err) {
       throw this.notRunning(err);

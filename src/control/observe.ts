@@ -36,10 +36,13 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
         res.write(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
       }),
     );
+    // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md)
+    const unwatch = ctx.requestLog.watch();
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     request.raw.on('close', () => {
       clearInterval(heartbeat);
+      unwatch();
       for (const off of unsubscribe) off();
     });
   });

@@ -22,6 +22,14 @@ export interface RequestLogEntry {
   workspaceId: string | null;
   keyPrefix: string | null;
   at: string;
+  /** headers and bodies, captured only while someone watches the stream (the dashboard) */
+  detail?: RequestDetail;
+}
+
+/** A bounded capture of one exchange; Authorization is never kept, only the key prefix. */
+export interface RequestDetail {
+  request: { headers: Record<string, string>; body: string | null; truncated: boolean };
+  response: { headers: Record<string, string>; body: string | null; truncated: boolean };
 }
 
 export interface RateLimitChange {

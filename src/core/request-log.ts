@@ -1,8 +1,16 @@
 import type { EventBus, RequestLogEntry } from './events.ts';
 
-/** The recent requests, newest last, bounded so a long run never grows memory. */
+/** Captured headers and bodies are kept on the newest entries only, so memory stays small. */
+const DETAIL_CAPACITY = 200;
+
+/**
+ * The recent requests, newest last, bounded so a long run never grows memory.
+ * While at least one stream client watches (the dashboard), the request hooks
+ * also capture headers and bodies; otherwise they skip that work entirely.
+ */
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
+  private watchers = 0;
 
   constructor(
     bus: EventBus,
@@ -11,7 +19,29 @@ export class RequestLog {
     bus.on('request', (entry) => {
       this.entries.push(entry);
       if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+      const old = this.entries.length - 1 - DETAIL_CAPACITY;
+      const stale = this.entries[old];
+      if (stale?.detail) {
+        const { detail: _dropped, ...rest } = stale;
+        this.entries[old] = rest;
+      }
     });
+  }
+
+  /** true while someone watches: the request hooks then capture headers and bodies */
+  get capturing(): boolean {
+    return this.watchers > 0;
+  }
+
+  /** Registers a watcher (a stream client); call the returned function when it leaves. */
+  watch(): () => void {
+    this.watchers += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.watchers -= 1;
+    };
   }
 
   recent(limit: number): RequestLogEntry[] {

@@ -6,6 +6,7 @@ import { WORKSPACE_LIMITS, type RateDecision } from '../core/rate-limit.ts';
 import { hashesEqual, hashSecret } from '../core/secrets.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError, toApiError } from './error-handler.ts';
+import { captureDetail, rememberResponseBody } from './request-capture.ts';
 
 export const API_PREFIX = '/v1';
 export const CONTROL_PREFIX = '/__sandbox';
@@ -78,6 +79,8 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
       request.idempotencyKey = null;
       await ctx.idempotency.finish(request.principal.workspace.id, key, request.method, request.url, request.body, reply.statusCode, String(payload ?? ''));
     }
+    // only while the dashboard watches (docs/dashboard.md): the hot path stays free
+    if (ctx.requestLog.capturing && isApi(request.url)) rememberResponseBody(request, payload);
     return payload;
   });
 
@@ -93,6 +96,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
       workspaceId: request.principal?.workspace.id ?? null,
       keyPrefix: request.principal?.keyPrefix ?? null,
       at: ctx.clock.iso(),
+      ...(ctx.requestLog.capturing ? { detail: captureDetail(request, reply, request.principal?.keyPrefix ?? null) } : {}),
     });
   });
 

@@ -1,0 +1,21 @@
+import type { ControlFlags } from './trigger.ts';
+
+export type DashboardFlags = Pick<ControlFlags, 'url' | 'token'>;
+
+/**
+ * `sandbox dashboard [--url] [--token]`: attaches to a running sandbox from
+ * another terminal (docs/dashboard.md). It reads only the control plane; when
+ * no sandbox answers yet it shows that and keeps reconnecting. Ink and React
+ * are imported here, only when this command runs.
+ */
+export async function runDashboard(flags: DashboardFlags): Promise<void> {
+  const { openDashboard } = await import('../dashboard/run.tsx');
+  const token = flags.token ?? process.env.SANDBOX_CONTROL_TOKEN;
+  await openDashboard({ url: flags.url, token, onQuit: () => process.exit(0) });
+}
+
+/** `sandbox start --dashboard`: the same dashboard over the sandbox this process serves; q stops it. */
+export async function openStartDashboard(url: string, token: string | null, stop: () => void): Promise<void> {
+  const { openDashboard } = await import('../dashboard/run.tsx');
+  await openDashboard({ url, token: token ?? undefined, onQuit: stop });
+}

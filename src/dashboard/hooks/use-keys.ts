@@ -1,0 +1,44 @@
+import { useInput } from 'ink';
+import { rowIds, type UiAction, type UiState, type VisibleRows } from '../ui.ts';
+
+export interface KeyActions {
+  quit(): void;
+  togglePause(): void;
+  clear(): void;
+  replay(): void;
+}
+
+const PAGE = 10;
+
+/**
+ * The keys (docs/dashboard.md): Tab panels, arrows or j/k move, Enter details,
+ * / filter, p pause, r replay, c clear, ? help, q quit. While the filter is
+ * being typed, keys go to the filter; Enter applies it, Esc cancels.
+ * `getUi`/`getRows` return the latest state, never a closure's stale copy.
+ */
+export function useKeys(getUi: () => UiState, dispatchUi: (action: UiAction) => void, getRows: () => VisibleRows, actions: KeyActions): void {
+  useInput((input, key) => {
+    const ui = getUi();
+    if (ui.draft !== null) {
+      if (key.return) dispatchUi({ type: 'apply-filter' });
+      else if (key.escape) dispatchUi({ type: 'close' });
+      else if (key.backspace || key.delete) dispatchUi({ type: 'draft', text: ui.draft.slice(0, -1) });
+      else if (input && !key.ctrl && !key.meta && !key.tab) dispatchUi({ type: 'draft', text: ui.draft + input });
+      return;
+    }
+    const move = (delta: number) => dispatchUi({ type: 'move', delta, ids: rowIds(getRows(), ui.panel) });
+    if (input === 'q' || (key.ctrl && input === 'c')) actions.quit();
+    else if (key.tab) dispatchUi({ type: 'next-panel', delta: key.shift ? -1 : 1 });
+    else if (key.downArrow || input === 'j') move(1);
+    else if (key.upArrow || input === 'k') move(-1);
+    else if (key.pageDown) move(PAGE);
+    else if (key.pageUp) move(-PAGE);
+    else if (key.return) dispatchUi({ type: 'toggle-details' });
+    else if (key.escape) dispatchUi({ type: 'close' });
+    else if (input === '/') dispatchUi({ type: 'edit-filter' });
+    else if (input === 'p') actions.togglePause();
+    else if (input === 'r') actions.replay();
+    else if (input === 'c') actions.clear();
+    else if (input === '?') dispatchUi({ type: 'toggle-help' });
+  });
+}

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { plainLogSink } from '../../src/dashboard/plain-log.ts';
+import { runCli, type Running } from '../helpers/cli.ts';
+import { KEYS } from '../helpers/sandbox.ts';
+import { delivery, request } from './fake-source.ts';
+
+describe('plain log lines (no terminal)', () => {
+  it('prints one line per request, event and new delivery attempt', () => {
+    const lines: string[] = [];
+    const sink = plainLogSink((line) => lines.push(line));
+    sink.initial({ requests: [], deliveries: [delivery({ id: 'dlv_old', attempts: 2 })], rateLimits: [], clock: null, uptimeMs: 0, workspaceNames: { wksp_a: 'Aurora Tours' } });
+    sink.feed(request({ method: 'POST', path: '/v1/bookings', status: 201, requestId: 'req_x' }));
+    sink.feed({ kind: 'domain', event: { id: 'evt_1', type: 'booking.created', workspaceId: 'wksp_a', createdAt: '2026-01-05T10:00:00.000Z', data: {} } });
+    sink.deliveries([delivery({ id: 'dlv_old', attempts: 2 }), delivery({ id: 'dlv_new', attempts: 1, httpStatus: 200, status: 'succeeded' })]);
+    sink.deliveries([delivery({ id: 'dlv_new', attempts: 1, httpStatus: 200, status: 'succeeded' })]);
+    expect(lines).toEqual([
+      '10:00:00 request  POST /v1/bookings 201 3.2ms Aurora Tours tcs_live_aurora req_x',
+      '10:00:00 event    booking.created Aurora Tours evt_1',
+      '10:00:01 delivery booking.created → http://localhost:3000/hooks attempt 1 succeeded 200 12ms dlv_new',
+    ]);
+  });
+});
+
+/** Everything the child has printed so far, collected from its very first byte. */
+function collect(run: Running): () => string {
+  let text = '';
+  run.child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return () => text;
+}
+
+async function waitFor(read: () => string, needle: string, attempts = 300): Promise<void> {
+  for (let i = 0; i < attempts && !read().includes(needle); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(read()).toContain(needle);
+}
+
+describe('sandbox start --dashboard without a terminal', () => {
+  let run: Running | undefined;
+  afterEach(async () => {
+    run?.child.kill('SIGTERM');
+    await run?.exit;
+  });
+
+  it('falls back to plain log lines on stdout', async () => {
+    run = runCli(['start', '--dashboard', '--in-memory', '--port', '0']);
+    const stdout = collect(run);
+    const first = await run.firstLine;
+    const url = /(http:\/\/\S+)/.exec(first)?.[1];
+    expect(first).toMatch(/no terminal/);
+    await waitFor(stdout, 'connected to the sandbox');
+    await fetch(`${url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } });
+    await waitFor(stdout, 'GET /v1/products?limit=1 200');
+    run.child.kill('SIGTERM');
+    const exit = await run.exit;
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toMatch(/request {2}GET \/v1\/products\?limit=1 200 [\d.]+ms Aurora/);
+  });
+
+  it('lists the dashboard command in the help', async () => {
+    run = runCli(['dashboard', '--help']);
+    const exit = await run.exit;
+    expect(exit.stdout).toContain('--url <url>');
+    expect(exit.stdout).toContain('r replay');
+  });
+});
