@@ -39,10 +39,28 @@ export interface RateLimitChange {
   reset: number;
 }
 
+/** One webhook delivery attempt, as the live stream and the dashboard show it. */
+export interface DeliveryUpdate {
+  id: string;
+  workspaceId: string;
+  subscriptionId: string;
+  url: string | null;
+  eventType: string;
+  status: string;
+  attempt: number;
+  maxAttempts: number;
+  responseStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+  nextAttemptAt: string | null;
+  at: string;
+}
+
 export interface SandboxEvents {
   domain: DomainEvent;
   request: RequestLogEntry;
   'rate-limit': RateLimitChange;
+  delivery: DeliveryUpdate;
   reset: { at: string };
 }
 

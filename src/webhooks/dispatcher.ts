@@ -206,6 +206,21 @@ export class WebhookDispatcher {
     if (sub) ops.push({ type: 'put', collection: SUBS, workspaceId, row: bookkeeping(sub, outcome, attempt.at) as unknown as Row });
     ops.push(this.outbox.putOp(next));
     await this.ctx.store.commit(ops);
+    this.ctx.bus.emit('delivery', {
+      id: next.id,
+      workspaceId,
+      subscriptionId: next.subscriptionId,
+      url: sub?.url ?? null,
+      eventType: next.eventType,
+      status: next.status,
+      attempt: next.attempts.length,
+      maxAttempts: (sub?.max_retries ?? 0) + 1,
+      responseStatus: attempt.response?.status ?? null,
+      latencyMs: attempt.latencyMs,
+      error: attempt.error,
+      nextAttemptAt: next.nextAttemptAt,
+      at: attempt.at,
+    });
     if (next.status !== 'pending') {
       this.timers.get(id)?.();
       this.timers.delete(id);

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
@@ -43,5 +44,37 @@ describe('live stream (SSE)', () => {
     await readUntil('"path":"/v1/products?limit=1"');
     expect(text).toContain('event: rate-limit');
     controller.abort();
+  });
+
+  it('streams each webhook delivery attempt with its attempt number and maximum', async () => {
+    sandbox = await createSandbox({ port: 0 });
+    const receiver = createServer((_req, res) => res.writeHead(500).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    const controller = new AbortController();
+    try {
+      const created = await fetch(`${sandbox.url}/v1/webhooks/subscriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['booking.created'], maxRetries: 2 }),
+      });
+      expect(created.status).toBe(201);
+      const res = await fetch(`${sandbox.controlUrl}/stream`, { signal: controller.signal });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const live = sandbox.workspaces.find((w) => w.mode === 'live')!.id;
+      await fetch(`${sandbox.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId: live, type: 'booking.created' }) });
+      while (!text.includes('event: delivery')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+      const line = text.split('\n').find((l, i, all) => all[i - 1] === 'event: delivery' && l.startsWith('data: '))!;
+      expect(JSON.parse(line.slice(6))).toMatchObject({ eventType: 'booking.created', attempt: 1, maxAttempts: 3, responseStatus: 500, status: 'pending' });
+    } finally {
+      controller.abort();
+      receiver.close();
+    }
   });
 });
