@@ -164,18 +164,8 @@ export interface SeedResult {
   ms: number;
 }
 
-export interface RequestLogLine {
-  requestId: string;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  workspaceId: string | null;
-  keyPrefix: string | null;
-  at: string;
-  /** headers and bodies, present when the request was made while a stream client watched */
-  detail?: import('../core/events.ts').RequestDetail;
-}
+/** One entry of the request log, as GET /__sandbox/requests and the stream send it. */
+export type RequestLogLine = import('../core/events.ts').RequestLogEntry;
 
 export interface HealthState {
   status: 'ok';
