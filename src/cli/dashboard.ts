@@ -9,13 +9,26 @@ export type DashboardFlags = Pick<ControlFlags, 'url' | 'token'>;
  * are imported here, only when this command runs.
  */
 export async function runDashboard(flags: DashboardFlags): Promise<void> {
-  const { openDashboard } = await import('../dashboard/run.tsx');
+  const { openDashboard } = await loadDashboard();
   const token = flags.token ?? process.env.SANDBOX_CONTROL_TOKEN;
   await openDashboard({ url: flags.url, token, onQuit: () => process.exit(0) });
 }
 
 /** `sandbox start --dashboard`: the same dashboard over the sandbox this process serves; q stops it. */
 export async function openStartDashboard(url: string, token: string | null, stop: () => void): Promise<void> {
-  const { openDashboard } = await import('../dashboard/run.tsx');
+  const { openDashboard } = await loadDashboard();
   await openDashboard({ url, token: token ?? undefined, onQuit: stop });
+}
+
+/**
+ * Ink draws only the last frame when it believes it runs in CI (a CI or
+ * CONTINUOUS_INTEGRATION variable is set). Someone who asks for the dashboard
+ * on a terminal wants it live wherever they are, so on a TTY those variables
+ * are cleared for this process before Ink is loaded.
+ */
+async function loadDashboard() {
+  if (process.stdout.isTTY) {
+    for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) if (name in process.env) process.env[name] = 'false';
+  }
+  return import('../dashboard/run.tsx');
 }
