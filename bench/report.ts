@@ -71,7 +71,10 @@ function writesBlock(w: WriteCostResult): string {
 }
 
 function resetBlock(r: ResetResult): string {
-  return `4. POST /__sandbox/reset, median of ${r.runs}: ${r.medianMs} ms at the client (max ${r.maxMs}), ${r.serverMedianMs} ms inside the sandbox${r.healthyAfter ? '' : '  (WARNING: API unhealthy after reset)'}`;
+  return [
+    `4. POST /__sandbox/reset, median of ${r.runs}: ${r.medianMs} ms at the client (max ${r.maxMs}), ${r.serverMedianMs} ms inside the sandbox`,
+    `   snapshot restore of the default fixtures, median of ${r.restore.runs}: ${r.restore.medianMs} ms at the client (max ${r.restore.maxMs}), ${r.restore.serverMedianMs} ms inside the sandbox${r.healthyAfter ? '' : '  (WARNING: API unhealthy afterwards)'}`,
+  ].join('\n');
 }
 
 function webhooksBlock(w: WebhookResult): string {
