@@ -16,6 +16,8 @@ describe('request log', () => {
     expect(entries[0]).toMatchObject({ method: 'GET', path: '/v1/nope', status: 401, workspaceId: null });
     expect(entries[1]).toMatchObject({ requestId: 'trace-1', status: 200, workspaceId: t.sandboxWorkspaceId, keyPrefix: KEYS.sandboxFull.slice(0, 16) });
     expect(typeof entries[1].latencyMs).toBe('number');
+    expect((await t.request('DELETE', '/__sandbox/requests', { key: null })).json().data).toEqual({ cleared: true });
+    expect((await t.request('GET', '/__sandbox/requests', { key: null })).json().data).toEqual([]);
   });
 });
 

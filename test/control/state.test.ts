@@ -43,6 +43,9 @@ describe('snapshots and state', () => {
     expect((await control('GET', '/snapshots')).json().data.map((s: { name: string }) => s.name)).toEqual(['clean']);
     expect((await control('POST', '/snapshots/nope/restore')).statusCode).toBe(404);
     expect((await control('POST', '/snapshots', { name: 'bad name!' })).statusCode).toBe(400);
+    expect((await control('DELETE', '/snapshots/clean')).json().data).toEqual({ name: 'clean', deleted: true });
+    expect((await control('GET', '/snapshots')).json().data).toEqual([]);
+    expect((await control('DELETE', '/snapshots/clean')).statusCode).toBe(404);
   });
 
   it('exports the whole state and imports it back', async () => {
