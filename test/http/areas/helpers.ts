@@ -3,8 +3,7 @@ import type { TestSandbox } from '../../helpers/sandbox.ts';
 
 /** The fixture organization of a workspace (each fixture file has one). */
 export async function orgOf(t: TestSandbox, workspaceId: string): Promise<string> {
-  const res = await t.request('GET', `/__sandbox/workspaces/${workspaceId}/export`, { key: null });
-  return res.json().data.organizations[0].id;
+  return (await exported<{ id: string }>(t, workspaceId, 'organizations'))[0]!.id;
 }
 
 /** Some records of one collection of a workspace, through the control plane. */
