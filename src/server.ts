@@ -4,7 +4,8 @@ import { routeNotFound } from './core/errors.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
 import { sendApiError } from './http/error-handler.ts';
-import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
+import { API_PREFIX, CONTROL_PREFIX, isApi, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
+import { registerWarningHooks } from './http/warnings.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import { RESOURCES } from './resources/index.ts';
 
@@ -37,6 +38,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     }
   });
 
+  registerWarningHooks(app, ctx, isApi); // first: a strict refusal comes before an idempotency key is claimed
   registerRequestHooks(app, ctx);
   app.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
 

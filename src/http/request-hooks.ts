@@ -7,6 +7,7 @@ import { hashesEqual, hashSecret } from '../core/secrets.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError, toApiError } from './error-handler.ts';
 import { captureDetail, rememberResponseBody } from './request-capture.ts';
+import { warningsOf } from './warnings.ts';
 
 export const API_PREFIX = '/v1';
 export const CONTROL_PREFIX = '/__sandbox';
@@ -18,7 +19,7 @@ export function requestIdFor(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : `req_${randomUUID().replace(/-/g, '')}`;
 }
 
-const isApi = (url: string) => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
+export const isApi = (url: string) => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 const isControl = (url: string) => url === CONTROL_PREFIX || url.startsWith(`${CONTROL_PREFIX}/`) || url.startsWith(`${CONTROL_PREFIX}?`);
 
 /**
@@ -96,6 +97,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
       workspaceId: request.principal?.workspace.id ?? null,
       keyPrefix: request.principal?.keyPrefix ?? null,
       at: ctx.clock.iso(),
+      ...warningsOf(request),
       ...(ctx.requestLog.capturing ? { detail: captureDetail(request, reply, request.principal?.keyPrefix ?? null) } : {}),
     });
   });

@@ -72,7 +72,7 @@ export const ListBookingsQuerySchema = z.object({
 export type ListBookingsQuery = z.infer<typeof ListBookingsQuerySchema>;
 
 export const PatchBookingBodySchema = z
-  .strictObject({
+  .object({
     status: z.enum(BOOKING_STATUSES).optional(),
     notes: text(5000).nullable().optional(),
   })

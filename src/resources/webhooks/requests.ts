@@ -31,7 +31,7 @@ const MaxRetriesField = z.number().int().min(0).max(10);
 const DescriptionField = z.string().max(500);
 
 export const UpdateSubscriptionBodySchema = z
-  .strictObject({
+  .object({
     url: UrlField,
     events: EventsField,
     headers: HeadersField.nullable(),
@@ -45,7 +45,7 @@ export type UpdateSubscriptionBody = z.infer<typeof UpdateSubscriptionBodySchema
 
 /** POST body (inferred): url and events required; maxRetries defaults to 5, active to true. */
 export const CreateSubscriptionBodySchema = z
-  .strictObject({
+  .object({
     url: UrlField,
     events: EventsField,
     headers: HeadersField.nullable().optional(),
