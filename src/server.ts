@@ -4,6 +4,7 @@ import { routeNotFound } from './core/errors.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
 import { sendApiError } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { API_PREFIX, CONTROL_PREFIX, isApi, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
 import { registerWarningHooks } from './http/warnings.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
@@ -23,6 +24,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   app.setSerializerCompiler(createSerializerCompiler(ctx.options.validateResponses));
   // Bodies are JSON only ("Common request rules"): text/plain must be a 415, not a string body.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
 
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];

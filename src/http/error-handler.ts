@@ -9,6 +9,7 @@ import {
   unsupportedMediaType,
   validationError,
 } from '../core/errors.ts';
+import { emptyBodyError } from './json-body.ts';
 
 /**
  * One place turns every failure into the API's error bodies (API description,
@@ -34,7 +35,7 @@ export function toApiError(err: unknown, request: FastifyRequest, bodyLimit: num
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return payloadTooLarge(bodyLimit);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return badRequest('Request body is empty; send a JSON object');
+      return emptyBodyError();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('Content-Length does not match the body');
     case 'FST_ERR_BAD_URL':
