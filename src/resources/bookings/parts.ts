@@ -97,8 +97,11 @@ export class BookingPartsService {
     }, { keepCoupon: true });
     const at = this.records.clock.iso();
     const { items, removed } = mirrorItems(booking.id, priced, existing, at);
+    // unnamed add-on units (addonQuantity sent without addons) survive a re-price
+    const named = existing.filter((i) => i.kind === 'extension').reduce((sum, i) => sum + i.quantity, 0);
+    const fields = pricedFields({ ...priced, unnamedAddons: Math.max(0, booking.addonQuantity - named) });
     const updated: Booking = {
-      ...booking, ...pricedFields(priced), attributes: { ...booking.attributes, pricingSnapshot: priced.quote }, updatedAt: at,
+      ...booking, ...fields, attributes: { ...booking.attributes, pricingSnapshot: priced.quote }, updatedAt: at,
     };
     const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...items.map((item) => put(COLLECTIONS.bookingItems, ws, item))];
     for (const item of removed) ops.push(del(COLLECTIONS.bookingItems, ws, item.id));

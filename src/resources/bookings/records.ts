@@ -96,7 +96,7 @@ export function pricedFields(priced: PricedSelection) {
     children: priced.party.children,
     infants: priced.party.infants,
     rooms: room?.rooms ?? 0,
-    addonQuantity: priced.addons.reduce((sum, a) => sum + a.quantity, 0),
+    addonQuantity: priced.addons.reduce((sum, a) => sum + a.quantity, 0) + priced.unnamedAddons,
     roomCategory: room?.option.code ?? null,
     occupancyPerRoom: room?.occupancyPerRoom ?? null,
     roomsRequested: room?.roomsRequested ?? null,

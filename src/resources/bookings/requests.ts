@@ -11,13 +11,15 @@ import { BOOKING_STATUSES, BookingItemSchema, BookingSchema, FULFILLMENT_STATUSE
 const inferred = { 'x-sandbox-inferred': true } as const;
 const text = (max: number) => z.string().max(max);
 const objectField = () => z.record(z.string(), z.unknown());
+/** A status outside the inferred lists is well-formed when it is one word (issue 10): stored with a warning. */
+const statusWord = () => z.string().trim().min(1).max(40).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a status is one word: letters, digits, _ or -');
 
 /** Booking fields that are not pricing inputs (also accepted when a wizard session completes). */
 export const bookingDetailFields = {
   code: z.string().trim().min(1).max(40).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'code: letters, digits, dot, dash, underscore').optional().describe('custom booking code or reference; generated when absent'),
   status: z.enum(BOOKING_STATUSES).optional().describe('initial status, default pending'),
-  paymentStatus: z.enum(PAYMENT_STATUSES).optional().describe('initial payment status, default unpaid'),
-  fulfillmentStatus: z.enum(FULFILLMENT_STATUSES).optional().describe('initial fulfillment status, default unfulfilled'),
+  paymentStatus: statusWord().optional().describe(`initial payment status, default unpaid; known: ${PAYMENT_STATUSES.join(', ')} (others are stored with a warning)`),
+  fulfillmentStatus: statusWord().optional().describe(`initial fulfillment status, default unfulfilled; known: ${FULFILLMENT_STATUSES.join(', ')} (others are stored with a warning)`),
   salesChannel: z.string().trim().min(1).max(40).optional().describe('sales channel, default api (partner for organization keys)'),
   sourceSystem: z.string().trim().min(1).max(60).optional().describe('source system, default api (partner_api for organization keys)'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'currency: an ISO 4217 code such as EUR').optional().describe("ISO currency code; must be the departure's currency"),

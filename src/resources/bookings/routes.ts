@@ -6,6 +6,7 @@ import {
   PassengersBodySchema, PassengersResponseSchema, PatchBookingBodySchema, PatchBookingResponseSchema,
 } from './requests.ts';
 import type { BookingService } from './service.ts';
+import { createBookingWarnings, wizardWarnings } from './warnings.ts';
 import { WizardBodySchema, WizardResponseSchema } from './wizard-requests.ts';
 import type { WizardService } from './wizard.ts';
 
@@ -27,13 +28,13 @@ export function registerBookingRoutes(app: ZodApp, { bookings, parts, wizard }: 
 
   app.post('/bookings', {
     schema: { body: CreateBookingBodySchema, response: { 201: BookingResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', summary: 'Create a booking (201 {data: booking}: inferred)', inferred: true },
+    config: { scope: 'bookings:write', summary: 'Create a booking (201 {data: booking}: inferred)', inferred: true, warnings: createBookingWarnings },
   }, async (request, reply) => reply.code(201).send({ data: await bookings.create(request.principal!, request.body) }));
 
   // Registered before /bookings/:id routes for readability; the router prefers the static segment anyway.
   app.post('/bookings/wizard/session', {
     schema: { body: WizardBodySchema, response: { 200: WizardResponseSchema, 201: WizardResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', summary: 'Start, change or complete a booking wizard session', inferred: true },
+    config: { scope: 'bookings:write', summary: 'Start, change or complete a booking wizard session', inferred: true, warnings: wizardWarnings },
   }, async (request, reply) => {
     const { statusCode, session } = await wizard.handle(request.principal!, request.body);
     return reply.code(statusCode).send({ data: session });

@@ -32,6 +32,8 @@ export interface PricedSelection {
   seats: number;
   room: RoomSelection | null;
   addons: { extension: Extension; quantity: number }[];
+  /** add-on units sent as addonQuantity without addons: priced at zero, kept on the booking (docs/bookings.md) */
+  unnamedAddons: number;
   coupon: Coupon | null;
   quote: Quote;
 }
@@ -92,15 +94,13 @@ export class Pricer {
       taxRateBps: principal.workspace.taxRateBps,
       quotedAt: this.clock.iso(),
     });
-    return { product, departure, party, seats: seatsRequired(party), room, addons, coupon, quote };
+    const unnamedAddons = input.addons === undefined ? (input.addonQuantity ?? 0) : 0;
+    return { product, departure, party, seats: seatsRequired(party), room, addons, unnamedAddons, coupon, quote };
   }
 
   private addons(ws: string, product: Product, party: Party, input: PricingRequest) {
     const selections: AddonSelection[] = input.addons ?? [];
     const sum = selections.reduce((acc, a) => acc + a.quantity, 0);
-    if (input.addonQuantity !== undefined && input.addons === undefined && input.addonQuantity > 0) {
-      throw badRequest('addonQuantity needs addons: name the extensions ([{extensionId, quantity}]) the quantity is made of');
-    }
     if (input.addonQuantity !== undefined && input.addons !== undefined && input.addonQuantity !== sum) {
       throw badRequest(`addonQuantity (${input.addonQuantity}) must equal the sum of addons[].quantity (${sum})`);
     }

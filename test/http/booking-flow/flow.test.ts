@@ -79,7 +79,7 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
     expect(created).toMatchObject({ status: 'pending', paymentStatus: 'unpaid', fulfillmentStatus: 'unfulfilled', adults: 2, children: 1, rooms: 2, couponCode: 'SUMMER10', addonQuantity: 1, departureId: pick.departure.id, productId: pick.product.id, customerId: customer.id });
     expect(created.metadata).toEqual(metadata);
     expect(created.attributes).toMatchObject({ occasion: 'birthday' });
-    expectTotals(created.totals, created.attributes.pricingSnapshot, quote);
+    expectTotals(created.totals, QuoteSchema.parse(created.attributes.pricingSnapshot), quote);
     expect(created.items.map((i) => i.kind).sort()).toEqual(['departure', 'departure', 'extension']);
     expect(departureNow(t, pick.departure.id).seatsLeft).toBe(pick.departure.seatsLeft - 3);
   });
@@ -101,7 +101,7 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
       items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }, { kind: 'extension', extensionId: addon.id, quantity: 1 }],
     }, 201)).data;
     expect(grown).toMatchObject({ adults: 3, children: 1, addonQuantity: 2, couponCode: 'SUMMER10' });
-    const snap = grown.attributes.pricingSnapshot;
+    const snap = QuoteSchema.parse(grown.attributes.pricingSnapshot);
     expect(snap.lines.find((l) => l.code === 'adult')!.quantity).toBe(3);
     expect(snap.total).toBeGreaterThan(quote.total);
     expect(grown.totals).toEqual({ subtotal: snap.subtotal, taxes: snap.taxes, discounts: snap.discounts, total: snap.total });
