@@ -55,6 +55,12 @@ export function parseId(kind: IdKind, field: string, value: unknown): string {
   });
 }
 
+/**
+ * The bare UUID of a prefixed id (`prod_<uuid>` -> `<uuid>`), for the fields
+ * the API description types `uuid` (docs/api-notes.md, "Ids").
+ */
+export const bareUuid = (id: string): string => id.slice(id.lastIndexOf('_') + 1);
+
 /** Checks a plain uuid field (gallery folders use bare UUIDs). */
 export function parseUuid(field: string, value: unknown): string {
   if (typeof value === 'string' && isUuid(value)) return value.toLowerCase();

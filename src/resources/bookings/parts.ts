@@ -1,7 +1,7 @@
 import type { Principal } from '../../core/auth.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
-import { newId, parseId } from '../../core/ids.ts';
+import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import type { Op } from '../../storage/types.ts';
 import { adjustSeats, type Pricer } from '../departures/pricing.ts';
 import type { AddonSelection } from '../departures/requests.ts';
@@ -58,7 +58,7 @@ export class BookingPartsService {
     const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...written.map((p) => put(COLLECTIONS.passengers, ws, p))];
     await this.records.store.commit(ops);
     this.records.emit(ws, 'booking.updated', updated);
-    return { passengers: written.map((p) => ({ id: p.id, person_id: p.personId, role: p.role })) };
+    return { passengers: written.map((p) => ({ id: p.id, person_id: bareUuid(p.personId), role: p.role })) };
   }
 
   /**

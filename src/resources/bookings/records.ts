@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
-import { newId, parseId } from '../../core/ids.ts';
+import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import type { Op, Row, Store } from '../../storage/types.ts';
 import type { PricedSelection } from '../departures/pricing.ts';
 import type { BookingView } from './requests.ts';
@@ -44,7 +44,7 @@ export class BookingRecords {
     return {
       ...booking,
       passengers: this.passengers(ws, booking.id).map((p) => ({
-        id: p.id, person_id: p.personId, role: p.role, roomAllocation: p.roomAllocation, extras: p.extras,
+        id: p.id, person_id: bareUuid(p.personId), role: p.role, roomAllocation: p.roomAllocation, extras: p.extras,
       })),
       items: this.items(ws, booking.id),
     };

@@ -91,7 +91,7 @@ export const PassengerInputSchema = z.object({
 export const PassengersBodySchema = z.object({ passengers: z.array(PassengerInputSchema).min(1).max(100) });
 export type PassengerInput = z.infer<typeof PassengerInputSchema>;
 export const PassengersResponseSchema = z.object({
-  passengers: z.array(z.object({ id: z.string(), person_id: z.string(), role: z.string() })),
+  passengers: z.array(z.object({ id: z.string(), person_id: z.uuid().describe('the person (bare UUID, as the description types it)'), role: z.string() })),
 });
 
 export const ItemInputSchema = z.discriminatedUnion('kind', [
@@ -109,7 +109,7 @@ export const ItemsBodySchema = z.object({ items: z.array(ItemInputSchema).min(1)
 /** Passengers in booking responses: the person reference is spelled person_id ("Passenger"). */
 export const PassengerViewSchema = z.object({
   id: z.string(),
-  person_id: z.string(),
+  person_id: z.uuid().describe('the person (bare UUID, as the description types it)'),
   role: z.string(),
   roomAllocation: z.string().nullable(),
   extras: z.record(z.string(), z.unknown()),

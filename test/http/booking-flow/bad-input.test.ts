@@ -135,7 +135,7 @@ describe('passengers and items reject bad input', () => {
     const [a, b, c] = [await createPerson(t), await createPerson(t), await createPerson(t)];
     const first = (await passengers(id, { passengers: [{ personId: a.id, role: 'guest' }] })).json().passengers[0];
     const again = await passengers(id, { passengers: [{ personId: a.id, role: 'lead', roomAllocation: 'room-1' }] });
-    expect(again.json().passengers).toEqual([{ id: first.id, person_id: a.id, role: 'lead' }]);
+    expect(again.json().passengers).toEqual([{ id: first.id, person_id: a.id.replace(/^ppl_/, ''), role: 'lead' }]);
     const view = (await t.request('GET', `/v1/bookings/${id}`)).json().data;
     expect(view.passengers).toHaveLength(1);
     expect(view.customerId).toBe(a.id);
