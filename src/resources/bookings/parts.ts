@@ -33,7 +33,7 @@ export class BookingPartsService {
     const seen = new Set<string>();
     const written: Passenger[] = inputs.map((input, i) => {
       const person = this.people.get(ws, input.personId, `passengers[${i}].personId`);
-      if (seen.has(person.id)) throw badRequest(`Invalid passengers[${i}].personId: person ${person.id} is listed twice`);
+      if (seen.has(person.id)) throw badRequest('PASSENGER_LISTED_TWICE', `Invalid passengers[${i}].personId: person ${person.id} is listed twice`);
       seen.add(person.id);
       const before = current.get(person.id);
       const passenger: Passenger = {
@@ -51,9 +51,9 @@ export class BookingPartsService {
     });
     const all = [...current.values()];
     const travellers = booking.adults + booking.children + booking.infants;
-    if (all.length > travellers) throw conflict(`Booking ${booking.id} has ${travellers} traveller(s); ${all.length} passengers do not fit`);
+    if (all.length > travellers) throw conflict('TOO_MANY_PASSENGERS', `Booking ${booking.id} has ${travellers} traveller(s); ${all.length} passengers do not fit`);
     const leads = all.filter((p) => p.role === 'lead');
-    if (leads.length > 1) throw conflict(`Booking ${booking.id} can have one lead passenger; leads would be ${leads.map((p) => p.personId).join(', ')}`);
+    if (leads.length > 1) throw conflict('ONE_LEAD_PASSENGER', `Booking ${booking.id} can have one lead passenger; leads would be ${leads.map((p) => p.personId).join(', ')}`);
     const updated: Booking = { ...booking, customerId: booking.customerId ?? leads[0]?.personId ?? null, updatedAt: at };
     const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...written.map((p) => put(COLLECTIONS.passengers, ws, p))];
     await this.records.store.commit(ops);
@@ -82,7 +82,7 @@ export class BookingPartsService {
         return;
       }
       if (input.departureId !== undefined && parseId('departure', `items[${i}].departureId`, input.departureId) !== booking.departureId) {
-        throw badRequest(`Invalid items[${i}].departureId: booking ${booking.id} books departure ${booking.departureId}`);
+        throw badRequest('ITEM_DEPARTURE_MISMATCH', `Invalid items[${i}].departureId: booking ${booking.id} books departure ${booking.departureId}`);
       }
       const field = input.passengerType === 'adult' ? 'adults' : input.passengerType === 'child' ? 'children' : 'infants';
       party[field] += input.quantity;

@@ -41,7 +41,7 @@ export class BookingService {
     if (holdsSeats) this.pricer.assertBookable(target);
     const priced = this.pricer.price(principal, target, body);
     if (body.currency !== undefined && body.currency !== priced.quote.currency) {
-      throw badRequest(`Invalid currency: departure ${target.departure.id} is sold in ${priced.quote.currency}, not ${body.currency}`);
+      throw badRequest('CURRENCY_MISMATCH', `Invalid currency: departure ${target.departure.id} is sold in ${priced.quote.currency}, not ${body.currency}`);
     }
     const customer = body.customerId === undefined ? null : this.people.get(ws, body.customerId, 'customerId');
     const at = clock.iso();
@@ -136,7 +136,7 @@ export class BookingService {
   private code(principal: Principal, custom: string | undefined): string {
     const taken = new Set(this.records.store.list<Booking>(COLLECTIONS.bookings, principal.workspace.id).map((b) => b.code.toUpperCase()));
     if (custom !== undefined) {
-      if (taken.has(custom.toUpperCase())) throw conflict(`A booking with code ${custom} already exists`);
+      if (taken.has(custom.toUpperCase())) throw conflict('DUPLICATE_BOOKING_CODE', `A booking with code ${custom} already exists`);
       return custom;
     }
     const prefix = principal.workspace.name.replace(/[^A-Za-z]/g, '').slice(0, 3).toUpperCase() || 'BKG';

@@ -29,7 +29,7 @@ export class GalleryService {
     if (parentId !== null && !parent) throw notFound('Parent folder');
     const siblings = this.store.list<GalleryFolder>(COLLECTIONS.galleryFolders, workspaceId).filter((f) => f.parentId === parentId);
     if (siblings.some((f) => f.name === body.name)) {
-      throw conflict(`A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
+      throw conflict('DUPLICATE_FOLDER_NAME', `A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
     }
     const now = this.clock.iso();
     const folder: GalleryFolder = {

@@ -75,7 +75,7 @@ export class OrgKeyService {
     const workspaceId = principal.workspace.id;
     const key = this.store.get<OrgApiKeyRecord>(COLLECTIONS.orgApiKeys, workspaceId, keyId);
     if (!key || key.organizationId !== org.id) throw notFound('Organization API key');
-    if (key.status === 'revoked') throw conflict(`Organization API key ${keyId} is already revoked`);
+    if (key.status === 'revoked') throw conflict('KEY_ALREADY_REVOKED', `Organization API key ${keyId} is already revoked`);
     const revoked: OrgApiKeyRecord = {
       ...key,
       status: 'revoked',

@@ -27,7 +27,7 @@ export class PeopleService {
   async create(workspaceId: string, body: CreatePersonBody): Promise<Person> {
     const email = body.email.toLowerCase();
     const taken = this.store.list<Person>(COLLECTIONS.people, workspaceId).some((p) => p.email.toLowerCase() === email);
-    if (taken) throw conflict(`A person with e-mail ${body.email} already exists`);
+    if (taken) throw conflict('DUPLICATE_PERSON_EMAIL', `A person with e-mail ${body.email} already exists`);
     const now = this.clock.iso();
     const person: Person = {
       id: newId('person'),
