@@ -34,6 +34,8 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
         url: route.url,
         schema: route.schema as Record<string, unknown> | undefined,
         inferred: route.config?.inferred,
+        documentedStatuses: route.config?.documentedStatuses,
+        documentedScope: route.config?.documentedScope,
         scope: route.config?.scope,
         summary: route.config?.summary,
       });

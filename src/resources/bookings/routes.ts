@@ -23,7 +23,7 @@ export interface BookingServices {
 export function registerBookingRoutes(app: ZodApp, { bookings, parts, wizard }: BookingServices): void {
   app.get('/bookings', {
     schema: { querystring: ListBookingsQuerySchema, response: { 200: BookingListSchema, ...errorResponses } },
-    config: { scope: 'bookings:read', summary: 'List bookings ({data, meta})' },
+    config: { scope: 'bookings:read', documentedStatuses: [200], summary: 'List bookings ({data, meta})' },
   }, async (request) => bookings.list(request.principal!, request.query));
 
   app.post('/bookings', {
@@ -47,12 +47,12 @@ export function registerBookingRoutes(app: ZodApp, { bookings, parts, wizard }: 
 
   app.patch('/bookings/:id', {
     schema: { params: BookingIdParamsSchema, body: PatchBookingBodySchema, response: { 200: PatchBookingResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', summary: 'Update status and notes (bare {id, status, notes}); status moves follow the inferred state machine', inferred: true },
+    config: { scope: 'bookings:write', documentedStatuses: [200], summary: 'Update status and notes (bare {id, status, notes}); status moves follow the inferred state machine' },
   }, async (request) => bookings.patch(request.principal!, request.params.id, request.body));
 
   app.post('/bookings/:id/passengers', {
     schema: { params: BookingIdParamsSchema, body: PassengersBodySchema, response: { 200: PassengersResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', summary: 'Create or update passengers by person' },
+    config: { scope: 'bookings:write', documentedStatuses: [200], summary: 'Create or update passengers by person' },
   }, async (request) => parts.upsertPassengers(request.principal!, request.params.id, request.body.passengers));
 
   app.post('/bookings/:id/items', {
