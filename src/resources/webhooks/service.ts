@@ -98,10 +98,11 @@ export class WebhookSubscriptionService {
   }
 
   private async checkUrl(url: string): Promise<void> {
-    const problem = urlProblem(url, this.strictUrls);
-    if (problem) throw validationError([problem]);
+    // the more precise refusal first: a URL aimed at the sandbox is refused on any scheme
     const self = await this.selfGuard.urlProblem(url);
     if (self) throw validationError([`body.url: ${self}`]);
+    const problem = urlProblem(url, this.strictUrls);
+    if (problem) throw validationError([problem]);
   }
 
   private put(record: WebhookSubscriptionRecord): Promise<void> {
