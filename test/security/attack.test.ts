@@ -206,4 +206,16 @@ describe('a corrupted acknowledged journal line', () => {
     expect(readFileSync(path).equals(before.db)).toBe(true);
     expect(readFileSync(journal).equals(before.journal)).toBe(true);
   });
+
+  it('drops only a torn last line (no newline: never acknowledged), and says so in one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tcs-attack-'));
+    const path = join(dir, 'db.json');
+    const first = await createSandbox({ listen: false, storage: path, clock: 'manual' });
+    await (first.store as unknown as { abandon(): Promise<void> }).abandon();
+    await first.app.close();
+    writeFileSync(`${path}.journal`, '{"seq":99,"ops":[{"type":"put"');
+    const second = await createSandbox({ listen: false, storage: path, clock: 'manual' });
+    expect(second.warnings).toEqual([expect.stringMatching(/^dropped the last line of .*db\.json\.journal: it was cut short/)]);
+    await second.stop();
+  });
 });
