@@ -3,9 +3,11 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { routeNotFound } from './core/errors.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
+import { registerApiScope } from './http/api-scope.ts';
+import { registerControlScope } from './http/control-scope.ts';
 import { sendApiError } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
-import { API_PREFIX, CONTROL_PREFIX, isApi, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
+import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
 import { registerWarningHooks } from './http/warnings.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import { RESOURCES } from './resources/index.ts';
@@ -42,15 +44,18 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     }
   });
 
-  registerWarningHooks(app, ctx, isApi); // first: a strict refusal comes before an idempotency key is claimed
+  // root hooks run before the /v1 scope's, so a strict refusal comes before an idempotency key is claimed
+  registerWarningHooks(app, ctx);
   registerRequestHooks(app, ctx);
   app.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
 
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.register(async (v1) => {
+    registerApiScope(v1, ctx);
     for (const resource of RESOURCES) resource.register(v1, ctx);
   }, { prefix: API_PREFIX });
   typed.register(async (control) => {
+    registerControlScope(control, ctx);
     for (const register of CONTROL_MODULES) register(control, ctx);
   }, { prefix: CONTROL_PREFIX });
   return app;

@@ -10,8 +10,8 @@ import { unknownFields } from './unknown-fields.ts';
  * strict mode refuses before anything is written:
  * - preValidation: body keys the route's schema does not know (ignored);
  * - preHandler: the route's own `config.warnings(body)`, on the validated body.
- * Registered before the request hooks, so a strict refusal comes before an
- * Idempotency-Key is claimed. The request hooks copy `request.warnings` onto
+ * Registered on the root, so they run before the /v1 scope's idempotency hook:
+ * a strict refusal comes before an Idempotency-Key is claimed. The request hooks copy `request.warnings` onto
  * the request-log entry (and so onto the SSE stream and the dashboard).
  */
 export const WARNING_HEADER = 'x-sandbox-warning';
@@ -26,11 +26,11 @@ declare module 'fastify' {
   }
 }
 
-export function registerWarningHooks(app: FastifyInstance, ctx: SandboxContext, isApi: (url: string) => boolean): void {
+export function registerWarningHooks(app: FastifyInstance, ctx: SandboxContext): void {
   app.decorateRequest('warnings', null);
 
   app.addHook('preValidation', async (request) => {
-    if (!isApi(request.url) || request.body === undefined) return;
+    if (request.area !== 'api' || request.body === undefined) return;
     const unknown = unknownFields(request.routeOptions.schema?.body, request.body);
     if (unknown.length === 0) return;
     addWarnings(request, [warning('UNKNOWN_FIELD', `ignored ${unknown.join(', ')}: not a field of ${request.method} ${request.routeOptions.url ?? request.url}`)], ctx.options.strict);
@@ -38,7 +38,7 @@ export function registerWarningHooks(app: FastifyInstance, ctx: SandboxContext, 
 
   app.addHook('preHandler', async (request) => {
     const warn = request.routeOptions.config?.warnings as ((body: unknown) => SandboxWarning[]) | undefined;
-    if (warn && isApi(request.url)) addWarnings(request, warn(request.body), ctx.options.strict);
+    if (warn && request.area === 'api') addWarnings(request, warn(request.body), ctx.options.strict);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
