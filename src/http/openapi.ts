@@ -75,6 +75,15 @@ function responsesOf(route: CatalogRoute, isControl: boolean): Record<string, un
   return responses;
 }
 
+/** Every `{name}` of the path is declared, also on routes without a params schema. */
+function withPathParameters(path: string, declared: { name: string; in: string }[]) {
+  const missing = [...path.matchAll(/\{([A-Za-z_]+)\}/g)]
+    .map((m) => m[1]!)
+    .filter((name) => !declared.some((p) => p.in === 'path' && p.name === name))
+    .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  return [...declared, ...missing];
+}
+
 function buildDocument(routes: readonly CatalogRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -89,7 +98,7 @@ function buildDocument(routes: readonly CatalogRoute[]) {
       ...(route.scope && !route.documentedScope ? { 'x-sandbox-inferred-scope': true } : {}),
       ...(route.inferred ? INFERRED : {}),
       ...(isControl ? { 'x-sandbox-only': true } : {}),
-      parameters: [...parameters(s.params, 'path'), ...parameters(s.querystring, 'query')],
+      parameters: withPathParameters(path, [...parameters(s.params, 'path'), ...parameters(s.querystring, 'query')]),
       ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(s.body, 'input') } } } } : {}),
       responses: responsesOf(route, isControl),
       security: isControl ? [] : [{ bearerAuth: [] }],

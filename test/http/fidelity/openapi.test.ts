@@ -79,6 +79,12 @@ describe('every route is listed', () => {
       if (path.startsWith('/__sandbox')) expect(o['x-sandbox-only'], `${method} ${path}`).toBe(true);
     }
     expect(op('/__sandbox/rate-limits', 'get')).toBeDefined();
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const o of Object.values(methods)) {
+        const declared = (o.parameters as { name: string; in: string }[]).filter((p) => p.in === 'path').map((p) => p.name).sort();
+        expect(declared, path).toEqual([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort());
+      }
+    }
     expect(Object.keys(op('/__sandbox/stream', 'get').responses['200']!.content as object)).toEqual(['text/event-stream']);
   });
 });

@@ -81,6 +81,14 @@ describe('unknown body keys', () => {
     expect(log[0]).toMatchObject({ path: '/v1/forms', status: 201, warnings: expected });
   });
 
+  it('a strict refusal claims no Idempotency-Key: the corrected retry with the same key succeeds', async () => {
+    const headers = { 'idempotency-key': 'strict-retry-1' };
+    const refused = await strict.request('POST', '/v1/forms', { body: { name: 'Retry', fields: [], colour: 'red' }, headers });
+    expect(refused.statusCode).toBe(400);
+    const retried = await strict.request('POST', '/v1/forms', { body: { name: 'Retry', fields: [] }, headers });
+    expect(retried.statusCode, retried.body).toBe(201);
+  });
+
   it('strict mode refuses the same request with 400 VALIDATION_400 and writes nothing', async () => {
     const id = await newBooking(strict);
     const res = await strict.request('PATCH', `/v1/bookings/${id}`, { body: { id, notes: 'x' } });
