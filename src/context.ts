@@ -65,5 +65,7 @@ declare module 'fastify' {
     /** the description states this route's scope ("Authentication" 5); otherwise it is inferred */
     documentedScope?: boolean;
     summary?: string;
+    /** the OpenAPI operationId, when the derived one (src/http/openapi-names.ts) reads badly */
+    operationId?: string;
   }
 }

@@ -40,6 +40,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
         documentedScope: route.config?.documentedScope,
         scope: route.config?.scope,
         summary: route.config?.summary,
+        operationId: route.config?.operationId,
       });
     }
   });
