@@ -79,7 +79,8 @@ export const BookingSchema = z.object({
   publicNotes: z.string().nullable().meta(inferred),
   notes: z.string().nullable(),
   attributes: z.looseObject({
-    pricingSnapshot: z.union([QuoteSchema, z.unknown()]).describe('the quote used to price the booking, or exactly what the client sent in attributes.pricingSnapshot'),
+    // any JSON: a client's pricingSnapshot is stored exactly as sent ("sending a pricingSnapshot key replaces it")
+    pricingSnapshot: z.unknown().describe('the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot'),
   }),
   metadata: z.record(z.string(), z.unknown()),
   language: z.string().min(2).meta(inferred),
