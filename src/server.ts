@@ -5,7 +5,7 @@ import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
 import { registerApiScope } from './http/api-scope.ts';
 import { registerControlScope } from './http/control-scope.ts';
-import { sendApiError } from './http/error-handler.ts';
+import { sendApiError, toApiError } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
 import { registerWarningHooks } from './http/warnings.ts';
@@ -21,6 +21,8 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // the router's own refusals (a path it cannot decode, a segment too long) get the API's error bodies too
+    frameworkErrors: (err, request, reply) => sendApiError(reply, toApiError(err, request, ctx.options.bodyLimit)),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler(ctx.options.validateResponses));

@@ -1,4 +1,5 @@
-import { errorResponses } from '../../http/error-schemas.ts';
+import { z } from 'zod';
+import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
 import { DeliveryEventsQuerySchema, DeliveryEventsResponseSchema, PlainErrorSchema } from './requests.ts';
 import type { AnalyticsService } from './service.ts';
@@ -8,7 +9,8 @@ export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService):
   app.get('/analytics/comms/delivery-events', {
     schema: {
       querystring: DeliveryEventsQuerySchema,
-      response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: PlainErrorSchema },
+      // missing parameters: the documented {error}; bad dates, ranges or ids: {error, code}
+      response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: z.union([PlainErrorSchema, ErrorBodySchema]) },
     },
     config: { scope: 'analytics:read', documentedScope: true, documentedStatuses: [200], summary: 'Daily communication delivery counts by channel and event' },
   }, async (request) => service.deliveryEvents(request.principal, request.query));
