@@ -9,16 +9,17 @@
  *    write + fdatasync, then resolves all those commits together.
  *  - snapshot (seed/replaceAll, every `compactAfterCommits` journalled commits,
  *    close(), after a failed write): done by the same loop, so no append can
- *    interleave. State is captured synchronously, written through lowdb (temp
- *    file + rename), fsynced (file, then directory), then the journal is
- *    truncated. A crash in between leaves journal lines with seq <= snapshot
- *    seq, which load skips.
+ *    interleave. State is captured synchronously, written through lowdb's
+ *    DurableJsonFile adapter (temp file, fsync, rename, fsync directory), then
+ *    the journal is truncated and fsynced. A crash in between leaves journal
+ *    lines with seq <= snapshot seq, which load skips (docs/storage.md).
  *  - load: snapshot, then journal lines with seq > snapshot.seq. A final line
  *    without newline or that does not parse was never acknowledged: dropped.
  */
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import type { Low } from 'lowdb';
-import { errorMessage, fsyncDir, fsyncFile, newBatch, type Batch, type FileBackend } from './file-io.ts';
+import type { HeldLock } from './lock.ts';
+import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
 import {
   applyOps,
   collectionsFromState,
@@ -53,6 +54,8 @@ export interface StoreInit {
   file: FileBackend | null;
   /** the snapshot file exists and contains everything up to `seq` except journalled commits */
   snapshotOnDisk: boolean;
+  /** the one-writer lock, released on close (file mode) */
+  lock?: HeldLock | null;
 }
 
 export class LocalStore implements InstrumentedStore {
@@ -79,8 +82,10 @@ export class LocalStore implements InstrumentedStore {
   /** the next flush must write the snapshot (replaceAll, or a failed write) */
   #forceSnapshot = false;
   #closing: Promise<void> | null = null;
+  readonly #lock: HeldLock | null;
 
   constructor(init: StoreInit) {
+    this.#lock = init.lock ?? null;
     this.#state = init.state;
     this.#seq = init.seq;
     this.#baseVersion = init.seq;
@@ -212,6 +217,7 @@ export class LocalStore implements InstrumentedStore {
       const journal = this.#journal;
       this.#journal = null;
       await journal?.close();
+      this.#lock?.release();
     }
   }
 
@@ -310,14 +316,12 @@ export class LocalStore implements InstrumentedStore {
     const seq = this.#seq;
     this.#low.data = this.#snapshot();
     try {
-      await this.#openJournal(); // created on first write; its dir entry is synced below
-      await this.#low.write(); // lowdb/steno: write temp file, rename over the snapshot
+      await this.#openJournal(); // created on first write; its dir entry is synced with the rename
+      // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
+      // so the new snapshot is durable before the journal shrinks
+      await this.#low.write();
     } finally {
       this.#low.data = emptySnapshot(); // do not pin a second copy of the database
-    }
-    if (file.fsync) {
-      await fsyncFile(file.path);
-      await fsyncDir(file.dir); // the rename is durable before the journal shrinks
     }
     const journal = await this.#openJournal();
     await journal.truncate(0);
@@ -358,6 +362,7 @@ export class LocalStore implements InstrumentedStore {
     const journal = this.#journal;
     this.#journal = null;
     await journal?.close();
+    this.#lock?.release();
   }
 
   /** Used at open when the journal holds nothing newer than the snapshot. */
