@@ -3,8 +3,8 @@
  * same file would each keep their own memory and overwrite each other's
  * snapshots, silently losing acknowledged writes; so opening a file takes an
  * exclusive lock file beside it, `<db>.lock`, created with O_EXCL and holding
- * `{pid, host, startedAt}` as SQLite-free stores do (PostgreSQL's
- * postmaster.pid). A lock whose process is gone (kill -9) is stale and taken
+ * `{pid, host, startedAt}`, as PostgreSQL does with its
+ * postmaster.pid. A lock whose process is gone (kill -9) is stale and taken
  * over at once.
  *
  * Synchronous fs calls on purpose: the lock is taken once at open, and the

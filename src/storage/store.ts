@@ -67,7 +67,7 @@ export class LocalStore implements InstrumentedStore {
   /** version of partitions that do not exist (bumped by replaceAll) */
   #baseVersion: number;
   readonly #listeners = new Set<(change: StoreChange) => void>();
-  /** lowdb database: the snapshot holder (Memory adapter or DataFile) */
+  /** lowdb database: the snapshot holder (Memory adapter or DurableJsonFile) */
   readonly #low: Low<DbSnapshot>;
   readonly #file: FileBackend | null;
   #journal: FileHandle | null = null;
