@@ -5,6 +5,7 @@
 import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { oneLine } from './codec.ts';
+import type { DbSnapshot } from './types.ts';
 
 export interface Batch {
   /** journal lines, each ending in '\n' */
@@ -27,6 +28,8 @@ export function newBatch(): Batch {
 
 export interface FileBackend {
   path: string;
+  /** the snapshot file's writer (also lowdb's adapter) */
+  snapshotFile: DurableJsonFile<DbSnapshot>;
   journalPath: string;
   dir: string;
   fsync: boolean;
@@ -64,7 +67,7 @@ export class DurableJsonFile<T> {
 
   constructor(
     readonly path: string,
-    private readonly codec: { parse: (text: string) => T; stringify: (data: T) => string },
+    private readonly codec: { parse: (text: string) => T; chunks: (data: T) => Iterable<string> },
     private readonly fsync: boolean,
   ) {
     this.#temp = join(dirname(path), `.${basename(path)}.tmp`);
@@ -81,11 +84,15 @@ export class DurableJsonFile<T> {
     return this.codec.parse(text);
   }
 
-  async write(data: T): Promise<void> {
-    const text = this.codec.stringify(data);
+  write(data: T): Promise<void> {
+    return this.writeChunks(this.codec.chunks(data));
+  }
+
+  /** The write sequence, for text given in pieces (serialised slice by slice). */
+  async writeChunks(chunks: Iterable<string>): Promise<void> {
     const handle = await open(this.#temp, 'w');
     try {
-      await handle.writeFile(text, 'utf8');
+      await writeSliced(handle, chunks);
       if (this.fsync) await handle.sync();
     } catch (err) {
       await handle.close().catch(() => undefined);
@@ -96,4 +103,32 @@ export class DurableJsonFile<T> {
     await rename(this.#temp, this.path);
     if (this.fsync) await fsyncDir(dirname(this.path));
   }
+}
+
+/** Work done between two returns to the event loop while serialising (docs/storage.md). */
+export const SLICE_MS = 4;
+const SLICE_BYTES = 256 * 1024;
+
+/**
+ * Serialises in slices of at most SLICE_MS (or 256 KiB) and writes each slice
+ * before the next: the awaited write gives the event loop back, so requests
+ * keep being served while 100k records are written.
+ */
+async function writeSliced(handle: FileHandle, chunks: Iterable<string>): Promise<void> {
+  let parts: string[] = [];
+  let size = 0;
+  let sliceStart = performance.now();
+  const flush = async () => {
+    const buffer = Buffer.from(parts.join(''), 'utf8');
+    parts = [];
+    size = 0;
+    for (let offset = 0; offset < buffer.length; ) offset += (await handle.write(buffer, offset, buffer.length - offset)).bytesWritten;
+    sliceStart = performance.now();
+  };
+  for (const chunk of chunks) {
+    parts.push(chunk);
+    size += chunk.length;
+    if (size >= SLICE_BYTES || performance.now() - sliceStart >= SLICE_MS) await flush();
+  }
+  await flush();
 }

@@ -5,7 +5,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low, Memory } from 'lowdb';
-import { applyOps, emptySnapshot, parseJournal, parseSnapshotText, stateFromCollections } from './codec.ts';
+import { applyOps, emptySnapshot, parseJournal, parseSnapshotText, snapshotChunks, stateFromCollections } from './codec.ts';
 import { DurableJsonFile, errorMessage, isErrno, type FileBackend } from './file-io.ts';
 import { acquireLock, type HeldLock } from './lock.ts';
 import { DEFAULT_COMPACT_AFTER_COMMITS, LocalStore } from './store.ts';
@@ -49,22 +49,21 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
 async function openFile(path: string, compactAfter: number, options: OpenStoreOptions, lock: HeldLock | null): Promise<OpenedInstrumentedStore> {
   const staleLock = lock?.tookOver ?? null;
 
+  const snapshotFile = new DurableJsonFile<DbSnapshot>(
+    path,
+    { parse: (text) => parseSnapshotText(text, path), chunks: snapshotChunks },
+    options.fsync ?? true,
+  );
   const file: FileBackend = {
     path,
+    snapshotFile,
     journalPath: `${path}.journal`,
     dir: dirname(path),
     fsync: options.fsync ?? true,
     compactAfter,
   };
   const cannot = (problem: string) => new StoreError(`Cannot open database ${path}: ${problem}`);
-  const low = new Low<DbSnapshot>(
-    new DurableJsonFile<DbSnapshot>(
-      path,
-      { parse: (text) => parseSnapshotText(text, path), stringify: (data) => JSON.stringify(data) },
-      file.fsync,
-    ),
-    emptySnapshot(),
-  );
+  const low = new Low<DbSnapshot>(snapshotFile, emptySnapshot());
 
   let exists = true;
   try {

@@ -22,6 +22,8 @@ import type { HeldLock } from './lock.ts';
 import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
 import {
   applyOps,
+  captureState,
+  capturedChunks,
   collectionsFromState,
   emptySnapshot,
   parseSnapshotText,
@@ -83,6 +85,9 @@ export class LocalStore implements InstrumentedStore {
   #forceSnapshot = false;
   #closing: Promise<void> | null = null;
   readonly #lock: HeldLock | null;
+  /** generation of the last snapshot capture, and of the one being written now (0: none) */
+  #snapshotGen = 0;
+  #writingGen = 0;
 
   constructor(init: StoreInit) {
     this.#lock = init.lock ?? null;
@@ -152,7 +157,7 @@ export class LocalStore implements InstrumentedStore {
     }
     if (prepared.ops.length === 0) return this.flush();
     const seq = ++this.#seq;
-    applyOps(this.#state, prepared.ops, seq);
+    applyOps(this.#state, prepared.ops, seq, this.#writingGen);
     this.stats.commits++;
     this.#emit({ kind: 'ops', ops: prepared.ops });
     if (!this.#file) return Promise.resolve();
@@ -312,16 +317,20 @@ export class LocalStore implements InstrumentedStore {
   async #writeSnapshot(): Promise<void> {
     const file = this.#file!;
     // Capture the state synchronously, in the same tick in which drain took the
-    // pending batch: the snapshot holds exactly the commits resolved by it.
+    // pending batch: the snapshot holds exactly the commits resolved by it. The
+    // capture is copy-on-write (O(partitions)), and the text is produced slice by
+    // slice, so commits and requests go on while 100k records are written.
     const seq = this.#seq;
-    this.#low.data = this.#snapshot();
+    const gen = ++this.#snapshotGen;
+    const captured = captureState(this.#state, gen);
+    this.#writingGen = gen;
     try {
       await this.#openJournal(); // created on first write; its dir entry is synced with the rename
       // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
       // so the new snapshot is durable before the journal shrinks
-      await this.#low.write();
+      await file.snapshotFile.writeChunks(capturedChunks(captured, seq));
     } finally {
-      this.#low.data = emptySnapshot(); // do not pin a second copy of the database
+      this.#writingGen = 0;
     }
     const journal = await this.#openJournal();
     await journal.truncate(0);
