@@ -63,7 +63,12 @@ export function acquireLock(dbPath: string): HeldLock {
 function createExclusive(path: string, owner: LockOwner): boolean {
   // write a private temp file, then link it into place: the lock appears complete or not at all
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  const fd = openSync(temp, 'wx', 0o644);
+  let fd: number;
+  try {
+    fd = openSync(temp, 'wx', 0o644);
+  } catch (err) {
+    throw new StoreError(`Cannot lock database: cannot create ${path}: ${(err as Error).message}`);
+  }
   try {
     writeSync(fd, `${JSON.stringify(owner)}\n`);
   } finally {
