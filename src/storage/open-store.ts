@@ -25,7 +25,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
   if (options.path === undefined) {
     const low = new Low<DbSnapshot>(new Memory<DbSnapshot>(), emptySnapshot());
     await low.read();
-    return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true, staleLock: null };
+    return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true, staleLock: null, warnings: [] };
   }
 
   const path = resolve(options.path);
@@ -84,7 +84,7 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     // a journal without its snapshot is left over from a deleted database:
     // ignored, and truncated by the first snapshot write
     const store = new LocalStore({ state: new Map(), seq: 0, low, file, snapshotOnDisk: false, lock });
-    return { store, fresh: true, staleLock };
+    return { store, fresh: true, staleLock, warnings: [] };
   }
 
   try {
@@ -102,7 +102,10 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
   } catch (err) {
     if (!isErrno(err, 'ENOENT')) throw cannot(`cannot read journal ${file.journalPath}: ${errorMessage(err)}`);
   }
-  const { entries } = parseJournal(journalText, file.journalPath, snapshot.seq);
+  const { entries, tornTail } = parseJournal(journalText, file.journalPath, snapshot.seq);
+  const warnings = tornTail
+    ? [`dropped the last line of ${file.journalPath}: it was cut short by a crash while being written, so that write was never acknowledged`]
+    : [];
   let seq = snapshot.seq;
   for (const entry of entries) {
     applyOps(state, entry.ops, entry.seq);
@@ -120,5 +123,5 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     await store.abandon().catch(() => undefined);
     throw err instanceof StoreError ? err : cannot(errorMessage(err));
   }
-  return { store, fresh: false, staleLock };
+  return { store, fresh: false, staleLock, warnings };
 }

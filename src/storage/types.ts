@@ -85,6 +85,8 @@ export interface OpenedStore {
   fresh: boolean;
   /** the stale lock (its process gone) that this open took over, or null */
   staleLock: { pid: number; host: string; startedAt: string } | null;
+  /** one line each: what opening the file had to drop (a torn, never acknowledged journal line) */
+  warnings: string[];
 }
 
 /** Thrown when a database file cannot be used; message names the file. */

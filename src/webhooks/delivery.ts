@@ -27,6 +27,8 @@ export interface SendInput {
   timeoutMs: number;
   /** aborted when the sandbox stops; such an attempt is not recorded */
   signal: AbortSignal;
+  /** an undici dispatcher to use instead of the global one */
+  dispatcher?: import('undici').Dispatcher;
 }
 
 export interface SendResult {
@@ -45,7 +47,7 @@ export async function send(input: SendInput): Promise<SendResult> {
   let response: SendResult['response'] = null;
   try {
     const request = await undiciRequest();
-    const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal });
+    const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal, ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}) });
     response = { status: res.statusCode, headers: flatHeaders(res.headers), bodyExcerpt: '' };
     const { text, truncated } = await readCapped(res.body, BODY_EXCERPT_BYTES);
     response.bodyExcerpt = text;
@@ -82,6 +84,7 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
 function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
+  if (code === 'ESANDBOXSELF') return e.message ?? e.cause?.message ?? 'refused';
   if (code === 'ECONNREFUSED') return ATTEMPT_ERRORS.refused;
   if (code === 'ENOTFOUND') return 'host not found';
   // a socket closed mid-response: undici reports "other side closed" or "terminated"
