@@ -76,6 +76,15 @@ describe('database lock', () => {
     await expect(openStore({ path: join(dir, 'b.json') })).rejects.toThrow(/in use by process 1 on host elsewhere\.example .*delete .*b\.json\.lock/);
   });
 
+  it('createSandbox reports a taken-over stale lock in its warnings (the CLI prints them on stderr)', async () => {
+    const path = join(tempDir(), 'db.json');
+    const pid = deadPid();
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), startedAt: '2026-01-15T10:02:11.000Z' }));
+    const sandbox = await createSandbox({ storage: path, listen: false, clock: 'manual' });
+    expect(sandbox.warnings).toContain(`took over the stale lock on ${path}: process ${pid} (started 10:02:11) is no longer running`);
+    await sandbox.stop();
+  });
+
   it('createSandbox obeys the lock; an in-memory sandbox takes none', async () => {
     const path = join(tempDir(), 'db.json');
     const first = await createSandbox({ storage: path, listen: false, clock: 'manual' });
