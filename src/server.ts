@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { routeNotFound } from './core/errors.ts';
+import { ApiError, routeNotFound } from './core/errors.ts';
+import { WORKSPACE_LIMITS } from './core/rate-limit.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
 import { registerApiScope } from './http/api-scope.ts';
@@ -19,6 +20,16 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // the router's own refusals (a path segment over 200 characters, bad percent-encoding) get the
+    // documented error body and headers too, not Fastify's default shape (found by test/fuzz)
+    frameworkErrors: (error, request, reply) => {
+      // refused before auth, so the headers are those of an anonymous request (request-hooks.ts)
+      const rate = ctx.rateLimiter.peek('anonymous', WORKSPACE_LIMITS.sandbox);
+      reply.header('x-request-id', request.id).header('x-ratelimit-limit', String(rate.limit));
+      reply.header('x-ratelimit-remaining', String(rate.remaining)).header('x-ratelimit-reset', String(rate.reset));
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return sendApiError(reply, new ApiError(tooLong ? 414 : 400, { error: tooLong ? 'URI too long: a path segment is over 200 characters' : 'Malformed URL: invalid percent-encoding in the path' }));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler(ctx.options.validateResponses));

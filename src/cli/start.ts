@@ -17,6 +17,8 @@ export interface StartFlags {
   json?: boolean;
   strictWebhookUrls?: boolean;
   webhookRetryScale?: number;
+  /** seconds */
+  webhookTimeout?: number;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -37,6 +39,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.controlToken ? { controlToken: flags.controlToken } : {}),
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
+    ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
   };
 }
 
