@@ -1,11 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { routeNotFound } from './core/errors.ts';
+import { apiError, routeNotFound } from './core/errors.ts';
+import { WORKSPACE_LIMITS } from './core/rate-limit.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
 import { registerApiScope } from './http/api-scope.ts';
 import { registerControlScope } from './http/control-scope.ts';
-import { sendApiError, toApiError } from './http/error-handler.ts';
+import { sendApiError } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
 import { registerWarningHooks } from './http/warnings.ts';
@@ -21,8 +22,18 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    // the router's own refusals (a path it cannot decode, a segment too long) get the API's error bodies too
-    frameworkErrors: (err, request, reply) => sendApiError(reply, toApiError(err, request, ctx.options.bodyLimit)),
+    // the router's own refusals (a path segment over 200 characters, bad percent-encoding) get the
+    // documented error body and headers too, not Fastify's default shape (found by test/fuzz)
+    frameworkErrors: (error, request, reply) => {
+      // refused before auth, so the headers are those of an anonymous request (request-hooks.ts)
+      const rate = ctx.rateLimiter.peek('anonymous', WORKSPACE_LIMITS.sandbox);
+      reply.header('x-request-id', request.id).header('x-ratelimit-limit', String(rate.limit));
+      reply.header('x-ratelimit-remaining', String(rate.remaining)).header('x-ratelimit-reset', String(rate.reset));
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return sendApiError(reply, tooLong
+        ? apiError(414, 'URI_TOO_LONG', 'URI too long: a path segment is over 200 characters')
+        : apiError(400, 'MALFORMED_URL', 'Malformed URL: invalid percent-encoding in the path'));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler(ctx.options.validateResponses));

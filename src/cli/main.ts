@@ -36,7 +36,8 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host')
     .option('--strict', 'refuse, with a 400, every request the sandbox would accept only by guessing (X-Sandbox-Warning)')
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
-    .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor);
+    .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
+    .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300));
 }
 
 const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';

@@ -18,6 +18,8 @@ export interface StartFlags {
   strict?: boolean;
   strictWebhookUrls?: boolean;
   webhookRetryScale?: number;
+  /** seconds */
+  webhookTimeout?: number;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -39,6 +41,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.strict ? { strict: true } : {}),
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
+    ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
   };
 }
 

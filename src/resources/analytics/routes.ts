@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
+import { errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
 import { DeliveryEventsQuerySchema, DeliveryEventsResponseSchema, PlainErrorSchema } from './requests.ts';
 import type { AnalyticsService } from './service.ts';
@@ -9,8 +9,7 @@ export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService):
   app.get('/analytics/comms/delivery-events', {
     schema: {
       querystring: DeliveryEventsQuerySchema,
-      // missing parameters: the documented {error}; bad dates, ranges or ids: {error, code}
-      response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: z.union([PlainErrorSchema, ErrorBodySchema]) },
+      response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: z.union([PlainErrorSchema, errorResponses[400]]) },
     },
     config: { scope: 'analytics:read', documentedScope: true, documentedStatuses: [200], summary: 'Daily communication delivery counts by channel and event' },
   }, async (request) => service.deliveryEvents(request.principal, request.query));
