@@ -7,7 +7,9 @@ import { CONTROL_MODULES } from './control/index.ts';
 import { registerApiScope } from './http/api-scope.ts';
 import { registerControlScope } from './http/control-scope.ts';
 import { sendApiError } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
+import { registerWarningHooks } from './http/warnings.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import { RESOURCES } from './resources/index.ts';
 
@@ -35,6 +37,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   app.setSerializerCompiler(createSerializerCompiler(ctx.options.validateResponses));
   // Bodies are JSON only ("Common request rules"): text/plain must be a 415, not a string body.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
 
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -44,6 +47,8 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
         url: route.url,
         schema: route.schema as Record<string, unknown> | undefined,
         inferred: route.config?.inferred,
+        documentedStatuses: route.config?.documentedStatuses,
+        documentedScope: route.config?.documentedScope,
         scope: route.config?.scope,
         summary: route.config?.summary,
         operationId: route.config?.operationId,
@@ -51,6 +56,8 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     }
   });
 
+  // root hooks run before the /v1 scope's, so a strict refusal comes before an idempotency key is claimed
+  registerWarningHooks(app, ctx);
   registerRequestHooks(app, ctx);
   app.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
 

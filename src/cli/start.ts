@@ -15,6 +15,7 @@ export interface StartFlags {
   internalKey?: string;
   controlToken?: string;
   json?: boolean;
+  strict?: boolean;
   strictWebhookUrls?: boolean;
   webhookRetryScale?: number;
   /** seconds */
@@ -37,6 +38,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     enforceRateLimits: flags.rateLimits,
     ...(flags.internalKey ? { internalApiKey: flags.internalKey } : {}),
     ...(flags.controlToken ? { controlToken: flags.controlToken } : {}),
+    ...(flags.strict ? { strict: true } : {}),
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
     ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),

@@ -80,7 +80,7 @@ export class WebhookDispatcher {
   /** Sends a delivery again now, with the same webhook-id; does not count against max_retries. */
   replay(delivery: Delivery): Promise<Delivery | undefined> {
     if (!this.ctx.store.get(SUBS, delivery.workspaceId, delivery.subscriptionId)) {
-      throw conflict(`Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
+      throw conflict('SUBSCRIPTION_GONE', `Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
     }
     return this.track(this.attempt(delivery.workspaceId, delivery.id, 'replay'));
   }
