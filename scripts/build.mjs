@@ -6,6 +6,7 @@
 import { build } from 'esbuild';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { generatorFingerprint } from './generator-fingerprint.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist`;
@@ -14,7 +15,7 @@ await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', prepare: 'src/fixtures/prepare-default.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -28,8 +29,20 @@ await build({
   // ink imports react-devtools-core only when DEV=true; it is not a dependency
   external: ['react-devtools-core'],
   logLevel: 'warning',
+  // the key of the prepared database (src/fixtures/prepared.ts), computed once here
+  define: { __SANDBOX_GENERATOR_FINGERPRINT__: JSON.stringify(generatorFingerprint(root)) },
   // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins
   banner: { js: "import { createRequire as __sandboxCreateRequire } from 'node:module'; const require = __sandboxCreateRequire(import.meta.url);" },
 });
 // The stamp tells bin/sandbox.js the bundle is at least as new as src/.
 await writeFile(`${outdir}/.stamp`, `${new Date().toISOString()}\n`);
+
+// The default fixtures' database, generated once now rather than on the first
+// start (src/fixtures/prepared.ts). Never fails the install: without it the
+// first start generates and caches it.
+try {
+  const { prepareDefaultDatabase } = await import(`${outdir}/prepare.js`);
+  await prepareDefaultDatabase(Date.now());
+} catch (err) {
+  console.warn(`note: the default database was not prepared (${err instanceof Error ? err.message : String(err)}); the first start will generate it`);
+}

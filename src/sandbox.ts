@@ -12,6 +12,7 @@ import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOp
 import type { SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import { loadFixtureWorkspaces } from './fixtures/fixture-workspaces.ts';
+import { prepareDatabase } from './fixtures/prepared.ts';
 import { RouteCatalog } from './http/openapi.ts';
 import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { buildApp } from './server.ts';
@@ -141,8 +142,9 @@ function clockStart(options: ResolvedOptions): number | undefined {
 }
 
 /**
- * Fixture data is generated with faker only when needed (first start, reset),
- * and the generated state is kept as JSON, per process, so later resets and
+ * Fixture data comes from the prepared database (fixtures/prepared.ts): JSON
+ * cached on disk per fixtures, seed and generator version, so a start loads it
+ * instead of running faker. The text is also kept per process, so resets and
  * further sandboxes with the same fixtures, seed and day only parse it.
  * Generated dates are anchored on the clock's current UTC day, so the same
  * seed on the same day (or on a manual clock) gives a byte-identical database.
@@ -156,9 +158,7 @@ async function fixtureSource(options: ResolvedOptions, clock: Clock) {
   const generate = () => {
     let json = generatedFixtures.get(cacheKey);
     if (!json) {
-      json = import('./fixtures/generate.ts')
-        .then(({ buildFixtureState }) => buildFixtureState({ fixturesDir: options.fixturesDir, seed: options.seed, anchorMs }))
-        .then((built) => JSON.stringify(built.collections));
+      json = prepareDatabase({ fixturesDir: options.fixturesDir, seed: options.seed, anchorMs }).then((prepared) => prepared.text);
       generatedFixtures.set(cacheKey, json);
       json.catch(() => generatedFixtures.delete(cacheKey));
     }
