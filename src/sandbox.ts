@@ -8,6 +8,7 @@ import { RequestLog } from './core/request-log.ts';
 import { Idempotency, IDEMPOTENCY_RETENTION_MS } from './core/idempotency.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
+import { SelfGuard } from './core/self-guard.ts';
 import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
 import type { SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
@@ -38,6 +39,8 @@ export interface Sandbox {
   store: Store;
   app: FastifyInstance;
   options: ResolvedOptions;
+  /** one line each: what opening the database had to drop (the CLI prints them on stderr) */
+  warnings: readonly string[];
   /** back to the fixtures */
   reset(): Promise<void>;
   /** flushes storage and closes the server */
@@ -53,7 +56,7 @@ export class SandboxError extends Error {
 export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
-  const { store, fresh } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  const { store, fresh, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
   const fixtures = await fixtureSource(options, clock);
   if (fresh) await store.replaceAll(await fixtures.collections());
 
@@ -84,6 +87,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
       bus.emit('reset', { at: clock.iso() });
     },
     faults: new FaultInjector(options.seed),
+    selfGuard: new SelfGuard(),
     requestLog: new RequestLog(bus),
   };
   const running: RunningService[] = [];
@@ -104,6 +108,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  ctx.selfGuard.listening(port);
   if (url) url = `http://${options.host.includes(':') ? `[${options.host.replace(/^\[|\]$/g, '')}]` : options.host}:${port}`;
 
   let stopped: Promise<void> | null = null;
@@ -122,6 +127,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     store,
     app,
     options,
+    warnings,
     reset: ctx.reset,
     stop: () =>
       (stopped ??= (async () => {

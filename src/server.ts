@@ -3,6 +3,8 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { routeNotFound } from './core/errors.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
+import { registerApiScope } from './http/api-scope.ts';
+import { registerControlScope } from './http/control-scope.ts';
 import { sendApiError } from './http/error-handler.ts';
 import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
@@ -42,9 +44,11 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
 
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.register(async (v1) => {
+    registerApiScope(v1, ctx);
     for (const resource of RESOURCES) resource.register(v1, ctx);
   }, { prefix: API_PREFIX });
   typed.register(async (control) => {
+    registerControlScope(control, ctx);
     for (const register of CONTROL_MODULES) register(control, ctx);
   }, { prefix: CONTROL_PREFIX });
   return app;

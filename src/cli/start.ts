@@ -64,6 +64,7 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   } catch (err) {
     fail(errorMessage(err));
   }
+  for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
   if (flags.watch) {
     const { watchSandbox } = await import('../watch.ts');
     stopWatching = await watchSandbox(sandbox, {

@@ -220,9 +220,10 @@ export interface ParsedJournal {
 }
 
 /**
- * Parses journal text. A final line without its newline, or an unparsable final
- * line, is a torn write that was never acknowledged: dropped. Anything wrong
- * before that is corruption. Entries already in the snapshot (seq <= baseSeq)
+ * Parses journal text. Only a final line without its newline is a torn write:
+ * it was never acknowledged (a commit is acknowledged after its whole line,
+ * newline included, is on disk), so it is dropped. A complete line that does
+ * not parse was acknowledged once; it is corruption, wherever it stands. Entries already in the snapshot (seq <= baseSeq)
  * are skipped; the rest must continue the snapshot's seq without gaps.
  */
 export function parseJournal(text: string, file: string, baseSeq: number): ParsedJournal {
@@ -230,7 +231,7 @@ export function parseJournal(text: string, file: string, baseSeq: number): Parse
   if (text.length === 0) return { entries, tornTail: false };
   const lines = text.split('\n');
   // text ends with '\n' -> last element is '' ; otherwise it is a torn fragment
-  let tornTail = lines[lines.length - 1] !== '';
+  const tornTail = lines[lines.length - 1] !== '';
   lines.pop();
   let expected = baseSeq + 1;
   for (let i = 0; i < lines.length; i++) {
@@ -242,10 +243,6 @@ export function parseJournal(text: string, file: string, baseSeq: number): Parse
     try {
       entry = JSON.parse(line);
     } catch (err) {
-      if (i === lines.length - 1 && !tornTail) {
-        tornTail = true; // garbage as the very last line: an unacknowledged write
-        break;
-      }
       throw fail(`not valid JSON (${errorText(err)})`);
     }
     if (!isPlainObject(entry) || !Number.isSafeInteger(entry.seq) || !Array.isArray(entry.ops)) {

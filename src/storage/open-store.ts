@@ -25,7 +25,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
   if (options.path === undefined) {
     const low = new Low<DbSnapshot>(new Memory<DbSnapshot>(), emptySnapshot());
     await low.read();
-    return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true };
+    return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true, warnings: [] };
   }
 
   const path = resolve(options.path);
@@ -64,7 +64,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
     // a journal without its snapshot is left over from a deleted database:
     // ignored, and truncated by the first snapshot write
     const store = new LocalStore({ state: new Map(), seq: 0, low, file, snapshotOnDisk: false });
-    return { store, fresh: true };
+    return { store, fresh: true, warnings: [] };
   }
 
   try {
@@ -82,7 +82,10 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
   } catch (err) {
     if (!isErrno(err, 'ENOENT')) throw cannot(`cannot read journal ${file.journalPath}: ${errorMessage(err)}`);
   }
-  const { entries } = parseJournal(journalText, file.journalPath, snapshot.seq);
+  const { entries, tornTail } = parseJournal(journalText, file.journalPath, snapshot.seq);
+  const warnings = tornTail
+    ? [`dropped the last line of ${file.journalPath}: it was cut short by a crash while being written, so that write was never acknowledged`]
+    : [];
   let seq = snapshot.seq;
   for (const entry of entries) {
     applyOps(state, entry.ops, entry.seq);
@@ -100,5 +103,5 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
     await store.abandon().catch(() => undefined);
     throw err instanceof StoreError ? err : cannot(errorMessage(err));
   }
-  return { store, fresh: false };
+  return { store, fresh: false, warnings };
 }

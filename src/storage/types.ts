@@ -81,6 +81,8 @@ export interface OpenedStore {
   store: Store;
   /** true when no database existed and the caller should seed it */
   fresh: boolean;
+  /** one line each: what opening the file had to drop (a torn, never acknowledged journal line) */
+  warnings: string[];
 }
 
 /** Thrown when a database file cannot be used; message names the file. */

@@ -16,6 +16,8 @@ export interface SendInput {
   timeoutMs: number;
   /** aborted when the sandbox stops; such an attempt is not recorded */
   signal: AbortSignal;
+  /** an undici dispatcher to use instead of the global one */
+  dispatcher?: import('undici').Dispatcher;
 }
 
 export interface SendResult {
@@ -33,7 +35,7 @@ export async function send(input: SendInput): Promise<SendResult> {
   const latency = () => Math.round((performance.now() - started) * 100) / 100;
   try {
     const request = await undiciRequest();
-    const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal });
+    const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal, ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}) });
     const bodyExcerpt = await readExcerpt(res.body);
     return { response: { status: res.statusCode, headers: flatHeaders(res.headers), bodyExcerpt }, latencyMs: latency(), error: null };
   } catch (err) {
@@ -63,6 +65,7 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
 function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
+  if (code === 'ESANDBOXSELF') return e.message ?? e.cause?.message ?? 'refused';
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND') return 'host not found';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';

@@ -6,7 +6,8 @@ import type { SandboxContext } from '../context.ts';
 import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
 import type { Op, Row } from '../storage/types.ts';
 import { isCatalogueEvent } from './catalogue.ts';
-import { AttemptAborted, DELIVERY_TIMEOUT_MS, send, USER_AGENT } from './delivery.ts';
+import { AttemptAborted, DELIVERY_TIMEOUT_MS, USER_AGENT } from './delivery.ts';
+import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
 import { Outbox, type Attempt, type Delivery } from './outbox.ts';
 import { classify, honoursRetryAfter, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
@@ -169,7 +170,7 @@ export class WebhookDispatcher {
     };
     let result;
     try {
-      result = await send({ url: subscription.url, headers, body: delivery.body, timeoutMs: this.timeoutMs, signal: this.stopping.signal });
+      result = await sendGuarded(this.ctx.selfGuard, { url: subscription.url, headers, body: delivery.body, timeoutMs: this.timeoutMs, signal: this.stopping.signal });
     } catch (err) {
       if (err instanceof AttemptAborted) return delivery; // left pending; rescheduled on the next start
       throw err;

@@ -221,9 +221,11 @@ describe('file store: journal recovery', () => {
     return path;
   }
 
-  it('ignores a torn final line without newline', async () => {
+  it('ignores a torn final line without newline, and says so in one line', async () => {
     const path = await withJournal('{"seq":4,"ops":[{"type":"put","collection":"c","works');
-    const { store } = await openStore({ path });
+    const { store, warnings } = await openStore({ path });
+    expect(warnings).toEqual([expect.stringContaining(`dropped the last line of ${journalOf(path)}`)]);
+    expect(warnings[0]).not.toContain('\n');
     expect(store.list('c', 'ws').map((r) => r.id)).toEqual(['a', 'b']);
     expect(store.seq).toBe(3);
     expect(readJournal(path)).toBe(''); // compacted at open
@@ -242,12 +244,6 @@ describe('file store: journal recovery', () => {
     await store.close();
   });
 
-  it('ignores an unparsable final line', async () => {
-    const path = await withJournal('{"seq":4,"ops":[{"ty\0\0\0\n');
-    const { store } = await openStore({ path });
-    expect(store.list('c', 'ws').map((r) => r.id)).toEqual(['a', 'b']);
-    await store.close();
-  });
 
   it('skips entries already in the snapshot (interrupted compaction)', async () => {
     const path = join(tempDir(), 'db.json');
@@ -279,6 +275,9 @@ describe('file store: journal recovery', () => {
   const corruptJournals: [string, string][] = [
     ['garbage in the middle', 'not json\n{"seq":4,"ops":[]}\n'],
     ['a gap in seq', '{"seq":5,"ops":[]}\n{"seq":6,"ops":[]}\n'],
+    // a complete line (newline included) was acknowledged: corrupting it later is not a torn write
+    ['an unparsable complete final line', '{"seq":4,"ops":[{"ty\0\0\0\n'],
+    ['a complete final line corrupted after it was written', '{"seq":4,"ops":[{"type":"put","collection":"c","workspaceId":"ws","row":{"id":"x"}}]]\n'],
     ['an invalid op', '{"seq":4,"ops":[{"type":"put","collection":"c","workspaceId":"ws","row":{}}]}\n{"seq":5,"ops":[]}\n'],
   ];
 

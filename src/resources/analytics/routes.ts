@@ -11,5 +11,5 @@ export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService):
       response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: PlainErrorSchema },
     },
     config: { scope: 'analytics:read', summary: 'Daily communication delivery counts by channel and event' },
-  }, async (request) => service.deliveryEvents(request.principal!, request.query));
+  }, async (request) => service.deliveryEvents(request.principal, request.query));
 }

@@ -135,7 +135,7 @@ export class BookingService {
 
   /** Codes are unique per workspace; a custom code that is taken is a 409, a generated one is retried. */
   private code(principal: Principal, custom: string | undefined): string {
-    const taken = new Set(this.records.store.list<Booking>(COLLECTIONS.bookings, principal.workspace.id).map((b) => b.code.toUpperCase()));
+    const taken = { has: (code: string) => this.records.codes.has(principal.workspace.id, code) };
     if (custom !== undefined) {
       if (taken.has(custom.toUpperCase())) throw conflict(`A booking with code ${custom} already exists`);
       return custom;

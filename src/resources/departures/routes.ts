@@ -12,7 +12,7 @@ export function registerDepartureRoutes(app: ZodApp, service: DepartureService):
   app.get('/departures/:id', {
     schema: { params: DepartureIdParamsSchema, response: { 200: DepartureResponseSchema, ...errorResponses } },
     config: { scope: 'products:read', summary: 'Get a departure: dates, capacity, seats left, status', inferred: true },
-  }, async (request) => ({ data: service.get(request.principal!, request.params.id) }));
+  }, async (request) => ({ data: service.get(request.principal, request.params.id) }));
 
   app.post('/departures/:id/price', {
     schema: {
@@ -21,5 +21,5 @@ export function registerDepartureRoutes(app: ZodApp, service: DepartureService):
       response: { 200: QuoteResponseSchema, ...errorResponses, 409: ErrorBodySchema, 422: ErrorBodySchema },
     },
     config: { scope: 'products:read', summary: 'Price a party on a departure (quote; holds no seats)', inferred: true },
-  }, async (request) => ({ data: service.price(request.principal!, request.params.id, request.body) }));
+  }, async (request) => ({ data: service.price(request.principal, request.params.id, request.body) }));
 }

@@ -9,5 +9,5 @@ export function registerFormRoutes(app: ZodApp, service: FormService): void {
   app.post('/forms', {
     schema: { body: CreateFormBodySchema, response: { 201: FormSchema, ...errorResponses, 409: errorResponses[404] } },
     config: { scope: 'forms:write', summary: 'Create a form' },
-  }, async (request, reply) => reply.code(201).send(await service.create(request.principal!, request.body)));
+  }, async (request, reply) => reply.code(201).send(await service.create(request.principal, request.body)));
 }

@@ -18,10 +18,10 @@ export function registerGalleryRoutes(app: ZodApp, service: GalleryService): voi
       response: { 201: z.object({ data: GalleryFolderSchema }), ...errorResponses, 409: errorResponses[404] },
     },
     config: { scope: 'gallery:write', summary: 'Create a gallery folder' },
-  }, async (request, reply) => reply.code(201).send({ data: await service.createFolder(request.principal!, request.body) }));
+  }, async (request, reply) => reply.code(201).send({ data: await service.createFolder(request.principal, request.body) }));
 
   app.delete('/gallery/files/:id', {
     schema: { params: FileParamsSchema, response: { 202: DeletionScheduledSchema, ...errorResponses } },
     config: { scope: 'gallery:write', summary: 'Schedule the deletion of a gallery file' },
-  }, async (request, reply) => reply.code(202).send(await service.deleteFile(request.principal!, request.params.id)));
+  }, async (request, reply) => reply.code(202).send(await service.deleteFile(request.principal, request.params.id)));
 }

@@ -5,6 +5,7 @@ import { COLLECTIONS } from '../../core/collections.ts';
 import { ApiError, rateLimited } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { hashesEqual, hashSecret } from '../../core/secrets.ts';
+import { FieldIndex } from '../../storage/field-index.ts';
 import type { Op, Row, Store } from '../../storage/types.ts';
 import { deliveryCountOps } from '../analytics/service.ts';
 import type { Verification } from './schemas.ts';
@@ -23,10 +24,15 @@ const fail = (status: number, code: ErrorCode, error: string) => new ApiError(st
 const hashCode = (id: string, code: string) => hashSecret(`${id}:${code}`);
 
 export class VerificationService {
+  /** verifications by channel and target: start and confirm look up the latest without a scan */
+  private readonly byTarget: FieldIndex<Verification>;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.byTarget = FieldIndex.of<Verification>(store, COLLECTIONS.verifications, 'channel+target', (v) => `${v.channel}\u0000${v.target}`);
+  }
 
   /**
    * Sends a new 6-digit code. A resend within 30 s of the last send is a 429;
@@ -98,8 +104,8 @@ export class VerificationService {
 
   private latest(workspaceId: string, channel: Channel, target: string): Verification | undefined {
     let latest: Verification | undefined;
-    for (const row of this.store.list<Verification>(COLLECTIONS.verifications, workspaceId)) {
-      if (row.channel === channel && row.target === target && (!latest || row.createdAt >= latest.createdAt)) latest = row;
+    for (const row of this.byTarget.rows(workspaceId, `${channel}\u0000${target}`)) {
+      if (!latest || row.createdAt >= latest.createdAt) latest = row;
     }
     return latest;
   }

@@ -14,28 +14,28 @@ export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionS
   app.get('/webhooks/subscriptions', {
     schema: { response: { 200: SubscriptionListSchema, ...errorResponses } },
     config: { scope: 'webhooks:read', summary: 'List webhook subscriptions' },
-  }, async (request) => ({ data: service.list(request.principal!) }));
+  }, async (request) => ({ data: service.list(request.principal) }));
 
   app.get('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, response: { 200: SubscriptionEnvelopeSchema, ...errorResponses } },
     config: { scope: 'webhooks:read', summary: 'Get a webhook subscription' },
-  }, async (request) => ({ data: service.get(request.principal!, request.params.id) }));
+  }, async (request) => ({ data: service.get(request.principal, request.params.id) }));
 
   app.patch('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, body: UpdateSubscriptionBodySchema, response: { 200: SubscriptionEnvelopeSchema, ...errorResponses } },
     config: { scope: 'webhooks:write', summary: 'Update a webhook subscription' },
-  }, async (request) => ({ data: await service.update(request.principal!, request.params.id, request.body) }));
+  }, async (request) => ({ data: await service.update(request.principal, request.params.id, request.body) }));
 
   app.post('/webhooks/subscriptions', {
     schema: { body: CreateSubscriptionBodySchema, response: { 201: CreatedSubscriptionEnvelopeSchema, ...errorResponses } },
     config: { scope: 'webhooks:write', summary: 'Create a webhook subscription (the secret is shown once)', inferred: true },
-  }, async (request, reply) => reply.code(201).send({ data: await service.create(request.principal!, request.body) }));
+  }, async (request, reply) => reply.code(201).send({ data: await service.create(request.principal, request.body) }));
 
   app.delete('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, response: { 204: z.null().describe('no body'), ...errorResponses } },
     config: { scope: 'webhooks:write', summary: 'Delete a webhook subscription', inferred: true },
   }, async (request, reply) => {
-    await service.delete(request.principal!, request.params.id);
+    await service.delete(request.principal, request.params.id);
     return reply.code(204).send(null);
   });
 }
