@@ -5,11 +5,32 @@
 // the fixture generator and other heavy modules stay in lazily loaded chunks.
 import { build } from 'esbuild';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatorFingerprint } from './generator-fingerprint.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist`;
+
+/**
+ * zod exposes every error-message locale as `z.locales` (over 250 KB of the
+ * bundle, parsed on every start). The sandbox only uses the English one zod
+ * configures by default, so its locale index is replaced by one that exports
+ * `en` alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      return { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
@@ -26,9 +47,14 @@ await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   legalComments: 'none',
-  // ink imports react-devtools-core only when DEV=true; it is not a dependency
-  external: ['react-devtools-core'],
+  // ink imports react-devtools-core only when DEV=true; it is not a dependency.
+  // Fastify requires ajv (through its compiler), fast-json-stringify's compiler
+  // and pino only without custom compilers and with a logger; the sandbox has
+  // neither (src/server.ts), so they stay out of the bundle instead of being
+  // parsed on every start.
+  external: ['react-devtools-core', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'pino'],
   logLevel: 'warning',
+  plugins: [zodEnglishOnly],
   // the key of the prepared database (src/fixtures/prepared.ts), computed once here
   define: { __SANDBOX_GENERATOR_FINGERPRINT__: JSON.stringify(generatorFingerprint(root)) },
   // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins
