@@ -3,7 +3,13 @@
 // (made by `npm install`) when that is at least as new as every file in src/;
 // otherwise, or with SANDBOX_FROM_SOURCE=1, tsx runs the TypeScript sources.
 import { readdirSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// Node 22.1+ keeps compiled code on disk between runs (a no-op before, and
+// when NODE_DISABLE_COMPILE_CACHE is set); compiling the bundle is a good
+// part of every start (docs/benchmarks.md).
+module.enableCompileCache?.();
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
