@@ -18,6 +18,7 @@ import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { buildApp } from './server.ts';
 import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
+import { describeTakeover } from './storage/lock.ts';
 import type { Store } from './storage/types.ts';
 
 export interface Sandbox {
@@ -55,9 +56,17 @@ export class SandboxError extends Error {
 export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
-  const { store, fresh, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
-  const fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
-  if (fresh) await store.replaceAll(await fixtures.collections());
+  const { store, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
+  if (staleLock && store.path) warnings.unshift(describeTakeover(store.path, staleLock));
+  let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
+  try {
+    fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
+    if (fresh) await store.replaceAll(await fixtures.collections());
+  } catch (err) {
+    await store.close().catch(() => undefined); // releases the lock
+    throw err;
+  }
 
   const bus = new EventBus();
   const rateLimiter = new RateLimiter(clock);

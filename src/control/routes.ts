@@ -43,6 +43,7 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     schema: {
       params: IdParams,
       body: z.object({ name: z.string().min(1).max(100).optional(), scopes: z.array(ScopeSchema).nullable().optional() }).optional(),
+      response: { 201: z.object({ data: z.looseObject({ id: z.string(), key: z.string() }) }) },
     },
   }, async (request, reply) => {
     const created = await createWorkspaceKey(ctx, request.params.id, request.body ?? {});
@@ -70,7 +71,7 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     schema: { body: z.object({ at: z.iso.datetime({ offset: true }) }), response: { 200: z.object({ data: ClockStateSchema }) } },
   }, async (request) => {
     const at = Date.parse(request.body.at);
-    if (at < ctx.clock.now()) throw badRequest(`The clock cannot go backwards: it is ${ctx.clock.iso()}`);
+    if (at < ctx.clock.now()) throw badRequest('CONTROL_INVALID', `The clock cannot go backwards: it is ${ctx.clock.iso()}`);
     return { data: await ctx.clock.set(at) };
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   ApiError,
+  apiError,
   badRequest,
   internalError,
   isApiError,
@@ -9,6 +10,7 @@ import {
   unsupportedMediaType,
   validationError,
 } from '../core/errors.ts';
+import { emptyBodyError } from './json-body.ts';
 
 /**
  * One place turns every failure into the API's error bodies (API description,
@@ -34,15 +36,17 @@ export function toApiError(err: unknown, request: FastifyRequest, bodyLimit: num
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return payloadTooLarge(bodyLimit);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return badRequest('Request body is empty; send a JSON object');
+      return emptyBodyError();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return badRequest('Content-Length does not match the body');
+      return badRequest('CONTENT_LENGTH_MISMATCH', 'Content-Length does not match the body');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return apiError(414, 'URI_TOO_LONG', 'A path segment is longer than 200 characters');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
-      return badRequest('Malformed URL');
+      return badRequest('MALFORMED_URL', 'Malformed URL');
   }
   if (e instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    return badRequest('Malformed JSON body');
+    return badRequest('MALFORMED_JSON', 'Malformed JSON body');
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new ApiError(e.statusCode, { error: e.message || 'Bad request' });
