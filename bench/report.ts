@@ -5,6 +5,7 @@ import type { WebhookResult } from './webhooks.ts';
 import type { WriteCostResult } from './write-cost.ts';
 import type { LoadResult } from './lib/load.ts';
 import type { CreatesResult } from './creates.ts';
+import type { MemoryResult } from './memory.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -22,6 +23,7 @@ export interface BenchReport {
   reset?: ResetResult;
   webhooks?: WebhookResult;
   creates?: CreatesResult;
+  memory?: MemoryResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -99,6 +101,20 @@ function createsBlock(c: CreatesResult): string {
   ].join('\n');
 }
 
+function memoryBlock(m: MemoryResult): string {
+  const idle = m.idleMiB < 80 ? 'meets the target (< 80 MiB)' : 'ABOVE the target of 80 MiB';
+  const at100k = m.bookings >= 100_000 ? m.withBookingsMiB : m.estimatedAt100kMiB;
+  const booked = at100k < 300 ? 'meets the target (< 300 MiB)' : 'ABOVE the target of 300 MiB';
+  return [
+    '7. memory (RSS, 1 s after the last request)',
+    `  idle after start: sandbox ${m.idleMiB} MiB, bare Fastify ${m.bareIdleMiB} MiB, ratio ${m.idleRatio}: ${idle}`,
+    `  after requests: ${m.afterRequests.map((x) => `${fmt(x.requests)}: ${x.mib} MiB`).join(', ')}`,
+    `  after failed webhook deliveries: ${m.afterFailedDeliveries.map((x) => `${fmt(x.deliveries)}: ${x.mib} MiB`).join(', ')}`,
+    `  with ${fmt(m.bookings)} more bookings: ${m.withBookingsMiB} MiB (from ${m.beforeBookingsMiB}; ${(m.withBookingsMiB / m.bareIdleMiB).toFixed(1)}x bare idle)`,
+    `  at 100k bookings: ${at100k} MiB${m.bookings >= 100_000 ? '' : ' (straight-line estimate)'}: ${booked}`,
+  ].join('\n');
+}
+
 export function formatReport(r: BenchReport): string {
   const blocks = [
     `travel-commerce-sandbox bench, ${r.date}`,
@@ -113,6 +129,7 @@ export function formatReport(r: BenchReport): string {
   if (r.reset) blocks.push(resetBlock(r.reset));
   if (r.webhooks) blocks.push(webhooksBlock(r.webhooks));
   if (r.creates) blocks.push(createsBlock(r.creates));
+  if (r.memory) blocks.push(memoryBlock(r.memory));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

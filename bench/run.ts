@@ -9,7 +9,8 @@
  *
  * Sections: 1 throughput vs a bare Fastify route, 2 spawn-to-first-response,
  * 3 write cost, 4 reset, 5 webhook latency (when src/webhooks/bench.ts exists),
- * 6 form and booking creates at 1k and 100k records.
+ * 6 form and booking creates at 1k and 100k records, 7 memory (idle RSS against
+ * bare Fastify, RSS after 100k requests, 10k failed deliveries, 100k bookings).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -24,8 +25,9 @@ import { prepareTargets, runThroughput } from './throughput.ts';
 import { runWebhooks } from './webhooks.ts';
 import { runWriteCost } from './write-cost.ts';
 import { runCreates } from './creates.ts';
+import { runMemory } from './memory.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -38,6 +40,9 @@ function parseOptions() {
       rounds: { type: 'string', default: '6' },
       'startup-runs': { type: 'string', default: '5' },
       'reset-runs': { type: 'string', default: '10' },
+      'memory-requests': { type: 'string', default: '100000' },
+      'memory-deliveries': { type: 'string', default: '10000' },
+      'memory-bookings': { type: 'string', default: '20000' },
       only: { type: 'string' },
       profile: { type: 'string' },
     },
@@ -57,6 +62,9 @@ function parseOptions() {
     rounds: int('rounds', values.rounds, 1, 20),
     startupRuns: int('startup-runs', values['startup-runs'], 1, 20),
     resetRuns: int('reset-runs', values['reset-runs'], 1, 100),
+    memoryRequests: int('memory-requests', values['memory-requests'], 10, 10_000_000),
+    memoryDeliveries: int('memory-deliveries', values['memory-deliveries'], 10, 1_000_000),
+    memoryBookings: int('memory-bookings', values['memory-bookings'], 0, 1_000_000),
     sections: new Set(only as Section[]),
     profileDir: values.profile,
   };
@@ -94,7 +102,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   };
   const sandboxNodeArgs = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   let bodyFile = '';
-  if (has('throughput') || has('reset') || has('startup')) {
+  if (has('throughput') || has('reset') || has('startup') || has('memory')) {
     await attempt(['throughput', 'reset', 'startup'], async () => {
       const throughputOptions = { ...options, sandboxNodeArgs, tmpDir, log };
       const prepared = await prepareTargets(throughputOptions);
@@ -116,6 +124,11 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('webhooks')) report.webhooks = await runWebhooks(1000, log);
   if (has('writes')) await attempt(['writes'], async () => void (report.writes = await runWriteCost(log)));
   if (has('creates')) await attempt(['creates'], async () => void (report.creates = await runCreates(log)));
+  if (has('memory') && bodyFile) {
+    await attempt(['memory'], async () => {
+      report.memory = await runMemory({ requests: options.memoryRequests, deliveries: options.memoryDeliveries, bookings: options.memoryBookings, bodyFile, log });
+    });
+  }
 }
 
 async function main(): Promise<void> {

@@ -4,7 +4,13 @@
 // and always in an installed package (it has no src/); otherwise, or with
 // SANDBOX_FROM_SOURCE=1, tsx (a dev dependency) runs the TypeScript sources.
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// Node 22.1+ keeps compiled code on disk between runs (a no-op before, and
+// when NODE_DISABLE_COMPILE_CACHE is set); compiling the bundle is a good
+// part of every start (docs/benchmarks.md).
+module.enableCompileCache?.();
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -5,10 +5,32 @@
 // the fixture generator and other heavy modules stay in lazily loaded chunks.
 import { build } from 'esbuild';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generatorFingerprint } from './generator-fingerprint.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist`;
+
+/**
+ * zod exposes every error-message locale as `z.locales` (over 250 KB of the
+ * bundle, parsed on every start). The sandbox only uses the English one zod
+ * configures by default, so its locale index is replaced by one that exports
+ * `en` alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      return { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 // everything but the type declarations, which scripts/build-types.mjs makes (npm pack runs both)
 await mkdir(outdir, { recursive: true });
@@ -17,7 +39,7 @@ for (const entry of await readdir(outdir)) {
 }
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', prepare: 'src/fixtures/prepare-default.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -28,11 +50,28 @@ await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   legalComments: 'none',
-  // ink imports react-devtools-core only when DEV=true; it is not a dependency
-  external: ['react-devtools-core'],
+  // ink imports react-devtools-core only when DEV=true; it is not a dependency.
+  // Fastify requires ajv (through its compiler), fast-json-stringify's compiler
+  // and pino only without custom compilers and with a logger; the sandbox has
+  // neither (src/server.ts), so they stay out of the bundle instead of being
+  // parsed on every start.
+  external: ['react-devtools-core', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'pino'],
   logLevel: 'warning',
+  plugins: [zodEnglishOnly],
+  // the key of the prepared database (src/fixtures/prepared.ts), computed once here
+  define: { __SANDBOX_GENERATOR_FINGERPRINT__: JSON.stringify(generatorFingerprint(root)) },
   // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins
   banner: { js: "import { createRequire as __sandboxCreateRequire } from 'node:module'; const require = __sandboxCreateRequire(import.meta.url);" },
 });
 // The stamp tells bin/sandbox.js the bundle is at least as new as src/.
 await writeFile(`${outdir}/.stamp`, `${new Date().toISOString()}\n`);
+
+// The default fixtures' database, generated once now rather than on the first
+// start (src/fixtures/prepared.ts). Never fails the install: without it the
+// first start generates and caches it.
+try {
+  const { prepareDefaultDatabase } = await import(`${outdir}/prepare.js`);
+  await prepareDefaultDatabase(Date.now());
+} catch (err) {
+  console.warn(`note: the default database was not prepared (${err instanceof Error ? err.message : String(err)}); the first start will generate it`);
+}

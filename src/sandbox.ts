@@ -12,14 +12,14 @@ import { SelfGuard } from './core/self-guard.ts';
 import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
 import type { SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
-import { loadFixtureWorkspaces } from './fixtures/fixture-workspaces.ts';
+import { openFixtureSource } from './fixtures/source.ts';
 import { RouteCatalog } from './http/openapi.ts';
 import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { buildApp } from './server.ts';
 import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
 import { describeTakeover } from './storage/lock.ts';
-import type { Collections, Store } from './storage/types.ts';
+import type { Store } from './storage/types.ts';
 
 export interface Sandbox {
   /** base URL of the API and control plane, e.g. http://127.0.0.1:4010 (empty when not listening) */
@@ -59,9 +59,9 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
   const { store, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
   if (staleLock && store.path) warnings.unshift(describeTakeover(store.path, staleLock));
-  let fixtures: Awaited<ReturnType<typeof fixtureSource>>;
+  let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
   try {
-    fixtures = await fixtureSource(options, clock);
+    fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
     if (fresh) await store.replaceAll(await fixtures.collections());
   } catch (err) {
     await store.close().catch(() => undefined); // releases the lock
@@ -153,54 +153,6 @@ function clockStart(options: ResolvedOptions): number | undefined {
   const ms = typeof raw === 'number' ? raw : Date.parse(raw);
   if (Number.isNaN(ms)) throw new SandboxError(`Invalid clock start "${raw}": use an ISO 8601 time`);
   return ms;
-}
-
-/**
- * Fixture data is generated with faker only when needed (first start, reset),
- * and the generated state is kept as JSON, per process, so later resets and
- * further sandboxes with the same fixtures, seed and day only parse it.
- * Generated dates are anchored on the clock's current UTC day, so the same
- * seed on the same day (or on a manual clock) gives a byte-identical database.
- */
-const generatedFixtures = new Map<string, Promise<string>>();
-
-async function fixtureSource(options: ResolvedOptions, clock: Clock) {
-  let workspaces = await loadFixtureWorkspaces(options.fixturesDir);
-  const anchorMs = Math.floor(clock.now() / 86_400_000) * 86_400_000;
-  const cacheKey = JSON.stringify([resolve(options.fixturesDir), options.seed, anchorMs]);
-  const generate = () => {
-    let json = generatedFixtures.get(cacheKey);
-    if (!json) {
-      json = import('./fixtures/generate.ts')
-        .then(({ buildFixtureState }) => buildFixtureState({ fixturesDir: options.fixturesDir, seed: options.seed, anchorMs }))
-        .then((built) => JSON.stringify(built.collections));
-      generatedFixtures.set(cacheKey, json);
-      json.catch(() => generatedFixtures.delete(cacheKey));
-    }
-    return json;
-  };
-  return {
-    get workspaces() {
-      return workspaces;
-    },
-    async collections(): Promise<Collections> {
-      return JSON.parse(await generate()) as Collections;
-    },
-    /** Reads the fixture files again; throws (keeping the old state) when they are invalid. */
-    async reload(): Promise<{ before: Collections; after: Collections }> {
-      const before = JSON.parse(await generate()) as Collections;
-      const nextWorkspaces = await loadFixtureWorkspaces(options.fixturesDir);
-      generatedFixtures.delete(cacheKey);
-      try {
-        const after = JSON.parse(await generate()) as Collections;
-        workspaces = nextWorkspaces;
-        return { before, after };
-      } catch (err) {
-        generatedFixtures.set(cacheKey, Promise.resolve(JSON.stringify(before)));
-        throw err;
-      }
-    },
-  };
 }
 
 /** Expired idempotency keys are swept hourly on the sandbox clock (retention: 24 h). */

@@ -2,6 +2,7 @@ import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
 import { DEFAULT_SCENARIOS_DIR, type SandboxOptions } from '../config.ts';
 import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
+import { holdYoungGeneration } from './young-generation.ts';
 
 export interface StartFlags {
   port: number;
@@ -64,10 +65,13 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  const releaseYoungGeneration = holdYoungGeneration();
   try {
     sandbox = await createSandbox(startOptions(flags));
   } catch (err) {
     fail(errorMessage(err));
+  } finally {
+    releaseYoungGeneration();
   }
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
   if (flags.watch) {

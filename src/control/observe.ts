@@ -10,6 +10,12 @@ import type { ZodApp } from '../resources/types.ts';
  */
 export const STREAM_EVENT_TYPES = ['request', 'domain', 'delivery', 'rate-limit', 'reset'] as const;
 const HEARTBEAT_MS = 15_000;
+/**
+ * Bytes a stream client may fall behind (written, not yet taken by its
+ * socket). Past this the stream is closed rather than buffered without end;
+ * the client reconnects after `retry` and continues with live events.
+ */
+export const STREAM_BACKLOG_BYTES = 1024 * 1024;
 
 export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
   app.get('/requests', {
@@ -33,6 +39,10 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
     res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ now: ctx.clock.iso(), clock: ctx.clock.mode })}\n\n`);
     const unsubscribe = STREAM_EVENT_TYPES.map((type) =>
       ctx.bus.on(type as keyof SandboxEvents, (payload: unknown) => {
+        if (res.writableLength > STREAM_BACKLOG_BYTES) {
+          res.destroy(); // 'close' below unsubscribes
+          return;
+        }
         res.write(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
       }),
     );

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Row, Store } from '../storage/types.ts';
+import type { Op, Row, Store } from '../storage/types.ts';
 import type { Clock } from './clock.ts';
 import { COLLECTIONS } from './collections.ts';
 import { ApiError, badRequest, conflict, unprocessable } from './errors.ts';
@@ -12,12 +12,20 @@ import { ApiError, badRequest, conflict, unprocessable } from './errors.ts';
  *   replayed with `Idempotent-Replayed: true`;
  * - same key, different request: 422;
  * - same key while the first request is still running: 409;
- * - keys are kept 24 h on the sandbox clock, per workspace;
+ * - keys are kept 24 h on the sandbox clock, per workspace, and at most
+ *   IDEMPOTENCY_MAX_KEYS per workspace (the oldest go first), so memory stays
+ *   bounded under any load;
  * - only responses below 500 are saved, and requests refused before the handler
  *   ran (auth, rate limit, validation) save nothing, so a corrected retry works.
  */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/**
+ * Saved outcomes kept per workspace (docs/api-notes.md). Checked every
+ * IDEMPOTENCY_TRIM_BATCH saves, so a workspace holds at most the sum.
+ */
+export const IDEMPOTENCY_MAX_KEYS = 10_000;
+export const IDEMPOTENCY_TRIM_BATCH = 1_000;
 
 export interface IdempotencyRecord {
   id: string;
@@ -34,6 +42,8 @@ export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; record: Ide
 
 export class Idempotency {
   private inFlight = new Set<string>();
+  /** saves per workspace since its last trim check */
+  private savesSinceTrim = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -76,10 +86,22 @@ export class Idempotency {
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + IDEMPOTENCY_RETENTION_MS).toISOString(),
       };
-      await this.store.commit([{ type: 'put', collection: COLLECTIONS.idempotency, workspaceId, row: record as unknown as Row }]);
+      await this.store.commit([...this.trimOps(workspaceId), { type: 'put', collection: COLLECTIONS.idempotency, workspaceId, row: record as unknown as Row }]);
     } finally {
       this.inFlight.delete(slot);
     }
+  }
+
+  /** Every batch of a workspace's saves: deletes for its oldest outcomes past the bound (one more for the save). */
+  private trimOps(workspaceId: string): Op[] {
+    const saves = (this.savesSinceTrim.get(workspaceId) ?? 0) + 1;
+    this.savesSinceTrim.set(workspaceId, saves % IDEMPOTENCY_TRIM_BATCH);
+    if (saves < IDEMPOTENCY_TRIM_BATCH) return [];
+    const rows = this.store.list<IdempotencyRecord>(COLLECTIONS.idempotency, workspaceId);
+    if (rows.length < IDEMPOTENCY_MAX_KEYS) return [];
+    return rows
+      .slice(0, rows.length - IDEMPOTENCY_MAX_KEYS + 1)
+      .map((row) => ({ type: 'delete', collection: COLLECTIONS.idempotency, workspaceId, id: row.id }));
   }
 
   release(workspaceId: string, key: string): void {

@@ -25,6 +25,18 @@ export class SeededRandom {
     this.d = next();
   }
 
+  /** The generator's position, to resume the same sequence later (see fixtures/prepared.ts). */
+  state(): [number, number, number, number] {
+    return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
+  }
+
+  /** A generator that continues from a `state()`. */
+  static fromState(state: readonly number[]): SeededRandom {
+    const rng = new SeededRandom(0);
+    [rng.a, rng.b, rng.c, rng.d] = state as [number, number, number, number];
+    return rng;
+  }
+
   /** uniform in [0, 1) */
   next(): number {
     this.a >>>= 0; this.b >>>= 0; this.c >>>= 0; this.d >>>= 0;

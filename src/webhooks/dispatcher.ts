@@ -115,7 +115,8 @@ export class WebhookDispatcher {
       updatedAt: now,
       attempts: [],
     }));
-    await this.ctx.store.commit(deliveries.map((d) => this.outbox.putOp(d)));
+    // one event, one workspace: the log is trimmed in the same commit
+    await this.ctx.store.commit([...this.outbox.trimOps(event.workspaceId, deliveries.length), ...deliveries.map((d) => this.outbox.putOp(d))]);
     for (const d of deliveries) void this.track(this.attempt(d.workspaceId, d.id, 'initial'));
     return deliveries.map((d) => d.id);
   }

@@ -52,12 +52,35 @@ export interface DeliveryFilter {
 }
 
 const C = COLLECTIONS.webhookDeliveries;
+/**
+ * Finished deliveries (succeeded, failed, cancelled) kept per workspace, the
+ * newest; older ones are dropped in batches of DELIVERY_LOG_TRIM_BATCH as new
+ * deliveries arrive. Pending deliveries are work still to do and are never
+ * dropped (docs/webhooks.md, "The delivery log").
+ */
+export const DELIVERY_LOG_LIMIT = 1_000;
+const DELIVERY_LOG_TRIM_BATCH = 100;
 
 export class Outbox {
   constructor(private readonly store: Store) {}
 
   putOp(delivery: Delivery): Op {
     return { type: 'put', collection: C, workspaceId: delivery.workspaceId, row: delivery as unknown as Row };
+  }
+
+  /** Deletes for the oldest finished deliveries once `incoming` more would pass the bound plus a batch. */
+  trimOps(workspaceId: string, incoming: number): Op[] {
+    const rows = this.store.list<Delivery>(C, workspaceId);
+    if (rows.length + incoming < DELIVERY_LOG_LIMIT + DELIVERY_LOG_TRIM_BATCH) return [];
+    let excess = rows.length + incoming - DELIVERY_LOG_LIMIT;
+    const ops: Op[] = [];
+    for (const row of rows) {
+      if (excess <= 0) break;
+      if (row.status === 'pending') continue;
+      ops.push({ type: 'delete', collection: C, workspaceId, id: row.id });
+      excess--;
+    }
+    return ops;
   }
 
   get(workspaceId: string, id: string): Delivery | undefined {

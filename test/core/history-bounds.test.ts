@@ -1,0 +1,85 @@
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { Clock } from '../../src/core/clock.ts';
+import { COLLECTIONS } from '../../src/core/collections.ts';
+import { EventBus } from '../../src/core/events.ts';
+import { Idempotency, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TRIM_BATCH } from '../../src/core/idempotency.ts';
+import { RequestLog } from '../../src/core/request-log.ts';
+import { createSandbox } from '../../src/index.ts';
+import { openStore } from '../../src/storage/index.ts';
+import type { Row } from '../../src/storage/types.ts';
+import { DELIVERY_LOG_LIMIT, Outbox, type Delivery } from '../../src/webhooks/outbox.ts';
+
+/** Every in-memory history has a bound (docs/benchmarks.md, "Memory"). */
+describe('bounded histories', () => {
+  it('the idempotency store keeps at most its bound per workspace, dropping the oldest keys', async () => {
+    const { store } = await openStore({});
+    const idem = new Idempotency(store, new Clock('manual', 0));
+    const total = IDEMPOTENCY_MAX_KEYS + 2 * IDEMPOTENCY_TRIM_BATCH + 17;
+    let most = 0;
+    for (let i = 0; i < total; i++) {
+      for (const ws of ['a', 'b']) {
+        idem.begin(ws, `key-${i}`, 'POST', '/v1/forms', { i });
+        await idem.finish(ws, `key-${i}`, 'POST', '/v1/forms', { i }, 201, '{}');
+      }
+      most = Math.max(most, store.list(COLLECTIONS.idempotency, 'a').length);
+    }
+    expect(most).toBeLessThanOrEqual(IDEMPOTENCY_MAX_KEYS + IDEMPOTENCY_TRIM_BATCH);
+    for (const ws of ['a', 'b']) {
+      expect(store.list(COLLECTIONS.idempotency, ws).length).toBeLessThanOrEqual(IDEMPOTENCY_MAX_KEYS + IDEMPOTENCY_TRIM_BATCH);
+      // the newest keys still replay; the oldest were dropped
+      expect(idem.begin(ws, `key-${total - 1}`, 'POST', '/v1/forms', { i: total - 1 }).kind).toBe('replay');
+      expect(idem.begin(ws, 'key-0', 'POST', '/v1/forms', { i: 0 }).kind).toBe('new');
+    }
+  });
+
+  it('the delivery log drops the oldest finished deliveries, never pending ones', async () => {
+    const { store } = await openStore({});
+    const outbox = new Outbox(store);
+    const delivery = (i: number, status: Delivery['status']): Row =>
+      ({ id: `dlv_${i}`, workspaceId: 'ws', status, attempts: [], createdAt: new Date(i * 1000).toISOString() }) as unknown as Row;
+    const pending = new Set([0, 5, 10]);
+    let next = 0;
+    for (let round = 0; round < 30; round++) {
+      const rows = Array.from({ length: 100 }, () => next++).map((i) => delivery(i, pending.has(i) ? 'pending' : 'failed'));
+      await store.commit([...outbox.trimOps('ws', rows.length), ...rows.map((row) => ({ type: 'put' as const, collection: COLLECTIONS.webhookDeliveries, workspaceId: 'ws', row }))]);
+      expect(store.list(COLLECTIONS.webhookDeliveries, 'ws').length).toBeLessThanOrEqual(DELIVERY_LOG_LIMIT + 100);
+    }
+    const ids = store.list<Delivery>(COLLECTIONS.webhookDeliveries, 'ws').map((d) => d.id);
+    for (const i of pending) expect(ids).toContain(`dlv_${i}`);
+    expect(ids).toContain(`dlv_${next - 1}`);
+    expect(ids).not.toContain('dlv_1');
+  });
+
+  it('the request log keeps at most twice its capacity, with details on the newest only', () => {
+    const bus = new EventBus();
+    const log = new RequestLog(bus, 100);
+    for (let i = 0; i < 1_000; i++) bus.emit('request', { id: `req_${i}`, detail: { big: 'x'.repeat(100) } } as never);
+    expect(log.recent(1_000).length).toBeLessThanOrEqual(100);
+    expect((log as unknown as { entries: unknown[] }).entries.length).toBeLessThan(200);
+  });
+
+  it('a stream client that stops reading is disconnected instead of buffered without end', async () => {
+    const sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
+    try {
+      const socket = connect(sandbox.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(`GET /__sandbox/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the stream is open
+      socket.pause(); // never read again: the kernel buffers fill, then the server's
+      const payload = { big: 'x'.repeat(64 * 1024) };
+      for (let i = 0; i < 400; i++) {
+        sandbox.events.emit('reset', payload as never);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // 25 MB were sent to a client that read none of it: the server has given up on it
+      socket.resume();
+      const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000))]);
+      socket.destroy();
+      expect(outcome).toBe('closed');
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
