@@ -46,19 +46,19 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   let sandbox: Sandbox | undefined;
   let stopWatching: (() => Promise<void>) | undefined;
   let stopping = false;
-  const shutdown = () => {
+  const shutdown = (exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    if (!sandbox) process.exit(0); // still starting: nothing acknowledged yet
+    if (!sandbox) process.exit(exitCode); // still starting: nothing acknowledged yet
     Promise.resolve(stopWatching?.())
       .then(() => sandbox!.stop())
       .then(
-        () => process.exit(0),
+        () => process.exit(exitCode),
         (err) => fail(`could not stop cleanly: ${errorMessage(err)}`),
       );
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => shutdown());
+  process.on('SIGTERM', () => shutdown());
   try {
     sandbox = await createSandbox(startOptions(flags));
   } catch (err) {
@@ -82,7 +82,7 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
  * plane like any other client; q stops the sandbox as Ctrl+C would. Without a
  * terminal it prints one line with the URL, then plain log lines.
  */
-async function openDashboard(sandbox: Sandbox, shutdown: () => void): Promise<void> {
+async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => void): Promise<void> {
   if (!process.stdout.isTTY) process.stdout.write(`travel-commerce-sandbox is serving ${sandbox.url} (no terminal: logging one line per request, delivery and event)\n`);
   const { openStartDashboard } = await import('./dashboard.ts');
   await openStartDashboard(sandbox.url, sandbox.controlToken, shutdown);

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
-import type { SandboxEvents } from '../core/events.ts';
+import { encodeStreamEvent, FORWARDED_EVENTS } from '../core/stream-events.ts';
 import type { ZodApp } from '../resources/types.ts';
 
 /**
  * Watching the sandbox: the recent request log, and a Server-Sent Events
  * stream of requests, domain events, webhook deliveries, rate-limit changes
- * and resets (the dashboard reads it).
+ * and resets (the dashboard reads it). Every frame's shape is the shared zod
+ * schema of src/core/stream-events.ts, which the dashboard decodes with.
  */
-export const STREAM_EVENT_TYPES = ['request', 'domain', 'delivery', 'rate-limit', 'reset'] as const;
+export const STREAM_EVENT_TYPES = FORWARDED_EVENTS;
 const HEARTBEAT_MS = 15_000;
 
 export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
@@ -30,12 +31,14 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
       connection: 'keep-alive',
       'x-request-id': request.id,
     });
-    res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ now: ctx.clock.iso(), clock: ctx.clock.mode })}\n\n`);
-    const unsubscribe = STREAM_EVENT_TYPES.map((type) =>
-      ctx.bus.on(type as keyof SandboxEvents, (payload: unknown) => {
-        res.write(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
-      }),
-    );
+    res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
+    const unsubscribe = [
+      ctx.bus.on('request', (payload) => res.write(encodeStreamEvent('request', payload))),
+      ctx.bus.on('domain', (payload) => res.write(encodeStreamEvent('domain', payload))),
+      ctx.bus.on('delivery', (payload) => res.write(encodeStreamEvent('delivery', payload))),
+      ctx.bus.on('rate-limit', (payload) => res.write(encodeStreamEvent('rate-limit', payload))),
+      ctx.bus.on('reset', (payload) => res.write(encodeStreamEvent('reset', payload))),
+    ];
     // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md)
     const unwatch = ctx.requestLog.watch();
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
