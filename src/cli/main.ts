@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { errorMessage, fail } from './output.ts';
 
 /**
@@ -38,6 +38,13 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
 }
 
 const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+/** How every command finds a running sandbox: --url, then $SANDBOX_URL (set by `sandbox exec`), then the default. */
+const sandboxUrl = (): string => process.env.SANDBOX_URL || DEFAULT_SANDBOX_URL;
+/** --url and --token, as every command that talks to a running sandbox takes them. */
+const withUrlOptions = (command: Command): Command =>
+  command
+    .addOption(new Option('--url <url>', 'the running sandbox').default(sandboxUrl(), `$SANDBOX_URL, else ${DEFAULT_SANDBOX_URL}`))
+    .option('--token <token>', 'control token (default: $SANDBOX_CONTROL_TOKEN)');
 
 function parseProbability(value: string): number {
   const n = Number(value);
@@ -49,10 +56,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 /** The options of every command that talks to a running sandbox: --url, --token, --json. */
 function withControlOptions(command: Command): Command {
-  return command
-    .option('--url <url>', 'the running sandbox (or SANDBOX_URL)', process.env.SANDBOX_URL ?? DEFAULT_SANDBOX_URL)
-    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
-    .option('--json', 'machine-readable output: JSON on stdout');
+  return withUrlOptions(command).option('--json', 'machine-readable output: JSON on stdout');
 }
 
 /** A command (or subcommand of a group) that talks to a running sandbox; `--help` shows the examples. */
@@ -93,34 +97,28 @@ export function buildProgram(): Command {
       await runExec(command, opts);
     });
 
-  program.command('listen').description('deliver webhooks from a running sandbox to a local URL and print each delivery')
+  withUrlOptions(program.command('listen')).description('deliver webhooks from a running sandbox to a local URL and print each delivery')
     .requiredOption('--forward-to <url>', 'the receiver, e.g. http://localhost:3000/webhooks')
     .option('--events <patterns>', 'comma-separated event names or patterns', '*')
     .option('--workspace <id|name>', 'workspace (default: the first one)')
     .option('--print-secret', 'print only the signing secret and exit (for scripts)')
-    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
-    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
     .addHelpText('after', "\nExamples:\n  $ npx sandbox listen --forward-to http://localhost:3000/webhooks --events 'booking.*'\n  $ export WEBHOOK_SECRET=$(npx sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)")
     .action(async (opts) => {
       const { runListen } = await import('./listen.ts');
       await runListen(opts);
     });
 
-  program.command('trigger').description('emit a webhook event in a running sandbox')
+  withUrlOptions(program.command('trigger')).description('emit a webhook event in a running sandbox')
     .argument('<event-type>', 'a catalogue event, e.g. booking.created')
     .option('--workspace <id|name>', 'workspace (default: the first one)')
     .option('--data <json>', 'the event data as a JSON object (default: made from the workspace)')
-    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
-    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
     .option('--json', 'print the event and delivery ids as one JSON line')
     .action(async (type: string, opts) => {
       const { runTrigger } = await import('./trigger.ts');
       await runTrigger(type, opts);
     });
 
-  program.command('dashboard').description('a live terminal dashboard of a running sandbox: requests, webhooks, rate limits, events')
-    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
-    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
+  withUrlOptions(program.command('dashboard').description('a live terminal dashboard of a running sandbox: requests, webhooks, rate limits, events'))
     .addHelpText('after', '\nKeys: Tab panels, arrows or j/k move, Enter details, / filter, p pause, r replay, c clear, ? help, q quit.\nWhen stdout is not a terminal it prints one line per request, delivery and event.\n\nExamples:\n  $ npx sandbox dashboard\n  $ npx sandbox dashboard --url http://127.0.0.1:4011\n  $ npx sandbox start --dashboard')
     .action(async (opts) => {
       const { runDashboard } = await import('./dashboard.ts');
@@ -132,8 +130,8 @@ export function buildProgram(): Command {
     .action(async (opts) => (await import('./scenario.ts')).runScenarioList(opts));
   scenario.command('run').description('run one scenario; exits 1 when a step fails')
     .argument('<name|file>', 'a scenario name from the directory, or a path to a .json file')
-    .option('--url <url>', 'a running sandbox (default: a fresh in-memory one for the run)')
-    .option('--token <token>', 'control-plane token (or SANDBOX_CONTROL_TOKEN)')
+    .option('--url <url>', 'a running sandbox (default: a fresh in-memory one for the run, with the clock the scenario asks for; $SANDBOX_URL is not read)')
+    .option('--token <token>', 'control token (default: $SANDBOX_CONTROL_TOKEN)')
     .option('--dir <dir>', 'scenarios directory')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', '\nExamples:\n  $ npx sandbox scenario run sandbox-rate-limit\n  $ npx sandbox scenario run ./my-case.json --url http://127.0.0.1:4010')

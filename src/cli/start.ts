@@ -88,10 +88,16 @@ async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => 
   await openStartDashboard(sandbox.url, sandbox.controlToken, shutdown);
 }
 
-/** The --json line: exactly {url, workspaces: [{id, name, mode, keys: [{id, name, key, scopes}]}]}. */
+/**
+ * The --json ready line: {url, controlUrl, controlToken?, workspaces: [{id, name, mode, keys:
+ * [{id, name, key, scopes}]}]}. controlToken is there when the sandbox has one (a non-loopback
+ * host), since a script cannot read it from the banner.
+ */
 export function startSummary(sandbox: Sandbox) {
   return {
     url: sandbox.url,
+    controlUrl: sandbox.controlUrl,
+    ...(sandbox.controlToken ? { controlToken: sandbox.controlToken } : {}),
     workspaces: sandbox.workspaces.map((w) => ({
       id: w.id,
       name: w.name,
