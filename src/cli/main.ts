@@ -101,8 +101,9 @@ export function buildProgram(): Command {
     .requiredOption('--forward-to <url>', 'the receiver, e.g. http://localhost:3000/webhooks')
     .option('--events <patterns>', 'comma-separated event names or patterns', '*')
     .option('--workspace <id|name>', 'workspace (default: the first one)')
-    .option('--print-secret', 'print only the signing secret and exit (for scripts)')
-    .addHelpText('after', "\nExamples:\n  $ npx sandbox listen --forward-to http://localhost:3000/webhooks --events 'booking.*'\n  $ export WEBHOOK_SECRET=$(npx sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)")
+    .option('--print-secret', 'print only the signing secret and exit; changes nothing (a first call creates the subscription paused)')
+    .option('--json', 'one JSON line per delivery attempt on stdout (the banner goes to stderr)')
+    .addHelpText('after', "\nCtrl+C stops listening and pauses the subscription, so nothing retries into a closed port.\n\nExamples:\n  $ npx sandbox listen --forward-to http://localhost:3000/webhooks --events 'booking.*'\n  $ export WEBHOOK_SECRET=$(npx sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)")
     .action(async (opts) => {
       const { runListen } = await import('./listen.ts');
       await runListen(opts);
@@ -112,7 +113,10 @@ export function buildProgram(): Command {
     .argument('<event-type>', 'a catalogue event, e.g. booking.created')
     .option('--workspace <id|name>', 'workspace (default: the first one)')
     .option('--data <json>', 'the event data as a JSON object (default: made from the workspace)')
+    .option('--override <key=value>', 'replace a field of the data, by dotted path (repeatable); the value is JSON or a string', collect)
+    .option('--add <key=value>', 'add a field to the data, by dotted path (repeatable)', collect)
     .option('--json', 'print the event and delivery ids as one JSON line')
+    .addHelpText('after', "\nExamples:\n  $ npx sandbox trigger booking.created\n  $ npx sandbox trigger booking.created --override status=cancelled --add metadata.source=cli")
     .action(async (type: string, opts) => {
       const { runTrigger } = await import('./trigger.ts');
       await runTrigger(type, opts);
@@ -209,9 +213,14 @@ function addScriptingCommands(program: Command): void {
     .option('--bookings <n>', 'bookings to add (default 50, or 0 with --products)', parseInteger('--bookings', 0, 50_000))
     .option('--seed <n>', 'faker seed (default: the sandbox seed)', parseInteger('--seed', 0, 2 ** 31 - 1))
     .action(async (opts) => (await import('./seed.ts')).runSeed(opts));
-  control(program, 'logs', 'print the requests served on /v1', ['logs --limit 20', 'logs --follow'])
+  control(program, 'logs', 'print the requests served on /v1', ['logs --limit 20', 'logs --follow --status 4xx', 'logs --method POST --path /v1/bookings'])
     .option('-f, --follow', 'keep printing requests as they happen, until Ctrl+C').option('--limit <n>', 'how many recent requests', parseInteger('--limit', 1, 1000))
+    .option('--method <method>', 'only this HTTP method').option('--status <code>', 'only this status or class: 404, 4xx, 5')
+    .option('--path <text>', 'only paths containing this text (* matches within a segment, ** across)')
     .action(async (opts) => (await import('./logs.ts')).runLogs(opts));
+  const events = group(program, 'events', 'webhook deliveries of a running sandbox', 'events resend dlv_...');
+  control(events, 'resend', 'send a delivery again now, with the same webhook-id (not counted against max_retries)', ['events resend dlv_...']).argument('<delivery-id>', 'delivery id (from listen, the dashboard or GET /__sandbox/deliveries)')
+    .action(async (id: string, opts) => (await import('./events.ts')).runEventsResend(id, opts));
   control(program, 'otp', 'show the latest verification codes the sandbox sent', ['otp +15551234567', 'otp ada@example.com --json']).argument('[target]', 'phone (E.164) or e-mail')
     .option('--channel <channel>', 'sms or email').option('--limit <n>', 'how many codes', parseInteger('--limit', 1, 100))
     .action(async (target: string | undefined, opts) => (await import('./otp.ts')).runOtp(target, opts));
