@@ -120,6 +120,11 @@ export class ControlClient {
     return this.call('POST', `/webhook-subscriptions/${encodeURIComponent(id)}/active`, { body });
   }
 
+  /** The scopes /v1 routes require, with their resources and actions. */
+  scopes(): Promise<{ scopes: string[]; resources: string[]; actions: string[] }> {
+    return this.call('GET', '/scopes');
+  }
+
   createKey(workspaceId: string, body: { name?: string; scopes?: string[] | null }): Promise<CreatedWorkspaceKey> {
     return this.call('POST', `/workspaces/${encodeURIComponent(workspaceId)}/keys`, { body });
   }

@@ -3,6 +3,7 @@ import { badRequest } from '../core/errors.ts';
 import { ScopeSchema, WorkspaceModeSchema } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
+import { assertKnownScopes, knownScopes } from './known-scopes.ts';
 import { createWorkspaceKey, exportWorkspace, listWorkspaces, requireWorkspace, revokeWorkspaceKey, workspaceView } from './workspace-keys.ts';
 
 /**
@@ -45,9 +46,15 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
       body: z.object({ name: z.string().min(1).max(100).optional(), scopes: z.array(ScopeSchema).nullable().optional() }).optional(),
     },
   }, async (request, reply) => {
+    assertKnownScopes(request.body?.scopes, knownScopes(ctx.routes));
     const created = await createWorkspaceKey(ctx, request.params.id, request.body ?? {});
     return reply.code(201).send({ data: created });
   });
+
+  app.get('/scopes', {
+    schema: { response: { 200: z.object({ data: z.object({ scopes: z.array(z.string()), resources: z.array(z.string()), actions: z.array(z.string()) }) }) } },
+    config: { summary: 'The scopes /v1 routes require, and their resources and actions (keys may use * wildcards)' },
+  }, async () => ({ data: knownScopes(ctx.routes) }));
 
   app.delete('/keys/:id', { schema: { params: IdParams } }, async (request) => ({ data: await revokeWorkspaceKey(ctx, request.params.id) }));
 

@@ -1,0 +1,64 @@
+import { badRequest } from '../core/errors.ts';
+import { SCOPE_PATTERN } from '../core/scopes.ts';
+import type { RouteCatalog } from '../http/openapi.ts';
+
+/**
+ * The scopes the API has: every `<resource>:<action>` some /v1 route requires
+ * (API description, "Authentication" 4-5), read from the route catalogue so a
+ * new route brings its scope along. A key's scopes may use `*` wildcards.
+ */
+export interface KnownScopes {
+  scopes: string[];
+  resources: string[];
+  actions: string[];
+}
+
+export function knownScopes(catalog: RouteCatalog): KnownScopes {
+  const scopes = [...new Set(catalog.routes.map((r) => r.scope).filter((s): s is string => Boolean(s)))].sort();
+  const resources = [...new Set(scopes.map((s) => s.split(':')[0]!))].sort();
+  const actions = [...new Set(scopes.map((s) => s.split(':')[1]!))].sort();
+  return { scopes, resources, actions };
+}
+
+/** Why a scope would grant nothing, or null when it is fine; the text names the known ones. */
+export function scopeProblem(scope: string, known: KnownScopes): string | null {
+  const list = `known resources: ${known.resources.join(', ')}; actions: ${known.actions.join(', ')}`;
+  if (!SCOPE_PATTERN.test(scope)) return `scope "${scope}" is not of the form <resource>:<action> (e.g. products:read; * wildcards allowed); ${list}`;
+  if (scope === '*') return null;
+  const [resource, action] = scope.split(':') as [string, string];
+  if (resource !== '*' && !known.resources.includes(resource)) return `scope "${scope}" names no resource the API has${suggest(resource, known.resources)}; ${list}`;
+  if (action !== '*' && !known.actions.includes(action)) return `scope "${scope}" names no action the API has${suggest(action, known.actions)}; ${list}`;
+  return null;
+}
+
+/** Throws one 400 for the first scope that grants nothing. */
+export function assertKnownScopes(scopes: readonly string[] | null | undefined, known: KnownScopes): void {
+  for (const scope of scopes ?? []) {
+    const problem = scopeProblem(scope, known);
+    if (problem) throw badRequest(problem);
+  }
+}
+
+/** ` (did you mean "products"?)` for the closest known word, when it is close. */
+export function suggest(word: string, known: readonly string[]): string {
+  let best: { word: string; distance: number } | null = null;
+  for (const candidate of known) {
+    const distance = editDistance(word, candidate);
+    if (!best || distance < best.distance) best = { word: candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(word.length / 3)) ? ` (did you mean "${best.word}"?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
