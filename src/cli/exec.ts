@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { errorMessage, fail } from './output.ts';
-import { startOptions, type StartFlags } from './start.ts';
+import { emptyFixtures, startOptions, type StartFlags } from './start.ts';
 
 export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
   data?: string;
@@ -22,6 +22,11 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
     sandbox = await createSandbox(startOptions({ ...flags, data: flags.data ?? '', inMemory: flags.inMemory || !flags.data }));
   } catch (err) {
     fail(errorMessage(err));
+  }
+  const empty = emptyFixtures(sandbox, flags);
+  if (empty) {
+    await sandbox.stop();
+    fail(empty);
   }
   const workspace = sandbox.workspaces.find((w) => w.mode === flags.key) ?? sandbox.workspaces[0]!;
   const key = workspace.keys.find((k) => k.scopes === null) ?? workspace.keys[0]!;

@@ -14,6 +14,11 @@ export function parseInteger(name: string, min: number, max: number) {
   };
 }
 
+function parseControlToken(value: string): string {
+  if (value.length < 8) throw new InvalidArgumentError('--control-token must be at least 8 characters');
+  return value;
+}
+
 function parseFactor(value: string): number {
   const n = Number(value);
   if (!(n > 0 && n <= 1)) throw new InvalidArgumentError('--webhook-retry-scale must be a number above 0 and at most 1');
@@ -32,7 +37,7 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--clock <mode>', 'real, or manual (time moves only via the control plane)', 'real')
     .option('--no-rate-limits', 'compute and report rate limits but never enforce them (for load tests)')
     .option('--internal-key <key>', 'internal service key (or SANDBOX_INTERNAL_API_KEY)')
-    .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host')
+    .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host (at least 8 characters)', parseControlToken)
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
     .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor);
 }
@@ -226,9 +231,25 @@ function addScriptingCommands(program: Command): void {
     .action(async (target: string | undefined, opts) => (await import('./otp.ts')).runOtp(target, opts));
 }
 
+/**
+ * `sandbox keys bogus`: a group with a default subcommand (`keys` = `keys list`)
+ * would hand "bogus" to that default as an excess argument ("too many
+ * arguments for 'list'"); name it as the unknown command it is instead.
+ */
+export function unknownSubcommand(program: Command, args: readonly string[]): string | null {
+  const [name, sub] = args;
+  const group = program.commands.find((c) => c.name() === name || c.aliases().includes(name ?? ''));
+  if (!group || group.commands.length === 0 || sub === undefined || sub.startsWith('-')) return null;
+  if (group.commands.some((c) => c.name() === sub || c.aliases().includes(sub))) return null;
+  return `unknown command "${name} ${sub}"; ${name} has: ${group.commands.map((c) => c.name()).join(', ')} (run \`sandbox ${name} --help\`)`;
+}
+
 export async function main(argv: string[]): Promise<void> {
   try {
-    await buildProgram().parseAsync(argv);
+    const program = buildProgram();
+    const unknown = unknownSubcommand(program, argv.slice(2));
+    if (unknown) fail(unknown);
+    await program.parseAsync(argv);
   } catch (err) {
     fail(errorMessage(err));
   }

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { DEFAULT_SCENARIOS_DIR } from '../config.ts';
+import { ControlClient } from '../control/client.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { findScenario, listScenarioFiles, loadScenarioFile } from '../scenarios/load.ts';
 import { runScenario, type StepResult } from '../scenarios/runner.ts';
@@ -32,6 +33,9 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
  */
 export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): Promise<void> {
   const scenario = await findScenario(flags.dir ?? DEFAULT_SCENARIOS_DIR, nameOrFile);
+  const token = flags.token ?? process.env.SANDBOX_CONTROL_TOKEN;
+  // the standard "no sandbox is running" line, rather than the first step failing with "fetch failed"
+  if (flags.url) await new ControlClient({ url: flags.url, ...(token ? { token } : {}) }).health();
   let own: Sandbox | undefined;
   const url = flags.url ?? (own = await createSandbox({ port: 0, storage: 'memory', clock: scenario.sandbox.clock, enforceRateLimits: scenario.sandbox.enforceRateLimits })).url;
   const print = (step: StepResult) => {
@@ -40,7 +44,7 @@ export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): 
   };
   if (!flags.json) process.stdout.write(`scenario ${scenario.name}${own ? dim(' (fresh in-memory sandbox)') : dim(` (${url})`)}\n`);
   try {
-    const result = await runScenario(scenario, { url, token: flags.token ?? process.env.SANDBOX_CONTROL_TOKEN }, print);
+    const result = await runScenario(scenario, { url, token }, print);
     if (flags.json) printJson(result);
     else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${result.steps.length} steps passed\n`);
     process.exitCode = result.passed ? 0 : 1;

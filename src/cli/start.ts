@@ -64,6 +64,11 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   } catch (err) {
     fail(errorMessage(err));
   }
+  const empty = emptyFixtures(sandbox, flags);
+  if (empty) {
+    await sandbox.stop();
+    fail(empty);
+  }
   if (flags.watch) {
     const { watchSandbox } = await import('../watch.ts');
     stopWatching = await watchSandbox(sandbox, {
@@ -86,6 +91,12 @@ async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => 
   if (!process.stdout.isTTY) process.stdout.write(`travel-commerce-sandbox is serving ${sandbox.url} (no terminal: logging one line per request, delivery and event)\n`);
   const { openStartDashboard } = await import('./dashboard.ts');
   await openStartDashboard(sandbox.url, sandbox.controlToken, shutdown);
+}
+
+/** A --fixtures directory that defines no workspace makes a sandbox nobody can call: refuse it. */
+export function emptyFixtures(sandbox: Sandbox, flags: Pick<StartFlags, 'fixtures'>): string | null {
+  if (sandbox.workspaces.length > 0) return null;
+  return `--fixtures ${flags.fixtures ?? '(bundled)'} defines no workspace, so no API key could call the sandbox; point it at a directory with fixture files (see fixtures/*.json)`;
 }
 
 /**

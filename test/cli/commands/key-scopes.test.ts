@@ -26,10 +26,10 @@ describe('scopes of new keys', () => {
   });
 
   it('the control plane refuses an unknown scope too, and lists the scopes there are', async () => {
-    const workspace = (await (await fetch(`${t.sandbox.url}/__sandbox/workspaces`)).json()).data[0];
+    const workspace = ((await (await fetch(`${t.sandbox.url}/__sandbox/workspaces`)).json()) as { data: { id: string }[] }).data[0]!;
     const res = await fetch(`${t.sandbox.url}/__sandbox/workspaces/${workspace.id}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['product:read'] }) });
     expect(res.status).toBe(400);
-    const scopes = (await (await fetch(`${t.sandbox.url}/__sandbox/scopes`)).json()).data;
+    const scopes = ((await (await fetch(`${t.sandbox.url}/__sandbox/scopes`)).json()) as { data: { scopes: string[] } }).data;
     expect(scopes.scopes).toEqual(expect.arrayContaining(['products:read', 'bookings:write', 'analytics:read', 'webhooks:read']));
   });
 });
