@@ -3,6 +3,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { routeNotFound } from './core/errors.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
+import { registerRootIndex } from './control/where.ts';
 import { sendApiError } from './http/error-handler.ts';
 import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
@@ -47,5 +48,6 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   typed.register(async (control) => {
     for (const register of CONTROL_MODULES) register(control, ctx);
   }, { prefix: CONTROL_PREFIX });
+  registerRootIndex(typed);
   return app;
 }

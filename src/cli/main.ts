@@ -177,11 +177,12 @@ function addScriptingCommands(program: Command): void {
   control(clock, 'show', 'show the sandbox time', ['clock'], { isDefault: true }).action(async (opts) => (await import('./clock.ts')).runClockShow(opts));
   control(clock, 'advance', 'move the clock forward', ['clock advance 90s', 'clock advance 1d']).argument('<duration>', '90s, 5m, 2h, 1d, 1500ms or plain ms')
     .action(async (duration: string, opts) => (await import('./clock.ts')).runClockAdvance(duration, opts));
-  control(clock, 'set', 'jump to a time (never backwards)', ['clock set 2026-12-24T09:00:00Z']).argument('<iso>', 'ISO 8601 time with offset')
+  control(clock, 'set', 'jump to a time (backwards only on a manual clock)', ['clock set 2026-12-24T09:00:00Z']).argument('<iso>', 'ISO 8601 time with offset')
     .action(async (at: string, opts) => (await import('./clock.ts')).runClockSet(at, opts));
 
   const fault = group(program, 'fault', 'inject failures into /v1 requests', "fault add --path '/v1/bookings/**' --status 503 --times 3");
-  withWorkspace(control(fault, 'add', 'add a fault rule (status, latency or drop)', ["fault add --method POST --path /v1/bookings --status 500 --body '{\"error\":\"boom\"}'", 'fault add --latency 3000 --probability 0.2 --seed 7']))
+  control(fault, 'add', 'add a fault rule (status, latency or drop); without --workspace it matches every workspace', ["fault add --method POST --path /v1/bookings --status 500 --body '{\"error\":\"boom\"}'", 'fault add --latency 3000 --probability 0.2 --seed 7'])
+    .option('--workspace <id|name>', 'only requests of this workspace (default: every workspace)')
     .option('--method <method>', 'HTTP method').option('--path <glob>', 'path pattern: * within a segment, ** across')
     .option('--key <id|prefix>', 'only requests with this key').option('--status <code>', 'answer this status', parseInteger('--status', 100, 599))
     .option('--body <json>', 'answer this body (JSON)').option('--header <name:value>', 'answer this header (repeatable)', collect)

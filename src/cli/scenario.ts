@@ -3,7 +3,7 @@ import { DEFAULT_SCENARIOS_DIR } from '../config.ts';
 import { ControlClient } from '../control/client.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { findScenario, listScenarioFiles, loadScenarioFile } from '../scenarios/load.ts';
-import { runScenario, type StepResult } from '../scenarios/runner.ts';
+import { countSteps, runScenario, type StepResult } from '../scenarios/runner.ts';
 import { dim, green, printJson, yellow } from './output.ts';
 
 export interface ScenarioFlags {
@@ -19,7 +19,7 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
   const rows = [];
   for (const file of await listScenarioFiles(dir)) {
     const scenario = await loadScenarioFile(file);
-    rows.push({ name: basename(file, '.json'), description: scenario.description, steps: scenario.steps.length, file });
+    rows.push({ name: basename(file, '.json'), description: scenario.description, steps: countSteps(scenario.steps), file });
   }
   if (flags.json) return printJson(rows);
   const width = Math.max(...rows.map((r) => r.name.length), 4);
@@ -46,7 +46,7 @@ export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): 
   try {
     const result = await runScenario(scenario, { url, token }, print);
     if (flags.json) printJson(result);
-    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${result.steps.length} steps passed\n`);
+    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${result.total} steps passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
     process.exitCode = result.passed ? 0 : 1;
   } finally {
     await own?.stop();

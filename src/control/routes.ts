@@ -72,12 +72,14 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     schema: { body: z.object({ ms: z.number().int().min(0).max(10 * 365 * 86_400_000) }), response: { 200: z.object({ data: ClockStateSchema }) } },
   }, async (request) => ({ data: await ctx.clock.advance(request.body.ms) }));
 
-  // Moves the clock to an absolute time; never backwards, since timers already fired.
+  // Moves the clock to an absolute time, running due timers; backwards only on a manual clock
+  // (a real clock's timers are tied to wall time), where no timer runs again.
   app.post('/clock/set', {
     schema: { body: z.object({ at: z.iso.datetime({ offset: true }) }), response: { 200: z.object({ data: ClockStateSchema }) } },
   }, async (request) => {
     const at = Date.parse(request.body.at);
-    if (at < ctx.clock.now()) throw badRequest(`The clock cannot go backwards: it is ${ctx.clock.iso()}`);
-    return { data: await ctx.clock.set(at) };
+    if (at >= ctx.clock.now()) return { data: await ctx.clock.set(at) };
+    if (ctx.clock.mode !== 'manual') throw badRequest(`A real clock cannot go backwards: it is ${ctx.clock.iso()}; start with --clock manual to set it back, or reset`);
+    return { data: ctx.clock.rewindTo(at) };
   });
 }
