@@ -35,6 +35,22 @@ describe('seeding in chunks', () => {
   });
 });
 
+describe('chunked seeding stays deterministic', () => {
+  it('the same seed on the same data gives the same rows over several chunks', async () => {
+    t = await testSandbox();
+    const control = (method: string, path: string, body?: unknown) => t!.request(method, `/__sandbox${path}`, { key: null, body });
+    await control('POST', '/snapshots', { name: 'before' });
+    const bookingIds = async () => (t!.sandbox.store.list<{ id: string }>('bookings', t!.liveWorkspaceId)).map((b) => b.id).sort();
+    let chunks = 0;
+    await seedWorkspace(t.sandbox.context, { workspaceId: t.liveWorkspaceId, products: 20, bookings: 300, seed: 9 }, () => (chunks += 1));
+    const first = await bookingIds();
+    await control('POST', '/snapshots/before/restore');
+    await seedWorkspace(t.sandbox.context, { workspaceId: t.liveWorkspaceId, products: 20, bookings: 300, seed: 9 });
+    expect(chunks).toBeGreaterThan(2);
+    expect(await bookingIds()).toEqual(first);
+  });
+});
+
 describe('sandbox seed progress', () => {
   const s = useSandbox();
   it('prints plain progress lines on stderr when it is not a terminal, and the total once', async () => {
