@@ -4,6 +4,7 @@ import type { ThroughputResult } from './throughput.ts';
 import type { WebhookResult } from './webhooks.ts';
 import type { WriteCostResult } from './write-cost.ts';
 import type { LoadResult } from './lib/load.ts';
+import type { CreatesResult } from './creates.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -20,6 +21,7 @@ export interface BenchReport {
   writes?: WriteCostResult;
   reset?: ResetResult;
   webhooks?: WebhookResult;
+  creates?: CreatesResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -67,6 +69,8 @@ function writesBlock(w: WriteCostResult): string {
       [fmt(w.at100k.records), w.at100k.meanAckMs, w.at100k.p50AckMs, w.at100k.meanApplyUs],
     ]),
     `  context: ${fmt(w.concurrentWritesPerSec)} writes/s with 50 writers at 10k; p99 ${w.p99At100kMs} ms with 4 writers at 100k`,
+    `  compaction at ${fmt(w.pause.records)} records under writes: max event-loop delay ${w.pause.maxEventLoopDelayMs} ms (target < 50; ` +
+      `${w.pause.baselineMaxEventLoopDelayMs} ms with writes alone), one compaction ${w.pause.compactionMs} ms`,
   ].join('\n');
 }
 
@@ -83,6 +87,18 @@ function webhooksBlock(w: WebhookResult): string {
   return `5. webhook latency over ${w.count} deliveries: median ${w.medianMs} ms, p99 ${w.p99Ms} ms`;
 }
 
+function createsBlock(c: CreatesResult): string {
+  const verdict = (ratio: number) => (ratio >= 0.5 ? 'within 2x' : 'SLOWER THAN 2x');
+  return [
+    '6. creates through the API, one after another (file store, fsync on)',
+    table(['records in the workspace', 'forms/s', 'bookings/s'], [
+      [fmt(c.at1k.records), fmt(c.at1k.formsPerSec), fmt(c.at1k.bookingsPerSec)],
+      [fmt(c.at100k.records), fmt(c.at100k.formsPerSec), fmt(c.at100k.bookingsPerSec)],
+    ]),
+    `  at 100k / at 1k: forms ${c.formsRatio} (${verdict(c.formsRatio)}), bookings ${c.bookingsRatio} (${verdict(c.bookingsRatio)})`,
+  ].join('\n');
+}
+
 export function formatReport(r: BenchReport): string {
   const blocks = [
     `travel-commerce-sandbox bench, ${r.date}`,
@@ -96,6 +112,7 @@ export function formatReport(r: BenchReport): string {
   if (r.writes) blocks.push(writesBlock(r.writes));
   if (r.reset) blocks.push(resetBlock(r.reset));
   if (r.webhooks) blocks.push(webhooksBlock(r.webhooks));
+  if (r.creates) blocks.push(createsBlock(r.creates));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

@@ -8,7 +8,8 @@
  *                                  CPU profile of the sandbox child under load
  *
  * Sections: 1 throughput vs a bare Fastify route, 2 spawn-to-first-response,
- * 3 write cost, 4 reset, 5 webhook latency (when src/webhooks/bench.ts exists).
+ * 3 write cost, 4 reset, 5 webhook latency (when src/webhooks/bench.ts exists),
+ * 6 form and booking creates at 1k and 100k records.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -22,8 +23,9 @@ import { runStartup } from './startup.ts';
 import { prepareTargets, runThroughput } from './throughput.ts';
 import { runWebhooks } from './webhooks.ts';
 import { runWriteCost } from './write-cost.ts';
+import { runCreates } from './creates.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -113,6 +115,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   }
   if (has('webhooks')) report.webhooks = await runWebhooks(1000, log);
   if (has('writes')) await attempt(['writes'], async () => void (report.writes = await runWriteCost(log)));
+  if (has('creates')) await attempt(['creates'], async () => void (report.creates = await runCreates(log)));
 }
 
 async function main(): Promise<void> {

@@ -6,6 +6,7 @@ import type { EventBus } from './core/events.ts';
 import type { Idempotency } from './core/idempotency.ts';
 import type { RateDecision, RateLimiter } from './core/rate-limit.ts';
 import type { ResolvedOptions } from './config.ts';
+import type { SelfGuard } from './core/self-guard.ts';
 import type { Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
@@ -30,12 +31,22 @@ export interface SandboxContext {
   /** replaces the whole state (snapshot restore, import) and lets services reschedule */
   replaceState: (collections: import('./storage/types.ts').Collections) => Promise<void>;
   faults: FaultInjector;
+  /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
+  selfGuard: SelfGuard;
   requestLog: RequestLog;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    principal: Principal | null;
+    /**
+     * The authenticated caller. Set only by the /v1 scope's auth hook; route
+     * handlers of /v1 can rely on it, and a read anywhere else throws a 401.
+     */
+    readonly principal: Principal;
+    /** the caller when authenticated, else null (for hooks that see every request) */
+    authenticated: Principal | null;
+    /** the plugin scope the router matched: the only classification of a request (docs/architecture.md) */
+    area: 'api' | 'control' | 'other';
     rate: RateDecision | null;
     idempotencyKey: string | null;
     startedAt: number;
@@ -45,6 +56,16 @@ declare module 'fastify' {
     scope?: string;
     /** the API description leaves this operation "not shown"; the sandbox designed it */
     inferred?: boolean;
+    /**
+     * The statuses the API description states for this operation (success and
+     * route-specific errors). Any other status the route declares is marked
+     * x-sandbox-inferred in the OpenAPI document.
+     */
+    documentedStatuses?: readonly number[];
+    /** the description states this route's scope ("Authentication" 5); otherwise it is inferred */
+    documentedScope?: boolean;
     summary?: string;
+    /** the OpenAPI operationId, when the derived one (src/http/openapi-names.ts) reads badly */
+    operationId?: string;
   }
 }

@@ -8,6 +8,7 @@ import { RequestLog } from './core/request-log.ts';
 import { Idempotency, IDEMPOTENCY_RETENTION_MS } from './core/idempotency.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
+import { SelfGuard } from './core/self-guard.ts';
 import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
 import type { SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
@@ -17,6 +18,7 @@ import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { buildApp } from './server.ts';
 import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
+import { describeTakeover } from './storage/lock.ts';
 import type { Collections, Store } from './storage/types.ts';
 
 export interface Sandbox {
@@ -37,6 +39,8 @@ export interface Sandbox {
   store: Store;
   app: FastifyInstance;
   options: ResolvedOptions;
+  /** one line each: what opening the database had to drop (the CLI prints them on stderr) */
+  warnings: readonly string[];
   /** back to the fixtures */
   reset(): Promise<void>;
   /** flushes storage and closes the server */
@@ -52,9 +56,17 @@ export class SandboxError extends Error {
 export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
-  const { store, fresh } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
-  const fixtures = await fixtureSource(options, clock);
-  if (fresh) await store.replaceAll(await fixtures.collections());
+  const { store, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
+  if (staleLock && store.path) warnings.unshift(describeTakeover(store.path, staleLock));
+  let fixtures: Awaited<ReturnType<typeof fixtureSource>>;
+  try {
+    fixtures = await fixtureSource(options, clock);
+    if (fresh) await store.replaceAll(await fixtures.collections());
+  } catch (err) {
+    await store.close().catch(() => undefined); // releases the lock
+    throw err;
+  }
 
   const bus = new EventBus();
   const rateLimiter = new RateLimiter(clock);
@@ -87,6 +99,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
       bus.emit('reset', { at: clock.iso() });
     },
     faults: new FaultInjector(options.seed),
+    selfGuard: new SelfGuard(),
     requestLog: new RequestLog(bus),
   };
   const running: RunningService[] = [];
@@ -107,6 +120,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  ctx.selfGuard.listening(port);
   if (url) url = `http://${options.host.includes(':') ? `[${options.host.replace(/^\[|\]$/g, '')}]` : options.host}:${port}`;
 
   let stopped: Promise<void> | null = null;
@@ -125,6 +139,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     store,
     app,
     options,
+    warnings,
     reset: ctx.reset,
     stop: () =>
       (stopped ??= (async () => {

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { errorMessage, fail } from './output.ts';
 
 /**
@@ -38,8 +39,10 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--no-rate-limits', 'compute and report rate limits but never enforce them (for load tests)')
     .option('--internal-key <key>', 'internal service key (or SANDBOX_INTERNAL_API_KEY)')
     .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host (at least 8 characters)', parseControlToken)
+    .option('--strict', 'refuse, with a 400, every request the sandbox would accept only by guessing (X-Sandbox-Warning)')
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
-    .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor);
+    .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
+    .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300));
 }
 
 const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
@@ -80,7 +83,8 @@ export function buildProgram(): Command {
   const program = new Command('sandbox')
     .description('travel-commerce-sandbox: a local, full-fidelity stand-in for the Travel Commerce API')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'sandbox: ')) });
+    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'sandbox: ')) })
+    .version(packageJson.version, '-V, --version', 'print the version');
 
   withServeOptions(program.command('start').description('serve the API and the control plane on this machine'), { port: 4010 })
     .option('--json', 'print one JSON line with the URL, workspaces and keys, instead of the banner')
@@ -92,6 +96,11 @@ export function buildProgram(): Command {
       const { runStart } = await import('./start.ts');
       await runStart(opts);
     });
+
+  program.command('openapi').description('print (or write) the OpenAPI document of the API and the control plane, no server needed')
+    .option('--out <file>', 'write it to a file instead of stdout')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox openapi > openapi.json\n  $ npx sandbox openapi --out openapi.json && npx openapi-typescript openapi.json -o api.d.ts')
+    .action(async (opts) => (await import('./openapi.ts')).runOpenApi(opts));
 
   withServeOptions(program.command('exec').description('start a sandbox (in memory, on a free port), run a command against it, stop it, exit with its code'), { port: 0 })
     .argument('<command...>', 'the command to run, after --')
@@ -246,6 +255,10 @@ export function unknownSubcommand(program: Command, args: readonly string[]): st
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `sandbox openapi | head`: a reader that stops early is not an error
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
   try {
     const program = buildProgram();
     const unknown = unknownSubcommand(program, argv.slice(2));

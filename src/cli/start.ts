@@ -15,8 +15,11 @@ export interface StartFlags {
   internalKey?: string;
   controlToken?: string;
   json?: boolean;
+  strict?: boolean;
   strictWebhookUrls?: boolean;
   webhookRetryScale?: number;
+  /** seconds */
+  webhookTimeout?: number;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -35,8 +38,10 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     enforceRateLimits: flags.rateLimits,
     ...(flags.internalKey ? { internalApiKey: flags.internalKey } : {}),
     ...(flags.controlToken ? { controlToken: flags.controlToken } : {}),
+    ...(flags.strict ? { strict: true } : {}),
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
+    ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
   };
 }
 
@@ -69,6 +74,7 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
     await sandbox.stop();
     fail(empty);
   }
+  for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
   if (flags.watch) {
     const { watchSandbox } = await import('../watch.ts');
     stopWatching = await watchSandbox(sandbox, {

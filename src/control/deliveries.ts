@@ -81,7 +81,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
     config: { summary: 'Pause or resume a subscription (sandbox listen pauses its own on exit)' },
   }, async (request) => {
     const workspace = requireWorkspace(ctx, request.body.workspaceId);
-    const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls);
+    const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
     return { data: await service.update({ workspace } as Principal, request.params.id, { active: request.body.active }) };
   });
 }
@@ -96,7 +96,7 @@ function requireDelivery(ctx: SandboxContext, id: string) {
 async function ensureSubscription(ctx: SandboxContext, workspaceId: string, body: z.infer<typeof CreateSubscriptionBodySchema>) {
   const workspace = requireWorkspace(ctx, workspaceId);
   const principal = { workspace } as Principal; // the service reads only the workspace
-  const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls);
+  const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
   const existing = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === body.url);
   if (!existing) {
     const { secret, ...subscription } = await service.create(principal, body);

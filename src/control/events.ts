@@ -49,7 +49,7 @@ export function registerEventControl(app: ZodApp, ctx: SandboxContext): void {
     const { workspaceId, type } = request.body;
     const workspace = requireWorkspace(ctx, workspaceId);
     const base = request.body.data ?? sampleEventData(ctx.store, workspace.id, type, ctx.clock.iso());
-    if (!base) throw conflict(`Workspace ${workspace.id} has no records to build ${type} from; pass data`);
+    if (!base) throw conflict('CONTROL_CONFLICT', `Workspace ${workspace.id} has no records to build ${type} from; pass data`);
     const data = applyDataEdits(base, { override: request.body.override, add: request.body.add }, type);
     const event = emitDomainEvent(ctx.bus, ctx.clock, workspace.id, type, data);
     const deliveryIds = await dispatcherFor(ctx).whenEnqueued(event.id);

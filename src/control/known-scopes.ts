@@ -36,6 +36,6 @@ export function scopeProblem(scope: string, known: KnownScopes): string | null {
 export function assertKnownScopes(scopes: readonly string[] | null | undefined, known: KnownScopes): void {
   for (const scope of scopes ?? []) {
     const problem = scopeProblem(scope, known);
-    if (problem) throw badRequest(problem);
+    if (problem) throw badRequest('CONTROL_INVALID', problem);
   }
 }

@@ -44,6 +44,7 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     schema: {
       params: IdParams,
       body: z.object({ name: z.string().min(1).max(100).optional(), scopes: z.array(ScopeSchema).nullable().optional() }).optional(),
+      response: { 201: z.object({ data: z.looseObject({ id: z.string(), key: z.string() }) }) },
     },
   }, async (request, reply) => {
     assertKnownScopes(request.body?.scopes, knownScopes(ctx.routes));
@@ -79,7 +80,7 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
   }, async (request) => {
     const at = Date.parse(request.body.at);
     if (at >= ctx.clock.now()) return { data: await ctx.clock.set(at) };
-    if (ctx.clock.mode !== 'manual') throw badRequest(`A real clock cannot go backwards: it is ${ctx.clock.iso()}; start with --clock manual to set it back, or reset`);
+    if (ctx.clock.mode !== 'manual') throw badRequest('CONTROL_INVALID', `A real clock cannot go backwards: it is ${ctx.clock.iso()}; start with --clock manual to set it back, or reset`);
     return { data: ctx.clock.rewindTo(at) };
   });
 }

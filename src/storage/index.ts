@@ -5,3 +5,4 @@
 export * from './types.ts';
 export { DEFAULT_COMPACT_AFTER_COMMITS } from './store.ts';
 export { openStore } from './open-store.ts';
+export { FieldIndex } from './field-index.ts';

@@ -221,9 +221,11 @@ describe('file store: journal recovery', () => {
     return path;
   }
 
-  it('ignores a torn final line without newline', async () => {
+  it('ignores a torn final line without newline, and says so in one line', async () => {
     const path = await withJournal('{"seq":4,"ops":[{"type":"put","collection":"c","works');
-    const { store } = await openStore({ path });
+    const { store, warnings } = await openStore({ path });
+    expect(warnings).toEqual([expect.stringContaining(`dropped the last line of ${journalOf(path)}`)]);
+    expect(warnings[0]).not.toContain('\n');
     expect(store.list('c', 'ws').map((r) => r.id)).toEqual(['a', 'b']);
     expect(store.seq).toBe(3);
     expect(readJournal(path)).toBe(''); // compacted at open
@@ -242,12 +244,6 @@ describe('file store: journal recovery', () => {
     await store.close();
   });
 
-  it('ignores an unparsable final line', async () => {
-    const path = await withJournal('{"seq":4,"ops":[{"ty\0\0\0\n');
-    const { store } = await openStore({ path });
-    expect(store.list('c', 'ws').map((r) => r.id)).toEqual(['a', 'b']);
-    await store.close();
-  });
 
   it('skips entries already in the snapshot (interrupted compaction)', async () => {
     const path = join(tempDir(), 'db.json');
@@ -279,6 +275,9 @@ describe('file store: journal recovery', () => {
   const corruptJournals: [string, string][] = [
     ['garbage in the middle', 'not json\n{"seq":4,"ops":[]}\n'],
     ['a gap in seq', '{"seq":5,"ops":[]}\n{"seq":6,"ops":[]}\n'],
+    // a complete line (newline included) was acknowledged: corrupting it later is not a torn write
+    ['an unparsable complete final line', '{"seq":4,"ops":[{"ty\0\0\0\n'],
+    ['a complete final line corrupted after it was written', '{"seq":4,"ops":[{"type":"put","collection":"c","workspaceId":"ws","row":{"id":"x"}}]]\n'],
     ['an invalid op', '{"seq":4,"ops":[{"type":"put","collection":"c","workspaceId":"ws","row":{}}]}\n{"seq":5,"ops":[]}\n'],
   ];
 
@@ -395,5 +394,41 @@ describe('file store: compaction', () => {
     await store.compact();
     expect(existsSync(path)).toBe(false);
     await store.close();
+  });
+});
+
+describe('file store: sliced snapshot writing (no pause at scale)', () => {
+  it('the pieces are exactly what JSON.stringify would write, awkward keys and values included', async () => {
+    const { snapshotChunks, capturedChunks, captureState, stateFromCollections } = await import('../../src/storage/codec.ts');
+    const collections = {
+      'odd "name"': { ws: { a: { id: 'a', n: 1, u: 'ünï\u2028', nested: { x: [1, null, 'y'] } }, __proto__x: { id: '__proto__x' } } },
+      c: { w2: { b: { id: 'b', skip: undefined } } },
+    };
+    const snapshot = { schemaVersion: SCHEMA_VERSION, seq: 7, collections };
+    expect([...snapshotChunks(snapshot as never)].join('')).toBe(JSON.stringify(snapshot));
+    const state = stateFromCollections({ ...collections, empty: {}, d: { w1: {} } }, 7, (p) => new Error(p));
+    expect([...capturedChunks(captureState(state, 1), 7)].join('')).toBe(JSON.stringify(snapshot));
+  });
+
+  it('commits made while a snapshot is being written stay out of it (copy on write) and survive in the journal', async () => {
+    const path = join(tempDir(), 'db.json');
+    const store = await seeded(path);
+    await store.commit([put('bookings', 'ws1', booking('b1', { v: 1 })), put('bookings', 'ws1', booking('b2'))]);
+    const compaction = store.compact();
+    await new Promise((resolve) => setImmediate(resolve)); // the drain loop has captured the state and is writing
+    const capturedSeq = store.seq;
+    await store.commit([put('bookings', 'ws1', booking('b1', { v: 2 })), del('bookings', 'ws1', 'b2'), put('bookings', 'ws1', booking('b3'))]);
+    await compaction;
+    const onDisk = readSnapshot(path);
+    expect(onDisk.seq).toBe(capturedSeq);
+    expect(Object.keys(onDisk.collections.bookings!.ws1!)).toEqual(['seed', 'b1', 'b2']);
+    expect(onDisk.collections.bookings!.ws1!.b1).toMatchObject({ v: 1 });
+    // memory moved on, and the journal carries the change
+    expect(store.list('bookings', 'ws1').map((r) => r.id)).toEqual(['seed', 'b1', 'b3']);
+    await abandon(store);
+    const { store: reopened } = await openStore({ path });
+    expect(reopened.list('bookings', 'ws1').map((r) => r.id)).toEqual(['seed', 'b1', 'b3']);
+    expect(reopened.get('bookings', 'ws1', 'b1')).toMatchObject({ v: 2 });
+    await reopened.close();
   });
 });

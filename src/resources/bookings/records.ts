@@ -3,7 +3,8 @@ import type { Clock } from '../../core/clock.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
-import { newId, parseId } from '../../core/ids.ts';
+import { bareUuid, newId, parseId } from '../../core/ids.ts';
+import { FieldIndex } from '../../storage/field-index.ts';
 import type { Op, Row, Store } from '../../storage/types.ts';
 import type { PricedSelection } from '../departures/pricing.ts';
 import type { BookingView } from './requests.ts';
@@ -14,11 +15,20 @@ export type BookingEventType = 'booking.created' | 'booking.updated' | 'booking.
 
 /** Reads, views, writes and events shared by the booking, passenger, item and wizard services. */
 export class BookingRecords {
+  /** booking codes, upper-cased: unique per workspace */
+  readonly codes: FieldIndex<Booking>;
+  private readonly passengersByBooking: FieldIndex<Passenger>;
+  private readonly itemsByBooking: FieldIndex<BookingItem>;
+
   constructor(
     readonly store: Store,
     readonly clock: Clock,
     private readonly bus: EventBus,
-  ) {}
+  ) {
+    this.codes = FieldIndex.of<Booking>(store, COLLECTIONS.bookings, 'code', (b) => b.code.toUpperCase());
+    this.passengersByBooking = FieldIndex.of<Passenger>(store, COLLECTIONS.passengers, 'bookingId', (p) => p.bookingId);
+    this.itemsByBooking = FieldIndex.of<BookingItem>(store, COLLECTIONS.bookingItems, 'bookingId', (i) => i.bookingId);
+  }
 
   /** A booking of the workspace; organization keys only see bookings of their products. */
   find(principal: Principal, rawId: unknown): Booking {
@@ -33,18 +43,18 @@ export class BookingRecords {
   }
 
   passengers(ws: string, bookingId: string): Passenger[] {
-    return this.store.list<Passenger>(COLLECTIONS.passengers, ws).filter((p) => p.bookingId === bookingId);
+    return this.passengersByBooking.rows(ws, bookingId);
   }
 
   items(ws: string, bookingId: string): BookingItem[] {
-    return this.store.list<BookingItem>(COLLECTIONS.bookingItems, ws).filter((i) => i.bookingId === bookingId);
+    return this.itemsByBooking.rows(ws, bookingId);
   }
 
   view(ws: string, booking: Booking): BookingView {
     return {
       ...booking,
       passengers: this.passengers(ws, booking.id).map((p) => ({
-        id: p.id, person_id: p.personId, role: p.role, roomAllocation: p.roomAllocation, extras: p.extras,
+        id: p.id, person_id: bareUuid(p.personId), role: p.role, roomAllocation: p.roomAllocation, extras: p.extras,
       })),
       items: this.items(ws, booking.id),
     };
@@ -96,7 +106,7 @@ export function pricedFields(priced: PricedSelection) {
     children: priced.party.children,
     infants: priced.party.infants,
     rooms: room?.rooms ?? 0,
-    addonQuantity: priced.addons.reduce((sum, a) => sum + a.quantity, 0),
+    addonQuantity: priced.addons.reduce((sum, a) => sum + a.quantity, 0) + priced.unnamedAddons,
     roomCategory: room?.option.code ?? null,
     occupancyPerRoom: room?.occupancyPerRoom ?? null,
     roomsRequested: room?.roomsRequested ?? null,

@@ -8,10 +8,10 @@ export function registerCatalogRoutes(app: ZodApp, service: CatalogService): voi
   app.get('/products/:id/pricing/options', {
     schema: { params: ProductIdParamsSchema, response: { 200: PricingOptionListSchema, ...errorResponses } },
     config: { scope: 'products:read', summary: 'Prices per passenger type and room supplements of a product', inferred: true },
-  }, async (request) => ({ data: service.pricingOptions(request.principal!, request.params.id) }));
+  }, async (request) => ({ data: service.pricingOptions(request.principal, request.params.id) }));
 
   app.get('/products/:id/extensions', {
     schema: { params: ProductIdParamsSchema, response: { 200: ExtensionListSchema, ...errorResponses } },
     config: { scope: 'products:read', summary: 'Optional add-ons (extensions) of a product, with prices', inferred: true },
-  }, async (request) => ({ data: service.extensions(request.principal!, request.params.id) }));
+  }, async (request) => ({ data: service.extensions(request.principal, request.params.id) }));
 }

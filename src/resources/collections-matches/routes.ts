@@ -10,5 +10,5 @@ export function registerCollectionMatchRoutes(app: ZodApp, service: CollectionMa
   app.get('/collections/:id/matches', {
     schema: { params: z.object({ id: z.string().describe('collection id, col_<uuid>') }), response: { 200: CollectionMatchesSchema, ...errorResponses } },
     config: { scope: 'products:read', summary: "Preview the products matching a collection's rules" },
-  }, async (request) => ({ items: service.matches(request.principal!, request.params.id) }));
+  }, async (request) => ({ items: service.matches(request.principal, request.params.id) }));
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { conflict } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { FieldIndex } from '../../storage/field-index.ts';
 import type { Row, Store } from '../../storage/types.ts';
 import type { CreateFormBody } from './requests.ts';
 import type { Form } from './schemas.ts';
@@ -20,17 +21,21 @@ export function slugify(text: string): string {
 }
 
 export class FormService {
+  private readonly slugs: FieldIndex<Form>;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.slugs = FieldIndex.of<Form>(store, COLLECTIONS.forms, 'slug', (form) => form.slug);
+  }
 
   /** Slugs are unique per workspace: a given slug that clashes is a 409; a generated one gets -2, -3, ... */
   async create(principal: Principal, body: CreateFormBody): Promise<Form> {
     const workspaceId = principal.workspace.id;
-    const taken = new Set(this.store.list<Form>(COLLECTIONS.forms, workspaceId).map((f) => f.slug));
+    const taken = { has: (candidate: string) => this.slugs.has(workspaceId, candidate) };
     let slug = body.slug;
-    if (slug !== undefined && taken.has(slug)) throw conflict(`A form with slug "${slug}" already exists`);
+    if (slug !== undefined && taken.has(slug)) throw conflict('DUPLICATE_FORM_SLUG', `A form with slug "${slug}" already exists`);
     if (slug === undefined) {
       const base = slugify(body.name);
       slug = base;

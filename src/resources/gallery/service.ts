@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
+import { FieldIndex } from '../../storage/field-index.ts';
 import type { Row, Store } from '../../storage/types.ts';
 import {
   GALLERY_DELETE_JOB,
@@ -14,12 +15,19 @@ import {
 } from './requests.ts';
 import { joinFolderPath, type GalleryFile, type GalleryFolder } from './schemas.ts';
 
+/** Folder names are unique within a parent: the index key of a folder. */
+const folderKey = (parentId: string | null, name: string) => `${parentId ?? ''}\u0000${name}`;
+
 export class GalleryService {
+  private readonly folderNames: FieldIndex<GalleryFolder>;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly deletionDelayMs: number,
-  ) {}
+  ) {
+    this.folderNames = FieldIndex.of<GalleryFolder>(store, COLLECTIONS.galleryFolders, 'parent+name', (f) => folderKey(f.parentId, f.name));
+  }
 
   /** Names are unique within a parent (exact match after trimming): 409; an unknown parent: 404. */
   async createFolder(principal: Principal, body: CreateFolderBody): Promise<GalleryFolder> {
@@ -27,9 +35,8 @@ export class GalleryService {
     const parentId = body.parentFolderId?.toLowerCase() ?? null;
     const parent = parentId === null ? null : this.store.get<GalleryFolder>(COLLECTIONS.galleryFolders, workspaceId, parentId);
     if (parentId !== null && !parent) throw notFound('Parent folder');
-    const siblings = this.store.list<GalleryFolder>(COLLECTIONS.galleryFolders, workspaceId).filter((f) => f.parentId === parentId);
-    if (siblings.some((f) => f.name === body.name)) {
-      throw conflict(`A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
+    if (this.folderNames.has(workspaceId, folderKey(parentId, body.name))) {
+      throw conflict('DUPLICATE_FOLDER_NAME', `A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
     }
     const now = this.clock.iso();
     const folder: GalleryFolder = {

@@ -22,7 +22,7 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
     },
     config: { scope: 'organizations:write', summary: 'Issue an organization API key (201: inferred)' },
   }, async (request, reply) => {
-    const data = await service.create(request.principal!, request.params.id, request.body);
+    const data = await service.create(request.principal, request.params.id, request.body);
     await keepSecretOutOfReplay(request, idempotency, data.id);
     return reply.code(201).send({ data });
   });
@@ -30,7 +30,7 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
   app.get('/organizations/:id/api-keys', {
     schema: { params: OrgParamsSchema, response: { 200: z.object({ data: z.array(OrgApiKeySchema) }), ...errorResponses } },
     config: { scope: 'organizations:read', summary: 'List an organization\'s API keys (prefix only, never the key; 200: inferred)' },
-  }, async (request) => ({ data: service.list(request.principal!, request.params.id) }));
+  }, async (request) => ({ data: service.list(request.principal, request.params.id) }));
 
   app.delete('/organizations/:id/api-keys/:keyId', {
     schema: {
@@ -38,7 +38,7 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
       response: { 200: z.object({ data: RevokedOrgKeySchema }), ...errorResponses, 409: errorResponses[404] },
     },
     config: { scope: 'organizations:write', summary: 'Revoke an organization API key (200, 404/409 rows: inferred)' },
-  }, async (request) => ({ data: await service.revoke(request.principal!, request.params.id, request.params.keyId) }));
+  }, async (request) => ({ data: await service.revoke(request.principal, request.params.id, request.params.keyId) }));
 }
 
 /**
@@ -49,7 +49,7 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
  */
 async function keepSecretOutOfReplay(request: FastifyRequest, idempotency: Idempotency, keyId: string): Promise<void> {
   const key = request.idempotencyKey;
-  if (!key || !request.principal) return;
+  if (!key) return;
   request.idempotencyKey = null;
   const body = JSON.stringify({
     error: `Organization API key ${keyId} was already created with this Idempotency-Key; its value is shown only once. List the keys to find it, or revoke it and create a new one`,

@@ -9,5 +9,5 @@ export function registerPeopleRoutes(app: ZodApp, service: PeopleService): void 
   app.get('/people/:id', {
     schema: { params: PersonIdParamsSchema, response: { 200: PersonSchema, ...errorResponses } },
     config: { scope: 'people:read', summary: 'Get a person (bare)' },
-  }, async (request) => service.get(request.principal!.workspace.id, request.params.id));
+  }, async (request) => service.get(request.principal.workspace.id, request.params.id));
 }

@@ -3,17 +3,22 @@ import { COLLECTIONS } from '../../core/collections.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { newId, parseId } from '../../core/ids.ts';
+import { FieldIndex } from '../../storage/field-index.ts';
 import type { Row, Store } from '../../storage/types.ts';
 import type { CreatePersonBody } from './requests.ts';
 import type { Person } from './schemas.ts';
 
 /** People (API description, "Person"): read through the API, created through the control plane. */
 export class PeopleService {
+  private readonly emails: FieldIndex<Person>;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly bus: EventBus,
-  ) {}
+  ) {
+    this.emails = FieldIndex.of<Person>(store, COLLECTIONS.people, 'email', (person) => person.email.toLowerCase());
+  }
 
   /** A person of the workspace; another workspace's person is simply not found (404), a wrong prefix is a 400. */
   get(workspaceId: string, rawId: unknown, field = 'id'): Person {
@@ -26,8 +31,7 @@ export class PeopleService {
   /** E-mail addresses are unique per workspace (case-insensitive): a duplicate is a 409. Emits customer.created. */
   async create(workspaceId: string, body: CreatePersonBody): Promise<Person> {
     const email = body.email.toLowerCase();
-    const taken = this.store.list<Person>(COLLECTIONS.people, workspaceId).some((p) => p.email.toLowerCase() === email);
-    if (taken) throw conflict(`A person with e-mail ${body.email} already exists`);
+    if (this.emails.has(workspaceId, email)) throw conflict('DUPLICATE_PERSON_EMAIL', `A person with e-mail ${body.email} already exists`);
     const now = this.clock.iso();
     const person: Person = {
       id: newId('person'),

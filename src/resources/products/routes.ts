@@ -12,12 +12,12 @@ export function registerProductRoutes(app: ZodApp, ctx: SandboxContext, service:
     schema: { querystring: ListProductsQuerySchema, response: { 200: ProductListSchema, ...errorResponses } },
     config: { scope: 'products:read', summary: 'List products' },
   }, async (request, reply) => {
-    if (ctx.options.validateResponses) return service.list(request.principal!, request.query);
-    return sendSerialized(reply, service.listJson(request.principal!, request.query));
+    if (ctx.options.validateResponses) return service.list(request.principal, request.query);
+    return sendSerialized(reply, service.listJson(request.principal, request.query));
   });
 
   app.get('/products/:id', {
     schema: { params: ProductIdParamsSchema, response: { 200: z.object({ data: ProductSchema }), ...errorResponses } },
     config: { scope: 'products:read', summary: 'Get a product (wrapped in data: inferred)', inferred: true },
-  }, async (request) => ({ data: service.get(request.principal!, request.params.id) }));
+  }, async (request) => ({ data: service.get(request.principal, request.params.id) }));
 }

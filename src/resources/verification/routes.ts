@@ -1,4 +1,4 @@
-import { errorResponses } from '../../http/error-schemas.ts';
+import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
 import {
   ConfirmResponseSchema,
@@ -21,7 +21,8 @@ const responses = (ok: typeof StartResponseSchema | typeof ConfirmResponseSchema
   200: ok,
   ...errorResponses,
   400: errorResponses[400].or(VerificationErrorSchema),
-  422: VerificationErrorSchema,
+  // 422 is also the idempotency answer to a reused Idempotency-Key (no code; found by test/fuzz)
+  422: VerificationErrorSchema.or(ErrorBodySchema),
 });
 const scope = 'verification:write';
 
@@ -29,20 +30,20 @@ export function registerVerificationRoutes(app: ZodApp, service: VerificationSer
   app.post('/verify/sms/start', {
     schema: { body: SmsStartBodySchema, response: responses(StartResponseSchema) },
     config: { scope, summary: 'Send a 6-digit code by SMS (200 and failure bodies: inferred)' },
-  }, async (request) => service.start(request.principal!, 'sms', request.body.phone));
+  }, async (request) => service.start(request.principal, 'sms', request.body.phone));
 
   app.post('/verify/sms/confirm', {
     schema: { body: SmsConfirmBodySchema, response: responses(ConfirmResponseSchema) },
     config: { scope, summary: 'Check an SMS code', inferred: true },
-  }, async (request) => service.confirm(request.principal!, 'sms', request.body.phone, request.body.code));
+  }, async (request) => service.confirm(request.principal, 'sms', request.body.phone, request.body.code));
 
   app.post('/verify/email/start', {
     schema: { body: EmailStartBodySchema, response: responses(StartResponseSchema) },
     config: { scope, summary: 'Send a 6-digit code by e-mail', inferred: true },
-  }, async (request) => service.start(request.principal!, 'email', request.body.email));
+  }, async (request) => service.start(request.principal, 'email', request.body.email));
 
   app.post('/verify/email/confirm', {
     schema: { body: EmailConfirmBodySchema, response: responses(ConfirmResponseSchema) },
     config: { scope, summary: 'Check an e-mail code (200 and failure bodies: inferred)' },
-  }, async (request) => service.confirm(request.principal!, 'email', request.body.email, request.body.code));
+  }, async (request) => service.confirm(request.principal, 'email', request.body.email, request.body.code));
 }

@@ -5,6 +5,6 @@ import { WebhookSubscriptionService } from './service.ts';
 export const webhooksResource: ResourceModule = {
   name: 'webhooks',
   register(app, ctx) {
-    registerWebhookRoutes(app, new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls));
+    registerWebhookRoutes(app, new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard));
   },
 };

@@ -4,6 +4,7 @@ import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound, validationError } from '../../core/errors.ts';
 import { newId, parseId } from '../../core/ids.ts';
 import { isLoopback } from '../../config.ts';
+import type { SelfGuard } from '../../core/self-guard.ts';
 import type { Row, Store } from '../../storage/types.ts';
 import { newWebhookSecret } from '../../webhooks/signing.ts';
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from './requests.ts';
@@ -30,6 +31,7 @@ export class WebhookSubscriptionService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly strictUrls: boolean,
+    private readonly selfGuard: SelfGuard,
   ) {}
 
   list(principal: Principal): WebhookSubscription[] {
@@ -43,7 +45,7 @@ export class WebhookSubscriptionService {
   }
 
   async create(principal: Principal, body: CreateSubscriptionBody): Promise<WebhookSubscription & { secret: string }> {
-    this.checkUrl(body.url);
+    await this.checkUrl(body.url);
     const now = this.clock.iso();
     const record: WebhookSubscriptionRecord = {
       id: newId('webhookSubscription'),
@@ -67,7 +69,7 @@ export class WebhookSubscriptionService {
   /** Only the fields given change; `headers: null` and `description: null` clear them. */
   async update(principal: Principal, rawId: string, body: UpdateSubscriptionBody): Promise<WebhookSubscription> {
     const current = this.require(principal, rawId);
-    if (body.url !== undefined) this.checkUrl(body.url);
+    if (body.url !== undefined) await this.checkUrl(body.url);
     const next: WebhookSubscriptionRecord = {
       ...current,
       ...(body.url !== undefined ? { url: body.url } : {}),
@@ -95,7 +97,10 @@ export class WebhookSubscriptionService {
     return found;
   }
 
-  private checkUrl(url: string): void {
+  private async checkUrl(url: string): Promise<void> {
+    // the more precise refusal first: a URL aimed at the sandbox is refused on any scheme
+    const self = await this.selfGuard.urlProblem(url);
+    if (self) throw validationError([`body.url: ${self}`]);
     const problem = urlProblem(url, this.strictUrls);
     if (problem) throw validationError([problem]);
   }

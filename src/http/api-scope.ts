@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../core/auth.ts';
+import { rateLimited, routeNotFound } from '../core/errors.ts';
+import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
+import type { SandboxContext } from '../context.ts';
+import { sendApiError } from './error-handler.ts';
+import { headerValue } from './headers.ts';
+
+/**
+ * The /v1 scope's own hooks (docs/architecture.md, "Request classification"):
+ * auth (key -> principal) -> fault -> rate limit -> scope -> idempotency.
+ * They are registered on the scope, not globally, so no route of /v1 (nor its
+ * 404) can be reached without them, however the URL is spelt: the router
+ * decodes `%761` to `v1`, and so the request lands in this scope and its hooks.
+ * Call before any route of the scope is registered.
+ */
+export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void {
+  v1.addHook('onRequest', async (request, reply) => {
+    request.area = 'api';
+    let principal: Principal;
+    try {
+      principal = ctx.auth.authenticate(request.headers.authorization, headerValue(request, 'x-workspace-id'));
+    } catch (err) {
+      if (await injectFault(request, reply, ctx, null)) return reply;
+      throw err;
+    }
+    request.authenticated = principal;
+    if (await injectFault(request, reply, ctx, principal)) return reply;
+    const buckets = [{ key: `workspace:${principal.workspace.id}`, policy: WORKSPACE_LIMITS[principal.workspace.mode] }];
+    if (principal.ratePolicy) buckets.push({ key: `key:${principal.keyId}`, policy: principal.ratePolicy });
+    request.rate = ctx.rateLimiter.take(buckets, ctx.options.enforceRateLimits);
+    if (ctx.bus.hasListeners('rate-limit')) {
+      ctx.bus.emit('rate-limit', { bucket: buckets[buckets.length - 1]!.key, limit: request.rate.limit, remaining: request.rate.remaining, reset: request.rate.reset });
+    }
+    if (!request.rate.allowed) throw rateLimited(request.rate.retryAfter);
+    const scope = request.routeOptions.config?.scope;
+    if (scope) ctx.auth.requireScope(principal, scope);
+  });
+
+  v1.addHook('preHandler', async (request, reply) => {
+    const key = headerValue(request, 'idempotency-key');
+    if (request.method !== 'POST' || key === undefined) return;
+    const outcome = ctx.idempotency.begin(request.principal.workspace.id, key, request.method, request.url, request.body);
+    if (outcome.kind === 'replay') {
+      return reply
+        .code(outcome.record.statusCode)
+        .header('idempotent-replayed', 'true')
+        .type('application/json')
+        .send(outcome.record.body);
+    }
+    request.idempotencyKey = key;
+  });
+
+  // 401 before 404 under /v1 (docs/api-notes.md): this handler runs after the scope's auth hook
+  v1.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+}
+
+/**
+ * Applies the first matching fault rule (sandbox-only, docs/control-plane.md):
+ * latency first, then a dropped connection or a canned answer. Returns true
+ * when the request was answered here. Latency is real time: it emulates the
+ * network, not the service's clock.
+ */
+async function injectFault(request: FastifyRequest, reply: FastifyReply, ctx: SandboxContext, principal: Principal | null): Promise<boolean> {
+  if (!ctx.faults.active()) return false;
+  const fault = ctx.faults.take({
+    method: request.method,
+    path: request.url,
+    workspaceId: principal?.workspace.id ?? null,
+    keyId: principal?.keyId ?? null,
+    keyPrefix: principal?.keyPrefix ?? null,
+  });
+  if (!fault) return false;
+  if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  if (fault.drop) {
+    reply.hijack();
+    request.raw.socket?.destroy();
+    reply.raw.destroy();
+    return true;
+  }
+  if (fault.status === undefined) return false;
+  reply.code(fault.status).header('x-sandbox-fault', fault.id);
+  for (const [name, value] of Object.entries(fault.headers ?? {})) reply.header(name, value);
+  // pre-serialized: a fault's body is the user's, not the route's declared shape
+  reply.type('application/json').send(JSON.stringify(fault.body === undefined ? { error: `Injected fault ${fault.id}` } : fault.body));
+  return true;
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError, routeNotFound } from '../core/errors.ts';
+import { hashesEqual, hashSecret } from '../core/secrets.ts';
+import type { SandboxContext } from '../context.ts';
+import { sendApiError } from './error-handler.ts';
+import { headerValue } from './headers.ts';
+
+/**
+ * The /__sandbox scope's token check, registered on the scope itself
+ * (docs/architecture.md, "Request classification"), so that every control
+ * route and the control plane's 404 pass through it whatever the URL's
+ * spelling (`/%5F%5Fsandbox/...` is routed here too). Call before any route.
+ */
+export function registerControlScope(control: FastifyInstance, ctx: SandboxContext): void {
+  control.addHook('onRequest', async (request) => {
+    request.area = 'control';
+    if (!ctx.controlToken) return;
+    const given = headerValue(request, 'x-sandbox-token') ?? /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (!given || !hashesEqual(hashSecret(given), hashSecret(ctx.controlToken))) {
+      throw new ApiError(401, { error: 'Unauthorized: the control plane needs the sandbox control token (X-Sandbox-Token)' });
+    }
+  });
+  control.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+}
