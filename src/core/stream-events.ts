@@ -26,6 +26,8 @@ export const RequestEventSchema = z.object({
   keyPrefix: z.string().nullable(),
   at: z.string(),
   detail: z.object({ request: RequestDetailPartSchema, response: RequestDetailPartSchema }).optional(),
+  /** what the sandbox accepted only by guessing (X-Sandbox-Warning), when it did */
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })).optional(),
 });
 
 export const DomainEventSchema = z.object({
