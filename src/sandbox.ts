@@ -87,7 +87,11 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
       await ctx.replaceState(mergeReseededCatalog(store.exportCollections(), before, after));
     },
     controlToken,
-    reset: async () => ctx.replaceState(await fixtures.collections()),
+    // a reset also undoes time travel: the fixtures' dates are relative to the clock's start
+    reset: async () => {
+      clock.restart();
+      await ctx.replaceState(await fixtures.collections());
+    },
     replaceState: async (collections) => {
       await store.replaceAll(collections);
       rateLimiter.clear();

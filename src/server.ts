@@ -4,6 +4,7 @@ import { apiError, routeNotFound } from './core/errors.ts';
 import { WORKSPACE_LIMITS } from './core/rate-limit.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
+import { registerRootIndex } from './control/where.ts';
 import { registerApiScope } from './http/api-scope.ts';
 import { registerControlScope } from './http/control-scope.ts';
 import { sendApiError } from './http/error-handler.ts';
@@ -77,5 +78,6 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     registerControlScope(control, ctx);
     for (const register of CONTROL_MODULES) register(control, ctx);
   }, { prefix: CONTROL_PREFIX });
+  registerRootIndex(typed);
   return app;
 }

@@ -11,13 +11,13 @@ export type DashboardFlags = Pick<ControlFlags, 'url' | 'token'>;
 export async function runDashboard(flags: DashboardFlags): Promise<void> {
   const { openDashboard } = await loadDashboard();
   const token = flags.token ?? process.env.SANDBOX_CONTROL_TOKEN;
-  await openDashboard({ url: flags.url, token, onQuit: () => process.exit(0) });
+  await openDashboard({ url: flags.url, token, onQuit: () => process.exit(0), onFailure: () => process.exit(1) });
 }
 
 /** `sandbox start --dashboard`: the same dashboard over the sandbox this process serves; q stops it. */
-export async function openStartDashboard(url: string, token: string | null, stop: () => void): Promise<void> {
+export async function openStartDashboard(url: string, token: string | null, stop: (exitCode?: number) => void): Promise<void> {
   const { openDashboard } = await loadDashboard();
-  await openDashboard({ url, token: token ?? undefined, onQuit: stop });
+  await openDashboard({ url, token: token ?? undefined, onQuit: () => stop(0), onFailure: () => stop(1) });
 }
 
 /**

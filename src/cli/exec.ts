@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { errorMessage, fail } from './output.ts';
-import { startOptions, type StartFlags } from './start.ts';
+import { emptyFixtures, startOptions, type StartFlags } from './start.ts';
 import { holdYoungGeneration } from './young-generation.ts';
 
 export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
@@ -26,6 +26,11 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
     fail(errorMessage(err));
   } finally {
     releaseYoungGeneration();
+  }
+  const empty = emptyFixtures(sandbox, flags);
+  if (empty) {
+    await sandbox.stop();
+    fail(empty);
   }
   const workspace = sandbox.workspaces.find((w) => w.mode === flags.key) ?? sandbox.workspaces[0]!;
   const key = workspace.keys.find((k) => k.scopes === null) ?? workspace.keys[0]!;

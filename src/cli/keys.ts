@@ -1,3 +1,5 @@
+import type { ControlClient } from '../control/client.ts';
+import { scopeProblem } from '../control/known-scopes.ts';
 import { dim, printJson } from './output.ts';
 import { plural, say, table, type ScriptFlags } from './format.ts';
 import { controlClient, resolveWorkspace } from './trigger.ts';
@@ -25,6 +27,7 @@ export async function runKeysCreate(flags: KeyCreateFlags): Promise<void> {
   const client = controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
   const scopes = flags.scopes === undefined ? null : splitList(flags.scopes);
+  await checkScopes(client, scopes);
   const created = await client.createKey(workspace.id, { ...(flags.name ? { name: flags.name } : {}), scopes });
   if (flags.json) return printJson(created);
   say([
@@ -42,4 +45,18 @@ export async function runKeysRevoke(id: string, flags: ScriptFlags): Promise<voi
 
 export function splitList(value: string): string[] {
   return value.split(/[\s,]+/).filter(Boolean);
+}
+
+/**
+ * --scopes of keys create and org-keys create: a scope that is not
+ * `<resource>:<action>`, or names a resource or action the API does not have,
+ * would grant nothing; it is refused with one line that lists the known ones.
+ */
+export async function checkScopes(client: ControlClient, scopes: readonly string[] | null): Promise<void> {
+  if (!scopes?.length) return;
+  const known = await client.scopes();
+  for (const scope of scopes) {
+    const problem = scopeProblem(scope, known);
+    if (problem) throw new Error(`--scopes: ${problem}`);
+  }
 }

@@ -1,39 +1,66 @@
-import type { ControlClient, DeliveryAttemptSummary, DeliverySummary } from '../control/client.ts';
-import { bold, cyan, dim, green, yellow } from './output.ts';
+import { ControlPlaneError, type ControlClient, type DeliveryAttemptSummary, type DeliverySummary, type WorkspaceSummary } from '../control/client.ts';
+import { bold, cyan, dim, green, printJson, yellow } from './output.ts';
 import { controlClient, resolveWorkspace, type ControlFlags } from './trigger.ts';
 
 export interface ListenFlags extends ControlFlags {
   forwardTo: string;
   events?: string;
   printSecret?: boolean;
+  json?: boolean;
   /** poll interval in ms (wall time: this is the CLI watching, not sandbox time) */
   interval?: number;
 }
 
 /**
- * `sandbox listen --forward-to <url>`: subscribes the URL (creating or reusing
- * a subscription through the control plane) and prints every delivery attempt
- * as it happens, by polling GET /__sandbox/deliveries.
+ * `sandbox listen --forward-to <url>`, as `stripe listen`: subscribes the URL
+ * (creating or reusing a subscription through the control plane), prints every
+ * delivery attempt as it happens (polling GET /__sandbox/deliveries), and
+ * pauses the subscription when it exits, so nothing retries into a closed port.
  */
 export async function runListen(flags: ListenFlags): Promise<void> {
   const client = controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
+  if (flags.printSecret) return printSecret(client, workspace, flags.forwardTo);
   const events = (flags.events ?? '*').split(',').map((e) => e.trim()).filter(Boolean);
   const { subscription, secret, created } = await client.ensureSubscription({ workspaceId: workspace.id, url: flags.forwardTo, events, description: 'sandbox listen' });
-  if (flags.printSecret) {
-    process.stdout.write(`${secret}\n`);
-    return;
-  }
-  process.stdout.write([
+  const pause = () => client.setSubscriptionActive(subscription.id, { workspaceId: workspace.id, active: false });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    pause().then(
+      () => process.exit(0),
+      () => process.exit(0), // the sandbox is gone: there is nothing left to pause
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  // with --json, stdout carries only the delivery lines; the banner goes to stderr
+  (flags.json ? process.stderr : process.stdout).write([
     `${green('●')} Forwarding ${bold(events.join(', '))} from ${bold(workspace.name)} to ${cyan(subscription.url)}`,
     `  signing secret  ${secret}`,
-    dim(`  subscription ${subscription.id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening`),
+    dim(`  subscription ${subscription.id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening and pauses it`),
     '',
   ].join('\n') + '\n');
-  await watchDeliveries(client, subscription.id, flags.interval ?? 500);
+  await watchDeliveries(client, subscription.id, flags.interval ?? 500, (d, a) => (flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`)));
 }
 
-async function watchDeliveries(client: ControlClient, subscriptionId: string, intervalMs: number): Promise<never> {
+/**
+ * No side effects on an existing subscription. With none yet, one is created
+ * paused, so that the secret printed is the one a later `listen` uses.
+ */
+async function printSecret(client: ControlClient, workspace: WorkspaceSummary, url: string): Promise<void> {
+  try {
+    const found = await client.findSubscription({ workspaceId: workspace.id, url });
+    process.stdout.write(`${found.secret}\n`);
+  } catch (err) {
+    if (!(err instanceof ControlPlaneError && err.status === 404)) throw err;
+    const created = await client.ensureSubscription({ workspaceId: workspace.id, url, events: ['*'], description: 'sandbox listen', active: false });
+    process.stdout.write(`${created.secret}\n`);
+  }
+}
+
+async function watchDeliveries(client: ControlClient, subscriptionId: string, intervalMs: number, print: (d: DeliverySummary, a: DeliveryAttemptSummary) => void): Promise<never> {
   const seen = new Set<string>();
   const key = (d: DeliverySummary, a: DeliveryAttemptSummary) => `${d.id}:${a.number}`;
   for (const d of await client.deliveries({ subscriptionId, limit: 500 })) for (const a of d.attempts) seen.add(key(d, a));
@@ -46,9 +73,26 @@ async function watchDeliveries(client: ControlClient, subscriptionId: string, in
     fresh.sort(([, a], [, b]) => a.at.localeCompare(b.at));
     for (const [d, a] of fresh) {
       seen.add(key(d, a));
-      process.stdout.write(`${attemptLine(d, a)}\n`);
+      print(d, a);
     }
   }
+}
+
+/** `listen --json`: one line per attempt. */
+export function attemptJson(d: DeliverySummary, a: DeliveryAttemptSummary) {
+  return {
+    deliveryId: d.id,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    attempt: a.number,
+    trigger: a.trigger,
+    at: a.at,
+    status: d.status,
+    responseStatus: a.response?.status ?? null,
+    latencyMs: a.latencyMs,
+    error: a.error,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
+  };
 }
 
 /** One line per attempt: time, event type, status, latency, attempt number, and what happens next. */

@@ -1,4 +1,5 @@
 import type { RequestLogLine } from '../control/client.ts';
+import { decodeStreamEvent } from '../core/stream-events.ts';
 import { dim, green, printJson, yellow } from './output.ts';
 import { say, type ScriptFlags } from './format.ts';
 import { controlClient } from './trigger.ts';
@@ -12,14 +13,48 @@ import { controlClient } from './trigger.ts';
 export interface LogsFlags extends ScriptFlags {
   follow?: boolean;
   limit?: number;
+  method?: string;
+  status?: string;
+  path?: string;
+}
+
+/** The request log holds at most this many entries (src/core/request-log.ts): filters search all of them. */
+const LOG_CAPACITY = 1000;
+
+/**
+ * --method, --status (404, 4xx, 5) and --path (a piece of the path, or a glob
+ * with * and **), all of which must match. Checked before anything is fetched.
+ */
+export function requestFilter(flags: Pick<LogsFlags, 'method' | 'status' | 'path'>): (e: RequestLogLine) => boolean {
+  const method = flags.method?.toUpperCase();
+  const status = flags.status?.trim().toLowerCase();
+  if (status !== undefined && !/^[1-5](?:\d|x){0,2}$/.test(status)) throw new Error(`--status takes a status or a class such as 404, 4xx or 5, not "${flags.status}"`);
+  const statusPrefix = status?.replace(/x+$/, '');
+  const path = flags.path;
+  const glob = path?.includes('*') ? globRegExp(path) : null;
+  return (e) =>
+    (method === undefined || e.method === method) &&
+    (statusPrefix === undefined || String(e.status).startsWith(statusPrefix)) &&
+    (path === undefined || (glob ? glob.test(e.path.split('?')[0]!) : e.path.includes(path)));
+}
+
+function globRegExp(glob: string): RegExp {
+  const source = glob.split('**').map((part) => part.split('*').map((t) => t.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('.*');
+  return new RegExp(`^${source}$`);
 }
 
 export async function runLogs(flags: LogsFlags): Promise<void> {
+  const matches = requestFilter(flags);
+  const filtered = flags.method !== undefined || flags.status !== undefined || flags.path !== undefined;
   const client = controlClient(flags);
-  const print = (entry: RequestLogLine) => (flags.json ? printJson(entry) : say(requestLine(entry)));
+  const print = (entry: RequestLogLine) => {
+    if (matches(entry)) (flags.json ? printJson(entry) : say(requestLine(entry)));
+  };
+  // with a filter, the whole log is searched and the newest `limit` matches are kept
+  const recentMatching = async (limit: number) => (filtered ? (await client.requests(LOG_CAPACITY)).filter(matches).slice(0, limit) : client.requests(limit));
   if (!flags.follow) {
-    const recent = await client.requests(flags.limit ?? 50);
-    if (recent.length === 0 && !flags.json) say('No requests yet');
+    const recent = await recentMatching(flags.limit ?? 50);
+    if (recent.length === 0 && !flags.json) say(filtered ? 'No requests match' : 'No requests yet');
     for (const entry of [...recent].reverse()) print(entry);
     return;
   }
@@ -32,7 +67,7 @@ export async function runLogs(flags: LogsFlags): Promise<void> {
   // the stream first: a request served while the history is read is not lost
   const first = await stream.next();
   const seen = new Set<string>();
-  for (const entry of [...(await client.requests(flags.limit ?? 20))].reverse()) {
+  for (const entry of [...(await recentMatching(flags.limit ?? 20))].reverse()) {
     seen.add(entry.requestId);
     print(entry);
   }
@@ -40,9 +75,8 @@ export async function runLogs(flags: LogsFlags): Promise<void> {
   const events = first.done ? [] : [first.value];
   for (;;) {
     for (const event of events.splice(0)) {
-      if (event.event !== 'request') continue;
-      const entry = JSON.parse(event.data) as RequestLogLine;
-      if (!seen.delete(entry.requestId)) print(entry);
+      const decoded = decodeStreamEvent(event.event, event.data);
+      if (decoded.ok && decoded.event === 'request' && !seen.delete(decoded.payload.requestId)) print(decoded.payload);
     }
     const next = await stream.next();
     if (next.done) throw new Error(`the sandbox at ${client.baseUrl} closed the stream (stopped?)`);

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { errorMessage, fail } from './output.ts';
 
@@ -13,6 +13,11 @@ export function parseInteger(name: string, min: number, max: number) {
     if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`);
     return n;
   };
+}
+
+function parseControlToken(value: string): string {
+  if (value.length < 8) throw new InvalidArgumentError('--control-token must be at least 8 characters');
+  return value;
 }
 
 function parseFactor(value: string): number {
@@ -33,7 +38,7 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--clock <mode>', 'real, or manual (time moves only via the control plane)', 'real')
     .option('--no-rate-limits', 'compute and report rate limits but never enforce them (for load tests)')
     .option('--internal-key <key>', 'internal service key (or SANDBOX_INTERNAL_API_KEY)')
-    .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host')
+    .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host (at least 8 characters)', parseControlToken)
     .option('--strict', 'refuse, with a 400, every request the sandbox would accept only by guessing (X-Sandbox-Warning)')
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
     .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
@@ -41,6 +46,13 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
 }
 
 const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+/** How every command finds a running sandbox: --url, then $SANDBOX_URL (set by `sandbox exec`), then the default. */
+const sandboxUrl = (): string => process.env.SANDBOX_URL || DEFAULT_SANDBOX_URL;
+/** --url and --token, as every command that talks to a running sandbox takes them. */
+const withUrlOptions = (command: Command): Command =>
+  command
+    .addOption(new Option('--url <url>', 'the running sandbox').default(sandboxUrl(), `$SANDBOX_URL, else ${DEFAULT_SANDBOX_URL}`))
+    .option('--token <token>', 'control token (default: $SANDBOX_CONTROL_TOKEN)');
 
 function parseProbability(value: string): number {
   const n = Number(value);
@@ -52,10 +64,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 /** The options of every command that talks to a running sandbox: --url, --token, --json. */
 function withControlOptions(command: Command): Command {
-  return command
-    .option('--url <url>', 'the running sandbox (or SANDBOX_URL)', process.env.SANDBOX_URL ?? DEFAULT_SANDBOX_URL)
-    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
-    .option('--json', 'machine-readable output: JSON on stdout');
+  return withUrlOptions(command).option('--json', 'machine-readable output: JSON on stdout');
 }
 
 /** A command (or subcommand of a group) that talks to a running sandbox; `--help` shows the examples. */
@@ -102,34 +111,32 @@ export function buildProgram(): Command {
       await runExec(command, opts);
     });
 
-  program.command('listen').description('deliver webhooks from a running sandbox to a local URL and print each delivery')
+  withUrlOptions(program.command('listen')).description('deliver webhooks from a running sandbox to a local URL and print each delivery')
     .requiredOption('--forward-to <url>', 'the receiver, e.g. http://localhost:3000/webhooks')
     .option('--events <patterns>', 'comma-separated event names or patterns', '*')
     .option('--workspace <id|name>', 'workspace (default: the first one)')
-    .option('--print-secret', 'print only the signing secret and exit (for scripts)')
-    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
-    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
-    .addHelpText('after', "\nExamples:\n  $ npx sandbox listen --forward-to http://localhost:3000/webhooks --events 'booking.*'\n  $ export WEBHOOK_SECRET=$(npx sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)")
+    .option('--print-secret', 'print only the signing secret and exit; changes nothing (a first call creates the subscription paused)')
+    .option('--json', 'one JSON line per delivery attempt on stdout (the banner goes to stderr)')
+    .addHelpText('after', "\nCtrl+C stops listening and pauses the subscription, so nothing retries into a closed port.\n\nExamples:\n  $ npx sandbox listen --forward-to http://localhost:3000/webhooks --events 'booking.*'\n  $ export WEBHOOK_SECRET=$(npx sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)")
     .action(async (opts) => {
       const { runListen } = await import('./listen.ts');
       await runListen(opts);
     });
 
-  program.command('trigger').description('emit a webhook event in a running sandbox')
+  withUrlOptions(program.command('trigger')).description('emit a webhook event in a running sandbox')
     .argument('<event-type>', 'a catalogue event, e.g. booking.created')
     .option('--workspace <id|name>', 'workspace (default: the first one)')
     .option('--data <json>', 'the event data as a JSON object (default: made from the workspace)')
-    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
-    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
+    .option('--override <key=value>', 'replace a field of the data, by dotted path (repeatable); the value is JSON or a string', collect)
+    .option('--add <key=value>', 'add a field to the data, by dotted path (repeatable)', collect)
     .option('--json', 'print the event and delivery ids as one JSON line')
+    .addHelpText('after', "\nExamples:\n  $ npx sandbox trigger booking.created\n  $ npx sandbox trigger booking.created --override status=cancelled --add metadata.source=cli")
     .action(async (type: string, opts) => {
       const { runTrigger } = await import('./trigger.ts');
       await runTrigger(type, opts);
     });
 
-  program.command('dashboard').description('a live terminal dashboard of a running sandbox: requests, webhooks, rate limits, events')
-    .option('--url <url>', 'the running sandbox', 'http://127.0.0.1:4010')
-    .option('--token <token>', 'control token (or SANDBOX_CONTROL_TOKEN)')
+  withUrlOptions(program.command('dashboard').description('a live terminal dashboard of a running sandbox: requests, webhooks, rate limits, events'))
     .addHelpText('after', '\nKeys: Tab panels, arrows or j/k move, Enter details, / filter, p pause, r replay, c clear, ? help, q quit.\nWhen stdout is not a terminal it prints one line per request, delivery and event.\n\nExamples:\n  $ npx sandbox dashboard\n  $ npx sandbox dashboard --url http://127.0.0.1:4011\n  $ npx sandbox start --dashboard')
     .action(async (opts) => {
       const { runDashboard } = await import('./dashboard.ts');
@@ -141,8 +148,8 @@ export function buildProgram(): Command {
     .action(async (opts) => (await import('./scenario.ts')).runScenarioList(opts));
   scenario.command('run').description('run one scenario; exits 1 when a step fails')
     .argument('<name|file>', 'a scenario name from the directory, or a path to a .json file')
-    .option('--url <url>', 'a running sandbox (default: a fresh in-memory one for the run)')
-    .option('--token <token>', 'control-plane token (or SANDBOX_CONTROL_TOKEN)')
+    .option('--url <url>', 'a running sandbox (default: a fresh in-memory one for the run, with the clock the scenario asks for; $SANDBOX_URL is not read)')
+    .option('--token <token>', 'control token (default: $SANDBOX_CONTROL_TOKEN)')
     .option('--dir <dir>', 'scenarios directory')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', '\nExamples:\n  $ npx sandbox scenario run sandbox-rate-limit\n  $ npx sandbox scenario run ./my-case.json --url http://127.0.0.1:4010')
@@ -179,11 +186,12 @@ function addScriptingCommands(program: Command): void {
   control(clock, 'show', 'show the sandbox time', ['clock'], { isDefault: true }).action(async (opts) => (await import('./clock.ts')).runClockShow(opts));
   control(clock, 'advance', 'move the clock forward', ['clock advance 90s', 'clock advance 1d']).argument('<duration>', '90s, 5m, 2h, 1d, 1500ms or plain ms')
     .action(async (duration: string, opts) => (await import('./clock.ts')).runClockAdvance(duration, opts));
-  control(clock, 'set', 'jump to a time (never backwards)', ['clock set 2026-12-24T09:00:00Z']).argument('<iso>', 'ISO 8601 time with offset')
+  control(clock, 'set', 'jump to a time (backwards only on a manual clock)', ['clock set 2026-12-24T09:00:00Z']).argument('<iso>', 'ISO 8601 time with offset')
     .action(async (at: string, opts) => (await import('./clock.ts')).runClockSet(at, opts));
 
   const fault = group(program, 'fault', 'inject failures into /v1 requests', "fault add --path '/v1/bookings/**' --status 503 --times 3");
-  withWorkspace(control(fault, 'add', 'add a fault rule (status, latency or drop)', ["fault add --method POST --path /v1/bookings --status 500 --body '{\"error\":\"boom\"}'", 'fault add --latency 3000 --probability 0.2 --seed 7']))
+  control(fault, 'add', 'add a fault rule (status, latency or drop); without --workspace it matches every workspace', ["fault add --method POST --path /v1/bookings --status 500 --body '{\"error\":\"boom\"}'", 'fault add --latency 3000 --probability 0.2 --seed 7'])
+    .option('--workspace <id|name>', 'only requests of this workspace (default: every workspace)')
     .option('--method <method>', 'HTTP method').option('--path <glob>', 'path pattern: * within a segment, ** across')
     .option('--key <id|prefix>', 'only requests with this key').option('--status <code>', 'answer this status', parseInteger('--status', 100, 599))
     .option('--body <json>', 'answer this body (JSON)').option('--header <name:value>', 'answer this header (repeatable)', collect)
@@ -220,12 +228,30 @@ function addScriptingCommands(program: Command): void {
     .option('--bookings <n>', 'bookings to add (default 50, or 0 with --products)', parseInteger('--bookings', 0, 50_000))
     .option('--seed <n>', 'faker seed (default: the sandbox seed)', parseInteger('--seed', 0, 2 ** 31 - 1))
     .action(async (opts) => (await import('./seed.ts')).runSeed(opts));
-  control(program, 'logs', 'print the requests served on /v1', ['logs --limit 20', 'logs --follow'])
+  control(program, 'logs', 'print the requests served on /v1', ['logs --limit 20', 'logs --follow --status 4xx', 'logs --method POST --path /v1/bookings'])
     .option('-f, --follow', 'keep printing requests as they happen, until Ctrl+C').option('--limit <n>', 'how many recent requests', parseInteger('--limit', 1, 1000))
+    .option('--method <method>', 'only this HTTP method').option('--status <code>', 'only this status or class: 404, 4xx, 5')
+    .option('--path <text>', 'only paths containing this text (* matches within a segment, ** across)')
     .action(async (opts) => (await import('./logs.ts')).runLogs(opts));
+  const events = group(program, 'events', 'webhook deliveries of a running sandbox', 'events resend dlv_...');
+  control(events, 'resend', 'send a delivery again now, with the same webhook-id (not counted against max_retries)', ['events resend dlv_...']).argument('<delivery-id>', 'delivery id (from listen, the dashboard or GET /__sandbox/deliveries)')
+    .action(async (id: string, opts) => (await import('./events.ts')).runEventsResend(id, opts));
   control(program, 'otp', 'show the latest verification codes the sandbox sent', ['otp +15551234567', 'otp ada@example.com --json']).argument('[target]', 'phone (E.164) or e-mail')
     .option('--channel <channel>', 'sms or email').option('--limit <n>', 'how many codes', parseInteger('--limit', 1, 100))
     .action(async (target: string | undefined, opts) => (await import('./otp.ts')).runOtp(target, opts));
+}
+
+/**
+ * `sandbox keys bogus`: a group with a default subcommand (`keys` = `keys list`)
+ * would hand "bogus" to that default as an excess argument ("too many
+ * arguments for 'list'"); name it as the unknown command it is instead.
+ */
+export function unknownSubcommand(program: Command, args: readonly string[]): string | null {
+  const [name, sub] = args;
+  const group = program.commands.find((c) => c.name() === name || c.aliases().includes(name ?? ''));
+  if (!group || group.commands.length === 0 || sub === undefined || sub.startsWith('-')) return null;
+  if (group.commands.some((c) => c.name() === sub || c.aliases().includes(sub))) return null;
+  return `unknown command "${name} ${sub}"; ${name} has: ${group.commands.map((c) => c.name()).join(', ')} (run \`sandbox ${name} --help\`)`;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -234,7 +260,10 @@ export async function main(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(0);
   });
   try {
-    await buildProgram().parseAsync(argv);
+    const program = buildProgram();
+    const unknown = unknownSubcommand(program, argv.slice(2));
+    if (unknown) fail(unknown);
+    await program.parseAsync(argv);
   } catch (err) {
     fail(errorMessage(err));
   }

@@ -1,7 +1,7 @@
 import type { ControlClient, OrganizationSummary } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
 import { say, table, type ScriptFlags } from './format.ts';
-import { splitList } from './keys.ts';
+import { splitList, checkScopes } from './keys.ts';
 import { controlClient, resolveWorkspace } from './trigger.ts';
 
 /**
@@ -39,8 +39,10 @@ export async function runOrgKeysCreate(flags: OrgKeyCreateFlags): Promise<void> 
   const org = await resolveOrganization(client, flags);
   const policy = [flags.rps, flags.rpm, flags.burst];
   if (policy.some((v) => v !== undefined) && policy.some((v) => v === undefined)) throw new Error('--rps, --rpm and --burst go together (the rate-limit policy has all three)');
+  const scopes = flags.scopes === undefined ? [] : splitList(flags.scopes);
+  await checkScopes(client, scopes);
   const created = await client.createOrgKey(org.id, {
-    scopes: flags.scopes === undefined ? [] : splitList(flags.scopes),
+    scopes,
     ...(flags.products !== undefined ? { productIds: splitList(flags.products) } : {}),
     ...(flags.expiresAt !== undefined ? { expiresAt: flags.expiresAt } : {}),
     ...(flags.rps !== undefined ? { rateLimitPolicy: { rps: flags.rps, rpm: flags.rpm!, burst: flags.burst! } } : {}),

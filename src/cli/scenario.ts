@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
 import { DEFAULT_SCENARIOS_DIR } from '../config.ts';
+import { ControlClient } from '../control/client.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { findScenario, listScenarioFiles, loadScenarioFile } from '../scenarios/load.ts';
-import { runScenario, type StepResult } from '../scenarios/runner.ts';
+import { countSteps, runScenario, type StepResult } from '../scenarios/runner.ts';
 import { dim, green, printJson, yellow } from './output.ts';
 
 export interface ScenarioFlags {
@@ -18,7 +19,7 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
   const rows = [];
   for (const file of await listScenarioFiles(dir)) {
     const scenario = await loadScenarioFile(file);
-    rows.push({ name: basename(file, '.json'), description: scenario.description, steps: scenario.steps.length, file });
+    rows.push({ name: basename(file, '.json'), description: scenario.description, steps: countSteps(scenario.steps), file });
   }
   if (flags.json) return printJson(rows);
   const width = Math.max(...rows.map((r) => r.name.length), 4);
@@ -32,6 +33,9 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
  */
 export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): Promise<void> {
   const scenario = await findScenario(flags.dir ?? DEFAULT_SCENARIOS_DIR, nameOrFile);
+  const token = flags.token ?? process.env.SANDBOX_CONTROL_TOKEN;
+  // the standard "no sandbox is running" line, rather than the first step failing with "fetch failed"
+  if (flags.url) await new ControlClient({ url: flags.url, ...(token ? { token } : {}) }).health();
   let own: Sandbox | undefined;
   const url = flags.url ?? (own = await createSandbox({ port: 0, storage: 'memory', clock: scenario.sandbox.clock, enforceRateLimits: scenario.sandbox.enforceRateLimits })).url;
   const print = (step: StepResult) => {
@@ -40,9 +44,9 @@ export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): 
   };
   if (!flags.json) process.stdout.write(`scenario ${scenario.name}${own ? dim(' (fresh in-memory sandbox)') : dim(` (${url})`)}\n`);
   try {
-    const result = await runScenario(scenario, { url, token: flags.token ?? process.env.SANDBOX_CONTROL_TOKEN }, print);
+    const result = await runScenario(scenario, { url, token }, print);
     if (flags.json) printJson(result);
-    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${result.steps.length} steps passed\n`);
+    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${result.total} steps passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
     process.exitCode = result.passed ? 0 : 1;
   } finally {
     await own?.stop();

@@ -1,3 +1,4 @@
+import type { SeedResult } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
 import { say, type ScriptFlags } from './format.ts';
 import { controlClient, resolveWorkspace } from './trigger.ts';
@@ -6,7 +7,10 @@ import { controlClient, resolveWorkspace } from './trigger.ts';
  * `sandbox seed`: more generated volume in a running sandbox (POST
  * /__sandbox/seed): products with pricing options and departures, customers,
  * and bookings on the new and existing departures. Same seed and same data:
- * same rows.
+ * same rows. A large run is sent as several requests, so that it can show
+ * progress: a bar on a terminal, a plain line per step otherwise (stderr,
+ * so --json stays one document). The sandbox itself seeds in chunks and keeps
+ * answering other requests meanwhile.
  */
 export interface SeedFlags extends ScriptFlags {
   products?: number;
@@ -14,19 +18,61 @@ export interface SeedFlags extends ScriptFlags {
   seed?: number;
 }
 
+/** Below this many items (a product counting as 10 bookings) a run is one request with no progress shown. */
+const PROGRESS_FROM = 2000;
+const STEPS = 20;
+
 export async function runSeed(flags: SeedFlags): Promise<void> {
   const client = controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
-  const result = await client.seed({
-    workspaceId: workspace.id,
-    ...(flags.products !== undefined ? { products: flags.products } : {}),
-    ...(flags.bookings !== undefined ? { bookings: flags.bookings } : {}),
-    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-  });
+  const products = flags.products ?? (flags.bookings === undefined ? 10 : 0);
+  const bookings = flags.bookings ?? (flags.products === undefined ? 50 : 0);
+  const steps = products * 10 + bookings >= PROGRESS_FROM ? STEPS : 1;
+  const progress = steps > 1 ? progressReporter(products, bookings) : null;
+  const results: SeedResult[] = [];
+  const done = { products: 0, bookings: 0 };
+  for (let i = 1; i <= steps; i++) {
+    const part = { products: Math.round((products * i) / steps) - done.products, bookings: Math.round((bookings * i) / steps) - done.bookings };
+    results.push(await client.seed({ workspaceId: workspace.id, products: part.products, bookings: part.bookings, ...(flags.seed !== undefined ? { seed: flags.seed } : {}) }));
+    done.products += part.products;
+    done.bookings += part.bookings;
+    progress?.(done);
+  }
+  const result = mergeResults(results);
   if (flags.json) return printJson(result);
   const added = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`);
   say([
     `Seeded ${workspace.name} (seed ${result.seed}) in ${result.ms} ms: ${added.join(', ') || 'nothing to add'}`,
     ...(result.updated.departures > 0 ? [dim(`  ${result.updated.departures} existing departures took seats`)] : []),
   ].join('\n'));
+}
+
+function mergeResults(results: SeedResult[]): SeedResult {
+  const created: Record<string, number> = {};
+  for (const r of results) for (const [name, n] of Object.entries(r.created)) created[name] = (created[name] ?? 0) + n;
+  return {
+    workspaceId: results[0]!.workspaceId,
+    seed: results[0]!.seed,
+    created,
+    // a departure may take seats in several steps: this counts it once per step
+    updated: { departures: results.reduce((n, r) => n + r.updated.departures, 0) },
+    ms: Math.round(results.reduce((n, r) => n + r.ms, 0) * 100) / 100,
+  };
+}
+
+/** A bar redrawn in place on a terminal; plain lines when stderr is a pipe or a file. */
+export function progressReporter(products: number, bookings: number, out: NodeJS.WriteStream = process.stderr): (done: { products: number; bookings: number }) => void {
+  const total = products * 10 + bookings;
+  return (done) => {
+    const fraction = total === 0 ? 1 : (done.products * 10 + done.bookings) / total;
+    const text = `${done.products}/${products} products, ${done.bookings}/${bookings} bookings`;
+    if (out.isTTY) {
+      const width = 30;
+      const filled = Math.round(fraction * width);
+      out.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.round(fraction * 100)}% ${text}`);
+      if (fraction >= 1) out.write('\n');
+    } else {
+      out.write(`seeding: ${Math.round(fraction * 100)}% (${text})\n`);
+    }
+  };
 }

@@ -52,19 +52,19 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   let sandbox: Sandbox | undefined;
   let stopWatching: (() => Promise<void>) | undefined;
   let stopping = false;
-  const shutdown = () => {
+  const shutdown = (exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    if (!sandbox) process.exit(0); // still starting: nothing acknowledged yet
+    if (!sandbox) process.exit(exitCode); // still starting: nothing acknowledged yet
     Promise.resolve(stopWatching?.())
       .then(() => sandbox!.stop())
       .then(
-        () => process.exit(0),
+        () => process.exit(exitCode),
         (err) => fail(`could not stop cleanly: ${errorMessage(err)}`),
       );
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => shutdown());
+  process.on('SIGTERM', () => shutdown());
   const releaseYoungGeneration = holdYoungGeneration();
   try {
     sandbox = await createSandbox(startOptions(flags));
@@ -72,6 +72,11 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
     fail(errorMessage(err));
   } finally {
     releaseYoungGeneration();
+  }
+  const empty = emptyFixtures(sandbox, flags);
+  if (empty) {
+    await sandbox.stop();
+    fail(empty);
   }
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
   if (flags.watch) {
@@ -92,16 +97,28 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
  * plane like any other client; q stops the sandbox as Ctrl+C would. Without a
  * terminal it prints one line with the URL, then plain log lines.
  */
-async function openDashboard(sandbox: Sandbox, shutdown: () => void): Promise<void> {
+async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => void): Promise<void> {
   if (!process.stdout.isTTY) process.stdout.write(`travel-commerce-sandbox is serving ${sandbox.url} (no terminal: logging one line per request, delivery and event)\n`);
   const { openStartDashboard } = await import('./dashboard.ts');
   await openStartDashboard(sandbox.url, sandbox.controlToken, shutdown);
 }
 
-/** The --json line: exactly {url, workspaces: [{id, name, mode, keys: [{id, name, key, scopes}]}]}. */
+/** A --fixtures directory that defines no workspace makes a sandbox nobody can call: refuse it. */
+export function emptyFixtures(sandbox: Sandbox, flags: Pick<StartFlags, 'fixtures'>): string | null {
+  if (sandbox.workspaces.length > 0) return null;
+  return `--fixtures ${flags.fixtures ?? '(bundled)'} defines no workspace, so no API key could call the sandbox; point it at a directory with fixture files (see fixtures/*.json)`;
+}
+
+/**
+ * The --json ready line: {url, controlUrl, controlToken?, workspaces: [{id, name, mode, keys:
+ * [{id, name, key, scopes}]}]}. controlToken is there when the sandbox has one (a non-loopback
+ * host), since a script cannot read it from the banner.
+ */
 export function startSummary(sandbox: Sandbox) {
   return {
     url: sandbox.url,
+    controlUrl: sandbox.controlUrl,
+    ...(sandbox.controlToken ? { controlToken: sandbox.controlToken } : {}),
     workspaces: sandbox.workspaces.map((w) => ({
       id: w.id,
       name: w.name,

@@ -1,4 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ControlPlaneError } from '../control/client.ts';
 import { printJson } from './output.ts';
 import { plural, say, table, type ScriptFlags } from './format.ts';
 import { controlClient } from './trigger.ts';
@@ -33,7 +35,11 @@ export async function runSnapshotList(flags: ScriptFlags): Promise<void> {
 export async function runSnapshotExport(file: string | undefined, flags: ScriptFlags): Promise<void> {
   const json = await controlClient(flags).exportState();
   if (file === undefined) return void process.stdout.write(json.endsWith('\n') ? json : `${json}\n`);
-  await writeFile(file, json);
+  try {
+    await writeFile(file, json);
+  } catch (err) {
+    throw new Error(`cannot write ${file}: ${fileProblem(err, file)}`);
+  }
   if (flags.json) return printJson({ file, bytes: Buffer.byteLength(json) });
   say(`Exported the whole state to ${file} (${formatBytes(Buffer.byteLength(json))})`);
 }
@@ -43,9 +49,18 @@ export async function runSnapshotImport(file: string, flags: ScriptFlags): Promi
   try {
     json = await readFile(file, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : fileProblem(err, file)}`);
   }
-  const imported = await controlClient(flags).importState(json);
+  // checked here so the error names the file; the sandbox would only say "Malformed JSON body"
+  if (!json.trimStart().startsWith('{')) throw new Error(`${file} is not valid JSON (export one with \`sandbox snapshot export\`)`);
+  let imported;
+  try {
+    imported = await controlClient(flags).importState(json);
+  } catch (err) {
+    if (err instanceof ControlPlaneError && /malformed json/i.test(err.message)) throw new Error(`${file} is not valid JSON (export one with \`sandbox snapshot export\`)`);
+    if (err instanceof ControlPlaneError && err.status < 500) throw new Error(`${file} cannot be imported: ${err.message}`);
+    throw err;
+  }
   if (flags.json) return printJson(imported);
   say(`Imported ${file}: ${plural(imported.collections, 'collection')} replaced the whole state`);
 }
@@ -60,4 +75,21 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A file system error in words that name what to fix, never a raw errno line. */
+function fileProblem(err: unknown, file: string): string {
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return `the directory ${dirname(file)} does not exist`;
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'ENOTDIR':
+      return `a part of ${dirname(file)} is not a directory`;
+    default:
+      return (err as Error).message;
+  }
 }

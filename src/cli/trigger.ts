@@ -11,6 +11,10 @@ export interface ControlFlags {
 export interface TriggerFlags extends ControlFlags {
   data?: string;
   json?: boolean;
+  /** `key=value`, repeatable: replace a field of the data (dotted path) */
+  override?: string[];
+  /** `key=value`, repeatable: add a field to the data (dotted path) */
+  add?: string[];
 }
 
 export const controlClient = (flags: ControlFlags): ControlClient =>
@@ -29,9 +33,11 @@ export async function resolveWorkspace(client: ControlClient, given: string | un
 /** `sandbox trigger <event-type>`: emits one catalogue event through the control plane. */
 export async function runTrigger(type: string, flags: TriggerFlags): Promise<void> {
   const data = parseData(flags.data);
+  const override = parseAssignments('--override', flags.override);
+  const add = parseAssignments('--add', flags.add);
   const client = controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
-  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type, ...(data ? { data } : {}) });
+  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
   if (flags.json) return printJson({ event, deliveryIds });
   const count = deliveryIds.length;
   process.stdout.write(`Emitted ${event.type} ${dim(event.id)} in ${workspace.name}: ${count} ${count === 1 ? 'delivery' : 'deliveries'} queued\n`);
@@ -47,4 +53,26 @@ function parseData(raw: string | undefined): Record<string, unknown> | undefined
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('--data must be a JSON object');
   return value as Record<string, unknown>;
+}
+
+/**
+ * `--override a.b=value` (repeatable) as {"a.b": value}: the value is JSON when
+ * it parses as JSON (`3`, `true`, `null`, `{"x":1}`), otherwise the plain string.
+ */
+export function parseAssignments(flag: string, raw: string[] | undefined): Record<string, unknown> | undefined {
+  if (!raw?.length) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const item of raw) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new Error(`${flag} takes key=value (a dotted path such as customer.email=ada@example.com), not "${item}"`);
+    const text = item.slice(eq + 1);
+    let value: unknown = text;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // a plain string
+    }
+    out[item.slice(0, eq)] = value;
+  }
+  return out;
 }

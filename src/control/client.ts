@@ -97,7 +97,8 @@ export class ControlClient {
     return this.call('GET', '/events/types');
   }
 
-  emitEvent(body: { workspaceId: string; type: string; data?: Record<string, unknown> }) {
+  /** `override` replaces fields of the data and `add` adds new ones; keys are dotted paths (`customer.email`). */
+  emitEvent(body: { workspaceId: string; type: string; data?: Record<string, unknown>; override?: Record<string, unknown>; add?: Record<string, unknown> }) {
     return this.call<{ event: { id: string; type: string; workspaceId: string; createdAt: string; data: Record<string, unknown> }; deliveryIds: string[] }>('POST', '/events', { body });
   }
 
@@ -106,8 +107,22 @@ export class ControlClient {
   }
 
   /** Creates, or reuses by URL, a subscription in a workspace, and returns its signing secret. */
-  ensureSubscription(body: { workspaceId: string; url: string; events: string[]; description?: string }) {
+  ensureSubscription(body: { workspaceId: string; url: string; events: string[]; description?: string; active?: boolean }) {
     return this.call<{ subscription: SubscriptionSummary; secret: string; created: boolean }>('POST', '/webhook-subscriptions', { body });
+  }
+
+  /** The subscription to `url` in a workspace and its secret, without changing anything (404 when there is none). */
+  findSubscription(query: { workspaceId: string; url: string }) {
+    return this.call<{ subscription: SubscriptionSummary; secret: string }>('GET', '/webhook-subscriptions/by-url', { query });
+  }
+
+  setSubscriptionActive(id: string, body: { workspaceId: string; active: boolean }): Promise<SubscriptionSummary> {
+    return this.call('POST', `/webhook-subscriptions/${encodeURIComponent(id)}/active`, { body });
+  }
+
+  /** The scopes /v1 routes require, with their resources and actions. */
+  scopes(): Promise<{ scopes: string[]; resources: string[]; actions: string[] }> {
+    return this.call('GET', '/scopes');
   }
 
   createKey(workspaceId: string, body: { name?: string; scopes?: string[] | null }): Promise<CreatedWorkspaceKey> {

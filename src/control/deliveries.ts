@@ -5,7 +5,7 @@ import type { Principal } from '../core/auth.ts';
 import type { SandboxContext } from '../context.ts';
 import { errorResponses } from '../http/error-schemas.ts';
 import { CreateSubscriptionBodySchema } from '../resources/webhooks/requests.ts';
-import { WebhookSubscriptionSchema, type WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
+import { subscriptionView, WebhookSubscriptionSchema, type WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
 import { WebhookSubscriptionService } from '../resources/webhooks/service.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { dispatcherFor } from '../webhooks/dispatcher.ts';
@@ -29,6 +29,9 @@ const ListenBodySchema = CreateSubscriptionBodySchema.safeExtend({ workspaceId: 
 const ListenResultSchema = z.object({
   data: z.object({ subscription: WebhookSubscriptionSchema, secret: z.string(), created: z.boolean() }),
 });
+const FindSubscriptionQuerySchema = z.object({ workspaceId: z.string().min(1), url: z.string().min(1) });
+const FoundSubscriptionSchema = z.object({ data: z.object({ subscription: WebhookSubscriptionSchema, secret: z.string() }) });
+const SetActiveBodySchema = z.object({ workspaceId: z.string().min(1), active: z.boolean() });
 
 export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void {
   app.get('/deliveries', {
@@ -59,6 +62,27 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
     const { workspaceId, ...body } = request.body;
     const result = await ensureSubscription(ctx, workspaceId, body);
     return reply.code(result.created ? 201 : 200).send({ data: result });
+  });
+
+  // Read-only: `sandbox listen --print-secret` must not change a subscription (as `stripe listen --print-secret`).
+  app.get('/webhook-subscriptions/by-url', {
+    schema: { querystring: FindSubscriptionQuerySchema, response: { 200: FoundSubscriptionSchema, 404: errorResponses[404] } },
+    config: { summary: 'The subscription to a URL in a workspace, with its secret (read-only)' },
+  }, async (request) => {
+    const workspace = requireWorkspace(ctx, request.query.workspaceId);
+    const found = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === request.query.url);
+    if (!found) throw notFound(`Subscription to ${request.query.url} in workspace ${workspace.id}`);
+    return { data: { subscription: subscriptionView(found), secret: found.secret } };
+  });
+
+  // `sandbox listen` pauses its subscription when it exits, so nothing keeps retrying into a closed port.
+  app.post('/webhook-subscriptions/:id/active', {
+    schema: { params: IdParams, body: SetActiveBodySchema, response: { 200: z.object({ data: WebhookSubscriptionSchema }), 400: errorResponses[400], 404: errorResponses[404] } },
+    config: { summary: 'Pause or resume a subscription (sandbox listen pauses its own on exit)' },
+  }, async (request) => {
+    const workspace = requireWorkspace(ctx, request.body.workspaceId);
+    const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
+    return { data: await service.update({ workspace } as Principal, request.params.id, { active: request.body.active }) };
   });
 }
 

@@ -7,6 +7,7 @@ import type { ZodApp } from '../resources/types.ts';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/catalogue.ts';
 import { dispatcherFor } from '../webhooks/dispatcher.ts';
 import { sampleEventData } from '../webhooks/sample-data.ts';
+import { applyDataEdits } from './event-data-edits.ts';
 import { requireWorkspace } from './workspace-keys.ts';
 
 /**
@@ -19,6 +20,10 @@ const EmitBodySchema = z.object({
   workspaceId: z.string().min(1),
   type: z.enum(WEBHOOK_EVENT_TYPES),
   data: z.record(z.string(), z.unknown()).optional(),
+  /** dotted paths whose values replace fields of the data (trigger --override) */
+  override: z.record(z.string(), z.unknown()).optional(),
+  /** dotted paths added to the data (trigger --add) */
+  add: z.record(z.string(), z.unknown()).optional(),
 });
 const DomainEventSchema = z.object({
   id: z.string(),
@@ -43,8 +48,9 @@ export function registerEventControl(app: ZodApp, ctx: SandboxContext): void {
   }, async (request, reply) => {
     const { workspaceId, type } = request.body;
     const workspace = requireWorkspace(ctx, workspaceId);
-    const data = request.body.data ?? sampleEventData(ctx.store, workspace.id, type, ctx.clock.iso());
-    if (!data) throw conflict('CONTROL_CONFLICT', `Workspace ${workspace.id} has no records to build ${type} from; pass data`);
+    const base = request.body.data ?? sampleEventData(ctx.store, workspace.id, type, ctx.clock.iso());
+    if (!base) throw conflict('CONTROL_CONFLICT', `Workspace ${workspace.id} has no records to build ${type} from; pass data`);
+    const data = applyDataEdits(base, { override: request.body.override, add: request.body.add }, type);
     const event = emitDomainEvent(ctx.bus, ctx.clock, workspace.id, type, data);
     const deliveryIds = await dispatcherFor(ctx).whenEnqueued(event.id);
     return reply.code(201).send({ data: { event, deliveryIds } });

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
-import type { SandboxEvents } from '../core/events.ts';
+import { encodeStreamEvent, FORWARDED_EVENTS } from '../core/stream-events.ts';
 import type { ZodApp } from '../resources/types.ts';
 
 /**
  * Watching the sandbox: the recent request log, and a Server-Sent Events
  * stream of requests, domain events, webhook deliveries, rate-limit changes
- * and resets (the dashboard reads it).
+ * and resets (the dashboard reads it). Every frame's shape is the shared zod
+ * schema of src/core/stream-events.ts, which the dashboard decodes with.
  */
-export const STREAM_EVENT_TYPES = ['request', 'domain', 'delivery', 'rate-limit', 'reset'] as const;
+export const STREAM_EVENT_TYPES = FORWARDED_EVENTS;
 const HEARTBEAT_MS = 15_000;
 /**
  * Bytes a stream client may fall behind (written, not yet taken by its
@@ -36,16 +37,21 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
       connection: 'keep-alive',
       'x-request-id': request.id,
     });
-    res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ now: ctx.clock.iso(), clock: ctx.clock.mode })}\n\n`);
-    const unsubscribe = STREAM_EVENT_TYPES.map((type) =>
-      ctx.bus.on(type as keyof SandboxEvents, (payload: unknown) => {
-        if (res.writableLength > STREAM_BACKLOG_BYTES) {
-          res.destroy(); // 'close' below unsubscribes
-          return;
-        }
-        res.write(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
-      }),
-    );
+    res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
+    const send = (frame: string) => {
+      if (res.writableLength > STREAM_BACKLOG_BYTES) {
+        res.destroy(); // 'close' below unsubscribes
+        return;
+      }
+      res.write(frame);
+    };
+    const unsubscribe = [
+      ctx.bus.on('request', (payload) => send(encodeStreamEvent('request', payload))),
+      ctx.bus.on('domain', (payload) => send(encodeStreamEvent('domain', payload))),
+      ctx.bus.on('delivery', (payload) => send(encodeStreamEvent('delivery', payload))),
+      ctx.bus.on('rate-limit', (payload) => send(encodeStreamEvent('rate-limit', payload))),
+      ctx.bus.on('reset', (payload) => send(encodeStreamEvent('reset', payload))),
+    ];
     // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md)
     const unwatch = ctx.requestLog.watch();
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);

@@ -10,6 +10,7 @@ import { CreateOrgKeyBodySchema } from '../resources/organizations/requests.ts';
 import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema, type OrgApiKeyRecord, type Organization } from '../resources/organizations/schemas.ts';
 import { OrgKeyService } from '../resources/organizations/service.ts';
 import type { ZodApp } from '../resources/types.ts';
+import { assertKnownScopes, knownScopes } from './known-scopes.ts';
 import { listWorkspaces, requireWorkspace } from './workspace-keys.ts';
 
 /**
@@ -85,6 +86,7 @@ export function registerOrgKeyControl(app: ZodApp, ctx: SandboxContext): void {
     const id = parseId('organization', 'id', request.params.id);
     const found = locate<Organization>(ctx, COLLECTIONS.organizations, id);
     if (!found) throw notFound('Organization');
+    assertKnownScopes(request.body.scopes, knownScopes(ctx.routes));
     return reply.code(201).send({ data: await service.create(controlPrincipal(found.workspace), id, request.body) });
   });
 

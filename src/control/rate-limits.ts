@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../core/errors.ts';
+import { badRequest, notFound } from '../core/errors.ts';
 import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
 import { WorkspaceModeSchema, type WorkspaceRecord } from '../core/tenancy.ts';
 import { COLLECTIONS } from '../core/collections.ts';
@@ -54,6 +54,7 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
       ctx.rateLimiter.exhaust(`workspace:${w.id}`, WORKSPACE_LIMITS[w.mode]);
     } else {
       const bucket = ctx.rateLimiter.snapshot().find((b) => b.key === `key:${keyId}`);
+      if (!bucket && !keyExists(ctx, keyId!)) throw notFound(`Key ${keyId}`);
       if (!bucket) throw badRequest('CONTROL_INVALID', `Key ${keyId} has no rate bucket of its own yet (organization keys get one on first use)`);
       ctx.rateLimiter.exhaust(bucket.key, bucket.policy);
     }
@@ -68,4 +69,10 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
     await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.workspaces, workspaceId: GLOBAL_PARTITION, row: updated as unknown as Row }]);
     return { data: workspaceView(ctx, updated) };
   });
+}
+
+/** A workspace key or an organization key of any workspace. */
+function keyExists(ctx: SandboxContext, keyId: string): boolean {
+  if (ctx.store.get(COLLECTIONS.apiKeys, GLOBAL_PARTITION, keyId)) return true;
+  return ctx.store.partitions(COLLECTIONS.orgApiKeys).some((ws) => ctx.store.get(COLLECTIONS.orgApiKeys, ws, keyId) !== undefined);
 }

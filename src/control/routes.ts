@@ -3,6 +3,7 @@ import { badRequest } from '../core/errors.ts';
 import { ScopeSchema, WorkspaceModeSchema } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
+import { assertKnownScopes, knownScopes } from './known-scopes.ts';
 import { createWorkspaceKey, exportWorkspace, listWorkspaces, requireWorkspace, revokeWorkspaceKey, workspaceView } from './workspace-keys.ts';
 
 /**
@@ -46,9 +47,15 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
       response: { 201: z.object({ data: z.looseObject({ id: z.string(), key: z.string() }) }) },
     },
   }, async (request, reply) => {
+    assertKnownScopes(request.body?.scopes, knownScopes(ctx.routes));
     const created = await createWorkspaceKey(ctx, request.params.id, request.body ?? {});
     return reply.code(201).send({ data: created });
   });
+
+  app.get('/scopes', {
+    schema: { response: { 200: z.object({ data: z.object({ scopes: z.array(z.string()), resources: z.array(z.string()), actions: z.array(z.string()) }) }) } },
+    config: { summary: 'The scopes /v1 routes require, and their resources and actions (keys may use * wildcards)' },
+  }, async () => ({ data: knownScopes(ctx.routes) }));
 
   app.delete('/keys/:id', { schema: { params: IdParams } }, async (request) => ({ data: await revokeWorkspaceKey(ctx, request.params.id) }));
 
@@ -66,12 +73,14 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     schema: { body: z.object({ ms: z.number().int().min(0).max(10 * 365 * 86_400_000) }), response: { 200: z.object({ data: ClockStateSchema }) } },
   }, async (request) => ({ data: await ctx.clock.advance(request.body.ms) }));
 
-  // Moves the clock to an absolute time; never backwards, since timers already fired.
+  // Moves the clock to an absolute time, running due timers; backwards only on a manual clock
+  // (a real clock's timers are tied to wall time), where no timer runs again.
   app.post('/clock/set', {
     schema: { body: z.object({ at: z.iso.datetime({ offset: true }) }), response: { 200: z.object({ data: ClockStateSchema }) } },
   }, async (request) => {
     const at = Date.parse(request.body.at);
-    if (at < ctx.clock.now()) throw badRequest('CONTROL_INVALID', `The clock cannot go backwards: it is ${ctx.clock.iso()}`);
-    return { data: await ctx.clock.set(at) };
+    if (at >= ctx.clock.now()) return { data: await ctx.clock.set(at) };
+    if (ctx.clock.mode !== 'manual') throw badRequest('CONTROL_INVALID', `A real clock cannot go backwards: it is ${ctx.clock.iso()}; start with --clock manual to set it back, or reset`);
+    return { data: ctx.clock.rewindTo(at) };
   });
 }

@@ -9,6 +9,7 @@ import { generateBookings } from '../fixtures/generate-bookings.ts';
 import { generateCatalog, type CatalogEntry } from '../fixtures/generate-catalog.ts';
 import { finalizeDepartures, generateDepartures, type DepartureSlot } from '../fixtures/generate-departures.ts';
 import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts';
+import type { Faker } from '@faker-js/faker';
 import type { FixtureFile } from '../fixtures/schema.ts';
 import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
 import type { Booking } from '../resources/bookings/schemas.ts';
@@ -27,7 +28,8 @@ import { requireWorkspace } from './workspace-keys.ts';
  * rows follow the same schemas and look the same: products with pricing
  * options, extensions and departures; new customers; bookings on the new
  * and the existing future departures, priced, with passengers and items, and
- * seats taken. One store commit. No domain events or webhooks are emitted:
+ * seats taken. In chunks, each one commit, yielding between them (see
+ * CHUNK_ITEMS). No domain events or webhooks are emitted:
  * this is data volume, like the fixtures. Documented in docs/cli.md.
  */
 export const SeedBodySchema = z.object({
@@ -76,7 +78,22 @@ function existingRows(ctx: SandboxContext, ws: string) {
 }
 type Existing = ReturnType<typeof existingRows>;
 
-export async function seedWorkspace(ctx: SandboxContext, body: SeedBody) {
+/**
+ * Work per chunk, a product counting as ten bookings: a chunk runs
+ * synchronously (it owns the shared faker from its seeding to its commit), so
+ * its size bounds how long other requests wait; about 30 ms on a laptop. The
+ * size is fixed, never timed, so the same seed on the same data gives the same rows.
+ */
+const CHUNK_ITEMS = 100;
+/** How far a seed run is; each chunk takes products and bookings in the run's own ratio. */
+export interface SeedProgress {
+  products: number;
+  bookings: number;
+  totalProducts: number;
+  totalBookings: number;
+}
+
+export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgress: (p: SeedProgress) => void = () => undefined) {
   const started = performance.now();
   const workspace = requireWorkspace(ctx, body.workspaceId);
   const products = body.products ?? (body.bookings === undefined ? DEFAULT_PRODUCTS : 0);
@@ -84,6 +101,30 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody) {
   const seed = body.seed ?? ctx.options.seed;
   // Loaded on demand, as the fixture generator does (the same module, so the same instance).
   const { faker } = await import('@faker-js/faker/locale/en');
+  const created: Record<string, number> = Object.fromEntries(WRITTEN.map((name) => [name, 0]));
+  const touched = new Set<string>();
+  const done = { products: 0, bookings: 0 };
+  // every chunk takes products and bookings in the run's own ratio
+  const share = Math.min(1, CHUNK_ITEMS / Math.max(1, products * 10 + bookings));
+  do {
+    const chunk = {
+      products: Math.min(products - done.products, Math.max(products > 0 ? 1 : 0, Math.round(products * share))),
+      bookings: Math.min(bookings - done.bookings, Math.max(bookings > 0 ? 1 : 0, Math.round(bookings * share))),
+    };
+    const result = await seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings);
+    for (const name of WRITTEN) created[name]! += result.created[name] ?? 0;
+    for (const id of result.touched) touched.add(id);
+    done.products += chunk.products;
+    done.bookings += chunk.bookings;
+    onProgress({ ...done, totalProducts: products, totalBookings: bookings });
+    // yield: requests that arrived meanwhile (health, the dashboard) are served between chunks
+    await new Promise((resolve) => setImmediate(resolve));
+  } while (done.products < products || done.bookings < bookings);
+  return { workspaceId: workspace.id, seed, created, updated: { departures: touched.size }, ms: Math.round((performance.now() - started) * 100) / 100 };
+}
+
+/** One chunk: generated on the state as it is now, committed before anything else runs. */
+async function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker, seed: number, products: number, bookings: number) {
   // Read after the last await: from here to the commit nothing else runs, so no write is lost.
   const existing = existingRows(ctx, workspace.id);
   // The state is part of the seed: the same seed on the same data gives the same rows,
@@ -96,10 +137,11 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody) {
   // Synchronous from here to the commit: nothing else can draw from the shared faker meanwhile either.
   const { newSlots, changedSlots } = generate(gen, existing);
   const ops = commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id)));
-  await ctx.store.commit(ops);
+  const commit = ctx.store.commit(ops);
   const created = Object.fromEntries(WRITTEN.map((name) => [name, sink.rows(name, workspace.id).length]));
   created.departures = newSlots.length;
-  return { workspaceId: workspace.id, seed, created, updated: { departures: changedSlots.length }, ms: Math.round((performance.now() - started) * 100) / 100 };
+  await commit;
+  return { created, touched: changedSlots.map((s) => s.departure.id) };
 }
 
 function generate(gen: GenContext, existing: Existing) {

@@ -33,6 +33,31 @@ export class Clock {
   ) {
     this.manualNow = start ?? Date.UTC(2026, 0, 15, 9, 0, 0);
     if (mode === 'real' && start !== undefined) this.offset = start - wallClock();
+    this.initial = { manualNow: this.manualNow, offset: this.offset };
+  }
+
+  private readonly initial: { manualNow: number; offset: number };
+
+  /**
+   * Back to where the clock started (a sandbox reset, issue 15): a manual clock
+   * to its start time, a real clock to no time-travel offset. Pending timers stay.
+   */
+  restart(): ClockState {
+    this.manualNow = this.initial.manualNow;
+    this.offset = this.initial.offset;
+    this.arm();
+    return this.state();
+  }
+
+  /**
+   * A manual clock may be set backwards: no timer runs, and timers already run
+   * do not run again; pending ones fire when the clock reaches them once more.
+   * A real clock never goes back (its timers are tied to wall time).
+   */
+  rewindTo(at: number): ClockState {
+    if (this.mode !== 'manual') throw new RangeError('a real clock cannot go backwards');
+    this.manualNow = Math.min(this.manualNow, at);
+    return this.state();
   }
 
   now(): number {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DeliveryUpdate, RateLimitChange } from './stream-events.ts';
 
 /**
  * The typed event bus. Services emit domain events; webhooks, the request log,
@@ -34,29 +35,8 @@ export interface RequestDetail {
   response: { headers: Record<string, string>; body: string | null; truncated: boolean };
 }
 
-export interface RateLimitChange {
-  bucket: string;
-  limit: number;
-  remaining: number;
-  reset: number;
-}
-
-/** One webhook delivery attempt, as the live stream and the dashboard show it. */
-export interface DeliveryUpdate {
-  id: string;
-  workspaceId: string;
-  subscriptionId: string;
-  url: string | null;
-  eventType: string;
-  status: string;
-  attempt: number;
-  maxAttempts: number;
-  responseStatus: number | null;
-  latencyMs: number;
-  error: string | null;
-  nextAttemptAt: string | null;
-  at: string;
-}
+/** The rate-limit and delivery payloads are defined by the stream's zod schemas (src/core/stream-events.ts). */
+export type { DeliveryUpdate, RateLimitChange } from './stream-events.ts';
 
 export interface SandboxEvents {
   domain: DomainEvent;

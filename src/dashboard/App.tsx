@@ -1,9 +1,11 @@
 import { Box, Text, useApp } from 'ink';
 import { useMemo, useRef } from 'react';
 import { Details } from './components/Details.tsx';
+import { ErrorBoundary } from './components/ErrorBoundary.tsx';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
 import { Help } from './components/Help.tsx';
+import { Keys } from './components/Keys.tsx';
 import { Panels } from './components/Panels.tsx';
 import { detailsFor } from './details.ts';
 import { useActions } from './hooks/use-actions.ts';
@@ -46,18 +48,30 @@ export function App({ source, onQuit, batchMs = 100, tickMs = 1000, size, color 
   const layout = computeLayout(columns, termRows);
   const { body } = layout;
 
+  // below the minimum the whole screen is the message, wrapped, so it is never cut off itself
+  if (layout.tooSmall) {
+    return (
+      <Box flexDirection="column" width={columns}>
+        <Text wrap="wrap">{`Terminal too small (${columns}x${termRows}): the dashboard needs ${MIN_SIZE.columns}x${MIN_SIZE.rows}. q quits.`}</Text>
+      </Box>
+    );
+  }
   let main;
-  if (layout.tooSmall) main = <Text wrap="truncate">{`Terminal too small: the dashboard needs ${MIN_SIZE.columns}x${MIN_SIZE.rows}.`}</Text>;
-  else if (ui.help) main = <Help width={body.width} height={body.height} />;
+  if (ui.help) main = <Help width={body.width} height={body.height} />;
+  else if (ui.keys) main = <Keys workspaces={state.workspaces} width={body.width} height={body.height} />;
   else if (ui.details) main = <Details lines={detailsFor(ui.panel, rows, selected, state.workspaceNames, body)} width={body.width} height={body.height} />;
   else main = <Panels layout={layout} rows={rows} selected={selected} focused={ui.panel} workspaceNames={state.workspaceNames} />;
 
   return (
     <ColorContext.Provider value={color}>
       <Box flexDirection="column" width={columns} height={Math.max(1, termRows - 1)} overflow="hidden">
-        <Header url={source.url} state={state} now={now} width={columns} />
+        <ErrorBoundary region="header" resetKey={state}>
+          <Header url={source.url} state={state} now={now} width={columns} />
+        </ErrorBoundary>
         <Box height={body.height} overflow="hidden">
-          {main}
+          <ErrorBoundary region="panels" resetKey={[state, ui]}>
+            {main}
+          </ErrorBoundary>
         </Box>
         <Footer ui={ui} width={columns} />
       </Box>

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ControlClient, StreamEvent } from '../control/client.ts';
+import { decodeStreamEvent } from '../core/stream-events.ts';
 import type { DashboardSource, DeliveryView, FeedItem, InitialState, SourceSink } from './types.ts';
 
 /**
@@ -63,7 +64,8 @@ export class ControlSource implements DashboardSource {
           }
           const item = toFeedItem(event);
           if (item) sink.feed(item);
-          if (item?.kind === 'domain') void this.pollDeliveries(sink);
+          // an attempt's stream event is a summary: the poll brings the whole record (bodies, headers)
+          if (item?.kind === 'domain' || item?.kind === 'delivery') void this.pollDeliveries(sink);
         }
       } catch (err) {
         reason = err instanceof Error ? err.message : String(err);
@@ -96,6 +98,7 @@ export class ControlSource implements DashboardSource {
       clock,
       uptimeMs: health?.uptimeMs ?? null,
       workspaceNames: Object.fromEntries(workspaces.map((w) => [w.id, w.name])),
+      workspaces,
     };
   }
 
@@ -103,12 +106,27 @@ export class ControlSource implements DashboardSource {
     return this.client.call<DeliveryView[]>('GET', '/deliveries', { query: { limit: 100 } });
   }
 
-  private async pollDeliveries(sink: SourceSink): Promise<void> {
-    try {
-      sink.deliveries(await this.deliveryList());
-    } catch {
-      // the stream reports a sandbox that went away
+  private polling: Promise<void> | null = null;
+  private pollAgain = false;
+
+  /** One poll at a time; requests made meanwhile (a burst of deliveries) share one more poll. */
+  private pollDeliveries(sink: SourceSink): Promise<void> {
+    if (this.polling) {
+      this.pollAgain = true;
+      return this.polling;
     }
+    this.polling = (async () => {
+      do {
+        this.pollAgain = false;
+        try {
+          sink.deliveries(await this.deliveryList());
+        } catch {
+          // the stream reports a sandbox that went away
+        }
+      } while (this.pollAgain);
+      this.polling = null;
+    })();
+    return this.polling;
   }
 
   private async poll(sink: SourceSink): Promise<void> {
@@ -123,27 +141,26 @@ export class ControlSource implements DashboardSource {
   }
 }
 
-/** One SSE event as a feed item; unknown or malformed events are skipped. */
+/**
+ * One SSE event as a feed item, decoded with the stream's shared zod schema.
+ * Never throws: an unknown or malformed event becomes a `skipped` item the
+ * header counts; `hello` (handled by the caller) gives null.
+ */
 export function toFeedItem(event: StreamEvent): FeedItem | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(event.data);
-  } catch {
-    return null;
-  }
-  if (typeof data !== 'object' || data === null) return null;
-  switch (event.event) {
-    case 'request':
-      return { kind: 'request', entry: data as Extract<FeedItem, { kind: 'request' }>['entry'] };
-    case 'domain':
-      return { kind: 'domain', event: data as Extract<FeedItem, { kind: 'domain' }>['event'] };
-    case 'delivery':
-      return { kind: 'delivery', delivery: data as DeliveryView };
-    case 'rate-limit':
-      return { kind: 'rate-limit', change: data as Extract<FeedItem, { kind: 'rate-limit' }>['change'] };
-    case 'reset':
-      return { kind: 'reset', at: String((data as { at?: unknown }).at ?? '') };
-    default:
+  const decoded = decodeStreamEvent(event.event, event.data);
+  if (!decoded.ok) return { kind: 'skipped', event: event.event, reason: decoded.reason };
+  switch (decoded.event) {
+    case 'hello':
       return null;
+    case 'request':
+      return { kind: 'request', entry: decoded.payload };
+    case 'domain':
+      return { kind: 'domain', event: decoded.payload };
+    case 'delivery':
+      return { kind: 'delivery', update: decoded.payload };
+    case 'rate-limit':
+      return { kind: 'rate-limit', change: decoded.payload };
+    case 'reset':
+      return { kind: 'reset', at: decoded.payload.at };
   }
 }

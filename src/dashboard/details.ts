@@ -1,4 +1,5 @@
 import { cell, clockTime, latency, prettyBody, type Tone } from './format.ts';
+import { attemptCount } from './state.ts';
 import type { DeliveryView, DomainEventRow, RateBucket, RequestRow } from './types.ts';
 
 /** One line of a details view: text and an optional tone; `heading` lines are bold. */
@@ -76,7 +77,7 @@ export function deliveryDetailLines(d: DeliveryView, width: number, height: numb
     heading(`${d.eventType}  ${d.id}  ${d.status}${d.reason ? ` (${d.reason})` : ''}`),
     plain(`target ${last?.request?.url ?? '(not sent yet)'}`),
     plain(`event ${d.eventId}  subscription ${d.subscriptionId}  next retry ${d.nextAttemptAt ?? '-'}`),
-    heading(`Attempts (${d.attempts.length})`),
+    heading(`Attempts (${attemptCount(d)})`),
   ];
   const attemptRows = Math.max(1, Math.floor((height - 8) / 2));
   for (const a of d.attempts.slice(-attemptRows)) {

@@ -52,6 +52,8 @@ function feedLine(item: FeedItem, name: (id: string | null) => string): string |
       return item.change.remaining === 0 ? `${clockTime(new Date(item.change.reset * 1000).toISOString())} limit    ${item.change.bucket} exhausted (resets ${new Date(item.change.reset * 1000).toISOString()})` : null;
     case 'reset':
       return `${clockTime(item.at)} reset    the sandbox went back to its fixtures`;
+    case 'skipped':
+      return `${clockTime(new Date().toISOString())} skipped  an unreadable ${item.event} event (${item.reason})`;
   }
 }
 

@@ -10,6 +10,8 @@ export interface OpenDashboardOptions {
   token?: string | undefined;
   /** after q: the caller stops its sandbox (start --dashboard) or just exits */
   onQuit: () => void;
+  /** after the dashboard itself failed (one line is already on stderr): the caller exits 1 */
+  onFailure?: () => void;
   /** another source (tests); by default the control plane at `url` */
   source?: DashboardSource;
 }
@@ -48,4 +50,11 @@ export async function openDashboard(options: OpenDashboardOptions): Promise<void
     />,
     { exitOnCtrlC: false, patchConsole: true },
   );
+  // Errors the panels' boundaries cannot hold end Ink's app: say so in one line and let the caller stop, never hang.
+  instance.waitUntilExit().catch((err: unknown) => {
+    instance.unmount();
+    leave();
+    process.stderr.write(`sandbox: the dashboard stopped: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}\n`);
+    (options.onFailure ?? options.onQuit)();
+  });
 }

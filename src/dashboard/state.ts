@@ -1,4 +1,5 @@
-import type { ClockState } from '../control/client.ts';
+import type { ClockState, WorkspaceSummary } from '../control/client.ts';
+import type { DeliveryUpdate } from '../core/stream-events.ts';
 import type { ConnectionStatus, DeliveryView, DomainEventRow, FeedItem, InitialState, RateBucket, RequestRow } from './types.ts';
 
 /**
@@ -17,8 +18,10 @@ export interface DashboardState {
   clock: ClockState | null;
   /** server uptime when last read, and the local time (ms) it was read at */
   uptime: { ms: number; readAt: number } | null;
-  counts: { requests: number; errors: number };
+  /** `skipped`: stream events that could not be read (unknown or malformed), dropped and counted */
+  counts: { requests: number; errors: number; skipped: number };
   workspaceNames: Record<string, string>;
+  workspaces: WorkspaceSummary[];
   /** after "clear": deliveries hidden until they get another attempt (id -> attempts seen) */
   hiddenDeliveries: Record<string, number>;
   paused: boolean;
@@ -46,8 +49,9 @@ export function initialDashboardState(): DashboardState {
     rateLimits: [],
     clock: null,
     uptime: null,
-    counts: { requests: 0, errors: 0 },
+    counts: { requests: 0, errors: 0, skipped: 0 },
     workspaceNames: {},
+    workspaces: [],
     hiddenDeliveries: {},
     paused: false,
     held: [],
@@ -78,7 +82,7 @@ export function dashboardReducer(state: DashboardState, action: DashboardAction)
         deliveries: [],
         held: [],
         heldDeliveries: null,
-        hiddenDeliveries: Object.fromEntries(state.deliveries.map((d) => [d.id, d.attempts.length])),
+        hiddenDeliveries: Object.fromEntries(state.deliveries.map((d) => [d.id, attemptCount(d)])),
       };
     case 'toggle-pause':
       return state.paused ? resume(state) : { ...state, paused: true };
@@ -94,8 +98,9 @@ function applyInitial(state: DashboardState, initial: InitialState, at: number):
     rateLimits: initial.rateLimits,
     clock: initial.clock,
     uptime: initial.uptimeMs === null ? null : { ms: initial.uptimeMs, readAt: at },
-    counts: { requests: initial.requests.length, errors: initial.requests.filter((r) => r.status >= 400).length },
+    counts: { requests: initial.requests.length, errors: initial.requests.filter((r) => r.status >= 400).length, skipped: state.counts.skipped },
     workspaceNames: initial.workspaceNames,
+    workspaces: initial.workspaces ?? state.workspaces,
   };
 }
 
@@ -103,13 +108,14 @@ function applyInitial(state: DashboardState, initial: InitialState, at: number):
 function applyFeed(state: DashboardState, items: FeedItem[]): DashboardState {
   let next = state;
   const requests = items.filter((i) => i.kind === 'request');
-  if (requests.length > 0) {
+  const skipped = items.filter((i) => i.kind === 'skipped').length;
+  if (requests.length > 0 || skipped > 0) {
     const errors = requests.filter((i) => i.entry.status >= 400).length;
-    next = { ...next, counts: { requests: next.counts.requests + requests.length, errors: next.counts.errors + errors } };
+    next = { ...next, counts: { requests: next.counts.requests + requests.length, errors: next.counts.errors + errors, skipped: next.counts.skipped + skipped } };
   }
   const rate = items.filter((i) => i.kind === 'rate-limit');
   if (rate.length > 0) next = { ...next, rateLimits: applyRateChanges(next.rateLimits, rate.map((r) => r.change)) };
-  const listed = items.filter((i) => i.kind !== 'rate-limit');
+  const listed = items.filter((i) => i.kind !== 'rate-limit' && i.kind !== 'skipped');
   if (listed.length === 0) return next;
   if (next.paused) return { ...next, held: [...next.held, ...listed].slice(-HISTORY.held) };
   return applyToLists(next, listed);
@@ -127,7 +133,7 @@ function applyToLists(state: DashboardState, items: FeedItem[]): DashboardState 
       if (!known?.has(item.entry.requestId)) newRequests.push(item.entry);
     }
     else if (item.kind === 'domain') newEvents.push(item.event);
-    else if (item.kind === 'delivery') deliveries = mergeDeliveries(deliveries, [item.delivery]);
+    else if (item.kind === 'delivery') deliveries = mergeDeliveries(deliveries, [applyDeliveryUpdate(deliveries.find((d) => d.id === item.update.id), item.update)]);
     else if (item.kind === 'reset') {
       wasReset = true;
       deliveries = [];
@@ -149,16 +155,53 @@ function resume(state: DashboardState): DashboardState {
   return state.heldDeliveries ? { ...withLists, deliveries: mergeDeliveries(withLists.deliveries, state.heldDeliveries, state.hiddenDeliveries) } : withLists;
 }
 
+/**
+ * Folds one attempt summary from the stream into what the dashboard knows of
+ * the delivery: the status, next retry and attempt count at once; bodies and
+ * headers come with the next poll of the whole record.
+ */
+export function applyDeliveryUpdate(known: DeliveryView | undefined, u: DeliveryUpdate): DeliveryView {
+  const attempts = known?.attempts.filter((a) => a.number < u.attempt) ?? [];
+  const previous = known?.attempts.find((a) => a.number === u.attempt);
+  attempts.push(previous ?? {
+    number: u.attempt,
+    trigger: u.trigger,
+    at: u.at,
+    ...(u.url ? { request: { url: u.url } } : {}),
+    response: u.responseStatus === null ? null : { status: u.responseStatus, bodyExcerpt: '' },
+    latencyMs: u.latencyMs,
+    error: u.error,
+  });
+  return {
+    ...(known ?? { createdAt: u.at }),
+    id: u.id,
+    workspaceId: u.workspaceId,
+    subscriptionId: u.subscriptionId,
+    eventId: u.eventId,
+    eventType: u.eventType,
+    status: u.status,
+    maxAttempts: u.maxAttempts,
+    nextAttemptAt: u.nextAttemptAt,
+    attempts,
+  };
+}
+
+/** How many attempts a delivery has had (a view built from the stream may not list the early ones). */
+export function attemptCount(d: DeliveryView): number {
+  return d.attempts[d.attempts.length - 1]?.number ?? 0;
+}
+
 /** Upserts by id, newest first, bounded; deliveries hidden by "clear" stay hidden until a new attempt. */
 export function mergeDeliveries(current: DeliveryView[], incoming: DeliveryView[], hidden: Record<string, number> = {}): DeliveryView[] {
   const byId = new Map(current.map((d) => [d.id, d]));
-  for (const d of incoming) byId.set(d.id, d);
+  // a polled record has no maxAttempts: keep the one a stream update brought
+  for (const d of incoming) byId.set(d.id, d.maxAttempts === undefined && byId.get(d.id)?.maxAttempts !== undefined ? { ...d, maxAttempts: byId.get(d.id)!.maxAttempts! } : d);
   const merged = [...byId.values()].sort((a, b) => createdAt(b).localeCompare(createdAt(a)));
   return visible(merged, hidden).slice(0, HISTORY.deliveries);
 }
 
 function visible(list: DeliveryView[], hidden: Record<string, number>): DeliveryView[] {
-  return list.filter((d) => hidden[d.id] === undefined || d.attempts.length > hidden[d.id]!);
+  return list.filter((d) => hidden[d.id] === undefined || attemptCount(d) > hidden[d.id]!);
 }
 
 function createdAt(d: DeliveryView): string {

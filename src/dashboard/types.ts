@@ -1,5 +1,6 @@
-import type { ClockState, RateBucketSummary, RequestLogLine } from '../control/client.ts';
+import type { ClockState, RateBucketSummary, RequestLogLine, WorkspaceSummary } from '../control/client.ts';
 import type { DomainEvent } from '../core/events.ts';
+import type { DeliveryUpdate } from '../core/stream-events.ts';
 
 /** What the dashboard knows of one webhook delivery (docs/webhooks.md, "A delivery"). */
 export interface DeliveryView {
@@ -37,9 +38,12 @@ export type ConnectionStatus = 'connecting' | 'live' | 'down';
 export type FeedItem =
   | { kind: 'request'; entry: RequestRow }
   | { kind: 'domain'; event: DomainEventRow }
-  | { kind: 'delivery'; delivery: DeliveryView }
+  /** one attempt just recorded (the stream's short form); the full record comes from the poll */
+  | { kind: 'delivery'; update: DeliveryUpdate }
   | { kind: 'rate-limit'; change: { bucket: string; limit: number; remaining: number; reset: number } }
-  | { kind: 'reset'; at: string };
+  | { kind: 'reset'; at: string }
+  /** an event the dashboard could not read: counted in the header, never thrown */
+  | { kind: 'skipped'; event: string; reason: string };
 
 export interface InitialState {
   requests: RequestRow[];
@@ -48,6 +52,8 @@ export interface InitialState {
   clock: ClockState | null;
   uptimeMs: number | null;
   workspaceNames: Record<string, string>;
+  /** the workspaces and their keys (the K overlay); absent from sources that do not know them */
+  workspaces?: WorkspaceSummary[];
 }
 
 /** The sandbox as the dashboard sees it: pushed by a live control-plane source or a fake one in tests. */

@@ -18,6 +18,8 @@ export interface UiState {
   draft: string | null;
   details: boolean;
   help: boolean;
+  /** the workspaces' keys (K): what the banner shows without --dashboard */
+  keys: boolean;
   message: string | null;
 }
 
@@ -27,6 +29,7 @@ export type UiAction =
   | { type: 'toggle-details' }
   | { type: 'close' }
   | { type: 'toggle-help' }
+  | { type: 'toggle-keys' }
   | { type: 'edit-filter' }
   | { type: 'draft'; text: string }
   | { type: 'apply-filter' }
@@ -41,6 +44,7 @@ export function initialUiState(): UiState {
     draft: null,
     details: false,
     help: false,
+    keys: false,
     message: null,
   };
 }
@@ -60,13 +64,16 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...ui, selected: { ...ui.selected, [ui.panel]: action.ids[index]! } };
     }
     case 'toggle-details':
-      return { ...ui, details: !ui.details, help: false };
+      return { ...ui, details: !ui.details, help: false, keys: false };
     case 'close':
-      return { ...ui, details: false, help: false, draft: null };
+      return { ...ui, details: false, help: false, keys: false, draft: null };
     case 'toggle-help':
-      return { ...ui, help: !ui.help };
+      return { ...ui, help: !ui.help, keys: false };
+    case 'toggle-keys':
+      return { ...ui, keys: !ui.keys, help: false };
+    // the draft starts empty, so "/ then Enter" clears the filter (docs/dashboard.md); the footer shows the old one
     case 'edit-filter':
-      return { ...ui, draft: ui.filter };
+      return { ...ui, draft: '' };
     case 'draft':
       return { ...ui, draft: action.text };
     case 'apply-filter':

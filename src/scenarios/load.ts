@@ -1,5 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { suggest } from '../core/suggest.ts';
 import { ScenarioSchema, type Scenario } from './schema.ts';
 
 /** Reads and validates scenario files; errors name the file and the JSON path, in one line. */
@@ -24,9 +26,32 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-    throw new ScenarioError(`${file}: ${path || '(root)'}: ${issue.message}`);
+    throw new ScenarioError(`${file}: ${path || '(root)'}: ${describeIssue(issue)}`);
   }
   return parsed.data;
+}
+
+/** Every key a scenario file may use, at any depth (for "did you mean"). */
+let vocabulary: string[] | null = null;
+function scenarioKeys(): string[] {
+  if (vocabulary) return vocabulary;
+  const keys = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const properties = (node as { properties?: Record<string, unknown> }).properties;
+    if (properties) for (const key of Object.keys(properties)) keys.add(key);
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(z.toJSONSchema(ScenarioSchema, { io: 'input', unrepresentable: 'any' }));
+  return (vocabulary = [...keys]);
+}
+
+/** A misspelt key is named, with the key it was probably meant to be. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `unknown key "${key}"${suggest(key, scenarioKeys())}`).join('; ');
+  }
+  return issue.message;
 }
 
 export async function listScenarioFiles(dir: string): Promise<string[]> {

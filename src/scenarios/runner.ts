@@ -24,6 +24,15 @@ export interface ScenarioResult {
   name: string;
   passed: boolean;
   steps: StepResult[];
+  /** every step the scenario has, a repeat counting each of its runs (what `scenario list` shows) */
+  total: number;
+  /** steps a failure kept from running */
+  notReached: number;
+}
+
+/** The steps a scenario runs, a `repeat` counted as its steps times its count: list and run agree on it. */
+export function countSteps(steps: readonly Step[]): number {
+  return steps.reduce((n, step) => n + ('repeat' in step ? step.repeat * countSteps(step.steps) : 1), 0);
 }
 
 class StepFailure extends Error {}
@@ -38,19 +47,24 @@ interface RunState {
 
 export async function runScenario(scenario: Scenario, target: ScenarioTarget, onStep: (result: StepResult) => void = () => undefined): Promise<ScenarioResult> {
   const state: RunState = { target, vars: { run: randomUUID().slice(0, 8) }, receivers: new Map(), results: [], onStep };
+  let setupFailed = false;
   try {
     Object.assign(state.vars, await builtinVars(state));
     await runSteps(scenario.steps, state);
   } catch (err) {
     if (!(err instanceof StepFailure)) {
+      // a pseudo-step, not one of the scenario's: the run failed outside any step
       const result = { name: 'setup', passed: false, message: (err as Error).message };
+      setupFailed = true;
       state.results.push(result);
       onStep(result);
     }
   } finally {
     for (const receiver of state.receivers.values()) await receiver.stop();
   }
-  return { name: scenario.name, passed: state.results.every((r) => r.passed), steps: state.results };
+  const total = countSteps(scenario.steps);
+  const ran = state.results.length - (setupFailed ? 1 : 0);
+  return { name: scenario.name, passed: state.results.every((r) => r.passed), steps: state.results, total, notReached: Math.max(0, total - ran) };
 }
 
 async function runSteps(steps: Step[], state: RunState): Promise<void> {

@@ -65,12 +65,34 @@ describe('snapshots and state', () => {
 });
 
 describe('clock set', () => {
-  it('moves the clock to an absolute time, never backwards', async () => {
+  it('moves the clock to an absolute time; backwards only on a manual clock, where no timer runs again', async () => {
     t = await testSandbox();
     const res = await control('POST', '/clock/set', { at: '2026-03-01T00:00:00Z' });
     expect(res.json().data.now).toBe('2026-03-01T00:00:00.000Z');
+    let fired = 0;
+    t.sandbox.clock.schedule(Date.parse('2026-02-15T00:00:00Z'), () => (fired += 1)); // already due: runs on the next move
+    await control('POST', '/clock/advance', { ms: 0 });
+    expect(fired).toBe(1);
     const back = await control('POST', '/clock/set', { at: '2026-02-01T00:00:00Z' });
+    expect(back.statusCode).toBe(200);
+    expect(back.json().data.now).toBe('2026-02-01T00:00:00.000Z');
+    await control('POST', '/clock/set', { at: '2026-03-01T00:00:00Z' });
+    expect(fired).toBe(1);
+  });
+
+  it('refuses to set a real clock backwards, naming the way out', async () => {
+    t = await testSandbox({ clock: 'real' });
+    const back = await control('POST', '/clock/set', { at: '2000-01-01T00:00:00Z' });
     expect(back.statusCode).toBe(400);
-    expect(back.json().error).toMatch(/backwards/);
+    expect(back.json().error).toMatch(/A real clock cannot go backwards.*--clock manual/);
+  });
+
+  it('reset puts a time-travelled clock back to its start', async () => {
+    t = await testSandbox();
+    const start = t.sandbox.clock.now();
+    await control('POST', '/clock/advance', { ms: 86_400_000 });
+    const reset = await control('POST', '/reset');
+    expect(reset.json().data.now).toBe(new Date(start).toISOString());
+    expect(t.sandbox.clock.now()).toBe(start);
   });
 });

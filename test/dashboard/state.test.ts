@@ -12,7 +12,7 @@ describe('dashboard state', () => {
     state = feed(state, ...items);
     expect(state.requests).toHaveLength(HISTORY.requests);
     expect(state.requests[0]!.requestId).toBe((items.at(-1) as Extract<FeedItem, { kind: 'request' }>).entry.requestId);
-    expect(state.counts).toEqual({ requests: HISTORY.requests + 50, errors: (HISTORY.requests + 50) / 10 });
+    expect(state.counts).toEqual({ skipped: 0, requests: HISTORY.requests + 50, errors: (HISTORY.requests + 50) / 10 });
   });
 
   it('does not list a request twice when it arrives in the initial load and on the stream', () => {

@@ -19,16 +19,26 @@ afterAll(async () => {
 const live = () => sandbox.workspaces.find((w) => w.mode === 'live')!;
 
 describe('sandbox listen / trigger', () => {
-  it('listen --print-secret prints only the secret; trigger then delivers a request signed with it', async () => {
+  it('listen --print-secret prints only the secret and subscribes nothing; a listen then delivers requests signed with it', async () => {
     const listen = await runCli(['listen', '--forward-to', receiver.url, '--events', 'booking.*', '--workspace', live().name, '--print-secret', '--url', sandbox.url]).exit;
     expect(listen.code).toBe(0);
     const secret = listen.stdout.trim();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const arrived = receiver.next();
-    const trigger = await runCli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_cli"}', '--url', sandbox.url]).exit;
-    expect(trigger.stdout).toMatch(/^Emitted booking\.created evt_\S+ in .+: 1 delivery queued\n$/);
-    const got = await arrived;
-    expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'booking.created', data: { id: 'book_cli' } });
+    // as `stripe listen --print-secret`: nothing is forwarded until listen runs (issue 15)
+    const idle = await runCli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_idle"}', '--url', sandbox.url]).exit;
+    expect(idle.stdout).toMatch(/: 0 deliveries queued\n$/);
+    const run = runCli(['listen', '--forward-to', receiver.url, '--events', 'booking.*', '--workspace', live().name, '--url', sandbox.url]);
+    try {
+      await waitForStdout(run, secret);
+      const arrived = receiver.next();
+      const trigger = await runCli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_cli"}', '--url', sandbox.url]).exit;
+      expect(trigger.stdout).toMatch(/^Emitted booking\.created evt_\S+ in .+: 1 delivery queued\n$/);
+      const got = await arrived;
+      expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'booking.created', data: { id: 'book_cli' } });
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exit;
+    }
   });
 
   it('listen prints each delivery as it happens', async () => {

@@ -1,6 +1,7 @@
 import { Text } from 'ink';
 import { attemptLabel, cell, clockTime, deliveryTone, latency, statusTone, windowStart } from '../format.ts';
 import { useTone } from '../hooks/use-tone.ts';
+import { attemptCount } from '../state.ts';
 import type { DeliveryView } from '../types.ts';
 import { lastStatus, targetUrl } from '../ui.ts';
 import { Line } from './Panel.tsx';
@@ -36,7 +37,7 @@ export function DeliveriesTable({ rows, selected, focused, width, height }: Deli
         const http = lastStatus(d);
         return (
           <Line key={d.id} inverse={focused && start + i === selected}>
-            {`${cell(clockTime(last?.at ?? d.createdAt), c.time)} ${cell(d.eventType, c.event)} ${cell(targetUrl(d) || '(not sent yet)', c.url)} ${cell(attemptLabel(d.attempts.length, d.maxAttempts), c.attempt)} `}
+            {`${cell(clockTime(last?.at ?? d.createdAt), c.time)} ${cell(d.eventType, c.event)} ${cell(targetUrl(d) || '(not sent yet)', c.url)} ${cell(attemptLabel(attemptCount(d), d.maxAttempts), c.attempt)} `}
             <Text color={tone(deliveryTone(d.status))}>{cell(d.status, c.status)}</Text>{' '}
             <Text color={tone(http === null ? 'red' : statusTone(http))}>{cell(http === null ? (last ? 'ERR' : '') : String(http), c.http)}</Text>
             {`${c.latency ? ` ${cell(latency(last?.latencyMs), c.latency, 'right')}` : ''} ${cell(d.nextAttemptAt ? clockTime(d.nextAttemptAt) : '-', c.next)}`}

@@ -3,7 +3,7 @@ import { cell } from '../format.ts';
 import { useTone } from '../hooks/use-tone.ts';
 import type { UiState } from '../ui.ts';
 
-const HINTS = 'Tab panel  ↑↓ move  Enter details  / filter  p pause  r replay  c clear  ? help  q quit';
+const HINTS = 'Tab panel  ↑↓ move  Enter details  / filter  p pause  r replay  c clear  K keys  ? help  q quit';
 
 /** The filter being typed, or the message / active filter and the key hints. */
 export function Footer({ ui, width }: { ui: UiState; width: number }) {
@@ -11,7 +11,7 @@ export function Footer({ ui, width }: { ui: UiState; width: number }) {
   if (ui.draft !== null) {
     return (
       <Box width={width} height={1}>
-        <Text wrap="truncate">{cell(`/${ui.draft}█  (path or status; Enter applies, Esc cancels)`, width)}</Text>
+        <Text wrap="truncate">{cell(`/${ui.draft}█  (path or status; Enter applies, empty clears${ui.filter ? ` "${ui.filter}"` : ''}, Esc cancels)`, width)}</Text>
       </Box>
     );
   }

@@ -19,7 +19,7 @@ export function Header({ url, state, now, width }: HeaderProps) {
     state.connection === 'live' ? { text: '● live', tone: 'green' as const } : state.connection === 'down' ? { text: '○ unreachable, reconnecting…', tone: 'red' as const } : { text: '◌ connecting…', tone: 'yellow' as const };
   const left = ` ${url}  up ${uptime}  clock ${clock}  `;
   const counts = `${state.counts.requests} req `;
-  const errors = `${state.counts.errors} err  `;
+  const errors = `${state.counts.errors} err  ${state.counts.skipped ? `${state.counts.skipped} skipped  ` : ''}`;
   const paused = state.paused ? 'PAUSED  ' : '';
   const rest = Math.max(0, width - left.length - counts.length - errors.length - paused.length);
   return (

@@ -12,7 +12,7 @@ const PAGE = 10;
 
 /**
  * The keys (docs/dashboard.md): Tab panels, arrows or j/k move, Enter details,
- * / filter, p pause, r replay, c clear, ? help, q quit. While the filter is
+ * / filter, p pause, r replay, c clear, ? help, K keys, q quit. While the filter is
  * being typed, keys go to the filter; Enter applies it, Esc cancels.
  * `getUi`/`getRows` return the latest state, never a closure's stale copy.
  */
@@ -40,5 +40,6 @@ export function useKeys(getUi: () => UiState, dispatchUi: (action: UiAction) => 
     else if (input === 'r') actions.replay();
     else if (input === 'c') actions.clear();
     else if (input === '?') dispatchUi({ type: 'toggle-help' });
+    else if (input === 'K') dispatchUi({ type: 'toggle-keys' });
   });
 }

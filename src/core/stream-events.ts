@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { DomainEvent, RequestLogEntry, SandboxEvents } from './events.ts';
+
+/**
+ * Every event of the live stream (GET /__sandbox/stream), as one zod schema
+ * that the server and the dashboard both import: the server encodes with
+ * `encodeStreamEvent` (typed by these schemas) and the dashboard decodes with
+ * `decodeStreamEvent`. The compile-time checks at the end make the bus payloads
+ * and the schemas fail the type check together if one of them changes alone.
+ * A field the server adds beyond a schema is dropped on decoding, never an
+ * error, so an older dashboard still reads a newer sandbox (docs/dashboard.md).
+ */
+const RequestDetailPartSchema = z.object({
+  headers: z.record(z.string(), z.string()),
+  body: z.string().nullable(),
+  truncated: z.boolean(),
+});
+
+export const RequestEventSchema = z.object({
+  requestId: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  latencyMs: z.number(),
+  workspaceId: z.string().nullable(),
+  keyPrefix: z.string().nullable(),
+  at: z.string(),
+  detail: z.object({ request: RequestDetailPartSchema, response: RequestDetailPartSchema }).optional(),
+  /** what the sandbox accepted only by guessing (X-Sandbox-Warning), when it did */
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })).optional(),
+});
+
+export const DomainEventSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  workspaceId: z.string(),
+  createdAt: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const RateLimitChangeSchema = z.object({
+  bucket: z.string(),
+  limit: z.number(),
+  remaining: z.number(),
+  reset: z.number(),
+});
+
+/** One webhook delivery attempt just recorded: a summary, not the whole delivery record. */
+export const DeliveryUpdateSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  subscriptionId: z.string(),
+  eventId: z.string(),
+  url: z.string().nullable(),
+  eventType: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed', 'cancelled']),
+  trigger: z.enum(['initial', 'retry', 'replay']),
+  attempt: z.number().int().min(1),
+  maxAttempts: z.number().int().min(1),
+  responseStatus: z.number().int().nullable(),
+  latencyMs: z.number(),
+  error: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  at: z.string(),
+});
+
+export const ResetEventSchema = z.object({ at: z.string() });
+export const HelloEventSchema = z.object({ now: z.string(), clock: z.enum(['real', 'manual']) });
+
+export const STREAM_EVENT_SCHEMAS = {
+  hello: HelloEventSchema,
+  request: RequestEventSchema,
+  domain: DomainEventSchema,
+  delivery: DeliveryUpdateSchema,
+  'rate-limit': RateLimitChangeSchema,
+  reset: ResetEventSchema,
+} as const;
+
+export type StreamEventName = keyof typeof STREAM_EVENT_SCHEMAS;
+export type StreamPayload<K extends StreamEventName> = z.output<(typeof STREAM_EVENT_SCHEMAS)[K]>;
+export type DeliveryUpdate = z.output<typeof DeliveryUpdateSchema>;
+export type RateLimitChange = z.output<typeof RateLimitChangeSchema>;
+
+/** The bus events the stream forwards, in the order the server subscribes to them. */
+export const FORWARDED_EVENTS = ['request', 'domain', 'delivery', 'rate-limit', 'reset'] as const satisfies readonly (keyof SandboxEvents & StreamEventName)[];
+
+/** One SSE frame; `payload` must satisfy the event's schema (checked by the type checker). */
+export function encodeStreamEvent<K extends StreamEventName>(event: K, payload: z.input<(typeof STREAM_EVENT_SCHEMAS)[K]>): string {
+  return `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+}
+
+export type DecodedStreamEvent =
+  | { [K in StreamEventName]: { ok: true; event: K; payload: StreamPayload<K> } }[StreamEventName]
+  | { ok: false; event: string; reason: string };
+
+/** Parses one received event; never throws: an unknown name, bad JSON or a wrong shape is `ok: false`. */
+export function decodeStreamEvent(event: string, data: string): DecodedStreamEvent {
+  if (!Object.hasOwn(STREAM_EVENT_SCHEMAS, event)) return { ok: false, event, reason: 'unknown event' };
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return { ok: false, event, reason: 'not JSON' };
+  }
+  const parsed = STREAM_EVENT_SCHEMAS[event as StreamEventName].safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, event, reason: `${issue?.path.join('.') || 'data'}: ${issue?.message ?? 'invalid'}` };
+  }
+  return { ok: true, event, payload: parsed.data } as DecodedStreamEvent;
+}
+
+// What the bus carries must be what the schemas accept: change one without the other and the type check fails.
+type Accepts<Schema extends z.ZodType, T extends z.input<Schema>> = T;
+export type StreamPayloadChecks = [
+  Accepts<typeof RequestEventSchema, RequestLogEntry>,
+  Accepts<typeof DomainEventSchema, DomainEvent>,
+  Accepts<typeof DeliveryUpdateSchema, SandboxEvents['delivery']>,
+  Accepts<typeof RateLimitChangeSchema, SandboxEvents['rate-limit']>,
+  Accepts<typeof ResetEventSchema, SandboxEvents['reset']>,
+];

@@ -1,0 +1,57 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.ts';
+import { expectOneLineFailure, useSandbox } from './harness.ts';
+
+/** Point 6 of issue 15: each of these is one line naming the flag, file or id, exit 1. */
+const t = useSandbox();
+const bare = async (args: string[]) => runCli(args, { SANDBOX_URL: '' }).exit;
+
+describe('errors a person can act on', () => {
+  it('ratelimit exhaust --key <unknown> says not found', async () => {
+    expect(expectOneLineFailure(await t.cli(['ratelimit', 'exhaust', '--key', 'orgkey_nope']))).toBe('sandbox: Key orgkey_nope not found');
+  });
+
+  it('an unknown subcommand of a group is an unknown command, not "too many arguments"', async () => {
+    expect(expectOneLineFailure(await bare(['keys', 'bogus']))).toBe('sandbox: unknown command "keys bogus"; keys has: list, create, revoke (run `sandbox keys --help`)');
+  });
+
+  it('--control-token too short names the flag', async () => {
+    const r = await bare(['start', '--control-token', 'short', '--in-memory', '--port', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toContain('--control-token must be at least 8 characters');
+    expect(r.stderr).not.toContain('controlToken');
+  });
+
+  it('snapshot export to a missing directory names it', async () => {
+    expect(expectOneLineFailure(await t.cli(['snapshot', 'export', '/nonexistent-dir-15/state.json']))).toBe('sandbox: cannot write /nonexistent-dir-15/state.json: the directory /nonexistent-dir-15 does not exist');
+  });
+
+  it('snapshot import of a non-JSON file names the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tcs-import-'));
+    const notJson = join(dir, 'notes.txt');
+    await writeFile(notJson, 'hello');
+    const broken = join(dir, 'broken.json');
+    await writeFile(broken, '{"collections": ');
+    expect(expectOneLineFailure(await t.cli(['snapshot', 'import', notJson]))).toBe(`sandbox: ${notJson} is not valid JSON (export one with \`sandbox snapshot export\`)`);
+    expect(expectOneLineFailure(await t.cli(['snapshot', 'import', broken]))).toContain(`${broken} is not valid JSON`);
+  });
+
+  it('scenario run against a stopped sandbox uses the standard line', async () => {
+    expect(expectOneLineFailure(await bare(['scenario', 'run', 'sandbox-rate-limit', '--url', 'http://127.0.0.1:1']))).toMatch(/^sandbox: no sandbox is running at http:\/\/127\.0\.0\.1:1 \(connection refused\)/);
+  });
+
+  it('a scenario step with a misspelt key names it and suggests the right one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tcs-scenario-'));
+    const file = join(dir, 'typo.json');
+    await writeFile(file, JSON.stringify({ name: 'typo', description: 'x', steps: [{ request: { method: 'GET', path: '/v1/products' }, expcet: { status: 200 } }] }));
+    expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(`sandbox: ${file}: steps[0]: unknown key "expcet" (did you mean "expect"?)`);
+  });
+
+  it('an empty --fixtures directory is refused', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tcs-empty-fixtures-'));
+    expect(expectOneLineFailure(await bare(['start', '--fixtures', dir, '--in-memory', '--port', '0']))).toMatch(new RegExp(`^sandbox: --fixtures ${dir} defines no workspace`));
+  });
+});

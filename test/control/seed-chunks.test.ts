@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { seedWorkspace, type SeedProgress } from '../../src/control/seed.ts';
+import { runCli } from '../helpers/cli.ts';
+import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { useSandbox } from '../cli/commands/harness.ts';
+
+/** Point 7 of issue 15: a large seed works in chunks, yields between them, and shows progress. */
+let t: TestSandbox | undefined;
+afterEach(async () => {
+  await t?.sandbox.stop();
+  t = undefined;
+});
+
+describe('seeding in chunks', () => {
+  it('answers other requests while a seed runs, and reports progress chunk by chunk', async () => {
+    t = await testSandbox();
+    const ctx = t.sandbox.context;
+    await seedWorkspace(ctx, { workspaceId: t.liveWorkspaceId, products: 1, bookings: 1 }); // loads faker first
+    const order: string[] = [];
+    const progress: SeedProgress[] = [];
+    const seeding = seedWorkspace(ctx, { workspaceId: t.liveWorkspaceId, products: 100, bookings: 1000, seed: 3 }, (p) => progress.push(p)).then((r) => {
+      order.push('seed');
+      return r;
+    });
+    const health = t.request('GET', '/__sandbox/health', { key: null }).then((r) => {
+      order.push('health');
+      return r;
+    });
+    const [result, answered] = await Promise.all([seeding, health]);
+    expect(answered.statusCode).toBe(200);
+    expect(order).toEqual(['health', 'seed']);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toEqual({ products: 100, bookings: 1000, totalProducts: 100, totalBookings: 1000 });
+    expect(result.created).toMatchObject({ products: 100, bookings: 1000 });
+  });
+});
+
+describe('chunked seeding stays deterministic', () => {
+  it('the same seed on the same data gives the same rows over several chunks', async () => {
+    t = await testSandbox();
+    const control = (method: string, path: string, body?: unknown) => t!.request(method, `/__sandbox${path}`, { key: null, body });
+    await control('POST', '/snapshots', { name: 'before' });
+    const bookingIds = async () => (t!.sandbox.store.list<{ id: string }>('bookings', t!.liveWorkspaceId)).map((b) => b.id).sort();
+    let chunks = 0;
+    await seedWorkspace(t.sandbox.context, { workspaceId: t.liveWorkspaceId, products: 20, bookings: 300, seed: 9 }, () => (chunks += 1));
+    const first = await bookingIds();
+    await control('POST', '/snapshots/before/restore');
+    await seedWorkspace(t.sandbox.context, { workspaceId: t.liveWorkspaceId, products: 20, bookings: 300, seed: 9 });
+    expect(chunks).toBeGreaterThan(2);
+    expect(await bookingIds()).toEqual(first);
+  });
+});
+
+describe('sandbox seed progress', () => {
+  const s = useSandbox();
+  it('prints plain progress lines on stderr when it is not a terminal, and the total once', async () => {
+    const r = await s.cli(['seed', '--products', '100', '--bookings', '1000']);
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.length).toBe(20);
+    expect(lines[0]).toMatch(/^seeding: 5% \(5\/100 products, 50\/1000 bookings\)$/);
+    expect(lines.at(-1)).toBe('seeding: 100% (100/100 products, 1000/1000 bookings)');
+    expect(r.stdout).toMatch(/^Seeded Aurora Tours \(seed \d+\) in [\d.]+ ms: 100 products, .*1000 bookings/);
+    const small = await runCli(['seed', '--products', '1', '--bookings', '5', '--url', s.sandbox.url]).exit;
+    expect(small.stderr).toBe('');
+  });
+});
