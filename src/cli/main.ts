@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { errorMessage, fail } from './output.ts';
 
@@ -84,6 +84,12 @@ export function buildProgram(): Command {
     .description('travel-commerce-sandbox: a local, full-fidelity stand-in for the Travel Commerce API')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'sandbox: ')) })
+    // usage errors are thrown, not exited on, so main() can give them exit code 2 (docs/cli.md, "Exit codes")
+    .exitOverride()
+    .option('--no-color', 'print without colours, as NO_COLOR=1 does (any command)')
+    .hook('preAction', (root) => {
+      if (root.opts().color === false) process.env.NO_COLOR = '1';
+    })
     .version(packageJson.version, '-V, --version', 'print the version');
 
   withServeOptions(program.command('start').description('serve the API and the control plane on this machine'), { port: 4010 })
@@ -254,6 +260,9 @@ export function unknownSubcommand(program: Command, args: readonly string[]): st
   return `unknown command "${name} ${sub}"; ${name} has: ${group.commands.map((c) => c.name()).join(', ')} (run \`sandbox ${name} --help\`)`;
 }
 
+/** A command line of the wrong form exits 2; a well-formed one with a bad value exits 1, as any other error. */
+const USAGE_ERRORS = new Set(['commander.unknownOption', 'commander.unknownCommand', 'commander.missingArgument', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue', 'commander.excessArguments', 'commander.conflictingOption']);
+
 export async function main(argv: string[]): Promise<void> {
   // `sandbox openapi | head`: a reader that stops early is not an error
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -265,6 +274,8 @@ export async function main(argv: string[]): Promise<void> {
     if (unknown) fail(unknown);
     await program.parseAsync(argv);
   } catch (err) {
+    // commander has printed its one line already
+    if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : USAGE_ERRORS.has(err.code) ? 2 : 1);
     fail(errorMessage(err));
   }
 }

@@ -35,4 +35,15 @@ describe('sandbox openapi, --version and help', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: sandbox start');
   });
+
+  it('exits 2 on a command line of the wrong form, 1 on a bad value, and takes --no-color anywhere', async () => {
+    const unknownOption = await runCli(['start', '--bogus']).exit;
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr.split('\n')[0]).toBe("sandbox: unknown option '--bogus'");
+    expect((await runCli(['bogus']).exit).code).toBe(2);
+    expect((await runCli(['start', '--port', 'abc']).exit).code).toBe(1);
+    const plain = await runCli(['openapi', '--no-color'], { NO_COLOR: '' }).exit;
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toMatch(/\u001b\[/);
+  });
 });
