@@ -10,6 +10,7 @@ import type { SelfGuard } from './core/self-guard.ts';
 import type { Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
+import type { WorkspaceManager } from './workspaces/manager.ts';
 
 /** Everything a resource, the control plane or a hook may use. Built once by createSandbox. */
 export interface SandboxContext {
@@ -34,6 +35,8 @@ export interface SandboxContext {
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;
   requestLog: RequestLog;
+  /** workspaces on demand: create, delete, per-workspace reset and snapshots (src/workspaces/) */
+  workspaces: WorkspaceManager;
 }
 
 declare module 'fastify' {

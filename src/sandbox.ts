@@ -18,6 +18,9 @@ import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { buildApp } from './server.ts';
 import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
+import { OverlayStore } from './storage/overlay-store.ts';
+import { WorkspaceManager } from './workspaces/manager.ts';
+import { freshenCopiedRow } from './workspaces/templates.ts';
 import type { Collections, Store } from './storage/types.ts';
 
 export interface Sandbox {
@@ -55,7 +58,9 @@ export class SandboxError extends Error {
 export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
-  const { store, fresh, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  const { store: engine, fresh, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
+  const store = new OverlayStore(engine, freshenCopiedRow);
   const fixtures = await fixtureSource(options, clock);
   if (fresh) await store.replaceAll(await fixtures.collections());
 
@@ -78,7 +83,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
       await ctx.replaceState(mergeReseededCatalog(store.exportCollections(), before, after));
     },
     controlToken,
-    reset: async () => ctx.replaceState(await fixtures.collections()),
+    reset: async () => ctx.replaceState(ctx.workspaces.carryCreated(await fixtures.collections())),
     replaceState: async (collections) => {
       await store.replaceAll(collections);
       rateLimiter.clear();
@@ -88,6 +93,17 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     faults: new FaultInjector(options.seed),
     selfGuard: new SelfGuard(),
     requestLog: new RequestLog(bus),
+    workspaces: new WorkspaceManager({
+      store,
+      clock,
+      rateLimiter,
+      fixtureJson: () => fixtures.json(),
+      fixtureWorkspaces: () => fixtures.workspaces,
+      afterReplaced: async (workspaceId) => {
+        for (const service of running) await service.afterReset?.();
+        bus.emit('reset', { at: clock.isoIn(workspaceId), workspaceId });
+      },
+    }),
   };
   const running: RunningService[] = [];
   schedulePurge(clock, idempotency);
@@ -174,6 +190,7 @@ async function fixtureSource(options: ResolvedOptions, clock: Clock) {
     get workspaces() {
       return workspaces;
     },
+    json: generate,
     async collections(): Promise<Collections> {
       return JSON.parse(await generate()) as Collections;
     },

@@ -11,6 +11,7 @@ import { registerDeliveryControl } from './deliveries.ts';
 import { registerEventControl } from './events.ts';
 import { registerSnapshotRoutes } from './snapshots.ts';
 import { registerVerificationControl } from './verifications.ts';
+import { registerWorkspaceRoutes } from './workspaces.ts';
 
 /**
  * Every group of control-plane routes, in one explicit list. Each registers
@@ -18,4 +19,4 @@ import { registerVerificationControl } from './verifications.ts';
  */
 export type ControlModule = (app: ZodApp, ctx: SandboxContext) => void;
 
-export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes, registerVerificationControl, registerDeliveryControl, registerEventControl, registerPeopleControl, registerOrgKeyControl, registerSeedControl];
+export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes, registerVerificationControl, registerDeliveryControl, registerEventControl, registerPeopleControl, registerOrgKeyControl, registerSeedControl, registerWorkspaceRoutes];

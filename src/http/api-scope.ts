@@ -26,6 +26,18 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     }
     request.authenticated = principal;
     if (await injectFault(request, reply, ctx, principal)) return reply;
+  });
+
+  // Everything after auth runs on the principal's workspace clock (docs/architecture.md,
+  // "Workspace clocks"). Body parsing leaves the async context, so preValidation enters it again.
+  const enterWorkspace = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    ctx.clock.run(request.authenticated?.workspace.id ?? null, done);
+  };
+  v1.addHook('onRequest', enterWorkspace);
+  v1.addHook('preValidation', enterWorkspace);
+
+  v1.addHook('onRequest', async (request) => {
+    const principal = request.principal;
     const buckets = [{ key: `workspace:${principal.workspace.id}`, policy: WORKSPACE_LIMITS[principal.workspace.mode] }];
     if (principal.ratePolicy) buckets.push({ key: `key:${principal.keyId}`, policy: principal.ratePolicy });
     request.rate = ctx.rateLimiter.take(buckets, ctx.options.enforceRateLimits);
