@@ -19,7 +19,8 @@ import { buildApp } from './server.ts';
 import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
 import { OverlayStore } from './storage/overlay-store.ts';
-import { WorkspaceManager } from './workspaces/manager.ts';
+import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle.ts';
+import { WorkspaceManager, type CreateWorkspaceInput } from './workspaces/manager.ts';
 import { freshenCopiedRow } from './workspaces/templates.ts';
 import type { Collections, Store } from './storage/types.ts';
 
@@ -43,8 +44,10 @@ export interface Sandbox {
   options: ResolvedOptions;
   /** one line each: what opening the database had to drop (the CLI prints them on stderr) */
   warnings: readonly string[];
-  /** back to the fixtures */
+  /** back to the fixtures (created workspaces are kept, back at their template) */
   reset(): Promise<void>;
+  /** a new isolated workspace for one test worker (docs/control-plane.md, "Workspaces on demand") */
+  createWorkspace(input?: CreateWorkspaceInput): Promise<WorkspaceHandle>;
   /** flushes storage and closes the server */
   stop(): Promise<void>;
 }
@@ -144,6 +147,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     options,
     warnings,
     reset: ctx.reset,
+    createWorkspace: (input) => createWorkspaceHandle(ctx, () => url, input),
     stop: () =>
       (stopped ??= (async () => {
         clock.dispose();

@@ -87,7 +87,8 @@ export function buildProgram(): Command {
   withServeOptions(program.command('exec').description('start a sandbox (in memory, on a free port), run a command against it, stop it, exit with its code'), { port: 0 })
     .argument('<command...>', 'the command to run, after --')
     .option('--key <which>', 'which fixture key SANDBOX_API_KEY holds: sandbox or live', 'sandbox')
-    .addHelpText('after', '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY, SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID.\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"')
+    .option('--workers <n>', 'also create n workspaces and export their keys as SANDBOX_API_KEY_1..n', parseInteger('--workers', 1, 256))
+    .addHelpText('after', '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY, SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID (with --workers n, also SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n).\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"')
     .action(async (command: string[], opts) => {
       const { runExec } = await import('./exec.ts');
       await runExec(command, opts);
@@ -204,6 +205,20 @@ function addScriptingCommands(program: Command): void {
     .action(async (file: string | undefined, opts) => (await import('./state.ts')).runSnapshotExport(file, opts));
   control(snapshot, 'import', 'replace the whole state with an exported file', ['snapshot import state.json']).argument('<file>', 'an export or a database file')
     .action(async (file: string, opts) => (await import('./state.ts')).runSnapshotImport(file, opts));
+
+  const workspace = group(program, 'workspace', 'workspaces on demand, one per parallel test worker', 'workspace create --json');
+  control(workspace, 'create', 'create a workspace from a fixture workspace; its keys are printed once', ['workspace create', 'workspace create --template "Aurora Tours" --name worker-1 --json'])
+    .option('--template <id|name>', 'fixture workspace to copy (default: the sandbox-mode one)').option('--mode <mode>', 'live or sandbox (default: the template\'s)')
+    .option('--name <name>', 'a name for it')
+    .action(async (opts) => (await import('./workspace.ts')).runWorkspaceCreate(opts));
+  control(workspace, 'list', 'list workspaces; created ones are marked', ['workspace list --json'], { isDefault: true })
+    .action(async (opts) => (await import('./workspace.ts')).runWorkspaceList(opts));
+  control(workspace, 'delete', 'delete a created workspace and everything in it', ['workspace delete wksp_...']).argument('<id|name>', 'workspace')
+    .action(async (given: string, opts) => (await import('./workspace.ts')).runWorkspaceDelete(given, opts));
+  control(workspace, 'reset', 'put one workspace back to its template', ['workspace reset wksp_...']).argument('<id|name>', 'workspace')
+    .action(async (given: string, opts) => (await import('./workspace.ts')).runWorkspaceReset(given, opts));
+  control(workspace, 'advance', "move one workspace's clock alone", ['workspace advance wksp_... 10m']).argument('<id|name>', 'workspace').argument('<duration>', '90s, 5m, 2h, 1d')
+    .action(async (given: string, duration: string, opts) => (await import('./workspace.ts')).runWorkspaceAdvance(given, duration, opts));
 
   control(program, 'reset', 'put a running sandbox back to its fixtures', ['reset']).action(async (opts) => (await import('./state.ts')).runReset(opts));
   withWorkspace(control(program, 'seed', 'add generated products, departures, customers and bookings', ['seed --products 50 --bookings 500 --seed 7']))
