@@ -9,7 +9,7 @@
  *
  * Sections: 1 throughput vs a bare Fastify route, 2 spawn-to-first-response,
  * 3 write cost, 4 reset, 5 webhook latency (when src/webhooks/bench.ts exists),
- * 6 form and booking creates at 1k and 100k records.
+ * 6 form and booking creates at 1k and 100k records, 7 workspaces on demand.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -24,8 +24,9 @@ import { prepareTargets, runThroughput } from './throughput.ts';
 import { runWebhooks } from './webhooks.ts';
 import { runWriteCost } from './write-cost.ts';
 import { runCreates } from './creates.ts';
+import { runWorkspaces } from './workspaces.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'workspaces'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -116,6 +117,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('webhooks')) report.webhooks = await runWebhooks(1000, log);
   if (has('writes')) await attempt(['writes'], async () => void (report.writes = await runWriteCost(log)));
   if (has('creates')) await attempt(['creates'], async () => void (report.creates = await runCreates(log)));
+  if (has('workspaces')) await attempt(['workspaces'], async () => void (report.workspaces = await runWorkspaces(tmpDir, log)));
 }
 
 async function main(): Promise<void> {
