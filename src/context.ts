@@ -11,6 +11,7 @@ import type { Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
 import type { WorkspaceManager } from './workspaces/manager.ts';
+import type { Suspension } from './core/suspension.ts';
 
 /** Everything a resource, the control plane or a hook may use. Built once by createSandbox. */
 export interface SandboxContext {
@@ -37,6 +38,8 @@ export interface SandboxContext {
   requestLog: RequestLog;
   /** workspaces on demand: create, delete, per-workspace reset and snapshots (src/workspaces/) */
   workspaces: WorkspaceManager;
+  /** emulated suspension after repeated 429s, off by default (src/core/suspension.ts) */
+  suspension: Suspension;
 }
 
 declare module 'fastify' {

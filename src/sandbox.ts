@@ -9,6 +9,7 @@ import { Idempotency, IDEMPOTENCY_RETENTION_MS } from './core/idempotency.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
 import { SelfGuard } from './core/self-guard.ts';
+import { Suspension } from './core/suspension.ts';
 import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
 import type { SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
@@ -70,6 +71,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
   const bus = new EventBus();
   const rateLimiter = new RateLimiter(clock);
   const idempotency = new Idempotency(store, clock);
+  const suspension = new Suspension(clock, options.suspension === false ? {} : { enabled: true, ...(options.suspension === true ? {} : options.suspension) });
   const controlToken = isLoopback(options.host) ? null : (options.controlToken ?? randomToken(32));
   const ctx: SandboxContext = {
     options,
@@ -90,19 +92,23 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     replaceState: async (collections) => {
       await store.replaceAll(collections);
       rateLimiter.clear();
+      suspension.forget();
       for (const service of running) await service.afterReset?.();
       bus.emit('reset', { at: clock.iso() });
     },
     faults: new FaultInjector(options.seed),
     selfGuard: new SelfGuard(),
     requestLog: new RequestLog(bus),
+    suspension,
     workspaces: new WorkspaceManager({
       store,
       clock,
       rateLimiter,
       fixtureJson: () => fixtures.json(),
       fixtureWorkspaces: () => fixtures.workspaces,
+      afterDeleted: (workspaceId) => suspension.forget(workspaceId),
       afterReplaced: async (workspaceId) => {
+        suspension.forget(workspaceId);
         for (const service of running) await service.afterReset?.();
         bus.emit('reset', { at: clock.isoIn(workspaceId), workspaceId });
       },

@@ -34,7 +34,8 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--internal-key <key>', 'internal service key (or SANDBOX_INTERNAL_API_KEY)')
     .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host')
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
-    .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor);
+    .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
+    .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)');
 }
 
 const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';

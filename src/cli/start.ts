@@ -17,6 +17,7 @@ export interface StartFlags {
   json?: boolean;
   strictWebhookUrls?: boolean;
   webhookRetryScale?: number;
+  suspension?: boolean;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -37,6 +38,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.controlToken ? { controlToken: flags.controlToken } : {}),
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
+    ...(flags.suspension ? { suspension: true } : {}),
   };
 }
 

@@ -53,6 +53,8 @@ export interface WorkspaceManagerDeps {
   fixtureWorkspaces: () => readonly { id: string; name: string; mode: WorkspaceMode }[];
   /** lets background services pick up what the workspace holds now */
   afterReplaced: (workspaceId: string) => Promise<void>;
+  /** forgets what other parts keep per workspace (suspension) */
+  afterDeleted: (workspaceId: string) => void;
 }
 
 export class WorkspaceManager {
@@ -116,6 +118,7 @@ export class WorkspaceManager {
     this.deps.clock.forget(id);
     this.deps.rateLimiter.forget(buckets);
     this.snapshots.delete(id);
+    this.deps.afterDeleted(id);
     return { id, deleted: true };
   }
 
