@@ -190,7 +190,7 @@ function addScriptingCommands(program: Command): void {
     .action(async (id: string | undefined, opts) => (await import('./fault.ts')).runFaultClear(id, opts));
 
   const rate = group(program, 'ratelimit', 'inspect and provoke rate limits', 'ratelimit exhaust --workspace "Aurora Tours"');
-  control(rate, 'show', 'show every rate-limit bucket', ['ratelimit show'], { isDefault: true }).action(async (opts) => (await import('./ratelimit.ts')).runRateLimitShow(opts));
+  withWorkspace(control(rate, 'show', 'show every rate-limit bucket (or one workspace\'s)', ['ratelimit show', 'ratelimit show --workspace wksp_...'], { isDefault: true })).action(async (opts) => (await import('./ratelimit.ts')).runRateLimitShow(opts));
   withWorkspace(control(rate, 'exhaust', 'empty a bucket: the next request gets 429', ['ratelimit exhaust --key orgkey_...'])).option('--key <id>', 'a key id instead of a workspace')
     .action(async (opts) => (await import('./ratelimit.ts')).runRateLimitExhaust(opts));
   withWorkspace(control(rate, 'mode', "switch a workspace's limits", ['ratelimit mode sandbox --workspace "Aurora Tours"'])).argument('<mode>', 'live or sandbox')
