@@ -1,5 +1,5 @@
 import { maskId, maskValue, parseMask, type IdMask } from './id-mask.ts';
-import { GLOBAL_PARTITION, type Collections, type Op, type Row, type Store, type StoreChange } from './types.ts';
+import { GLOBAL_PARTITION, type Collections, type InstrumentedStore, type Op, type Row, type Store, type StoreChange, type StoreStats } from './types.ts';
 
 /**
  * Copy-on-write workspaces (issue 12; docs/architecture.md, "Workspaces on
@@ -154,6 +154,21 @@ export class OverlayStore implements Store {
   compact(): Promise<void> {
     const engine = this.inner as Store & { compact?: () => Promise<void> };
     return engine.compact ? engine.compact() : Promise.resolve();
+  }
+
+  /** the engine's sequence number and counters (diagnostics, tests) */
+  get seq(): number {
+    return (this.inner as Partial<InstrumentedStore>).seq ?? 0;
+  }
+
+  get stats(): Readonly<StoreStats> | undefined {
+    return (this.inner as Partial<InstrumentedStore>).stats;
+  }
+
+  /** releases the engine's files without writing (a test's "killed" sandbox) */
+  abandon(): Promise<void> {
+    const engine = this.inner as Store & { abandon?: () => Promise<void> };
+    return engine.abandon ? engine.abandon() : Promise.resolve();
   }
 
   isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean {
