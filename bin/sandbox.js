@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Tiny shim: load the CLI, nothing else. It runs the esbuild bundle in dist/
-// (made by `npm install`) when that is at least as new as every file in src/;
-// otherwise, or with SANDBOX_FROM_SOURCE=1, tsx runs the TypeScript sources.
-import { readdirSync, statSync } from 'node:fs';
+// (made by `npm install`) when that is at least as new as every file in src/,
+// and always in an installed package (it has no src/); otherwise, or with
+// SANDBOX_FROM_SOURCE=1, tsx (a dev dependency) runs the TypeScript sources.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -18,6 +19,7 @@ function newestMtime(dir) {
 
 function bundleIsFresh() {
   if (process.env.SANDBOX_FROM_SOURCE) return false;
+  if (!existsSync(`${root}src`)) return true; // an installed package ships the bundle only
   try {
     return statSync(`${root}dist/.stamp`).mtimeMs >= newestMtime(`${root}src`);
   } catch {

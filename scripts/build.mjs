@@ -4,14 +4,17 @@
 // dependency file, which is most of `sandbox start`'s start-up time. Faker,
 // the fixture generator and other heavy modules stay in lazily loaded chunks.
 import { build } from 'esbuild';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist`;
 
-await rm(outdir, { recursive: true, force: true });
+// everything but the type declarations, which scripts/build-types.mjs makes (npm pack runs both)
 await mkdir(outdir, { recursive: true });
+for (const entry of await readdir(outdir)) {
+  if (entry !== 'index.d.ts') await rm(`${outdir}/${entry}`, { recursive: true, force: true });
+}
 await build({
   absWorkingDir: root,
   entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },

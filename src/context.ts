@@ -63,5 +63,7 @@ declare module 'fastify' {
     /** the API description leaves this operation "not shown"; the sandbox designed it */
     inferred?: boolean;
     summary?: string;
+    /** the OpenAPI operationId, when the derived one (src/http/openapi-names.ts) reads badly */
+    operationId?: string;
   }
 }

@@ -1,7 +1,36 @@
-/** The programmatic API. The CLI, the dashboard, scenarios and tests all build on createSandbox. */
+/**
+ * The programmatic API (docs/configuration.md). The CLI, the dashboard,
+ * scenarios and tests all build on createSandbox. Everything exported here is
+ * public and has its declarations in dist/index.d.ts.
+ */
 export { createSandbox, SandboxError, type Sandbox } from './sandbox.ts';
 export type { SandboxOptions, ResolvedOptions } from './config.ts';
+export type { FixtureWorkspaceView as SandboxWorkspace } from './fixtures/fixture-workspaces.ts';
 export { Clock, type ClockState, type WorkspaceClockState } from './core/clock.ts';
 export type { DomainEvent, RequestLogEntry } from './core/events.ts';
+export {
+  ControlClient,
+  ControlPlaneError,
+  SandboxNotRunningError,
+  DEFAULT_CONTROL_URL,
+  type ControlClientOptions,
+  type WorkspaceSummary,
+  type DeliverySummary,
+  type DeliveryAttemptSummary,
+  type SubscriptionSummary,
+  type CreatedWorkspaceKey,
+  type OrganizationSummary,
+  type OrgKeySummary,
+  type CreateOrgKeyInput,
+  type FaultRuleSummary,
+  type FaultRuleInput,
+  type RateBucketSummary,
+  type SnapshotSummary,
+  type SeedResult,
+  type RequestLogLine,
+  type HealthState,
+  type VerificationSummary,
+  type StreamEvent,
+} from './control/client.ts';
 export type { WorkspaceHandle } from './workspaces/handle.ts';
 export type { CreateWorkspaceInput, CreatedKey } from './workspaces/manager.ts';

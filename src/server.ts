@@ -35,6 +35,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
         inferred: route.config?.inferred,
         scope: route.config?.scope,
         summary: route.config?.summary,
+        operationId: route.config?.operationId,
       });
     }
   });

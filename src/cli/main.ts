@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { errorMessage, fail } from './output.ts';
 
 /**
@@ -72,7 +73,8 @@ export function buildProgram(): Command {
   const program = new Command('sandbox')
     .description('travel-commerce-sandbox: a local, full-fidelity stand-in for the Travel Commerce API')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'sandbox: ')) });
+    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'sandbox: ')) })
+    .version(packageJson.version, '-V, --version', 'print the version');
 
   withServeOptions(program.command('start').description('serve the API and the control plane on this machine'), { port: 4010 })
     .option('--json', 'print one JSON line with the URL, workspaces and keys, instead of the banner')
@@ -84,6 +86,11 @@ export function buildProgram(): Command {
       const { runStart } = await import('./start.ts');
       await runStart(opts);
     });
+
+  program.command('openapi').description('print (or write) the OpenAPI document of the API and the control plane, no server needed')
+    .option('--out <file>', 'write it to a file instead of stdout')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox openapi > openapi.json\n  $ npx sandbox openapi --out openapi.json && npx openapi-typescript openapi.json -o api.d.ts')
+    .action(async (opts) => (await import('./openapi.ts')).runOpenApi(opts));
 
   withServeOptions(program.command('exec').description('start a sandbox (in memory, on a free port), run a command against it, stop it, exit with its code'), { port: 0 })
     .argument('<command...>', 'the command to run, after --')
@@ -236,6 +243,10 @@ function addScriptingCommands(program: Command): void {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `sandbox openapi | head`: a reader that stops early is not an error
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {

@@ -6,7 +6,7 @@ import type { ZodApp } from '../resources/types.ts';
 
 /** Fault injection routes: POST/GET/DELETE /__sandbox/faults (docs/control-plane.md). */
 export function registerFaultRoutes(app: ZodApp, ctx: SandboxContext): void {
-  app.post('/faults', { schema: { body: FaultRuleInputSchema } }, async (request, reply) =>
+  app.post('/faults', { schema: { body: FaultRuleInputSchema, response: { 201: z.object({ data: z.unknown() }) } } }, async (request, reply) =>
     reply.code(201).send({ data: ctx.faults.add(request.body, ctx.clock.iso()) }),
   );
   app.get('/faults', async () => ({ data: ctx.faults.list() }));

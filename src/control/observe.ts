@@ -16,7 +16,7 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
     schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }) },
   }, async (request) => ({ data: ctx.requestLog.recent(request.query.limit) }));
 
-  app.delete('/requests', async () => {
+  app.delete('/requests', { schema: { response: { 200: z.object({ data: z.object({ cleared: z.boolean() }) }) } } }, async () => {
     ctx.requestLog.clear();
     return { data: { cleared: true } };
   });

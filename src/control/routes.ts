@@ -51,6 +51,7 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     schema: {
       params: IdParams,
       body: z.object({ name: z.string().min(1).max(100).optional(), scopes: z.array(ScopeSchema).nullable().optional() }).optional(),
+      response: { 201: z.object({ data: z.looseObject({ id: z.string(), key: z.string() }) }) },
     },
   }, async (request, reply) => {
     const created = await createWorkspaceKey(ctx, request.params.id, request.body ?? {});

@@ -20,7 +20,7 @@ const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
   const snapshots = new Map<string, { json: string; createdAt: string }>();
 
-  app.post('/snapshots', { schema: { body: NameParams } }, async (request, reply) => {
+  app.post('/snapshots', { schema: { body: NameParams, response: { 201: z.object({ data: z.object({ name: z.string(), createdAt: z.string(), bytes: z.number().int() }) }) } } }, async (request, reply) => {
     const json = JSON.stringify(ctx.store.exportCollections());
     snapshots.set(request.body.name, { json, createdAt: ctx.clock.iso() });
     return reply.code(201).send({ data: { name: request.body.name, createdAt: ctx.clock.iso(), bytes: json.length } });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deriveOperationId, REASONS, tagOf } from './openapi-names.ts';
 
 /**
  * The OpenAPI document, generated from the zod schemas every route declares.
@@ -13,6 +14,7 @@ export interface CatalogRoute {
   inferred: boolean | undefined;
   scope: string | undefined;
   summary: string | undefined;
+  operationId?: string | undefined;
 }
 
 export class RouteCatalog {
@@ -45,26 +47,96 @@ function parameters(schema: unknown, where: 'path' | 'query') {
   }));
 }
 
+const ERROR_BODY = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'string' }, code: { type: 'string' }, details: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' } } } } },
+};
+const RATE_LIMITED_BODY = { type: 'object', required: ['error', 'retry_after'], properties: { error: { type: 'string' }, retry_after: { type: 'integer' } } };
+const STANDARD_HEADERS = {
+  'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' },
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Retries with the same key and body replay the first answer for 24 h (docs/api-notes.md)',
+  schema: { type: 'string', maxLength: 255 },
+};
+
+function response(status: string, schema: unknown, mediaType = 'application/json'): Record<string, unknown> {
+  const description = REASONS[status] ?? `HTTP ${status}`;
+  if (status === '204') return { description, headers: STANDARD_HEADERS };
+  return { description, headers: STANDARD_HEADERS, content: { [mediaType]: { schema } } };
+}
+
+/**
+ * Answers the request pipeline gives on any route, whatever the route declares
+ * (docs/api-notes.md): malformed input, a missing key or token, a missing
+ * scope, an unknown id, a body too large or not JSON, an Idempotency-Key in
+ * flight or reused with another body, and the rate limit.
+ */
+function pipelineResponses(route: CatalogRoute, path: string, hasBody: boolean): Record<string, unknown> {
+  const api = path.startsWith('/v1');
+  const out: Record<string, unknown> = { '400': response('400', ERROR_BODY), '401': response('401', ERROR_BODY), '414': response('414', ERROR_BODY) };
+  if (api && route.scope) out['403'] = response('403', ERROR_BODY);
+  if (path.includes('{')) out['404'] = response('404', ERROR_BODY);
+  if (hasBody) Object.assign(out, { '413': response('413', ERROR_BODY), '415': response('415', ERROR_BODY) });
+  if (route.method !== 'GET') out['409'] = response('409', ERROR_BODY); // a state conflict, or an Idempotency-Key in flight
+  if (api && route.method === 'POST') out['422'] = response('422', ERROR_BODY); // an Idempotency-Key reused with another body
+  if (api) out['429'] = response('429', RATE_LIMITED_BODY);
+  return out;
+}
+
+/** Path parameters named in the URL but not in a params schema are plain strings. */
+function pathParameters(path: string, declared: ReturnType<typeof parameters>) {
+  const names = new Set(declared.map((p) => p.name));
+  const extra = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((name) => !names.has(name));
+  return [...declared, ...extra.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))];
+}
+
+function operation(route: CatalogRoute, path: string) {
+  const s = route.schema ?? {};
+  const api = path.startsWith('/v1');
+  const responses: Record<string, unknown> = {};
+  for (const [status, schema] of Object.entries((s.response as Record<string, unknown>) ?? {})) responses[status] = response(status, toJson(schema, 'output'));
+  if (!Object.keys(responses).some((status) => status.startsWith('2'))) {
+    const status = '200'; // the control plane answers {data} even on DELETE
+    // the event stream is the one answer that is not JSON
+    responses[status] = path.endsWith('/stream') ? response(status, { type: 'string' }, 'text/event-stream') : response(status, { type: 'object' });
+  }
+  for (const [status, value] of Object.entries(pipelineResponses(route, path, Boolean(s.body)))) responses[status] ??= value;
+  return {
+    operationId: route.operationId ?? deriveOperationId(route.method, path),
+    summary: route.summary ?? `${route.method} ${path}`,
+    tags: [tagOf(path)],
+    ...(route.scope ? { 'x-required-scope': route.scope } : {}),
+    ...(route.inferred ? { 'x-sandbox-inferred': true } : {}),
+    parameters: [
+      ...pathParameters(path, parameters(s.params, 'path')),
+      ...parameters(s.querystring, 'query'),
+      ...(api && route.method === 'POST' ? [IDEMPOTENCY_KEY] : []),
+    ],
+    ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(s.body, 'input') } } } } : {}),
+    responses,
+    security: api ? [{ bearerAuth: [] }] : [{}, { sandboxToken: [] }],
+  };
+}
+
 function buildDocument(routes: readonly CatalogRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
   for (const route of routes) {
-    if (!route.schema || route.method === 'HEAD') continue;
+    if (route.method === 'HEAD' || route.method === 'OPTIONS') continue;
     const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const s = route.schema;
-    const responses: Record<string, unknown> = {};
-    for (const [status, schema] of Object.entries((s.response as Record<string, unknown>) ?? {})) {
-      responses[status] = { description: `HTTP ${status}`, content: { 'application/json': { schema: toJson(schema, 'output') } } };
-    }
+    if (path === '/__sandbox' && route.method !== 'GET') continue;
+    const op = operation(route, path);
+    tags.add(op.tags[0]!);
     paths[path] ??= {};
-    paths[path]![route.method.toLowerCase()] = {
-      summary: route.summary,
-      ...(route.scope ? { 'x-required-scope': route.scope } : {}),
-      ...(route.inferred ? { 'x-sandbox-inferred': true } : {}),
-      parameters: [...parameters(s.params, 'path'), ...parameters(s.querystring, 'query')],
-      ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(s.body, 'input') } } } } : {}),
-      responses,
-      security: path.startsWith('/__sandbox') ? [] : [{ bearerAuth: [] }],
-    };
+    paths[path]![route.method.toLowerCase()] = op;
   }
   return {
     openapi: '3.0.3',
@@ -72,10 +144,26 @@ function buildDocument(routes: readonly CatalogRoute[]) {
       title: 'Travel Commerce Service API (travel-commerce-sandbox)',
       version: 'v1',
       description:
-        'Generated by travel-commerce-sandbox from the zod schemas of its routes. Operations and schemas marked x-sandbox-inferred: true are designed by the sandbox where the API description says "not shown"; see docs/api-notes.md.',
+        'Generated by travel-commerce-sandbox from the zod schemas of its routes. Operations and schemas marked x-sandbox-inferred: true are designed by the sandbox where the API description says "not shown"; see docs/api-notes.md. Paths under /__sandbox are the sandbox\'s control plane, not part of the production API.',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
-    servers: [{ url: '/' }],
-    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    servers: [{ url: 'http://127.0.0.1:4010', description: 'sandbox start (the default port)' }],
+    tags: [...tags].sort().map((name) => ({
+      name,
+      description: name.startsWith('sandbox ') ? `Control plane: ${name.slice(8)} (sandbox only)` : `API area: ${name}`,
+    })),
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A workspace or organization API key' },
+        sandboxToken: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Token', description: 'The control-plane token; needed only when the sandbox is bound to a non-loopback host' },
+      },
+      headers: {
+        'X-Request-ID': { description: 'The request id, echoed when the caller sent a sane one', schema: { type: 'string' } },
+        'X-RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
+      },
+    },
     paths,
   };
 }

@@ -1,6 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import type { SandboxOptions } from '../../src/config.ts';
+import { undocumentedAnswer } from './openapi-check.ts';
 
 /** The documented fixture keys (README, "Fixture keys"). */
 export const KEYS = {
@@ -19,7 +20,8 @@ export interface TestSandbox {
 
 /**
  * An in-memory sandbox on a manual clock, served through app.inject, with
- * every response body checked against its route's response schema.
+ * every response body checked against its route's response schema, and every
+ * answer against the served OpenAPI document (status listed, body matching).
  */
 export async function testSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
   const sandbox = await createSandbox({ listen: false, clock: 'manual', storage: 'memory', validateResponses: true, ...options });
@@ -39,7 +41,12 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
         inject.payload = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      return sandbox.app.inject(inject);
+      return sandbox.app.inject(inject).then((res) => {
+        if (res.headers['x-sandbox-fault']) return res; // an injected fault answers what the user asked for
+        const problem = undocumentedAnswer(sandbox.context.routes.document(), method, path, res.statusCode, res.headers['content-type'] as string | undefined, res.body);
+        if (problem) throw new Error(problem);
+        return res;
+      });
     },
   };
 }

@@ -48,14 +48,14 @@ describe('OverlayStore: a created workspace as a copy-on-write view of its base'
     ]);
     expect(store.list('products', id).map((r) => [r.id, r.title])).toEqual([[m(P1), 'changed'], [NEW, 'new']]);
     expect(store.get('products', id, m(P2))).toBeUndefined();
-    expect((changes[0] as { ops: Op[] }).ops.map((op) => op.type)).toEqual(['put', 'put', 'delete']);
+    expect((changes[0] as unknown as { ops: Op[] }).ops.map((op) => op.type)).toEqual(['put', 'put', 'delete']);
     expect(engine.list('products', basePartition('b1')).map((r) => r.title)).toEqual(['one', 'two']); // the base is untouched
 
     // the workspace's own rows go away (a reset): the base rows show through again
     changes.length = 0;
     await engine.commit(engine.list('products', id).map((r) => ({ type: 'delete' as const, collection: 'products', workspaceId: id, id: r.id })));
     expect(store.list('products', id).map((r) => r.title)).toEqual(['one', 'two']);
-    const ops = (changes[0] as { ops: Op[] }).ops;
+    const ops = (changes[0] as unknown as { ops: Op[] }).ops;
     expect(ops.map((op) => [op.type, op.type === 'put' ? op.row.id : op.id])).toEqual([['put', m(P1)], ['delete', NEW], ['put', m(P2)]]);
   });
 });

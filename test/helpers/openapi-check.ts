@@ -1,0 +1,55 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+
+/**
+ * Checks an answer against the served OpenAPI document (issue 14): its status
+ * must be documented for the operation, and a JSON body must match the
+ * documented schema. The HTTP test helper runs it on every response of the
+ * suite, so no answer can leave the document unnoticed.
+ */
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false });
+const compiled = new Map<string, { routes: { regex: RegExp; params: number; path: string }[]; doc: Document; validators: Map<string, ValidateFunction> }>();
+
+function prepare(docText: string) {
+  let entry = compiled.get(docText);
+  if (!entry) {
+    const doc = JSON.parse(docText) as Document;
+    const routes = Object.keys(doc.paths)
+      .map((path) => ({ path, params: (path.match(/\{/g) ?? []).length, regex: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`) }))
+      .sort((a, b) => a.params - b.params);
+    entry = { doc, routes, validators: new Map() };
+    compiled.set(docText, entry);
+  }
+  return entry;
+}
+
+/** A problem with this answer, or null when the document describes it. */
+export function undocumentedAnswer(docText: string, method: string, url: string, status: number, contentType: string | undefined, body: string): string | null {
+  const { doc, routes, validators } = prepare(docText);
+  const raw = url.split('?')[0]!;
+  let pathname = raw;
+  try {
+    pathname = decodeURIComponent(raw);
+  } catch {
+    // a malformed escape is matched as sent
+  }
+  const route = routes.find((r) => r.regex.test(pathname));
+  if (!route) return null; // no such route: the router's 404, not an operation's answer
+  const operation = doc.paths[route.path]![method.toLowerCase()];
+  if (!operation) return null;
+  const documented = operation.responses[String(status)] ?? operation.responses.default;
+  if (!documented) return `${method} ${route.path} answered ${status}, which the OpenAPI document does not list (${Object.keys(operation.responses).join(', ')})`;
+  const schema = documented.content?.['application/json']?.schema;
+  if (!schema || !contentType?.includes('application/json')) return null;
+  const key = `${method} ${route.path} ${status}`;
+  let validate = validators.get(key);
+  if (!validate) validators.set(key, (validate = ajv.compile(schema as object)));
+  if (validate(JSON.parse(body))) return null;
+  return `${key}: the body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`;
+}

@@ -1,0 +1,50 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../src/index.ts';
+
+/**
+ * The served OpenAPI document as the tools integrators feed it to see it
+ * (issue 14): a validating parser, and Redocly's recommended ruleset with no
+ * rule turned off (0 errors, 0 warnings).
+ */
+let sandbox: Sandbox;
+let text: string;
+
+beforeAll(async () => {
+  sandbox = await createSandbox({ listen: false, storage: 'memory', clock: 'manual' });
+  text = (await sandbox.app.inject({ url: '/__sandbox/openapi.json' })).body;
+});
+afterAll(() => sandbox.stop());
+
+describe('the OpenAPI document', () => {
+  it('is valid for @apidevtools/swagger-parser', async () => {
+    await expect(SwaggerParser.validate(JSON.parse(text))).resolves.toBeTruthy();
+  });
+
+  it('has no error and no warning under @redocly/openapi-core\'s recommended ruleset', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: text, absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('gives every operation a unique operationId, a summary, a tag, and its 401 and 429 (API) answers', () => {
+    const doc = JSON.parse(text) as { paths: Record<string, Record<string, { operationId: string; summary: string; tags: string[]; responses: Record<string, unknown>; parameters: { name: string; in: string }[] }>> };
+    const ids = new Set<string>();
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
+        expect(ids.has(op.operationId), `${op.operationId} is used twice`).toBe(false);
+        ids.add(op.operationId);
+        expect(op.summary.length).toBeGreaterThan(0);
+        expect(op.tags).toHaveLength(1);
+        expect(op.responses['401'], `${method} ${path}`).toBeDefined();
+        if (path.startsWith('/v1')) expect(op.responses['429'], `${method} ${path}`).toBeDefined();
+        if (path.startsWith('/v1') && method === 'post') expect(op.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')).toBe(true);
+      }
+    }
+    expect(doc.paths['/v1/webhooks/subscriptions/{id}']!.delete!.responses['204']).toEqual(expect.not.objectContaining({ content: expect.anything() }));
+    expect(ids).toContain('listProducts');
+    expect(ids).toContain('createBooking');
+  });
+});

@@ -1,0 +1,122 @@
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The consumer test (issue 14): the package as an integrator gets it. It packs
+ * a copy of the repository (so the running suite's own dist/ is never rebuilt
+ * under it), installs the tarball into a fresh project with typescript and
+ * @types/node, type-checks every TypeScript example of the README and docs/
+ * under `module: nodenext`, `strict`, `skipLibCheck: false`, runs the README's
+ * programmatic example, and starts `npx sandbox start --port 0 --json`.
+ */
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..');
+const PACKAGE_FILES = ['package.json', 'package-lock.json', 'bin', 'src', 'scripts', 'fixtures', 'scenarios', 'docs', 'README.md', 'tsconfig.json', 'tsconfig.build.json'];
+const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+
+let work: string;
+let project: string;
+let tarball: string;
+
+/** ```ts blocks of the README and docs/*.md, each a whole module a user would paste. */
+function examples(): { name: string; code: string }[] {
+  const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  return files.flatMap((file) =>
+    [...readFileSync(join(root, file), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => ({ name: `${file.replace(/\W+/g, '-')}-${i + 1}.mts`, code: m[1]! })),
+  );
+}
+
+/** Packages the examples import, besides ours and node's: installed at the versions this repository uses. */
+function importedPackages(code: string[]): string[] {
+  const names = new Set<string>();
+  for (const text of code) {
+    for (const m of text.matchAll(/from '([^'./][^']*)'/g)) {
+      const spec = m[1]!;
+      if (spec.startsWith('node:') || spec === 'travel-commerce-sandbox') continue;
+      names.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+  }
+  return [...names].map((name) => `${name}@${version(name)}`);
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'tcs-consumer-'));
+  const copy = join(work, 'repo');
+  mkdirSync(copy);
+  for (const entry of PACKAGE_FILES) if (existsSync(join(root, entry))) cpSync(join(root, entry), join(copy, entry), { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  await run(process.execPath, ['scripts/build.mjs'], { cwd: copy });
+  await run(process.execPath, ['scripts/build-types.mjs'], { cwd: copy });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: copy });
+  tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+
+  project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const code = examples().map((e) => e.code);
+  const deps = [`typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`, ...importedPackages(code)];
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...deps], { cwd: project });
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package in a fresh project', () => {
+  it('holds the bundle, its declarations and the data files, and no TypeScript sources', async () => {
+    const { stdout } = await run('tar', ['tzf', tarball]);
+    const files = stdout.trim().split('\n');
+    expect(files).toContain('package/dist/index.d.ts');
+    expect(files).toContain('package/dist/index.js');
+    expect(files).toContain('package/bin/sandbox.js');
+    expect(files).toContain('package/fixtures/aurora-tours.json');
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+  });
+
+  it('type-checks every TypeScript example of the README and docs with nodenext, strict, skipLibCheck false', async () => {
+    const all = examples();
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    for (const example of all) writeFileSync(join(project, example.name), example.code);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] },
+      include: ['*.mts'],
+    }));
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: project }).then(() => ({ ok: true, out: '' }), (err: { stdout: string }) => ({ ok: false, out: err.stdout }));
+    expect(result.out).toBe('');
+    expect(result.ok).toBe(true);
+  });
+
+  it('runs the README\'s programmatic example', async () => {
+    const example = examples().find((e) => e.code.includes('await sandbox.reset()'))!;
+    // the example has no type annotations, so it is valid JavaScript as written
+    writeFileSync(join(project, 'programmatic.mjs'), `${example.code}\nconsole.log('example done');\n`);
+    const { stdout } = await run(process.execPath, ['programmatic.mjs'], { cwd: project });
+    expect(stdout).toContain('example done');
+  });
+
+  it('starts with `npx sandbox start --port 0 --json` and serves the fixture key', async () => {
+    // its own process group: npx does not pass SIGTERM on to the sandbox it runs
+    const child = spawn('npx', ['sandbox', 'start', '--port', '0', '--json', '--in-memory'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        child.on('exit', (code) => reject(new Error(`sandbox exited with ${code} before its ready line`)));
+      });
+      const ready = JSON.parse(line) as { url: string; workspaces: { keys: { key: string }[] }[] };
+      const res = await fetch(`${ready.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${ready.workspaces[0]!.keys[0]!.key}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+    }
+  });
+});
