@@ -50,7 +50,7 @@ const SuspensionBody = z.object({
 
 export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void {
   // ?workspaceId= keeps one workspace's bucket and its organization keys' buckets
-  app.get('/rate-limits', { schema: { querystring: z.object({ workspaceId: z.string().optional() }) } }, async (request) => {
+  app.get('/rate-limits', { config: { summary: 'Every rate-limit bucket, or one workspace\'s (?workspaceId=)' }, schema: { querystring: z.object({ workspaceId: z.string().optional() }) } }, async (request) => {
     const { workspaceId } = request.query;
     if (workspaceId === undefined) return { data: bucketViews(ctx) };
     requireWorkspace(ctx, workspaceId);
@@ -59,8 +59,8 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
   });
 
   // Emulated suspension after repeated 429s (src/core/suspension.ts), off by default.
-  app.get('/suspension', async () => ({ data: { ...ctx.suspension.settings, suspended: ctx.suspension.suspended() } }));
-  app.put('/suspension', { schema: { body: SuspensionBody } }, async (request) => {
+  app.get('/suspension', { config: { summary: 'Emulated suspension after repeated 429s: settings and suspended workspaces', inferred: true } }, async () => ({ data: { ...ctx.suspension.settings, suspended: ctx.suspension.suspended() } }));
+  app.put('/suspension', { config: { summary: 'Turn emulated suspension on or off and set its numbers', inferred: true }, schema: { body: SuspensionBody } }, async (request) => {
     const change = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
     ctx.suspension.configure(change);
     return { data: { ...ctx.suspension.settings, suspended: ctx.suspension.suspended() } };
