@@ -10,10 +10,10 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: `vitest worker ${process.env.VITEST_POOL_ID}` }),
   });
-  const { data } = await res.json();
+  const { data } = (await res.json()) as { data: { id: string; keys: { key: string }[] } };
   workspaceId = data.id;
   process.env.SANDBOX_URL = url;
-  process.env.SANDBOX_API_KEY = data.keys[0].key; // full access; data.keys[1] is products:read
+  process.env.SANDBOX_API_KEY = data.keys[0]!.key; // full access; data.keys[1] is products:read
   process.env.SANDBOX_WORKSPACE_ID = data.id;
 });
 
