@@ -46,6 +46,36 @@ describe('workspace clocks (global time plus the workspace own advance)', () => 
   });
 });
 
+describe('background work on a workspace clock', () => {
+  it('a gallery deletion job of a created workspace runs when that workspace reaches it, not when another advances', async () => {
+    const t = await testSandbox({ enforceRateLimits: false });
+    try {
+      const [w, other] = [await t.sandbox.createWorkspace(), await t.sandbox.createWorkspace()];
+      const file = t.sandbox.store.list<{ id: string; status: string }>('galleryFiles', w.id).find((f) => f.status === 'active')!;
+      const res = await t.request('DELETE', `/v1/gallery/files/${file.id}`, { key: w.keys[0]!.key });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      expect(t.sandbox.clock.stateOf(w.id).pendingTimers).toBe(1);
+      await other.advance(60_000);
+      expect(t.sandbox.store.get('galleryFiles', w.id, file.id)).toMatchObject({ status: 'deleting' });
+      await w.advance(30_000);
+      expect(t.sandbox.store.get('galleryFiles', w.id, file.id)).toBeUndefined();
+      expect(t.sandbox.store.get('galleryFiles', t.sandboxWorkspaceId, maskBack(file.id, w.id, t.sandboxWorkspaceId))).toMatchObject({ status: 'active' });
+    } finally {
+      await t.sandbox.stop();
+    }
+  });
+});
+
+/** the template's id of a copied row: the mask is the XOR of the two workspace ids' UUIDs */
+function maskBack(id: string, workspaceId: string, templateId: string): string {
+  const hex = (s: string) => s.slice(-36).replace(/-/g, '');
+  const [a, b, x] = [hex(workspaceId), hex(templateId), hex(id)];
+  let out = '';
+  for (let i = 0; i < 32; i++) out += (parseInt(a[i]!, 16) ^ parseInt(b[i]!, 16) ^ parseInt(x[i]!, 16)).toString(16);
+  const uuid = `${out.slice(0, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}-${out.slice(16, 20)}-${out.slice(20)}`;
+  return `${id.slice(0, -36)}${uuid}`;
+}
+
 describe('sandbox.createWorkspace()', () => {
   it('returns a handle that advances, snapshots, restores, resets and deletes its own workspace', async () => {
     const t = await testSandbox();
