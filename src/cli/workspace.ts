@@ -23,8 +23,6 @@ interface Created {
   keys: { id: string; name: string; key: string; scopes: string[] | null }[];
 }
 
-type Listed = WorkspaceSummary & { created?: boolean; templateId?: string | null };
-
 export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<void> {
   if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'sandbox') throw new Error(`--mode must be live or sandbox, not "${flags.mode}"`);
   const body = { ...(flags.template ? { template: flags.template } : {}), ...(flags.mode ? { mode: flags.mode } : {}), ...(flags.name ? { name: flags.name } : {}) };
@@ -38,7 +36,7 @@ export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<v
 }
 
 export async function runWorkspaceList(flags: ScriptFlags): Promise<void> {
-  const workspaces = (await controlClient(flags).workspaces()) as Listed[];
+  const workspaces: WorkspaceSummary[] = await controlClient(flags).workspaces();
   if (flags.json) return printJson(workspaces.map(({ id, name, mode, created, templateId }) => ({ id, name, mode, created: created ?? false, templateId: templateId ?? null })));
   say(table(['ID', 'NAME', 'MODE', 'KIND'], workspaces.map((w) => [w.id, w.name, w.mode, w.created ? `created from ${w.templateId}` : 'fixture'])));
 }
