@@ -37,7 +37,14 @@ describe('workspaces on demand', () => {
     const before = (await control('GET', `/workspaces/${b.id}/export`)).json().data;
     const fixtureBefore = (await control('GET', `/workspaces/${t.sandboxWorkspaceId}/export`)).json().data;
 
+    // a's pending work: a gallery deletion job (a timer on a's clock) and a webhook outbox row
+    const file = t.sandbox.store.list<{ id: string; status: string }>('galleryFiles', a.id).find((f) => f.status === 'active')!;
+    expect((await t.request('DELETE', `/v1/gallery/files/${file.id}`, { key: key(a) })).statusCode).toBeLessThan(300);
+    expect(t.sandbox.clock.stateOf(a.id).pendingTimers).toBe(1);
+    const timersBefore = t.sandbox.clock.state().pendingTimers;
     const deleted = await control('DELETE', `/workspaces/${a.id}`);
+    expect(t.sandbox.clock.state().pendingTimers).toBe(timersBefore - 1);
+    for (const collection of ['jobs', 'galleryFiles', 'products', 'webhookSubscriptions']) expect(t.sandbox.store.list(collection, a.id), collection).toHaveLength(0);
     expect(deleted.json()).toEqual({ data: { id: a.id, deleted: true } });
     expect((await t.request('GET', '/v1/products?limit=1', { key: key(a) })).statusCode).toBe(401);
     expect((await control('GET', `/workspaces/${a.id}`)).statusCode).toBe(404);
