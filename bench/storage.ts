@@ -6,12 +6,15 @@
  * (a) throughput: 10k booking-sized rows seeded, 50 concurrent writers, 2,000 commits
  * (b) latency:    100k rows seeded, 1,000 commits from 4 concurrent writers, p50/p99
  * (c) write cost: one acknowledged write, single writer, at 1k and 100k rows
+ * (d) pause:      the longest event-loop delay (perf_hooks.monitorEventLoopDelay) while
+ *                  writers run at 100k rows and compactions write the whole snapshot
  * plus seed (replaceAll), reopen and close/compaction times for context.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openStore, type Collections, type InstrumentedStore, type Row } from '../src/storage/index.ts';
 
 export interface StorageBenchResult {
@@ -42,6 +45,20 @@ export interface StorageBenchResult {
   };
   reopen100kMs: number;
   close100kMs: number;
+  pause: PauseResult;
+}
+
+export interface PauseResult {
+  records: number;
+  compactions: number;
+  commits: number;
+  /** the longest event-loop delay seen while writes and compactions ran (target < 50 ms) */
+  maxEventLoopDelayMs: number;
+  p99EventLoopDelayMs: number;
+  /** how long one compaction of the whole snapshot took, start to durable */
+  compactionMs: number;
+  /** the same writers for the same time without compaction: what the machine alone costs */
+  baselineMaxEventLoopDelayMs: number;
 }
 
 export interface WriteCost {
@@ -182,6 +199,52 @@ async function measureWriteCost(store: InstrumentedStore, records: number, commi
   };
 }
 
+/**
+ * Writers keep committing while whole-snapshot compactions run one after another; the
+ * histogram sees every stall of the event loop, so its max is the longest pause a request
+ * would have waited (issue 11, "No pause at scale").
+ */
+async function measurePause(store: InstrumentedStore, records: number): Promise<PauseResult> {
+  const compactions = 3;
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  let commits = 0;
+  let running = true;
+  const writers = Array.from({ length: 4 }, async (_, w) => {
+    for (let n = w; running; n += 4) {
+      await store.commit(nextOp(20_000 + n, records));
+      commits++;
+    }
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  histogram.enable();
+  const t0 = performance.now();
+  for (let i = 0; i < compactions; i++) await store.compact();
+  const compactionMs = (performance.now() - t0) / compactions;
+  histogram.disable();
+  running = false;
+  await Promise.all(writers);
+  // baseline: writers only, as long as the compactions took (a loaded machine stalls on its own)
+  const baseline = monitorEventLoopDelay({ resolution: 1 });
+  running = true;
+  const more = Array.from({ length: 4 }, async (_, w) => {
+    for (let n = w; running; n += 4) await store.commit(nextOp(40_000 + n, records));
+  });
+  baseline.enable();
+  await new Promise((resolve) => setTimeout(resolve, compactionMs * compactions));
+  baseline.disable();
+  running = false;
+  await Promise.all(more);
+  return {
+    records,
+    compactions,
+    commits,
+    maxEventLoopDelayMs: round(histogram.max / 1e6, 1),
+    p99EventLoopDelayMs: round(histogram.percentile(99) / 1e6, 1),
+    compactionMs: round(compactionMs, 1),
+    baselineMaxEventLoopDelayMs: round(baseline.max / 1e6, 1),
+  };
+}
+
 export async function runStorageBench(options: { log?: (line: string) => void } = {}): Promise<StorageBenchResult> {
   const log = options.log ?? (() => undefined);
   const dir = mkdtempSync(join(tmpdir(), 'tcs-storage-bench-'));
@@ -229,6 +292,9 @@ export async function runStorageBench(options: { log?: (line: string) => void } 
     log('(c) write cost at 100k records ...');
     const at100k = await measureWriteCost(big.store, records, 500, 10_000);
 
+    log('(d) event-loop delay during compaction at 100k records ...');
+    const pause = await measurePause(big.store, records);
+
     let t0 = performance.now();
     await big.store.close(); // compacts ~100 MB into the snapshot
     const close100kMs = round(performance.now() - t0, 1);
@@ -237,7 +303,7 @@ export async function runStorageBench(options: { log?: (line: string) => void } 
     const reopen100kMs = round(performance.now() - t0, 1);
     await reopened.store.close();
 
-    return { recordBytes, throughput: a, latency: b, writeCost: { at1k, at100k }, reopen100kMs, close100kMs };
+    return { recordBytes, throughput: a, latency: b, writeCost: { at1k, at100k }, reopen100kMs, close100kMs, pause };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -254,6 +320,8 @@ storage bench (file mode, fsync on; records ~${result.recordBytes} B)
 (b) ${b.records} records, ${b.writers} writers, ${b.commits} commits: p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms (target < 100), max ${b.maxMs} ms; seed ${b.seedMs} ms
 (c) one acknowledged write: ${c.at1k.meanAckMs} ms at 1k records, ${c.at100k.meanAckMs} ms at 100k records
     (p50 ${c.at1k.p50AckMs} / ${c.at100k.p50AckMs} ms; in-memory part ${c.at1k.meanApplyUs} / ${c.at100k.meanApplyUs} us)
-    close+compact at 100k: ${result.close100kMs} ms; reopen at 100k: ${result.reopen100kMs} ms`);
+    close+compact at 100k: ${result.close100kMs} ms; reopen at 100k: ${result.reopen100kMs} ms
+(d) ${result.pause.compactions} compactions at ${result.pause.records} records under ${result.pause.commits} commits: max event-loop delay ${result.pause.maxEventLoopDelayMs} ms (target < 50), p99 ${result.pause.p99EventLoopDelayMs} ms;
+    without compaction (writers only, same time) ${result.pause.baselineMaxEventLoopDelayMs} ms; one compaction ${result.pause.compactionMs} ms`);
   console.log(JSON.stringify(result, null, 2));
 }

@@ -1,4 +1,4 @@
-import { runStorageBench, type WriteCost } from './storage.ts';
+import { runStorageBench, type PauseResult, type WriteCost } from './storage.ts';
 
 export interface WriteCostResult {
   at1k: WriteCost;
@@ -6,6 +6,8 @@ export interface WriteCostResult {
   /** context from the same storage run */
   concurrentWritesPerSec: number;
   p99At100kMs: number;
+  /** event-loop delay while compactions write 100k records (issue 11, "No pause at scale") */
+  pause: PauseResult;
 }
 
 /**
@@ -20,5 +22,6 @@ export async function runWriteCost(log: (line: string) => void): Promise<WriteCo
     at100k: result.writeCost.at100k,
     concurrentWritesPerSec: result.throughput.writesPerSecond,
     p99At100kMs: result.latency.p99Ms,
+    pause: result.pause,
   };
 }

@@ -56,6 +56,10 @@ export const SandboxOptionsSchema = z.object({
   fsync: z.boolean().default(true),
   /** reject plain http:// webhook URLs even for loopback hosts, as production would (docs/webhooks.md) */
   strictWebhookUrls: z.boolean().default(false),
+  /** the deadline of one webhook delivery attempt, connect to last body byte (docs/webhooks.md, "Receiver limits") */
+  webhookTimeoutMs: z.number().int().min(1).max(300_000).default(10_000),
+  /** turn every sandbox warning (X-Sandbox-Warning) into a 400 VALIDATION_400 (docs/api-notes.md, "Warnings") */
+  strict: z.boolean().default(false),
   /** multiplies the webhook retry schedule (e.g. 0.01 to watch retries live; docs/webhooks.md) */
   webhookRetryScale: z.number().positive().max(1).default(1),
 });

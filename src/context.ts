@@ -62,6 +62,14 @@ declare module 'fastify' {
     scope?: string;
     /** the API description leaves this operation "not shown"; the sandbox designed it */
     inferred?: boolean;
+    /**
+     * The statuses the API description states for this operation (success and
+     * route-specific errors). Any other status the route declares is marked
+     * x-sandbox-inferred in the OpenAPI document.
+     */
+    documentedStatuses?: readonly number[];
+    /** the description states this route's scope ("Authentication" 5); otherwise it is inferred */
+    documentedScope?: boolean;
     summary?: string;
     /** the OpenAPI operationId, when the derived one (src/http/openapi-names.ts) reads badly */
     operationId?: string;

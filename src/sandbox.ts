@@ -19,6 +19,7 @@ import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { buildApp } from './server.ts';
 import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
+import { describeTakeover } from './storage/lock.ts';
 import { OverlayStore } from './storage/overlay-store.ts';
 import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle.ts';
 import { WorkspaceManager, type CreateWorkspaceInput } from './workspaces/manager.ts';
@@ -62,11 +63,19 @@ export class SandboxError extends Error {
 export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
-  const { store: engine, fresh, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
+  if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
   const store = new OverlayStore(engine, freshenCopiedRow);
-  const fixtures = await fixtureSource(options, clock);
-  if (fresh) await store.replaceAll(await fixtures.collections());
+  let fixtures: Awaited<ReturnType<typeof fixtureSource>>;
+  try {
+    fixtures = await fixtureSource(options, clock);
+    if (fresh) await store.replaceAll(await fixtures.collections());
+  } catch (err) {
+    await store.close().catch(() => undefined); // releases the lock
+    throw err;
+  }
 
   const bus = new EventBus();
   const rateLimiter = new RateLimiter(clock);

@@ -1,12 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { routeNotFound } from './core/errors.ts';
+import { ApiError, routeNotFound } from './core/errors.ts';
+import { WORKSPACE_LIMITS } from './core/rate-limit.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
 import { registerApiScope } from './http/api-scope.ts';
 import { registerControlScope } from './http/control-scope.ts';
 import { sendApiError } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
+import { registerWarningHooks } from './http/warnings.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import { RESOURCES } from './resources/index.ts';
 
@@ -19,11 +22,22 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // the router's own refusals (a path segment over 200 characters, bad percent-encoding) get the
+    // documented error body and headers too, not Fastify's default shape (found by test/fuzz)
+    frameworkErrors: (error, request, reply) => {
+      // refused before auth, so the headers are those of an anonymous request (request-hooks.ts)
+      const rate = ctx.rateLimiter.peek('anonymous', WORKSPACE_LIMITS.sandbox);
+      reply.header('x-request-id', request.id).header('x-ratelimit-limit', String(rate.limit));
+      reply.header('x-ratelimit-remaining', String(rate.remaining)).header('x-ratelimit-reset', String(rate.reset));
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return sendApiError(reply, new ApiError(tooLong ? 414 : 400, { error: tooLong ? 'URI too long: a path segment is over 200 characters' : 'Malformed URL: invalid percent-encoding in the path' }));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler(ctx.options.validateResponses));
   // Bodies are JSON only ("Common request rules"): text/plain must be a 415, not a string body.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
 
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -33,6 +47,8 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
         url: route.url,
         schema: route.schema as Record<string, unknown> | undefined,
         inferred: route.config?.inferred,
+        documentedStatuses: route.config?.documentedStatuses,
+        documentedScope: route.config?.documentedScope,
         scope: route.config?.scope,
         summary: route.config?.summary,
         operationId: route.config?.operationId,
@@ -40,6 +56,8 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     }
   });
 
+  // root hooks run before the /v1 scope's, so a strict refusal comes before an idempotency key is claimed
+  registerWarningHooks(app, ctx);
   registerRequestHooks(app, ctx);
   app.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
 

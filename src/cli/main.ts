@@ -34,8 +34,10 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--no-rate-limits', 'compute and report rate limits but never enforce them (for load tests)')
     .option('--internal-key <key>', 'internal service key (or SANDBOX_INTERNAL_API_KEY)')
     .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host')
+    .option('--strict', 'refuse, with a 400, every request the sandbox would accept only by guessing (X-Sandbox-Warning)')
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
     .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
+    .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300))
     .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)');
 }
 

@@ -15,8 +15,11 @@ export interface StartFlags {
   internalKey?: string;
   controlToken?: string;
   json?: boolean;
+  strict?: boolean;
   strictWebhookUrls?: boolean;
   webhookRetryScale?: number;
+  /** seconds */
+  webhookTimeout?: number;
   suspension?: boolean;
   watch?: boolean;
   scenarios?: string;
@@ -36,8 +39,10 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     enforceRateLimits: flags.rateLimits,
     ...(flags.internalKey ? { internalApiKey: flags.internalKey } : {}),
     ...(flags.controlToken ? { controlToken: flags.controlToken } : {}),
+    ...(flags.strict ? { strict: true } : {}),
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
+    ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
   };
 }

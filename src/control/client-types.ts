@@ -66,8 +66,9 @@ export interface OrgKeySummary {
   lastUsedAt: string | null;
   rateLimitPolicy: { rps: number; rpm: number; burst: number };
   createdAt: string;
-  revokedAt: string | null;
-  revokedBy: string | null;
+  /** present after revocation */
+  revokedAt?: string;
+  revokedBy?: string;
 }
 
 export interface CreateOrgKeyInput {

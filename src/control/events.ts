@@ -44,7 +44,7 @@ export function registerEventControl(app: ZodApp, ctx: SandboxContext): void {
     const { workspaceId, type } = request.body;
     const workspace = requireWorkspace(ctx, workspaceId);
     const data = request.body.data ?? sampleEventData(ctx.store, workspace.id, type, ctx.clock.iso());
-    if (!data) throw conflict(`Workspace ${workspace.id} has no records to build ${type} from; pass data`);
+    if (!data) throw conflict('CONTROL_CONFLICT', `Workspace ${workspace.id} has no records to build ${type} from; pass data`);
     const event = emitDomainEvent(ctx.bus, ctx.clock, workspace.id, type, data);
     const deliveryIds = await dispatcherFor(ctx).whenEnqueued(event.id);
     return reply.code(201).send({ data: { event, deliveryIds } });

@@ -70,13 +70,13 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
     schema: { body: z.object({ workspaceId: z.string().optional(), keyId: z.string().optional() }) },
   }, async (request) => {
     const { workspaceId, keyId } = request.body;
-    if (!workspaceId === !keyId) throw badRequest('Name exactly one of workspaceId or keyId');
+    if (!workspaceId === !keyId) throw badRequest('CONTROL_INVALID', 'Name exactly one of workspaceId or keyId');
     if (workspaceId) {
       const w = requireWorkspace(ctx, workspaceId);
       ctx.rateLimiter.exhaust(`workspace:${w.id}`, WORKSPACE_LIMITS[w.mode]);
     } else {
       const bucket = ctx.rateLimiter.snapshot().find((b) => b.key === `key:${keyId}`);
-      if (!bucket) throw badRequest(`Key ${keyId} has no rate bucket of its own yet (organization keys get one on first use)`);
+      if (!bucket) throw badRequest('CONTROL_INVALID', `Key ${keyId} has no rate bucket of its own yet (organization keys get one on first use)`);
       ctx.rateLimiter.exhaust(bucket.key, bucket.policy);
     }
     return { data: bucketViews(ctx) };

@@ -79,7 +79,7 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     schema: { body: z.object({ at: z.iso.datetime({ offset: true }) }), response: { 200: z.object({ data: ClockStateSchema }) } },
   }, async (request) => {
     const at = Date.parse(request.body.at);
-    if (at < ctx.clock.now()) throw badRequest(`The clock cannot go backwards: it is ${ctx.clock.iso()}`);
+    if (at < ctx.clock.now()) throw badRequest('CONTROL_INVALID', `The clock cannot go backwards: it is ${ctx.clock.iso()}`);
     return { data: await ctx.clock.set(at) };
   });
 }

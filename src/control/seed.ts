@@ -203,7 +203,7 @@ function commitOps(ctx: SandboxContext, ws: string, sink: RowSink, newDepartures
   for (const name of WRITTEN) {
     for (const row of sink.rows<Row>(name, ws)) {
       const isNew = name !== 'departures' || newDepartures.has(row.id);
-      if (isNew && ctx.store.get(COLLECTIONS[name], ws, row.id)) throw conflict(`Seeding drew an id that already exists (${row.id}); try another seed`);
+      if (isNew && ctx.store.get(COLLECTIONS[name], ws, row.id)) throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
       ops.push({ type: 'put', collection: COLLECTIONS[name], workspaceId: ws, row });
     }
   }

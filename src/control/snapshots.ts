@@ -47,7 +47,7 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
   app.get('/state', async (_request, reply) => reply.type('application/json').send(ctx.store.serialize()));
 
   app.put('/state', { bodyLimit: IMPORT_BODY_LIMIT, schema: { body: ImportBodySchema } }, async (request) => {
-    if (request.body.schemaVersion > SCHEMA_VERSION) throw badRequest(`This state has schemaVersion ${request.body.schemaVersion}; this sandbox reads up to ${SCHEMA_VERSION}`);
+    if (request.body.schemaVersion > SCHEMA_VERSION) throw badRequest('CONTROL_INVALID', `This state has schemaVersion ${request.body.schemaVersion}; this sandbox reads up to ${SCHEMA_VERSION}`);
     await ctx.replaceState(request.body.collections as Collections);
     return { data: { imported: true, collections: Object.keys(request.body.collections).length } };
   });

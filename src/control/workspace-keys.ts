@@ -59,7 +59,7 @@ export async function createWorkspaceKey(ctx: SandboxContext, workspaceId: strin
 export async function revokeWorkspaceKey(ctx: SandboxContext, keyId: string) {
   const key = ctx.store.get<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION, keyId);
   if (!key) throw notFound(`Key ${keyId}`);
-  if (key.status === 'revoked') throw conflict(`Key ${keyId} is already revoked`);
+  if (key.status === 'revoked') throw conflict('KEY_ALREADY_REVOKED', `Key ${keyId} is already revoked`);
   const revoked: ApiKeyRecord = { ...key, status: 'revoked', revokedAt: ctx.clock.iso() };
   await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.apiKeys, workspaceId: GLOBAL_PARTITION, row: revoked as unknown as Row }]);
   return { id: revoked.id, workspaceId: revoked.workspaceId, status: revoked.status, revokedAt: revoked.revokedAt };

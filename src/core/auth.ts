@@ -1,7 +1,7 @@
 import type { Store } from '../storage/types.ts';
 import { GLOBAL_PARTITION } from '../storage/types.ts';
 import { COLLECTIONS } from './collections.ts';
-import { ApiError, forbidden, unauthorized } from './errors.ts';
+import { ApiError, badRequest, forbidden, unauthorized } from './errors.ts';
 import type { Clock } from './clock.ts';
 import { hasScope } from './scopes.ts';
 import { hashSecret, hashesEqual } from './secrets.ts';
@@ -100,7 +100,7 @@ export class Auth {
   }
 
   private internal(workspaceHeader: string | undefined): Principal {
-    if (!workspaceHeader) throw new ApiError(400, { error: 'Missing x-workspace-id header: internal service keys must name the workspace' });
+    if (!workspaceHeader) throw badRequest('MISSING_WORKSPACE_HEADER', 'Missing x-workspace-id header: internal service keys must name the workspace');
     const workspace = this.workspace(workspaceHeader);
     if (!workspace) throw new ApiError(404, { error: `Workspace ${workspaceHeader} not found` });
     return { kind: 'internal', workspace, keyId: 'internal', keyPrefix: 'internal', scopes: null, productIds: [], organizationId: null, ratePolicy: null };

@@ -2,6 +2,8 @@
  * ApiError and the catalogue of error bodies the API returns
  * (API description, "Errors"). Errors are thrown, never hand-built in routes.
  */
+import type { ErrorCode } from './error-codes.ts';
+
 export type ErrorBody = { error: string } & Record<string, unknown>;
 
 export class ApiError extends Error {
@@ -20,24 +22,25 @@ export const isApiError = (err: unknown): err is ApiError => err instanceof ApiE
 export const validationError = (messages: string[], error = 'Validation failed') =>
   new ApiError(400, { error, code: 'VALIDATION_400', details: messages.map((message) => ({ message })) });
 
-export const badRequest = (error: string) => new ApiError(400, { error });
+/** An error with a stable `code` next to `error` (catalogue: core/error-codes.ts). */
+export const apiError = (status: number, code: ErrorCode, error: string, extra: Record<string, unknown> = {}) =>
+  new ApiError(status, { error, code, ...extra });
+export const badRequest = (code: ErrorCode, error: string) => apiError(400, code, error);
 export const unauthorized = () => new ApiError(401, { error: 'Unauthorized' });
 export const forbidden = () => new ApiError(403, { error: 'Forbidden' });
 export const notFound = (what: string) => new ApiError(404, { error: `${what} not found` });
 export const routeNotFound = (method: string, url: string) =>
   new ApiError(404, { error: `Route ${method} ${url.split('?')[0]} not found` });
-export const conflict = (error: string) => new ApiError(409, { error });
+export const conflict = (code: ErrorCode, error: string) => apiError(409, code, error);
 export const payloadTooLarge = (limitBytes: number) =>
-  new ApiError(413, { error: `Request body is larger than ${limitBytes} bytes` });
+  apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${limitBytes} bytes`);
 export const unsupportedMediaType = (got: string | undefined) =>
-  new ApiError(415, {
-    error: `Unsupported Content-Type${got ? ` "${got}"` : ''}; send application/json`,
-  });
-export const unprocessable = (error: string) => new ApiError(422, { error });
+  apiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type${got ? ` "${got}"` : ''}; send application/json`);
+export const unprocessable = (code: ErrorCode, error: string) => apiError(422, code, error);
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError(
     429,
     { error: 'Rate limit exceeded', retry_after: retryAfterSeconds },
     { 'retry-after': String(retryAfterSeconds) },
   );
-export const internalError = () => new ApiError(500, { error: 'Internal server error' });
+export const internalError = () => apiError(500, 'INTERNAL_ERROR', 'Internal server error');

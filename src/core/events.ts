@@ -22,6 +22,8 @@ export interface RequestLogEntry {
   workspaceId: string | null;
   keyPrefix: string | null;
   at: string;
+  /** where the sandbox accepted the request only by guessing (X-Sandbox-Warning); absent when none */
+  warnings?: { code: string; message: string }[];
   /** headers and bodies, captured only while someone watches the stream (the dashboard) */
   detail?: RequestDetail;
 }

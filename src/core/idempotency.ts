@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Row, Store } from '../storage/types.ts';
 import type { Clock } from './clock.ts';
 import { COLLECTIONS } from './collections.ts';
-import { ApiError, badRequest, unprocessable } from './errors.ts';
+import { ApiError, badRequest, conflict, unprocessable } from './errors.ts';
 
 /**
  * `Idempotency-Key` on POST (API description, "Common request rules"). Retention
@@ -42,17 +42,17 @@ export class Idempotency {
 
   begin(workspaceId: string, key: string, method: string, path: string, body: unknown): IdempotencyOutcome {
     if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+      throw badRequest('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
     }
     const slot = `${workspaceId}\u0000${key}`;
     if (this.inFlight.has(slot)) {
-      throw new ApiError(409, { error: 'A request with this Idempotency-Key is still in progress; retry later' });
+      throw conflict('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later');
     }
     const fingerprint = fingerprintOf(method, path, body);
     const existing = this.store.get<IdempotencyRecord>(COLLECTIONS.idempotency, workspaceId, key);
     if (existing && Date.parse(existing.expiresAt) > this.clock.now()) {
       if (existing.fingerprint !== fingerprint) {
-        throw unprocessable('Idempotency-Key was already used with a different request; use a new key');
+        throw unprocessable('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request; use a new key');
       }
       return { kind: 'replay', record: existing };
     }

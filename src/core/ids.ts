@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from './errors.ts';
+import { badRequest } from './errors.ts';
 
 /**
  * Prefixed ids (API description, "Conventions" 1): `<prefix>_<id>`. The id part
@@ -50,13 +50,17 @@ export function parseId(kind: IdKind, field: string, value: unknown): string {
     if (value.startsWith(prefix) && isUuid(value.slice(prefix.length))) return value.toLowerCase();
     if (isUuid(value)) return `${prefix}${value.toLowerCase()}`;
   }
-  throw new ApiError(400, {
-    error: `Invalid ${field}: expected an id of the form ${prefix}<uuid>`,
-  });
+  throw badRequest('INVALID_ID', `Invalid ${field}: expected an id of the form ${prefix}<uuid>`);
 }
+
+/**
+ * The bare UUID of a prefixed id (`prod_<uuid>` -> `<uuid>`), for the fields
+ * the API description types `uuid` (docs/api-notes.md, "Ids").
+ */
+export const bareUuid = (id: string): string => id.slice(id.lastIndexOf('_') + 1);
 
 /** Checks a plain uuid field (gallery folders use bare UUIDs). */
 export function parseUuid(field: string, value: unknown): string {
   if (typeof value === 'string' && isUuid(value)) return value.toLowerCase();
-  throw new ApiError(400, { error: `Invalid ${field}: expected a UUID` });
+  throw badRequest('INVALID_ID', `Invalid ${field}: expected a UUID`);
 }

@@ -84,7 +84,7 @@ export function parseSort(raw: string | undefined, allowed: readonly string[], f
   const descending = raw.startsWith('-');
   const name = descending ? raw.slice(1) : raw;
   const field = allowed.find((a) => a === name || camel(a) === camel(name));
-  if (!field) throw badRequest(`Invalid sort "${raw}": sort by one of ${allowed.join(', ')} (prefix - for descending)`);
+  if (!field) throw badRequest('INVALID_SORT', `Invalid sort "${raw}": sort by one of ${allowed.join(', ')} (prefix - for descending)`);
   return { field, descending };
 }
 

@@ -52,6 +52,8 @@ function clip(lines: DetailLine[], count: number): DetailLine[] {
 export function requestDetailLines(r: RequestRow, width: number, height: number, names: Record<string, string>): DetailLine[] {
   const summary = `${r.method} ${r.path} → ${r.status}  ${latency(r.latencyMs)}  at ${clockTime(r.at)}  workspace ${r.workspaceId ? (names[r.workspaceId] ?? r.workspaceId) : '-'}  key ${r.keyPrefix ?? '-'}  ${r.requestId}`;
   const lines: DetailLine[] = [{ text: summary, heading: true }];
+  // accepted only by guessing (X-Sandbox-Warning, docs/api-notes.md "Warnings")
+  for (const w of r.warnings ?? []) lines.push({ text: cell(`warning ${w.code}: ${w.message}`, width).trimEnd(), tone: 'yellow' });
   if (!r.detail) {
     lines.push(plain(''), plain('Headers and bodies are captured only while a dashboard watches the stream;'), plain('this request came before it attached.'));
     return lines;

@@ -9,6 +9,7 @@ import {
   unsupportedMediaType,
   validationError,
 } from '../core/errors.ts';
+import { emptyBodyError } from './json-body.ts';
 
 /**
  * One place turns every failure into the API's error bodies (API description,
@@ -34,15 +35,15 @@ export function toApiError(err: unknown, request: FastifyRequest, bodyLimit: num
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return payloadTooLarge(bodyLimit);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return badRequest('Request body is empty; send a JSON object');
+      return emptyBodyError();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return badRequest('Content-Length does not match the body');
+      return badRequest('CONTENT_LENGTH_MISMATCH', 'Content-Length does not match the body');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
-      return badRequest('Malformed URL');
+      return badRequest('MALFORMED_URL', 'Malformed URL');
   }
   if (e instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    return badRequest('Malformed JSON body');
+    return badRequest('MALFORMED_JSON', 'Malformed JSON body');
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new ApiError(e.statusCode, { error: e.message || 'Bad request' });

@@ -5,6 +5,7 @@ import { WORKSPACE_LIMITS, type RateDecision } from '../core/rate-limit.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError, toApiError } from './error-handler.ts';
 import { captureDetail, rememberResponseBody } from './request-capture.ts';
+import { warningsOf } from './warnings.ts';
 
 export { API_PREFIX, CONTROL_PREFIX } from './paths.ts';
 
@@ -69,6 +70,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
       workspaceId: principal?.workspace.id ?? null,
       keyPrefix: principal?.keyPrefix ?? null,
       at: ctx.clock.iso(),
+      ...warningsOf(request),
       ...(ctx.requestLog.capturing ? { detail: captureDetail(request, reply, principal?.keyPrefix ?? null) } : {}),
     });
   });

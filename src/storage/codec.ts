@@ -18,6 +18,11 @@ export interface Partition {
   version: number;
   /** cached list(), dropped on change */
   list: readonly Row[] | null;
+  /**
+   * Copy-on-write mark: the snapshot being written (generation n) holds `rows`;
+   * the next change copies the Map first, so the snapshot sees it unchanged.
+   */
+  sharedGen: number;
 }
 
 /** collection -> workspaceId -> partition */
@@ -101,21 +106,33 @@ function partitionOf(state: State, collection: string, workspaceId: string): Par
   let byWorkspace = state.get(collection);
   if (!byWorkspace) state.set(collection, (byWorkspace = new Map()));
   let partition = byWorkspace.get(workspaceId);
-  if (!partition) byWorkspace.set(workspaceId, (partition = { rows: new Map(), version: 0, list: null }));
+  if (!partition) byWorkspace.set(workspaceId, (partition = { rows: new Map(), version: 0, list: null, sharedGen: 0 }));
   return partition;
 }
 
-/** Applies already-validated ops. Cannot fail. */
-export function applyOps(state: State, ops: readonly Op[], seq: number): void {
+/**
+ * Applies already-validated ops. Cannot fail. `writingGen` is the generation of
+ * a snapshot being written (0: none); partitions it holds are copied before
+ * their first change.
+ */
+export function applyOps(state: State, ops: readonly Op[], seq: number, writingGen = 0): void {
+  const own = (partition: Partition) => {
+    if (writingGen !== 0 && partition.sharedGen === writingGen) {
+      partition.rows = new Map(partition.rows);
+      partition.sharedGen = 0;
+    }
+  };
   for (const op of ops) {
     if (op.type === 'put') {
       const partition = partitionOf(state, op.collection, op.workspaceId);
+      own(partition);
       partition.rows.set(op.row.id, op.row); // an existing key keeps its position
       partition.version = seq;
       partition.list = null;
     } else {
       const partition = state.get(op.collection)?.get(op.workspaceId);
       if (partition) {
+        own(partition);
         partition.rows.delete(op.id);
         partition.version = seq;
         partition.list = null;
@@ -150,7 +167,7 @@ export function stateFromCollections(
         }
         map.set(id, row as Row);
       }
-      if (map.size > 0) partitions.set(workspaceId, { rows: map, version, list: null });
+      if (map.size > 0) partitions.set(workspaceId, { rows: map, version, list: null, sharedGen: 0 });
     }
     if (partitions.size > 0) state.set(collection, partitions);
   }
@@ -169,6 +186,79 @@ export function collectionsFromState(state: State): Collections {
     if (partitions.length > 0) collections.push([collection, Object.fromEntries(partitions)]);
   }
   return Object.fromEntries(collections);
+}
+
+/** The partitions of a state, by reference, in order (empty ones left out). */
+export type CapturedState = [collection: string, partitions: [workspaceId: string, rows: Map<string, Row>][]][];
+
+/**
+ * Captures the state for a snapshot in O(partitions), not O(rows): each
+ * partition is marked as shared with generation `gen`, and applyOps copies a
+ * marked partition before changing it. Rows themselves are never mutated.
+ */
+export function captureState(state: State, gen: number): CapturedState {
+  const out: CapturedState = [];
+  for (const [collection, byWorkspace] of state) {
+    const partitions: [string, Map<string, Row>][] = [];
+    for (const [workspaceId, partition] of byWorkspace) {
+      if (partition.rows.size === 0) continue;
+      partition.sharedGen = gen;
+      partitions.push([workspaceId, partition.rows]);
+    }
+    if (partitions.length > 0) out.push([collection, partitions]);
+  }
+  return out;
+}
+
+/** snapshotChunks() of a captured state: the same text as JSON.stringify of its snapshot. */
+export function* capturedChunks(captured: CapturedState, seq: number): Generator<string> {
+  yield `{"schemaVersion":${SCHEMA_VERSION},"seq":${seq},"collections":{`;
+  for (let c = 0; c < captured.length; c++) {
+    const [collection, partitions] = captured[c]!;
+    yield `${c === 0 ? '' : ','}${JSON.stringify(collection)}:{`;
+    for (let p = 0; p < partitions.length; p++) {
+      const [workspaceId, rows] = partitions[p]!;
+      yield `${p === 0 ? '' : ','}${JSON.stringify(workspaceId)}:{`;
+      let first = true;
+      for (const [id, row] of rows) {
+        yield `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(row)}`;
+        first = false;
+      }
+      yield '}';
+    }
+    yield '}';
+  }
+  yield '}}';
+}
+
+/**
+ * The snapshot's JSON text in pieces (one per row, plus the structure around
+ * them), byte-for-byte what JSON.stringify(snapshot) gives. The writer turns
+ * the pieces into bounded slices of work, so serialising 100k records never
+ * holds the event loop in one go (docs/storage.md, "No pause at scale").
+ */
+export function* snapshotChunks(snapshot: DbSnapshot): Generator<string> {
+  yield `{"schemaVersion":${JSON.stringify(snapshot.schemaVersion)},"seq":${JSON.stringify(snapshot.seq)},"collections":{`;
+  let firstCollection = true;
+  for (const [collection, byWorkspace] of Object.entries(snapshot.collections)) {
+    yield `${firstCollection ? '' : ','}${JSON.stringify(collection)}:{`;
+    firstCollection = false;
+    let firstWorkspace = true;
+    for (const [workspaceId, rows] of Object.entries(byWorkspace)) {
+      yield `${firstWorkspace ? '' : ','}${JSON.stringify(workspaceId)}:{`;
+      firstWorkspace = false;
+      let firstRow = true;
+      for (const [id, row] of Object.entries(rows)) {
+        const json = JSON.stringify(row);
+        if (json === undefined) continue; // as JSON.stringify drops it
+        yield `${firstRow ? '' : ','}${JSON.stringify(id)}:${json}`;
+        firstRow = false;
+      }
+      yield '}';
+    }
+    yield '}';
+  }
+  yield '}}';
 }
 
 export const emptySnapshot = (): DbSnapshot => ({ schemaVersion: SCHEMA_VERSION, seq: 0, collections: {} });

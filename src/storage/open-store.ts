@@ -5,9 +5,9 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low, Memory } from 'lowdb';
-import { DataFile } from 'lowdb/node';
-import { applyOps, emptySnapshot, parseJournal, parseSnapshotText, stateFromCollections } from './codec.ts';
-import { errorMessage, isErrno, type FileBackend } from './file-io.ts';
+import { applyOps, emptySnapshot, parseJournal, parseSnapshotText, snapshotChunks, stateFromCollections } from './codec.ts';
+import { DurableJsonFile, errorMessage, isErrno, type FileBackend } from './file-io.ts';
+import { acquireLock, type HeldLock } from './lock.ts';
 import { DEFAULT_COMPACT_AFTER_COMMITS, LocalStore } from './store.ts';
 import { StoreError, type DbSnapshot, type OpenedInstrumentedStore, type OpenStoreOptions } from './types.ts';
 
@@ -25,25 +25,45 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
   if (options.path === undefined) {
     const low = new Low<DbSnapshot>(new Memory<DbSnapshot>(), emptySnapshot());
     await low.read();
-    return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true, warnings: [] };
+    return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true, staleLock: null, warnings: [] };
   }
 
   const path = resolve(options.path);
+  let lock: HeldLock | null = null;
+  if (options.lock !== false) {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+    } catch (err) {
+      throw new StoreError(`Cannot open database ${path}: cannot create directory ${dirname(path)}: ${errorMessage(err)}`);
+    }
+    lock = acquireLock(path);
+  }
+  try {
+    return await openFile(path, compactAfter, options, lock);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+async function openFile(path: string, compactAfter: number, options: OpenStoreOptions, lock: HeldLock | null): Promise<OpenedInstrumentedStore> {
+  const staleLock = lock?.tookOver ?? null;
+
+  const snapshotFile = new DurableJsonFile<DbSnapshot>(
+    path,
+    { parse: (text) => parseSnapshotText(text, path), chunks: snapshotChunks },
+    options.fsync ?? true,
+  );
   const file: FileBackend = {
     path,
+    snapshotFile,
     journalPath: `${path}.journal`,
     dir: dirname(path),
     fsync: options.fsync ?? true,
     compactAfter,
   };
   const cannot = (problem: string) => new StoreError(`Cannot open database ${path}: ${problem}`);
-  const low = new Low<DbSnapshot>(
-    new DataFile<DbSnapshot>(path, {
-      parse: (text) => parseSnapshotText(text, path),
-      stringify: (data) => JSON.stringify(data),
-    }),
-    emptySnapshot(),
-  );
+  const low = new Low<DbSnapshot>(snapshotFile, emptySnapshot());
 
   let exists = true;
   try {
@@ -63,8 +83,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
     }
     // a journal without its snapshot is left over from a deleted database:
     // ignored, and truncated by the first snapshot write
-    const store = new LocalStore({ state: new Map(), seq: 0, low, file, snapshotOnDisk: false });
-    return { store, fresh: true, warnings: [] };
+    const store = new LocalStore({ state: new Map(), seq: 0, low, file, snapshotOnDisk: false, lock });
+    return { store, fresh: true, staleLock, warnings: [] };
   }
 
   try {
@@ -92,7 +112,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
     seq = entry.seq;
   }
 
-  const store = new LocalStore({ state, seq, low, file, snapshotOnDisk: true });
+  const store = new LocalStore({ state, seq, low, file, snapshotOnDisk: true, lock });
   try {
     if (entries.length > 0) {
       await store.compact(); // make the snapshot file self-contained again
@@ -103,5 +123,5 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
     await store.abandon().catch(() => undefined);
     throw err instanceof StoreError ? err : cannot(errorMessage(err));
   }
-  return { store, fresh: false, warnings };
+  return { store, fresh: false, staleLock, warnings };
 }

@@ -9,18 +9,21 @@
  *    write + fdatasync, then resolves all those commits together.
  *  - snapshot (seed/replaceAll, every `compactAfterCommits` journalled commits,
  *    close(), after a failed write): done by the same loop, so no append can
- *    interleave. State is captured synchronously, written through lowdb (temp
- *    file + rename), fsynced (file, then directory), then the journal is
- *    truncated. A crash in between leaves journal lines with seq <= snapshot
- *    seq, which load skips.
+ *    interleave. State is captured synchronously, written through lowdb's
+ *    DurableJsonFile adapter (temp file, fsync, rename, fsync directory), then
+ *    the journal is truncated and fsynced. A crash in between leaves journal
+ *    lines with seq <= snapshot seq, which load skips (docs/storage.md).
  *  - load: snapshot, then journal lines with seq > snapshot.seq. A final line
  *    without newline or that does not parse was never acknowledged: dropped.
  */
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import type { Low } from 'lowdb';
-import { errorMessage, fsyncDir, fsyncFile, newBatch, type Batch, type FileBackend } from './file-io.ts';
+import type { HeldLock } from './lock.ts';
+import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
 import {
   applyOps,
+  captureState,
+  capturedChunks,
   collectionsFromState,
   emptySnapshot,
   parseSnapshotText,
@@ -53,6 +56,8 @@ export interface StoreInit {
   file: FileBackend | null;
   /** the snapshot file exists and contains everything up to `seq` except journalled commits */
   snapshotOnDisk: boolean;
+  /** the one-writer lock, released on close (file mode) */
+  lock?: HeldLock | null;
 }
 
 export class LocalStore implements InstrumentedStore {
@@ -64,7 +69,7 @@ export class LocalStore implements InstrumentedStore {
   /** version of partitions that do not exist (bumped by replaceAll) */
   #baseVersion: number;
   readonly #listeners = new Set<(change: StoreChange) => void>();
-  /** lowdb database: the snapshot holder (Memory adapter or DataFile) */
+  /** lowdb database: the snapshot holder (Memory adapter or DurableJsonFile) */
   readonly #low: Low<DbSnapshot>;
   readonly #file: FileBackend | null;
   #journal: FileHandle | null = null;
@@ -79,8 +84,13 @@ export class LocalStore implements InstrumentedStore {
   /** the next flush must write the snapshot (replaceAll, or a failed write) */
   #forceSnapshot = false;
   #closing: Promise<void> | null = null;
+  readonly #lock: HeldLock | null;
+  /** generation of the last snapshot capture, and of the one being written now (0: none) */
+  #snapshotGen = 0;
+  #writingGen = 0;
 
   constructor(init: StoreInit) {
+    this.#lock = init.lock ?? null;
     this.#state = init.state;
     this.#seq = init.seq;
     this.#baseVersion = init.seq;
@@ -147,7 +157,7 @@ export class LocalStore implements InstrumentedStore {
     }
     if (prepared.ops.length === 0) return this.flush();
     const seq = ++this.#seq;
-    applyOps(this.#state, prepared.ops, seq);
+    applyOps(this.#state, prepared.ops, seq, this.#writingGen);
     this.stats.commits++;
     this.#emit({ kind: 'ops', ops: prepared.ops });
     if (!this.#file) return Promise.resolve();
@@ -212,6 +222,7 @@ export class LocalStore implements InstrumentedStore {
       const journal = this.#journal;
       this.#journal = null;
       await journal?.close();
+      this.#lock?.release();
     }
   }
 
@@ -306,18 +317,20 @@ export class LocalStore implements InstrumentedStore {
   async #writeSnapshot(): Promise<void> {
     const file = this.#file!;
     // Capture the state synchronously, in the same tick in which drain took the
-    // pending batch: the snapshot holds exactly the commits resolved by it.
+    // pending batch: the snapshot holds exactly the commits resolved by it. The
+    // capture is copy-on-write (O(partitions)), and the text is produced slice by
+    // slice, so commits and requests go on while 100k records are written.
     const seq = this.#seq;
-    this.#low.data = this.#snapshot();
+    const gen = ++this.#snapshotGen;
+    const captured = captureState(this.#state, gen);
+    this.#writingGen = gen;
     try {
-      await this.#openJournal(); // created on first write; its dir entry is synced below
-      await this.#low.write(); // lowdb/steno: write temp file, rename over the snapshot
+      await this.#openJournal(); // created on first write; its dir entry is synced with the rename
+      // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
+      // so the new snapshot is durable before the journal shrinks
+      await file.snapshotFile.writeChunks(capturedChunks(captured, seq));
     } finally {
-      this.#low.data = emptySnapshot(); // do not pin a second copy of the database
-    }
-    if (file.fsync) {
-      await fsyncFile(file.path);
-      await fsyncDir(file.dir); // the rename is durable before the journal shrinks
+      this.#writingGen = 0;
     }
     const journal = await this.#openJournal();
     await journal.truncate(0);
@@ -358,6 +371,7 @@ export class LocalStore implements InstrumentedStore {
     const journal = this.#journal;
     this.#journal = null;
     await journal?.close();
+    this.#lock?.release();
   }
 
   /** Used at open when the journal holds nothing newer than the snapshot. */

@@ -75,12 +75,16 @@ export interface OpenStoreOptions {
   compactAfterCommits?: number;
   /** fsync journal appends (default true) */
   fsync?: boolean;
+  /** take the exclusive `<file>.lock` (default true; docs/storage.md, "Lock") */
+  lock?: boolean;
 }
 
 export interface OpenedStore {
   store: Store;
   /** true when no database existed and the caller should seed it */
   fresh: boolean;
+  /** the stale lock (its process gone) that this open took over, or null */
+  staleLock: { pid: number; host: string; startedAt: string } | null;
   /** one line each: what opening the file had to drop (a torn, never acknowledged journal line) */
   warnings: string[];
 }

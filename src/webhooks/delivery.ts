@@ -1,13 +1,24 @@
 import { undiciRequest } from '../core/http-client.ts';
 
 /**
- * One HTTP attempt over undici (API description, "Events"; docs/webhooks.md):
- * a POST of the exact signed bytes, 15 s overall timeout, redirects not
- * followed (a 3xx is a failure), the response body read only up to an excerpt.
+ * One HTTP attempt over undici (API description, "Events"; docs/webhooks.md,
+ * "Receiver limits"): a POST of the exact signed bytes, redirects not followed
+ * (a 3xx is a failure). A receiver is someone else's code, so nothing it does
+ * may hold the sandbox: the whole attempt (connect, headers, body) has one
+ * deadline, and at most 64 KiB of the response body is read.
  */
-export const DELIVERY_TIMEOUT_MS = 15_000;
-export const BODY_EXCERPT_BYTES = 2048;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** how much of a response body is read and kept in the delivery log */
+export const BODY_EXCERPT_BYTES = 64 * 1024;
 export const USER_AGENT = 'travel-commerce-sandbox-webhooks/1 (+https://www.standardwebhooks.com)';
+
+/** The failure reasons recorded as an attempt's `error` (docs/webhooks.md). */
+export const ATTEMPT_ERRORS = {
+  timeout: 'timeout',
+  reset: 'connection reset',
+  tooLarge: 'body too large',
+  refused: 'connection refused',
+} as const;
 
 export interface SendInput {
   url: string;
@@ -33,27 +44,35 @@ export async function send(input: SendInput): Promise<SendResult> {
   const timeout = AbortSignal.timeout(input.timeoutMs);
   const signal = AbortSignal.any([input.signal, timeout]);
   const latency = () => Math.round((performance.now() - started) * 100) / 100;
+  let response: SendResult['response'] = null;
   try {
     const request = await undiciRequest();
     const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal, ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}) });
-    const bodyExcerpt = await readExcerpt(res.body);
-    return { response: { status: res.statusCode, headers: flatHeaders(res.headers), bodyExcerpt }, latencyMs: latency(), error: null };
+    response = { status: res.statusCode, headers: flatHeaders(res.headers), bodyExcerpt: '' };
+    const { text, truncated } = await readCapped(res.body, BODY_EXCERPT_BYTES);
+    response.bodyExcerpt = text;
+    return { response, latencyMs: latency(), error: truncated ? ATTEMPT_ERRORS.tooLarge : null };
   } catch (err) {
     if (input.signal.aborted) throw new AttemptAborted('sandbox stopping');
-    const error = timeout.aborted ? `timed out after ${input.timeoutMs / 1000} s` : describe(err);
-    return { response: null, latencyMs: latency(), error };
+    const error = timeout.aborted ? ATTEMPT_ERRORS.timeout : describe(err);
+    return { response, latencyMs: latency(), error };
   }
 }
 
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+/** Reads at most `cap` bytes; leaving the loop early destroys the rest of the stream (and its socket). */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
+  let truncated = false;
   for await (const chunk of body) {
     chunks.push(chunk);
     size += chunk.length;
-    if (size >= BODY_EXCERPT_BYTES) break; // leaving the loop destroys the rest of the stream
+    if (size > cap) {
+      truncated = true;
+      break;
+    }
   }
-  return Buffer.concat(chunks).subarray(0, BODY_EXCERPT_BYTES).toString('utf8');
+  return { text: Buffer.concat(chunks).subarray(0, cap).toString('utf8'), truncated };
 }
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -66,8 +85,9 @@ function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (code === 'ESANDBOXSELF') return e.message ?? e.cause?.message ?? 'refused';
-  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNREFUSED') return ATTEMPT_ERRORS.refused;
   if (code === 'ENOTFOUND') return 'host not found';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
+  // a socket closed mid-response: undici reports "other side closed" or "terminated"
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || e.message === 'terminated') return ATTEMPT_ERRORS.reset;
   return `${code ? `${code}: ` : ''}${e.message ?? e.cause?.message ?? String(err)}`;
 }

@@ -6,7 +6,7 @@ import type { SandboxContext } from '../context.ts';
 import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
 import type { Op, Row } from '../storage/types.ts';
 import { isCatalogueEvent } from './catalogue.ts';
-import { AttemptAborted, DELIVERY_TIMEOUT_MS, USER_AGENT } from './delivery.ts';
+import { AttemptAborted, USER_AGENT } from './delivery.ts';
 import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
 import { Outbox, type Attempt, type Delivery } from './outbox.ts';
@@ -22,6 +22,13 @@ type Trigger = Attempt['trigger'];
 const SUBS = COLLECTIONS.webhookSubscriptions;
 
 /**
+ * Attempts in flight to one subscription at a time (docs/webhooks.md,
+ * "Receiver limits"). A slow receiver then ties up at most this many sockets;
+ * its further attempts wait their turn and other subscriptions are not held.
+ */
+export const MAX_IN_FLIGHT_PER_SUBSCRIPTION = 4;
+
+/**
  * Turns domain events into signed deliveries. Subscribes to the bus, writes
  * each delivery to the outbox before sending, sends the first attempt at once
  * and schedules retries on the sandbox clock, so advancing the clock runs them
@@ -33,10 +40,12 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly enqueued = new Map<string, Promise<string[]>>();
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** per subscription: attempts sending now, and the ones waiting for a slot */
+  private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
   private stopping = new AbortController();
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly ctx: SandboxContext, readonly timeoutMs = DELIVERY_TIMEOUT_MS) {
+  constructor(private readonly ctx: SandboxContext, readonly timeoutMs = ctx.options.webhookTimeoutMs) {
     this.outbox = new Outbox(ctx.store);
   }
 
@@ -71,7 +80,7 @@ export class WebhookDispatcher {
   /** Sends a delivery again now, with the same webhook-id; does not count against max_retries. */
   replay(delivery: Delivery): Promise<Delivery | undefined> {
     if (!this.ctx.store.get(SUBS, delivery.workspaceId, delivery.subscriptionId)) {
-      throw conflict(`Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
+      throw conflict('SUBSCRIPTION_GONE', `Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
     }
     return this.track(this.attempt(delivery.workspaceId, delivery.id, 'replay'));
   }
@@ -169,14 +178,31 @@ export class WebhookDispatcher {
       ...signatureHeaders(subscription.secret, delivery.id, wallClockSeconds(), delivery.body),
     };
     let result;
+    const release = await this.slot(subscription.id);
     try {
+      if (this.stopping.signal.aborted) return delivery;
       result = await sendGuarded(this.ctx.selfGuard, { url: subscription.url, headers, body: delivery.body, timeoutMs: this.timeoutMs, signal: this.stopping.signal });
     } catch (err) {
       if (err instanceof AttemptAborted) return delivery; // left pending; rescheduled on the next start
       throw err;
+    } finally {
+      release();
     }
     const attempt: Attempt = { number: delivery.attempts.length + 1, trigger, at, request: { url: subscription.url, headers, body: delivery.body }, ...result };
     return this.record(delivery.workspaceId, delivery.id, attempt);
+  }
+
+  /** Waits for one of the subscription's MAX_IN_FLIGHT_PER_SUBSCRIPTION slots; returns its release. */
+  private async slot(subscriptionId: string): Promise<() => void> {
+    let entry = this.slots.get(subscriptionId);
+    if (!entry) this.slots.set(subscriptionId, (entry = { active: 0, waiting: [] }));
+    if (entry.active >= MAX_IN_FLIGHT_PER_SUBSCRIPTION) await new Promise<void>((resolve) => entry.waiting.push(resolve));
+    else entry.active++;
+    return () => {
+      const next = entry.waiting.shift();
+      if (next) next(); // the slot passes straight to the next attempt in line
+      else if (--entry.active === 0) this.slots.delete(subscriptionId);
+    };
   }
 
   private async cancel(delivery: Delivery, reason: string): Promise<Delivery> {
@@ -191,7 +217,8 @@ export class WebhookDispatcher {
     if (!delivery) return undefined; // reset while the request was in flight
     const sub = this.ctx.store.get<WebhookSubscriptionRecord>(SUBS, workspaceId, delivery.subscriptionId);
     const now = this.ctx.clock.now();
-    const outcome = classify(attempt.response?.status ?? null);
+    // cut off (timeout, reset, body too large) counts as a failure whatever the status line said
+    const outcome = attempt.error ? 'retryable' : classify(attempt.response?.status ?? null);
     const next: Delivery = { ...delivery, attempts: [...delivery.attempts, attempt], updatedAt: new Date(now).toISOString() };
     const ops: Op[] = [];
     let retryAt: number | null = null;

@@ -192,7 +192,7 @@ export class WorkspaceManager {
     const fixtures = this.deps.fixtureWorkspaces();
     const found = given === undefined ? fixtures.find((w) => w.mode === 'sandbox') ?? fixtures[0] : fixtures.find((w) => w.id === given || w.name === given);
     if (!found) {
-      throw badRequest(`Unknown template ${JSON.stringify(given ?? null)}: use the id or name of a fixture workspace (${fixtures.map((w) => w.name).join(', ')})`);
+      throw badRequest('CONTROL_INVALID', `Unknown template ${JSON.stringify(given ?? null)}: use the id or name of a fixture workspace (${fixtures.map((w) => w.name).join(', ')})`);
     }
     return found;
   }
@@ -203,7 +203,7 @@ export class WorkspaceManager {
 
   private requireCreated(id: string, verb: string): void {
     this.requireWorkspace(id);
-    if (!this.isCreated(id)) throw conflict(`Workspace ${id} comes from the fixtures and cannot be ${verb}; reset it instead`);
+    if (!this.isCreated(id)) throw conflict('CONTROL_CONFLICT', `Workspace ${id} comes from the fixtures and cannot be ${verb}; reset it instead`);
   }
 
   /** What the workspace holds itself (for a created one: its writes and tombstones), as [collection, row]. */

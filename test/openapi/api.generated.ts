@@ -1285,6 +1285,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -1334,6 +1339,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1351,7 +1361,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -1455,6 +1469,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -1504,6 +1523,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1521,7 +1545,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -1569,23 +1597,28 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "draft" | "published";
-                    fields: {
+                    fields: ({
                         id: string;
-                        /** @enum {string} */
-                        type: "text" | "email" | "phone" | "date" | "select" | "checkbox" | "textarea" | "number";
+                        /** @description known types: text, email, phone, date, select, checkbox, textarea, number; others are stored with a warning */
+                        type: string;
                         label: string;
-                        required: boolean;
-                        /** @description select fields only */
-                        options?: {
-                            label: string;
-                            value: string;
-                        }[];
-                    }[];
-                    settings?: {
+                        /**
+                         * @description default false
+                         * @default false
+                         */
+                        required?: boolean;
+                        /** @description choices of a select field, for example [{label, value}]; stored as sent */
+                        options?: unknown[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    settings?: ({
                         success_message?: string;
                         /** Format: uri */
                         redirect_url?: string;
-                    } | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
                     /** @default [] */
                     notification_emails?: string[];
                 };
@@ -1611,23 +1644,28 @@ export interface operations {
                         description: string | null;
                         /** @enum {string} */
                         status: "draft" | "published";
-                        fields: {
+                        fields: ({
                             id: string;
-                            /** @enum {string} */
-                            type: "text" | "email" | "phone" | "date" | "select" | "checkbox" | "textarea" | "number";
+                            /** @description known types: text, email, phone, date, select, checkbox, textarea, number; others are stored with a warning */
+                            type: string;
                             label: string;
+                            /**
+                             * @description default false
+                             * @default false
+                             */
                             required: boolean;
-                            /** @description select fields only */
-                            options?: {
-                                label: string;
-                                value: string;
-                            }[];
-                        }[];
-                        settings: {
+                            /** @description choices of a select field, for example [{label, value}]; stored as sent */
+                            options?: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        settings: ({
                             success_message?: string;
                             /** Format: uri */
                             redirect_url?: string;
-                        } | null;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         notification_emails: string[];
                         created_by: string;
                         /** Format: date-time */
@@ -1656,6 +1694,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -1705,6 +1748,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1722,6 +1770,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1739,7 +1792,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -1758,7 +1815,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -1777,7 +1838,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -1796,7 +1861,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -1888,6 +1957,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -1937,6 +2011,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -1954,7 +2033,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2065,6 +2148,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2114,6 +2202,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2131,7 +2224,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2150,7 +2247,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2169,7 +2270,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2188,7 +2293,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2207,7 +2316,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2302,6 +2415,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2351,6 +2469,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2368,7 +2491,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2436,6 +2563,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2485,6 +2617,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2502,7 +2639,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2521,7 +2662,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2629,6 +2774,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2678,6 +2828,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2695,7 +2850,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2714,7 +2873,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2733,7 +2896,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2752,7 +2919,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -2808,13 +2979,16 @@ export interface operations {
                             issuedByWorkspaceId: string;
                             keyPrefix: string;
                             scopes: string[];
-                            /** @description empty = all products */
+                            /** @description product UUIDs (bare); empty = all products */
                             productIds: string[];
                             /** @enum {string} */
                             status: "active" | "revoked";
                             /** Format: date-time */
                             expiresAt: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description null until the key is first used
+                             */
                             lastUsedAt: string | null;
                             rateLimitPolicy: {
                                 /** @description requests per second */
@@ -2826,9 +3000,13 @@ export interface operations {
                             };
                             /** Format: date-time */
                             createdAt: string;
-                            /** Format: date-time */
-                            revokedAt: string | null;
-                            revokedBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description present after revocation
+                             */
+                            revokedAt?: string;
+                            /** @description present after revocation */
+                            revokedBy?: string;
                         }[];
                     };
                 };
@@ -2852,6 +3030,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2901,6 +3084,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2918,7 +3106,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3004,7 +3196,7 @@ export interface operations {
                             issuedByWorkspaceId: string;
                             keyPrefix: string;
                             scopes: string[];
-                            /** @description empty = all products */
+                            /** @description product UUIDs (bare); empty = all products */
                             productIds: string[];
                             /** @enum {string} */
                             status: "active" | "revoked";
@@ -3045,6 +3237,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3094,6 +3291,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3111,7 +3313,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3130,7 +3336,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3149,7 +3359,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3168,7 +3382,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3187,7 +3405,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3270,6 +3492,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3319,6 +3546,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3336,6 +3568,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3353,7 +3590,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3446,6 +3687,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3495,6 +3741,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3512,7 +3763,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3585,6 +3840,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3634,6 +3894,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3651,7 +3916,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3670,7 +3939,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3771,6 +4044,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3820,6 +4098,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3837,6 +4120,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3854,7 +4142,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3873,7 +4165,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3892,7 +4188,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3911,7 +4211,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -3986,6 +4290,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4035,6 +4344,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4052,7 +4366,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4071,7 +4389,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4191,6 +4513,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4208,7 +4535,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4289,12 +4620,17 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     })) | {
                         error: string;
                         /** @enum {string} */
-                        code: "invalid_code" | "code_expired" | "too_many_attempts" | "invalid_number" | "undeliverable";
+                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
                     };
                 };
             };
@@ -4342,6 +4678,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4359,7 +4700,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4378,7 +4723,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4397,7 +4746,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4416,7 +4769,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4436,7 +4793,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "invalid_code" | "code_expired" | "too_many_attempts" | "invalid_number" | "undeliverable";
+                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
                     };
                 };
             };
@@ -4513,12 +4870,17 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     })) | {
                         error: string;
                         /** @enum {string} */
-                        code: "invalid_code" | "code_expired" | "too_many_attempts" | "invalid_number" | "undeliverable";
+                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
                     };
                 };
             };
@@ -4566,6 +4928,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4583,7 +4950,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4602,7 +4973,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4621,7 +4996,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4640,7 +5019,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4660,7 +5043,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "invalid_code" | "code_expired" | "too_many_attempts" | "invalid_number" | "undeliverable";
+                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
                     };
                 };
             };
@@ -4739,12 +5122,17 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     })) | {
                         error: string;
                         /** @enum {string} */
-                        code: "invalid_code" | "code_expired" | "too_many_attempts" | "invalid_number" | "undeliverable";
+                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
                     };
                 };
             };
@@ -4792,6 +5180,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4809,7 +5202,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4828,7 +5225,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4847,7 +5248,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4866,7 +5271,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -4886,7 +5295,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "invalid_code" | "code_expired" | "too_many_attempts" | "invalid_number" | "undeliverable";
+                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
                     };
                 };
             };
@@ -4964,12 +5373,17 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     })) | {
                         error: string;
                         /** @enum {string} */
-                        code: "invalid_code" | "code_expired" | "too_many_attempts" | "invalid_number" | "undeliverable";
+                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
                     };
                 };
             };
@@ -5017,6 +5431,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5034,7 +5453,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5053,7 +5476,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5072,7 +5499,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5091,7 +5522,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5111,7 +5546,7 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /** @enum {string} */
-                        code: "invalid_code" | "code_expired" | "too_many_attempts" | "invalid_number" | "undeliverable";
+                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
                     };
                 };
             };
@@ -5198,6 +5633,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5247,6 +5687,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5264,7 +5709,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5351,6 +5800,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5400,6 +5854,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5417,7 +5876,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5491,6 +5954,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5540,6 +6008,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5557,7 +6030,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5648,6 +6125,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5697,6 +6179,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5714,7 +6201,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5841,6 +6332,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5890,6 +6386,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5907,6 +6408,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -5924,7 +6430,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5943,7 +6453,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5962,7 +6476,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -5981,6 +6499,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6045,10 +6568,10 @@ export interface operations {
                             code: string;
                             /** @enum {string} */
                             status: "pending" | "confirmed" | "cancelled" | "completed";
-                            /** @enum {string} */
-                            paymentStatus: "unpaid" | "partially_paid" | "paid" | "refunded";
-                            /** @enum {string} */
-                            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+                            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
+                            paymentStatus: string;
+                            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
+                            fulfillmentStatus: string;
                             salesChannel: string;
                             sourceSystem: string;
                             currency: string;
@@ -6059,30 +6582,8 @@ export interface operations {
                             publicNotes: string | null;
                             notes: string | null;
                             attributes: {
-                                pricingSnapshot: {
-                                    currency: string;
-                                    lines: {
-                                        /** @description adult, child, infant, room:<code>, ext:<code> */
-                                        code: string;
-                                        description: string;
-                                        quantity: number;
-                                        /** @description integer minor units (cents) */
-                                        unitAmount: number;
-                                        /** @description quantity * unitAmount */
-                                        amount: number;
-                                    }[];
-                                    /** @description integer minor units (cents) */
-                                    subtotal: number;
-                                    /** @description integer minor units (cents) */
-                                    taxes: number;
-                                    /** @description integer minor units (cents) */
-                                    discounts: number;
-                                    /** @description integer minor units (cents) */
-                                    total: number;
-                                    couponCode: string | null;
-                                    /** Format: date-time */
-                                    quotedAt: string;
-                                };
+                                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
+                                pricingSnapshot: unknown;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -6144,6 +6645,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6193,6 +6699,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6210,7 +6721,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -6256,16 +6771,10 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "pending" | "confirmed" | "cancelled" | "completed";
-                    /**
-                     * @description initial payment status, default unpaid
-                     * @enum {string}
-                     */
-                    paymentStatus?: "unpaid" | "partially_paid" | "paid" | "refunded";
-                    /**
-                     * @description initial fulfillment status, default unfulfilled
-                     * @enum {string}
-                     */
-                    fulfillmentStatus?: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+                    /** @description initial payment status, default unpaid; known: unpaid, partially_paid, paid, refunded (others are stored with a warning) */
+                    paymentStatus?: string;
+                    /** @description initial fulfillment status, default unfulfilled; known: unfulfilled, partially_fulfilled, fulfilled (others are stored with a warning) */
+                    fulfillmentStatus?: string;
                     /** @description sales channel, default api (partner for organization keys) */
                     salesChannel?: string;
                     /** @description source system, default api (partner_api for organization keys) */
@@ -6335,10 +6844,10 @@ export interface operations {
                             code: string;
                             /** @enum {string} */
                             status: "pending" | "confirmed" | "cancelled" | "completed";
-                            /** @enum {string} */
-                            paymentStatus: "unpaid" | "partially_paid" | "paid" | "refunded";
-                            /** @enum {string} */
-                            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+                            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
+                            paymentStatus: string;
+                            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
+                            fulfillmentStatus: string;
                             salesChannel: string;
                             sourceSystem: string;
                             currency: string;
@@ -6349,30 +6858,8 @@ export interface operations {
                             publicNotes: string | null;
                             notes: string | null;
                             attributes: {
-                                pricingSnapshot: {
-                                    currency: string;
-                                    lines: {
-                                        /** @description adult, child, infant, room:<code>, ext:<code> */
-                                        code: string;
-                                        description: string;
-                                        quantity: number;
-                                        /** @description integer minor units (cents) */
-                                        unitAmount: number;
-                                        /** @description quantity * unitAmount */
-                                        amount: number;
-                                    }[];
-                                    /** @description integer minor units (cents) */
-                                    subtotal: number;
-                                    /** @description integer minor units (cents) */
-                                    taxes: number;
-                                    /** @description integer minor units (cents) */
-                                    discounts: number;
-                                    /** @description integer minor units (cents) */
-                                    total: number;
-                                    couponCode: string | null;
-                                    /** Format: date-time */
-                                    quotedAt: string;
-                                };
+                                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
+                                pricingSnapshot: unknown;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -6407,6 +6894,10 @@ export interface operations {
                             updatedAt: string;
                             passengers: {
                                 id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description the person (bare UUID, as the description types it)
+                                 */
                                 person_id: string;
                                 role: string;
                                 roomAllocation: string | null;
@@ -6455,6 +6946,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6504,6 +7000,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6521,6 +7022,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6538,7 +7044,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -6557,7 +7067,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -6576,7 +7090,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -6595,6 +7113,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6674,16 +7197,10 @@ export interface operations {
                          * @enum {string}
                          */
                         status?: "pending" | "confirmed" | "cancelled" | "completed";
-                        /**
-                         * @description initial payment status, default unpaid
-                         * @enum {string}
-                         */
-                        paymentStatus?: "unpaid" | "partially_paid" | "paid" | "refunded";
-                        /**
-                         * @description initial fulfillment status, default unfulfilled
-                         * @enum {string}
-                         */
-                        fulfillmentStatus?: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+                        /** @description initial payment status, default unpaid; known: unpaid, partially_paid, paid, refunded (others are stored with a warning) */
+                        paymentStatus?: string;
+                        /** @description initial fulfillment status, default unfulfilled; known: unfulfilled, partially_fulfilled, fulfilled (others are stored with a warning) */
+                        fulfillmentStatus?: string;
                         /** @description sales channel, default api (partner for organization keys) */
                         salesChannel?: string;
                         /** @description source system, default api (partner_api for organization keys) */
@@ -6866,6 +7383,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6915,6 +7437,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6932,6 +7459,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -6949,7 +7481,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -6968,7 +7504,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -6987,7 +7527,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7006,6 +7550,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7059,10 +7608,10 @@ export interface operations {
                             code: string;
                             /** @enum {string} */
                             status: "pending" | "confirmed" | "cancelled" | "completed";
-                            /** @enum {string} */
-                            paymentStatus: "unpaid" | "partially_paid" | "paid" | "refunded";
-                            /** @enum {string} */
-                            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+                            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
+                            paymentStatus: string;
+                            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
+                            fulfillmentStatus: string;
                             salesChannel: string;
                             sourceSystem: string;
                             currency: string;
@@ -7073,30 +7622,8 @@ export interface operations {
                             publicNotes: string | null;
                             notes: string | null;
                             attributes: {
-                                pricingSnapshot: {
-                                    currency: string;
-                                    lines: {
-                                        /** @description adult, child, infant, room:<code>, ext:<code> */
-                                        code: string;
-                                        description: string;
-                                        quantity: number;
-                                        /** @description integer minor units (cents) */
-                                        unitAmount: number;
-                                        /** @description quantity * unitAmount */
-                                        amount: number;
-                                    }[];
-                                    /** @description integer minor units (cents) */
-                                    subtotal: number;
-                                    /** @description integer minor units (cents) */
-                                    taxes: number;
-                                    /** @description integer minor units (cents) */
-                                    discounts: number;
-                                    /** @description integer minor units (cents) */
-                                    total: number;
-                                    couponCode: string | null;
-                                    /** Format: date-time */
-                                    quotedAt: string;
-                                };
+                                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
+                                pricingSnapshot: unknown;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -7131,6 +7658,10 @@ export interface operations {
                             updatedAt: string;
                             passengers: {
                                 id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description the person (bare UUID, as the description types it)
+                                 */
                                 person_id: string;
                                 role: string;
                                 roomAllocation: string | null;
@@ -7179,6 +7710,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7228,6 +7764,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7245,7 +7786,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7328,6 +7873,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7377,6 +7927,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7394,6 +7949,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7411,7 +7971,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7430,7 +7994,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7449,7 +8017,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7468,6 +8040,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7535,6 +8112,10 @@ export interface operations {
                     "application/json": {
                         passengers: {
                             id: string;
+                            /**
+                             * Format: uuid
+                             * @description the person (bare UUID, as the description types it)
+                             */
                             person_id: string;
                             role: string;
                         }[];
@@ -7560,6 +8141,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7609,6 +8195,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7626,6 +8217,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7643,7 +8239,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7662,7 +8262,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7681,7 +8285,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7700,6 +8308,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7776,10 +8389,10 @@ export interface operations {
                             code: string;
                             /** @enum {string} */
                             status: "pending" | "confirmed" | "cancelled" | "completed";
-                            /** @enum {string} */
-                            paymentStatus: "unpaid" | "partially_paid" | "paid" | "refunded";
-                            /** @enum {string} */
-                            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+                            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
+                            paymentStatus: string;
+                            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
+                            fulfillmentStatus: string;
                             salesChannel: string;
                             sourceSystem: string;
                             currency: string;
@@ -7790,30 +8403,8 @@ export interface operations {
                             publicNotes: string | null;
                             notes: string | null;
                             attributes: {
-                                pricingSnapshot: {
-                                    currency: string;
-                                    lines: {
-                                        /** @description adult, child, infant, room:<code>, ext:<code> */
-                                        code: string;
-                                        description: string;
-                                        quantity: number;
-                                        /** @description integer minor units (cents) */
-                                        unitAmount: number;
-                                        /** @description quantity * unitAmount */
-                                        amount: number;
-                                    }[];
-                                    /** @description integer minor units (cents) */
-                                    subtotal: number;
-                                    /** @description integer minor units (cents) */
-                                    taxes: number;
-                                    /** @description integer minor units (cents) */
-                                    discounts: number;
-                                    /** @description integer minor units (cents) */
-                                    total: number;
-                                    couponCode: string | null;
-                                    /** Format: date-time */
-                                    quotedAt: string;
-                                };
+                                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
+                                pricingSnapshot: unknown;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -7848,6 +8439,10 @@ export interface operations {
                             updatedAt: string;
                             passengers: {
                                 id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description the person (bare UUID, as the description types it)
+                                 */
                                 person_id: string;
                                 role: string;
                                 roomAllocation: string | null;
@@ -7896,6 +8491,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7945,6 +8545,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7962,6 +8567,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -7979,7 +8589,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -7998,7 +8612,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8017,7 +8635,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8036,6 +8658,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8121,6 +8748,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -8170,6 +8802,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -8187,7 +8824,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8254,7 +8895,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8273,7 +8918,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8292,7 +8941,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8335,7 +8988,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8354,7 +9011,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8373,7 +9034,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8434,7 +9099,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8453,7 +9122,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8472,7 +9145,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8701,7 +9378,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8720,7 +9401,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8739,7 +9424,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8758,7 +9447,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8938,7 +9631,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8957,7 +9654,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8976,7 +9677,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -8995,7 +9700,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9014,7 +9723,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9033,7 +9746,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9052,7 +9769,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9097,7 +9818,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9116,7 +9841,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9135,7 +9864,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9154,7 +9887,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9173,7 +9910,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9218,7 +9959,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9237,7 +9982,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9256,7 +10005,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9275,7 +10028,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9318,7 +10075,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9337,7 +10098,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9356,7 +10121,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9375,7 +10144,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9426,7 +10199,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9445,7 +10222,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9464,7 +10245,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9521,7 +10306,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9540,7 +10329,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9559,7 +10352,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9578,7 +10375,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9597,7 +10398,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9616,7 +10421,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9674,7 +10483,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9693,7 +10506,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9712,7 +10529,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9731,7 +10552,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9750,7 +10575,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9769,7 +10598,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9812,7 +10645,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9831,7 +10668,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9850,7 +10691,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9915,7 +10760,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9934,7 +10783,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9953,7 +10806,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9972,7 +10829,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -9991,7 +10852,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10010,7 +10875,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10053,7 +10922,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10072,7 +10945,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10091,7 +10968,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10110,7 +10991,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10155,7 +11040,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10174,7 +11063,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10193,7 +11086,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10212,7 +11109,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10231,7 +11132,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10357,7 +11262,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10376,7 +11285,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10395,7 +11308,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10592,7 +11509,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10611,7 +11532,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10630,7 +11555,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10649,7 +11578,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10668,7 +11601,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10687,7 +11624,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10739,7 +11680,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10758,7 +11703,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10777,7 +11726,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10796,7 +11749,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10815,7 +11772,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10834,7 +11795,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10853,7 +11818,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10896,7 +11865,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10915,7 +11888,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10934,7 +11911,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -10989,7 +11970,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11008,7 +11993,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11027,7 +12016,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11046,7 +12039,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11065,7 +12062,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11084,7 +12085,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11129,7 +12134,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11148,7 +12157,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11167,7 +12180,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11186,7 +12203,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11205,7 +12226,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11250,7 +12275,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11269,7 +12298,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11288,7 +12321,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11307,7 +12344,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11326,7 +12367,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11369,7 +12414,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11388,7 +12437,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11407,7 +12460,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11467,7 +12524,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11486,7 +12547,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11505,7 +12570,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11524,7 +12593,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11543,7 +12616,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11562,7 +12639,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11607,7 +12688,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11626,7 +12711,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11645,7 +12734,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11692,7 +12785,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11711,7 +12808,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11730,7 +12831,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11749,7 +12854,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11792,7 +12901,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11811,7 +12924,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11830,7 +12947,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11893,7 +13014,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11912,7 +13037,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -11931,7 +13060,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12037,6 +13170,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12054,7 +13192,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12073,7 +13215,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12168,7 +13314,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12187,7 +13337,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12206,6 +13360,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -12223,7 +13382,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12318,7 +13481,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12337,7 +13504,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12356,6 +13527,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -12373,6 +13549,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -12390,7 +13571,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12527,6 +13712,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12544,7 +13734,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12563,6 +13757,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -12580,7 +13779,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12599,7 +13802,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12618,7 +13825,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12637,7 +13848,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12682,7 +13897,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12701,7 +13920,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12720,7 +13943,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12794,6 +14021,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -12811,7 +14043,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12830,6 +14066,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -12847,6 +14088,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -12864,7 +14110,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12883,7 +14133,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12902,7 +14156,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -12988,6 +14246,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13005,7 +14268,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13024,6 +14291,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13041,6 +14313,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13058,7 +14335,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13077,7 +14358,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13096,7 +14381,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13148,7 +14437,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13167,7 +14460,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13186,6 +14483,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13203,7 +14505,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13241,13 +14547,16 @@ export interface operations {
                             issuedByWorkspaceId: string;
                             keyPrefix: string;
                             scopes: string[];
-                            /** @description empty = all products */
+                            /** @description product UUIDs (bare); empty = all products */
                             productIds: string[];
                             /** @enum {string} */
                             status: "active" | "revoked";
                             /** Format: date-time */
                             expiresAt: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description null until the key is first used
+                             */
                             lastUsedAt: string | null;
                             rateLimitPolicy: {
                                 /** @description requests per second */
@@ -13259,9 +14568,13 @@ export interface operations {
                             };
                             /** Format: date-time */
                             createdAt: string;
-                            /** Format: date-time */
-                            revokedAt: string | null;
-                            revokedBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description present after revocation
+                             */
+                            revokedAt?: string;
+                            /** @description present after revocation */
+                            revokedBy?: string;
                             organizationName: string;
                         }[];
                     };
@@ -13279,7 +14592,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13298,7 +14615,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13317,6 +14638,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13334,7 +14660,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13399,7 +14729,7 @@ export interface operations {
                             issuedByWorkspaceId: string;
                             keyPrefix: string;
                             scopes: string[];
-                            /** @description empty = all products */
+                            /** @description product UUIDs (bare); empty = all products */
                             productIds: string[];
                             /** @enum {string} */
                             status: "active" | "revoked";
@@ -13440,6 +14770,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13457,7 +14792,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13476,6 +14815,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13493,6 +14837,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13510,7 +14859,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13529,7 +14882,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13548,7 +14905,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13611,6 +14972,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13628,7 +14994,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13647,6 +15017,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13664,6 +15039,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13681,7 +15061,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13752,6 +15136,11 @@ export interface operations {
                         }[];
                     } | ({
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     });
@@ -13769,7 +15158,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13788,6 +15181,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13805,6 +15203,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                     } & {
                         [key: string]: unknown;
                     };
@@ -13822,7 +15225,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13841,7 +15248,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];
@@ -13860,7 +15271,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
-                        code?: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
                         details?: {
                             message?: string;
                         }[];

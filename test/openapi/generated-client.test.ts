@@ -55,7 +55,7 @@ describe('a client generated from the OpenAPI document', () => {
     const personId = (person.json() as { data: { id: string } }).data.id;
     const passengers = await client.POST('/v1/bookings/{id}/passengers', { params: { path: { id } }, body: { passengers: [{ personId, role: 'lead' }] } });
     expect(passengers.response.status).toBe(200);
-    expect(passengers.data!.passengers[0]!.person_id).toBe(personId);
+    expect(passengers.data!.passengers[0]!.person_id).toBe(personId.replace(/^ppl_/, '')); // typed uuid: answered bare
 
     const confirmed = await client.PATCH('/v1/bookings/{id}', { params: { path: { id } }, body: { status: 'confirmed' } });
     expect(confirmed.response.status).toBe(200);

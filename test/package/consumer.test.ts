@@ -66,7 +66,8 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe('the packed package in a fresh project', () => {
+// tsc over the whole declaration tree and a real start: minutes on a busy 2-core machine, not seconds
+describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
   it('holds the bundle, its declarations and the data files, and no TypeScript sources', async () => {
     const { stdout } = await run('tar', ['tzf', tarball]);
     const files = stdout.trim().split('\n');

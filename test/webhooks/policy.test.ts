@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/catalogue.ts';
-import { matchesPattern, patternProblem } from '../../src/webhooks/matching.ts';
+import { eventNameProblem, matchesNoKnownEvent, matchesPattern } from '../../src/webhooks/matching.ts';
 import { classify, parseRetryAfter, RETRY_SCHEDULE_MS, retryDelayMs } from '../../src/webhooks/retry-policy.ts';
 import { newWebhookSecret, signatureHeaders } from '../../src/webhooks/signing.ts';
 
@@ -45,10 +45,15 @@ describe('event patterns', () => {
     ['book*', 'booking.created', false],
   ])('%s matches %s: %s', (pattern, type, expected) => expect(matchesPattern(pattern, type)).toBe(expected));
 
-  it('accepts catalogue names and useful wildcards, rejects the rest', () => {
-    for (const type of WEBHOOK_EVENT_TYPES) expect(patternProblem(type)).toBeNull();
-    for (const ok of ['*', 'booking.*', 'gallery.*', 'gallery.file.*']) expect(patternProblem(ok)).toBeNull();
-    for (const bad of ['booking.exploded', 'invoice.*', 'booking', '']) expect(patternProblem(bad)).not.toBeNull();
+  it('accepts every well-formed name or pattern, refuses malformed ones', () => {
+    for (const type of WEBHOOK_EVENT_TYPES) expect(eventNameProblem(type)).toBeNull();
+    for (const ok of ['*', 'booking.*', 'gallery.*', 'gallery.file.*', 'booking.refunded', 'invoice.*', 'product.deleted']) expect(eventNameProblem(ok)).toBeNull();
+    for (const bad of ['booking', '', 'Booking.Created', 'booking..created', 'booking.*.x', '*.created', 'booking.created ']) expect(eventNameProblem(bad)).not.toBeNull();
+  });
+
+  it('tells which well-formed entries match nothing the sandbox emits', () => {
+    for (const known of [...WEBHOOK_EVENT_TYPES, '*', 'booking.*', 'gallery.file.*']) expect(matchesNoKnownEvent(known)).toBe(false);
+    for (const unknown of ['booking.refunded', 'product.deleted', 'booking.confirmed', 'invoice.*']) expect(matchesNoKnownEvent(unknown)).toBe(true);
   });
 });
 

@@ -10,6 +10,6 @@ export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService):
       querystring: DeliveryEventsQuerySchema,
       response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: PlainErrorSchema },
     },
-    config: { scope: 'analytics:read', summary: 'Daily communication delivery counts by channel and event' },
+    config: { scope: 'analytics:read', documentedScope: true, documentedStatuses: [200], summary: 'Daily communication delivery counts by channel and event' },
   }, async (request) => service.deliveryEvents(request.principal, request.query));
 }

@@ -29,14 +29,15 @@ export class AnalyticsService {
    */
   deliveryEvents(principal: Principal, query: DeliveryEventsQuery): DeliveryEventResponseRow[] {
     const missing = REQUIRED.filter((name) => query[name] === undefined || query[name] === '');
-    if (missing.length > 0) throw badRequest(`Missing required query parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+    // the documented body {error: <message>} (API description, "Errors"): no code
+    if (missing.length > 0) throw new ApiError(400, { error: `Missing required query parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
     const { from, to, workspaceId } = query as Required<DeliveryEventsQuery>;
     const fromMs = parseDay(from);
     const toMs = parseDay(to);
     const invalid = [fromMs === null ? 'from' : null, toMs === null ? 'to' : null].filter((n) => n !== null);
-    if (invalid.length > 0) throw badRequest(`Invalid ${invalid.join(' and ')}: expected a date YYYY-MM-DD`);
-    if (fromMs! > toMs!) throw badRequest(`Invalid range: from (${from}) is after to (${to})`);
-    if ((toMs! - fromMs!) / DAY_MS + 1 > MAX_RANGE_DAYS) throw badRequest(`Invalid range: at most ${MAX_RANGE_DAYS} days per request`);
+    if (invalid.length > 0) throw badRequest('INVALID_DATE', `Invalid ${invalid.join(' and ')}: expected a date YYYY-MM-DD`);
+    if (fromMs! > toMs!) throw badRequest('INVALID_DATE_RANGE', `Invalid range: from (${from}) is after to (${to})`);
+    if ((toMs! - fromMs!) / DAY_MS + 1 > MAX_RANGE_DAYS) throw badRequest('INVALID_DATE_RANGE', `Invalid range: at most ${MAX_RANGE_DAYS} days per request`);
     if (!this.isOwnWorkspace(principal, workspaceId)) throw forbidden();
     return this.store
       .list<DeliveryEventRow>(COLLECTIONS.deliveryEvents, principal.workspace.id)
@@ -48,7 +49,7 @@ export class AnalyticsService {
   private isOwnWorkspace(principal: Principal, raw: string): boolean {
     const prefix = `${ID_PREFIX.workspace}_`;
     const uuid = raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
-    if (!isUuid(uuid)) throw new ApiError(400, { error: `Invalid workspaceId: expected a UUID (or ${prefix}<uuid>)` });
+    if (!isUuid(uuid)) throw badRequest('INVALID_ID', `Invalid workspaceId: expected a UUID (or ${prefix}<uuid>)`);
     return `${prefix}${uuid.toLowerCase()}` === principal.workspace.id;
   }
 }

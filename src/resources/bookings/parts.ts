@@ -1,7 +1,7 @@
 import type { Principal } from '../../core/auth.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
-import { newId, parseId } from '../../core/ids.ts';
+import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import type { Op } from '../../storage/types.ts';
 import { adjustSeats, type Pricer } from '../departures/pricing.ts';
 import type { AddonSelection } from '../departures/requests.ts';
@@ -33,7 +33,7 @@ export class BookingPartsService {
     const seen = new Set<string>();
     const written: Passenger[] = inputs.map((input, i) => {
       const person = this.people.get(ws, input.personId, `passengers[${i}].personId`);
-      if (seen.has(person.id)) throw badRequest(`Invalid passengers[${i}].personId: person ${person.id} is listed twice`);
+      if (seen.has(person.id)) throw badRequest('PASSENGER_LISTED_TWICE', `Invalid passengers[${i}].personId: person ${person.id} is listed twice`);
       seen.add(person.id);
       const before = current.get(person.id);
       const passenger: Passenger = {
@@ -51,14 +51,14 @@ export class BookingPartsService {
     });
     const all = [...current.values()];
     const travellers = booking.adults + booking.children + booking.infants;
-    if (all.length > travellers) throw conflict(`Booking ${booking.id} has ${travellers} traveller(s); ${all.length} passengers do not fit`);
+    if (all.length > travellers) throw conflict('TOO_MANY_PASSENGERS', `Booking ${booking.id} has ${travellers} traveller(s); ${all.length} passengers do not fit`);
     const leads = all.filter((p) => p.role === 'lead');
-    if (leads.length > 1) throw conflict(`Booking ${booking.id} can have one lead passenger; leads would be ${leads.map((p) => p.personId).join(', ')}`);
+    if (leads.length > 1) throw conflict('ONE_LEAD_PASSENGER', `Booking ${booking.id} can have one lead passenger; leads would be ${leads.map((p) => p.personId).join(', ')}`);
     const updated: Booking = { ...booking, customerId: booking.customerId ?? leads[0]?.personId ?? null, updatedAt: at };
     const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...written.map((p) => put(COLLECTIONS.passengers, ws, p))];
     await this.records.store.commit(ops);
     this.records.emit(ws, 'booking.updated', updated);
-    return { passengers: written.map((p) => ({ id: p.id, person_id: p.personId, role: p.role })) };
+    return { passengers: written.map((p) => ({ id: p.id, person_id: bareUuid(p.personId), role: p.role })) };
   }
 
   /**
@@ -82,7 +82,7 @@ export class BookingPartsService {
         return;
       }
       if (input.departureId !== undefined && parseId('departure', `items[${i}].departureId`, input.departureId) !== booking.departureId) {
-        throw badRequest(`Invalid items[${i}].departureId: booking ${booking.id} books departure ${booking.departureId}`);
+        throw badRequest('ITEM_DEPARTURE_MISMATCH', `Invalid items[${i}].departureId: booking ${booking.id} books departure ${booking.departureId}`);
       }
       const field = input.passengerType === 'adult' ? 'adults' : input.passengerType === 'child' ? 'children' : 'infants';
       party[field] += input.quantity;
@@ -97,8 +97,11 @@ export class BookingPartsService {
     }, { keepCoupon: true });
     const at = this.records.clock.iso();
     const { items, removed } = mirrorItems(booking.id, priced, existing, at);
+    // unnamed add-on units (addonQuantity sent without addons) survive a re-price
+    const named = existing.filter((i) => i.kind === 'extension').reduce((sum, i) => sum + i.quantity, 0);
+    const fields = pricedFields({ ...priced, unnamedAddons: Math.max(0, booking.addonQuantity - named) });
     const updated: Booking = {
-      ...booking, ...pricedFields(priced), attributes: { ...booking.attributes, pricingSnapshot: priced.quote }, updatedAt: at,
+      ...booking, ...fields, attributes: { ...booking.attributes, pricingSnapshot: priced.quote }, updatedAt: at,
     };
     const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...items.map((item) => put(COLLECTIONS.bookingItems, ws, item))];
     for (const item of removed) ops.push(del(COLLECTIONS.bookingItems, ws, item.id));

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
-import { newId, parseId } from '../../core/ids.ts';
+import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
 import type { Op, Row, Store } from '../../storage/types.ts';
 import type { PricedSelection } from '../departures/pricing.ts';
@@ -54,7 +54,7 @@ export class BookingRecords {
     return {
       ...booking,
       passengers: this.passengers(ws, booking.id).map((p) => ({
-        id: p.id, person_id: p.personId, role: p.role, roomAllocation: p.roomAllocation, extras: p.extras,
+        id: p.id, person_id: bareUuid(p.personId), role: p.role, roomAllocation: p.roomAllocation, extras: p.extras,
       })),
       items: this.items(ws, booking.id),
     };
@@ -106,7 +106,7 @@ export function pricedFields(priced: PricedSelection) {
     children: priced.party.children,
     infants: priced.party.infants,
     rooms: room?.rooms ?? 0,
-    addonQuantity: priced.addons.reduce((sum, a) => sum + a.quantity, 0),
+    addonQuantity: priced.addons.reduce((sum, a) => sum + a.quantity, 0) + priced.unnamedAddons,
     roomCategory: room?.option.code ?? null,
     occupancyPerRoom: room?.occupancyPerRoom ?? null,
     roomsRequested: room?.roomsRequested ?? null,

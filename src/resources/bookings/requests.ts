@@ -11,13 +11,15 @@ import { BOOKING_STATUSES, BookingItemSchema, BookingSchema, FULFILLMENT_STATUSE
 const inferred = { 'x-sandbox-inferred': true } as const;
 const text = (max: number) => z.string().max(max);
 const objectField = () => z.record(z.string(), z.unknown());
+/** A status outside the inferred lists is well-formed when it is one word (issue 10): stored with a warning. */
+const statusWord = () => z.string().trim().min(1).max(40).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a status is one word: letters, digits, _ or -');
 
 /** Booking fields that are not pricing inputs (also accepted when a wizard session completes). */
 export const bookingDetailFields = {
   code: z.string().trim().min(1).max(40).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'code: letters, digits, dot, dash, underscore').optional().describe('custom booking code or reference; generated when absent'),
   status: z.enum(BOOKING_STATUSES).optional().describe('initial status, default pending'),
-  paymentStatus: z.enum(PAYMENT_STATUSES).optional().describe('initial payment status, default unpaid'),
-  fulfillmentStatus: z.enum(FULFILLMENT_STATUSES).optional().describe('initial fulfillment status, default unfulfilled'),
+  paymentStatus: statusWord().optional().describe(`initial payment status, default unpaid; known: ${PAYMENT_STATUSES.join(', ')} (others are stored with a warning)`),
+  fulfillmentStatus: statusWord().optional().describe(`initial fulfillment status, default unfulfilled; known: ${FULFILLMENT_STATUSES.join(', ')} (others are stored with a warning)`),
   salesChannel: z.string().trim().min(1).max(40).optional().describe('sales channel, default api (partner for organization keys)'),
   sourceSystem: z.string().trim().min(1).max(60).optional().describe('source system, default api (partner_api for organization keys)'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'currency: an ISO 4217 code such as EUR').optional().describe("ISO currency code; must be the departure's currency"),
@@ -72,7 +74,7 @@ export const ListBookingsQuerySchema = z.object({
 export type ListBookingsQuery = z.infer<typeof ListBookingsQuerySchema>;
 
 export const PatchBookingBodySchema = z
-  .strictObject({
+  .object({
     status: z.enum(BOOKING_STATUSES).optional(),
     notes: text(5000).nullable().optional(),
   })
@@ -89,7 +91,7 @@ export const PassengerInputSchema = z.object({
 export const PassengersBodySchema = z.object({ passengers: z.array(PassengerInputSchema).min(1).max(100) });
 export type PassengerInput = z.infer<typeof PassengerInputSchema>;
 export const PassengersResponseSchema = z.object({
-  passengers: z.array(z.object({ id: z.string(), person_id: z.string(), role: z.string() })),
+  passengers: z.array(z.object({ id: z.string(), person_id: z.uuid().describe('the person (bare UUID, as the description types it)'), role: z.string() })),
 });
 
 export const ItemInputSchema = z.discriminatedUnion('kind', [
@@ -107,7 +109,7 @@ export const ItemsBodySchema = z.object({ items: z.array(ItemInputSchema).min(1)
 /** Passengers in booking responses: the person reference is spelled person_id ("Passenger"). */
 export const PassengerViewSchema = z.object({
   id: z.string(),
-  person_id: z.string(),
+  person_id: z.uuid().describe('the person (bare UUID, as the description types it)'),
   role: z.string(),
   roomAllocation: z.string().nullable(),
   extras: z.record(z.string(), z.unknown()),

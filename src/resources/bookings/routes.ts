@@ -6,6 +6,7 @@ import {
   PassengersBodySchema, PassengersResponseSchema, PatchBookingBodySchema, PatchBookingResponseSchema,
 } from './requests.ts';
 import type { BookingService } from './service.ts';
+import { createBookingWarnings, wizardWarnings } from './warnings.ts';
 import { WizardBodySchema, WizardResponseSchema } from './wizard-requests.ts';
 import type { WizardService } from './wizard.ts';
 
@@ -22,18 +23,18 @@ export interface BookingServices {
 export function registerBookingRoutes(app: ZodApp, { bookings, parts, wizard }: BookingServices): void {
   app.get('/bookings', {
     schema: { querystring: ListBookingsQuerySchema, response: { 200: BookingListSchema, ...errorResponses } },
-    config: { scope: 'bookings:read', summary: 'List bookings ({data, meta})' },
+    config: { scope: 'bookings:read', documentedStatuses: [200], summary: 'List bookings ({data, meta})' },
   }, async (request) => bookings.list(request.principal, request.query));
 
   app.post('/bookings', {
     schema: { body: CreateBookingBodySchema, response: { 201: BookingResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', summary: 'Create a booking (201 {data: booking}: inferred)', inferred: true },
+    config: { scope: 'bookings:write', summary: 'Create a booking (201 {data: booking}: inferred)', inferred: true, warnings: createBookingWarnings },
   }, async (request, reply) => reply.code(201).send({ data: await bookings.create(request.principal, request.body) }));
 
   // Registered before /bookings/:id routes for readability; the router prefers the static segment anyway.
   app.post('/bookings/wizard/session', {
     schema: { body: WizardBodySchema, response: { 200: WizardResponseSchema, 201: WizardResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', summary: 'Start, change or complete a booking wizard session', inferred: true },
+    config: { scope: 'bookings:write', summary: 'Start, change or complete a booking wizard session', inferred: true, warnings: wizardWarnings },
   }, async (request, reply) => {
     const { statusCode, session } = await wizard.handle(request.principal, request.body);
     return reply.code(statusCode).send({ data: session });
@@ -46,12 +47,12 @@ export function registerBookingRoutes(app: ZodApp, { bookings, parts, wizard }: 
 
   app.patch('/bookings/:id', {
     schema: { params: BookingIdParamsSchema, body: PatchBookingBodySchema, response: { 200: PatchBookingResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', summary: 'Update status and notes (bare {id, status, notes}); status moves follow the inferred state machine', inferred: true },
+    config: { scope: 'bookings:write', documentedStatuses: [200], summary: 'Update status and notes (bare {id, status, notes}); status moves follow the inferred state machine' },
   }, async (request) => bookings.patch(request.principal, request.params.id, request.body));
 
   app.post('/bookings/:id/passengers', {
     schema: { params: BookingIdParamsSchema, body: PassengersBodySchema, response: { 200: PassengersResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', summary: 'Create or update passengers by person' },
+    config: { scope: 'bookings:write', documentedStatuses: [200], summary: 'Create or update passengers by person' },
   }, async (request) => parts.upsertPassengers(request.principal, request.params.id, request.body.passengers));
 
   app.post('/bookings/:id/items', {

@@ -67,8 +67,8 @@ export const BookingSchema = z.object({
   id: z.string().describe('shape book_<uuid>'),
   code: z.string().min(1),
   status: z.enum(BOOKING_STATUSES),
-  paymentStatus: z.enum(PAYMENT_STATUSES).meta(inferred),
-  fulfillmentStatus: z.enum(FULFILLMENT_STATUSES).meta(inferred),
+  paymentStatus: z.string().describe(`known: ${PAYMENT_STATUSES.join(', ')}; another value is stored as sent, with a warning`).meta(inferred),
+  fulfillmentStatus: z.string().describe(`known: ${FULFILLMENT_STATUSES.join(', ')}; another value is stored as sent, with a warning`).meta(inferred),
   salesChannel: z.string().meta(inferred),
   sourceSystem: z.string().meta(inferred),
   currency: z.string().regex(/^[A-Z]{3}$/).meta(inferred),
@@ -78,7 +78,10 @@ export const BookingSchema = z.object({
   rooms: count().meta(inferred),
   publicNotes: z.string().nullable().meta(inferred),
   notes: z.string().nullable(),
-  attributes: z.looseObject({ pricingSnapshot: QuoteSchema }),
+  attributes: z.looseObject({
+    // any JSON: a client's pricingSnapshot is stored exactly as sent ("sending a pricingSnapshot key replaces it")
+    pricingSnapshot: z.unknown().describe('the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot'),
+  }),
   metadata: z.record(z.string(), z.unknown()),
   language: z.string().min(2).meta(inferred),
   addonQuantity: count().meta(inferred),

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Principal } from '../../core/auth.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
-import { badRequest, conflict, validationError } from '../../core/errors.ts';
+import { badRequest, conflict } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { paginateBookings, parseSort, sortRows } from '../../core/pagination.ts';
 import type { Op } from '../../storage/types.ts';
@@ -12,7 +12,7 @@ import type { PeopleService } from '../people/service.ts';
 import type { Product } from '../products/schemas.ts';
 import { BOOKING_SORT_FIELDS, type BookingView, type CreateBookingBody, type ListBookingsQuery } from './requests.ts';
 import { mirrorItems, pricedFields, put, type BookingRecords } from './records.ts';
-import { QuoteSchema, type Booking, type Quote } from './schemas.ts';
+import type { Booking, Quote } from './schemas.ts';
 import { assertTransition } from './state.ts';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -41,10 +41,9 @@ export class BookingService {
     if (holdsSeats) this.pricer.assertBookable(target);
     const priced = this.pricer.price(principal, target, body);
     if (body.currency !== undefined && body.currency !== priced.quote.currency) {
-      throw badRequest(`Invalid currency: departure ${target.departure.id} is sold in ${priced.quote.currency}, not ${body.currency}`);
+      throw badRequest('CURRENCY_MISMATCH', `Invalid currency: departure ${target.departure.id} is sold in ${priced.quote.currency}, not ${body.currency}`);
     }
     const customer = body.customerId === undefined ? null : this.people.get(ws, body.customerId, 'customerId');
-    const snapshot = clientSnapshot(body.attributes);
     const at = clock.iso();
     const partner = principal.kind === 'organization';
     const booking: Booking = {
@@ -58,7 +57,7 @@ export class BookingService {
       ...pricedFields(priced),
       publicNotes: body.publicNotes ?? null,
       notes: body.notes ?? null,
-      attributes: { ...(body.attributes ?? {}), pricingSnapshot: snapshot ?? priced.quote },
+      attributes: { ...(body.attributes ?? {}), pricingSnapshot: pricingSnapshot(body.attributes, priced.quote) },
       metadata: body.metadata ?? {},
       language: body.language ?? defaultLanguage(target.product),
       customerId: customer?.id ?? null,
@@ -137,7 +136,7 @@ export class BookingService {
   private code(principal: Principal, custom: string | undefined): string {
     const taken = { has: (code: string) => this.records.codes.has(principal.workspace.id, code) };
     if (custom !== undefined) {
-      if (taken.has(custom.toUpperCase())) throw conflict(`A booking with code ${custom} already exists`);
+      if (taken.has(custom.toUpperCase())) throw conflict('DUPLICATE_BOOKING_CODE', `A booking with code ${custom} already exists`);
       return custom;
     }
     const prefix = principal.workspace.name.replace(/[^A-Za-z]/g, '').slice(0, 3).toUpperCase() || 'BKG';
@@ -150,10 +149,11 @@ export class BookingService {
 
 const defaultLanguage = (product: Product): string => (product.languages.includes('en') ? 'en' : (product.languages[0] ?? 'en'));
 
-/** A client-sent attributes.pricingSnapshot replaces the server's quote ("Booking"); it must still be a quote. */
-function clientSnapshot(attributes: Record<string, unknown> | undefined): Quote | undefined {
-  if (!attributes || !('pricingSnapshot' in attributes)) return undefined;
-  const parsed = QuoteSchema.safeParse(attributes.pricingSnapshot);
-  if (parsed.success) return attributes.pricingSnapshot as Quote;
-  throw validationError(parsed.error.issues.map((i) => `body.attributes.pricingSnapshot${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`));
+/**
+ * "sending a pricingSnapshot key replaces it" ("Booking"): a client's
+ * attributes.pricingSnapshot is stored exactly as sent (a warning says when
+ * it is not quote-shaped); totals are computed by the server either way.
+ */
+function pricingSnapshot(attributes: Record<string, unknown> | undefined, quote: Quote): unknown {
+  return attributes && Object.hasOwn(attributes, 'pricingSnapshot') ? attributes.pricingSnapshot : quote;
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.ts';
+import { apiError } from '../../core/errors.ts';
 import type { Booking } from './schemas.ts';
 
 /**
@@ -28,11 +28,11 @@ export function assertTransition(from: Status, to: Status): void {
   const allowed = TRANSITIONS[from];
   if (allowed.includes(to)) return;
   const why = allowed.length === 0 ? `${from} is a final status` : `from ${from} a booking can move to ${allowed.join(' or ')}`;
-  throw new ApiError(409, { error: `Cannot move booking from ${from} to ${to}: ${why}`, from, to, allowed: [...allowed] });
+  throw apiError(409, 'INVALID_TRANSITION', `Cannot move booking from ${from} to ${to}: ${why}`, { from, to, allowed: [...allowed] });
 }
 
 export function assertOpen(booking: Booking, what: string): void {
   if (!OPEN_STATUSES.includes(booking.status)) {
-    throw new ApiError(409, { error: `Cannot ${what}: booking ${booking.id} is ${booking.status}` });
+    throw apiError(409, 'BOOKING_CLOSED', `Cannot ${what}: booking ${booking.id} is ${booking.status}`);
   }
 }

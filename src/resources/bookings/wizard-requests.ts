@@ -46,7 +46,7 @@ const { adults, children, infants, rooms, roomCategory, occupancyPerRoom, roomsR
 const { customerId, ...details } = bookingDetailFields;
 
 export const WizardBodySchema = z
-  .strictObject({
+  .object({
     sessionId: z.string().optional().describe('ws_<uuid>; absent starts a new session'),
     action: z.enum(['save', 'complete']).optional().describe('save (default) or complete (book it)'),
     productId: z.string().nullable().optional(),
@@ -61,7 +61,7 @@ export const WizardBodySchema = z
     roomsRequested,
     addons,
     couponCode,
-    booking: z.strictObject(details).optional().describe('booking details used when the session completes (code, notes, metadata, ...)'),
+    booking: z.object(details).optional().describe('booking details used when the session completes (code, notes, metadata, ...)'),
   })
   .refine((b) => b.action !== 'complete' || b.sessionId !== undefined, { message: 'action complete needs a sessionId', path: ['sessionId'] })
   .refine((b) => b.booking === undefined || b.action === 'complete', { message: 'booking details are sent with action complete', path: ['booking'] })

@@ -33,7 +33,7 @@ export class WizardService {
       await this.records.store.commit([put(COLLECTIONS.wizardSessions, ws, next)]);
       return { statusCode: prior ? 200 : 201, session: next };
     }
-    if (next.departureId === null) throw badRequest('Invalid departureId: a wizard session completes once it has a departure');
+    if (next.departureId === null) throw badRequest('WIZARD_DEPARTURE_REQUIRED', 'Invalid departureId: a wizard session completes once it has a departure');
     let completed = next;
     await this.bookings.create(principal, this.bookingBody(next, body), (booking) => {
       completed = { ...next, status: 'completed', bookingId: booking.id };
@@ -47,8 +47,8 @@ export class WizardService {
     const id = parseId('wizardSession', 'sessionId', rawId);
     const session = this.records.store.get<WizardSession>(COLLECTIONS.wizardSessions, principal.workspace.id, id);
     if (!session) throw notFound('Wizard session');
-    if (session.status === 'completed') throw conflict(`Wizard session ${id} is completed (booking ${session.bookingId})`);
-    if (Date.parse(session.expiresAt) <= this.records.clock.now()) throw conflict(`Wizard session ${id} expired at ${session.expiresAt}; start a new one`);
+    if (session.status === 'completed') throw conflict('WIZARD_SESSION_COMPLETED', `Wizard session ${id} is completed (booking ${session.bookingId})`);
+    if (Date.parse(session.expiresAt) <= this.records.clock.now()) throw conflict('WIZARD_SESSION_EXPIRED', `Wizard session ${id} expired at ${session.expiresAt}; start a new one`);
     return session;
   }
 
@@ -81,7 +81,7 @@ export class WizardService {
     }
     const { departure, product } = this.pricer.find(principal, raw, 'departureId');
     if (s.productId !== null && product.id !== s.productId) {
-      throw badRequest(`Invalid departureId: departure ${departure.id} is not a departure of product ${s.productId}`);
+      throw badRequest('WIZARD_DEPARTURE_MISMATCH', `Invalid departureId: departure ${departure.id} is not a departure of product ${s.productId}`);
     }
     s.departureId = departure.id;
     s.productId = product.id;
@@ -91,7 +91,7 @@ export class WizardService {
   private quote(principal: Principal, s: WizardSession) {
     if (s.departureId === null) {
       const selected = s.addons.length > 0 || s.couponCode !== null || s.roomCategory !== null || (s.rooms ?? 0) > 0 || s.occupancyPerRoom !== null || s.roomsRequested !== null;
-      if (selected) throw badRequest('Invalid departureId: choose a departure before rooms, add-ons or a coupon');
+      if (selected) throw badRequest('WIZARD_DEPARTURE_REQUIRED', 'Invalid departureId: choose a departure before rooms, add-ons or a coupon');
       return null;
     }
     const target = this.pricer.find(principal, s.departureId, 'departureId');

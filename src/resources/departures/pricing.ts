@@ -32,6 +32,8 @@ export interface PricedSelection {
   seats: number;
   room: RoomSelection | null;
   addons: { extension: Extension; quantity: number }[];
+  /** add-on units sent as addonQuantity without addons: priced at zero, kept on the booking (docs/bookings.md) */
+  unnamedAddons: number;
   coupon: Coupon | null;
   quote: Quote;
 }
@@ -60,18 +62,18 @@ export class Pricer {
 
   /** 409 when the departure cannot take bookings: not on sale, sold out, already gone. */
   assertBookable({ departure, product }: Bookable): void {
-    if (product.status !== 'active') throw conflict(`Product ${product.id} is not bookable (status ${product.status})`);
-    if (departure.status === 'cancelled') throw conflict(`Departure ${departure.id} is cancelled`);
+    if (product.status !== 'active') throw conflict('PRODUCT_NOT_BOOKABLE', `Product ${product.id} is not bookable (status ${product.status})`);
+    if (departure.status === 'cancelled') throw conflict('DEPARTURE_CANCELLED', `Departure ${departure.id} is cancelled`);
     if (departure.status === 'departed' || departure.startDate < this.clock.iso().slice(0, 10)) {
-      throw conflict(`Departure ${departure.id} has already departed`);
+      throw conflict('DEPARTURE_DEPARTED', `Departure ${departure.id} has already departed`);
     }
-    if (departure.status === 'sold_out' || departure.seatsLeft === 0) throw conflict(`Departure ${departure.id} is sold out`);
+    if (departure.status === 'sold_out' || departure.seatsLeft === 0) throw conflict('SOLD_OUT', `Departure ${departure.id} is sold out`);
   }
 
   /** 409 when `seats` more seats do not fit (the race for the last seat lands here). */
   assertSeats(departure: Departure, seats: number): void {
     if (seats > departure.seatsLeft) {
-      throw conflict(`Not enough seats on departure ${departure.id}: ${seats} requested, ${departure.seatsLeft} left`);
+      throw conflict('NOT_ENOUGH_SEATS', `Not enough seats on departure ${departure.id}: ${seats} requested, ${departure.seatsLeft} left`);
     }
   }
 
@@ -92,17 +94,15 @@ export class Pricer {
       taxRateBps: principal.workspace.taxRateBps,
       quotedAt: this.clock.iso(),
     });
-    return { product, departure, party, seats: seatsRequired(party), room, addons, coupon, quote };
+    const unnamedAddons = input.addons === undefined ? (input.addonQuantity ?? 0) : 0;
+    return { product, departure, party, seats: seatsRequired(party), room, addons, unnamedAddons, coupon, quote };
   }
 
   private addons(ws: string, product: Product, party: Party, input: PricingRequest) {
     const selections: AddonSelection[] = input.addons ?? [];
     const sum = selections.reduce((acc, a) => acc + a.quantity, 0);
-    if (input.addonQuantity !== undefined && input.addons === undefined && input.addonQuantity > 0) {
-      throw badRequest('addonQuantity needs addons: name the extensions ([{extensionId, quantity}]) the quantity is made of');
-    }
     if (input.addonQuantity !== undefined && input.addons !== undefined && input.addonQuantity !== sum) {
-      throw badRequest(`addonQuantity (${input.addonQuantity}) must equal the sum of addons[].quantity (${sum})`);
+      throw badRequest('ADDON_QUANTITY_MISMATCH', `addonQuantity (${input.addonQuantity}) must equal the sum of addons[].quantity (${sum})`);
     }
     const offered = this.store.list<Extension>(COLLECTIONS.extensions, ws).filter((e) => e.productId === product.id);
     const seen = new Set<string>();
@@ -110,14 +110,14 @@ export class Pricer {
       const field = `addons[${i}].extensionId`;
       const id = parseId('extension', field, selection.extensionId);
       const extension = offered.find((e) => e.id === id);
-      if (!extension) throw badRequest(`Invalid ${field}: extension ${id} is not offered on product ${product.id}`);
-      if (!extension.active) throw badRequest(`Invalid ${field}: extension ${id} is not available`);
-      if (seen.has(id)) throw badRequest(`Invalid ${field}: extension ${id} is listed twice`);
+      if (!extension) throw badRequest('ADDON_NOT_OFFERED', `Invalid ${field}: extension ${id} is not offered on product ${product.id}`);
+      if (!extension.active) throw badRequest('ADDON_UNAVAILABLE', `Invalid ${field}: extension ${id} is not available`);
+      if (seen.has(id)) throw badRequest('ADDON_LISTED_TWICE', `Invalid ${field}: extension ${id} is listed twice`);
       seen.add(id);
       const travellers = party.adults + party.children + party.infants;
       const max = extension.pricingUnit === 'per_person' ? Math.min(extension.maxQuantity, travellers) : extension.maxQuantity;
       if (selection.quantity > max) {
-        throw badRequest(`Invalid addons[${i}].quantity: at most ${max} of "${extension.name}" (${extension.pricingUnit}) for this party`);
+        throw badRequest('ADDON_QUANTITY_EXCEEDED', `Invalid addons[${i}].quantity: at most ${max} of "${extension.name}" (${extension.pricingUnit}) for this party`);
       }
       return { extension, quantity: selection.quantity };
     });
@@ -132,28 +132,28 @@ export class Pricer {
     if (raw === null) return null;
     const code = raw.trim().toUpperCase();
     const coupon = this.store.list<Coupon>(COLLECTIONS.coupons, ws).find((c) => c.code === code);
-    if (!coupon) throw badRequest(`Unknown coupon code "${raw}"`);
+    if (!coupon) throw badRequest('UNKNOWN_COUPON', `Unknown coupon code "${raw}"`);
     if (keep) return { ...coupon, active: true };
-    if (!coupon.active) throw badRequest(`Coupon ${code} is not active`);
+    if (!coupon.active) throw badRequest('COUPON_INACTIVE', `Coupon ${code} is not active`);
     if (coupon.validUntil !== null && Date.parse(coupon.validUntil) < this.clock.now()) {
-      throw badRequest(`Coupon ${code} expired at ${coupon.validUntil}`);
+      throw badRequest('COUPON_EXPIRED', `Coupon ${code} expired at ${coupon.validUntil}`);
     }
     if (coupon.kind === 'fixed' && coupon.currency !== currency) {
-      throw badRequest(`Coupon ${code} applies to ${coupon.currency} prices, not ${currency}`);
+      throw badRequest('COUPON_CURRENCY_MISMATCH', `Coupon ${code} applies to ${coupon.currency} prices, not ${currency}`);
     }
     return coupon;
   }
 }
 
 function checkParty(party: Party, options: readonly PricingOption[]): void {
-  if (party.adults < 1) throw badRequest('Invalid adults: every booking needs at least one adult');
-  if (party.infants > party.adults) throw badRequest('Invalid infants: each infant travels on an adult\'s lap, so infants cannot outnumber adults');
+  if (party.adults < 1) throw badRequest('INVALID_PARTY', 'Invalid adults: every booking needs at least one adult');
+  if (party.infants > party.adults) throw badRequest('INVALID_PARTY', 'Invalid infants: each infant travels on an adult\'s lap, so infants cannot outnumber adults');
   for (const [code, field] of [['child', 'children'], ['infant', 'infants']] as const) {
     if (party[field] > 0 && !options.some((o) => o.kind === 'passenger' && o.code === code)) {
-      throw badRequest(`Invalid ${field}: this product takes no ${field} (no ${code} price)`);
+      throw badRequest('INVALID_PARTY', `Invalid ${field}: this product takes no ${field} (no ${code} price)`);
     }
   }
-  if (!options.some((o) => o.kind === 'passenger' && o.code === 'adult')) throw badRequest('This product has no adult price and cannot be priced');
+  if (!options.some((o) => o.kind === 'passenger' && o.code === 'adult')) throw badRequest('PRODUCT_NOT_PRICEABLE', 'This product has no adult price and cannot be priced');
 }
 
 /**
@@ -168,32 +168,32 @@ function chooseRoom(options: readonly PricingOption[], party: Party, input: Pric
   const sleepers = party.adults + party.children;
   if (rooms.length === 0) {
     const asked = input.roomCategory ?? input.occupancyPerRoom ?? input.roomsRequested ?? (input.rooms ? input.rooms : null);
-    if (asked !== null) throw badRequest('This product includes no accommodation: send no roomCategory, rooms, occupancyPerRoom or roomsRequested');
+    if (asked !== null) throw badRequest('NO_ACCOMMODATION', 'This product includes no accommodation: send no roomCategory, rooms, occupancyPerRoom or roomsRequested');
     return null;
   }
   const find = (code: string) => rooms.find((o) => o.code === code);
   const code = input.roomCategory ?? (sleepers === 1 && find('single') ? 'single' : (find('double') ?? rooms[0]!).code);
   const option = find(code);
-  if (!option) throw badRequest(`Invalid roomCategory: "${code}" is not offered; choose one of ${rooms.map((o) => o.code).join(', ')}`);
+  if (!option) throw badRequest('UNKNOWN_ROOM_CATEGORY', `Invalid roomCategory: "${code}" is not offered; choose one of ${rooms.map((o) => o.code).join(', ')}`);
   const max = option.occupancy ?? 1;
   const occupancyPerRoom = input.occupancyPerRoom ?? max;
-  if (occupancyPerRoom > max) throw badRequest(`Invalid occupancyPerRoom: a ${code} room sleeps at most ${max}`);
+  if (occupancyPerRoom > max) throw badRequest('INVALID_ROOMS', `Invalid occupancyPerRoom: a ${code} room sleeps at most ${max}`);
   const needed = Math.ceil(sleepers / occupancyPerRoom);
   const given = input.rooms !== undefined && input.rooms > 0 ? input.rooms : undefined;
   const requested = input.roomsRequested ?? undefined;
   if (given !== undefined && requested !== undefined && given !== requested) {
-    throw badRequest(`Invalid roomsRequested: ${requested} requested but rooms is ${given}; send one, or the same number`);
+    throw badRequest('INVALID_ROOMS', `Invalid roomsRequested: ${requested} requested but rooms is ${given}; send one, or the same number`);
   }
   const count = given ?? requested ?? needed;
-  if (count < needed) throw badRequest(`Invalid rooms: ${count} ${code} room(s) at ${occupancyPerRoom} per room sleep ${count * occupancyPerRoom}, not ${sleepers}`);
-  if (count > sleepers) throw badRequest(`Invalid rooms: ${count} rooms for ${sleepers} sleeping traveller(s) leaves rooms empty`);
+  if (count < needed) throw badRequest('INVALID_ROOMS', `Invalid rooms: ${count} ${code} room(s) at ${occupancyPerRoom} per room sleep ${count * occupancyPerRoom}, not ${sleepers}`);
+  if (count > sleepers) throw badRequest('INVALID_ROOMS', `Invalid rooms: ${count} rooms for ${sleepers} sleeping traveller(s) leaves rooms empty`);
   return { option, rooms: count, occupancyPerRoom, roomsRequested: requested ?? count };
 }
 
 /** The departure after `delta` seats come back (positive) or are taken (negative); status follows the seats. */
 export function adjustSeats(departure: Departure, product: Product, delta: number, at: string): Departure {
   const seatsLeft = Math.min(departure.capacity, departure.seatsLeft + delta);
-  if (seatsLeft < 0) throw conflict(`Not enough seats on departure ${departure.id}`);
+  if (seatsLeft < 0) throw conflict('NOT_ENOUGH_SEATS', `Not enough seats on departure ${departure.id}`);
   let status = departure.status;
   if (status === 'scheduled' || status === 'guaranteed' || status === 'sold_out') {
     status = seatsLeft === 0 ? 'sold_out' : departure.capacity - seatsLeft >= product.minPax ? 'guaranteed' : 'scheduled';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { FORM_STATUSES, FormFieldSchema, FormSettingsSchema, uniqueFieldIds } from './schemas.ts';
+import { warning, type SandboxWarning } from '../../core/warnings.ts';
+import { FORM_FIELD_TYPES, FORM_STATUSES, FormFieldSchema, FormSettingsSchema, uniqueFieldIds } from './schemas.ts';
 
 /**
  * POST /v1/forms body (API description, "Forms"): name and fields required;
@@ -19,3 +20,13 @@ export const CreateFormBodySchema = z
   })
   .superRefine(uniqueFieldIds);
 export type CreateFormBody = z.infer<typeof CreateFormBodySchema>;
+
+/** Field types outside the known list are stored as sent, with a warning (issue 10). */
+export function createFormWarnings(body: CreateFormBody): SandboxWarning[] {
+  const known: readonly string[] = FORM_FIELD_TYPES;
+  return body.fields.flatMap((field, i) =>
+    known.includes(field.type)
+      ? []
+      : [warning('UNKNOWN_FORM_FIELD_TYPE', `body.fields.${i}.type "${field.type}" stored as sent: the sandbox knows ${FORM_FIELD_TYPES.join(', ')}`)],
+  );
+}

@@ -9,30 +9,24 @@ const inferred = { 'x-sandbox-inferred': true } as const;
 export const FORM_FIELD_TYPES = ['text', 'email', 'phone', 'date', 'select', 'checkbox', 'textarea', 'number'] as const;
 export const FORM_STATUSES = ['draft', 'published'] as const;
 
-export const FormFieldSchema = z
-  .object({
-    id: z.string().min(1),
-    type: z.enum(FORM_FIELD_TYPES).meta(inferred),
-    label: z.string().min(1),
-    required: z.boolean(),
-    options: z
-      .array(z.object({ label: z.string().min(1), value: z.string().min(1) }))
-      .min(1)
-      .optional()
-      .describe('select fields only')
-      .meta(inferred),
-  })
-  .superRefine((f, ctx) => {
-    if (f.type === 'select' && f.options === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['options'], message: 'a select field needs options' });
-    }
-    if (f.type !== 'select' && f.options !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['options'], message: 'only select fields have options' });
-    }
-  });
+/**
+ * A form field. The description lists `id`, `type`, `label`, `required`; the
+ * object stays open (issue 10): extra attributes such as `placeholder`,
+ * `options` or `helpText` are stored and returned as sent, a type outside
+ * FORM_FIELD_TYPES is stored with a warning (UNKNOWN_FORM_FIELD_TYPE), and
+ * `required` defaults to false.
+ */
+export const FormFieldSchema = z.looseObject({
+  id: z.string().min(1),
+  type: z.string().trim().min(1).max(40).describe(`known types: ${FORM_FIELD_TYPES.join(', ')}; others are stored with a warning`),
+  label: z.string().min(1),
+  required: z.boolean().default(false).describe('default false'),
+  options: z.array(z.unknown()).optional().describe('choices of a select field, for example [{label, value}]; stored as sent').meta(inferred),
+});
 export type FormField = z.infer<typeof FormFieldSchema>;
 
-export const FormSettingsSchema = z.object({
+/** "for example success message and redirect URL": an open object; other keys are stored and returned. */
+export const FormSettingsSchema = z.looseObject({
   success_message: z.string().optional(),
   redirect_url: z.url().optional(),
 });

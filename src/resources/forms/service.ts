@@ -35,7 +35,7 @@ export class FormService {
     const workspaceId = principal.workspace.id;
     const taken = { has: (candidate: string) => this.slugs.has(workspaceId, candidate) };
     let slug = body.slug;
-    if (slug !== undefined && taken.has(slug)) throw conflict(`A form with slug "${slug}" already exists`);
+    if (slug !== undefined && taken.has(slug)) throw conflict('DUPLICATE_FORM_SLUG', `A form with slug "${slug}" already exists`);
     if (slug === undefined) {
       const base = slugify(body.name);
       slug = base;

@@ -17,11 +17,11 @@ export function registerGalleryRoutes(app: ZodApp, service: GalleryService): voi
       body: CreateFolderBodySchema,
       response: { 201: z.object({ data: GalleryFolderSchema }), ...errorResponses, 409: errorResponses[404] },
     },
-    config: { scope: 'gallery:write', summary: 'Create a gallery folder' },
+    config: { scope: 'gallery:write', documentedStatuses: [201, 409], summary: 'Create a gallery folder' },
   }, async (request, reply) => reply.code(201).send({ data: await service.createFolder(request.principal, request.body) }));
 
   app.delete('/gallery/files/:id', {
     schema: { params: FileParamsSchema, response: { 202: DeletionScheduledSchema, ...errorResponses } },
-    config: { scope: 'gallery:write', summary: 'Schedule the deletion of a gallery file' },
+    config: { scope: 'gallery:write', documentedStatuses: [202], summary: 'Schedule the deletion of a gallery file' },
   }, async (request, reply) => reply.code(202).send(await service.deleteFile(request.principal, request.params.id)));
 }

@@ -36,7 +36,7 @@ export class GalleryService {
     const parent = parentId === null ? null : this.store.get<GalleryFolder>(COLLECTIONS.galleryFolders, workspaceId, parentId);
     if (parentId !== null && !parent) throw notFound('Parent folder');
     if (this.folderNames.has(workspaceId, folderKey(parentId, body.name))) {
-      throw conflict(`A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
+      throw conflict('DUPLICATE_FOLDER_NAME', `A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
     }
     const now = this.clock.iso();
     const folder: GalleryFolder = {

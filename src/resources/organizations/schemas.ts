@@ -48,8 +48,21 @@ export const OrgApiKeyRecordSchema = z.object({
 });
 export type OrgApiKeyRecord = z.infer<typeof OrgApiKeyRecordSchema>;
 
-/** A key as listed (GET /v1/organizations/:id/api-keys): no hash, no key. */
-export const OrgApiKeySchema = OrgApiKeyRecordSchema.omit({ keyHash: true });
+/** "productIds: array of product UUID": answered as bare UUIDs (stored prefixed, accepted either way). */
+const ProductUuidsSchema = z.array(z.uuid()).describe('product UUIDs (bare); empty = all products');
+
+/**
+ * A key as listed (GET /v1/organizations/:id/api-keys): no hash, no key.
+ * revokedAt and revokedBy are "present after revocation": absent on active
+ * keys. lastUsedAt is "present in listings": null until the key is first used
+ * (docs/areas.md).
+ */
+export const OrgApiKeySchema = OrgApiKeyRecordSchema.omit({ keyHash: true, revokedAt: true, revokedBy: true }).extend({
+  productIds: ProductUuidsSchema,
+  lastUsedAt: z.iso.datetime().nullable().describe('null until the key is first used'),
+  revokedAt: z.iso.datetime().optional().describe('present after revocation'),
+  revokedBy: z.string().optional().describe('present after revocation'),
+});
 export type OrgApiKey = z.infer<typeof OrgApiKeySchema>;
 
 /** The creation response: the only time `key` is returned (API description, "Organization API keys"). */
@@ -64,7 +77,7 @@ export const CreatedOrgKeySchema = OrgApiKeyRecordSchema.pick({
   expiresAt: true,
   rateLimitPolicy: true,
   createdAt: true,
-}).extend({ key: z.string().regex(/^org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/).describe('org_<prefix>_<secret>; shown once') });
+}).extend({ productIds: ProductUuidsSchema, key: z.string().regex(/^org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/).describe('org_<prefix>_<secret>; shown once') });
 export type CreatedOrgKey = z.infer<typeof CreatedOrgKeySchema>;
 
 /** The revocation response: `{id, organizationId, status, revokedAt, revokedBy}`. */

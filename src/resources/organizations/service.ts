@@ -2,7 +2,7 @@ import type { Auth, Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { conflict, forbidden, notFound, validationError } from '../../core/errors.ts';
-import { newId, parseId } from '../../core/ids.ts';
+import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { WORKSPACE_LIMITS } from '../../core/rate-limit.ts';
 import { hasScope } from '../../core/scopes.ts';
 import { hashSecret, randomToken } from '../../core/secrets.ts';
@@ -56,7 +56,7 @@ export class OrgKeyService {
     };
     await this.store.commit([{ type: 'put', collection: COLLECTIONS.orgApiKeys, workspaceId, row: record as unknown as Row }]);
     const { keyHash: _hash, lastUsedAt: _used, revokedAt: _at, revokedBy: _by, ...shown } = record;
-    return { ...shown, key };
+    return { ...shown, productIds: productIds.map(bareUuid), key };
   }
 
   /** Oldest first; revoked keys stay listed with their revocation. */
@@ -75,7 +75,7 @@ export class OrgKeyService {
     const workspaceId = principal.workspace.id;
     const key = this.store.get<OrgApiKeyRecord>(COLLECTIONS.orgApiKeys, workspaceId, keyId);
     if (!key || key.organizationId !== org.id) throw notFound('Organization API key');
-    if (key.status === 'revoked') throw conflict(`Organization API key ${keyId} is already revoked`);
+    if (key.status === 'revoked') throw conflict('KEY_ALREADY_REVOKED', `Organization API key ${keyId} is already revoked`);
     const revoked: OrgApiKeyRecord = {
       ...key,
       status: 'revoked',
@@ -89,8 +89,14 @@ export class OrgKeyService {
 
   /** Listing view: no key, no hash; lastUsedAt includes uses not yet persisted. */
   private view(k: OrgApiKeyRecord): OrgApiKey {
-    const { keyHash: _hash, ...rest } = k;
-    return { ...rest, lastUsedAt: this.auth.lastUsed.get(k.id) ?? k.lastUsedAt };
+    const { keyHash: _hash, revokedAt, revokedBy, ...rest } = k;
+    return {
+      ...rest,
+      productIds: k.productIds.map(bareUuid),
+      lastUsedAt: this.auth.lastUsed.get(k.id) ?? k.lastUsedAt,
+      ...(revokedAt !== null ? { revokedAt } : {}),
+      ...(revokedBy !== null ? { revokedBy } : {}),
+    };
   }
 
   /**

@@ -31,7 +31,7 @@ export class PeopleService {
   /** E-mail addresses are unique per workspace (case-insensitive): a duplicate is a 409. Emits customer.created. */
   async create(workspaceId: string, body: CreatePersonBody): Promise<Person> {
     const email = body.email.toLowerCase();
-    if (this.emails.has(workspaceId, email)) throw conflict(`A person with e-mail ${body.email} already exists`);
+    if (this.emails.has(workspaceId, email)) throw conflict('DUPLICATE_PERSON_EMAIL', `A person with e-mail ${body.email} already exists`);
     const now = this.clock.iso();
     const person: Person = {
       id: newId('person'),

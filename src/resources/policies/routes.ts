@@ -11,7 +11,7 @@ import type { PolicyService } from './service.ts';
 export function registerPolicyRoutes(app: ZodApp, service: PolicyService): void {
   app.get('/policies/:id', {
     schema: { params: PolicyParamsSchema, querystring: PolicyQuerySchema, response: { 200: PolicyResponseSchema, ...errorResponses } },
-    config: { scope: 'policies:read', summary: 'Get a policy in a locale' },
+    config: { scope: 'policies:read', documentedStatuses: [200], summary: 'Get a policy in a locale' },
   }, async (request) => service.get(request.principal, request.params.id, request.query.locale));
 
   app.delete('/policies/:id', {

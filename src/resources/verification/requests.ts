@@ -19,5 +19,5 @@ export const StartResponseSchema = z.object({ ok: z.literal(true), expiresAt: z.
 export const ConfirmResponseSchema = z.object({ ok: z.literal(true) });
 
 /** Failures of a code or a target: `{error, code}` with a machine-readable code (docs/areas.md). */
-export const VERIFICATION_ERROR_CODES = ['invalid_code', 'code_expired', 'too_many_attempts', 'invalid_number', 'undeliverable'] as const;
+export const VERIFICATION_ERROR_CODES = ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'INVALID_NUMBER', 'UNDELIVERABLE'] as const;
 export const VerificationErrorSchema = z.object({ error: z.string(), code: z.enum(VERIFICATION_ERROR_CODES) });

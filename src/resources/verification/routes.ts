@@ -1,4 +1,4 @@
-import { errorResponses } from '../../http/error-schemas.ts';
+import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
 import {
   ConfirmResponseSchema,
@@ -21,7 +21,8 @@ const responses = (ok: typeof StartResponseSchema | typeof ConfirmResponseSchema
   200: ok,
   ...errorResponses,
   400: errorResponses[400].or(VerificationErrorSchema),
-  422: VerificationErrorSchema,
+  // 422 is also the idempotency answer to a reused Idempotency-Key (no code; found by test/fuzz)
+  422: VerificationErrorSchema.or(ErrorBodySchema),
 });
 const scope = 'verification:write';
 

@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
-import { ApiError, rateLimited } from '../../core/errors.ts';
+import type { ErrorCode } from '../../core/error-codes.ts';
+import { apiError, rateLimited, type ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { hashesEqual, hashSecret } from '../../core/secrets.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
@@ -17,9 +18,7 @@ export const RESEND_COOLDOWN_MS = 30_000;
 export const MAX_ATTEMPTS = 5;
 
 type Channel = Verification['channel'];
-type ErrorCode = 'invalid_code' | 'code_expired' | 'too_many_attempts' | 'invalid_number' | 'undeliverable';
-
-const fail = (status: number, code: ErrorCode, error: string) => new ApiError(status, { error, code });
+const fail = (status: number, code: ErrorCode, error: string) => apiError(status, code, error);
 /** The code is hashed with its challenge id, so equal codes never share a hash. */
 const hashCode = (id: string, code: string) => hashSecret(`${id}:${code}`);
 
@@ -42,7 +41,7 @@ export class VerificationService {
   async start(principal: Principal, channel: Channel, target: string): Promise<{ ok: true; expiresAt: string }> {
     const workspaceId = principal.workspace.id;
     const outcome = outcomeFor(target);
-    if (outcome === 'invalid') throw fail(400, 'invalid_number', `Invalid phone number ${target}: not a number that can receive SMS`);
+    if (outcome === 'invalid') throw fail(400, 'INVALID_NUMBER', `Invalid phone number ${target}: not a number that can receive SMS`);
     const now = this.clock.now();
     const latest = this.latest(workspaceId, channel, target);
     if (latest && Date.parse(latest.createdAt) + RESEND_COOLDOWN_MS > now) {
@@ -68,7 +67,7 @@ export class VerificationService {
     };
     ops.push(this.put(workspaceId, record));
     await this.store.commit(ops);
-    if (undeliverable) throw fail(422, 'undeliverable', `The code could not be delivered to ${target}`);
+    if (undeliverable) throw fail(422, 'UNDELIVERABLE', `The code could not be delivered to ${target}`);
     return { ok: true, expiresAt: record.expiresAt };
   }
 
@@ -80,13 +79,13 @@ export class VerificationService {
   async confirm(principal: Principal, channel: Channel, target: string, code: string): Promise<{ ok: true }> {
     const workspaceId = principal.workspace.id;
     const latest = this.latest(workspaceId, channel, target);
-    const invalid = fail(400, 'invalid_code', 'Invalid verification code');
+    const invalid = fail(400, 'INVALID_CODE', 'Invalid verification code');
     if (!latest || latest.status === 'verified' || latest.status === 'superseded') throw invalid;
     // failed without attempts: the code was never delivered (test target)
     if (latest.status === 'failed') throw latest.attempts >= MAX_ATTEMPTS ? this.exhausted(latest) : invalid;
     if (latest.status === 'expired' || Date.parse(latest.expiresAt) <= this.clock.now()) {
       if (latest.status === 'pending') await this.store.commit([this.put(workspaceId, { ...latest, status: 'expired' })]);
-      throw fail(400, 'code_expired', 'The verification code has expired; start a new verification');
+      throw fail(400, 'CODE_EXPIRED', 'The verification code has expired; start a new verification');
     }
     if (hashesEqual(hashCode(latest.id, code), latest.codeHash)) {
       await this.store.commit([this.put(workspaceId, { ...latest, status: 'verified', attempts: latest.attempts + 1 })]);
@@ -99,7 +98,7 @@ export class VerificationService {
   }
 
   private exhausted(v: Verification): ApiError {
-    return fail(400, 'too_many_attempts', `Too many attempts: the code for ${v.target} is no longer valid; start a new verification`);
+    return fail(400, 'TOO_MANY_ATTEMPTS', `Too many attempts: the code for ${v.target} is no longer valid; start a new verification`);
   }
 
   private latest(workspaceId: string, channel: Channel, target: string): Verification | undefined {

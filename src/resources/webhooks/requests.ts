@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { patternProblem } from '../../webhooks/matching.ts';
+import { warning, type SandboxWarning } from '../../core/warnings.ts';
+import { eventNameProblem, matchesNoKnownEvent } from '../../webhooks/matching.ts';
 
 /**
  * Request bodies of the subscription endpoints (API description, "Webhook
@@ -16,7 +17,7 @@ const UrlField = z.string().trim().max(2048).refine((value) => URL.canParse(valu
 
 const EventsField = z
   .array(z.string().superRefine((pattern, ctx) => {
-    const problem = patternProblem(pattern);
+    const problem = eventNameProblem(pattern);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }))
   .min(1, 'events needs at least one event name or pattern')
@@ -31,7 +32,7 @@ const MaxRetriesField = z.number().int().min(0).max(10);
 const DescriptionField = z.string().max(500);
 
 export const UpdateSubscriptionBodySchema = z
-  .strictObject({
+  .object({
     url: UrlField,
     events: EventsField,
     headers: HeadersField.nullable(),
@@ -45,7 +46,7 @@ export type UpdateSubscriptionBody = z.infer<typeof UpdateSubscriptionBodySchema
 
 /** POST body (inferred): url and events required; maxRetries defaults to 5, active to true. */
 export const CreateSubscriptionBodySchema = z
-  .strictObject({
+  .object({
     url: UrlField,
     events: EventsField,
     headers: HeadersField.nullable().optional(),
@@ -55,3 +56,10 @@ export const CreateSubscriptionBodySchema = z
   })
   .meta({ 'x-sandbox-inferred': true });
 export type CreateSubscriptionBody = z.infer<typeof CreateSubscriptionBodySchema>;
+
+/** Well-formed names the sandbox never emits are stored with a warning (issue 10, point 4). */
+export function eventWarnings(body: { events?: readonly string[] | undefined }): SandboxWarning[] {
+  const unknown = (body.events ?? []).filter(matchesNoKnownEvent);
+  if (unknown.length === 0) return [];
+  return [warning('UNKNOWN_EVENT_TYPE', `body.events ${unknown.map((e) => `"${e}"`).join(', ')} stored, but the sandbox never emits a matching event (the ones it emits: docs/webhooks.md)`)];
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
-import { CreateSubscriptionBodySchema, UpdateSubscriptionBodySchema } from './requests.ts';
+import { CreateSubscriptionBodySchema, eventWarnings, UpdateSubscriptionBodySchema } from './requests.ts';
 import { CreatedSubscriptionEnvelopeSchema, SubscriptionEnvelopeSchema, SubscriptionIdParamsSchema, SubscriptionListSchema } from './schemas.ts';
 import type { WebhookSubscriptionService } from './service.ts';
 
@@ -13,22 +13,22 @@ import type { WebhookSubscriptionService } from './service.ts';
 export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionService): void {
   app.get('/webhooks/subscriptions', {
     schema: { response: { 200: SubscriptionListSchema, ...errorResponses } },
-    config: { scope: 'webhooks:read', summary: 'List webhook subscriptions' },
+    config: { scope: 'webhooks:read', documentedScope: true, documentedStatuses: [200], summary: 'List webhook subscriptions' },
   }, async (request) => ({ data: service.list(request.principal) }));
 
   app.get('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, response: { 200: SubscriptionEnvelopeSchema, ...errorResponses } },
-    config: { scope: 'webhooks:read', summary: 'Get a webhook subscription' },
+    config: { scope: 'webhooks:read', documentedScope: true, documentedStatuses: [200], summary: 'Get a webhook subscription' },
   }, async (request) => ({ data: service.get(request.principal, request.params.id) }));
 
   app.patch('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, body: UpdateSubscriptionBodySchema, response: { 200: SubscriptionEnvelopeSchema, ...errorResponses } },
-    config: { scope: 'webhooks:write', summary: 'Update a webhook subscription' },
+    config: { scope: 'webhooks:write', documentedScope: true, documentedStatuses: [200], summary: 'Update a webhook subscription', warnings: eventWarnings },
   }, async (request) => ({ data: await service.update(request.principal, request.params.id, request.body) }));
 
   app.post('/webhooks/subscriptions', {
     schema: { body: CreateSubscriptionBodySchema, response: { 201: CreatedSubscriptionEnvelopeSchema, ...errorResponses } },
-    config: { scope: 'webhooks:write', summary: 'Create a webhook subscription (the secret is shown once)', inferred: true },
+    config: { scope: 'webhooks:write', summary: 'Create a webhook subscription (the secret is shown once)', inferred: true, warnings: eventWarnings },
   }, async (request, reply) => reply.code(201).send({ data: await service.create(request.principal, request.body) }));
 
   app.delete('/webhooks/subscriptions/:id', {

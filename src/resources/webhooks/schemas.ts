@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WELL_FORMED_EVENT } from '../../webhooks/matching.ts';
 
 /**
  * Webhook subscriptions (API description, "Webhook subscription"), snake_case
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * record schema accepts http too so the sandbox fixtures can point at a
  * loopback address (http://127.0.0.1:9/webhooks, paused by default).
  */
-export const WEBHOOK_EVENT_PATTERN = /^(\*|[a-z][a-z_]*(\.[a-z][a-z_]*)*(\.\*)?)$/;
+export const WEBHOOK_EVENT_PATTERN = WELL_FORMED_EVENT;
 
 export const WebhookSubscriptionSchema = z.object({
   id: z.string().describe('shape whsub_<uuid>'),

@@ -58,10 +58,11 @@ describe('GET /v1/analytics/comms/delivery-events (Analytics)', () => {
     ['from after to', { from: '2026-01-15', to: '2026-01-14' }, /after/],
     ['a range over 366 days', { from: '2024-01-01', to: '2026-01-01' }, /366/],
     ['a workspaceId that is not a uuid', { from: '2026-01-01', to: '2026-01-02', workspaceId: 'nope' }, /workspaceId/],
-  ])('%s -> 400 {error}', async (_name, query, message) => {
+  ])('%s -> 400 {error, code}', async (_name, query, message) => {
     const res = await get({ workspaceId: t.liveWorkspaceId, ...query });
     expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json())).toEqual(['error']);
+    expect(Object.keys(res.json())).toEqual(['error', 'code']);
+    expect(res.json().code).toMatch(/^INVALID_(DATE|DATE_RANGE|ID)$/);
     expect(res.json().error).toMatch(message);
   });
 

@@ -32,7 +32,7 @@ describe('POST /v1/verify/sms/start and /sms/confirm (Verification)', () => {
     expect(ok.json()).toEqual({ ok: true });
     expect((await codes(PHONE))[0]!.status).toBe('verified');
     const reused = await post('sms/confirm', { phone: PHONE, code: latest!.code });
-    expect(reused.json()).toEqual({ error: 'Invalid verification code', code: 'invalid_code' });
+    expect(reused.json()).toEqual({ error: 'Invalid verification code', code: 'INVALID_CODE' });
   });
 
   it('stores a hash next to the sandbox-only code; the export strips the hash', async () => {
@@ -57,12 +57,12 @@ describe('POST /v1/verify/sms/start and /sms/confirm (Verification)', () => {
     for (let i = 1; i <= 4; i++) {
       const res = await post('sms/confirm', { phone: PHONE, code: wrong(code) });
       expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('invalid_code');
+      expect(res.json().code).toBe('INVALID_CODE');
     }
     const fifth = await post('sms/confirm', { phone: PHONE, code: wrong(code) });
     expect(fifth.statusCode).toBe(400);
-    expect(fifth.json().code).toBe('too_many_attempts');
-    expect((await post('sms/confirm', { phone: PHONE, code })).json().code).toBe('too_many_attempts');
+    expect(fifth.json().code).toBe('TOO_MANY_ATTEMPTS');
+    expect((await post('sms/confirm', { phone: PHONE, code })).json().code).toBe('TOO_MANY_ATTEMPTS');
     expect((await codes(PHONE))[0]).toMatchObject({ status: 'failed', attempts: 5 });
   });
 
@@ -79,7 +79,7 @@ describe('POST /v1/verify/sms/start and /sms/confirm (Verification)', () => {
     await t.sandbox.clock.advance(600_000);
     const res = await post('sms/confirm', { phone: PHONE, code });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: expect.stringMatching(/expired/), code: 'code_expired' });
+    expect(res.json()).toEqual({ error: expect.stringMatching(/expired/), code: 'CODE_EXPIRED' });
     expect((await codes(PHONE))[0]!.status).toBe('expired');
   });
 
@@ -103,12 +103,12 @@ describe('POST /v1/verify/sms/start and /sms/confirm (Verification)', () => {
     const [fresh, old] = (await codes(PHONE)) as [View, View];
     expect(old.status).toBe('superseded');
     expect(fresh.status).toBe('pending');
-    if (old.code !== fresh.code) expect((await post('sms/confirm', { phone: PHONE, code: old.code })).json().code).toBe('invalid_code');
+    if (old.code !== fresh.code) expect((await post('sms/confirm', { phone: PHONE, code: old.code })).json().code).toBe('INVALID_CODE');
     expect((await post('sms/confirm', { phone: PHONE, code: fresh.code })).statusCode).toBe(200);
   });
 
   it('confirming with nothing pending -> 400 invalid_code; a code of the wrong shape -> 400 VALIDATION_400', async () => {
-    expect((await post('sms/confirm', { phone: '+14155550999', code: '123456' })).json().code).toBe('invalid_code');
+    expect((await post('sms/confirm', { phone: '+14155550999', code: '123456' })).json().code).toBe('INVALID_CODE');
     expect((await post('sms/confirm', { phone: PHONE, code: '12345' })).json().code).toBe('VALIDATION_400');
     expect((await post('sms/confirm', { phone: PHONE })).json().code).toBe('VALIDATION_400');
   });
@@ -116,20 +116,20 @@ describe('POST /v1/verify/sms/start and /sms/confirm (Verification)', () => {
   it('test numbers: +15005550001 -> 400 invalid_number (nothing sent); +15005550009 -> 422 undeliverable', async () => {
     const invalid = await post('sms/start', { phone: '+15005550001' });
     expect(invalid.statusCode).toBe(400);
-    expect(invalid.json().code).toBe('invalid_number');
+    expect(invalid.json().code).toBe('INVALID_NUMBER');
     expect(await codes('+15005550001')).toEqual([]);
     const undeliverable = await post('sms/start', { phone: '+15005550009' });
     expect(undeliverable.statusCode).toBe(422);
-    expect(undeliverable.json().code).toBe('undeliverable');
+    expect(undeliverable.json().code).toBe('UNDELIVERABLE');
     const [sent] = await codes('+15005550009');
     expect(sent!.status).toBe('failed');
-    expect((await post('sms/confirm', { phone: '+15005550009', code: sent!.code })).json().code).toBe('invalid_code');
+    expect((await post('sms/confirm', { phone: '+15005550009', code: sent!.code })).json().code).toBe('INVALID_CODE');
   });
 
   it('challenges are per workspace', async () => {
     await post('sms/start', { phone: PHONE });
     const [{ code }] = (await codes(PHONE)) as [View];
-    expect((await post('sms/confirm', { phone: PHONE, code }, KEYS.sandboxFull)).json().code).toBe('invalid_code');
+    expect((await post('sms/confirm', { phone: PHONE, code }, KEYS.sandboxFull)).json().code).toBe('INVALID_CODE');
     expect((await post('sms/start', { phone: PHONE }, KEYS.sandboxFull)).statusCode).toBe(200); // no cross-workspace cooldown
   });
 
@@ -155,14 +155,14 @@ describe('POST /v1/verify/email/start and /email/confirm', () => {
   it('a wrong code -> 400 invalid_code; expired -> code_expired; five wrong -> too_many_attempts', async () => {
     await post('email/start', { email: EMAIL });
     const [{ code }] = (await codes(EMAIL)) as [View];
-    expect((await post('email/confirm', { email: EMAIL, code: wrong(code) })).json()).toEqual({ error: 'Invalid verification code', code: 'invalid_code' });
+    expect((await post('email/confirm', { email: EMAIL, code: wrong(code) })).json()).toEqual({ error: 'Invalid verification code', code: 'INVALID_CODE' });
     for (let i = 0; i < 4; i++) await post('email/confirm', { email: EMAIL, code: wrong(code) });
-    expect((await post('email/confirm', { email: EMAIL, code })).json().code).toBe('too_many_attempts');
+    expect((await post('email/confirm', { email: EMAIL, code })).json().code).toBe('TOO_MANY_ATTEMPTS');
     await t.sandbox.clock.advance(30_000);
     await post('email/start', { email: EMAIL });
     const [fresh] = await codes(EMAIL);
     await t.sandbox.clock.advance(600_000);
-    expect((await post('email/confirm', { email: EMAIL, code: fresh!.code })).json().code).toBe('code_expired');
+    expect((await post('email/confirm', { email: EMAIL, code: fresh!.code })).json().code).toBe('CODE_EXPIRED');
   });
 
   it('bad addresses -> 400; undeliverable@example.test -> 422 undeliverable', async () => {
@@ -171,7 +171,7 @@ describe('POST /v1/verify/email/start and /email/confirm', () => {
     expect((await post('email/confirm', { email: 'x', code: '123456' })).statusCode).toBe(400);
     const res = await post('email/start', { email: 'undeliverable@example.test' });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ error: expect.any(String), code: 'undeliverable' });
+    expect(res.json()).toEqual({ error: expect.any(String), code: 'UNDELIVERABLE' });
   });
 });
 

@@ -11,6 +11,9 @@ import { ProductListSchema } from '../../../src/resources/products/schemas.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { createPerson, departureNow, pickDeparture, recordEvents, setup, type Pick } from './helpers.ts';
 
+/** person_id is typed uuid in the description: answered bare (issue 10). */
+const bare = (id: string) => id.replace(/^ppl_/, '');
+
 /**
  * The whole booking flow over HTTP (API description, "Products",
  * "Collections", "Departures", "Bookings", "People"): browse, price, book, add
@@ -79,7 +82,7 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
     expect(created).toMatchObject({ status: 'pending', paymentStatus: 'unpaid', fulfillmentStatus: 'unfulfilled', adults: 2, children: 1, rooms: 2, couponCode: 'SUMMER10', addonQuantity: 1, departureId: pick.departure.id, productId: pick.product.id, customerId: customer.id });
     expect(created.metadata).toEqual(metadata);
     expect(created.attributes).toMatchObject({ occasion: 'birthday' });
-    expectTotals(created.totals, created.attributes.pricingSnapshot, quote);
+    expectTotals(created.totals, QuoteSchema.parse(created.attributes.pricingSnapshot), quote);
     expect(created.items.map((i) => i.kind).sort()).toEqual(['departure', 'departure', 'extension']);
     expect(departureNow(t, pick.departure.id).seatsLeft).toBe(pick.departure.seatsLeft - 3);
   });
@@ -90,7 +93,7 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
     const pax = PassengersResponseSchema.parse(await ok('POST', `/v1/bookings/${created.id}/passengers`, {
       passengers: [{ personId: lead.id.replace('ppl_', ''), role: 'lead', roomAllocation: 'room-1', extras: { dietary: 'vegan' } }, { personId: kid.id, role: 'guest', roomAllocation: 'room-2' }],
     }));
-    expect(pax.passengers).toEqual([{ id: expect.stringMatching(/^psg_/), person_id: lead.id, role: 'lead' }, { id: expect.stringMatching(/^psg_/), person_id: kid.id, role: 'guest' }]);
+    expect(pax.passengers).toEqual([{ id: expect.stringMatching(/^psg_/), person_id: bare(lead.id), role: 'lead' }, { id: expect.stringMatching(/^psg_/), person_id: bare(kid.id), role: 'guest' }]);
     passengerIds = pax.passengers.map((p) => p.id);
     const person = PersonSchema.parse(await ok('GET', `/v1/people/${lead.id}`));
     expect(person).toMatchObject({ id: lead.id, firstName: 'Grace', middleName: 'Maria', lastName: 'Hopper' });
@@ -101,7 +104,7 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
       items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }, { kind: 'extension', extensionId: addon.id, quantity: 1 }],
     }, 201)).data;
     expect(grown).toMatchObject({ adults: 3, children: 1, addonQuantity: 2, couponCode: 'SUMMER10' });
-    const snap = grown.attributes.pricingSnapshot;
+    const snap = QuoteSchema.parse(grown.attributes.pricingSnapshot);
     expect(snap.lines.find((l) => l.code === 'adult')!.quantity).toBe(3);
     expect(snap.total).toBeGreaterThan(quote.total);
     expect(grown.totals).toEqual({ subtotal: snap.subtotal, taxes: snap.taxes, discounts: snap.discounts, total: snap.total });
@@ -112,8 +115,8 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
 
   it('reads the full booking with passengers, items and totals', async () => {
     const read = BookingResponseSchema.parse(await ok('GET', `/v1/bookings/${created.id}`)).data;
-    expect(read.passengers.map((p) => p.person_id)).toEqual([lead.id, kid.id]);
-    expect(read.passengers[0]).toEqual({ id: passengerIds[0], person_id: lead.id, role: 'lead', roomAllocation: 'room-1', extras: { dietary: 'vegan' } });
+    expect(read.passengers.map((p) => p.person_id)).toEqual([bare(lead.id), bare(kid.id)]);
+    expect(read.passengers[0]).toEqual({ id: passengerIds[0], person_id: bare(lead.id), role: 'lead', roomAllocation: 'room-1', extras: { dietary: 'vegan' } });
     expect(read.items).toEqual(grown.items);
     expect(read.totals).toEqual(grown.totals);
     expect(read.metadata).toEqual(metadata);

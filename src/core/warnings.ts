@@ -1,0 +1,29 @@
+/**
+ * Sandbox warnings (issue 10, docs/api-notes.md "Warnings"): where the API
+ * description is silent the sandbox accepts what a real platform would most
+ * likely accept, and says so. Each warning is one short line with a stable
+ * code; `strict` mode turns any warning into a 400 VALIDATION_400 instead.
+ */
+export const WARNING_CODES = {
+  UNKNOWN_FIELD: 'a body key the endpoint does not know was ignored',
+  UNKNOWN_EVENT_TYPE: 'a webhook event name or pattern the sandbox never emits was stored; it will match nothing here',
+  UNKNOWN_FORM_FIELD_TYPE: 'a form field type outside the known list was stored as sent',
+  ADDONS_NOT_NAMED: 'addonQuantity came without addons; the units were priced as unnamed add-ons at zero cost',
+  PRICING_SNAPSHOT_NOT_A_QUOTE: 'attributes.pricingSnapshot is not quote-shaped; it was stored as sent and totals were computed by the sandbox',
+  UNKNOWN_PAYMENT_STATUS: 'a payment status outside the inferred list was stored as sent',
+  UNKNOWN_FULFILLMENT_STATUS: 'a fulfillment status outside the inferred list was stored as sent',
+} as const;
+
+export type WarningCode = keyof typeof WARNING_CODES;
+
+export interface SandboxWarning {
+  code: WarningCode;
+  message: string;
+}
+
+export const warning = (code: WarningCode, message: string): SandboxWarning => ({ code, message });
+
+/** `CODE: message`, printable ASCII only, so it is safe in a header line. */
+export function formatWarning(w: SandboxWarning): string {
+  return `${w.code}: ${w.message}`.replace(/[^\x20-\x7e]/g, '?').replace(/;/g, ',');
+}

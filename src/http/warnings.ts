@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validationError } from '../core/errors.ts';
+import { formatWarning, warning, type SandboxWarning } from '../core/warnings.ts';
+import type { SandboxContext } from '../context.ts';
+import { unknownFields } from './unknown-fields.ts';
+
+/**
+ * Warnings wherever the sandbox accepted a request only by guessing (issue 10,
+ * docs/api-notes.md "Warnings"). Two sources, both before the route runs, so
+ * strict mode refuses before anything is written:
+ * - preValidation: body keys the route's schema does not know (ignored);
+ * - preHandler: the route's own `config.warnings(body)`, on the validated body.
+ * Registered on the root, so they run before the /v1 scope's idempotency hook:
+ * a strict refusal comes before an Idempotency-Key is claimed. The request hooks copy `request.warnings` onto
+ * the request-log entry (and so onto the SSE stream and the dashboard).
+ */
+export const WARNING_HEADER = 'x-sandbox-warning';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    warnings: SandboxWarning[] | null;
+  }
+  interface FastifyContextConfig {
+    /** warnings for a validated body: accepted values outside what the sandbox knows */
+    warnings?: (body: never) => SandboxWarning[];
+  }
+}
+
+export function registerWarningHooks(app: FastifyInstance, ctx: SandboxContext): void {
+  app.decorateRequest('warnings', null);
+
+  app.addHook('preValidation', async (request) => {
+    if (request.area !== 'api' || request.body === undefined) return;
+    const unknown = unknownFields(request.routeOptions.schema?.body, request.body);
+    if (unknown.length === 0) return;
+    addWarnings(request, [warning('UNKNOWN_FIELD', `ignored ${unknown.join(', ')}: not a field of ${request.method} ${request.routeOptions.url ?? request.url}`)], ctx.options.strict);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const warn = request.routeOptions.config?.warnings as ((body: unknown) => SandboxWarning[]) | undefined;
+    if (warn && request.area === 'api') addWarnings(request, warn(request.body), ctx.options.strict);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.warnings?.length) reply.header(WARNING_HEADER, request.warnings.map(formatWarning).join('; '));
+    return payload;
+  });
+}
+
+/** In strict mode a warning is a 400 VALIDATION_400 (each detail `CODE: message`); the header still names it. */
+function addWarnings(request: FastifyRequest, warnings: SandboxWarning[], strict: boolean): void {
+  if (warnings.length === 0) return;
+  (request.warnings ??= []).push(...warnings);
+  if (strict) {
+    throw validationError(warnings.map(formatWarning), 'Strict mode: the sandbox would have had to guess to accept this request');
+  }
+}
+
+/** The warnings of a request, for its request-log entry (absent when there are none). */
+export const warningsOf = (request: FastifyRequest): { warnings?: SandboxWarning[] } =>
+  request.warnings?.length ? { warnings: request.warnings } : {};

@@ -1,0 +1,44 @@
+import { warning, type SandboxWarning } from '../../core/warnings.ts';
+import { FULFILLMENT_STATUSES, PAYMENT_STATUSES, QuoteSchema } from './schemas.ts';
+
+/**
+ * What POST /v1/bookings (and the wizard's booking details, and a price
+ * request) accept only by guessing (issue 10, point 6). The description names
+ * no payment or fulfillment status values and no add-on list; the sandbox's
+ * own lists are guesses, so values outside them are stored with a warning.
+ */
+interface BookingDetails {
+  paymentStatus?: string | undefined;
+  fulfillmentStatus?: string | undefined;
+  attributes?: Record<string, unknown> | undefined;
+}
+
+export function addonWarnings(body: { addonQuantity?: number | undefined; addons?: unknown[] | undefined }, prefix = 'body'): SandboxWarning[] {
+  if (!body.addonQuantity || body.addons !== undefined) return [];
+  return [warning('ADDONS_NOT_NAMED', `${prefix}.addonQuantity ${body.addonQuantity} came without addons: priced as unnamed add-ons at zero cost`)];
+}
+
+export function bookingDetailWarnings(body: BookingDetails, prefix = 'body'): SandboxWarning[] {
+  const out: SandboxWarning[] = [];
+  const payment: readonly string[] = PAYMENT_STATUSES;
+  const fulfillment: readonly string[] = FULFILLMENT_STATUSES;
+  if (body.paymentStatus !== undefined && !payment.includes(body.paymentStatus)) {
+    out.push(warning('UNKNOWN_PAYMENT_STATUS', `${prefix}.paymentStatus "${body.paymentStatus}" stored as sent: the sandbox knows ${PAYMENT_STATUSES.join(', ')}`));
+  }
+  if (body.fulfillmentStatus !== undefined && !fulfillment.includes(body.fulfillmentStatus)) {
+    out.push(warning('UNKNOWN_FULFILLMENT_STATUS', `${prefix}.fulfillmentStatus "${body.fulfillmentStatus}" stored as sent: the sandbox knows ${FULFILLMENT_STATUSES.join(', ')}`));
+  }
+  const attributes = body.attributes;
+  if (attributes && Object.hasOwn(attributes, 'pricingSnapshot') && !QuoteSchema.safeParse(attributes.pricingSnapshot).success) {
+    out.push(warning('PRICING_SNAPSHOT_NOT_A_QUOTE', `${prefix}.attributes.pricingSnapshot is not quote-shaped: stored as sent, totals computed by the sandbox`));
+  }
+  return out;
+}
+
+export const createBookingWarnings = (body: BookingDetails & Parameters<typeof addonWarnings>[0]): SandboxWarning[] => [
+  ...addonWarnings(body),
+  ...bookingDetailWarnings(body),
+];
+
+export const wizardWarnings = (body: { booking?: BookingDetails | undefined }): SandboxWarning[] =>
+  body.booking ? bookingDetailWarnings(body.booking, 'body.booking') : [];
