@@ -92,7 +92,7 @@ describe('eight parallel workers on one sandbox', () => {
     await all(workers.filter((w) => w.i % 2 === 0), (w) => control('POST', `/workspaces/${w.id}/clock/advance`, { ms: 600_000 }));
     await all(workers, async (w) => {
       const res = await api(w, 'POST', '/v1/verify/sms/confirm', { phone: PHONE, code: codes[w.i] });
-      if (w.i % 2 === 0) expect(res.json()).toMatchObject({ code: 'code_expired' });
+      if (w.i % 2 === 0) expect(res.json()).toMatchObject({ code: 'CODE_EXPIRED' });
       else expect(res.statusCode, res.body).toBe(200); // an odd worker's code is still valid: its clock did not move
       expect((await offset(w)) - before[w.i]!).toBe(w.i % 2 === 0 ? 600_000 : 0);
     });
