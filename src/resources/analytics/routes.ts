@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
 import { DeliveryEventsQuerySchema, DeliveryEventsResponseSchema, PlainErrorSchema } from './requests.ts';
@@ -8,7 +9,7 @@ export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService):
   app.get('/analytics/comms/delivery-events', {
     schema: {
       querystring: DeliveryEventsQuerySchema,
-      response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: PlainErrorSchema },
+      response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: z.union([PlainErrorSchema, errorResponses[400]]) },
     },
     config: { scope: 'analytics:read', documentedScope: true, documentedStatuses: [200], summary: 'Daily communication delivery counts by channel and event' },
   }, async (request) => service.deliveryEvents(request.principal, request.query));
