@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, routeNotFound } from './core/errors.ts';
+import { apiError, routeNotFound } from './core/errors.ts';
 import { WORKSPACE_LIMITS } from './core/rate-limit.ts';
 import type { SandboxContext } from './context.ts';
 import { CONTROL_MODULES } from './control/index.ts';
@@ -30,7 +30,9 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
       reply.header('x-request-id', request.id).header('x-ratelimit-limit', String(rate.limit));
       reply.header('x-ratelimit-remaining', String(rate.remaining)).header('x-ratelimit-reset', String(rate.reset));
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      return sendApiError(reply, new ApiError(tooLong ? 414 : 400, { error: tooLong ? 'URI too long: a path segment is over 200 characters' : 'Malformed URL: invalid percent-encoding in the path' }));
+      return sendApiError(reply, tooLong
+        ? apiError(414, 'URI_TOO_LONG', 'URI too long: a path segment is over 200 characters')
+        : apiError(400, 'MALFORMED_URL', 'Malformed URL: invalid percent-encoding in the path'));
     },
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   VALIDATION_400: [400, 'the body, query or path fails its schema (details name each field); in strict mode, a request the sandbox would accept only by guessing'],
   MALFORMED_JSON: [400, 'the body is not valid JSON'],
   MALFORMED_URL: [400, 'the URL cannot be decoded'],
+  URI_TOO_LONG: [414, 'a path segment is longer than 200 characters'],
   CONTENT_LENGTH_MISMATCH: [400, 'Content-Length does not match the body'],
   INVALID_ID: [400, 'an id has the wrong prefix or is not a UUID'],
   INVALID_SORT: [400, 'sort names a field the list cannot be sorted by'],

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   ApiError,
+  apiError,
   badRequest,
   internalError,
   isApiError,
@@ -38,6 +39,8 @@ export function toApiError(err: unknown, request: FastifyRequest, bodyLimit: num
       return emptyBodyError();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('CONTENT_LENGTH_MISMATCH', 'Content-Length does not match the body');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return apiError(414, 'URI_TOO_LONG', 'A path segment is longer than 200 characters');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return badRequest('MALFORMED_URL', 'Malformed URL');

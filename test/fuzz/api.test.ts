@@ -15,7 +15,7 @@ import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { bodyText, operationsOf, pathSegment, queryString, type Operation } from './arbitraries.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260115);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 
 interface FuzzRequest {
   method: string;

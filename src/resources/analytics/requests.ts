@@ -23,5 +23,5 @@ export const DeliveryEventResponseRowSchema = z.object({
 export const DeliveryEventsResponseSchema = z.array(DeliveryEventResponseRowSchema);
 export type DeliveryEventResponseRow = z.infer<typeof DeliveryEventResponseRowSchema>;
 
-/** The plain error body of this endpoint: `{error}` only. */
+/** The documented body for missing parameters: `{error}` only ("Errors"). */
 export const PlainErrorSchema = z.object({ error: z.string() });

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+/** Issue 10, point 12: the published divergence list names at least the issue's examples. */
+describe('docs/divergences.md', () => {
+  const text = readFileSync(new URL('../../../docs/divergences.md', import.meta.url), 'utf8');
+
+  it.each([
+    ['http:// webhook URLs on loopback', /`http:\/\/` is accepted for loopback hosts/],
+    ['no suspension after excessive 429s', /never suspends/],
+    ['revocation at once', /a revoked or expired key fails on the very next request/],
+    ['__proto__ keys refused', /__proto__/],
+    ['unnamed add-ons', /ADDONS_NOT_NAMED/],
+  ])('lists %s', (_name, pattern) => expect(text).toMatch(pattern));
+
+  it('is linked from the README and from api-notes.md', () => {
+    for (const file of ['../../../README.md', '../../../docs/api-notes.md']) {
+      expect(readFileSync(new URL(file, import.meta.url), 'utf8')).toContain('divergences.md');
+    }
+  });
+});
