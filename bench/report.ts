@@ -1,4 +1,5 @@
 import type { ResetResult } from './reset.ts';
+import { workspacesBlock, type WorkspacesResult } from './workspaces.ts';
 import type { StartupResult, StartupSeries } from './startup.ts';
 import type { ThroughputResult } from './throughput.ts';
 import type { WebhookResult } from './webhooks.ts';
@@ -21,6 +22,7 @@ export interface BenchReport {
   startup?: StartupResult;
   writes?: WriteCostResult;
   reset?: ResetResult;
+  workspaces?: WorkspacesResult;
   webhooks?: WebhookResult;
   creates?: CreatesResult;
   memory?: MemoryResult;
@@ -130,6 +132,7 @@ export function formatReport(r: BenchReport): string {
   if (r.webhooks) blocks.push(webhooksBlock(r.webhooks));
   if (r.creates) blocks.push(createsBlock(r.creates));
   if (r.memory) blocks.push(memoryBlock(r.memory));
+  if (r.workspaces) blocks.push(workspacesBlock(r.workspaces));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

@@ -10,7 +10,8 @@
  * Sections: 1 throughput vs a bare Fastify route, 2 spawn-to-first-response,
  * 3 write cost, 4 reset, 5 webhook latency (when src/webhooks/bench.ts exists),
  * 6 form and booking creates at 1k and 100k records, 7 memory (idle RSS against
- * bare Fastify, RSS after 100k requests, 10k failed deliveries, 100k bookings).
+ * bare Fastify, RSS after 100k requests, 10k failed deliveries, 100k bookings),
+ * 8 workspaces on demand.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -26,8 +27,9 @@ import { runWebhooks } from './webhooks.ts';
 import { runWriteCost } from './write-cost.ts';
 import { runCreates } from './creates.ts';
 import { runMemory } from './memory.ts';
+import { runWorkspaces } from './workspaces.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -129,6 +131,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
       report.memory = await runMemory({ requests: options.memoryRequests, deliveries: options.memoryDeliveries, bookings: options.memoryBookings, bodyFile, log });
     });
   }
+  if (has('workspaces')) await attempt(['workspaces'], async () => void (report.workspaces = await runWorkspaces(tmpDir, log)));
 }
 
 async function main(): Promise<void> {

@@ -32,6 +32,11 @@ export const SandboxOptionsSchema = z.object({
   clock: z.enum(['real', 'manual']).default('real'),
   /** ISO time or epoch ms where the clock starts (manual default: 2026-01-15T09:00Z) */
   clockStart: z.union([z.string(), z.number()]).optional(),
+  /**
+   * emulated suspension after repeated 429s (docs/api-notes.md, "Suspension"); off by default.
+   * true turns it on with the defaults; an object sets them.
+   */
+  suspension: z.union([z.boolean(), z.object({ maxViolations: z.number().int().min(1).optional(), windowMs: z.number().int().min(1000).optional(), durationMs: z.number().int().min(1000).optional() })]).default(false),
   /** false: limits are computed and reported in headers but never enforced */
   enforceRateLimits: z.boolean().default(true),
   internalApiKey: z.string().min(16).optional(),

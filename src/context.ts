@@ -10,6 +10,8 @@ import type { SelfGuard } from './core/self-guard.ts';
 import type { Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
+import type { WorkspaceManager } from './workspaces/manager.ts';
+import type { Suspension } from './core/suspension.ts';
 
 /** Everything a resource, the control plane or a hook may use. Built once by createSandbox. */
 export interface SandboxContext {
@@ -34,6 +36,10 @@ export interface SandboxContext {
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;
   requestLog: RequestLog;
+  /** workspaces on demand: create, delete, per-workspace reset and snapshots (src/workspaces/) */
+  workspaces: WorkspaceManager;
+  /** emulated suspension after repeated 429s, off by default (src/core/suspension.ts) */
+  suspension: Suspension;
 }
 
 declare module 'fastify' {

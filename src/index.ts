@@ -6,7 +6,7 @@
 export { createSandbox, SandboxError, type Sandbox } from './sandbox.ts';
 export type { SandboxOptions, ResolvedOptions } from './config.ts';
 export type { FixtureWorkspaceView as SandboxWorkspace } from './fixtures/fixture-workspaces.ts';
-export { Clock, type ClockState } from './core/clock.ts';
+export { Clock, type ClockState, type WorkspaceClockState } from './core/clock.ts';
 export type { DomainEvent, RequestLogEntry } from './core/events.ts';
 export {
   ControlClient,
@@ -32,3 +32,5 @@ export {
   type VerificationSummary,
   type StreamEvent,
 } from './control/client.ts';
+export type { WorkspaceHandle } from './workspaces/handle.ts';
+export type { CreateWorkspaceInput, CreatedKey } from './workspaces/manager.ts';

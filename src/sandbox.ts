@@ -9,6 +9,7 @@ import { Idempotency, IDEMPOTENCY_RETENTION_MS } from './core/idempotency.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
 import { SelfGuard } from './core/self-guard.ts';
+import { Suspension } from './core/suspension.ts';
 import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
 import type { SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
@@ -19,7 +20,11 @@ import { buildApp } from './server.ts';
 import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
 import { describeTakeover } from './storage/lock.ts';
-import type { Store } from './storage/types.ts';
+import { OverlayStore } from './storage/overlay-store.ts';
+import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle.ts';
+import { WorkspaceManager, type CreateWorkspaceInput } from './workspaces/manager.ts';
+import { freshenCopiedRow } from './workspaces/templates.ts';
+import type { Collections, Store } from './storage/types.ts';
 
 export interface Sandbox {
   /** base URL of the API and control plane, e.g. http://127.0.0.1:4010 (empty when not listening) */
@@ -41,8 +46,10 @@ export interface Sandbox {
   options: ResolvedOptions;
   /** one line each: what opening the database had to drop (the CLI prints them on stderr) */
   warnings: readonly string[];
-  /** back to the fixtures */
+  /** back to the fixtures (created workspaces are kept, back at their template) */
   reset(): Promise<void>;
+  /** a new isolated workspace for one test worker (docs/control-plane.md, "Workspaces on demand") */
+  createWorkspace(input?: CreateWorkspaceInput): Promise<WorkspaceHandle>;
   /** flushes storage and closes the server */
   stop(): Promise<void>;
 }
@@ -56,9 +63,11 @@ export class SandboxError extends Error {
 export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
-  const { store, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
-  if (staleLock && store.path) warnings.unshift(describeTakeover(store.path, staleLock));
+  if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
+  // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
+  const store = new OverlayStore(engine, freshenCopiedRow);
   let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
@@ -71,6 +80,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
   const bus = new EventBus();
   const rateLimiter = new RateLimiter(clock);
   const idempotency = new Idempotency(store, clock);
+  const suspension = new Suspension(clock, options.suspension === false ? {} : { enabled: true, ...(options.suspension === true ? {} : options.suspension) });
   const controlToken = isLoopback(options.host) ? null : (options.controlToken ?? randomToken(32));
   const ctx: SandboxContext = {
     options,
@@ -87,20 +97,36 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
       await ctx.replaceState(mergeReseededCatalog(store.exportCollections(), before, after));
     },
     controlToken,
-    // a reset also undoes time travel: the fixtures' dates are relative to the clock's start
+    // a reset also undoes time travel (the fixtures' dates are relative to the clock's start);
+    // created workspaces keep their keys and go back to their template (docs/control-plane.md)
     reset: async () => {
       clock.restart();
-      await ctx.replaceState(await fixtures.collections());
+      await ctx.replaceState(ctx.workspaces.carryCreated(await fixtures.collections()));
     },
     replaceState: async (collections) => {
       await store.replaceAll(collections);
       rateLimiter.clear();
+      suspension.forget();
       for (const service of running) await service.afterReset?.();
       bus.emit('reset', { at: clock.iso() });
     },
     faults: new FaultInjector(options.seed),
     selfGuard: new SelfGuard(),
     requestLog: new RequestLog(bus),
+    suspension,
+    workspaces: new WorkspaceManager({
+      store,
+      clock,
+      rateLimiter,
+      fixtureJson: () => fixtures.json(),
+      fixtureWorkspaces: () => fixtures.workspaces,
+      afterDeleted: (workspaceId) => suspension.forget(workspaceId),
+      afterReplaced: async (workspaceId) => {
+        suspension.forget(workspaceId);
+        for (const service of running) await service.afterReset?.();
+        bus.emit('reset', { at: clock.isoIn(workspaceId), workspaceId });
+      },
+    }),
   };
   const running: RunningService[] = [];
   schedulePurge(clock, idempotency);
@@ -141,6 +167,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     options,
     warnings,
     reset: ctx.reset,
+    createWorkspace: (input) => createWorkspaceHandle(ctx, () => url, input),
     stop: () =>
       (stopped ??= (async () => {
         clock.dispose();

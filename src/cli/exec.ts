@@ -8,6 +8,8 @@ import { holdYoungGeneration } from './young-generation.ts';
 export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
   data?: string;
   key: string;
+  /** one created workspace per parallel test worker */
+  workers?: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
     SANDBOX_CONTROL_URL: sandbox.controlUrl,
     SANDBOX_WORKSPACE_ID: workspace.id,
     ...(sandbox.controlToken ? { SANDBOX_CONTROL_TOKEN: sandbox.controlToken } : {}),
+    ...(await workerEnv(sandbox, flags.workers ?? 0, flags.key)),
   };
   const [file, ...args] = command;
   const child = spawn(file!, args, { stdio: 'inherit', env });
@@ -56,4 +59,16 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
   });
   await sandbox.stop();
   process.exit(code);
+}
+
+/** SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n: one created workspace per worker, copied from the --key workspace. */
+async function workerEnv(sandbox: Sandbox, workers: number, mode: string): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  const template = sandbox.workspaces.find((w) => w.mode === mode)?.id;
+  for (let i = 1; i <= workers; i++) {
+    const workspace = await sandbox.createWorkspace({ template, name: `worker ${i}` });
+    env[`SANDBOX_API_KEY_${i}`] = workspace.keys[0]!.key;
+    env[`SANDBOX_WORKSPACE_ID_${i}`] = workspace.id;
+  }
+  return env;
 }

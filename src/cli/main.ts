@@ -42,7 +42,8 @@ function withServeOptions(command: Command, defaults: { port: number }): Command
     .option('--strict', 'refuse, with a 400, every request the sandbox would accept only by guessing (X-Sandbox-Warning)')
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
     .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
-    .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300));
+    .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300))
+    .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)');
 }
 
 const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
@@ -111,7 +112,8 @@ export function buildProgram(): Command {
   withServeOptions(program.command('exec').description('start a sandbox (in memory, on a free port), run a command against it, stop it, exit with its code'), { port: 0 })
     .argument('<command...>', 'the command to run, after --')
     .option('--key <which>', 'which fixture key SANDBOX_API_KEY holds: sandbox or live', 'sandbox')
-    .addHelpText('after', '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY, SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID.\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"')
+    .option('--workers <n>', 'also create n workspaces and export their keys as SANDBOX_API_KEY_1..n', parseInteger('--workers', 1, 256))
+    .addHelpText('after', '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY, SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID (with --workers n, also SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n).\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"')
     .action(async (command: string[], opts) => {
       const { runExec } = await import('./exec.ts');
       await runExec(command, opts);
@@ -211,7 +213,7 @@ function addScriptingCommands(program: Command): void {
     .action(async (id: string | undefined, opts) => (await import('./fault.ts')).runFaultClear(id, opts));
 
   const rate = group(program, 'ratelimit', 'inspect and provoke rate limits', 'ratelimit exhaust --workspace "Aurora Tours"');
-  control(rate, 'show', 'show every rate-limit bucket', ['ratelimit show'], { isDefault: true }).action(async (opts) => (await import('./ratelimit.ts')).runRateLimitShow(opts));
+  withWorkspace(control(rate, 'show', 'show every rate-limit bucket (or one workspace\'s)', ['ratelimit show', 'ratelimit show --workspace wksp_...'], { isDefault: true })).action(async (opts) => (await import('./ratelimit.ts')).runRateLimitShow(opts));
   withWorkspace(control(rate, 'exhaust', 'empty a bucket: the next request gets 429', ['ratelimit exhaust --key orgkey_...'])).option('--key <id>', 'a key id instead of a workspace')
     .action(async (opts) => (await import('./ratelimit.ts')).runRateLimitExhaust(opts));
   withWorkspace(control(rate, 'mode', "switch a workspace's limits", ['ratelimit mode sandbox --workspace "Aurora Tours"'])).argument('<mode>', 'live or sandbox')
@@ -227,6 +229,20 @@ function addScriptingCommands(program: Command): void {
     .action(async (file: string | undefined, opts) => (await import('./state.ts')).runSnapshotExport(file, opts));
   control(snapshot, 'import', 'replace the whole state with an exported file', ['snapshot import state.json']).argument('<file>', 'an export or a database file')
     .action(async (file: string, opts) => (await import('./state.ts')).runSnapshotImport(file, opts));
+
+  const workspace = group(program, 'workspace', 'workspaces on demand, one per parallel test worker', 'workspace create --json');
+  control(workspace, 'create', 'create a workspace from a fixture workspace; its keys are printed once', ['workspace create', 'workspace create --template "Aurora Tours" --name worker-1 --json'])
+    .option('--template <id|name>', 'fixture workspace to copy (default: the sandbox-mode one)').option('--mode <mode>', 'live or sandbox (default: the template\'s)')
+    .option('--name <name>', 'a name for it')
+    .action(async (opts) => (await import('./workspace.ts')).runWorkspaceCreate(opts));
+  control(workspace, 'list', 'list workspaces; created ones are marked', ['workspace list --json'], { isDefault: true })
+    .action(async (opts) => (await import('./workspace.ts')).runWorkspaceList(opts));
+  control(workspace, 'delete', 'delete a created workspace and everything in it', ['workspace delete wksp_...']).argument('<id|name>', 'workspace')
+    .action(async (given: string, opts) => (await import('./workspace.ts')).runWorkspaceDelete(given, opts));
+  control(workspace, 'reset', 'put one workspace back to its template', ['workspace reset wksp_...']).argument('<id|name>', 'workspace')
+    .action(async (given: string, opts) => (await import('./workspace.ts')).runWorkspaceReset(given, opts));
+  control(workspace, 'advance', "move one workspace's clock alone", ['workspace advance wksp_... 10m']).argument('<id|name>', 'workspace').argument('<duration>', '90s, 5m, 2h, 1d')
+    .action(async (given: string, duration: string, opts) => (await import('./workspace.ts')).runWorkspaceAdvance(given, duration, opts));
 
   control(program, 'reset', 'put a running sandbox back to its fixtures', ['reset']).action(async (opts) => (await import('./state.ts')).runReset(opts));
   withWorkspace(control(program, 'seed', 'add generated products, departures, customers and bookings', ['seed --products 50 --bookings 500 --seed 7']))

@@ -21,6 +21,7 @@ export interface StartFlags {
   webhookRetryScale?: number;
   /** seconds */
   webhookTimeout?: number;
+  suspension?: boolean;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -43,6 +44,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
     ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
+    ...(flags.suspension ? { suspension: true } : {}),
   };
 }
 

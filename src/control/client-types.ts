@@ -3,6 +3,9 @@ export interface WorkspaceSummary {
   id: string;
   name: string;
   mode: 'live' | 'sandbox';
+  /** made by POST /__sandbox/workspaces (and deletable), and from which fixture workspace */
+  created?: boolean;
+  templateId?: string | null;
   keys: { id: string; name: string; key: string | null; keyPrefix: string; scopes: string[] | null; status: string }[];
 }
 

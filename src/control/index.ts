@@ -12,6 +12,7 @@ import { registerEventControl } from './events.ts';
 import { registerSnapshotRoutes } from './snapshots.ts';
 import { registerVerificationControl } from './verifications.ts';
 import { registerControlIndex } from './where.ts';
+import { registerWorkspaceRoutes } from './workspaces.ts';
 
 /**
  * Every group of control-plane routes, in one explicit list. Each registers
@@ -19,4 +20,4 @@ import { registerControlIndex } from './where.ts';
  */
 export type ControlModule = (app: ZodApp, ctx: SandboxContext) => void;
 
-export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes, registerVerificationControl, registerDeliveryControl, registerEventControl, registerPeopleControl, registerOrgKeyControl, registerSeedControl, registerControlIndex];
+export const CONTROL_MODULES: readonly ControlModule[] = [registerControlPlane, registerFaultRoutes, registerRateLimitRoutes, registerSnapshotRoutes, registerObserveRoutes, registerVerificationControl, registerDeliveryControl, registerEventControl, registerPeopleControl, registerOrgKeyControl, registerSeedControl, registerWorkspaceRoutes, registerControlIndex];

@@ -41,8 +41,30 @@ function view(bucket: string, kind: string, id: string, policy: { perMinute: num
   };
 }
 
+const SuspensionBody = z.object({
+  enabled: z.boolean().optional(),
+  maxViolations: z.number().int().min(1).max(100_000).optional(),
+  windowMs: z.number().int().min(1000).max(86_400_000).optional(),
+  durationMs: z.number().int().min(1000).max(7 * 86_400_000).optional(),
+});
+
 export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void {
-  app.get('/rate-limits', async () => ({ data: bucketViews(ctx) }));
+  // ?workspaceId= keeps one workspace's bucket and its organization keys' buckets
+  app.get('/rate-limits', { config: { summary: 'Every rate-limit bucket, or one workspace\'s (?workspaceId=)' }, schema: { querystring: z.object({ workspaceId: z.string().optional() }) } }, async (request) => {
+    const { workspaceId } = request.query;
+    if (workspaceId === undefined) return { data: bucketViews(ctx) };
+    requireWorkspace(ctx, workspaceId);
+    const orgKeys = new Set(ctx.store.list(COLLECTIONS.orgApiKeys, workspaceId).map((k) => k.id));
+    return { data: bucketViews(ctx).filter((b) => (b.kind === 'workspace' ? b.id === workspaceId : orgKeys.has(b.id))) };
+  });
+
+  // Emulated suspension after repeated 429s (src/core/suspension.ts), off by default.
+  app.get('/suspension', { config: { summary: 'Emulated suspension after repeated 429s: settings and suspended workspaces', inferred: true } }, async () => ({ data: { ...ctx.suspension.settings, suspended: ctx.suspension.suspended() } }));
+  app.put('/suspension', { config: { summary: 'Turn emulated suspension on or off and set its numbers', inferred: true }, schema: { body: SuspensionBody } }, async (request) => {
+    const change = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
+    ctx.suspension.configure(change);
+    return { data: { ...ctx.suspension.settings, suspended: ctx.suspension.suspended() } };
+  });
 
   app.post('/rate-limits/exhaust', {
     schema: { body: z.object({ workspaceId: z.string().optional(), keyId: z.string().optional() }) },

@@ -19,7 +19,15 @@ const KeyViewSchema = z.object({
   scopes: z.array(z.string()).nullable(),
   status: z.enum(['active', 'revoked']),
 });
-export const WorkspaceViewSchema = z.object({ id: z.string(), name: z.string(), mode: WorkspaceModeSchema, keys: z.array(KeyViewSchema) });
+export const WorkspaceViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  mode: WorkspaceModeSchema,
+  /** true for workspaces made by POST /__sandbox/workspaces (deletable) */
+  created: z.boolean(),
+  templateId: z.string().nullable(),
+  keys: z.array(KeyViewSchema),
+});
 const ClockStateSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), nowMs: z.number(), pendingTimers: z.number() });
 const IdParams = z.object({ id: z.string() });
 

@@ -30,7 +30,8 @@ export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord) {
     .list<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION)
     .filter((k) => k.workspaceId === workspace.id)
     .map((k) => ({ id: k.id, name: k.name, key: plain.get(k.id) ?? null, keyPrefix: k.keyPrefix, scopes: k.scopes, status: k.status }));
-  return { id: workspace.id, name: workspace.name, mode: workspace.mode, keys };
+  const overlay = ctx.workspaces.overlay(workspace.id);
+  return { id: workspace.id, name: workspace.name, mode: workspace.mode, created: overlay !== undefined, templateId: overlay?.templateId ?? null, keys };
 }
 
 export async function createWorkspaceKey(ctx: SandboxContext, workspaceId: string, input: { name?: string | undefined; scopes?: string[] | null | undefined }) {

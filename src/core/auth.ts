@@ -108,7 +108,7 @@ export class Auth {
 
   private workspaceKey(ref: KeyRef, hash: string): Principal {
     const key = this.store.get<ApiKeyRecord & { id: string }>(ref.collection, ref.workspaceId, ref.id);
-    if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, null)) throw unauthorized();
+    if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, null, key.workspaceId)) throw unauthorized();
     const workspace = this.workspace(key.workspaceId);
     if (!workspace) throw unauthorized();
     return { kind: 'workspace', workspace, keyId: key.id, keyPrefix: key.keyPrefix, scopes: key.scopes, productIds: [], organizationId: null, ratePolicy: null };
@@ -116,10 +116,10 @@ export class Auth {
 
   private orgKey(ref: KeyRef, hash: string): Principal {
     const key = this.store.get<OrgKeyLike & { id: string }>(ref.collection, ref.workspaceId, ref.id);
-    if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, key.expiresAt)) throw unauthorized();
+    if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, key.expiresAt, key.issuedByWorkspaceId)) throw unauthorized();
     const workspace = this.workspace(key.issuedByWorkspaceId);
     if (!workspace) throw unauthorized();
-    this.lastUsed.set(key.id, this.clock.iso());
+    this.lastUsed.set(key.id, this.clock.isoIn(key.issuedByWorkspaceId));
     const { rps, rpm, burst } = key.rateLimitPolicy;
     return {
       kind: 'organization',
@@ -133,9 +133,9 @@ export class Auth {
     };
   }
 
-  /** Revocation is immediate unless the edge-cache lag emulation is switched on. */
-  private stillValid(status: string, revokedAt: string | null, expiresAt: string | null): boolean {
-    const now = this.clock.now();
+  /** Revocation is immediate unless the edge-cache lag emulation is switched on; expiry reads the key's workspace clock. */
+  private stillValid(status: string, revokedAt: string | null, expiresAt: string | null, workspaceId: string): boolean {
+    const now = this.clock.nowIn(workspaceId);
     const lag = this.options.revocationLagMs;
     if (status !== 'active' && !(revokedAt && Date.parse(revokedAt) + lag > now)) return false;
     if (expiresAt && Date.parse(expiresAt) + lag <= now) return false;

@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * The one clock. Nothing else in the sandbox reads Date.now(): rate limits,
  * idempotency retention, key expiry, OTP expiry, webhook backoff and gallery
@@ -6,10 +8,18 @@
  *
  * - real: wall time plus an offset (time travel with advance/set works too).
  * - manual: time moves only when advance() or set() is called.
+ *
+ * Workspace clocks (issue 12, docs/architecture.md "Workspace clocks"): a
+ * workspace's time is the global time plus that workspace's own advance.
+ * The workspace a piece of code serves is carried by AsyncLocalStorage (set
+ * by the /v1 auth hook, by control routes that act on a workspace, and by
+ * timers), so `now()` needs no argument and no service had to change. A timer
+ * belongs to the workspace it was scheduled under and runs when that
+ * workspace's time reaches it: advancing one workspace runs only its timers.
  */
 export type ClockMode = 'real' | 'manual';
 
-type Timer = { id: number; at: number; run: () => unknown };
+type Timer = { id: number; at: number; run: () => unknown; workspaceId: string | null };
 
 export interface ClockState {
   mode: ClockMode;
@@ -18,10 +28,22 @@ export interface ClockState {
   pendingTimers: number;
 }
 
+export interface WorkspaceClockState extends ClockState {
+  workspaceId: string;
+  /** this workspace's own advance on top of the global clock */
+  offsetMs: number;
+}
+
+/** the key of timers scheduled outside any workspace */
+const GLOBAL = '';
+
 export class Clock {
   private offset = 0;
   private manualNow: number;
-  private timers: Timer[] = [];
+  /** per workspace (GLOBAL for none): timers sorted by their own due time */
+  private timers = new Map<string, Timer[]>();
+  private readonly offsets = new Map<string, number>();
+  private readonly scope = new AsyncLocalStorage<string>();
   private nextId = 1;
   private wake: NodeJS.Timeout | undefined;
   private firing: Promise<void> = Promise.resolve();
@@ -60,40 +82,104 @@ export class Clock {
     return this.state();
   }
 
+  /** The time of the workspace the current code serves (the global time outside any). */
   now(): number {
-    return this.mode === 'manual' ? this.manualNow : this.wallClock() + this.offset;
+    return this.nowIn(this.current());
   }
 
   iso(): string {
     return new Date(this.now()).toISOString();
   }
 
-  /** Run `run` once the clock reaches `at` (ms). Returns a cancel function. */
-  schedule(at: number, run: () => unknown): () => void {
-    const timer: Timer = { id: this.nextId++, at, run };
-    const index = this.timers.findIndex((t) => t.at > at);
-    if (index === -1) this.timers.push(timer);
-    else this.timers.splice(index, 0, timer);
+  /** The time of one workspace (null: the global clock). */
+  nowIn(workspaceId: string | null): number {
+    const global = this.mode === 'manual' ? this.manualNow : this.wallClock() + this.offset;
+    return workspaceId ? global + (this.offsets.get(workspaceId) ?? 0) : global;
+  }
+
+  isoIn(workspaceId: string | null): string {
+    return new Date(this.nowIn(workspaceId)).toISOString();
+  }
+
+  /** The workspace the current code serves, or null. */
+  current(): string | null {
+    return this.scope.getStore() || null;
+  }
+
+  /** Runs `fn` (and everything asynchronous it starts) on `workspaceId`'s clock. */
+  run<T>(workspaceId: string | null, fn: () => T): T {
+    return this.scope.run(workspaceId ?? GLOBAL, fn);
+  }
+
+  /**
+   * Run `run` once the clock of `workspaceId` (default: the current
+   * workspace) reaches `at` (ms). Returns a cancel function.
+   */
+  schedule(at: number, run: () => unknown, workspaceId: string | null = this.current()): () => void {
+    const key = workspaceId ?? GLOBAL;
+    const timer: Timer = { id: this.nextId++, at, run, workspaceId: workspaceId || null };
+    let list = this.timers.get(key);
+    if (!list) this.timers.set(key, (list = []));
+    const index = list.findIndex((t) => t.at > at);
+    if (index === -1) list.push(timer);
+    else list.splice(index, 0, timer);
     this.arm();
     return () => {
-      this.timers = this.timers.filter((t) => t !== timer);
+      const current = this.timers.get(key);
+      const i = current?.indexOf(timer) ?? -1;
+      if (i >= 0) current!.splice(i, 1);
       this.arm();
     };
   }
 
-  /** Moves time forward and runs, in order, every timer that falls due. */
+  /** Moves the global time (every workspace with it) and runs, in order, every timer that falls due. */
   async advance(ms: number): Promise<ClockState> {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('ms must be a non-negative number');
-    return this.moveTo(this.now() + ms);
+    checkMs(ms);
+    return this.moveTo(this.nowIn(null) + ms);
   }
 
-  /** Jumps to an absolute time; never backwards past already-fired timers. */
+  /** Jumps to an absolute global time; never backwards past already-fired timers. */
   async set(at: number): Promise<ClockState> {
     return this.moveTo(at);
   }
 
+  /** Moves one workspace's time alone and runs its own timers that fall due, in order. */
+  async advanceWorkspace(workspaceId: string, ms: number): Promise<WorkspaceClockState> {
+    checkMs(ms);
+    const target = this.nowIn(workspaceId) + ms;
+    for (;;) {
+      const next = this.timers.get(workspaceId)?.[0];
+      if (!next || next.at > target) break;
+      this.setWorkspaceNow(workspaceId, next.at);
+      await this.fireDue();
+    }
+    this.setWorkspaceNow(workspaceId, target);
+    await this.fireDue();
+    return this.stateOf(workspaceId);
+  }
+
   state(): ClockState {
-    return { mode: this.mode, now: this.iso(), nowMs: this.now(), pendingTimers: this.timers.length };
+    let pending = 0;
+    for (const list of this.timers.values()) pending += list.length;
+    return { mode: this.mode, now: this.isoIn(null), nowMs: this.nowIn(null), pendingTimers: pending };
+  }
+
+  stateOf(workspaceId: string): WorkspaceClockState {
+    return {
+      mode: this.mode,
+      now: this.isoIn(workspaceId),
+      nowMs: this.nowIn(workspaceId),
+      pendingTimers: this.timers.get(workspaceId)?.length ?? 0,
+      workspaceId,
+      offsetMs: this.offsets.get(workspaceId) ?? 0,
+    };
+  }
+
+  /** A deleted workspace: its timers are dropped and its own advance forgotten. */
+  forget(workspaceId: string): void {
+    this.timers.delete(workspaceId);
+    this.offsets.delete(workspaceId);
+    this.arm();
   }
 
   /** Stops the real-time wake-up; pending timers stay registered. */
@@ -102,16 +188,31 @@ export class Clock {
     this.wake = undefined;
   }
 
+  /** The global time at which a timer falls due, given its workspace's advance. */
+  private globalDue(timer: Timer): number {
+    return timer.workspaceId ? timer.at - (this.offsets.get(timer.workspaceId) ?? 0) : timer.at;
+  }
+
+  /** The timer that falls due first in global time. */
+  private earliest(): Timer | undefined {
+    let best: Timer | undefined;
+    for (const list of this.timers.values()) {
+      const head = list[0];
+      if (head && (!best || this.globalDue(head) < this.globalDue(best))) best = head;
+    }
+    return best;
+  }
+
   private async moveTo(target: number): Promise<ClockState> {
     // Timers fire at their own due time, so a timer that schedules another
     // (a webhook retry, say) sees the clock where it would have been.
     for (;;) {
-      const next = this.timers[0];
-      if (!next || next.at > target) break;
-      this.setNow(Math.max(this.now(), next.at));
+      const next = this.earliest();
+      if (!next || this.globalDue(next) > target) break;
+      this.setNow(Math.max(this.nowIn(null), this.globalDue(next)));
       await this.fireDue();
     }
-    this.setNow(Math.max(this.now(), target));
+    this.setNow(Math.max(this.nowIn(null), target));
     await this.fireDue();
     return this.state();
   }
@@ -121,13 +222,19 @@ export class Clock {
     else this.offset = value - this.wallClock();
   }
 
+  private setWorkspaceNow(workspaceId: string, value: number): void {
+    const offset = value - this.nowIn(null);
+    if (offset > (this.offsets.get(workspaceId) ?? 0)) this.offsets.set(workspaceId, offset);
+  }
+
   private fireDue(): Promise<void> {
     this.firing = this.firing.then(async () => {
-      const now = this.now();
-      while (this.timers[0] && this.timers[0].at <= now) {
-        const timer = this.timers.shift()!;
+      for (;;) {
+        const timer = this.earliest();
+        if (!timer || this.nowIn(timer.workspaceId) < timer.at) break;
+        this.timers.get(timer.workspaceId ?? GLOBAL)!.shift();
         try {
-          await timer.run();
+          await this.run(timer.workspaceId, timer.run);
         } catch {
           // a failing timer must not stop the others; its owner logs its own errors
         }
@@ -141,10 +248,14 @@ export class Clock {
     if (this.mode !== 'real') return;
     if (this.wake) clearTimeout(this.wake);
     this.wake = undefined;
-    const next = this.timers[0];
+    const next = this.earliest();
     if (!next) return;
-    const delay = Math.max(0, Math.min(next.at - this.now(), 2 ** 31 - 1));
+    const delay = Math.max(0, Math.min(this.globalDue(next) - this.nowIn(null), 2 ** 31 - 1));
     this.wake = setTimeout(() => void this.fireDue(), delay);
     this.wake.unref();
   }
+}
+
+function checkMs(ms: number): void {
+  if (!Number.isFinite(ms) || ms < 0) throw new RangeError('ms must be a non-negative number');
 }

@@ -43,7 +43,8 @@ export interface SandboxEvents {
   request: RequestLogEntry;
   'rate-limit': RateLimitChange;
   delivery: DeliveryUpdate;
-  reset: { at: string };
+  /** a global reset or restore; `workspaceId` when one workspace alone was reset or restored */
+  reset: { at: string; workspaceId?: string };
 }
 
 type Listener<T> = (payload: T) => void;

@@ -110,9 +110,9 @@ export class Idempotency {
 
   /** Deletes expired records; run from a clock timer. */
   async purgeExpired(): Promise<number> {
-    const now = this.clock.now();
     const ops = [];
     for (const workspaceId of this.store.partitions(COLLECTIONS.idempotency)) {
+      const now = this.clock.nowIn(workspaceId); // retention runs on each workspace's own clock
       for (const row of this.store.list<IdempotencyRecord>(COLLECTIONS.idempotency, workspaceId)) {
         if (Date.parse(row.expiresAt) <= now) ops.push({ type: 'delete' as const, collection: COLLECTIONS.idempotency, workspaceId, id: row.id });
       }

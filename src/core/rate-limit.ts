@@ -26,6 +26,8 @@ export const WORKSPACE_LIMITS: Record<'live' | 'sandbox', RatePolicy> = {
 
 export interface BucketState {
   key: string;
+  /** the workspace whose clock the bucket's windows follow (null: the global clock) */
+  workspaceId: string | null;
   policy: RatePolicy;
   windowStart: number;
   used: number;
@@ -71,7 +73,7 @@ export class RateLimiter {
 
   /** What the headers say without consuming anything (unauthenticated requests). */
   peek(key: string, policy: RatePolicy): RateDecision {
-    const b = this.refresh(this.buckets.get(key) ?? fresh(key, policy, this.clock.now()), this.clock.now());
+    const b = this.refresh(this.buckets.get(key) ?? fresh(key, policy, this.clock.now(), null), this.clock.now());
     return { allowed: true, limit: policy.perMinute, remaining: remaining(b), reset: Math.ceil((b.windowStart + MINUTE) / 1000), retryAfter: 0 };
   }
 
@@ -83,17 +85,21 @@ export class RateLimiter {
   }
 
   snapshot(): BucketState[] {
-    const now = this.clock.now();
-    return [...this.buckets.values()].map((b) => ({ ...this.refresh(b, now) }));
+    return [...this.buckets.values()].map((b) => ({ ...this.refresh(b, this.clock.nowIn(b.workspaceId)) }));
   }
 
   clear(): void {
     this.buckets.clear();
   }
 
+  /** Drops buckets (a workspace reset or deleted): they start full again. */
+  forget(keys: Iterable<string>): void {
+    for (const key of keys) this.buckets.delete(key);
+  }
+
   private bucket(key: string, policy: RatePolicy): BucketState {
     let b = this.buckets.get(key);
-    if (!b) this.buckets.set(key, (b = fresh(key, policy, this.clock.now())));
+    if (!b) this.buckets.set(key, (b = fresh(key, policy, this.clock.now(), this.clock.current())));
     else if (b.policy.perMinute !== policy.perMinute || b.policy.burst !== policy.burst || b.policy.perSecond !== policy.perSecond) {
       b.policy = policy;
       b.tokens = Math.min(b.tokens, policy.burst);
@@ -119,9 +125,10 @@ export class RateLimiter {
   }
 }
 
-function fresh(key: string, policy: RatePolicy, now: number): BucketState {
+function fresh(key: string, policy: RatePolicy, now: number, workspaceId: string | null): BucketState {
   return {
     key,
+    workspaceId,
     policy,
     windowStart: Math.floor(now / MINUTE) * MINUTE,
     used: 0,

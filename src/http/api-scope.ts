@@ -26,13 +26,32 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     }
     request.authenticated = principal;
     if (await injectFault(request, reply, ctx, principal)) return reply;
+  });
+
+  // Everything after auth runs on the principal's workspace clock (docs/architecture.md,
+  // "Workspace clocks"). Body parsing leaves the async context, so preValidation enters it again.
+  const enterWorkspace = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    ctx.clock.run(request.authenticated?.workspace.id ?? null, done);
+  };
+  v1.addHook('onRequest', enterWorkspace);
+  v1.addHook('preValidation', enterWorkspace);
+
+  v1.addHook('onRequest', async (request) => {
+    const principal = request.principal;
     const buckets = [{ key: `workspace:${principal.workspace.id}`, policy: WORKSPACE_LIMITS[principal.workspace.mode] }];
     if (principal.ratePolicy) buckets.push({ key: `key:${principal.keyId}`, policy: principal.ratePolicy });
+    const workspaceId = principal.workspace.id;
+    const suspendedUntil = ctx.suspension.suspendedUntil(workspaceId);
+    if (suspendedUntil !== null) throw suspended(request, buckets[0]!.policy.perMinute, suspendedUntil, ctx.clock.now());
     request.rate = ctx.rateLimiter.take(buckets, ctx.options.enforceRateLimits);
     if (ctx.bus.hasListeners('rate-limit')) {
       ctx.bus.emit('rate-limit', { bucket: buckets[buckets.length - 1]!.key, limit: request.rate.limit, remaining: request.rate.remaining, reset: request.rate.reset });
     }
-    if (!request.rate.allowed) throw rateLimited(request.rate.retryAfter);
+    if (!request.rate.allowed) {
+      const until = ctx.suspension.violation(workspaceId);
+      if (until !== null) throw suspended(request, request.rate.limit, until, ctx.clock.now());
+      throw rateLimited(request.rate.retryAfter);
+    }
     const scope = request.routeOptions.config?.scope;
     if (scope) ctx.auth.requireScope(principal, scope);
   });
@@ -53,6 +72,17 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
 
   // 401 before 404 under /v1 (docs/api-notes.md): this handler runs after the scope's auth hook
   v1.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+}
+
+/**
+ * A suspended workspace (src/core/suspension.ts): 429 with retry_after at the
+ * end of the suspension, and headers that tell the truth: nothing remains
+ * until then.
+ */
+function suspended(request: FastifyRequest, limit: number, until: number, now: number) {
+  const reset = Math.ceil(until / 1000);
+  request.rate = { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, Math.ceil((until - now) / 1000)) };
+  return rateLimited(request.rate.retryAfter);
 }
 
 /**

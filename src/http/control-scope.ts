@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, routeNotFound } from '../core/errors.ts';
 import { hashesEqual, hashSecret } from '../core/secrets.ts';
 import type { SandboxContext } from '../context.ts';
@@ -20,5 +20,20 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
       throw new ApiError(401, { error: 'Unauthorized: the control plane needs the sandbox control token (X-Sandbox-Token)' });
     }
   });
+  // A control route that acts on a workspace (`/workspaces/:id/...`, or a `workspaceId` in the body
+  // or query) runs on that workspace's clock, so the timestamps it writes are the workspace's.
+  control.addHook('preHandler', (request, _reply, done) => {
+    ctx.clock.run(workspaceOf(request), done);
+  });
   control.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+}
+
+function workspaceOf(request: FastifyRequest): string | null {
+  const params = request.params as Record<string, unknown> | undefined;
+  if (request.routeOptions.url?.includes('/workspaces/:id') && typeof params?.id === 'string') return params.id;
+  for (const source of [request.body, request.query]) {
+    const id = (source as Record<string, unknown> | null | undefined)?.workspaceId;
+    if (typeof id === 'string') return id;
+  }
+  return null;
 }

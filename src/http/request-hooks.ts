@@ -50,7 +50,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
     if (request.idempotencyKey && principal) {
       const key = request.idempotencyKey;
       request.idempotencyKey = null;
-      await ctx.idempotency.finish(principal.workspace.id, key, request.method, request.url, request.body, reply.statusCode, String(payload ?? ''));
+      await ctx.clock.run(principal.workspace.id, () => ctx.idempotency.finish(principal.workspace.id, key, request.method, request.url, request.body, reply.statusCode, String(payload ?? '')));
     }
     // only while the dashboard watches (docs/dashboard.md): the hot path stays free
     if (ctx.requestLog.capturing && request.area === 'api') rememberResponseBody(request, payload);

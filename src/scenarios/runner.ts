@@ -172,6 +172,10 @@ async function controlStep(action: ControlAction, state: RunState): Promise<void
       return void (await control(state, 'POST', '/rate-limits/exhaust', { workspaceId: action.workspaceId }));
     case 'reset':
       return void (await control(state, 'POST', '/reset'));
+    case 'setSuspension': {
+      const { action: _action, ...settings } = action;
+      return void (await control(state, 'PUT', '/suspension', settings));
+    }
     case 'readOtp': {
       const codes = (await control(state, 'GET', `/verifications?target=${encodeURIComponent(action.target)}`)) as { code: string }[];
       if (!codes[0]) throw new Error(`no verification code for ${action.target}`);

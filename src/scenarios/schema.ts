@@ -39,6 +39,8 @@ const ControlActionSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('clearFaults') }),
   z.strictObject({ action: z.literal('exhaustRateLimit'), workspaceId: z.string() }),
   z.strictObject({ action: z.literal('reset') }),
+  /** emulated suspension after repeated 429s (docs/api-notes.md, "Suspension") */
+  z.strictObject({ action: z.literal('setSuspension'), enabled: z.boolean(), maxViolations: z.number().int().min(1).optional(), windowMs: z.number().int().min(1000).optional(), durationMs: z.number().int().min(1000).optional() }),
   z.strictObject({ action: z.literal('readOtp'), target: z.string(), capture: z.string() }),
   /** GET a control-plane route and capture values from its `data` (paths like `organizations[0].id`) */
   z.strictObject({ action: z.literal('get'), path: z.string().startsWith('/'), capture: z.record(z.string(), z.string()) }),

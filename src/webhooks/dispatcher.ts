@@ -123,8 +123,8 @@ export class WebhookDispatcher {
 
   private reschedulePending(): void {
     for (const d of this.outbox.pending()) {
-      const at = d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : this.ctx.clock.now();
-      this.schedule(d, Math.max(at, this.ctx.clock.now()));
+      const now = this.ctx.clock.nowIn(d.workspaceId);
+      this.schedule(d, Math.max(d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : now, now));
     }
   }
 
@@ -136,7 +136,7 @@ export class WebhookDispatcher {
       const work = this.track(this.attempt(delivery.workspaceId, delivery.id, trigger));
       // On a manual clock, advance() waits for the attempt, so one advance runs a whole chain of retries.
       return this.ctx.clock.mode === 'manual' ? work : undefined;
-    });
+    }, delivery.workspaceId); // on the delivery's workspace clock, even when rescheduled after a reset
     this.timers.set(delivery.id, cancel);
   }
 

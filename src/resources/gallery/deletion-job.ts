@@ -60,8 +60,8 @@ class GalleryDeletionJobs {
           id: galleryDeleteJobId(file.id),
           kind: GALLERY_DELETE_JOB,
           fileId: file.id,
-          runAt: new Date(clock.now() + this.ctx.options.galleryDeletionDelayMs).toISOString(),
-          createdAt: clock.iso(),
+          runAt: new Date(clock.nowIn(workspaceId) + this.ctx.options.galleryDeletionDelayMs).toISOString(),
+          createdAt: clock.isoIn(workspaceId),
         };
         orphans.push({ type: 'put', collection: COLLECTIONS.jobs, workspaceId, row: job as unknown as Row });
       }
@@ -77,7 +77,7 @@ class GalleryDeletionJobs {
   private schedule(workspaceId: string, job: GalleryDeleteJob): void {
     const key = `${workspaceId}|${job.id}`;
     if (this.timers.has(key)) return;
-    this.timers.set(key, this.ctx.clock.schedule(Date.parse(job.runAt), () => this.run(workspaceId, job.id)));
+    this.timers.set(key, this.ctx.clock.schedule(Date.parse(job.runAt), () => this.run(workspaceId, job.id), workspaceId));
   }
 
   private cancel(workspaceId: string, jobId: string): void {

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// Parallel test workers on one sandbox (README, "Parallel test workers").
+export default defineConfig({
+  test: {
+    globalSetup: ['./sandbox.global-setup.ts'],
+    setupFiles: ['./sandbox.worker-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 4, // Vitest 3: poolOptions: { forks: { maxForks: 4 } }
+  },
+});

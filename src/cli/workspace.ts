@@ -1,0 +1,66 @@
+import type { WorkspaceSummary } from '../control/client.ts';
+import { dim, printJson } from './output.ts';
+import { parseDuration } from './clock.ts';
+import { say, table, type ScriptFlags } from './format.ts';
+import { controlClient, resolveWorkspace } from './trigger.ts';
+
+/**
+ * `sandbox workspace create|list|delete|reset|advance`: workspaces on demand,
+ * one per parallel test worker (POST/DELETE /__sandbox/workspaces,
+ * POST /workspaces/:id/reset, POST /workspaces/:id/clock/advance).
+ */
+export interface WorkspaceCreateFlags extends ScriptFlags {
+  template?: string;
+  mode?: string;
+  name?: string;
+}
+
+interface Created {
+  id: string;
+  name: string;
+  mode: string;
+  templateId: string;
+  keys: { id: string; name: string; key: string; scopes: string[] | null }[];
+}
+
+export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<void> {
+  if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'sandbox') throw new Error(`--mode must be live or sandbox, not "${flags.mode}"`);
+  const body = { ...(flags.template ? { template: flags.template } : {}), ...(flags.mode ? { mode: flags.mode } : {}), ...(flags.name ? { name: flags.name } : {}) };
+  const created = await controlClient(flags).call<Created>('POST', '/workspaces', { body });
+  if (flags.json) return printJson(created);
+  say([
+    `Created ${created.name} ${dim(created.id)} (${created.mode}, from ${created.templateId}):`,
+    ...created.keys.map((k) => `  ${k.key}  ${dim(k.scopes === null ? 'full access' : k.scopes.join(' '))}`),
+    dim('  Store the keys now: they are shown only this once.'),
+  ].join('\n'));
+}
+
+export async function runWorkspaceList(flags: ScriptFlags): Promise<void> {
+  const workspaces: WorkspaceSummary[] = await controlClient(flags).workspaces();
+  if (flags.json) return printJson(workspaces.map(({ id, name, mode, created, templateId }) => ({ id, name, mode, created: created ?? false, templateId: templateId ?? null })));
+  say(table(['ID', 'NAME', 'MODE', 'KIND'], workspaces.map((w) => [w.id, w.name, w.mode, w.created ? `created from ${w.templateId}` : 'fixture'])));
+}
+
+export async function runWorkspaceDelete(given: string, flags: ScriptFlags): Promise<void> {
+  const client = controlClient(flags);
+  const workspace = await resolveWorkspace(client, given);
+  const deleted = await client.call<{ id: string; deleted: true }>('DELETE', `/workspaces/${encodeURIComponent(workspace.id)}`);
+  if (flags.json) return printJson(deleted);
+  say(`Deleted ${workspace.name} ${dim(workspace.id)} and everything in it`);
+}
+
+export async function runWorkspaceReset(given: string, flags: ScriptFlags): Promise<void> {
+  const client = controlClient(flags);
+  const workspace = await resolveWorkspace(client, given);
+  const reset = await client.call<{ id: string; reset: true; ms: number; now: string }>('POST', `/workspaces/${encodeURIComponent(workspace.id)}/reset`);
+  if (flags.json) return printJson(reset);
+  say(`Reset ${workspace.name} to its template in ${reset.ms} ms`);
+}
+
+export async function runWorkspaceAdvance(given: string, duration: string, flags: ScriptFlags): Promise<void> {
+  const client = controlClient(flags);
+  const workspace = await resolveWorkspace(client, given);
+  const state = await client.call<{ now: string; offsetMs: number }>('POST', `/workspaces/${encodeURIComponent(workspace.id)}/clock/advance`, { body: { ms: parseDuration(duration) } });
+  if (flags.json) return printJson(state);
+  say(`${workspace.name}: ${state.now} (${state.offsetMs} ms ahead of the sandbox clock)`);
+}

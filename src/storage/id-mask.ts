@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The id scheme of created workspaces (docs/architecture.md, "Workspaces on
+ * demand"). A created workspace sees its template's rows with every id
+ * rewritten by XOR-ing the UUID part with the workspace's own random 128-bit
+ * mask: `prod_<uuid>` becomes `prod_<uuid ^ mask>`. The rewrite is a bijection
+ * (applying it twice gives the id back), so a reference anywhere in a row
+ * (bookings -> departures, products, people; items -> departures; org keys ->
+ * productIds; workspace ids themselves) is rewritten consistently without
+ * knowing the schema, and an id is found in the template by rewriting it back.
+ * The mask keeps the version and variant nibbles, so ids stay valid v4 UUIDs;
+ * with random masks, ids are as unique as random UUIDs.
+ */
+export type IdMask = Uint8Array;
+
+const HEX = '0123456789abcdef';
+const ID = /^(?:[a-z][a-z_]*_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** 32 random nibbles, with the UUID version (12) and variant (16) nibbles left alone. */
+export function newMask(): string {
+  const bytes = randomBytes(16);
+  let hex = '';
+  for (let i = 0; i < 32; i++) hex += i === 12 || i === 16 ? '0' : HEX[(bytes[i >> 1]! >> (i % 2 ? 0 : 4)) & 15];
+  return hex;
+}
+
+export function parseMask(hex: string): IdMask {
+  const mask = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) mask[i] = HEX.indexOf(hex[i] ?? '0') & 15;
+  return mask;
+}
+
+/** Rewrites `value` when it is an id (`<prefix>_<uuid>` or a bare UUID); anything else is returned as is. */
+export function maskId(value: string, mask: IdMask): string {
+  const length = value.length;
+  if (length < 36 || value.charCodeAt(length - 13) !== 45 || !ID.test(value)) return value;
+  const start = length - 36;
+  let out = value.slice(0, start);
+  let m = 0;
+  for (let i = start; i < length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 45) {
+      out += '-';
+      continue;
+    }
+    out += HEX[(c <= 57 ? c - 48 : c - 87) ^ mask[m++]!];
+  }
+  return out;
+}
+
+/** A deep copy of `value` with every id (in values and in object keys) rewritten. */
+export function maskValue(value: unknown, mask: IdMask): unknown {
+  if (typeof value === 'string') return maskId(value, mask);
+  if (Array.isArray(value)) return value.map((v) => maskValue(v, mask));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) out[maskId(key, mask)] = maskValue(v, mask);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,250 @@
+import { COLLECTIONS } from '../core/collections.ts';
+import type { Clock } from '../core/clock.ts';
+import { badRequest, conflict, notFound } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import type { RateLimiter } from '../core/rate-limit.ts';
+import { hashSecret, randomToken } from '../core/secrets.ts';
+import type { ApiKeyRecord, WorkspaceMode, WorkspaceRecord } from '../core/tenancy.ts';
+import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
+import { basePartition, OVERLAYS_COLLECTION, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
+import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
+import { parsedFixtures, templateBase } from './templates.ts';
+
+/**
+ * Workspaces on demand (issue 12; docs/control-plane.md, "Workspaces"): one
+ * isolated workspace per parallel test worker, created from a fixture
+ * workspace in a few rows (copy-on-write), with its own keys, data, rate
+ * buckets, clock, snapshots and reset.
+ */
+export const BASES_COLLECTION = 'workspaceOverlayBases';
+const KEY_PREFIX_LENGTH = 16;
+
+export interface CreateWorkspaceInput {
+  /** a fixture workspace's id or name; default: the sandbox-mode fixture workspace */
+  template?: string | undefined;
+  mode?: WorkspaceMode | undefined;
+  name?: string | undefined;
+}
+
+export interface CreatedKey {
+  id: string;
+  name: string;
+  key: string;
+  keyPrefix: string;
+  scopes: string[] | null;
+  status: 'active';
+}
+
+export interface CreatedWorkspace {
+  id: string;
+  name: string;
+  mode: WorkspaceMode;
+  templateId: string;
+  created: true;
+  keys: CreatedKey[];
+}
+
+export interface WorkspaceManagerDeps {
+  store: OverlayStore;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  /** the fixture-generated state as JSON (cached by the sandbox) */
+  fixtureJson: () => Promise<string>;
+  fixtureWorkspaces: () => readonly { id: string; name: string; mode: WorkspaceMode }[];
+  /** lets background services pick up what the workspace holds now */
+  afterReplaced: (workspaceId: string) => Promise<void>;
+  /** forgets what other parts keep per workspace (suspension) */
+  afterDeleted: (workspaceId: string) => void;
+}
+
+export class WorkspaceManager {
+  /** per workspace: name -> its own rows as JSON, for the life of the process */
+  private readonly snapshots = new Map<string, Map<string, { json: string; createdAt: string }>>();
+  private readonly collectionNames = new Set<string>(Object.values(COLLECTIONS));
+
+  constructor(private readonly deps: WorkspaceManagerDeps) {
+    deps.store.onChange((change) => {
+      if (change.kind === 'ops') for (const op of change.ops) this.collectionNames.add(op.collection);
+    });
+  }
+
+  isCreated(id: string): boolean {
+    return this.deps.store.overlay(id) !== undefined;
+  }
+
+  overlay(id: string): OverlayRecord | undefined {
+    return this.deps.store.overlay(id);
+  }
+
+  async create(input: CreateWorkspaceInput): Promise<CreatedWorkspace> {
+    const { store, clock } = this.deps;
+    const template = this.template(input.template);
+    const templateRecord = store.get<WorkspaceRecord>(COLLECTIONS.workspaces, GLOBAL_PARTITION, template.id);
+    if (!templateRecord) throw notFound(`Template workspace ${template.id}`);
+    const base = templateBase(await this.deps.fixtureJson(), template.id);
+    const mask = newMask();
+    const id = maskId(template.id, parseMask(mask));
+    const mode = input.mode ?? templateRecord.mode;
+    const now = clock.isoIn(null);
+    const ops: Op[] = [];
+    const put = (collection: string, workspaceId: string, row: unknown) => ops.push({ type: 'put', collection, workspaceId, row: row as Row });
+    if (!store.inner.get(BASES_COLLECTION, GLOBAL_PARTITION, base.baseId)) {
+      for (const [collection, rows] of base.rows) for (const row of rows) put(collection, basePartition(base.baseId), row);
+      put(BASES_COLLECTION, GLOBAL_PARTITION, { id: base.baseId, templateId: template.id, createdAt: now });
+    }
+    const overlay: OverlayRecord = { id, baseId: base.baseId, mask, templateId: template.id, createdAt: now };
+    put(OVERLAYS_COLLECTION, GLOBAL_PARTITION, overlay);
+    const name = input.name ?? `${templateRecord.name} (worker ${id.slice(-6)})`;
+    const record: WorkspaceRecord = { ...templateRecord, id, name, mode, createdAt: now };
+    put(COLLECTIONS.workspaces, GLOBAL_PARTITION, record);
+    const keys = [this.newKey(id, mode, 'Full access', null, now), this.newKey(id, mode, 'Products read', ['products:read'], now)];
+    for (const { record: key } of keys) put(COLLECTIONS.apiKeys, GLOBAL_PARTITION, key);
+    await store.commit(ops);
+    return { id, name, mode, templateId: template.id, created: true, keys: keys.map((k) => k.view) };
+  }
+
+  /** Removes a created workspace and everything in it: data, keys, outbox, timers, buckets, snapshots. */
+  async delete(id: string): Promise<{ id: string; deleted: true }> {
+    const { store } = this.deps;
+    this.requireCreated(id, 'deleted');
+    const ops: Op[] = this.ownRows(id).map(([collection, row]) => ({ type: 'delete', collection, workspaceId: id, id: row.id }));
+    for (const key of store.list<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION)) {
+      if (key.workspaceId === id) ops.push({ type: 'delete', collection: COLLECTIONS.apiKeys, workspaceId: GLOBAL_PARTITION, id: key.id });
+    }
+    ops.push({ type: 'delete', collection: COLLECTIONS.workspaces, workspaceId: GLOBAL_PARTITION, id });
+    ops.push({ type: 'delete', collection: OVERLAYS_COLLECTION, workspaceId: GLOBAL_PARTITION, id });
+    const buckets = this.bucketKeys(id);
+    await store.inner.commit(ops);
+    this.deps.clock.forget(id);
+    this.deps.rateLimiter.forget(buckets);
+    this.snapshots.delete(id);
+    this.deps.afterDeleted(id);
+    return { id, deleted: true };
+  }
+
+  /** Back to the template: a created workspace drops what it wrote; a fixture workspace gets its fixture rows back. */
+  async reset(id: string): Promise<void> {
+    const rows: [string, Row][] = [];
+    if (!this.isCreated(id)) {
+      this.requireWorkspace(id);
+      for (const [collection, partitions] of Object.entries(parsedFixtures(await this.deps.fixtureJson()))) {
+        for (const row of Object.values(partitions[id] ?? {})) rows.push([collection, row]);
+      }
+    }
+    await this.replaceOwnRows(id, rows);
+  }
+
+  snapshot(id: string, name: string): { name: string; createdAt: string; bytes: number } {
+    this.requireWorkspace(id);
+    const json = JSON.stringify(this.ownRows(id));
+    let byName = this.snapshots.get(id);
+    if (!byName) this.snapshots.set(id, (byName = new Map()));
+    const createdAt = this.deps.clock.isoIn(id);
+    byName.set(name, { json, createdAt });
+    return { name, createdAt, bytes: json.length };
+  }
+
+  listSnapshots(id: string): { name: string; createdAt: string; bytes: number }[] {
+    this.requireWorkspace(id);
+    return [...(this.snapshots.get(id) ?? [])].map(([name, s]) => ({ name, createdAt: s.createdAt, bytes: s.json.length }));
+  }
+
+  async restore(id: string, name: string): Promise<void> {
+    this.requireWorkspace(id);
+    const snapshot = this.snapshots.get(id)?.get(name);
+    if (!snapshot) throw notFound(`Snapshot ${name} of workspace ${id}`);
+    await this.replaceOwnRows(id, JSON.parse(snapshot.json) as [string, Row][]);
+  }
+
+  deleteSnapshot(id: string, name: string): void {
+    this.requireWorkspace(id);
+    if (!this.snapshots.get(id)?.delete(name)) throw notFound(`Snapshot ${name} of workspace ${id}`);
+  }
+
+  /**
+   * A global reset keeps created workspaces, their keys and their templates,
+   * so a worker's credentials survive another worker's reset; their data is
+   * back to the template like everyone else's.
+   */
+  carryCreated(fresh: Collections): Collections {
+    const { inner } = this.deps.store;
+    const overlays = inner.list<OverlayRecord>(OVERLAYS_COLLECTION, GLOBAL_PARTITION);
+    if (overlays.length === 0) return fresh;
+    const add = (collection: string, workspaceId: string, row: Row) => {
+      ((fresh[collection] ??= {})[workspaceId] ??= {})[row.id] = row;
+    };
+    const ids = new Set(overlays.map((o) => o.id));
+    const bases = new Set(overlays.map((o) => o.baseId));
+    for (const overlay of overlays) add(OVERLAYS_COLLECTION, GLOBAL_PARTITION, overlay as unknown as Row);
+    for (const baseId of bases) {
+      const meta = inner.get(BASES_COLLECTION, GLOBAL_PARTITION, baseId);
+      if (meta) add(BASES_COLLECTION, GLOBAL_PARTITION, meta);
+      for (const collection of this.collectionNames) for (const row of inner.list(collection, basePartition(baseId))) add(collection, basePartition(baseId), row);
+    }
+    for (const w of inner.list<WorkspaceRecord>(COLLECTIONS.workspaces, GLOBAL_PARTITION)) if (ids.has(w.id)) add(COLLECTIONS.workspaces, GLOBAL_PARTITION, w as unknown as Row);
+    for (const k of inner.list<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION)) if (ids.has(k.workspaceId)) add(COLLECTIONS.apiKeys, GLOBAL_PARTITION, k as unknown as Row);
+    return fresh;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private template(given: string | undefined): { id: string; name: string } {
+    const fixtures = this.deps.fixtureWorkspaces();
+    const found = given === undefined ? fixtures.find((w) => w.mode === 'sandbox') ?? fixtures[0] : fixtures.find((w) => w.id === given || w.name === given);
+    if (!found) {
+      throw badRequest('CONTROL_INVALID', `Unknown template ${JSON.stringify(given ?? null)}: use the id or name of a fixture workspace (${fixtures.map((w) => w.name).join(', ')})`);
+    }
+    return found;
+  }
+
+  private requireWorkspace(id: string): void {
+    if (!this.deps.store.get(COLLECTIONS.workspaces, GLOBAL_PARTITION, id)) throw notFound(`Workspace ${id}`);
+  }
+
+  private requireCreated(id: string, verb: string): void {
+    this.requireWorkspace(id);
+    if (!this.isCreated(id)) throw conflict('CONTROL_CONFLICT', `Workspace ${id} comes from the fixtures and cannot be ${verb}; reset it instead`);
+  }
+
+  /** What the workspace holds itself (for a created one: its writes and tombstones), as [collection, row]. */
+  private ownRows(id: string): [string, Row][] {
+    const out: [string, Row][] = [];
+    for (const collection of this.collectionNames) for (const row of this.deps.store.inner.list(collection, id)) out.push([collection, row]);
+    return out;
+  }
+
+  /** One commit: every own row goes, the given rows come back in their order (so lists keep their order). */
+  private async replaceOwnRows(id: string, rows: readonly [string, Row][]): Promise<void> {
+    const ops: Op[] = this.ownRows(id).map(([collection, row]) => ({ type: 'delete', collection, workspaceId: id, id: row.id }));
+    for (const [collection, row] of rows) ops.push({ type: 'put', collection, workspaceId: id, row });
+    const buckets = this.bucketKeys(id);
+    await this.deps.store.inner.commit(ops);
+    this.deps.rateLimiter.forget(buckets);
+    await this.deps.afterReplaced(id);
+  }
+
+  private bucketKeys(id: string): string[] {
+    const keys = [`workspace:${id}`];
+    for (const key of this.deps.store.list(COLLECTIONS.orgApiKeys, id)) keys.push(`key:${key.id}`);
+    return keys;
+  }
+
+  private newKey(workspaceId: string, mode: WorkspaceMode, name: string, scopes: string[] | null, now: string) {
+    const key = `tcs_${mode === 'live' ? 'live' : 'test'}_${randomToken(32)}`;
+    const record: ApiKeyRecord = {
+      id: newId('workspaceKey'),
+      workspaceId,
+      name,
+      keyPrefix: key.slice(0, KEY_PREFIX_LENGTH),
+      keyHash: hashSecret(key),
+      scopes,
+      status: 'active',
+      createdAt: now,
+      revokedAt: null,
+      lastUsedAt: null,
+      fixture: false,
+    };
+    const view: CreatedKey = { id: record.id, name, key, keyPrefix: record.keyPrefix, scopes, status: 'active' };
+    return { record, view };
+  }
+}
