@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { createSandbox, type Sandbox } from '../sandbox.ts';
-import { errorMessage, fail } from './output.ts';
-import { emptyFixtures, startOptions, type StartFlags } from './start.ts';
-import { holdYoungGeneration } from './young-generation.ts';
+import type { Sandbox } from '../sandbox.ts';
+import { fail } from './output.ts';
+import { openCliSandbox, startOptions, type StartFlags } from './start.ts';
 
 export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
   data?: string;
@@ -20,20 +19,7 @@ export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
  */
 export async function runExec(command: string[], flags: ExecFlags): Promise<void> {
   if (flags.key !== 'sandbox' && flags.key !== 'live') fail(`--key must be sandbox or live, not "${flags.key}"`);
-  let sandbox: Sandbox;
-  const releaseYoungGeneration = holdYoungGeneration();
-  try {
-    sandbox = await createSandbox(startOptions({ ...flags, data: flags.data ?? '', inMemory: flags.inMemory || !flags.data }));
-  } catch (err) {
-    fail(errorMessage(err));
-  } finally {
-    releaseYoungGeneration();
-  }
-  const empty = emptyFixtures(sandbox, flags);
-  if (empty) {
-    await sandbox.stop();
-    fail(empty);
-  }
+  const sandbox = await openCliSandbox(startOptions({ ...flags, data: flags.data ?? '', inMemory: flags.inMemory || !flags.data }), flags);
   const workspace = sandbox.workspaces.find((w) => w.mode === flags.key) ?? sandbox.workspaces[0]!;
   const key = workspace.keys.find((k) => k.scopes === null) ?? workspace.keys[0]!;
   const env = {

@@ -67,19 +67,7 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   };
   process.on('SIGINT', () => shutdown());
   process.on('SIGTERM', () => shutdown());
-  const releaseYoungGeneration = holdYoungGeneration();
-  try {
-    sandbox = await createSandbox(startOptions(flags));
-  } catch (err) {
-    fail(errorMessage(err));
-  } finally {
-    releaseYoungGeneration();
-  }
-  const empty = emptyFixtures(sandbox, flags);
-  if (empty) {
-    await sandbox.stop();
-    fail(empty);
-  }
+  sandbox = await openCliSandbox(startOptions(flags), flags);
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
   if (flags.watch) {
     const { watchSandbox } = await import('../watch.ts');
@@ -106,6 +94,29 @@ async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => 
 }
 
 /** A --fixtures directory that defines no workspace makes a sandbox nobody can call: refuse it. */
+/**
+ * createSandbox for `start` and `exec`: V8's young generation held small while
+ * it starts, one line on failure, and refused when the fixtures define no
+ * workspace (no key could call it).
+ */
+export async function openCliSandbox(options: SandboxOptions, flags: Pick<StartFlags, 'fixtures'>): Promise<Sandbox> {
+  let sandbox: Sandbox;
+  const releaseYoungGeneration = holdYoungGeneration();
+  try {
+    sandbox = await createSandbox(options);
+  } catch (err) {
+    fail(errorMessage(err));
+  } finally {
+    releaseYoungGeneration();
+  }
+  const empty = emptyFixtures(sandbox, flags);
+  if (empty) {
+    await sandbox.stop();
+    fail(empty);
+  }
+  return sandbox;
+}
+
 export function emptyFixtures(sandbox: Sandbox, flags: Pick<StartFlags, 'fixtures'>): string | null {
   if (sandbox.workspaces.length > 0) return null;
   return `--fixtures ${flags.fixtures ?? '(bundled)'} defines no workspace, so no API key could call the sandbox; point it at a directory with fixture files (see fixtures/*.json)`;
