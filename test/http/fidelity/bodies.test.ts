@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
+import { SUBSCRIPTION } from './helpers.ts';
 
 /** Issue 10, points 2, 3 and 10: empty bodies and prototype keys. */
 let t: TestSandbox;
@@ -8,7 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.sandbox.stop());
 
-const SUBSCRIPTION = 'whsub_7a6aa769-2d4b-4f99-bff2-fd11c7483741';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 describe('a zero-byte body on PATCH (point 2)', () => {

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
-import { testSandbox } from '../../helpers/sandbox.ts';
 import { pickDeparture } from '../booking-flow/helpers.ts';
+import { lenientAndStrict } from './helpers.ts';
 
 /** Issue 10, point 6: POST /v1/bookings accepts what the description leaves open, with warnings. */
 let t: TestSandbox;
 let strict: TestSandbox;
-beforeAll(async () => {
-  t = await testSandbox({ enforceRateLimits: false });
-  strict = await testSandbox({ enforceRateLimits: false, strict: true });
-});
-afterAll(async () => {
-  await t.sandbox.stop();
-  await strict.sandbox.stop();
+lenientAndStrict((lenient, strictOne) => {
+  t = lenient;
+  strict = strictOne;
 });
 
 const book = (s: TestSandbox, body: Record<string, unknown>) => s.request('POST', '/v1/bookings', { body: { departureId: pickDeparture(s, { rooms: false }).departure.id, adults: 1, ...body } });

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestSandbox } from '../../helpers/sandbox.ts';
+import { lenientAndStrict } from './helpers.ts';
 
 /** Issue 10, point 5: forms keep open objects open. */
 let t: TestSandbox;
 let strict: TestSandbox;
-beforeAll(async () => {
-  t = await testSandbox({ enforceRateLimits: false });
-  strict = await testSandbox({ enforceRateLimits: false, strict: true });
-});
-afterAll(async () => {
-  await t.sandbox.stop();
-  await strict.sandbox.stop();
+lenientAndStrict((lenient, strictOne) => {
+  t = lenient;
+  strict = strictOne;
 });
 
 const create = (s: TestSandbox, body: unknown) => s.request('POST', '/v1/forms', { body });

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../../src/core/events.ts';
-import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
+import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { pickDeparture } from '../booking-flow/helpers.ts';
+import { lenientAndStrict, SUBSCRIPTION } from './helpers.ts';
 
 /** Issue 10, point 1: unknown body keys are ignored with a warning naming them, on every POST and PATCH. */
 let t: TestSandbox;
 let strict: TestSandbox;
-beforeAll(async () => {
-  t = await testSandbox({ enforceRateLimits: false });
-  strict = await testSandbox({ enforceRateLimits: false, strict: true });
-});
-afterAll(async () => {
-  await t.sandbox.stop();
-  await strict.sandbox.stop();
+lenientAndStrict((lenient, strictOne) => {
+  t = lenient;
+  strict = strictOne;
 });
 
-const SUBSCRIPTION = 'whsub_7a6aa769-2d4b-4f99-bff2-fd11c7483741';
 const warningHeader = (res: { headers: Record<string, unknown> }) => String(res.headers['x-sandbox-warning'] ?? '');
 
 async function newBooking(s: TestSandbox): Promise<string> {

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestSandbox } from '../../helpers/sandbox.ts';
+import { lenientAndStrict, SUBSCRIPTION } from './helpers.ts';
 
 /** Issue 10, point 4: any well-formed event name is accepted; one the sandbox never emits gets a warning. */
 let t: TestSandbox;
 let strict: TestSandbox;
-beforeAll(async () => {
-  t = await testSandbox({ enforceRateLimits: false });
-  strict = await testSandbox({ enforceRateLimits: false, strict: true });
-});
-afterAll(async () => {
-  await t.sandbox.stop();
-  await strict.sandbox.stop();
+lenientAndStrict((lenient, strictOne) => {
+  t = lenient;
+  strict = strictOne;
 });
 
-const SUBSCRIPTION = 'whsub_7a6aa769-2d4b-4f99-bff2-fd11c7483741';
 const create = (s: TestSandbox, events: string[]) => s.request('POST', '/v1/webhooks/subscriptions', { body: { url: 'https://example.com/hooks', events } });
 
 describe('webhook event names', () => {
