@@ -1,11 +1,11 @@
 /**
- * Validation and (de)serialisation of ops, snapshots and journal lines.
- * Pure functions: no I/O here.
+ * Ops and the in-memory state: validation, applying, capture for a snapshot.
+ * The snapshot file's text is in snapshot-text.ts, the journal's in
+ * journal-text.ts. Pure functions: no I/O here.
  */
 import {
   InvalidOpError,
   SCHEMA_VERSION,
-  StoreError,
   type Collections,
   type DbSnapshot,
   type Op,
@@ -28,7 +28,7 @@ export interface Partition {
 /** collection -> workspaceId -> partition */
 export type State = Map<string, Map<string, Partition>>;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
@@ -39,10 +39,10 @@ export const oneLine = (text: string, max = 300): string => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-const errorText = (err: unknown): string => oneLine(err instanceof Error ? err.message : String(err));
+export const errorText = (err: unknown): string => oneLine(err instanceof Error ? err.message : String(err));
 
 /** Shape check shared by commit() and journal replay. Returns a problem or null. */
-function opProblem(op: unknown): string | null {
+export function opProblem(op: unknown): string | null {
   if (!isPlainObject(op)) return 'is not an object';
   if (!isNonEmptyString(op.collection)) return 'has no collection';
   if (!isNonEmptyString(op.workspaceId)) return 'has no workspaceId';
@@ -210,152 +210,4 @@ export function captureState(state: State, gen: number): CapturedState {
   return out;
 }
 
-/** snapshotChunks() of a captured state: the same text as JSON.stringify of its snapshot. */
-export function* capturedChunks(captured: CapturedState, seq: number): Generator<string> {
-  yield `{"schemaVersion":${SCHEMA_VERSION},"seq":${seq},"collections":{`;
-  for (let c = 0; c < captured.length; c++) {
-    const [collection, partitions] = captured[c]!;
-    yield `${c === 0 ? '' : ','}${JSON.stringify(collection)}:{`;
-    for (let p = 0; p < partitions.length; p++) {
-      const [workspaceId, rows] = partitions[p]!;
-      yield `${p === 0 ? '' : ','}${JSON.stringify(workspaceId)}:{`;
-      let first = true;
-      for (const [id, row] of rows) {
-        yield `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(row)}`;
-        first = false;
-      }
-      yield '}';
-    }
-    yield '}';
-  }
-  yield '}}';
-}
-
-/**
- * The snapshot's JSON text in pieces (one per row, plus the structure around
- * them), byte-for-byte what JSON.stringify(snapshot) gives. The writer turns
- * the pieces into bounded slices of work, so serialising 100k records never
- * holds the event loop in one go (docs/storage.md, "No pause at scale").
- */
-export function* snapshotChunks(snapshot: DbSnapshot): Generator<string> {
-  yield `{"schemaVersion":${JSON.stringify(snapshot.schemaVersion)},"seq":${JSON.stringify(snapshot.seq)},"collections":{`;
-  let firstCollection = true;
-  for (const [collection, byWorkspace] of Object.entries(snapshot.collections)) {
-    yield `${firstCollection ? '' : ','}${JSON.stringify(collection)}:{`;
-    firstCollection = false;
-    let firstWorkspace = true;
-    for (const [workspaceId, rows] of Object.entries(byWorkspace)) {
-      yield `${firstWorkspace ? '' : ','}${JSON.stringify(workspaceId)}:{`;
-      firstWorkspace = false;
-      let firstRow = true;
-      for (const [id, row] of Object.entries(rows)) {
-        const json = JSON.stringify(row);
-        if (json === undefined) continue; // as JSON.stringify drops it
-        yield `${firstRow ? '' : ','}${JSON.stringify(id)}:${json}`;
-        firstRow = false;
-      }
-      yield '}';
-    }
-    yield '}';
-  }
-  yield '}}';
-}
-
 export const emptySnapshot = (): DbSnapshot => ({ schemaVersion: SCHEMA_VERSION, seq: 0, collections: {} });
-
-/**
- * Parses the text of a snapshot file. Every problem becomes a one-line
- * StoreError naming the file. Rows are validated later by stateFromCollections.
- */
-export function parseSnapshotText(text: string, file: string): DbSnapshot {
-  const fail = (problem: string) => new StoreError(`Cannot open database ${file}: ${problem}`);
-  if (text.length === 0) throw fail('the file is empty (0 bytes); delete it to start over');
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch (err) {
-    throw fail(`the file is not valid JSON (${errorText(err)})`);
-  }
-  const foreign = (why: string) => fail(`not a travel-commerce-sandbox database (${why})`);
-  if (!isPlainObject(data)) throw foreign('top-level value is not an object');
-  if (!('schemaVersion' in data)) throw foreign('no "schemaVersion" field');
-  if (!('collections' in data)) throw foreign('no "collections" field');
-  const { schemaVersion, seq = 0, collections } = data;
-  if (typeof schemaVersion !== 'number' || !Number.isInteger(schemaVersion) || schemaVersion < 1) {
-    throw foreign(`"schemaVersion" is ${oneLine(JSON.stringify(schemaVersion) ?? String(schemaVersion), 60)}`);
-  }
-  if (schemaVersion > SCHEMA_VERSION) {
-    throw fail(
-      `it was written by a newer version of the sandbox (schemaVersion ${schemaVersion}, this version reads up to ${SCHEMA_VERSION})`,
-    );
-  }
-  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) {
-    throw fail(`"seq" is ${oneLine(JSON.stringify(seq) ?? String(seq), 60)}, expected a non-negative integer`);
-  }
-  if (!isPlainObject(collections)) throw foreign('"collections" is not an object');
-  return { schemaVersion, seq, collections: collections as Collections };
-}
-
-export interface JournalEntry {
-  seq: number;
-  ops: Op[];
-}
-
-export interface ParsedJournal {
-  /** entries with seq > snapshot seq, in order, consecutive */
-  entries: JournalEntry[];
-  /** a final line that was cut short (never acknowledged) was dropped */
-  tornTail: boolean;
-}
-
-/**
- * Parses journal text. Only a final line without its newline is a torn write:
- * it was never acknowledged (a commit is acknowledged after its whole line,
- * newline included, is on disk), so it is dropped. A complete line that does
- * not parse was acknowledged once; it is corruption, wherever it stands. Entries already in the snapshot (seq <= baseSeq)
- * are skipped; the rest must continue the snapshot's seq without gaps.
- */
-export function parseJournal(text: string, file: string, baseSeq: number): ParsedJournal {
-  const entries: JournalEntry[] = [];
-  if (text.length === 0) return { entries, tornTail: false };
-  const lines = text.split('\n');
-  // text ends with '\n' -> last element is '' ; otherwise it is a torn fragment
-  const tornTail = lines[lines.length - 1] !== '';
-  lines.pop();
-  let expected = baseSeq + 1;
-  for (let i = 0; i < lines.length; i++) {
-    const lineNo = i + 1;
-    const fail = (problem: string) =>
-      new StoreError(`Cannot open database: journal ${file} is corrupt at line ${lineNo}: ${problem}`);
-    const line = lines[i]!;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch (err) {
-      throw fail(`not valid JSON (${errorText(err)})`);
-    }
-    if (!isPlainObject(entry) || !Number.isSafeInteger(entry.seq) || !Array.isArray(entry.ops)) {
-      throw fail('not a journal entry ({"seq":n,"ops":[...]})');
-    }
-    const seq = entry.seq as number;
-    if (seq <= baseSeq) {
-      if (entries.length > 0) throw fail(`seq ${seq} goes backwards`);
-      continue; // already contained in the snapshot (compaction was interrupted)
-    }
-    if (seq !== expected) {
-      throw fail(
-        entries.length === 0
-          ? `journal continues at seq ${seq} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`
-          : `expected seq ${expected}, found ${seq}`,
-      );
-    }
-    for (let j = 0; j < entry.ops.length; j++) {
-      const problem = opProblem(entry.ops[j]);
-      if (problem) throw fail(`op ${j} ${problem}`);
-    }
-    entries.push({ seq, ops: entry.ops as Op[] });
-    expected++;
-  }
-  return { entries, tornTail };
-}

@@ -5,7 +5,9 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low, Memory } from 'lowdb';
-import { applyOps, emptySnapshot, parseJournal, parseSnapshotText, snapshotChunks, stateFromCollections } from './codec.ts';
+import { applyOps, emptySnapshot, stateFromCollections } from './codec.ts';
+import { parseJournal } from './journal-text.ts';
+import { parseSnapshotText, snapshotChunks } from './snapshot-text.ts';
 import { DurableJsonFile, errorMessage, isErrno, type FileBackend } from './file-io.ts';
 import { acquireLock, type HeldLock } from './lock.ts';
 import { DEFAULT_COMPACT_AFTER_COMMITS, LocalStore } from './store.ts';

@@ -23,15 +23,13 @@ import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.
 import {
   applyOps,
   captureState,
-  capturedChunks,
   collectionsFromState,
-  emptySnapshot,
-  parseSnapshotText,
   prepareOps,
   stateFromCollections,
   type PreparedCommit,
   type State,
 } from './codec.ts';
+import { capturedChunks, parseSnapshotText } from './snapshot-text.ts';
 import {
   InvalidOpError,
   SCHEMA_VERSION,

@@ -399,7 +399,8 @@ describe('file store: compaction', () => {
 
 describe('file store: sliced snapshot writing (no pause at scale)', () => {
   it('the pieces are exactly what JSON.stringify would write, awkward keys and values included', async () => {
-    const { snapshotChunks, capturedChunks, captureState, stateFromCollections } = await import('../../src/storage/codec.ts');
+    const { captureState, stateFromCollections } = await import('../../src/storage/codec.ts');
+    const { snapshotChunks, capturedChunks } = await import('../../src/storage/snapshot-text.ts');
     const collections = {
       'odd "name"': { ws: { a: { id: 'a', n: 1, u: 'ünï\u2028', nested: { x: [1, null, 'y'] } }, __proto__x: { id: '__proto__x' } } },
       c: { w2: { b: { id: 'b', skip: undefined } } },
