@@ -233,6 +233,9 @@ export class WebhookDispatcher {
       else Object.assign(next, { retries: delivery.retries + 1, nextAttemptAt: new Date(retryAt).toISOString() });
     }
     if (sub) ops.push({ type: 'put', collection: SUBS, workspaceId, row: bookkeeping(sub, outcome, attempt.at) as unknown as Row });
+    // A burst enqueues faster than attempts finish, so trimming only as deliveries
+    // arrive would leave the whole burst in the log once it settles: trim as they finish too.
+    if (next.status !== 'pending') ops.push(...this.outbox.trimOps(workspaceId, 0));
     ops.push(this.outbox.putOp(next));
     await this.ctx.store.commit(ops);
     this.ctx.bus.emit('delivery', {
