@@ -11,7 +11,8 @@ import { PRODUCTS_PATH } from './throughput.ts';
  * Fastify server, 1 s after their first answer (idle), then the sandbox's
  * RSS as load accumulates: after 10k and 100k requests (flat = the request
  * log and the other histories are bounded), after 1k and 10k webhook
- * deliveries that fail (receiver port closed, no retries), and with bookings
+ * deliveries that fail (receiver port closed, no retries; measured once none
+ * is pending, so the figure is the process and not the queue), and with bookings
  * seeded through the control plane (20k by default, each with its people,
  * passengers and items: about six rows; 100k is estimated on a straight line
  * unless --memory-bookings 100000 is passed).
@@ -48,6 +49,16 @@ async function json(origin: string, method: 'GET' | 'POST', path: string, body?:
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
   return JSON.parse(text);
+}
+
+/** Waits (60 s at most) until the workspace has no pending webhook delivery left. */
+async function untilNoPending(origin: string, workspaceId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { data } = await json(origin, 'GET', `/__sandbox/deliveries?workspaceId=${workspaceId}&status=pending&limit=1`);
+    if (data.length === 0) return;
+    await sleep(200);
+  }
 }
 
 /** `total` requests from `concurrency` workers, each with one in flight. */
@@ -109,6 +120,8 @@ export async function runMemory(options: { requests: number; deliveries: number;
         await res.body.dump();
       });
       sent = target;
+      // measure the process, not the queue: attempts lag behind a burst of events
+      await untilNoPending(origin, workspaceId);
       await sleep(SETTLE_MS);
       afterFailedDeliveries.push({ deliveries: target, mib: rssMiB(child) });
     }
