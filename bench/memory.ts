@@ -10,7 +10,7 @@ import { PRODUCTS_PATH } from './throughput.ts';
  * Section 7, memory: RSS of `sandbox start --in-memory` and of the bare
  * Fastify server, 1 s after their first answer (idle), then the sandbox's
  * RSS as load accumulates: after 10k and 100k requests (flat = the request
- * log and the other histories are bounded), after 1k and 10k webhook
+ * log and the other histories are bounded), after 1k, 5k and 10k webhook
  * deliveries that fail (receiver port closed, no retries; measured once none
  * is pending, so the figure is the process and not the queue), and with bookings
  * seeded through the control plane (20k by default, each with its people,
@@ -114,7 +114,7 @@ export async function runMemory(options: { requests: number; deliveries: number;
     await json(origin, 'POST', '/v1/webhooks/subscriptions', { url: `http://127.0.0.1:${closedPort}/hook`, events: ['booking.created'], maxRetries: 0 }, AUTH_HEADERS);
     const afterFailedDeliveries: MemoryResult['afterFailedDeliveries'] = [];
     let sent = 0;
-    for (const target of [options.deliveries / 10, options.deliveries]) {
+    for (const target of [options.deliveries / 10, options.deliveries / 2, options.deliveries]) {
       log(`memory: ${target.toLocaleString('en-US')} failed webhook deliveries ...`);
       await hammer(origin, target - sent, 8, async (pool) => {
         const res = await pool.request({ method: 'POST', path: '/__sandbox/events', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, type: 'booking.created' }) });
