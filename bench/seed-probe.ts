@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   const storage = values.data ? ['--data', values.data] : ['--in-memory'];
   const nodeArgs = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [];
   const server = startChild(process.execPath, [...nodeArgs, bin, 'start', ...storage, '--port', values.port]);
-  if (values['server-log']) server.process.stderr!.on('data', (chunk: string) => process.stderr.write(chunk));
+  // its output is drained (a full pipe would block the server) and shown with --server-log
+  for (const stream of [server.process.stdout!, server.process.stderr!]) stream.on('data', (chunk: Buffer | string) => values['server-log'] && process.stderr.write(chunk));
   await waitReady();
   for (let i = 0; i < 20; i++) await health(); // warm
   const latencies: number[] = [];
