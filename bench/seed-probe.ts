@@ -2,12 +2,13 @@
  * Does the sandbox keep answering while `sandbox seed` runs (issue 15, point 7)?
  * Starts a sandbox, polls GET /__sandbox/health every 20 ms while
  * `sandbox seed --products P --bookings B` runs against it, and prints the seed's
- * wall time and the health latencies (max, p99, median). A manual probe, not
+ * wall time and the health latencies (max, p99, median), after the same polling
+ * with nothing running (the machine's own noise). A manual probe, not
  * part of `npm run bench` and not a test (no timed tests): figures in
  * docs/benchmarks.md, "Health during a large seed".
  *
  *   npx tsx bench/seed-probe.ts [--products 5000] [--bookings 50000] [--data <file>] [--port 4777]
- *                               [--profile <dir>] [--server-log]
+ *                               [--idle-seconds 10] [--profile <dir>] [--server-log]
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '4777' },
     profile: { type: 'string' },
     'server-log': { type: 'boolean', default: false },
+    'idle-seconds': { type: 'string', default: '10' },
   },
 });
 const url = `http://127.0.0.1:${values.port}`;
@@ -58,14 +60,11 @@ async function main(): Promise<void> {
   for (const stream of [server.process.stdout!, server.process.stderr!]) stream.on('data', (chunk: Buffer | string) => values['server-log'] && process.stderr.write(chunk));
   await waitReady();
   for (let i = 0; i < 20; i++) await health(); // warm
-  const latencies: number[] = [];
+  // the same polling with nothing running first: what the machine's load alone costs
+  const idleEnd = performance.now() + Number(values['idle-seconds']) * 1000;
+  const idle = await poll(() => performance.now() < idleEnd);
   let seeding = true;
-  const poller = (async () => {
-    while (seeding) {
-      latencies.push(await health());
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
+  const poller = poll(() => seeding);
   const started = performance.now();
   const seed = spawn(process.execPath, [bin, 'seed', '--products', values.products, '--bookings', values.bookings, '--url', url], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
@@ -73,11 +72,26 @@ async function main(): Promise<void> {
   const code = await new Promise<number | null>((resolve) => seed.once('exit', resolve));
   const wall = performance.now() - started;
   seeding = false;
-  await poller;
+  const latencies = await poller;
+  console.log(out.trim());
+  if (idle.length > 0) console.log(`idle: health ${summary(idle)}`);
+  console.log(`seed exit ${code}, wall ${(wall / 1000).toFixed(1)} s; health ${summary(latencies)}`);
+}
+
+/** Health every 20 ms while `go()`; latencies in ms. */
+async function poll(go: () => boolean): Promise<number[]> {
+  const out: number[] = [];
+  while (go()) {
+    out.push(await health());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return out;
+}
+
+function summary(latencies: number[]): string {
   const sorted = [...latencies].sort((a, b) => a - b);
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-  console.log(out.trim());
-  console.log(`seed exit ${code}, wall ${(wall / 1000).toFixed(1)} s; health: ${latencies.length} probes, max ${fmt(sorted.at(-1)!)}, p99 ${fmt(percentile(sorted, 99))}, median ${fmt(percentile(sorted, 50))}`);
+  return `${latencies.length} probes, max ${fmt(sorted.at(-1)!)}, p99 ${fmt(percentile(sorted, 99))}, median ${fmt(percentile(sorted, 50))}`;
 }
 
 main()
