@@ -10,10 +10,9 @@
  *   npx tsx bench/seed-probe.ts [--products 5000] [--bookings 50000] [--data <file>] [--port 4777]
  *                               [--idle-seconds 10] [--profile <dir>] [--server-log]
  */
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startChild, stopAll } from './lib/children.ts';
+import { installChildCleanup, startChild, stopAll } from './lib/children.ts';
 
 const { values } = parseArgs({
   options: {
@@ -66,10 +65,10 @@ async function main(): Promise<void> {
   let seeding = true;
   const poller = poll(() => seeding);
   const started = performance.now();
-  const seed = spawn(process.execPath, [bin, 'seed', '--products', values.products, '--bookings', values.bookings, '--url', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const seed = startChild(process.execPath, [bin, 'seed', '--products', values.products, '--bookings', values.bookings, '--url', url]);
   let out = '';
-  seed.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
-  const code = await new Promise<number | null>((resolve) => seed.once('exit', resolve));
+  seed.process.stdout!.setEncoding('utf8').on('data', (text: string) => (out += text));
+  const code = await seed.exited;
   const wall = performance.now() - started;
   seeding = false;
   const latencies = await poller;
@@ -94,6 +93,7 @@ function summary(latencies: number[]): string {
   return `${latencies.length} probes, max ${fmt(sorted.at(-1)!)}, p99 ${fmt(percentile(sorted, 99))}, median ${fmt(percentile(sorted, 50))}`;
 }
 
+installChildCleanup(); // no server or seed left behind on Ctrl+C or a kill
 main()
   .catch((err: unknown) => {
     console.error(err instanceof Error ? err.message : err);
