@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { emitDomainEvent } from '../core/events.ts';
-import { conflict } from '../core/errors.ts';
-import type { SandboxContext } from '../context.ts';
-import { errorResponses } from '../http/error-schemas.ts';
-import type { ZodApp } from '../resources/types.ts';
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/catalogue.ts';
-import { dispatcherFor } from '../webhooks/dispatcher.ts';
-import { sampleEventData } from '../webhooks/sample-data.ts';
+import { emitDomainEvent } from '../../core/events.ts';
+import { conflict } from '../../core/errors.ts';
+import type { SandboxContext } from '../../context.ts';
+import { errorResponses } from '../../http/error-schemas.ts';
+import type { ZodApp } from '../types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../webhooks/catalogue.ts';
+import { dispatcherFor } from '../../webhooks/dispatcher.ts';
+import { sampleEventData } from '../../webhooks/sample-data.ts';
 import { applyDataEdits } from './event-data-edits.ts';
-import { requireWorkspace } from './workspace-keys.ts';
+import { requireWorkspace } from '../../control/workspace-keys.ts';
 
 /**
  * POST /__sandbox/events emits any event of the catalogue as if the platform

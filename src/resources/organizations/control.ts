@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import type { Principal } from '../core/auth.ts';
-import { COLLECTIONS } from '../core/collections.ts';
-import { notFound } from '../core/errors.ts';
-import { parseId } from '../core/ids.ts';
-import type { WorkspaceRecord } from '../core/tenancy.ts';
-import type { SandboxContext } from '../context.ts';
-import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
-import { CreateOrgKeyBodySchema } from '../resources/organizations/requests.ts';
-import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema, type OrgApiKeyRecord, type Organization } from '../resources/organizations/schemas.ts';
-import { OrgKeyService } from '../resources/organizations/service.ts';
-import type { ZodApp } from '../resources/types.ts';
-import { assertKnownScopes, knownScopes } from './known-scopes.ts';
-import { listWorkspaces, requireWorkspace } from './workspace-keys.ts';
+import type { Principal } from '../../core/auth.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { notFound } from '../../core/errors.ts';
+import { parseId } from '../../core/ids.ts';
+import type { WorkspaceRecord } from '../../core/tenancy.ts';
+import type { SandboxContext } from '../../context.ts';
+import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
+import { CreateOrgKeyBodySchema } from './requests.ts';
+import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema, type OrgApiKeyRecord, type Organization } from './schemas.ts';
+import { OrgKeyService } from './service.ts';
+import type { ZodApp } from '../types.ts';
+import { assertKnownScopes, knownScopes } from '../../control/known-scopes.ts';
+import { listWorkspaces, requireWorkspace } from '../../control/workspace-keys.ts';
 
 /**
  * Organization (partner) keys from the control plane, for `sandbox org-keys`:

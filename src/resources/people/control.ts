@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { SandboxContext } from '../context.ts';
-import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
-import { CreatePersonBodySchema } from '../resources/people/requests.ts';
-import { PersonSchema } from '../resources/people/schemas.ts';
-import { PeopleService } from '../resources/people/service.ts';
-import type { ZodApp } from '../resources/types.ts';
-import { requireWorkspace } from './workspace-keys.ts';
+import type { SandboxContext } from '../../context.ts';
+import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
+import { CreatePersonBodySchema } from './requests.ts';
+import { PersonSchema } from './schemas.ts';
+import { PeopleService } from './service.ts';
+import type { ZodApp } from '../types.ts';
+import { requireWorkspace } from '../../control/workspace-keys.ts';
 
 /**
  * POST /__sandbox/workspaces/:id/people: the API description names no

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { COLLECTIONS } from '../core/collections.ts';
-import type { SandboxContext } from '../context.ts';
-import type { ZodApp } from '../resources/types.ts';
-import { VERIFICATION_STATUSES, type Verification } from '../resources/verification/schemas.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import type { SandboxContext } from '../../context.ts';
+import type { ZodApp } from '../types.ts';
+import { VERIFICATION_STATUSES, type Verification } from './schemas.ts';
 
 /**
  * GET /__sandbox/verifications?target=&channel=&workspaceId=: the codes the

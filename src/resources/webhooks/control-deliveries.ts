@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { COLLECTIONS } from '../core/collections.ts';
-import { notFound } from '../core/errors.ts';
-import type { Principal } from '../core/auth.ts';
-import type { SandboxContext } from '../context.ts';
-import { errorResponses } from '../http/error-schemas.ts';
-import { CreateSubscriptionBodySchema } from '../resources/webhooks/requests.ts';
-import { subscriptionView, WebhookSubscriptionSchema, type WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
-import { WebhookSubscriptionService } from '../resources/webhooks/service.ts';
-import type { ZodApp } from '../resources/types.ts';
-import { dispatcherFor } from '../webhooks/dispatcher.ts';
-import { DELIVERY_STATUSES, DeliverySchema } from '../webhooks/outbox.ts';
-import { requireWorkspace } from './workspace-keys.ts';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { notFound } from '../../core/errors.ts';
+import type { Principal } from '../../core/auth.ts';
+import type { SandboxContext } from '../../context.ts';
+import { errorResponses } from '../../http/error-schemas.ts';
+import { CreateSubscriptionBodySchema } from './requests.ts';
+import { subscriptionView, WebhookSubscriptionSchema, type WebhookSubscriptionRecord } from './schemas.ts';
+import { WebhookSubscriptionService } from './service.ts';
+import type { ZodApp } from '../types.ts';
+import { dispatcherFor } from '../../webhooks/dispatcher.ts';
+import { DELIVERY_STATUSES, DeliverySchema } from '../../webhooks/outbox.ts';
+import { requireWorkspace } from '../../control/workspace-keys.ts';
 
 /**
  * Webhook deliveries on the control plane (docs/webhooks.md): the attempt log,
