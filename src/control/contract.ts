@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodApp } from '../resources/types.ts';
 import { z } from 'zod';
 import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
 
@@ -57,6 +58,8 @@ export function responseSchemas(route: ControlRoute): Record<number, z.ZodType> 
 
 // ---- the server side -------------------------------------------------------------------------
 
+type RouteOptions = Parameters<ZodApp['route']>[0];
+
 /** A request as a route's handler sees it: params, query and body parsed by the route's schemas. */
 export type ControlRequest<R extends ControlRoute> = Omit<FastifyRequest, 'params' | 'query' | 'body'> & {
   params: Out<R['params']>;
@@ -71,18 +74,13 @@ export type ControlRequest<R extends ControlRoute> = Omit<FastifyRequest, 'param
 export type ControlAnswer<R extends ControlRoute> = R extends { raw: 'sse' } ? void : R extends { raw: 'json' } ? RouteData<R> | string : RouteData<R>;
 export type ControlHandler<R extends ControlRoute> = (request: ControlRequest<R>, reply: FastifyReply) => Promise<ControlAnswer<R>>;
 
-/** The slice of a Fastify instance `serve` needs (any plugin scope's instance has it). */
-interface RouteRegistrar {
-  route(options: Record<string, unknown>): unknown;
-}
-
 /**
  * Registers one control route from its contract entry. The reply's status is the route's first
  * success status before the handler runs (a handler may pick another of them with `reply.code`).
  */
-export function serve<R extends ControlRoute>(app: RouteRegistrar, route: R, handler: ControlHandler<R>, options: { bodyLimit?: number } = {}): void {
+export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: ControlHandler<R>, options: { bodyLimit?: number } = {}): void {
   const status = route.statuses?.[0] ?? 200;
-  app.route({
+  const options_: RouteOptions = {
     method: route.method,
     url: route.path,
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
@@ -100,11 +98,12 @@ export function serve<R extends ControlRoute>(app: RouteRegistrar, route: R, han
       if (route.raw === 'json') return typeof answer === 'string' ? reply.type('application/json').send(answer) : answer;
       return { data: answer };
     },
-  });
+  };
+  app.route(options_);
 }
 
 /** Registers every route of a group at once: the handlers object must name exactly the group's routes. */
-export function serveAll<T extends Record<string, ControlRoute>>(app: RouteRegistrar, routes: T, handlers: { [K in keyof T]: ControlHandler<T[K]> }): void {
+export function serveAll<T extends Record<string, ControlRoute>>(app: ZodApp, routes: T, handlers: { [K in keyof T]: ControlHandler<T[K]> }): void {
   for (const name of Object.keys(routes) as (keyof T & string)[]) serve(app, routes[name]!, handlers[name]);
 }
 

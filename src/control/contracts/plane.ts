@@ -74,7 +74,7 @@ export const PLANE_ROUTES = defineRoutes({
     method: 'DELETE',
     path: '/keys/:id',
     params: IdParams,
-    data: z.object({ id: z.string(), workspaceId: z.string(), status: z.literal('revoked'), revokedAt: z.string().nullable() }),
+    data: z.object({ id: z.string(), workspaceId: z.string(), status: z.literal('revoked'), revokedAt: z.string() }),
     summary: 'Revoke a workspace key: the next request with it gets 401',
   },
   exportWorkspace: {

@@ -1,15 +1,14 @@
-import { z } from 'zod';
 import type { Principal } from '../../core/auth.ts';
 import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import type { WorkspaceRecord } from '../../core/tenancy.ts';
 import type { SandboxContext } from '../../context.ts';
-import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
-import { CreateOrgKeyBodySchema } from './requests.ts';
-import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema, type OrgApiKeyRecord, type Organization } from './schemas.ts';
+import { CONTROL_PLANE_ACTOR, ORG_KEY_CONTROL_ROUTES } from './control-contract.ts';
+import type { OrgApiKeyRecord, Organization } from './schemas.ts';
 import { OrgKeyService } from './service.ts';
 import type { ZodApp } from '../types.ts';
+import { serveAll } from '../../control/contract.ts';
 import { assertKnownScopes, knownScopes } from '../../control/known-scopes.ts';
 import { listWorkspaces, requireWorkspace } from '../../control/workspace-keys.ts';
 
@@ -18,14 +17,9 @@ import { listWorkspaces, requireWorkspace } from '../../control/workspace-keys.t
  * the same OrgKeyService as POST/GET/DELETE /v1/organizations/:id/api-keys
  * (API description, "Organization API keys"), acting as the control plane
  * itself: all scopes, and `revokedBy` names it (CONTROL_PLANE_ACTOR).
- * Documented in docs/cli.md.
+ * Documented in docs/cli.md; the routes' shapes are in ./control-contract.ts.
  */
-export const CONTROL_PLANE_ACTOR = 'sandbox-control-plane';
-
-const OrganizationViewSchema = z.object({ id: z.string(), workspaceId: z.string(), name: z.string(), slug: z.string() });
-const OrgKeyViewSchema = OrgApiKeySchema.extend({ organizationName: z.string() });
-const WorkspaceQuery = z.object({ workspaceId: z.string().optional() });
-const errors = { 400: errorResponses[400], 404: ErrorBodySchema, 409: ErrorBodySchema };
+export { CONTROL_PLANE_ACTOR };
 
 function controlPrincipal(workspace: WorkspaceRecord): Principal {
   return {
@@ -58,45 +52,29 @@ function locate<T extends { id: string }>(ctx: SandboxContext, collection: strin
 export function registerOrgKeyControl(app: ZodApp, ctx: SandboxContext): void {
   const service = new OrgKeyService(ctx.store, ctx.clock, ctx.auth);
 
-  app.get('/organizations', {
-    schema: { querystring: WorkspaceQuery, response: { 200: z.object({ data: z.array(OrganizationViewSchema) }), 404: ErrorBodySchema } },
-    config: { summary: 'List the partner organizations of every workspace, or of one' },
-  }, async (request) => ({
-    data: workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
-      ctx.store.list<Organization>(COLLECTIONS.organizations, w.id).map((o) => ({ id: o.id, workspaceId: w.id, name: o.name, slug: o.slug }))),
-  }));
+  serveAll(app, ORG_KEY_CONTROL_ROUTES, {
+    organizations: async (request) =>
+      workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
+        ctx.store.list<Organization>(COLLECTIONS.organizations, w.id).map((o) => ({ id: o.id, workspaceId: w.id, name: o.name, slug: o.slug }))),
 
-  app.get('/org-keys', {
-    schema: { querystring: WorkspaceQuery, response: { 200: z.object({ data: z.array(OrgKeyViewSchema) }), 404: ErrorBodySchema } },
-    config: { summary: 'List organization keys (prefix only, never the key), oldest first per organization' },
-  }, async (request) => ({
-    data: workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
-      ctx.store.list<Organization>(COLLECTIONS.organizations, w.id).flatMap((o) =>
-        service.list(controlPrincipal(w), o.id).map((k) => ({ ...k, organizationName: o.name })))),
-  }));
+    orgKeys: async (request) =>
+      workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
+        ctx.store.list<Organization>(COLLECTIONS.organizations, w.id).flatMap((o) =>
+          service.list(controlPrincipal(w), o.id).map((k) => ({ ...k, organizationName: o.name })))),
 
-  app.post('/organizations/:id/api-keys', {
-    schema: {
-      params: z.object({ id: z.string() }),
-      body: CreateOrgKeyBodySchema,
-      response: { 201: z.object({ data: CreatedOrgKeySchema }), ...errors },
+    createOrgKey: async (request) => {
+      const id = parseId('organization', 'id', request.params.id);
+      const found = locate<Organization>(ctx, COLLECTIONS.organizations, id);
+      if (!found) throw notFound('Organization');
+      assertKnownScopes(request.body.scopes, knownScopes(ctx.routes));
+      return service.create(controlPrincipal(found.workspace), id, request.body);
     },
-    config: { summary: 'Issue an organization key (the body of POST /v1/organizations/:id/api-keys); the key is shown once' },
-  }, async (request, reply) => {
-    const id = parseId('organization', 'id', request.params.id);
-    const found = locate<Organization>(ctx, COLLECTIONS.organizations, id);
-    if (!found) throw notFound('Organization');
-    assertKnownScopes(request.body.scopes, knownScopes(ctx.routes));
-    return reply.code(201).send({ data: await service.create(controlPrincipal(found.workspace), id, request.body) });
-  });
 
-  app.delete('/org-keys/:id', {
-    schema: { params: z.object({ id: z.string() }), response: { 200: z.object({ data: RevokedOrgKeySchema }), ...errors } },
-    config: { summary: `Revoke an organization key (revokedBy: "${CONTROL_PLANE_ACTOR}")` },
-  }, async (request) => {
-    const id = parseId('orgKey', 'id', request.params.id);
-    const found = locate<OrgApiKeyRecord>(ctx, COLLECTIONS.orgApiKeys, id);
-    if (!found) throw notFound('Organization API key');
-    return { data: await service.revoke(controlPrincipal(found.workspace), found.row.organizationId, id) };
+    revokeOrgKey: async (request) => {
+      const id = parseId('orgKey', 'id', request.params.id);
+      const found = locate<OrgApiKeyRecord>(ctx, COLLECTIONS.orgApiKeys, id);
+      if (!found) throw notFound('Organization API key');
+      return service.revoke(controlPrincipal(found.workspace), found.row.organizationId, id);
+    },
   });
 }

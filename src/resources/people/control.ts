@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import type { SandboxContext } from '../../context.ts';
-import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
-import { CreatePersonBodySchema } from './requests.ts';
-import { PersonSchema } from './schemas.ts';
-import { PeopleService } from './service.ts';
-import type { ZodApp } from '../types.ts';
+import { serve } from '../../control/contract.ts';
 import { requireWorkspace } from '../../control/workspace-keys.ts';
+import type { ZodApp } from '../types.ts';
+import { PEOPLE_CONTROL_ROUTES } from './control-contract.ts';
+import { PeopleService } from './service.ts';
 
 /**
  * POST /__sandbox/workspaces/:id/people: the API description names no
@@ -14,15 +12,8 @@ import { requireWorkspace } from '../../control/workspace-keys.ts';
  */
 export function registerPeopleControl(app: ZodApp, ctx: SandboxContext): void {
   const people = new PeopleService(ctx.store, ctx.clock, ctx.bus);
-  app.post('/workspaces/:id/people', {
-    schema: {
-      params: z.object({ id: z.string() }),
-      body: CreatePersonBodySchema,
-      response: { 201: z.object({ data: PersonSchema }), 400: errorResponses[400], 404: ErrorBodySchema, 409: ErrorBodySchema },
-    },
-    config: { summary: 'Create a person (customer) in a workspace' },
-  }, async (request, reply) => {
+  serve(app, PEOPLE_CONTROL_ROUTES.createPerson, async (request) => {
     const workspace = requireWorkspace(ctx, request.params.id);
-    return reply.code(201).send({ data: await people.create(workspace.id, request.body) });
+    return people.create(workspace.id, request.body);
   });
 }
