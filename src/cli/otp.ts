@@ -1,3 +1,4 @@
+import type { VerificationSummary } from '../control/client.ts';
 import { printJson } from './output.ts';
 import { say, table, type ScriptFlags } from './format.ts';
 import { controlClient } from './trigger.ts';
@@ -15,7 +16,8 @@ export interface OtpFlags extends ScriptFlags {
 export async function runOtp(target: string | undefined, flags: OtpFlags): Promise<void> {
   const codes = await controlClient(flags).verifications({
     ...(target !== undefined ? { target } : {}),
-    ...(flags.channel !== undefined ? { channel: flags.channel } : {}),
+    // the server checks the channel and answers a 400 naming the ones there are
+    ...(flags.channel !== undefined ? { channel: flags.channel as VerificationSummary['channel'] } : {}),
     limit: flags.limit ?? (target === undefined ? 10 : 5),
   });
   if (flags.json) return printJson(codes);

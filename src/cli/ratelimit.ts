@@ -15,7 +15,7 @@ export interface ExhaustFlags extends ScriptFlags {
 export async function runRateLimitShow(flags: ScriptFlags): Promise<void> {
   const client = controlClient(flags);
   const workspaceId = flags.workspace === undefined ? undefined : (await resolveWorkspace(client, flags.workspace)).id;
-  const [buckets, workspaces] = await Promise.all([client.call<RateBucketSummary[]>('GET', '/rate-limits', { query: { workspaceId } }), client.workspaces()]);
+  const [buckets, workspaces] = await Promise.all([client.rateLimits({ workspaceId }), client.workspaces()]);
   if (flags.json) return printJson(buckets);
   const names = new Map(workspaces.map((w) => [w.id, w.name]));
   say(bucketTable(buckets, names));

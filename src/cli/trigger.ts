@@ -1,4 +1,7 @@
 import { ControlClient, type WorkspaceSummary } from '../control/client.ts';
+import type { WEBHOOK_EVENT_TYPES } from '../webhooks/catalogue.ts';
+
+type EventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 import { dim, printJson } from './output.ts';
 
 /** Options every command that talks to a running sandbox shares. */
@@ -37,7 +40,8 @@ export async function runTrigger(type: string, flags: TriggerFlags): Promise<voi
   const add = parseAssignments('--add', flags.add);
   const client = controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
-  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
+  // the server checks the type against the catalogue and answers a 400 that lists it
+  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type: type as EventType, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
   if (flags.json) return printJson({ event, deliveryIds });
   const count = deliveryIds.length;
   process.stdout.write(`Emitted ${event.type} ${dim(event.id)} in ${workspace.name}: ${count} ${count === 1 ? 'delivery' : 'deliveries'} queued\n`);

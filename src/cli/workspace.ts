@@ -15,18 +15,11 @@ export interface WorkspaceCreateFlags extends ScriptFlags {
   name?: string;
 }
 
-interface Created {
-  id: string;
-  name: string;
-  mode: string;
-  templateId: string;
-  keys: { id: string; name: string; key: string; scopes: string[] | null }[];
-}
-
 export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<void> {
   if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'sandbox') throw new Error(`--mode must be live or sandbox, not "${flags.mode}"`);
-  const body = { ...(flags.template ? { template: flags.template } : {}), ...(flags.mode ? { mode: flags.mode } : {}), ...(flags.name ? { name: flags.name } : {}) };
-  const created = await controlClient(flags).call<Created>('POST', '/workspaces', { body });
+  const mode = flags.mode as 'live' | 'sandbox' | undefined; // checked above
+  const body = { ...(flags.template ? { template: flags.template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}) };
+  const created = await controlClient(flags).createWorkspace(body);
   if (flags.json) return printJson(created);
   say([
     `Created ${created.name} ${dim(created.id)} (${created.mode}, from ${created.templateId}):`,
@@ -44,7 +37,7 @@ export async function runWorkspaceList(flags: ScriptFlags): Promise<void> {
 export async function runWorkspaceDelete(given: string, flags: ScriptFlags): Promise<void> {
   const client = controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
-  const deleted = await client.call<{ id: string; deleted: true }>('DELETE', `/workspaces/${encodeURIComponent(workspace.id)}`);
+  const deleted = await client.deleteWorkspace(workspace.id);
   if (flags.json) return printJson(deleted);
   say(`Deleted ${workspace.name} ${dim(workspace.id)} and everything in it`);
 }
@@ -52,7 +45,7 @@ export async function runWorkspaceDelete(given: string, flags: ScriptFlags): Pro
 export async function runWorkspaceReset(given: string, flags: ScriptFlags): Promise<void> {
   const client = controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
-  const reset = await client.call<{ id: string; reset: true; ms: number; now: string }>('POST', `/workspaces/${encodeURIComponent(workspace.id)}/reset`);
+  const reset = await client.resetWorkspace(workspace.id);
   if (flags.json) return printJson(reset);
   say(`Reset ${workspace.name} to its template in ${reset.ms} ms`);
 }
@@ -60,7 +53,7 @@ export async function runWorkspaceReset(given: string, flags: ScriptFlags): Prom
 export async function runWorkspaceAdvance(given: string, duration: string, flags: ScriptFlags): Promise<void> {
   const client = controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
-  const state = await client.call<{ now: string; offsetMs: number }>('POST', `/workspaces/${encodeURIComponent(workspace.id)}/clock/advance`, { body: { ms: parseDuration(duration) } });
+  const state = await client.advanceWorkspaceClock(workspace.id, parseDuration(duration));
   if (flags.json) return printJson(state);
   say(`${workspace.name}: ${state.now} (${state.offsetMs} ms ahead of the sandbox clock)`);
 }
