@@ -1,8 +1,8 @@
 import type { WorkspaceSummary } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
 import { parseDuration } from './clock.ts';
-import { say, table, type ScriptFlags } from './format.ts';
-import { controlClient, resolveWorkspace } from './trigger.ts';
+import { say, table } from './format.ts';
+import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox workspace create|list|delete|reset|advance`: workspaces on demand,
@@ -19,7 +19,8 @@ export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<v
   if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'sandbox') throw new Error(`--mode must be live or sandbox, not "${flags.mode}"`);
   const mode = flags.mode as 'live' | 'sandbox' | undefined; // checked above
   const body = { ...(flags.template ? { template: flags.template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}) };
-  const created = await controlClient(flags).createWorkspace(body);
+  const client = await controlClient(flags);
+  const created = await client.createWorkspace(body);
   if (flags.json) return printJson(created);
   say([
     `Created ${created.name} ${dim(created.id)} (${created.mode}, from ${created.templateId}):`,
@@ -29,31 +30,29 @@ export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<v
 }
 
 export async function runWorkspaceList(flags: ScriptFlags): Promise<void> {
-  const workspaces: WorkspaceSummary[] = await controlClient(flags).workspaces();
+  const client = await controlClient(flags);
+  const workspaces: WorkspaceSummary[] = await client.workspaces();
   if (flags.json) return printJson(workspaces.map(({ id, name, mode, created, templateId }) => ({ id, name, mode, created: created ?? false, templateId: templateId ?? null })));
   say(table(['ID', 'NAME', 'MODE', 'KIND'], workspaces.map((w) => [w.id, w.name, w.mode, w.created ? `created from ${w.templateId}` : 'fixture'])));
 }
 
 export async function runWorkspaceDelete(given: string, flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
   const deleted = await client.deleteWorkspace(workspace.id);
-  if (flags.json) return printJson(deleted);
-  say(`Deleted ${workspace.name} ${dim(workspace.id)} and everything in it`);
+  report(flags, deleted, () => `Deleted ${workspace.name} ${dim(workspace.id)} and everything in it`);
 }
 
 export async function runWorkspaceReset(given: string, flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
   const reset = await client.resetWorkspace(workspace.id);
-  if (flags.json) return printJson(reset);
-  say(`Reset ${workspace.name} to its template in ${reset.ms} ms`);
+  report(flags, reset, () => `Reset ${workspace.name} to its template in ${reset.ms} ms`);
 }
 
 export async function runWorkspaceAdvance(given: string, duration: string, flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
   const state = await client.advanceWorkspaceClock(workspace.id, parseDuration(duration));
-  if (flags.json) return printJson(state);
-  say(`${workspace.name}: ${state.now} (${state.offsetMs} ms ahead of the sandbox clock)`);
+  report(flags, state, () => `${workspace.name}: ${state.now} (${state.offsetMs} ms ahead of the sandbox clock)`);
 }
