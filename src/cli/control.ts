@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { ControlClient, WorkspaceSummary } from '../control/client.ts';
-import { printJson } from './output.ts';
+import { errorMessage, printJson } from './output.ts';
 import { say } from './format.ts';
 
 /**
@@ -50,15 +50,21 @@ export function controlCommand(parent: Command, name: string, description: strin
     .addHelpText('after', `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((e) => `  $ npx sandbox ${e}`).join('\n')}`);
 }
 
-/**
- * The control client of the sandbox the flags name. A sandbox that does not answer
- * surfaces as the client's SandboxNotRunningError, whose message is the one line the CLI
- * prints: "no sandbox is running at <url> (<reason>); start one with `sandbox start` or pass --url".
- */
+/** The control client of the sandbox the flags name (the client module is loaded here, on first use). */
 export async function controlClient(flags: Pick<ControlFlags, 'url' | 'token'>): Promise<ControlClient> {
   const { ControlClient } = await import('../control/client.ts');
   const token = controlToken(flags);
   return new ControlClient({ url: flags.url, ...(token ? { token } : {}) });
+}
+
+/**
+ * The one line the CLI prints for an error. A sandbox that does not answer (the client's
+ * SandboxNotRunningError, told by name so this module need not load the client) gets the way out.
+ */
+export function errorLine(err: unknown): string {
+  const message = errorMessage(err);
+  if (err instanceof Error && err.name === 'SandboxNotRunningError') return `${message}; start one with \`sandbox start\` or pass --url`;
+  return message;
 }
 
 /** Fails early with the "no sandbox is running" line, before work that would fail less clearly. */

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-import { errorMessage, fail } from './output.ts';
+import { fail } from './output.ts';
+import { errorLine } from './control.ts';
 
 import { clockCommand } from './commands/clock.ts';
 import { dashboardCommand } from './commands/dashboard.ts';
@@ -96,6 +97,6 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     // commander has printed its one line already
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : USAGE_ERRORS.has(err.code) ? 2 : 1);
-    fail(errorMessage(err));
+    fail(errorLine(err));
   }
 }

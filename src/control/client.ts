@@ -122,7 +122,7 @@ export class ControlClient {
   }
 
   private notRunning(err: unknown): SandboxNotRunningError {
-    return new SandboxNotRunningError(`no sandbox is running at ${this.baseUrl} (${reason(err)}); start one with \`sandbox start\` or pass --url`);
+    return new SandboxNotRunningError(`no sandbox is running at ${this.baseUrl} (${reason(err)})`);
   }
 
   // Named shortcuts for the calls the CLI and the dashboard make; each is one route of the table.
