@@ -127,169 +127,62 @@ export class ControlClient {
 
   // Named shortcuts for the calls the CLI and the dashboard make; each is one route of the table.
 
-  health() {
-    return this.request(ROUTES.health, {}, { timeoutMs: 5_000 });
-  }
-
-  workspaces() {
-    return this.request(ROUTES.workspaces);
-  }
-
-  createWorkspace(body: RouteInput<typeof ROUTES.createWorkspace>['body'] = {}) {
-    return this.request(ROUTES.createWorkspace, { body });
-  }
-
-  deleteWorkspace(id: string) {
-    return this.request(ROUTES.deleteWorkspace, { params: { id } });
-  }
-
-  resetWorkspace(id: string) {
-    return this.request(ROUTES.resetWorkspace, { params: { id } }, { timeoutMs: STATE_TIMEOUT_MS });
-  }
-
-  advanceWorkspaceClock(id: string, ms: number) {
-    return this.request(ROUTES.advanceWorkspaceClock, { params: { id }, body: { ms } });
-  }
-
-  eventTypes() {
-    return this.request(ROUTES.eventTypes);
-  }
+  health() { return this.request(ROUTES.health, {}, { timeoutMs: 5_000 }); }
+  workspaces() { return this.request(ROUTES.workspaces); }
+  createWorkspace(body: RouteInput<typeof ROUTES.createWorkspace>['body'] = {}) { return this.request(ROUTES.createWorkspace, { body }); }
+  deleteWorkspace(id: string) { return this.request(ROUTES.deleteWorkspace, { params: { id } }); }
+  resetWorkspace(id: string) { return this.request(ROUTES.resetWorkspace, { params: { id } }, { timeoutMs: STATE_TIMEOUT_MS }); }
+  advanceWorkspaceClock(id: string, ms: number) { return this.request(ROUTES.advanceWorkspaceClock, { params: { id }, body: { ms } }); }
+  eventTypes() { return this.request(ROUTES.eventTypes); }
 
   /** `override` replaces fields of the data and `add` adds new ones; keys are dotted paths (`customer.email`). */
-  emitEvent(body: RouteInput<typeof ROUTES.emitEvent>['body']) {
-    return this.request(ROUTES.emitEvent, { body });
-  }
-
-  deliveries(query: RouteInput<typeof ROUTES.deliveries>['query'] = {}) {
-    return this.request(ROUTES.deliveries, { query });
-  }
+  emitEvent(body: RouteInput<typeof ROUTES.emitEvent>['body']) { return this.request(ROUTES.emitEvent, { body }); }
+  deliveries(query: RouteInput<typeof ROUTES.deliveries>['query'] = {}) { return this.request(ROUTES.deliveries, { query }); }
 
   /** Creates, or reuses by URL, a subscription in a workspace, and returns its signing secret. */
-  ensureSubscription(body: RouteInput<typeof ROUTES.ensureSubscription>['body']) {
-    return this.request(ROUTES.ensureSubscription, { body });
-  }
+  ensureSubscription(body: RouteInput<typeof ROUTES.ensureSubscription>['body']) { return this.request(ROUTES.ensureSubscription, { body }); }
 
   /** The subscription to `url` in a workspace and its secret, without changing anything (404 when there is none). */
-  findSubscription(query: RouteInput<typeof ROUTES.findSubscription>['query']) {
-    return this.request(ROUTES.findSubscription, { query });
-  }
-
-  setSubscriptionActive(id: string, body: RouteInput<typeof ROUTES.setSubscriptionActive>['body']) {
-    return this.request(ROUTES.setSubscriptionActive, { params: { id }, body });
-  }
+  findSubscription(query: RouteInput<typeof ROUTES.findSubscription>['query']) { return this.request(ROUTES.findSubscription, { query }); }
+  setSubscriptionActive(id: string, body: RouteInput<typeof ROUTES.setSubscriptionActive>['body']) { return this.request(ROUTES.setSubscriptionActive, { params: { id }, body }); }
 
   /** The scopes /v1 routes require, with their resources and actions. */
-  scopes() {
-    return this.request(ROUTES.scopes);
-  }
-
-  createKey(workspaceId: string, body: RouteInput<typeof ROUTES.createKey>['body']) {
-    return this.request(ROUTES.createKey, { params: { id: workspaceId }, body });
-  }
-
-  revokeKey(id: string) {
-    return this.request(ROUTES.revokeKey, { params: { id } });
-  }
-
-  organizations(query: RouteInput<typeof ROUTES.organizations>['query'] = {}) {
-    return this.request(ROUTES.organizations, { query });
-  }
-
-  orgKeys(query: RouteInput<typeof ROUTES.orgKeys>['query'] = {}) {
-    return this.request(ROUTES.orgKeys, { query });
-  }
-
-  createOrgKey(organizationId: string, body: CreateOrgKeyInput) {
-    return this.request(ROUTES.createOrgKey, { params: { id: organizationId }, body });
-  }
-
-  revokeOrgKey(id: string) {
-    return this.request(ROUTES.revokeOrgKey, { params: { id } });
-  }
-
-  clock() {
-    return this.request(ROUTES.clock);
-  }
-
-  advanceClock(ms: number) {
-    return this.request(ROUTES.advanceClock, { body: { ms } });
-  }
-
-  setClock(at: string) {
-    return this.request(ROUTES.setClock, { body: { at } });
-  }
-
-  addFault(rule: FaultRuleInput) {
-    return this.request(ROUTES.addFault, { body: rule });
-  }
-
-  faults() {
-    return this.request(ROUTES.faults);
-  }
-
-  clearFaults() {
-    return this.request(ROUTES.clearFaults);
-  }
-
-  removeFault(id: string) {
-    return this.request(ROUTES.removeFault, { params: { id } });
-  }
-
-  rateLimits(query: RouteInput<typeof ROUTES.rateLimits>['query'] = {}) {
-    return this.request(ROUTES.rateLimits, { query });
-  }
-
-  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }) {
-    return this.request(ROUTES.exhaustRateLimit, { body: target });
-  }
-
-  setWorkspaceMode(workspaceId: string, mode: 'live' | 'sandbox') {
-    return this.request(ROUTES.setWorkspaceMode, { params: { id: workspaceId }, body: { mode } });
-  }
-
-  saveSnapshot(name: string) {
-    return this.request(ROUTES.saveSnapshot, { body: { name } });
-  }
-
-  snapshots() {
-    return this.request(ROUTES.snapshots);
-  }
-
-  restoreSnapshot(name: string) {
-    return this.request(ROUTES.restoreSnapshot, { params: { name } }, { timeoutMs: STATE_TIMEOUT_MS });
-  }
+  scopes() { return this.request(ROUTES.scopes); }
+  createKey(workspaceId: string, body: RouteInput<typeof ROUTES.createKey>['body']) { return this.request(ROUTES.createKey, { params: { id: workspaceId }, body }); }
+  revokeKey(id: string) { return this.request(ROUTES.revokeKey, { params: { id } }); }
+  organizations(query: RouteInput<typeof ROUTES.organizations>['query'] = {}) { return this.request(ROUTES.organizations, { query }); }
+  orgKeys(query: RouteInput<typeof ROUTES.orgKeys>['query'] = {}) { return this.request(ROUTES.orgKeys, { query }); }
+  createOrgKey(organizationId: string, body: CreateOrgKeyInput) { return this.request(ROUTES.createOrgKey, { params: { id: organizationId }, body }); }
+  revokeOrgKey(id: string) { return this.request(ROUTES.revokeOrgKey, { params: { id } }); }
+  clock() { return this.request(ROUTES.clock); }
+  advanceClock(ms: number) { return this.request(ROUTES.advanceClock, { body: { ms } }); }
+  setClock(at: string) { return this.request(ROUTES.setClock, { body: { at } }); }
+  addFault(rule: FaultRuleInput) { return this.request(ROUTES.addFault, { body: rule }); }
+  faults() { return this.request(ROUTES.faults); }
+  clearFaults() { return this.request(ROUTES.clearFaults); }
+  removeFault(id: string) { return this.request(ROUTES.removeFault, { params: { id } }); }
+  rateLimits(query: RouteInput<typeof ROUTES.rateLimits>['query'] = {}) { return this.request(ROUTES.rateLimits, { query }); }
+  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }) { return this.request(ROUTES.exhaustRateLimit, { body: target }); }
+  setWorkspaceMode(workspaceId: string, mode: 'live' | 'sandbox') { return this.request(ROUTES.setWorkspaceMode, { params: { id: workspaceId }, body: { mode } }); }
+  saveSnapshot(name: string) { return this.request(ROUTES.saveSnapshot, { body: { name } }); }
+  snapshots() { return this.request(ROUTES.snapshots); }
+  restoreSnapshot(name: string) { return this.request(ROUTES.restoreSnapshot, { params: { name } }, { timeoutMs: STATE_TIMEOUT_MS }); }
 
   /** The whole state as the database file's JSON text (not wrapped in `data`). */
-  exportState(): Promise<string> {
-    return this.requestText(ROUTES.exportState, {}, { timeoutMs: STATE_TIMEOUT_MS });
-  }
+  exportState(): Promise<string> { return this.requestText(ROUTES.exportState, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
 
   /** Replaces the whole state with `json` (the text of an export or a database file), sent as it is. */
   importState(json: string) {
     // the text travels unparsed: a whole database may be large, and the server validates it
     return this.request(ROUTES.importState, { body: json as unknown as RouteInput<typeof ROUTES.importState>['body'] }, { timeoutMs: STATE_TIMEOUT_MS });
   }
-
-  reset() {
-    return this.request(ROUTES.reset, {}, { timeoutMs: STATE_TIMEOUT_MS });
-  }
-
-  seed(body: RouteInput<typeof ROUTES.seed>['body']) {
-    return this.request(ROUTES.seed, { body }, { timeoutMs: STATE_TIMEOUT_MS });
-  }
-
-  requests(limit?: number) {
-    return this.request(ROUTES.requests, { query: { limit } });
-  }
+  reset() { return this.request(ROUTES.reset, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
+  seed(body: RouteInput<typeof ROUTES.seed>['body']) { return this.request(ROUTES.seed, { body }, { timeoutMs: STATE_TIMEOUT_MS }); }
+  requests(limit?: number) { return this.request(ROUTES.requests, { query: { limit } }); }
 
   /** Sends a delivery again now (same webhook-id); answers the delivery after the attempt. */
-  replayDelivery(id: string) {
-    return this.request(ROUTES.replayDelivery, { params: { id } });
-  }
-
-  verifications(query: RouteInput<typeof ROUTES.verifications>['query'] = {}) {
-    return this.request(ROUTES.verifications, { query });
-  }
+  replayDelivery(id: string) { return this.request(ROUTES.replayDelivery, { params: { id } }); }
+  verifications(query: RouteInput<typeof ROUTES.verifications>['query'] = {}) { return this.request(ROUTES.verifications, { query }); }
 
   /** Reads GET /__sandbox/stream until it ends or `signal` aborts; yields every event. */
   async *stream(signal?: AbortSignal): AsyncGenerator<StreamEvent> {
