@@ -86,7 +86,7 @@ export class ControlClient {
   /** Calls one route of the table and returns the answer's text as sent (GET /state's database file). */
   async requestText<R extends ControlRoute>(route: R, ...[input, options]: CallArgs<R>): Promise<string> {
     const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: Query; body?: unknown };
-    return this.send(route.method, pathOf(route, params), { query, timeoutMs: options?.timeoutMs, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
+    return this.send(route.method, pathOf(route, params), { query, timeoutMs: options?.timeoutMs, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   }
 
   private async send(method: ControlMethod, path: string, options: { query?: Query | undefined; body?: string; timeoutMs?: number | undefined }): Promise<string> {
@@ -172,9 +172,10 @@ export class ControlClient {
   exportState(): Promise<string> { return this.requestText(ROUTES.exportState, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
 
   /** Replaces the whole state with `json` (the text of an export or a database file), sent as it is. */
-  importState(json: string) {
-    // the text travels unparsed: a whole database may be large, and the server validates it
-    return this.request(ROUTES.importState, { body: json as unknown as RouteInput<typeof ROUTES.importState>['body'] }, { timeoutMs: STATE_TIMEOUT_MS });
+  async importState(json: string): Promise<RouteData<typeof ROUTES.importState>> {
+    // the text travels unparsed (a whole database may be large); the server checks it against the route's body schema
+    const text = await this.send(ROUTES.importState.method, ROUTES.importState.path, { body: json, timeoutMs: STATE_TIMEOUT_MS });
+    return (JSON.parse(text) as { data: RouteData<typeof ROUTES.importState> }).data;
   }
   reset() { return this.request(ROUTES.reset, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
   seed(body: RouteInput<typeof ROUTES.seed>['body']) { return this.request(ROUTES.seed, { body }, { timeoutMs: STATE_TIMEOUT_MS }); }

@@ -93,7 +93,7 @@ export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: Co
     config: { ...(route.summary ? { summary: route.summary } : {}), ...(route.inferred ? { inferred: true } : {}) },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       reply.code(status);
-      const answer: unknown = await handler(request as unknown as ControlRequest<R>, reply);
+      const answer: unknown = await handler(request as ControlRequest<R>, reply);
       if (route.raw === 'sse') return reply;
       if (route.raw === 'json') return typeof answer === 'string' ? reply.type('application/json').send(answer) : answer;
       return { data: answer };
