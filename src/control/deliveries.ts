@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { COLLECTIONS } from '../core/collections.ts';
 import { notFound } from '../core/errors.ts';
 import type { Principal } from '../core/auth.ts';
 import type { SandboxContext } from '../context.ts';
@@ -11,6 +10,7 @@ import type { ZodApp } from '../resources/types.ts';
 import { dispatcherFor } from '../webhooks/dispatcher.ts';
 import { DELIVERY_STATUSES, DeliverySchema } from '../webhooks/outbox.ts';
 import { requireWorkspace } from './workspace-keys.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
 
 /**
  * Webhook deliveries on the control plane (docs/webhooks.md): the attempt log,
@@ -70,7 +70,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
     config: { summary: 'The subscription to a URL in a workspace, with its secret (read-only)' },
   }, async (request) => {
     const workspace = requireWorkspace(ctx, request.query.workspaceId);
-    const found = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === request.query.url);
+    const found = WEBHOOK_SUBSCRIPTIONS.in(ctx.store).list(workspace.id).find((s) => s.url === request.query.url);
     if (!found) throw notFound(`Subscription to ${request.query.url} in workspace ${workspace.id}`);
     return { data: { subscription: subscriptionView(found), secret: found.secret } };
   });
@@ -97,7 +97,7 @@ async function ensureSubscription(ctx: SandboxContext, workspaceId: string, body
   const workspace = requireWorkspace(ctx, workspaceId);
   const principal = { workspace } as Principal; // the service reads only the workspace
   const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
-  const existing = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === body.url);
+  const existing = WEBHOOK_SUBSCRIPTIONS.in(ctx.store).list(workspace.id).find((s) => s.url === body.url);
   if (!existing) {
     const { secret, ...subscription } = await service.create(principal, body);
     return { subscription, secret, created: true };

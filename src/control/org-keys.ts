@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Principal } from '../core/auth.ts';
-import { COLLECTIONS } from '../core/collections.ts';
 import { notFound } from '../core/errors.ts';
 import { parseId } from '../core/ids.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
@@ -10,8 +9,10 @@ import { CreateOrgKeyBodySchema } from '../resources/organizations/requests.ts';
 import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema, type OrgApiKeyRecord, type Organization } from '../resources/organizations/schemas.ts';
 import { OrgKeyService } from '../resources/organizations/service.ts';
 import type { ZodApp } from '../resources/types.ts';
+import type { Collection, StoredRow } from '../storage/collection.ts';
 import { assertKnownScopes, knownScopes } from './known-scopes.ts';
 import { listWorkspaces, requireWorkspace } from './workspace-keys.ts';
+import { ORGANIZATIONS, ORG_API_KEYS } from '../resources/organizations/collections.ts';
 
 /**
  * Organization (partner) keys from the control plane, for `sandbox org-keys`:
@@ -46,9 +47,10 @@ function workspacesFor(ctx: SandboxContext, workspaceId: string | undefined): Wo
 }
 
 /** Finds a row by id in whichever workspace holds it (ids are unique across workspaces). */
-function locate<T extends { id: string }>(ctx: SandboxContext, collection: string, id: string): { row: T; workspace: WorkspaceRecord } | undefined {
-  for (const ws of ctx.store.partitions(collection)) {
-    const row = ctx.store.get<T>(collection, ws, id);
+function locate<T extends StoredRow>(ctx: SandboxContext, collection: Collection<T>, id: string): { row: T; workspace: WorkspaceRecord } | undefined {
+  const rows = collection.in(ctx.store);
+  for (const ws of rows.partitions()) {
+    const row = rows.get(ws, id);
     const workspace = row ? ctx.auth.workspace(ws) : undefined;
     if (row && workspace) return { row, workspace };
   }
@@ -63,7 +65,7 @@ export function registerOrgKeyControl(app: ZodApp, ctx: SandboxContext): void {
     config: { summary: 'List the partner organizations of every workspace, or of one' },
   }, async (request) => ({
     data: workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
-      ctx.store.list<Organization>(COLLECTIONS.organizations, w.id).map((o) => ({ id: o.id, workspaceId: w.id, name: o.name, slug: o.slug }))),
+      ORGANIZATIONS.in(ctx.store).list(w.id).map((o) => ({ id: o.id, workspaceId: w.id, name: o.name, slug: o.slug }))),
   }));
 
   app.get('/org-keys', {
@@ -71,7 +73,7 @@ export function registerOrgKeyControl(app: ZodApp, ctx: SandboxContext): void {
     config: { summary: 'List organization keys (prefix only, never the key), oldest first per organization' },
   }, async (request) => ({
     data: workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
-      ctx.store.list<Organization>(COLLECTIONS.organizations, w.id).flatMap((o) =>
+      ORGANIZATIONS.in(ctx.store).list(w.id).flatMap((o) =>
         service.list(controlPrincipal(w), o.id).map((k) => ({ ...k, organizationName: o.name })))),
   }));
 
@@ -83,8 +85,8 @@ export function registerOrgKeyControl(app: ZodApp, ctx: SandboxContext): void {
     },
     config: { summary: 'Issue an organization key (the body of POST /v1/organizations/:id/api-keys); the key is shown once' },
   }, async (request, reply) => {
-    const id = parseId('organization', 'id', request.params.id);
-    const found = locate<Organization>(ctx, COLLECTIONS.organizations, id);
+    const id = parseId(ORGANIZATIONS, 'id', request.params.id);
+    const found = locate(ctx, ORGANIZATIONS, id);
     if (!found) throw notFound('Organization');
     assertKnownScopes(request.body.scopes, knownScopes(ctx.routes));
     return reply.code(201).send({ data: await service.create(controlPrincipal(found.workspace), id, request.body) });
@@ -94,8 +96,8 @@ export function registerOrgKeyControl(app: ZodApp, ctx: SandboxContext): void {
     schema: { params: z.object({ id: z.string() }), response: { 200: z.object({ data: RevokedOrgKeySchema }), ...errors } },
     config: { summary: `Revoke an organization key (revokedBy: "${CONTROL_PLANE_ACTOR}")` },
   }, async (request) => {
-    const id = parseId('orgKey', 'id', request.params.id);
-    const found = locate<OrgApiKeyRecord>(ctx, COLLECTIONS.orgApiKeys, id);
+    const id = parseId(ORG_API_KEYS, 'id', request.params.id);
+    const found = locate(ctx, ORG_API_KEYS, id);
     if (!found) throw notFound('Organization API key');
     return { data: await service.revoke(controlPrincipal(found.workspace), found.row.organizationId, id) };
   });

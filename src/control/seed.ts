@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { COLLECTIONS, type CollectionName } from '../core/collections.ts';
 import { conflict } from '../core/errors.ts';
 import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
@@ -12,14 +11,18 @@ import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts
 import type { Faker } from '@faker-js/faker';
 import type { FixtureFile } from '../fixtures/schema.ts';
 import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
+import { BOOKING_ITEMS, BOOKINGS, PASSENGERS } from '../resources/bookings/collections.ts';
 import type { Booking } from '../resources/bookings/schemas.ts';
-import type { Coupon, Extension, PricingOption } from '../resources/catalog/schemas.ts';
-import type { Departure } from '../resources/departures/schemas.ts';
-import type { Organization } from '../resources/organizations/schemas.ts';
+import { COUPONS, EXTENSIONS, PRICING_OPTIONS } from '../resources/catalog/collections.ts';
+import { DEPARTURES } from '../resources/departures/collections.ts';
+import { ORGANIZATIONS } from '../resources/organizations/collections.ts';
+import { PEOPLE } from '../resources/people/collections.ts';
 import type { Person } from '../resources/people/schemas.ts';
+import { PRODUCTS } from '../resources/products/collections.ts';
 import type { Product } from '../resources/products/schemas.ts';
 import type { ZodApp } from '../resources/types.ts';
-import type { Op, Row } from '../storage/types.ts';
+import type { Collection, StoredRow } from '../storage/collection.ts';
+import type { Op } from '../storage/types.ts';
 import { requireWorkspace } from './workspace-keys.ts';
 
 /**
@@ -49,7 +52,7 @@ const SeedResultSchema = z.object({
 });
 
 /** Collections a seed run writes, in commit order. */
-const WRITTEN = ['products', 'pricingOptions', 'extensions', 'departures', 'people', 'bookings', 'passengers', 'bookingItems'] as const satisfies readonly CollectionName[];
+const WRITTEN: readonly Collection<StoredRow>[] = [PRODUCTS, PRICING_OPTIONS, EXTENSIONS, DEPARTURES, PEOPLE, BOOKINGS, PASSENGERS, BOOKING_ITEMS];
 /** Without counts, a run adds this much. */
 const DEFAULT_PRODUCTS = 10;
 const DEFAULT_BOOKINGS = 50;
@@ -64,16 +67,15 @@ export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
 
 /** The workspace's current rows that the generators build on. */
 function existingRows(ctx: SandboxContext, ws: string) {
-  const list = <T extends { id: string }>(name: CollectionName) => ctx.store.list<T>(COLLECTIONS[name], ws);
   return {
-    products: list<Product>('products'),
-    pricingOptions: list<PricingOption>('pricingOptions'),
-    extensions: list<Extension>('extensions'),
-    departures: list<Departure>('departures'),
-    people: list<Person>('people'),
-    bookings: list<Booking>('bookings'),
-    coupons: list<Coupon>('coupons'),
-    organizations: list<Organization>('organizations'),
+    products: PRODUCTS.in(ctx.store).list(ws),
+    pricingOptions: PRICING_OPTIONS.in(ctx.store).list(ws),
+    extensions: EXTENSIONS.in(ctx.store).list(ws),
+    departures: DEPARTURES.in(ctx.store).list(ws),
+    people: PEOPLE.in(ctx.store).list(ws),
+    bookings: BOOKINGS.in(ctx.store).list(ws),
+    coupons: COUPONS.in(ctx.store).list(ws),
+    organizations: ORGANIZATIONS.in(ctx.store).list(ws),
   };
 }
 type Existing = ReturnType<typeof existingRows>;
@@ -101,7 +103,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
   const seed = body.seed ?? ctx.options.seed;
   // Loaded on demand, as the fixture generator does (the same module, so the same instance).
   const { faker } = await import('@faker-js/faker/locale/en');
-  const created: Record<string, number> = Object.fromEntries(WRITTEN.map((name) => [name, 0]));
+  const created: Record<string, number> = Object.fromEntries(WRITTEN.map((c) => [c.name, 0]));
   const touched = new Set<string>();
   const done = { products: 0, bookings: 0 };
   // every chunk takes products and bookings in the run's own ratio
@@ -112,7 +114,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
       bookings: Math.min(bookings - done.bookings, Math.max(bookings > 0 ? 1 : 0, Math.round(bookings * share))),
     };
     const result = await seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings);
-    for (const name of WRITTEN) created[name]! += result.created[name] ?? 0;
+    for (const { name } of WRITTEN) created[name]! += result.created[name] ?? 0;
     for (const id of result.touched) touched.add(id);
     done.products += chunk.products;
     done.bookings += chunk.bookings;
@@ -138,23 +140,23 @@ async function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker:
   const { newSlots, changedSlots } = generate(gen, existing);
   const ops = commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id)));
   const commit = ctx.store.commit(ops);
-  const created = Object.fromEntries(WRITTEN.map((name) => [name, sink.rows(name, workspace.id).length]));
+  const created = Object.fromEntries(WRITTEN.map((c) => [c.name, sink.rows(c, workspace.id).length]));
   created.departures = newSlots.length;
   await commit;
   return { created, touched: changedSlots.map((s) => s.departure.id) };
 }
 
 function generate(gen: GenContext, existing: Existing) {
-  for (const coupon of existing.coupons) gen.put('coupons', coupon); // read by generateBookings, never written back
+  for (const coupon of existing.coupons) gen.put(COUPONS, coupon); // read by generateBookings, never written back
   const catalog = generateCatalog(gen);
   renameTaken(catalog.map((e) => e.product), new Set(existing.products.map((p) => p.slug)));
   const newSlots = generateDepartures(gen, catalog);
   const oldSlots = openSlots(gen, existing);
   const before = new Map(oldSlots.map((s) => [s, { seatsLeft: s.departure.seatsLeft, status: s.departure.status }]));
   const pools = mergePools(gen, generatePeople(gen), existing.people);
-  uniqueEmails(gen.rows<Person>('people'), new Set(existing.people.map((p) => p.email.toLowerCase())));
+  uniqueEmails(gen.rows(PEOPLE), new Set(existing.people.map((p) => p.email.toLowerCase())));
   generateBookings(gen, [...newSlots, ...oldSlots], pools);
-  uniqueCodes(gen, gen.rows<Booking>('bookings'), new Set(existing.bookings.map((b) => b.code.toUpperCase())));
+  uniqueCodes(gen, gen.rows(BOOKINGS), new Set(existing.bookings.map((b) => b.code.toUpperCase())));
   const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== before.get(s)!.seatsLeft);
   finalizeDepartures(gen, [...newSlots, ...changedSlots]);
   // more bookings never take a guarantee back (an operator may have guaranteed a departure early)
@@ -242,11 +244,11 @@ function uniqueCodes(gen: GenContext, bookings: Booking[], taken: Set<string>): 
 /** Puts for every generated row; a drawn id that already exists stops the run (409) rather than overwrite. */
 function commitOps(ctx: SandboxContext, ws: string, sink: RowSink, newDepartures: ReadonlySet<string>): Op[] {
   const ops: Op[] = [];
-  for (const name of WRITTEN) {
-    for (const row of sink.rows<Row>(name, ws)) {
-      const isNew = name !== 'departures' || newDepartures.has(row.id);
-      if (isNew && ctx.store.get(COLLECTIONS[name], ws, row.id)) throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
-      ops.push({ type: 'put', collection: COLLECTIONS[name], workspaceId: ws, row });
+  for (const collection of WRITTEN) {
+    for (const row of sink.rows(collection, ws)) {
+      const isNew = collection !== DEPARTURES || newDepartures.has(row.id);
+      if (isNew && collection.in(ctx.store).has(ws, row.id)) throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
+      ops.push(collection.putOp(ws, row));
     }
   }
   return ops;

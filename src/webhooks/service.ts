@@ -1,4 +1,4 @@
-import type { BackgroundService } from '../services.ts';
+import type { BackgroundService } from '../context.ts';
 import { registerDispatcher, WebhookDispatcher } from './dispatcher.ts';
 
 /** The webhook dispatcher as a background service (src/services.ts). */

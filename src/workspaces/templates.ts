@@ -1,6 +1,13 @@
 import { createHash, createHmac } from 'node:crypto';
-import { COLLECTIONS } from '../core/collections.ts';
+import { JOBS } from '../core/collections.ts';
 import type { Collections, Row } from '../storage/types.ts';
+import { IDEMPOTENCY } from '../core/idempotency.ts';
+import { API_KEYS, WORKSPACES } from '../core/tenancy.ts';
+import { WIZARD_SESSIONS } from '../resources/bookings/collections.ts';
+import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
+import { VERIFICATIONS } from '../resources/verification/collections.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
+import { WEBHOOK_DELIVERIES } from '../webhooks/outbox.ts';
 
 /**
  * Templates of created workspaces: a fixture workspace's fixture-generated
@@ -18,14 +25,14 @@ export interface TemplateBase {
 
 /** Credentials and sandbox bookkeeping are never copied: a copy gets fresh keys and no history. */
 const NOT_COPIED = new Set<string>([
-  COLLECTIONS.workspaces,
-  COLLECTIONS.apiKeys,
-  COLLECTIONS.orgApiKeys,
-  COLLECTIONS.idempotency,
-  COLLECTIONS.jobs,
-  COLLECTIONS.webhookDeliveries,
-  COLLECTIONS.verifications,
-  COLLECTIONS.wizardSessions,
+  WORKSPACES.name,
+  API_KEYS.name,
+  ORG_API_KEYS.name,
+  IDEMPOTENCY.name,
+  JOBS.name,
+  WEBHOOK_DELIVERIES.name,
+  VERIFICATIONS.name,
+  WIZARD_SESSIONS.name,
 ]);
 
 let cached: { json: string; parsed: Collections | null; bases: Map<string, TemplateBase> } | null = null;
@@ -59,7 +66,7 @@ export function templateBase(json: string, templateId: string): TemplateBase {
  * mask, so a receiver of one workspace cannot verify another's deliveries.
  */
 export function freshenCopiedRow(collection: string, row: Row, mask: string): Row {
-  if (collection !== COLLECTIONS.webhookSubscriptions || typeof row.secret !== 'string') return row;
+  if (collection !== WEBHOOK_SUBSCRIPTIONS.name || typeof row.secret !== 'string') return row;
   const derived = createHmac('sha256', mask).update(row.secret).digest('base64');
   return { ...row, secret: `whsec_${derived}` };
 }

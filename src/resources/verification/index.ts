@@ -1,10 +1,14 @@
+import { registerVerificationControl } from '../../control/verifications.ts';
+import { VERIFICATIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerVerificationRoutes } from './routes.ts';
 import { VerificationService } from './service.ts';
 
 export const verificationResource: ResourceModule = {
   name: 'verification',
-  register(app, ctx) {
+  collections: [VERIFICATIONS],
+  routes(app, ctx) {
     registerVerificationRoutes(app, new VerificationService(ctx.store, ctx.clock));
   },
+  control: registerVerificationControl,
 };

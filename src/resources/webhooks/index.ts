@@ -1,10 +1,16 @@
+import { registerDeliveryControl } from '../../control/deliveries.ts';
+import { webhookDispatcherService } from '../../webhooks/service.ts';
+import { WEBHOOK_DELIVERIES, WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerWebhookRoutes } from './routes.ts';
 import { WebhookSubscriptionService } from './service.ts';
 
 export const webhooksResource: ResourceModule = {
   name: 'webhooks',
-  register(app, ctx) {
+  collections: [WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES],
+  routes(app, ctx) {
     registerWebhookRoutes(app, new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard));
   },
+  control: registerDeliveryControl,
+  services: [webhookDispatcherService],
 };
