@@ -61,16 +61,18 @@ export class SandboxError extends Error {
   override readonly name = 'SandboxError';
 }
 
-/** What createSandbox takes beyond the options: the API areas it serves (tests add a toy area). */
-export interface SandboxModules {
-  /** the API areas; default the standard list (src/resources/index.ts) */
-  resources?: readonly ResourceModule[];
+/** The product: one Fastify app over one store, one clock and one event bus. */
+export function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
+  return createSandboxWith(RESOURCES, input);
 }
 
-/** The product: one Fastify app over one store, one clock and one event bus. */
-export async function createSandbox(input: SandboxOptions & SandboxModules = {}): Promise<Sandbox> {
-  const { resources = RESOURCES, ...rest } = input;
-  const options = resolveOptions(rest);
+/**
+ * A sandbox serving the given API areas instead of the standard list
+ * (src/resources/index.ts). Not public: tests use it to add a toy area
+ * (test/toy-area.test.ts), the way a new area joins the list.
+ */
+export async function createSandboxWith(resources: readonly ResourceModule[], input: SandboxOptions = {}): Promise<Sandbox> {
+  const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
   const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
