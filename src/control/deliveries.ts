@@ -4,7 +4,7 @@ import type { Principal } from '../core/auth.ts';
 import type { SandboxContext } from '../context.ts';
 import { errorResponses } from '../http/error-schemas.ts';
 import { CreateSubscriptionBodySchema } from '../resources/webhooks/requests.ts';
-import { subscriptionView, WebhookSubscriptionSchema, type WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
+import { subscriptionView, WebhookSubscriptionSchema } from '../resources/webhooks/schemas.ts';
 import { WebhookSubscriptionService } from '../resources/webhooks/service.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { dispatcherFor } from '../webhooks/dispatcher.ts';

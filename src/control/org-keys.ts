@@ -6,7 +6,7 @@ import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
 import { CreateOrgKeyBodySchema } from '../resources/organizations/requests.ts';
-import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema, type OrgApiKeyRecord, type Organization } from '../resources/organizations/schemas.ts';
+import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema } from '../resources/organizations/schemas.ts';
 import { OrgKeyService } from '../resources/organizations/service.ts';
 import type { ZodApp } from '../resources/types.ts';
 import type { Collection, StoredRow } from '../storage/collection.ts';

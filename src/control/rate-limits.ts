@@ -4,7 +4,7 @@ import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
 import { WorkspaceModeSchema, type WorkspaceRecord, API_KEYS, WORKSPACES } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { GLOBAL_PARTITION } from '../storage/types.ts';
 import { listWorkspaces, requireWorkspace, workspaceView } from './workspace-keys.ts';
 import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
 

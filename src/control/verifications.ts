@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { VERIFICATION_STATUSES, type Verification } from '../resources/verification/schemas.ts';
+import { VERIFICATION_STATUSES } from '../resources/verification/schemas.ts';
 import { VERIFICATIONS } from '../resources/verification/collections.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { DomainEvent } from '../core/events.ts';
 import { newId } from '../core/ids.ts';
 import type { SandboxContext } from '../context.ts';
 import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
-import type { Op, Row } from '../storage/types.ts';
+import type { Op } from '../storage/types.ts';
 import { isCatalogueEvent } from './catalogue.ts';
 import { AttemptAborted, USER_AGENT } from './delivery.ts';
 import { sendGuarded } from './guarded-send.ts';

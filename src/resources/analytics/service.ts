@@ -2,7 +2,7 @@ import type { Principal } from '../../core/auth.ts';
 import { ApiError, badRequest, forbidden } from '../../core/errors.ts';
 import { idPrefixOf, isUuid } from '../../core/ids.ts';
 import { WORKSPACES } from '../../core/tenancy.ts';
-import type { Op, Row, Store } from '../../storage/types.ts';
+import type { Op, Store } from '../../storage/types.ts';
 import type { DeliveryEventResponseRow, DeliveryEventsQuery } from './requests.ts';
 import { deliveryEventRowId, type DeliveryEventRow } from './schemas.ts';
 import { DELIVERY_EVENTS } from './collections.ts';

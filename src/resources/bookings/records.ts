@@ -4,7 +4,7 @@ import { notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Op, Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import type { PricedSelection } from '../departures/pricing.ts';
 import type { BookingView } from './requests.ts';
 import type { Booking, BookingItem, Passenger } from './schemas.ts';

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { conflict } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import type { CreateFormBody } from './requests.ts';
 import type { Form } from './schemas.ts';
 import { FORMS } from './collections.ts';

@@ -5,7 +5,7 @@ import { JOBS } from '../../core/collections.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import {
   GALLERY_DELETE_JOB,
   galleryDeleteJobId,

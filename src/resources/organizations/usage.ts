@@ -1,7 +1,6 @@
 import type { SandboxContext } from '../../context.ts';
 import type { BackgroundService } from '../../context.ts';
-import type { Op, Row } from '../../storage/types.ts';
-import type { OrgApiKeyRecord } from './schemas.ts';
+import type { Op } from '../../storage/types.ts';
 import { ORG_API_KEYS } from './collections.ts';
 
 /**

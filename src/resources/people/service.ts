@@ -3,7 +3,7 @@ import { conflict, notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { newId, parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import type { CreatePersonBody } from './requests.ts';
 import type { Person } from './schemas.ts';
 import { PEOPLE } from './collections.ts';

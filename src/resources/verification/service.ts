@@ -6,7 +6,7 @@ import { apiError, rateLimited, type ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { hashesEqual, hashSecret } from '../../core/secrets.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Op, Row, Store } from '../../storage/types.ts';
+import type { Op, Store } from '../../storage/types.ts';
 import { deliveryCountOps } from '../analytics/service.ts';
 import type { Verification } from './schemas.ts';
 import { outcomeFor } from './test-targets.ts';
