@@ -22,6 +22,8 @@ export interface Collection<T extends StoredRow = StoredRow> {
   readonly idPrefix: string | null;
   /** sandbox bookkeeping (keys, idempotency, jobs...), left out of a workspace's export */
   readonly internal: boolean;
+  /** a template's rows are copied into a workspace created from it (docs/architecture.md, "Workspaces on demand") */
+  readonly copied: boolean;
   putOp(workspaceId: string, row: T): Op;
   deleteOp(workspaceId: string, id: string): Op;
   /** a typed handle over one store */
@@ -54,12 +56,16 @@ export interface CollectionDeclaration<S extends z.ZodType<StoredRow>> {
   name: string;
   schema: S;
   idPrefix: string | null;
+  /** default false */
   internal?: boolean;
+  /** default: true unless internal; false for credentials and history a copy must not inherit */
+  copied?: boolean;
 }
 
 /** Declares a collection whose rows are `z.output<typeof schema>`. */
 export function defineCollection<S extends z.ZodType<StoredRow>>(declaration: CollectionDeclaration<S>): Collection<z.output<S>> {
-  return new DeclaredCollection<z.output<S>>(declaration.name, declaration.schema as unknown as z.ZodType<z.output<S>>, declaration.idPrefix, declaration.internal ?? false);
+  const internal = declaration.internal ?? false;
+  return new DeclaredCollection<z.output<S>>(declaration.name, declaration.schema as unknown as z.ZodType<z.output<S>>, declaration.idPrefix, internal, declaration.copied ?? !internal);
 }
 
 class DeclaredCollection<T extends StoredRow> implements Collection<T> {
@@ -70,6 +76,7 @@ class DeclaredCollection<T extends StoredRow> implements Collection<T> {
     readonly schema: z.ZodType<T>,
     readonly idPrefix: string | null,
     readonly internal: boolean,
+    readonly copied: boolean,
   ) {}
 
   putOp(workspaceId: string, row: T): Op {

@@ -45,7 +45,7 @@ export const DeliverySchema = z.object({
 export type Delivery = z.infer<typeof DeliverySchema>;
 
 /** The outbox's collection, owned by the webhooks area (src/resources/webhooks/collections.ts). */
-export const WEBHOOK_DELIVERIES = defineCollection({ name: 'webhookDeliveries', schema: DeliverySchema, idPrefix: 'dlv' });
+export const WEBHOOK_DELIVERIES = defineCollection({ name: 'webhookDeliveries', schema: DeliverySchema, idPrefix: 'dlv', copied: false });
 
 export interface DeliveryFilter {
   workspaceId?: string | undefined;

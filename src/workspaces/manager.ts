@@ -87,7 +87,7 @@ export class WorkspaceManager {
     const template = this.template(input.template);
     const templateRecord = WORKSPACES.in(store).get(GLOBAL_PARTITION, template.id);
     if (!templateRecord) throw notFound(`Template workspace ${template.id}`);
-    const base = templateBase(await this.deps.fixtureJson(), template.id);
+    const base = templateBase(await this.deps.fixtureJson(), template.id, (name) => this.deps.collections.get(name)?.copied ?? true);
     const mask = newMask();
     const id = maskId(template.id, parseMask(mask));
     const mode = input.mode ?? templateRecord.mode;

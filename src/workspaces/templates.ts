@@ -1,13 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { JOBS } from '../core/collections.ts';
 import type { Collections, Row } from '../storage/types.ts';
-import { IDEMPOTENCY } from '../core/idempotency.ts';
-import { API_KEYS, WORKSPACES } from '../core/tenancy.ts';
-import { WIZARD_SESSIONS } from '../resources/bookings/collections.ts';
-import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
-import { VERIFICATIONS } from '../resources/verification/collections.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
-import { WEBHOOK_DELIVERIES } from '../webhooks/outbox.ts';
 
 /**
  * Templates of created workspaces: a fixture workspace's fixture-generated
@@ -23,17 +16,6 @@ export interface TemplateBase {
   rows: Map<string, Row[]>;
 }
 
-/** Credentials and sandbox bookkeeping are never copied: a copy gets fresh keys and no history. */
-const NOT_COPIED = new Set<string>([
-  WORKSPACES.name,
-  API_KEYS.name,
-  ORG_API_KEYS.name,
-  IDEMPOTENCY.name,
-  JOBS.name,
-  WEBHOOK_DELIVERIES.name,
-  VERIFICATIONS.name,
-  WIZARD_SESSIONS.name,
-]);
 
 let cached: { json: string; parsed: Collections | null; bases: Map<string, TemplateBase> } | null = null;
 
@@ -44,14 +26,18 @@ export function parsedFixtures(json: string): Collections {
   return cached.parsed;
 }
 
-export function templateBase(json: string, templateId: string): TemplateBase {
+/**
+ * Credentials and sandbox bookkeeping are never copied: a copy gets fresh keys
+ * and no history. Each collection says whether it is (`copied`, src/storage/collection.ts).
+ */
+export function templateBase(json: string, templateId: string, copied: (collection: string) => boolean): TemplateBase {
   const collections = parsedFixtures(json);
   let base = cached!.bases.get(templateId);
   if (!base) {
     const rows = new Map<string, Row[]>();
     for (const [collection, partitions] of Object.entries(collections)) {
       const partition = partitions[templateId];
-      if (NOT_COPIED.has(collection) || !partition) continue;
+      if (!copied(collection) || !partition) continue;
       rows.set(collection, Object.values(partition));
     }
     const hash = createHash('sha256').update(JSON.stringify([...rows])).digest('hex').slice(0, 16);

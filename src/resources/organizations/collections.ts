@@ -3,4 +3,4 @@ import { OrganizationSchema, OrgApiKeyRecordSchema } from './schemas.ts';
 
 /** The organizations area's stored collections (ResourceModule.collections). */
 export const ORGANIZATIONS = defineCollection({ name: 'organizations', schema: OrganizationSchema, idPrefix: 'org' });
-export const ORG_API_KEYS = defineCollection({ name: 'orgApiKeys', schema: OrgApiKeyRecordSchema, idPrefix: 'orgkey' });
+export const ORG_API_KEYS = defineCollection({ name: 'orgApiKeys', schema: OrgApiKeyRecordSchema, idPrefix: 'orgkey', copied: false });

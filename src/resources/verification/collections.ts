@@ -2,4 +2,4 @@ import { defineCollection } from '../../storage/collection.ts';
 import { VerificationSchema } from './schemas.ts';
 
 /** The verification area's stored collection (ResourceModule.collections). */
-export const VERIFICATIONS = defineCollection({ name: 'verifications', schema: VerificationSchema, idPrefix: 'ver' });
+export const VERIFICATIONS = defineCollection({ name: 'verifications', schema: VerificationSchema, idPrefix: 'ver', copied: false });
