@@ -883,125 +883,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/__sandbox/verifications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /__sandbox/verifications */
-        get: operations["listSandboxVerifications"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Webhook deliveries and their attempts, newest first */
-        get: operations["listSandboxDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/deliveries/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /__sandbox/deliveries/{id} */
-        get: operations["getSandboxDelivery"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/deliveries/{id}/replay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a delivery again now (same webhook-id; not counted against max_retries) */
-        post: operations["replaySandboxDelivery"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/webhook-subscriptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create, or reuse by URL, a subscription and return its secret (sandbox listen) */
-        post: operations["createSandboxWebhookSubscription"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/webhook-subscriptions/by-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The subscription to a URL in a workspace, with its secret (read-only) */
-        get: operations["getSandboxWebhookSubscriptionsByUrl"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/webhook-subscriptions/{id}/active": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Pause or resume a subscription (sandbox listen pauses its own on exit) */
-        post: operations["createSandboxWebhookSubscriptionActive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/__sandbox/events/types": {
         parameters: {
             query?: never;
@@ -1031,91 +912,6 @@ export interface paths {
         /** Emit a catalogue event (data made from the workspace when absent) */
         post: operations["createSandboxEvent"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/workspaces/{id}/people": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create a person (customer) in a workspace */
-        post: operations["createSandboxWorkspacePerson"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/organizations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List the partner organizations of every workspace, or of one */
-        get: operations["listSandboxOrganizations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/org-keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List organization keys (prefix only, never the key), oldest first per organization */
-        get: operations["listSandboxOrgKeys"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/organizations/{id}/api-keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Issue an organization key (the body of POST /v1/organizations/:id/api-keys); the key is shown once */
-        post: operations["createSandboxOrganizationApiKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/org-keys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Revoke an organization key (revokedBy: "sandbox-control-plane") */
-        delete: operations["deleteSandboxOrgKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1252,6 +1048,210 @@ export interface paths {
         get: operations["listSandbox"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook deliveries and their attempts, newest first */
+        get: operations["listSandboxDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** GET /__sandbox/deliveries/{id} */
+        get: operations["getSandboxDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/deliveries/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now (same webhook-id; not counted against max_retries) */
+        post: operations["replaySandboxDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/webhook-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create, or reuse by URL, a subscription and return its secret (sandbox listen) */
+        post: operations["createSandboxWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/webhook-subscriptions/by-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The subscription to a URL in a workspace, with its secret (read-only) */
+        get: operations["getSandboxWebhookSubscriptionsByUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/webhook-subscriptions/{id}/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause or resume a subscription (sandbox listen pauses its own on exit) */
+        post: operations["createSandboxWebhookSubscriptionActive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the partner organizations of every workspace, or of one */
+        get: operations["listSandboxOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/org-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List organization keys (prefix only, never the key), oldest first per organization */
+        get: operations["listSandboxOrgKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/organizations/{id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue an organization key (the body of POST /v1/organizations/:id/api-keys); the key is shown once */
+        post: operations["createSandboxOrganizationApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/org-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an organization key (revokedBy: "sandbox-control-plane") */
+        delete: operations["deleteSandboxOrgKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** GET /__sandbox/verifications */
+        get: operations["listSandboxVerifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/workspaces/{id}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a person (customer) in a workspace */
+        post: operations["createSandboxWorkspacePerson"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13369,1277 +13369,6 @@ export interface operations {
             };
         };
     };
-    listSandboxVerifications: {
-        parameters: {
-            query?: {
-                /** @description E.164 phone or e-mail address (e-mail compared case-insensitively) */
-                target?: string;
-                channel?: "sms" | "email";
-                workspaceId?: string;
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            workspaceId: string;
-                            /** @enum {string} */
-                            channel: "sms" | "email";
-                            target: string;
-                            code: string;
-                            /** @enum {string} */
-                            status: "pending" | "verified" | "expired" | "failed" | "superseded";
-                            attempts: number;
-                            expiresAt: string;
-                            createdAt: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    listSandboxDeliveries: {
-        parameters: {
-            query?: {
-                workspaceId?: string;
-                subscriptionId?: string;
-                eventType?: string;
-                status?: "pending" | "succeeded" | "failed" | "cancelled";
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                        }[];
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "VALIDATION_400";
-                        details: {
-                            message: string;
-                        }[];
-                    } | ({
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    getSandboxDelivery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    replaySandboxDelivery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    createSandboxWebhookSubscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    url: string;
-                    events: string[];
-                    headers?: {
-                        [key: string]: string;
-                    } | null;
-                    /** @default 5 */
-                    maxRetries?: number;
-                    description?: string | null;
-                    /** @default true */
-                    active?: boolean;
-                    workspaceId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            subscription: {
-                                /** @description shape whsub_<uuid> */
-                                id: string;
-                                workspace_id: string;
-                                /** Format: uri */
-                                url: string;
-                                events: string[];
-                                active: boolean;
-                                max_retries: number;
-                                headers: {
-                                    [key: string]: string;
-                                } | null;
-                                description: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description null until the first delivery attempt
-                                 */
-                                last_delivery_at: string | null;
-                                failure_count: number;
-                            };
-                            secret: string;
-                            created: boolean;
-                        };
-                    };
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            subscription: {
-                                /** @description shape whsub_<uuid> */
-                                id: string;
-                                workspace_id: string;
-                                /** Format: uri */
-                                url: string;
-                                events: string[];
-                                active: boolean;
-                                max_retries: number;
-                                headers: {
-                                    [key: string]: string;
-                                } | null;
-                                description: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description null until the first delivery attempt
-                                 */
-                                last_delivery_at: string | null;
-                                failure_count: number;
-                            };
-                            secret: string;
-                            created: boolean;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "VALIDATION_400";
-                        details: {
-                            message: string;
-                        }[];
-                    } | ({
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    getSandboxWebhookSubscriptionsByUrl: {
-        parameters: {
-            query: {
-                workspaceId: string;
-                url: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            subscription: {
-                                /** @description shape whsub_<uuid> */
-                                id: string;
-                                workspace_id: string;
-                                /** Format: uri */
-                                url: string;
-                                events: string[];
-                                active: boolean;
-                                max_retries: number;
-                                headers: {
-                                    [key: string]: string;
-                                } | null;
-                                description: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description null until the first delivery attempt
-                                 */
-                                last_delivery_at: string | null;
-                                failure_count: number;
-                            };
-                            secret: string;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    createSandboxWebhookSubscriptionActive: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    workspaceId: string;
-                    active: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape whsub_<uuid> */
-                            id: string;
-                            workspace_id: string;
-                            /** Format: uri */
-                            url: string;
-                            events: string[];
-                            active: boolean;
-                            max_retries: number;
-                            headers: {
-                                [key: string]: string;
-                            } | null;
-                            description: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /**
-                             * Format: date-time
-                             * @description null until the first delivery attempt
-                             */
-                            last_delivery_at: string | null;
-                            failure_count: number;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "VALIDATION_400";
-                        details: {
-                            message: string;
-                        }[];
-                    } | ({
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
     listSandboxEventsTypes: {
         parameters: {
             query?: never;
@@ -14931,911 +13660,6 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    createSandboxWorkspacePerson: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    firstName: string;
-                    middleName?: string | null;
-                    lastName: string;
-                    /** Format: email */
-                    email: string;
-                    /** @description null when unknown (people created without a phone) */
-                    phone?: string | null;
-                    /** Format: date */
-                    dateOfBirth?: string | null;
-                    nationality?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape ppl_<uuid> */
-                            id: string;
-                            firstName: string;
-                            middleName: string | null;
-                            lastName: string;
-                            /** Format: email */
-                            email: string;
-                            /** @description null when unknown (people created without a phone) */
-                            phone: string | null;
-                            /** Format: date */
-                            dateOfBirth: string | null;
-                            nationality: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "VALIDATION_400";
-                        details: {
-                            message: string;
-                        }[];
-                    } | ({
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    listSandboxOrganizations: {
-        parameters: {
-            query?: {
-                workspaceId?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            workspaceId: string;
-                            name: string;
-                            slug: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    listSandboxOrgKeys: {
-        parameters: {
-            query?: {
-                workspaceId?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape orgkey_<uuid> */
-                            id: string;
-                            organizationId: string;
-                            issuedByWorkspaceId: string;
-                            keyPrefix: string;
-                            scopes: string[];
-                            /** @description product UUIDs (bare); empty = all products */
-                            productIds: string[];
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                            /** Format: date-time */
-                            expiresAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @description null until the key is first used
-                             */
-                            lastUsedAt: string | null;
-                            rateLimitPolicy: {
-                                /** @description requests per second */
-                                rps: number;
-                                /** @description requests per minute */
-                                rpm: number;
-                                /** @description maximum burst size */
-                                burst: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description present after revocation
-                             */
-                            revokedAt?: string;
-                            /** @description present after revocation */
-                            revokedBy?: string;
-                            organizationName: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    createSandboxOrganizationApiKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @default [] */
-                    scopes?: string[];
-                    /**
-                     * @description product UUIDs; empty = all products
-                     * @default []
-                     */
-                    productIds?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601; null = no expiration
-                     * @default null
-                     */
-                    expiresAt?: string | null;
-                    /** @description default: the workspace tier (sandbox 5/100/5, live 30/3000/30) */
-                    rateLimitPolicy?: {
-                        /** @description requests per second */
-                        rps: number;
-                        /** @description requests per minute */
-                        rpm: number;
-                        /** @description maximum burst size */
-                        burst: number;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape orgkey_<uuid> */
-                            id: string;
-                            organizationId: string;
-                            issuedByWorkspaceId: string;
-                            keyPrefix: string;
-                            scopes: string[];
-                            /** @description product UUIDs (bare); empty = all products */
-                            productIds: string[];
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                            /** Format: date-time */
-                            expiresAt: string | null;
-                            rateLimitPolicy: {
-                                /** @description requests per second */
-                                rps: number;
-                                /** @description requests per minute */
-                                rpm: number;
-                                /** @description maximum burst size */
-                                burst: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description org_<prefix>_<secret>; shown once */
-                            key: string;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "VALIDATION_400";
-                        details: {
-                            message: string;
-                        }[];
-                    } | ({
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    deleteSandboxOrgKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            organizationId: string;
-                            /** @enum {string} */
-                            status: "revoked";
-                            /** Format: date-time */
-                            revokedAt: string;
-                            /** @description id of the key that revoked it */
-                            revokedBy: string;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "VALIDATION_400";
-                        details: {
-                            message: string;
-                        }[];
-                    } | ({
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -17212,6 +15036,2182 @@ export interface operations {
             };
             /** @description URI Too Long */
             414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSandboxDeliveries: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                subscriptionId?: string;
+                eventType?: string;
+                status?: "pending" | "succeeded" | "failed" | "cancelled";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
+                            id: string;
+                            workspaceId: string;
+                            subscriptionId: string;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed" | "cancelled";
+                            /** @description why a delivery failed or was cancelled */
+                            reason: string | null;
+                            /** @description automatic retries made so far */
+                            retries: number;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            attempts: {
+                                number: number;
+                                /** @enum {string} */
+                                trigger: "initial" | "retry" | "replay";
+                                /**
+                                 * Format: date-time
+                                 * @description sandbox clock
+                                 */
+                                at: string;
+                                request: {
+                                    url: string;
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    body: string;
+                                };
+                                /** @description null when no response arrived (timeout, refused, ...) */
+                                response: {
+                                    status: number;
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    bodyExcerpt: string;
+                                } | null;
+                                latencyMs: number;
+                                error: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSandboxDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
+                            id: string;
+                            workspaceId: string;
+                            subscriptionId: string;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed" | "cancelled";
+                            /** @description why a delivery failed or was cancelled */
+                            reason: string | null;
+                            /** @description automatic retries made so far */
+                            retries: number;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            attempts: {
+                                number: number;
+                                /** @enum {string} */
+                                trigger: "initial" | "retry" | "replay";
+                                /**
+                                 * Format: date-time
+                                 * @description sandbox clock
+                                 */
+                                at: string;
+                                request: {
+                                    url: string;
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    body: string;
+                                };
+                                /** @description null when no response arrived (timeout, refused, ...) */
+                                response: {
+                                    status: number;
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    bodyExcerpt: string;
+                                } | null;
+                                latencyMs: number;
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    replaySandboxDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
+                            id: string;
+                            workspaceId: string;
+                            subscriptionId: string;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed" | "cancelled";
+                            /** @description why a delivery failed or was cancelled */
+                            reason: string | null;
+                            /** @description automatic retries made so far */
+                            retries: number;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            attempts: {
+                                number: number;
+                                /** @enum {string} */
+                                trigger: "initial" | "retry" | "replay";
+                                /**
+                                 * Format: date-time
+                                 * @description sandbox clock
+                                 */
+                                at: string;
+                                request: {
+                                    url: string;
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    body: string;
+                                };
+                                /** @description null when no response arrived (timeout, refused, ...) */
+                                response: {
+                                    status: number;
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    bodyExcerpt: string;
+                                } | null;
+                                latencyMs: number;
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSandboxWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: string[];
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @default 5 */
+                    maxRetries?: number;
+                    description?: string | null;
+                    /** @default true */
+                    active?: boolean;
+                    workspaceId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            subscription: {
+                                /** @description shape whsub_<uuid> */
+                                id: string;
+                                workspace_id: string;
+                                /** Format: uri */
+                                url: string;
+                                events: string[];
+                                active: boolean;
+                                max_retries: number;
+                                headers: {
+                                    [key: string]: string;
+                                } | null;
+                                description: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description null until the first delivery attempt
+                                 */
+                                last_delivery_at: string | null;
+                                failure_count: number;
+                            };
+                            secret: string;
+                            created: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            subscription: {
+                                /** @description shape whsub_<uuid> */
+                                id: string;
+                                workspace_id: string;
+                                /** Format: uri */
+                                url: string;
+                                events: string[];
+                                active: boolean;
+                                max_retries: number;
+                                headers: {
+                                    [key: string]: string;
+                                } | null;
+                                description: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description null until the first delivery attempt
+                                 */
+                                last_delivery_at: string | null;
+                                failure_count: number;
+                            };
+                            secret: string;
+                            created: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSandboxWebhookSubscriptionsByUrl: {
+        parameters: {
+            query: {
+                workspaceId: string;
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            subscription: {
+                                /** @description shape whsub_<uuid> */
+                                id: string;
+                                workspace_id: string;
+                                /** Format: uri */
+                                url: string;
+                                events: string[];
+                                active: boolean;
+                                max_retries: number;
+                                headers: {
+                                    [key: string]: string;
+                                } | null;
+                                description: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description null until the first delivery attempt
+                                 */
+                                last_delivery_at: string | null;
+                                failure_count: number;
+                            };
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSandboxWebhookSubscriptionActive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workspaceId: string;
+                    active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description shape whsub_<uuid> */
+                            id: string;
+                            workspace_id: string;
+                            /** Format: uri */
+                            url: string;
+                            events: string[];
+                            active: boolean;
+                            max_retries: number;
+                            headers: {
+                                [key: string]: string;
+                            } | null;
+                            description: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description null until the first delivery attempt
+                             */
+                            last_delivery_at: string | null;
+                            failure_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSandboxOrganizations: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            name: string;
+                            slug: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSandboxOrgKeys: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description shape orgkey_<uuid> */
+                            id: string;
+                            organizationId: string;
+                            issuedByWorkspaceId: string;
+                            keyPrefix: string;
+                            scopes: string[];
+                            /** @description product UUIDs (bare); empty = all products */
+                            productIds: string[];
+                            /** @enum {string} */
+                            status: "active" | "revoked";
+                            /** Format: date-time */
+                            expiresAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null until the key is first used
+                             */
+                            lastUsedAt: string | null;
+                            rateLimitPolicy: {
+                                /** @description requests per second */
+                                rps: number;
+                                /** @description requests per minute */
+                                rpm: number;
+                                /** @description maximum burst size */
+                                burst: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description present after revocation
+                             */
+                            revokedAt?: string;
+                            /** @description present after revocation */
+                            revokedBy?: string;
+                            organizationName: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSandboxOrganizationApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    scopes?: string[];
+                    /**
+                     * @description product UUIDs; empty = all products
+                     * @default []
+                     */
+                    productIds?: string[];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601; null = no expiration
+                     * @default null
+                     */
+                    expiresAt?: string | null;
+                    /** @description default: the workspace tier (sandbox 5/100/5, live 30/3000/30) */
+                    rateLimitPolicy?: {
+                        /** @description requests per second */
+                        rps: number;
+                        /** @description requests per minute */
+                        rpm: number;
+                        /** @description maximum burst size */
+                        burst: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description shape orgkey_<uuid> */
+                            id: string;
+                            organizationId: string;
+                            issuedByWorkspaceId: string;
+                            keyPrefix: string;
+                            scopes: string[];
+                            /** @description product UUIDs (bare); empty = all products */
+                            productIds: string[];
+                            /** @enum {string} */
+                            status: "active" | "revoked";
+                            /** Format: date-time */
+                            expiresAt: string | null;
+                            rateLimitPolicy: {
+                                /** @description requests per second */
+                                rps: number;
+                                /** @description requests per minute */
+                                rpm: number;
+                                /** @description maximum burst size */
+                                burst: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description org_<prefix>_<secret>; shown once */
+                            key: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteSandboxOrgKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            organizationId: string;
+                            /** @enum {string} */
+                            status: "revoked";
+                            /** Format: date-time */
+                            revokedAt: string;
+                            /** @description id of the key that revoked it */
+                            revokedBy: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSandboxVerifications: {
+        parameters: {
+            query?: {
+                /** @description E.164 phone or e-mail address (e-mail compared case-insensitively) */
+                target?: string;
+                channel?: "sms" | "email";
+                workspaceId?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            /** @enum {string} */
+                            channel: "sms" | "email";
+                            target: string;
+                            code: string;
+                            /** @enum {string} */
+                            status: "pending" | "verified" | "expired" | "failed" | "superseded";
+                            attempts: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSandboxWorkspacePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    firstName: string;
+                    middleName?: string | null;
+                    lastName: string;
+                    /** Format: email */
+                    email: string;
+                    /** @description null when unknown (people created without a phone) */
+                    phone?: string | null;
+                    /** Format: date */
+                    dateOfBirth?: string | null;
+                    nationality?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description shape ppl_<uuid> */
+                            id: string;
+                            firstName: string;
+                            middleName: string | null;
+                            lastName: string;
+                            /** Format: email */
+                            email: string;
+                            /** @description null when unknown (people created without a phone) */
+                            phone: string | null;
+                            /** Format: date */
+                            dateOfBirth: string | null;
+                            nationality: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
