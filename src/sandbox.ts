@@ -106,7 +106,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     fixtureWorkspaces: () => fixtures.workspaces,
     reloadFixtures: async () => {
       const { before, after } = await fixtures.reload();
-      await ctx.replaceState(mergeReseededCatalog(store.exportCollections(), before, after));
+      await ctx.replaceState(mergeReseededCatalog(collections.all, store.exportCollections(), before, after));
     },
     controlToken,
     // a reset also undoes time travel (the fixtures' dates are relative to the clock's start);

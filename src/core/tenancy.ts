@@ -53,5 +53,5 @@ export interface KeyView {
 }
 
 /** Workspaces and their keys live in the global partition (src/storage/types.ts GLOBAL_PARTITION). */
-export const WORKSPACES = defineCollection({ name: 'workspaces', schema: WorkspaceRecordSchema, idPrefix: 'wksp', internal: true });
+export const WORKSPACES = defineCollection({ name: 'workspaces', schema: WorkspaceRecordSchema, idPrefix: 'wksp', internal: true, reseeded: true });
 export const API_KEYS = defineCollection({ name: 'apiKeys', schema: ApiKeyRecordSchema, idPrefix: 'wkey', internal: true });

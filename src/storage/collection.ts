@@ -24,6 +24,8 @@ export interface Collection<T extends StoredRow = StoredRow> {
   readonly internal: boolean;
   /** a template's rows are copied into a workspace created from it (docs/architecture.md, "Workspaces on demand") */
   readonly copied: boolean;
+  /** catalog that fixture files define: `--watch` re-seeds it when they change (src/fixtures/reseed.ts) */
+  readonly reseeded: boolean;
   putOp(workspaceId: string, row: T): Op;
   deleteOp(workspaceId: string, id: string): Op;
   /** a typed handle over one store */
@@ -60,12 +62,14 @@ export interface CollectionDeclaration<S extends z.ZodType<StoredRow>> {
   internal?: boolean;
   /** default: true unless internal; false for credentials and history a copy must not inherit */
   copied?: boolean;
+  /** default false */
+  reseeded?: boolean;
 }
 
 /** Declares a collection whose rows are `z.output<typeof schema>`. */
 export function defineCollection<S extends z.ZodType<StoredRow>>(declaration: CollectionDeclaration<S>): Collection<z.output<S>> {
   const internal = declaration.internal ?? false;
-  return new DeclaredCollection<z.output<S>>(declaration.name, declaration.schema as unknown as z.ZodType<z.output<S>>, declaration.idPrefix, internal, declaration.copied ?? !internal);
+  return new DeclaredCollection<z.output<S>>(declaration.name, declaration.schema as unknown as z.ZodType<z.output<S>>, declaration.idPrefix, internal, declaration.copied ?? !internal, declaration.reseeded ?? false);
 }
 
 class DeclaredCollection<T extends StoredRow> implements Collection<T> {
@@ -77,6 +81,7 @@ class DeclaredCollection<T extends StoredRow> implements Collection<T> {
     readonly idPrefix: string | null,
     readonly internal: boolean,
     readonly copied: boolean,
+    readonly reseeded: boolean,
   ) {}
 
   putOp(workspaceId: string, row: T): Op {

@@ -2,4 +2,4 @@ import { defineCollection } from '../../storage/collection.ts';
 import { PolicySchema } from './schemas.ts';
 
 /** The policies area's stored collection (ResourceModule.collections). */
-export const POLICIES = defineCollection({ name: 'policies', schema: PolicySchema, idPrefix: 'pol' });
+export const POLICIES = defineCollection({ name: 'policies', schema: PolicySchema, idPrefix: 'pol', reseeded: true });
