@@ -21,7 +21,11 @@ export interface ResourceModule {
   collections: readonly Collection[];
   /** its public routes, registered under /v1 */
   routes: RouteRegistrar;
-  /** its part of the control plane, registered under /__sandbox */
+  /**
+   * its part of the control plane, registered under /__sandbox after the control
+   * plane's own routes (src/control/index.ts); its routes are declared in the area's
+   * control-contract.ts, part of the one control route table (src/control/contracts/)
+   */
   control?: RouteRegistrar;
   /** its background services (started after the store opens, stopped before it closes) */
   services?: readonly BackgroundService[];

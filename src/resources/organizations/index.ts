@@ -1,7 +1,7 @@
-import { registerOrgKeyControl } from '../../control/org-keys.ts';
 import { ORG_API_KEYS, ORGANIZATIONS } from './collections.ts';
 import { orgKeyUsageService } from './usage.ts';
 import type { ResourceModule } from '../types.ts';
+import { registerOrgKeyControl } from './control.ts';
 import { registerOrganizationRoutes } from './routes.ts';
 import { OrgKeyService } from './service.ts';
 

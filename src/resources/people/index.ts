@@ -1,6 +1,6 @@
-import { registerPeopleControl } from '../../control/people.ts';
 import { PEOPLE } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
+import { registerPeopleControl } from './control.ts';
 import { registerPeopleRoutes } from './routes.ts';
 import { PeopleService } from './service.ts';
 

@@ -1,6 +1,6 @@
-import { registerVerificationControl } from '../../control/verifications.ts';
 import { VERIFICATIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
+import { registerVerificationControl } from './control.ts';
 import { registerVerificationRoutes } from './routes.ts';
 import { VerificationService } from './service.ts';
 

@@ -1,7 +1,8 @@
-import { registerDeliveryControl } from '../../control/deliveries.ts';
 import { webhookDispatcherService } from '../../webhooks/service.ts';
 import { WEBHOOK_DELIVERIES, WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
+import { registerDeliveryControl } from './control-deliveries.ts';
+import { registerEventControl } from './control-events.ts';
 import { registerWebhookRoutes } from './routes.ts';
 import { WebhookSubscriptionService } from './service.ts';
 
@@ -11,6 +12,9 @@ export const webhooksResource: ResourceModule = {
   routes(app, ctx) {
     registerWebhookRoutes(app, new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard));
   },
-  control: registerDeliveryControl,
+  control(app, ctx) {
+    registerDeliveryControl(app, ctx);
+    registerEventControl(app, ctx);
+  },
   services: [webhookDispatcherService],
 };
