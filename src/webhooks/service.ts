@@ -1,7 +1,7 @@
-import type { BackgroundService } from '../services.ts';
+import type { BackgroundService } from '../context.ts';
 import { registerDispatcher, WebhookDispatcher } from './dispatcher.ts';
 
-/** The webhook dispatcher as a background service (src/services.ts). */
+/** The webhook dispatcher as a background service, declared by the webhooks area (src/resources/webhooks/index.ts). */
 export const webhookDispatcherService: BackgroundService = {
   name: 'webhooks',
   start(ctx) {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { COLLECTIONS } from '../../src/core/collections.ts';
 import { SeedState } from '../../src/control/seed-state.ts';
 import { RowSink } from '../../src/fixtures/context.ts';
-import { openStore, type Row } from '../../src/storage/index.ts';
+import { BOOKINGS } from '../../src/resources/bookings/collections.ts';
+import { PEOPLE } from '../../src/resources/people/collections.ts';
+import { openStore } from '../../src/storage/index.ts';
 
 /**
  * Issue 11 (RSS at 100k bookings): the seeding state lives as long as the
@@ -15,19 +16,19 @@ describe('SeedState after a chunk', () => {
     const ws = 'ws_1';
     const anchor = Date.UTC(2026, 0, 1);
     const state = SeedState.build(store, ws, anchor);
-    const person = { id: 'ppl_1', email: 'Ada@example.com', dateOfBirth: '1980-01-01', firstName: 'Ada' } as Row;
-    const booking = { id: 'book_1', code: 'AUR-ABC123' } as Row;
+    const person = { id: 'ppl_1', email: 'Ada@example.com', dateOfBirth: '1980-01-01', firstName: 'Ada' } as never;
+    const booking = { id: 'book_1', code: 'AUR-ABC123' } as never;
     const sink = new RowSink();
-    sink.put('people', ws, person);
-    sink.put('bookings', ws, booking);
+    sink.put(PEOPLE, ws, person);
+    sink.put(BOOKINGS, ws, booking);
     state.emails.add('ada@example.com'); // as uniqueEmails / uniqueCodes do while the chunk is made
     state.codes.add('AUR-ABC123');
     await store.commit([
-      { type: 'put', collection: COLLECTIONS.people, workspaceId: ws, row: person },
-      { type: 'put', collection: COLLECTIONS.bookings, workspaceId: ws, row: booking },
+      { type: 'put', collection: PEOPLE.name, workspaceId: ws, row: person },
+      { type: 'put', collection: BOOKINGS.name, workspaceId: ws, row: booking },
     ]);
     state.absorb(sink, []);
-    const stored = store.get(COLLECTIONS.people, ws, 'ppl_1');
+    const stored = store.get(PEOPLE.name, ws, 'ppl_1');
     expect(stored).not.toBe(person); // the store keeps a private copy
     expect(state.pools.adults).toHaveLength(1);
     expect(state.pools.adults[0]).toBe(stored);
