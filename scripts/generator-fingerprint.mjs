@@ -9,8 +9,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** Folders (all .ts files, recursively) and files the generator's output depends on. */
-const SOURCES = ['src/fixtures', 'src/core', 'src/storage/types.ts'];
-/** Resource modules the generator imports record helpers from: only their schemas.ts. */
+const SOURCES = ['src/fixtures', 'src/core', 'src/storage/types.ts', 'src/resources/departures/quote-arithmetic.ts'];
+/**
+ * Resource modules the generator imports record helpers from: only their schemas.ts
+ * (and, above, the quote arithmetic that prices generated bookings).
+ */
 const RESOURCE_SCHEMAS = 'src/resources';
 
 function tsFiles(root, rel) {

@@ -1,4 +1,5 @@
 import type { SandboxContext } from './context.ts';
+import { idempotencyPurgeService } from './core/idempotency-purge.ts';
 import { galleryDeletionService } from './resources/gallery/deletion-job.ts';
 import { orgKeyUsageService } from './resources/organizations/usage.ts';
 import { webhookDispatcherService } from './webhooks/service.ts';
@@ -20,4 +21,4 @@ export interface RunningService {
   afterReset?(): Promise<void> | void;
 }
 
-export const SERVICES: readonly BackgroundService[] = [webhookDispatcherService, galleryDeletionService, orgKeyUsageService];
+export const SERVICES: readonly BackgroundService[] = [webhookDispatcherService, galleryDeletionService, orgKeyUsageService, idempotencyPurgeService];

@@ -8,7 +8,6 @@ import { CreateSubscriptionBodySchema } from '../resources/webhooks/requests.ts'
 import { subscriptionView, WebhookSubscriptionSchema, type WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
 import { WebhookSubscriptionService } from '../resources/webhooks/service.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { dispatcherFor } from '../webhooks/dispatcher.ts';
 import { DELIVERY_STATUSES, DeliverySchema } from '../webhooks/outbox.ts';
 import { requireWorkspace } from './workspace-keys.ts';
 
@@ -39,7 +38,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
     config: { summary: 'Webhook deliveries and their attempts, newest first' },
   }, async (request) => {
     const { limit, ...filter } = request.query;
-    return { data: dispatcherFor(ctx).outbox.list(filter).slice(0, limit) };
+    return { data: ctx.webhooks.outbox.list(filter).slice(0, limit) };
   });
 
   app.get('/deliveries/:id', {
@@ -50,8 +49,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
     schema: { params: IdParams, response: { 200: z.object({ data: DeliverySchema }), 404: errorResponses[404], 409: errorResponses[404] } },
     config: { summary: 'Send a delivery again now (same webhook-id; not counted against max_retries)' },
   }, async (request) => {
-    const dispatcher = dispatcherFor(ctx);
-    const replayed = await dispatcher.replay(requireDelivery(ctx, request.params.id));
+    const replayed = await ctx.webhooks.replay(requireDelivery(ctx, request.params.id));
     return { data: replayed ?? requireDelivery(ctx, request.params.id) };
   });
 
@@ -87,7 +85,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
 }
 
 function requireDelivery(ctx: SandboxContext, id: string) {
-  const delivery = dispatcherFor(ctx).outbox.find(id);
+  const delivery = ctx.webhooks.outbox.find(id);
   if (!delivery) throw notFound(`Delivery ${id}`);
   return delivery;
 }

@@ -5,7 +5,6 @@ import type { SandboxContext } from '../context.ts';
 import { errorResponses } from '../http/error-schemas.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/catalogue.ts';
-import { dispatcherFor } from '../webhooks/dispatcher.ts';
 import { sampleEventData } from '../webhooks/sample-data.ts';
 import { applyDataEdits } from './event-data-edits.ts';
 import { requireWorkspace } from './workspace-keys.ts';
@@ -52,7 +51,7 @@ export function registerEventControl(app: ZodApp, ctx: SandboxContext): void {
     if (!base) throw conflict('CONTROL_CONFLICT', `Workspace ${workspace.id} has no records to build ${type} from; pass data`);
     const data = applyDataEdits(base, { override: request.body.override, add: request.body.add }, type);
     const event = emitDomainEvent(ctx.bus, ctx.clock, workspace.id, type, data);
-    const deliveryIds = await dispatcherFor(ctx).whenEnqueued(event.id);
+    const deliveryIds = await ctx.webhooks.whenEnqueued(event.id);
     return reply.code(201).send({ data: { event, deliveryIds } });
   });
 }

@@ -1,13 +1,10 @@
 import type { BackgroundService } from '../services.ts';
-import { registerDispatcher, WebhookDispatcher } from './dispatcher.ts';
 
-/** The webhook dispatcher as a background service (src/services.ts). */
+/** The sandbox's webhook dispatcher (`ctx.webhooks`) as a background service (src/services.ts). */
 export const webhookDispatcherService: BackgroundService = {
   name: 'webhooks',
-  start(ctx) {
-    const dispatcher = new WebhookDispatcher(ctx);
-    registerDispatcher(ctx, dispatcher);
-    dispatcher.start();
-    return { stop: () => dispatcher.stop(), afterReset: () => dispatcher.afterReset() };
+  start({ webhooks }) {
+    webhooks.start();
+    return { stop: () => webhooks.stop(), afterReset: () => webhooks.afterReset() };
   },
 };

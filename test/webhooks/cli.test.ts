@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { dispatcherFor } from '../../src/webhooks/dispatcher.ts';
 import { runCli, waitForStdout } from '../helpers/cli.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
@@ -48,7 +47,7 @@ describe('sandbox listen / trigger', () => {
       const workspaceId = sandbox.workspaces[0]!.id;
       const printed = waitForStdout(run, 'customer.created');
       await sandbox.app.inject({ method: 'POST', url: '/__sandbox/events', payload: { workspaceId, type: 'customer.created', data: { id: 'ppl_cli' } } });
-      await dispatcherFor(sandbox.context).idle();
+      await sandbox.context.webhooks.idle();
       await printed;
       run.child.kill('SIGTERM');
       const { stdout } = await run.exit;
