@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, waitForStdout } from '../helpers/cli.ts';
 import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { useSandbox } from './commands/harness.ts';
 
@@ -23,7 +23,7 @@ describe('finding the sandbox', () => {
     expect(listen.stdout.trim()).toMatch(/^whsec_/);
 
     const dashboard = runCli(['dashboard'], env);
-    await new Promise<void>((resolve) => dashboard.child.stdout.on('data', (c: Buffer) => c.toString().includes('connected to the sandbox') && resolve()));
+    await waitForStdout(dashboard, 'connected to the sandbox');
     dashboard.child.kill('SIGTERM');
     await dashboard.exit;
   });

@@ -15,23 +15,32 @@ export const OUTPUT_DEADLINE_MS = 20_000;
  * and stderr did contain, when the process exits first or `deadlineMs` passes.
  */
 export function waitForStdout(run: Running, text: string, deadlineMs = OUTPUT_DEADLINE_MS): Promise<void> {
+  return waitForOutput(run, 'stdout', text, deadlineMs);
+}
+
+/** waitForStdout, for stderr (where `listen --json` prints its banner). */
+export function waitForStderr(run: Running, text: string, deadlineMs = OUTPUT_DEADLINE_MS): Promise<void> {
+  return waitForOutput(run, 'stderr', text, deadlineMs);
+}
+
+function waitForOutput(run: Running, stream: 'stdout' | 'stderr', text: string, deadlineMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const fail = (why: string) => {
       done();
       const { stdout, stderr } = run.output();
-      reject(new Error(`stdout never contained ${JSON.stringify(text)}: ${why}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
+      reject(new Error(`${stream} never contained ${JSON.stringify(text)}: ${why}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
     };
     const check = () => {
-      if (!run.output().stdout.includes(text)) return;
+      if (!run.output()[stream].includes(text)) return;
       done();
       resolve();
     };
     const timer = setTimeout(() => fail(`still missing after ${deadlineMs} ms`), deadlineMs);
     const done = () => {
       clearTimeout(timer);
-      run.child.stdout.off('data', check);
+      run.child[stream].off('data', check);
     };
-    run.child.stdout.on('data', check);
+    run.child[stream].on('data', check);
     void run.exit.then(({ code, signal }) => {
       check(); // the last chunk and 'close' may come together
       fail(`the process exited (${signal ?? `code ${code}`})`);
