@@ -39,9 +39,10 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
     timers.set(key, setTimeout(() => void run().catch((err: Error) => log(`watch: ${oneLine(err.message)}`)), SETTLE_MS));
   };
 
+  const loadEdit = databaseEditLoader(sandbox, log);
   watcher.on('all', (_event, path) => {
     const full = resolve(path);
-    if (dbPath && full === dbPath) settle('db', () => reloadDatabase(sandbox, log));
+    if (dbPath && full === dbPath) settle('db', loadEdit);
     else if (full.startsWith(fixturesDir)) settle('fixtures', () => reloadFixtures(sandbox, basename(full), log));
     else if (full.startsWith(scenariosDir)) log(`watch: scenario ${basename(full)} changed; the next run reads it afresh`);
   });
@@ -77,21 +78,34 @@ async function reloadFixtures(sandbox: Sandbox, file: string, log: (line: string
   }
 }
 
-async function reloadDatabase(sandbox: Sandbox, log: (line: string) => void): Promise<void> {
-  const path = sandbox.store.path!;
-  let info;
-  try {
-    info = await stat(path);
-  } catch {
-    return; // removed: the next write recreates it
-  }
-  if (sandbox.store.isOwnWrite(info)) return;
-  try {
-    await sandbox.context.replaceState(await sandbox.store.readFileCollections());
-    log(`watch: ${basename(path)} was edited; loaded`);
-  } catch (err) {
-    log(`watch: ${basename(path)} not loaded, keeping the last good state: ${oneLine((err as Error).message)}`);
-  }
+/**
+ * Loads hand edits of the database file, one at a time. Under load chokidar
+ * can report one edit twice (two change events further apart than the settle
+ * delay); the file's identity (inode, size, mtime) of the last edit loaded
+ * makes the second report a no-op instead of a second load.
+ */
+function databaseEditLoader(sandbox: Sandbox, log: (line: string) => void): () => Promise<void> {
+  let lastLoaded: { ino: number; size: number; mtimeMs: number } | null = null;
+  let running: Promise<void> = Promise.resolve();
+  const load = async () => {
+    const path = sandbox.store.path!;
+    let info;
+    try {
+      info = await stat(path);
+    } catch {
+      return; // removed: the next write recreates it
+    }
+    if (sandbox.store.isOwnWrite(info)) return;
+    if (lastLoaded && lastLoaded.ino === info.ino && lastLoaded.size === info.size && lastLoaded.mtimeMs === info.mtimeMs) return;
+    lastLoaded = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+    try {
+      await sandbox.context.replaceState(await sandbox.store.readFileCollections());
+      log(`watch: ${basename(path)} was edited; loaded`);
+    } catch (err) {
+      log(`watch: ${basename(path)} not loaded, keeping the last good state: ${oneLine((err as Error).message)}`);
+    }
+  };
+  return () => (running = running.then(load, load));
 }
 
 const oneLine = (text: string) => text.split('\n')[0]!;

@@ -6,20 +6,20 @@ import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import { DAY_MS, GenContext, RowSink } from '../fixtures/context.ts';
 import { generateBookings } from '../fixtures/generate-bookings.ts';
-import { generateCatalog, type CatalogEntry } from '../fixtures/generate-catalog.ts';
+import { generateCatalog } from '../fixtures/generate-catalog.ts';
 import { finalizeDepartures, generateDepartures, type DepartureSlot } from '../fixtures/generate-departures.ts';
 import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts';
 import type { Faker } from '@faker-js/faker';
 import type { FixtureFile } from '../fixtures/schema.ts';
 import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
 import type { Booking } from '../resources/bookings/schemas.ts';
-import type { Coupon, Extension, PricingOption } from '../resources/catalog/schemas.ts';
-import type { Departure } from '../resources/departures/schemas.ts';
+import type { Coupon } from '../resources/catalog/schemas.ts';
 import type { Organization } from '../resources/organizations/schemas.ts';
 import type { Person } from '../resources/people/schemas.ts';
 import type { Product } from '../resources/products/schemas.ts';
 import type { ZodApp } from '../resources/types.ts';
-import type { Op, Row } from '../storage/types.ts';
+import type { Op, Row, Store } from '../storage/types.ts';
+import { SeedState } from './seed-state.ts';
 import { requireWorkspace } from './workspace-keys.ts';
 
 /**
@@ -53,7 +53,6 @@ const WRITTEN = ['products', 'pricingOptions', 'extensions', 'departures', 'peop
 /** Without counts, a run adds this much. */
 const DEFAULT_PRODUCTS = 10;
 const DEFAULT_BOOKINGS = 50;
-const YEAR_MS = 365.25 * DAY_MS;
 
 export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
   app.post('/seed', {
@@ -62,27 +61,24 @@ export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
   }, async (request) => ({ data: await seedWorkspace(ctx, request.body) }));
 }
 
-/** The workspace's current rows that the generators build on. */
-function existingRows(ctx: SandboxContext, ws: string) {
-  const list = <T extends { id: string }>(name: CollectionName) => ctx.store.list<T>(COLLECTIONS[name], ws);
-  return {
-    products: list<Product>('products'),
-    pricingOptions: list<PricingOption>('pricingOptions'),
-    extensions: list<Extension>('extensions'),
-    departures: list<Departure>('departures'),
-    people: list<Person>('people'),
-    bookings: list<Booking>('bookings'),
-    coupons: list<Coupon>('coupons'),
-    organizations: list<Organization>('organizations'),
-  };
+/** The generation state seeding carries between chunks and runs, per store: the last workspace seeded. */
+const carried = new WeakMap<Store, SeedState>();
+
+function seedState(ctx: SandboxContext, ws: string, anchorDayMs: number): SeedState {
+  const state = carried.get(ctx.store);
+  if (state?.isCurrent(ctx.store, ws, anchorDayMs)) return state;
+  const fresh = SeedState.build(ctx.store, ws, anchorDayMs);
+  carried.set(ctx.store, fresh);
+  return fresh;
 }
-type Existing = ReturnType<typeof existingRows>;
 
 /**
- * Work per chunk, a product counting as ten bookings: a chunk runs
+ * Work per chunk, a product counting as ten bookings. A chunk runs
  * synchronously (it owns the shared faker from its seeding to its commit), so
- * its size bounds how long other requests wait; about 30 ms on a laptop. The
- * size is fixed, never timed, so the same seed on the same data gives the same rows.
+ * its size bounds how long other requests wait: a few ms, since the state it
+ * builds on is carried (SeedState) rather than re-derived from the whole
+ * workspace. The size is fixed, never timed: the chunk boundaries are part of
+ * the seed, so the same seed on the same data gives the same rows.
  */
 const CHUNK_ITEMS = 100;
 /** How far a seed run is; each chunk takes products and bookings in the run's own ratio. */
@@ -93,6 +89,7 @@ export interface SeedProgress {
   totalBookings: number;
 }
 
+/** `onProgress` hears of each chunk once its rows are on disk (in memory mode: at once). */
 export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgress: (p: SeedProgress) => void = () => undefined) {
   const started = performance.now();
   const workspace = requireWorkspace(ctx, body.workspaceId);
@@ -106,109 +103,107 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
   const done = { products: 0, bookings: 0 };
   // every chunk takes products and bookings in the run's own ratio
   const share = Math.min(1, CHUNK_ITEMS / Math.max(1, products * 10 + bookings));
+  // the last chunk's commit: its flush to disk overlaps the making of the next chunk
+  let inFlight: Promise<unknown> = Promise.resolve();
   do {
     const chunk = {
       products: Math.min(products - done.products, Math.max(products > 0 ? 1 : 0, Math.round(products * share))),
       bookings: Math.min(bookings - done.bookings, Math.max(bookings > 0 ? 1 : 0, Math.round(bookings * share))),
     };
-    const result = await seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings);
+    const result = seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings);
     for (const name of WRITTEN) created[name]! += result.created[name] ?? 0;
     for (const id of result.touched) touched.add(id);
     done.products += chunk.products;
     done.bookings += chunk.bookings;
-    onProgress({ ...done, totalProducts: products, totalBookings: bookings });
+    const progress = { ...done, totalProducts: products, totalBookings: bookings };
+    await inFlight; // a failed write stops the run here, one chunk later at most
+    inFlight = result.committed.then(() => onProgress(progress));
+    inFlight.catch(() => undefined); // awaited next round: until then, not an unhandled rejection
     // yield: requests that arrived meanwhile (health, the dashboard) are served between chunks
     await new Promise((resolve) => setImmediate(resolve));
   } while (done.products < products || done.bookings < bookings);
+  await inFlight; // acknowledged once every chunk is on disk
   return { workspaceId: workspace.id, seed, created, updated: { departures: touched.size }, ms: Math.round((performance.now() - started) * 100) / 100 };
 }
 
-/** One chunk: generated on the state as it is now, committed before anything else runs. */
-async function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker, seed: number, products: number, bookings: number) {
-  // Read after the last await: from here to the commit nothing else runs, so no write is lost.
-  const existing = existingRows(ctx, workspace.id);
+/**
+ * One chunk, generated on the state as it is now and committed (one commit:
+ * atomic) before anything else runs: it is synchronous, so no write is lost
+ * and nothing else draws from the shared faker meanwhile. `committed` resolves
+ * once the rows are on disk.
+ */
+function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker, seed: number, products: number, bookings: number) {
+  const now = ctx.clock.now();
+  const state = seedState(ctx, workspace.id, Math.floor(now / DAY_MS) * DAY_MS);
   // The state is part of the seed: the same seed on the same data gives the same rows,
   // and running it again adds new rows instead of overwriting the last run's.
-  const salt = [existing.products.length, existing.people.length, existing.bookings.length];
+  const salt = [state.counts.products, state.counts.people, state.counts.bookings];
   faker.seed([seed, ...salt]);
   const sink = new RowSink();
-  const fixture = fixtureFor(workspace, existing, products, bookings);
-  const gen = new GenContext(faker, new SeededRandom(`seed:${seed}:${workspace.id}:${salt.join(':')}`), ctx.clock.now(), fixture, sink);
-  // Synchronous from here to the commit: nothing else can draw from the shared faker meanwhile either.
-  const { newSlots, changedSlots } = generate(gen, existing);
-  const ops = commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id)));
-  const commit = ctx.store.commit(ops);
+  const fixture = fixtureFor(workspace, state, ctx.store.list<Organization>(COLLECTIONS.organizations, workspace.id), products, bookings);
+  const gen = new GenContext(faker, new SeededRandom(`seed:${seed}:${workspace.id}:${salt.join(':')}`), now, fixture, sink);
+  let committed: Promise<void>;
+  let newSlots: DepartureSlot[];
+  let changedSlots: DepartureSlot[];
+  try {
+    ({ newSlots, changedSlots } = generate(gen, state, ctx.store.list<Coupon>(COLLECTIONS.coupons, workspace.id)));
+    committed = ctx.store.commit(commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id))));
+    state.absorb(sink, newSlots);
+  } catch (err) {
+    carried.delete(ctx.store); // generation changed the state's slots and sets: build it again
+    throw err;
+  }
   const created = Object.fromEntries(WRITTEN.map((name) => [name, sink.rows(name, workspace.id).length]));
   created.departures = newSlots.length;
-  await commit;
-  return { created, touched: changedSlots.map((s) => s.departure.id) };
+  return {
+    created,
+    touched: changedSlots.map((s) => s.departure.id),
+    committed: committed.catch((err: unknown) => {
+      carried.delete(ctx.store); // a refused commit applied nothing: the state would be ahead of the store
+      throw err;
+    }),
+  };
 }
 
-function generate(gen: GenContext, existing: Existing) {
-  for (const coupon of existing.coupons) gen.put('coupons', coupon); // read by generateBookings, never written back
+function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[]) {
+  for (const coupon of coupons) gen.put('coupons', coupon); // read by generateBookings, never written back
   const catalog = generateCatalog(gen);
-  renameTaken(catalog.map((e) => e.product), new Set(existing.products.map((p) => p.slug)));
+  renameTaken(catalog.map((e) => e.product), state.slugs);
   const newSlots = generateDepartures(gen, catalog);
-  const oldSlots = openSlots(gen, existing);
-  const before = new Map(oldSlots.map((s) => [s, { seatsLeft: s.departure.seatsLeft, status: s.departure.status }]));
-  const pools = mergePools(gen, generatePeople(gen), existing.people);
-  uniqueEmails(gen.rows<Person>('people'), new Set(existing.people.map((p) => p.email.toLowerCase())));
+  const oldSlots = state.slots;
+  const fresh = generatePeople(gen);
+  // new people first, then the workspace's own
+  const pools: PeoplePools = { adults: [...fresh.adults, ...state.pools.adults], children: [...fresh.children, ...state.pools.children], infants: [...fresh.infants, ...state.pools.infants] };
+  uniqueEmails(gen.rows<Person>('people'), state.emails);
   generateBookings(gen, [...newSlots, ...oldSlots], pools);
-  uniqueCodes(gen, gen.rows<Booking>('bookings'), new Set(existing.bookings.map((b) => b.code.toUpperCase())));
-  const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== before.get(s)!.seatsLeft);
+  uniqueCodes(gen, gen.rows<Booking>('bookings'), state.codes);
+  const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== s.committed.seatsLeft);
   finalizeDepartures(gen, [...newSlots, ...changedSlots]);
   // more bookings never take a guarantee back (an operator may have guaranteed a departure early)
-  for (const s of changedSlots) if (before.get(s)!.status === 'guaranteed' && s.departure.status === 'scheduled') s.departure.status = 'guaranteed';
+  for (const s of changedSlots) if (s.committed.status === 'guaranteed' && s.departure.status === 'scheduled') s.departure.status = 'guaranteed';
   return { newSlots, changedSlots };
 }
 
 /** A fixture file describing only what to add; the workspace facts come from its record and data. */
-function fixtureFor(workspace: WorkspaceRecord, existing: Existing, products: number, bookings: number): FixtureFile {
-  const prefix = existing.bookings.map((b) => /^([A-Z]{2,5})-/.exec(b.code)?.[1]).find(Boolean)
-    ?? (workspace.name.toUpperCase().replace(/[^A-Z]/g, '').slice(0, 3).padEnd(3, 'X'));
+function fixtureFor(workspace: WorkspaceRecord, state: SeedState, organizations: readonly Organization[], products: number, bookings: number): FixtureFile {
+  const prefix = state.prefix ?? workspace.name.toUpperCase().replace(/[^A-Z]/g, '').slice(0, 3).padEnd(3, 'X');
   return {
     workspace: {
       id: workspace.id, name: workspace.name, mode: workspace.mode, currency: workspace.currency,
       taxRateBps: workspace.taxRateBps, timezone: workspace.timezone, bookingCodePrefix: prefix, keys: [],
     },
-    organizations: existing.organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, contactEmail: o.contactEmail })),
+    organizations: organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, contactEmail: o.contactEmail })),
     products: [], collections: [], coupons: [], policies: [], forms: [], galleryFolders: [], webhookSubscriptions: [],
     volume: {
       products,
       departuresPerProduct: { min: 2, max: 6 },
       // new products go where the workspace already sells
-      countries: [...new Set(existing.products.map((p) => p.destination.country))].sort(),
+      countries: [...state.countries].sort(),
       people: Math.ceil(bookings / 2),
       bookings,
       galleryFiles: 0, deliveryEventDays: 0, emailsPerDay: 0,
     },
   };
-}
-
-/** Existing bookable departures (of active products, not yet started) as generator slots, on copies. */
-function openSlots(gen: GenContext, existing: Existing): DepartureSlot[] {
-  const entries = new Map<string, CatalogEntry>();
-  for (const product of existing.products) {
-    if (product.status === 'active') entries.set(product.id, { product, options: [], extensions: [] });
-  }
-  for (const o of existing.pricingOptions) if (o.active) entries.get(o.productId)?.options.push(o);
-  for (const e of existing.extensions) entries.get(e.productId)?.extensions.push(e);
-  const tomorrow = gen.day(1);
-  return existing.departures
-    .filter((d) => (d.status === 'scheduled' || d.status === 'guaranteed') && d.startDate >= tomorrow && entries.has(d.productId))
-    .map((d) => ({ departure: { ...d }, entry: entries.get(d.productId)!, createdMs: Date.parse(d.createdAt), touchedMs: Date.parse(d.updatedAt) }));
-}
-
-/** New people plus existing ones, by age group at the anchor (12-17 year olds are left out, as the generator makes none). */
-function mergePools(gen: GenContext, fresh: PeoplePools, people: readonly Person[]): PeoplePools {
-  const pools: PeoplePools = { adults: [...fresh.adults], children: [...fresh.children], infants: [...fresh.infants] };
-  for (const person of people) {
-    const age = person.dateOfBirth === null ? Infinity : (gen.anchorDayMs - Date.parse(person.dateOfBirth)) / YEAR_MS;
-    if (age >= 18) pools.adults.push(person);
-    else if (age >= 2 && age < 12) pools.children.push(person);
-    else if (age >= 0 && age < 2) pools.infants.push(person);
-  }
-  return pools;
 }
 
 /** Slugs are unique per workspace: a generated one that is taken gets a number. */

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedWorkspace, type SeedProgress } from '../../src/control/seed.ts';
+import type { Booking } from '../../src/resources/bookings/schemas.ts';
+import type { Departure } from '../../src/resources/departures/schemas.ts';
 import { runCli } from '../helpers/cli.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { useSandbox } from '../cli/commands/harness.ts';
@@ -48,6 +51,59 @@ describe('chunked seeding stays deterministic', () => {
     await seedWorkspace(t.sandbox.context, { workspaceId: t.liveWorkspaceId, products: 20, bookings: 300, seed: 9 });
     expect(chunks).toBeGreaterThan(2);
     expect(await bookingIds()).toEqual(first);
+  });
+});
+
+describe('the generation state carried from chunk to chunk', () => {
+  const digest = (t: TestSandbox) => createHash('sha256').update(JSON.stringify(t.sandbox.store.exportCollections())).digest('hex');
+  const rows = <T,>(t: TestSandbox, name: string) => t.sandbox.store.list<T & { id: string }>(name, t.liveWorkspaceId);
+
+  it('gives the same rows as deriving it afresh from the workspace for every chunk', async () => {
+    const run = async (rederive: boolean) => {
+      const sandbox = await testSandbox();
+      const store = sandbox.sandbox.store;
+      // putting a product back unchanged is a write by someone else: the next chunk derives the state again
+      const touch = () => {
+        const product = rows<{ id: string }>(sandbox, 'products')[0]!;
+        void store.commit([{ type: 'put', collection: 'products', workspaceId: sandbox.liveWorkspaceId, row: product }]);
+      };
+      let chunks = 0;
+      // two runs: the state also carries from one POST /seed to the next
+      await seedWorkspace(sandbox.sandbox.context, { workspaceId: sandbox.liveWorkspaceId, products: 30, bookings: 900, seed: 21 }, () => {
+        chunks++;
+        if (rederive) touch();
+      });
+      await seedWorkspace(sandbox.sandbox.context, { workspaceId: sandbox.liveWorkspaceId, bookings: 1200, seed: 22 }, () => rederive && touch());
+      const result = { chunks, digest: digest(sandbox), bookings: rows(sandbox, 'bookings').length };
+      await sandbox.sandbox.stop();
+      return result;
+    };
+    const carried = await run(false);
+    const rederived = await run(true);
+    expect(carried.chunks).toBeGreaterThan(5);
+    expect(carried.bookings).toBeGreaterThan(2100);
+    expect(carried.digest).toBe(rederived.digest);
+  });
+
+  it('sees what others write between chunks: a departure cancelled meanwhile stays cancelled and gets no new bookings', async () => {
+    t = await testSandbox();
+    const store = t.sandbox.store;
+    const ws = t.liveWorkspaceId;
+    const tomorrow = new Date(t.sandbox.context.clock.now() + 86_400_000).toISOString().slice(0, 10);
+    const open = rows<Departure>(t, 'departures').filter((d) => d.status === 'scheduled' && d.startDate >= tomorrow);
+    expect(open.length).toBeGreaterThan(0);
+    let cancelledAfter: Set<string> | null = null;
+    await seedWorkspace(t.sandbox.context, { workspaceId: ws, products: 0, bookings: 600, seed: 5 }, () => {
+      if (cancelledAfter) return;
+      // after the first chunk, an operator cancels every bookable departure there was
+      void store.commit(open.map((d) => ({ type: 'put' as const, collection: 'departures', workspaceId: ws, row: { ...store.get<Departure>('departures', ws, d.id)!, status: 'cancelled' } })));
+      cancelledAfter = new Set(rows<{ id: string }>(t!, 'bookings').map((b) => b.id));
+    });
+    const ids = new Set(open.map((d) => d.id));
+    for (const d of rows<Departure>(t, 'departures')) if (ids.has(d.id)) expect(d.status).toBe('cancelled');
+    const later = rows<Booking>(t, 'bookings').filter((b) => !cancelledAfter!.has(b.id));
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.filter((b) => ids.has(b.departureId!))).toEqual([]);
   });
 });
 
