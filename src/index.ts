@@ -13,6 +13,7 @@ export {
   ControlPlaneError,
   SandboxNotRunningError,
   DEFAULT_CONTROL_URL,
+  CONTROL_ROUTES,
   type ControlClientOptions,
   type WorkspaceSummary,
   type DeliverySummary,

@@ -1,7 +1,6 @@
 import type { ClockState } from '../control/client.ts';
-import { printJson } from './output.ts';
-import { plural, say, type ScriptFlags } from './format.ts';
-import { controlClient } from './trigger.ts';
+import { plural, say } from './format.ts';
+import { controlClient, report, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox clock [advance <duration> | set <iso>]`: the sandbox clock
@@ -26,19 +25,21 @@ export function parseDuration(text: string): number {
 }
 
 export async function runClockShow(flags: ScriptFlags): Promise<void> {
-  show(await controlClient(flags).clock(), flags);
+  const client = await controlClient(flags);
+  show(await client.clock(), flags);
 }
 
 export async function runClockAdvance(duration: string, flags: ScriptFlags): Promise<void> {
   const ms = parseDuration(duration);
-  show(await controlClient(flags).advanceClock(ms), flags, `advanced ${duration} (${ms} ms)`);
+  const client = await controlClient(flags);
+  show(await client.advanceClock(ms), flags, `advanced ${duration} (${ms} ms)`);
 }
 
 export async function runClockSet(at: string, flags: ScriptFlags): Promise<void> {
-  show(await controlClient(flags).setClock(at), flags, 'set');
+  const client = await controlClient(flags);
+  show(await client.setClock(at), flags, 'set');
 }
 
 function show(state: ClockState, flags: ScriptFlags, action?: string): void {
-  if (flags.json) return printJson(state);
-  say(`${state.now}  (${state.mode} clock${action ? `, ${action}` : ''}; ${plural(state.pendingTimers, 'timer')} pending)`);
+  report(flags, state, () => `${state.now}  (${state.mode} clock${action ? `, ${action}` : ''}; ${plural(state.pendingTimers, 'timer')} pending)`);
 }

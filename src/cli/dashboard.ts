@@ -1,4 +1,4 @@
-import type { ControlFlags } from './trigger.ts';
+import { controlToken, type ControlFlags } from './control.ts';
 
 export type DashboardFlags = Pick<ControlFlags, 'url' | 'token'>;
 
@@ -10,8 +10,7 @@ export type DashboardFlags = Pick<ControlFlags, 'url' | 'token'>;
  */
 export async function runDashboard(flags: DashboardFlags): Promise<void> {
   const { openDashboard } = await loadDashboard();
-  const token = flags.token ?? process.env.SANDBOX_CONTROL_TOKEN;
-  await openDashboard({ url: flags.url, token, onQuit: () => process.exit(0), onFailure: () => process.exit(1) });
+  await openDashboard({ url: flags.url, token: controlToken(flags), onQuit: () => process.exit(0), onFailure: () => process.exit(1) });
 }
 
 /** `sandbox start --dashboard`: the same dashboard over the sandbox this process serves; q stops it. */

@@ -1,7 +1,6 @@
 import { printJson } from './output.ts';
-import type { ScriptFlags } from './format.ts';
 import { attemptLine } from './listen.ts';
-import { controlClient } from './trigger.ts';
+import { controlClient, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox events resend <delivery-id>` (as `stripe events resend`): sends a
@@ -9,7 +8,8 @@ import { controlClient } from './trigger.ts';
  * POST /__sandbox/deliveries/:id/replay; not counted against max_retries.
  */
 export async function runEventsResend(deliveryId: string, flags: ScriptFlags): Promise<void> {
-  const delivery = await controlClient(flags).replayDelivery(deliveryId);
+  const client = await controlClient(flags);
+  const delivery = await client.replayDelivery(deliveryId);
   if (flags.json) return printJson(delivery);
   const last = delivery.attempts.at(-1);
   process.stdout.write(last ? `${attemptLine(delivery, last)}\n` : `Delivery ${delivery.id} was not sent\n`);

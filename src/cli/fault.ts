@@ -1,7 +1,7 @@
 import type { FaultRuleInput, FaultRuleSummary } from '../control/client.ts';
 import { printJson } from './output.ts';
-import { plural, say, table, type ScriptFlags } from './format.ts';
-import { controlClient, resolveWorkspace } from './trigger.ts';
+import { plural, say, table } from './format.ts';
+import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox fault add|list|clear`: fault injection rules (POST/GET/DELETE
@@ -23,7 +23,7 @@ export interface FaultAddFlags extends ScriptFlags {
 }
 
 export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const rule: FaultRuleInput = {
     ...(flags.method ? { method: flags.method } : {}),
     ...(flags.path ? { path: flags.path } : {}),
@@ -39,19 +39,19 @@ export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
   };
   const created = await client.addFault(rule);
-  if (flags.json) return printJson(created);
-  say(`Added ${created.id}: ${describe(created)}`);
+  report(flags, created, () => `Added ${created.id}: ${describe(created)}`);
 }
 
 export async function runFaultList(flags: ScriptFlags): Promise<void> {
-  const rules = await controlClient(flags).faults();
+  const client = await controlClient(flags);
+  const rules = await client.faults();
   if (flags.json) return printJson(rules);
   if (rules.length === 0) return say('No fault rules');
   say(table(['ID', 'MATCHES', 'DOES', 'LEFT', 'HITS'], rules.map((r) => [r.id, matches(r), effect(r), r.remaining === null ? `p=${r.probability}` : String(r.remaining), String(r.hits)])));
 }
 
 export async function runFaultClear(id: string | undefined, flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   if (id !== undefined) {
     const removed = await client.removeFault(id);
     return flags.json ? printJson({ removed: 1, ids: [removed.id] }) : say(`Removed ${removed.id}`);

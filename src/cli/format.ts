@@ -1,10 +1,4 @@
 import { bold } from './output.ts';
-import type { ControlFlags } from './trigger.ts';
-
-/** Flags of every scripting command (`--url`, `--token`, `--json`). */
-export interface ScriptFlags extends ControlFlags {
-  json?: boolean;
-}
 
 /** Left-aligned columns, two spaces apart, with a bold header row. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {

@@ -1,8 +1,8 @@
 import type { ControlClient } from '../control/client.ts';
 import { scopeProblem } from '../control/known-scopes.ts';
 import { dim, printJson } from './output.ts';
-import { plural, say, table, type ScriptFlags } from './format.ts';
-import { controlClient, resolveWorkspace } from './trigger.ts';
+import { plural, say, table } from './format.ts';
+import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox keys list|create|revoke`: workspace API keys through the control
@@ -14,7 +14,7 @@ export interface KeyCreateFlags extends ScriptFlags {
 }
 
 export async function runKeysList(flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspaces = flags.workspace === undefined ? await client.workspaces() : [await resolveWorkspace(client, flags.workspace)];
   if (flags.json) return printJson(workspaces.map(({ id, name, mode, keys }) => ({ id, name, mode, keys })));
   for (const w of workspaces) {
@@ -24,7 +24,7 @@ export async function runKeysList(flags: ScriptFlags): Promise<void> {
 }
 
 export async function runKeysCreate(flags: KeyCreateFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
   const scopes = flags.scopes === undefined ? null : splitList(flags.scopes);
   await checkScopes(client, scopes);
@@ -38,9 +38,9 @@ export async function runKeysCreate(flags: KeyCreateFlags): Promise<void> {
 }
 
 export async function runKeysRevoke(id: string, flags: ScriptFlags): Promise<void> {
-  const revoked = await controlClient(flags).revokeKey(id);
-  if (flags.json) return printJson(revoked);
-  say(`Revoked ${revoked.id} at ${revoked.revokedAt}; the next request with it gets 401`);
+  const client = await controlClient(flags);
+  const revoked = await client.revokeKey(id);
+  report(flags, revoked, () => `Revoked ${revoked.id} at ${revoked.revokedAt}; the next request with it gets 401`);
 }
 
 export function splitList(value: string): string[] {

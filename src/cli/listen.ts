@@ -1,6 +1,6 @@
 import { ControlPlaneError, type ControlClient, type DeliveryAttemptSummary, type DeliverySummary, type WorkspaceSummary } from '../control/client.ts';
 import { bold, cyan, dim, green, printJson, yellow } from './output.ts';
-import { controlClient, resolveWorkspace, type ControlFlags } from './trigger.ts';
+import { controlClient, resolveWorkspace, type ControlFlags } from './control.ts';
 
 export interface ListenFlags extends ControlFlags {
   forwardTo: string;
@@ -18,7 +18,7 @@ export interface ListenFlags extends ControlFlags {
  * pauses the subscription when it exits, so nothing retries into a closed port.
  */
 export async function runListen(flags: ListenFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
   if (flags.printSecret) return printSecret(client, workspace, flags.forwardTo);
   const events = (flags.events ?? '*').split(',').map((e) => e.trim()).filter(Boolean);

@@ -1,8 +1,8 @@
 import type { RequestLogLine } from '../control/client.ts';
 import { decodeStreamEvent } from '../core/stream-events.ts';
 import { dim, green, printJson, yellow } from './output.ts';
-import { say, type ScriptFlags } from './format.ts';
-import { controlClient } from './trigger.ts';
+import { say } from './format.ts';
+import { controlClient, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox logs [--follow]`: the requests a running sandbox served on /v1
@@ -46,7 +46,7 @@ function globRegExp(glob: string): RegExp {
 export async function runLogs(flags: LogsFlags): Promise<void> {
   const matches = requestFilter(flags);
   const filtered = flags.method !== undefined || flags.status !== undefined || flags.path !== undefined;
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const print = (entry: RequestLogLine) => {
     if (matches(entry)) (flags.json ? printJson(entry) : say(requestLine(entry)));
   };

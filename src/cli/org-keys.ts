@@ -1,8 +1,8 @@
 import type { ControlClient, OrganizationSummary } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
-import { say, table, type ScriptFlags } from './format.ts';
+import { say, table } from './format.ts';
 import { splitList, checkScopes } from './keys.ts';
-import { controlClient, resolveWorkspace } from './trigger.ts';
+import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox org-keys list|create|revoke`: partner organization keys through
@@ -20,7 +20,7 @@ export interface OrgKeyCreateFlags extends ScriptFlags {
 }
 
 export async function runOrgKeysList(flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspaceId = flags.workspace === undefined ? undefined : (await resolveWorkspace(client, flags.workspace)).id;
   const keys = await client.orgKeys(workspaceId === undefined ? {} : { workspaceId });
   if (flags.json) return printJson(keys);
@@ -35,7 +35,7 @@ export async function runOrgKeysList(flags: ScriptFlags): Promise<void> {
 }
 
 export async function runOrgKeysCreate(flags: OrgKeyCreateFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const org = await resolveOrganization(client, flags);
   const policy = [flags.rps, flags.rpm, flags.burst];
   if (policy.some((v) => v !== undefined) && policy.some((v) => v === undefined)) throw new Error('--rps, --rpm and --burst go together (the rate-limit policy has all three)');
@@ -56,9 +56,9 @@ export async function runOrgKeysCreate(flags: OrgKeyCreateFlags): Promise<void> 
 }
 
 export async function runOrgKeysRevoke(id: string, flags: ScriptFlags): Promise<void> {
-  const revoked = await controlClient(flags).revokeOrgKey(id);
-  if (flags.json) return printJson(revoked);
-  say(`Revoked ${revoked.id} at ${revoked.revokedAt} (by ${revoked.revokedBy})`);
+  const client = await controlClient(flags);
+  const revoked = await client.revokeOrgKey(id);
+  report(flags, revoked, () => `Revoked ${revoked.id} at ${revoked.revokedAt} (by ${revoked.revokedBy})`);
 }
 
 /** --org takes an id, slug or name; without it, the first organization of the workspace. */

@@ -1,6 +1,7 @@
+import type { VerificationSummary } from '../control/client.ts';
 import { printJson } from './output.ts';
-import { say, table, type ScriptFlags } from './format.ts';
-import { controlClient } from './trigger.ts';
+import { say, table } from './format.ts';
+import { controlClient, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox otp [target]`: the verification codes the sandbox "sent"
@@ -13,9 +14,11 @@ export interface OtpFlags extends ScriptFlags {
 }
 
 export async function runOtp(target: string | undefined, flags: OtpFlags): Promise<void> {
-  const codes = await controlClient(flags).verifications({
+  const client = await controlClient(flags);
+  const codes = await client.verifications({
     ...(target !== undefined ? { target } : {}),
-    ...(flags.channel !== undefined ? { channel: flags.channel } : {}),
+    // the server checks the channel and answers a 400 naming the ones there are
+    ...(flags.channel !== undefined ? { channel: flags.channel as VerificationSummary['channel'] } : {}),
     limit: flags.limit ?? (target === undefined ? 10 : 5),
   });
   if (flags.json) return printJson(codes);

@@ -1,7 +1,7 @@
 import type { RateBucketSummary } from '../control/client.ts';
 import { printJson } from './output.ts';
-import { say, table, type ScriptFlags } from './format.ts';
-import { controlClient, resolveWorkspace } from './trigger.ts';
+import { say, table } from './format.ts';
+import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox ratelimit show|exhaust|mode`: the rate-limit buckets
@@ -13,9 +13,9 @@ export interface ExhaustFlags extends ScriptFlags {
 }
 
 export async function runRateLimitShow(flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspaceId = flags.workspace === undefined ? undefined : (await resolveWorkspace(client, flags.workspace)).id;
-  const [buckets, workspaces] = await Promise.all([client.call<RateBucketSummary[]>('GET', '/rate-limits', { query: { workspaceId } }), client.workspaces()]);
+  const [buckets, workspaces] = await Promise.all([client.rateLimits({ workspaceId }), client.workspaces()]);
   if (flags.json) return printJson(buckets);
   const names = new Map(workspaces.map((w) => [w.id, w.name]));
   say(bucketTable(buckets, names));
@@ -23,7 +23,7 @@ export async function runRateLimitShow(flags: ScriptFlags): Promise<void> {
 
 export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
   if (flags.key && flags.workspace) throw new Error('name --workspace or --key, not both');
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspaces = await client.workspaces();
   // a workspace key has no bucket of its own: exhausting it means exhausting its workspace
   const owner = flags.key ? workspaces.find((w) => w.keys.some((k) => k.id === flags.key)) : undefined;
@@ -38,7 +38,7 @@ export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
 
 export async function runRateLimitMode(mode: string, flags: ScriptFlags): Promise<void> {
   if (mode !== 'live' && mode !== 'sandbox') throw new Error(`mode must be live or sandbox, not "${mode}"`);
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
   const updated = await client.setWorkspaceMode(workspace.id, mode);
   if (flags.json) return printJson({ id: updated.id, name: updated.name, mode: updated.mode });

@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import { DEFAULT_SCENARIOS_DIR } from '../config.ts';
-import { ControlClient } from '../control/client.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { findScenario, listScenarioFiles, loadScenarioFile } from '../scenarios/load.ts';
 import { countSteps, runScenario, type StepResult } from '../scenarios/runner.ts';
 import { dim, green, printJson, yellow } from './output.ts';
+import { controlClient, controlToken, requireRunning } from './control.ts';
 
 export interface ScenarioFlags {
   dir?: string;
@@ -33,9 +33,9 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
  */
 export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): Promise<void> {
   const scenario = await findScenario(flags.dir ?? DEFAULT_SCENARIOS_DIR, nameOrFile);
-  const token = flags.token ?? process.env.SANDBOX_CONTROL_TOKEN;
+  const token = controlToken(flags);
   // the standard "no sandbox is running" line, rather than the first step failing with "fetch failed"
-  if (flags.url) await new ControlClient({ url: flags.url, ...(token ? { token } : {}) }).health();
+  if (flags.url) await requireRunning(await controlClient({ url: flags.url, token }));
   let own: Sandbox | undefined;
   const url = flags.url ?? (own = await createSandbox({ port: 0, storage: 'memory', clock: scenario.sandbox.clock, enforceRateLimits: scenario.sandbox.enforceRateLimits })).url;
   const print = (step: StepResult) => {

@@ -1,7 +1,7 @@
 import type { SeedResult } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
-import { say, type ScriptFlags } from './format.ts';
-import { controlClient, resolveWorkspace } from './trigger.ts';
+import { say } from './format.ts';
+import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox seed`: more generated volume in a running sandbox (POST
@@ -23,7 +23,7 @@ const PROGRESS_FROM = 2000;
 const STEPS = 20;
 
 export async function runSeed(flags: SeedFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
   const products = flags.products ?? (flags.bookings === undefined ? 10 : 0);
   const bookings = flags.bookings ?? (flags.products === undefined ? 50 : 0);

@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ControlPlaneError } from '../control/client.ts';
 import { printJson } from './output.ts';
-import { plural, say, table, type ScriptFlags } from './format.ts';
-import { controlClient } from './trigger.ts';
+import { plural, say, table } from './format.ts';
+import { controlClient, report, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox snapshot save|restore|list|export|import` and `sandbox reset`:
@@ -13,19 +13,20 @@ import { controlClient } from './trigger.ts';
  * is also a valid --data file.
  */
 export async function runSnapshotSave(name: string, flags: ScriptFlags): Promise<void> {
-  const saved = await controlClient(flags).saveSnapshot(name);
-  if (flags.json) return printJson(saved);
-  say(`Saved snapshot ${saved.name} (${formatBytes(saved.bytes)}); restore it with \`sandbox snapshot restore ${saved.name}\``);
+  const client = await controlClient(flags);
+  const saved = await client.saveSnapshot(name);
+  report(flags, saved, () => `Saved snapshot ${saved.name} (${formatBytes(saved.bytes)}); restore it with \`sandbox snapshot restore ${saved.name}\``);
 }
 
 export async function runSnapshotRestore(name: string, flags: ScriptFlags): Promise<void> {
-  const restored = await controlClient(flags).restoreSnapshot(name);
-  if (flags.json) return printJson(restored);
-  say(`Restored snapshot ${restored.name} in ${restored.ms} ms`);
+  const client = await controlClient(flags);
+  const restored = await client.restoreSnapshot(name);
+  report(flags, restored, () => `Restored snapshot ${restored.name} in ${restored.ms} ms`);
 }
 
 export async function runSnapshotList(flags: ScriptFlags): Promise<void> {
-  const snapshots = await controlClient(flags).snapshots();
+  const client = await controlClient(flags);
+  const snapshots = await client.snapshots();
   if (flags.json) return printJson(snapshots);
   if (snapshots.length === 0) return say('No snapshots; save one with `sandbox snapshot save <name>`');
   say(table(['NAME', 'SAVED AT (SANDBOX TIME)', 'SIZE'], snapshots.map((s) => [s.name, s.createdAt, formatBytes(s.bytes)])));
@@ -33,7 +34,8 @@ export async function runSnapshotList(flags: ScriptFlags): Promise<void> {
 
 /** Without a file, the JSON goes to stdout (so `> file` and pipes work); --json then changes nothing. */
 export async function runSnapshotExport(file: string | undefined, flags: ScriptFlags): Promise<void> {
-  const json = await controlClient(flags).exportState();
+  const client = await controlClient(flags);
+  const json = await client.exportState();
   if (file === undefined) return void process.stdout.write(json.endsWith('\n') ? json : `${json}\n`);
   try {
     await writeFile(file, json);
@@ -55,20 +57,19 @@ export async function runSnapshotImport(file: string, flags: ScriptFlags): Promi
   if (!json.trimStart().startsWith('{')) throw new Error(`${file} is not valid JSON (export one with \`sandbox snapshot export\`)`);
   let imported;
   try {
-    imported = await controlClient(flags).importState(json);
+    imported = await (await controlClient(flags)).importState(json);
   } catch (err) {
     if (err instanceof ControlPlaneError && /malformed json/i.test(err.message)) throw new Error(`${file} is not valid JSON (export one with \`sandbox snapshot export\`)`);
     if (err instanceof ControlPlaneError && err.status < 500) throw new Error(`${file} cannot be imported: ${err.message}`);
     throw err;
   }
-  if (flags.json) return printJson(imported);
-  say(`Imported ${file}: ${plural(imported.collections, 'collection')} replaced the whole state`);
+  report(flags, imported, () => `Imported ${file}: ${plural(imported.collections, 'collection')} replaced the whole state`);
 }
 
 export async function runReset(flags: ScriptFlags): Promise<void> {
-  const reset = await controlClient(flags).reset();
-  if (flags.json) return printJson(reset);
-  say(`Reset to the fixtures in ${reset.ms} ms (sandbox time ${reset.now})`);
+  const client = await controlClient(flags);
+  const reset = await client.reset();
+  report(flags, reset, () => `Reset to the fixtures in ${reset.ms} ms (sandbox time ${reset.now})`);
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,12 +1,8 @@
-import { ControlClient, type WorkspaceSummary } from '../control/client.ts';
-import { dim, printJson } from './output.ts';
+import type { WEBHOOK_EVENT_TYPES } from '../webhooks/catalogue.ts';
 
-/** Options every command that talks to a running sandbox shares. */
-export interface ControlFlags {
-  url: string;
-  token?: string;
-  workspace?: string;
-}
+type EventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import { dim, printJson } from './output.ts';
+import { controlClient, resolveWorkspace, type ControlFlags } from './control.ts';
 
 export interface TriggerFlags extends ControlFlags {
   data?: string;
@@ -17,27 +13,15 @@ export interface TriggerFlags extends ControlFlags {
   add?: string[];
 }
 
-export const controlClient = (flags: ControlFlags): ControlClient =>
-  new ControlClient({ url: flags.url, ...(flags.token ?? process.env.SANDBOX_CONTROL_TOKEN ? { token: flags.token ?? process.env.SANDBOX_CONTROL_TOKEN } : {}) });
-
-/** --workspace takes an id or a name (any case); without it, the first workspace of the sandbox. */
-export async function resolveWorkspace(client: ControlClient, given: string | undefined): Promise<WorkspaceSummary> {
-  const workspaces = await client.workspaces();
-  const found = given === undefined
-    ? workspaces[0]
-    : workspaces.find((w) => w.id === given || w.name.toLowerCase() === given.toLowerCase());
-  if (!found) throw new Error(`no workspace "${given ?? ''}"; known: ${workspaces.map((w) => `${w.name} (${w.id})`).join(', ')}`);
-  return found;
-}
-
 /** `sandbox trigger <event-type>`: emits one catalogue event through the control plane. */
 export async function runTrigger(type: string, flags: TriggerFlags): Promise<void> {
   const data = parseData(flags.data);
   const override = parseAssignments('--override', flags.override);
   const add = parseAssignments('--add', flags.add);
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
-  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
+  // the server checks the type against the catalogue and answers a 400 that lists it
+  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type: type as EventType, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
   if (flags.json) return printJson({ event, deliveryIds });
   const count = deliveryIds.length;
   process.stdout.write(`Emitted ${event.type} ${dim(event.id)} in ${workspace.name}: ${count} ${count === 1 ? 'delivery' : 'deliveries'} queued\n`);

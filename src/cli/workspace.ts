@@ -1,8 +1,8 @@
 import type { WorkspaceSummary } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
 import { parseDuration } from './clock.ts';
-import { say, table, type ScriptFlags } from './format.ts';
-import { controlClient, resolveWorkspace } from './trigger.ts';
+import { say, table } from './format.ts';
+import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
  * `sandbox workspace create|list|delete|reset|advance`: workspaces on demand,
@@ -15,18 +15,12 @@ export interface WorkspaceCreateFlags extends ScriptFlags {
   name?: string;
 }
 
-interface Created {
-  id: string;
-  name: string;
-  mode: string;
-  templateId: string;
-  keys: { id: string; name: string; key: string; scopes: string[] | null }[];
-}
-
 export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<void> {
   if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'sandbox') throw new Error(`--mode must be live or sandbox, not "${flags.mode}"`);
-  const body = { ...(flags.template ? { template: flags.template } : {}), ...(flags.mode ? { mode: flags.mode } : {}), ...(flags.name ? { name: flags.name } : {}) };
-  const created = await controlClient(flags).call<Created>('POST', '/workspaces', { body });
+  const mode = flags.mode as 'live' | 'sandbox' | undefined; // checked above
+  const body = { ...(flags.template ? { template: flags.template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}) };
+  const client = await controlClient(flags);
+  const created = await client.createWorkspace(body);
   if (flags.json) return printJson(created);
   say([
     `Created ${created.name} ${dim(created.id)} (${created.mode}, from ${created.templateId}):`,
@@ -36,31 +30,29 @@ export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<v
 }
 
 export async function runWorkspaceList(flags: ScriptFlags): Promise<void> {
-  const workspaces: WorkspaceSummary[] = await controlClient(flags).workspaces();
+  const client = await controlClient(flags);
+  const workspaces: WorkspaceSummary[] = await client.workspaces();
   if (flags.json) return printJson(workspaces.map(({ id, name, mode, created, templateId }) => ({ id, name, mode, created: created ?? false, templateId: templateId ?? null })));
   say(table(['ID', 'NAME', 'MODE', 'KIND'], workspaces.map((w) => [w.id, w.name, w.mode, w.created ? `created from ${w.templateId}` : 'fixture'])));
 }
 
 export async function runWorkspaceDelete(given: string, flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
-  const deleted = await client.call<{ id: string; deleted: true }>('DELETE', `/workspaces/${encodeURIComponent(workspace.id)}`);
-  if (flags.json) return printJson(deleted);
-  say(`Deleted ${workspace.name} ${dim(workspace.id)} and everything in it`);
+  const deleted = await client.deleteWorkspace(workspace.id);
+  report(flags, deleted, () => `Deleted ${workspace.name} ${dim(workspace.id)} and everything in it`);
 }
 
 export async function runWorkspaceReset(given: string, flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
-  const reset = await client.call<{ id: string; reset: true; ms: number; now: string }>('POST', `/workspaces/${encodeURIComponent(workspace.id)}/reset`);
-  if (flags.json) return printJson(reset);
-  say(`Reset ${workspace.name} to its template in ${reset.ms} ms`);
+  const reset = await client.resetWorkspace(workspace.id);
+  report(flags, reset, () => `Reset ${workspace.name} to its template in ${reset.ms} ms`);
 }
 
 export async function runWorkspaceAdvance(given: string, duration: string, flags: ScriptFlags): Promise<void> {
-  const client = controlClient(flags);
+  const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
-  const state = await client.call<{ now: string; offsetMs: number }>('POST', `/workspaces/${encodeURIComponent(workspace.id)}/clock/advance`, { body: { ms: parseDuration(duration) } });
-  if (flags.json) return printJson(state);
-  say(`${workspace.name}: ${state.now} (${state.offsetMs} ms ahead of the sandbox clock)`);
+  const state = await client.advanceWorkspaceClock(workspace.id, parseDuration(duration));
+  report(flags, state, () => `${workspace.name}: ${state.now} (${state.offsetMs} ms ahead of the sandbox clock)`);
 }

@@ -1,11 +1,16 @@
 import { undiciRequest } from '../core/http-client.ts';
-import type { WorkspaceSummary, DeliverySummary, SubscriptionSummary, CreatedWorkspaceKey, OrganizationSummary, OrgKeySummary, CreateOrgKeyInput, ClockState, FaultRuleSummary, FaultRuleInput, RateBucketSummary, SnapshotSummary, SeedResult, RequestLogLine, HealthState, VerificationSummary } from './client-types.ts';
+import { pathOf, type ControlMethod, type ControlRoute, type RouteData, type RouteInput } from './contract.ts';
+import { CONTROL_ROUTES as ROUTES } from './contracts/index.ts';
 import { SseParser, type StreamEvent } from './sse.ts';
 
 /**
  * A small typed client of the control plane (/__sandbox), for the CLI and the
- * dashboard. Every control-plane body is wrapped in `data`; `call()` unwraps it.
- * Add an endpoint by adding a method that names its path and result type.
+ * dashboard. Every call goes through a route of the one route table
+ * (./contracts/index.ts), the one the server registers from: the path, the
+ * method and the types of what is sent and answered all come from the route's
+ * zod schemas, so client and server cannot drift apart without a type error
+ * (docs/architecture.md, "The control-plane contract"). Every control-plane
+ * body is wrapped in `data`; `request()` unwraps it.
  */
 export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:4010';
 /** Exports, imports, resets and seeding may move a large database. */
@@ -32,11 +37,37 @@ export interface ControlClientOptions {
   timeoutMs?: number;
 }
 
-export type Query = Record<string, string | number | boolean | undefined>;
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export interface CallOptions {
+  timeoutMs?: number;
+}
+/** A route's input may be left out when nothing in it is required. */
+type CallArgs<R extends ControlRoute> = {} extends RouteInput<R> ? [input?: RouteInput<R>, options?: CallOptions] : [input: RouteInput<R>, options?: CallOptions];
+type Query = Record<string, unknown>;
 
-export type { WorkspaceSummary, DeliveryAttemptSummary, DeliverySummary, SubscriptionSummary, CreatedWorkspaceKey, OrganizationSummary, OrgKeySummary, CreateOrgKeyInput, ClockState, FaultRuleSummary, FaultRuleInput, RateBucketSummary, SnapshotSummary, SeedResult, RequestLogLine, HealthState, VerificationSummary } from './client-types.ts';
+/** The answers' types, as the CLI, the dashboard and users' scripts name them (all from the route table). */
+export type WorkspaceSummary = RouteData<typeof ROUTES.workspace>;
+export type CreatedWorkspace = RouteData<typeof ROUTES.createWorkspace>;
+export type DeliverySummary = RouteData<typeof ROUTES.delivery>;
+export type DeliveryAttemptSummary = DeliverySummary['attempts'][number];
+export type SubscriptionSummary = RouteData<typeof ROUTES.setSubscriptionActive>;
+export type CreatedWorkspaceKey = RouteData<typeof ROUTES.createKey>;
+export type OrganizationSummary = RouteData<typeof ROUTES.organizations>[number];
+export type OrgKeySummary = RouteData<typeof ROUTES.orgKeys>[number];
+export type CreateOrgKeyInput = NonNullable<RouteInput<typeof ROUTES.createOrgKey>['body']>;
+export type ClockState = RouteData<typeof ROUTES.clock>;
+export type WorkspaceClockState = RouteData<typeof ROUTES.workspaceClock>;
+export type FaultRuleSummary = RouteData<typeof ROUTES.addFault>;
+export type FaultRuleInput = NonNullable<RouteInput<typeof ROUTES.addFault>['body']>;
+export type RateBucketSummary = RouteData<typeof ROUTES.rateLimits>[number];
+export type SnapshotSummary = RouteData<typeof ROUTES.saveSnapshot>;
+export type SeedResult = RouteData<typeof ROUTES.seed>;
+/** One entry of the request log, as GET /__sandbox/requests and the stream send it. */
+export type RequestLogLine = RouteData<typeof ROUTES.requests>[number];
+export type HealthState = RouteData<typeof ROUTES.health>;
+export type VerificationSummary = RouteData<typeof ROUTES.verifications>[number];
+
 export { SseParser, type StreamEvent } from './sse.ts';
+export { CONTROL_ROUTES } from './contracts/index.ts';
 
 export class ControlClient {
   readonly baseUrl: string;
@@ -45,15 +76,20 @@ export class ControlClient {
     this.baseUrl = (options.url ?? DEFAULT_CONTROL_URL).replace(/\/+$/, '');
   }
 
-  /** Calls `/__sandbox<path>` and returns the unwrapped `data`. */
-  async call<T>(method: HttpMethod, path: string, options: { query?: Query; body?: unknown; timeoutMs?: number } = {}): Promise<T> {
-    const { query, body, timeoutMs } = options;
-    const text = await this.send(method, path, { query, timeoutMs, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    return ((text ? safeJson(text) : null) as { data: T } | null)?.data as T;
+  /** Calls one route of the table and returns its unwrapped `data`, typed by the route's schema. */
+  async request<R extends ControlRoute>(route: R, ...[input, options]: CallArgs<R>): Promise<RouteData<R>> {
+    const text = await this.requestText(route, ...([input, options] as CallArgs<R>));
+    const answer = (text ? safeJson(text) : null) as { data: RouteData<R> } | RouteData<R> | null;
+    return (route.raw ? answer : (answer as { data: RouteData<R> } | null)?.data) as RouteData<R>;
   }
 
-  /** Calls `/__sandbox<path>` with a raw JSON body and returns the raw answer (for GET/PUT /state). */
-  async send(method: HttpMethod, path: string, options: { query?: Query | undefined; body?: string; timeoutMs?: number | undefined } = {}): Promise<string> {
+  /** Calls one route of the table and returns the answer's text as sent (GET /state's database file). */
+  async requestText<R extends ControlRoute>(route: R, ...[input, options]: CallArgs<R>): Promise<string> {
+    const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: Query; body?: unknown };
+    return this.send(route.method, pathOf(route, params), { query, timeoutMs: options?.timeoutMs, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  }
+
+  private async send(method: ControlMethod, path: string, options: { query?: Query | undefined; body?: string; timeoutMs?: number | undefined }): Promise<string> {
     const url = new URL(`${this.baseUrl}/__sandbox${path}`);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     let res;
@@ -86,164 +122,75 @@ export class ControlClient {
   }
 
   private notRunning(err: unknown): SandboxNotRunningError {
-    return new SandboxNotRunningError(`no sandbox is running at ${this.baseUrl} (${reason(err)}); start one with \`sandbox start\` or pass --url`);
+    return new SandboxNotRunningError(`no sandbox is running at ${this.baseUrl} (${reason(err)})`);
   }
 
-  workspaces(): Promise<WorkspaceSummary[]> {
-    return this.call('GET', '/workspaces');
-  }
+  // Named shortcuts for the calls the CLI and the dashboard make; each is one route of the table.
 
-  eventTypes(): Promise<string[]> {
-    return this.call('GET', '/events/types');
-  }
+  health() { return this.request(ROUTES.health, {}, { timeoutMs: 5_000 }); }
+  workspaces() { return this.request(ROUTES.workspaces); }
+  createWorkspace(body: RouteInput<typeof ROUTES.createWorkspace>['body'] = {}) { return this.request(ROUTES.createWorkspace, { body }); }
+  deleteWorkspace(id: string) { return this.request(ROUTES.deleteWorkspace, { params: { id } }); }
+  resetWorkspace(id: string) { return this.request(ROUTES.resetWorkspace, { params: { id } }, { timeoutMs: STATE_TIMEOUT_MS }); }
+  advanceWorkspaceClock(id: string, ms: number) { return this.request(ROUTES.advanceWorkspaceClock, { params: { id }, body: { ms } }); }
+  eventTypes() { return this.request(ROUTES.eventTypes); }
 
   /** `override` replaces fields of the data and `add` adds new ones; keys are dotted paths (`customer.email`). */
-  emitEvent(body: { workspaceId: string; type: string; data?: Record<string, unknown>; override?: Record<string, unknown>; add?: Record<string, unknown> }) {
-    return this.call<{ event: { id: string; type: string; workspaceId: string; createdAt: string; data: Record<string, unknown> }; deliveryIds: string[] }>('POST', '/events', { body });
-  }
-
-  deliveries(query: { workspaceId?: string; subscriptionId?: string; eventType?: string; status?: string; limit?: number } = {}): Promise<DeliverySummary[]> {
-    return this.call('GET', '/deliveries', { query });
-  }
+  emitEvent(body: RouteInput<typeof ROUTES.emitEvent>['body']) { return this.request(ROUTES.emitEvent, { body }); }
+  deliveries(query: RouteInput<typeof ROUTES.deliveries>['query'] = {}) { return this.request(ROUTES.deliveries, { query }); }
 
   /** Creates, or reuses by URL, a subscription in a workspace, and returns its signing secret. */
-  ensureSubscription(body: { workspaceId: string; url: string; events: string[]; description?: string; active?: boolean }) {
-    return this.call<{ subscription: SubscriptionSummary; secret: string; created: boolean }>('POST', '/webhook-subscriptions', { body });
-  }
+  ensureSubscription(body: RouteInput<typeof ROUTES.ensureSubscription>['body']) { return this.request(ROUTES.ensureSubscription, { body }); }
 
   /** The subscription to `url` in a workspace and its secret, without changing anything (404 when there is none). */
-  findSubscription(query: { workspaceId: string; url: string }) {
-    return this.call<{ subscription: SubscriptionSummary; secret: string }>('GET', '/webhook-subscriptions/by-url', { query });
-  }
-
-  setSubscriptionActive(id: string, body: { workspaceId: string; active: boolean }): Promise<SubscriptionSummary> {
-    return this.call('POST', `/webhook-subscriptions/${encodeURIComponent(id)}/active`, { body });
-  }
+  findSubscription(query: RouteInput<typeof ROUTES.findSubscription>['query']) { return this.request(ROUTES.findSubscription, { query }); }
+  setSubscriptionActive(id: string, body: RouteInput<typeof ROUTES.setSubscriptionActive>['body']) { return this.request(ROUTES.setSubscriptionActive, { params: { id }, body }); }
 
   /** The scopes /v1 routes require, with their resources and actions. */
-  scopes(): Promise<{ scopes: string[]; resources: string[]; actions: string[] }> {
-    return this.call('GET', '/scopes');
-  }
-
-  createKey(workspaceId: string, body: { name?: string; scopes?: string[] | null }): Promise<CreatedWorkspaceKey> {
-    return this.call('POST', `/workspaces/${encodeURIComponent(workspaceId)}/keys`, { body });
-  }
-
-  revokeKey(id: string) {
-    return this.call<{ id: string; workspaceId: string; status: 'revoked'; revokedAt: string }>('DELETE', `/keys/${encodeURIComponent(id)}`);
-  }
-
-  organizations(query: { workspaceId?: string } = {}): Promise<OrganizationSummary[]> {
-    return this.call('GET', '/organizations', { query });
-  }
-
-  orgKeys(query: { workspaceId?: string } = {}): Promise<OrgKeySummary[]> {
-    return this.call('GET', '/org-keys', { query });
-  }
-
-  createOrgKey(organizationId: string, body: CreateOrgKeyInput) {
-    return this.call<Omit<OrgKeySummary, 'organizationName' | 'lastUsedAt' | 'revokedAt' | 'revokedBy'> & { key: string }>('POST', `/organizations/${encodeURIComponent(organizationId)}/api-keys`, { body });
-  }
-
-  revokeOrgKey(id: string) {
-    return this.call<{ id: string; organizationId: string; status: 'revoked'; revokedAt: string; revokedBy: string }>('DELETE', `/org-keys/${encodeURIComponent(id)}`);
-  }
-
-  clock(): Promise<ClockState> {
-    return this.call('GET', '/clock');
-  }
-
-  advanceClock(ms: number): Promise<ClockState> {
-    return this.call('POST', '/clock/advance', { body: { ms } });
-  }
-
-  setClock(at: string): Promise<ClockState> {
-    return this.call('POST', '/clock/set', { body: { at } });
-  }
-
-  addFault(rule: FaultRuleInput): Promise<FaultRuleSummary> {
-    return this.call('POST', '/faults', { body: rule });
-  }
-
-  faults(): Promise<FaultRuleSummary[]> {
-    return this.call('GET', '/faults');
-  }
-
-  clearFaults(): Promise<{ removed: number }> {
-    return this.call('DELETE', '/faults');
-  }
-
-  removeFault(id: string): Promise<FaultRuleSummary> {
-    return this.call('DELETE', `/faults/${encodeURIComponent(id)}`);
-  }
-
-  rateLimits(): Promise<RateBucketSummary[]> {
-    return this.call('GET', '/rate-limits');
-  }
-
-  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }): Promise<RateBucketSummary[]> {
-    return this.call('POST', '/rate-limits/exhaust', { body: target });
-  }
-
-  setWorkspaceMode(workspaceId: string, mode: 'live' | 'sandbox'): Promise<WorkspaceSummary> {
-    return this.call('POST', `/workspaces/${encodeURIComponent(workspaceId)}/mode`, { body: { mode } });
-  }
-
-  saveSnapshot(name: string): Promise<SnapshotSummary> {
-    return this.call('POST', '/snapshots', { body: { name } });
-  }
-
-  snapshots(): Promise<SnapshotSummary[]> {
-    return this.call('GET', '/snapshots');
-  }
-
-  restoreSnapshot(name: string) {
-    return this.call<{ name: string; restored: true; ms: number }>('POST', `/snapshots/${encodeURIComponent(name)}/restore`);
-  }
+  scopes() { return this.request(ROUTES.scopes); }
+  createKey(workspaceId: string, body: RouteInput<typeof ROUTES.createKey>['body']) { return this.request(ROUTES.createKey, { params: { id: workspaceId }, body }); }
+  revokeKey(id: string) { return this.request(ROUTES.revokeKey, { params: { id } }); }
+  organizations(query: RouteInput<typeof ROUTES.organizations>['query'] = {}) { return this.request(ROUTES.organizations, { query }); }
+  orgKeys(query: RouteInput<typeof ROUTES.orgKeys>['query'] = {}) { return this.request(ROUTES.orgKeys, { query }); }
+  createOrgKey(organizationId: string, body: CreateOrgKeyInput) { return this.request(ROUTES.createOrgKey, { params: { id: organizationId }, body }); }
+  revokeOrgKey(id: string) { return this.request(ROUTES.revokeOrgKey, { params: { id } }); }
+  clock() { return this.request(ROUTES.clock); }
+  advanceClock(ms: number) { return this.request(ROUTES.advanceClock, { body: { ms } }); }
+  setClock(at: string) { return this.request(ROUTES.setClock, { body: { at } }); }
+  addFault(rule: FaultRuleInput) { return this.request(ROUTES.addFault, { body: rule }); }
+  faults() { return this.request(ROUTES.faults); }
+  clearFaults() { return this.request(ROUTES.clearFaults); }
+  removeFault(id: string) { return this.request(ROUTES.removeFault, { params: { id } }); }
+  rateLimits(query: RouteInput<typeof ROUTES.rateLimits>['query'] = {}) { return this.request(ROUTES.rateLimits, { query }); }
+  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }) { return this.request(ROUTES.exhaustRateLimit, { body: target }); }
+  setWorkspaceMode(workspaceId: string, mode: 'live' | 'sandbox') { return this.request(ROUTES.setWorkspaceMode, { params: { id: workspaceId }, body: { mode } }); }
+  saveSnapshot(name: string) { return this.request(ROUTES.saveSnapshot, { body: { name } }); }
+  snapshots() { return this.request(ROUTES.snapshots); }
+  restoreSnapshot(name: string) { return this.request(ROUTES.restoreSnapshot, { params: { name } }, { timeoutMs: STATE_TIMEOUT_MS }); }
 
   /** The whole state as the database file's JSON text (not wrapped in `data`). */
-  exportState(): Promise<string> {
-    return this.send('GET', '/state', { timeoutMs: STATE_TIMEOUT_MS });
-  }
+  exportState(): Promise<string> { return this.requestText(ROUTES.exportState, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
 
-  /** Replaces the whole state with `json` (the text of an export or a database file). */
-  importState(json: string) {
-    return this.send('PUT', '/state', { body: json, timeoutMs: STATE_TIMEOUT_MS }).then(
-      (text) => (JSON.parse(text) as { data: { imported: true; collections: number } }).data,
-    );
+  /** Replaces the whole state with `json` (the text of an export or a database file), sent as it is. */
+  async importState(json: string): Promise<RouteData<typeof ROUTES.importState>> {
+    // the text travels unparsed (a whole database may be large); the server checks it against the route's body schema
+    const text = await this.send(ROUTES.importState.method, ROUTES.importState.path, { body: json, timeoutMs: STATE_TIMEOUT_MS });
+    return (JSON.parse(text) as { data: RouteData<typeof ROUTES.importState> }).data;
   }
-
-  reset() {
-    return this.call<{ reset: true; ms: number; now: string }>('POST', '/reset', { timeoutMs: STATE_TIMEOUT_MS });
-  }
-
-  seed(body: { workspaceId: string; products?: number; bookings?: number; seed?: number }): Promise<SeedResult> {
-    return this.call('POST', '/seed', { body, timeoutMs: STATE_TIMEOUT_MS });
-  }
-
-  requests(limit?: number): Promise<RequestLogLine[]> {
-    return this.call('GET', '/requests', { query: { limit } });
-  }
-
-  health(): Promise<HealthState> {
-    return this.call('GET', '/health', { timeoutMs: 5_000 });
-  }
+  reset() { return this.request(ROUTES.reset, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
+  seed(body: RouteInput<typeof ROUTES.seed>['body']) { return this.request(ROUTES.seed, { body }, { timeoutMs: STATE_TIMEOUT_MS }); }
+  requests(limit?: number) { return this.request(ROUTES.requests, { query: { limit } }); }
 
   /** Sends a delivery again now (same webhook-id); answers the delivery after the attempt. */
-  replayDelivery(id: string): Promise<DeliverySummary> {
-    return this.call('POST', `/deliveries/${encodeURIComponent(id)}/replay`);
-  }
-
-  verifications(query: { target?: string; channel?: string; workspaceId?: string; limit?: number } = {}): Promise<VerificationSummary[]> {
-    return this.call('GET', '/verifications', { query });
-  }
+  replayDelivery(id: string) { return this.request(ROUTES.replayDelivery, { params: { id } }); }
+  verifications(query: RouteInput<typeof ROUTES.verifications>['query'] = {}) { return this.request(ROUTES.verifications, { query }); }
 
   /** Reads GET /__sandbox/stream until it ends or `signal` aborts; yields every event. */
   async *stream(signal?: AbortSignal): AsyncGenerator<StreamEvent> {
     let res;
     try {
       const request = await undiciRequest();
-      res = await request(new URL(`${this.baseUrl}/__sandbox/stream`), { method: 'GET', headers: { ...this.headers(false), accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
+      res = await request(new URL(`${this.baseUrl}/__sandbox${ROUTES.stream.path}`), { method: 'GET', headers: { ...this.headers(false), accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
     } catch (err) {
       throw this.notRunning(err);
     }

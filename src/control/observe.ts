@@ -1,7 +1,8 @@
-import { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
 import { encodeStreamEvent, FORWARDED_EVENTS } from '../core/stream-events.ts';
 import type { ZodApp } from '../resources/types.ts';
+import { serveAll } from './contract.ts';
+import { OBSERVE_ROUTES } from './contracts/observe.ts';
 
 /**
  * Watching the sandbox: the recent request log, and a Server-Sent Events
@@ -19,47 +20,47 @@ const HEARTBEAT_MS = 15_000;
 export const STREAM_BACKLOG_BYTES = 1024 * 1024;
 
 export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
-  app.get('/requests', {
-    schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }) },
-  }, async (request) => ({ data: ctx.requestLog.recent(request.query.limit) }));
+  serveAll(app, OBSERVE_ROUTES, {
+    requests: async (request) => ctx.requestLog.recent(request.query.limit),
 
-  app.delete('/requests', { schema: { response: { 200: z.object({ data: z.object({ cleared: z.boolean() }) }) } } }, async () => {
-    ctx.requestLog.clear();
-    return { data: { cleared: true } };
-  });
+    clearRequests: async () => {
+      ctx.requestLog.clear();
+      return { cleared: true };
+    },
 
-  app.get('/stream', async (request, reply) => {
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-request-id': request.id,
-    });
-    res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
-    const send = (frame: string) => {
-      if (res.writableLength > STREAM_BACKLOG_BYTES) {
-        res.destroy(); // 'close' below unsubscribes
-        return;
-      }
-      res.write(frame);
-    };
-    const unsubscribe = [
-      ctx.bus.on('request', (payload) => send(encodeStreamEvent('request', payload))),
-      ctx.bus.on('domain', (payload) => send(encodeStreamEvent('domain', payload))),
-      ctx.bus.on('delivery', (payload) => send(encodeStreamEvent('delivery', payload))),
-      ctx.bus.on('rate-limit', (payload) => send(encodeStreamEvent('rate-limit', payload))),
-      ctx.bus.on('reset', (payload) => send(encodeStreamEvent('reset', payload))),
-    ];
-    // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md)
-    const unwatch = ctx.requestLog.watch();
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
-    heartbeat.unref();
-    request.raw.on('close', () => {
-      clearInterval(heartbeat);
-      unwatch();
-      for (const off of unsubscribe) off();
-    });
+    stream: async (request, reply) => {
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-request-id': request.id,
+      });
+      res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
+      const send = (frame: string) => {
+        if (res.writableLength > STREAM_BACKLOG_BYTES) {
+          res.destroy(); // 'close' below unsubscribes
+          return;
+        }
+        res.write(frame);
+      };
+      const unsubscribe = [
+        ctx.bus.on('request', (payload) => send(encodeStreamEvent('request', payload))),
+        ctx.bus.on('domain', (payload) => send(encodeStreamEvent('domain', payload))),
+        ctx.bus.on('delivery', (payload) => send(encodeStreamEvent('delivery', payload))),
+        ctx.bus.on('rate-limit', (payload) => send(encodeStreamEvent('rate-limit', payload))),
+        ctx.bus.on('reset', (payload) => send(encodeStreamEvent('reset', payload))),
+      ];
+      // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md)
+      const unwatch = ctx.requestLog.watch();
+      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+      heartbeat.unref();
+      request.raw.on('close', () => {
+        clearInterval(heartbeat);
+        unwatch();
+        for (const off of unsubscribe) off();
+      });
+    },
   });
 }

@@ -1,11 +1,12 @@
-import { z } from 'zod';
 import { badRequest, notFound } from '../core/errors.ts';
 import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
-import { WorkspaceModeSchema, type WorkspaceRecord } from '../core/tenancy.ts';
+import type { WorkspaceRecord } from '../core/tenancy.ts';
 import { COLLECTIONS } from '../core/collections.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { serveAll } from './contract.ts';
+import { RATE_LIMIT_ROUTES } from './contracts/rate-limits.ts';
 import { listWorkspaces, requireWorkspace, workspaceView } from './workspace-keys.ts';
 
 /**
@@ -26,7 +27,7 @@ function bucketViews(ctx: SandboxContext) {
   return views;
 }
 
-function view(bucket: string, kind: string, id: string, policy: { perMinute: number; burst: number; perSecond?: number }, b?: { used: number; tokens: number; windowStart: number }) {
+function view(bucket: string, kind: 'workspace' | 'key', id: string, policy: { perMinute: number; burst: number; perSecond?: number }, b?: { used: number; tokens: number; windowStart: number }) {
   const windowStart = b?.windowStart ?? null;
   return {
     bucket,
@@ -41,55 +42,45 @@ function view(bucket: string, kind: string, id: string, policy: { perMinute: num
   };
 }
 
-const SuspensionBody = z.object({
-  enabled: z.boolean().optional(),
-  maxViolations: z.number().int().min(1).max(100_000).optional(),
-  windowMs: z.number().int().min(1000).max(86_400_000).optional(),
-  durationMs: z.number().int().min(1000).max(7 * 86_400_000).optional(),
-});
-
 export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void {
-  // ?workspaceId= keeps one workspace's bucket and its organization keys' buckets
-  app.get('/rate-limits', { config: { summary: 'Every rate-limit bucket, or one workspace\'s (?workspaceId=)' }, schema: { querystring: z.object({ workspaceId: z.string().optional() }) } }, async (request) => {
-    const { workspaceId } = request.query;
-    if (workspaceId === undefined) return { data: bucketViews(ctx) };
-    requireWorkspace(ctx, workspaceId);
-    const orgKeys = new Set(ctx.store.list(COLLECTIONS.orgApiKeys, workspaceId).map((k) => k.id));
-    return { data: bucketViews(ctx).filter((b) => (b.kind === 'workspace' ? b.id === workspaceId : orgKeys.has(b.id))) };
-  });
+  serveAll(app, RATE_LIMIT_ROUTES, {
+    rateLimits: async (request) => {
+      const { workspaceId } = request.query;
+      if (workspaceId === undefined) return bucketViews(ctx);
+      requireWorkspace(ctx, workspaceId);
+      const orgKeys = new Set(ctx.store.list(COLLECTIONS.orgApiKeys, workspaceId).map((k) => k.id));
+      return bucketViews(ctx).filter((b) => (b.kind === 'workspace' ? b.id === workspaceId : orgKeys.has(b.id)));
+    },
 
-  // Emulated suspension after repeated 429s (src/core/suspension.ts), off by default.
-  app.get('/suspension', { config: { summary: 'Emulated suspension after repeated 429s: settings and suspended workspaces', inferred: true } }, async () => ({ data: { ...ctx.suspension.settings, suspended: ctx.suspension.suspended() } }));
-  app.put('/suspension', { config: { summary: 'Turn emulated suspension on or off and set its numbers', inferred: true }, schema: { body: SuspensionBody } }, async (request) => {
-    const change = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
-    ctx.suspension.configure(change);
-    return { data: { ...ctx.suspension.settings, suspended: ctx.suspension.suspended() } };
-  });
+    // Emulated suspension after repeated 429s (src/core/suspension.ts), off by default.
+    suspension: async () => ({ ...ctx.suspension.settings, suspended: ctx.suspension.suspended() }),
+    configureSuspension: async (request) => {
+      const change = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
+      ctx.suspension.configure(change);
+      return { ...ctx.suspension.settings, suspended: ctx.suspension.suspended() };
+    },
 
-  app.post('/rate-limits/exhaust', {
-    schema: { body: z.object({ workspaceId: z.string().optional(), keyId: z.string().optional() }) },
-  }, async (request) => {
-    const { workspaceId, keyId } = request.body;
-    if (!workspaceId === !keyId) throw badRequest('CONTROL_INVALID', 'Name exactly one of workspaceId or keyId');
-    if (workspaceId) {
-      const w = requireWorkspace(ctx, workspaceId);
-      ctx.rateLimiter.exhaust(`workspace:${w.id}`, WORKSPACE_LIMITS[w.mode]);
-    } else {
-      const bucket = ctx.rateLimiter.snapshot().find((b) => b.key === `key:${keyId}`);
-      if (!bucket && !keyExists(ctx, keyId!)) throw notFound(`Key ${keyId}`);
-      if (!bucket) throw badRequest('CONTROL_INVALID', `Key ${keyId} has no rate bucket of its own yet (organization keys get one on first use)`);
-      ctx.rateLimiter.exhaust(bucket.key, bucket.policy);
-    }
-    return { data: bucketViews(ctx) };
-  });
+    exhaustRateLimit: async (request) => {
+      const { workspaceId, keyId } = request.body;
+      if (!workspaceId === !keyId) throw badRequest('CONTROL_INVALID', 'Name exactly one of workspaceId or keyId');
+      if (workspaceId) {
+        const w = requireWorkspace(ctx, workspaceId);
+        ctx.rateLimiter.exhaust(`workspace:${w.id}`, WORKSPACE_LIMITS[w.mode]);
+      } else {
+        const bucket = ctx.rateLimiter.snapshot().find((b) => b.key === `key:${keyId}`);
+        if (!bucket && !keyExists(ctx, keyId!)) throw notFound(`Key ${keyId}`);
+        if (!bucket) throw badRequest('CONTROL_INVALID', `Key ${keyId} has no rate bucket of its own yet (organization keys get one on first use)`);
+        ctx.rateLimiter.exhaust(bucket.key, bucket.policy);
+      }
+      return bucketViews(ctx);
+    },
 
-  app.post('/workspaces/:id/mode', {
-    schema: { params: z.object({ id: z.string() }), body: z.object({ mode: WorkspaceModeSchema }) },
-  }, async (request) => {
-    const workspace = requireWorkspace(ctx, request.params.id);
-    const updated: WorkspaceRecord = { ...workspace, mode: request.body.mode };
-    await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.workspaces, workspaceId: GLOBAL_PARTITION, row: updated as unknown as Row }]);
-    return { data: workspaceView(ctx, updated) };
+    setWorkspaceMode: async (request) => {
+      const workspace = requireWorkspace(ctx, request.params.id);
+      const updated: WorkspaceRecord = { ...workspace, mode: request.body.mode };
+      await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.workspaces, workspaceId: GLOBAL_PARTITION, row: updated as unknown as Row }]);
+      return workspaceView(ctx, updated);
+    },
   });
 }
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { COLLECTIONS, type CollectionName } from '../core/collections.ts';
 import { conflict } from '../core/errors.ts';
 import { SeededRandom } from '../core/random.ts';
@@ -11,7 +10,6 @@ import { finalizeDepartures, generateDepartures, type DepartureSlot } from '../f
 import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts';
 import type { Faker } from '@faker-js/faker';
 import type { FixtureFile } from '../fixtures/schema.ts';
-import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
 import type { Booking } from '../resources/bookings/schemas.ts';
 import type { Coupon } from '../resources/catalog/schemas.ts';
 import type { Organization } from '../resources/organizations/schemas.ts';
@@ -19,6 +17,8 @@ import type { Person } from '../resources/people/schemas.ts';
 import type { Product } from '../resources/products/schemas.ts';
 import type { ZodApp } from '../resources/types.ts';
 import type { Op, Row, Store } from '../storage/types.ts';
+import { serve } from './contract.ts';
+import { SEED_ROUTES, type SeedBody } from './contracts/seed.ts';
 import { SeedState } from './seed-state.ts';
 import { requireWorkspace } from './workspace-keys.ts';
 
@@ -30,24 +30,9 @@ import { requireWorkspace } from './workspace-keys.ts';
  * and the existing future departures, priced, with passengers and items, and
  * seats taken. In chunks, each one commit, yielding between them (see
  * CHUNK_ITEMS). No domain events or webhooks are emitted:
- * this is data volume, like the fixtures. Documented in docs/cli.md.
+ * this is data volume, like the fixtures. Documented in docs/cli.md; the
+ * route's shapes are in ./contracts/seed.ts.
  */
-export const SeedBodySchema = z.object({
-  workspaceId: z.string(),
-  products: z.number().int().min(0).max(5000).optional(),
-  bookings: z.number().int().min(0).max(50_000).optional(),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-});
-export type SeedBody = z.infer<typeof SeedBodySchema>;
-
-const SeedResultSchema = z.object({
-  workspaceId: z.string(),
-  seed: z.number().int(),
-  created: z.record(z.string(), z.number().int()),
-  updated: z.object({ departures: z.number().int() }),
-  ms: z.number(),
-});
-
 /** Collections a seed run writes, in commit order. */
 const WRITTEN = ['products', 'pricingOptions', 'extensions', 'departures', 'people', 'bookings', 'passengers', 'bookingItems'] as const satisfies readonly CollectionName[];
 /** Without counts, a run adds this much. */
@@ -55,10 +40,7 @@ const DEFAULT_PRODUCTS = 10;
 const DEFAULT_BOOKINGS = 50;
 
 export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
-  app.post('/seed', {
-    schema: { body: SeedBodySchema, response: { 200: z.object({ data: SeedResultSchema }), 400: errorResponses[400], 404: ErrorBodySchema, 409: ErrorBodySchema } },
-    config: { summary: 'Add generated products, departures, people and bookings to a workspace (deterministic per seed and state)' },
-  }, async (request) => ({ data: await seedWorkspace(ctx, request.body) }));
+  serve(app, SEED_ROUTES.seed, async (request) => seedWorkspace(ctx, request.body));
 }
 
 /** The generation state seeding carries between chunks and runs, per store: the last workspace seeded. */

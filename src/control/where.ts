@@ -6,8 +6,10 @@ import type { ZodApp } from '../resources/types.ts';
  * so someone who opens the sandbox's URL in a browser or curls it finds the
  * API, the control plane, the OpenAPI document and the health check.
  * Built from the Host the client used, so the links work from where it stands.
+ * Under the control plane's prefix (GET /__sandbox) it is the `index` route of
+ * ./contracts/plane.ts, wrapped in `data` like every control route.
  */
-export function sandboxIndex(request: FastifyRequest) {
+export function sandboxIndex(request: Pick<FastifyRequest, 'protocol' | 'headers' | 'hostname'>) {
   const base = `${request.protocol}://${request.headers.host ?? `${request.hostname}`}`;
   return {
     name: 'travel-commerce-sandbox',
@@ -17,11 +19,6 @@ export function sandboxIndex(request: FastifyRequest) {
     health: `${base}/__sandbox/health`,
     stream: `${base}/__sandbox/stream`,
   };
-}
-
-/** Under the control plane's prefix: GET /__sandbox, wrapped in `data` like every control route. */
-export function registerControlIndex(app: ZodApp): void {
-  app.get('/', { config: { summary: 'Where things are: the API, the control plane, OpenAPI, health' } }, async (request) => ({ data: sandboxIndex(request) }));
 }
 
 /** At the root: GET / answers the same index (not wrapped: it is no control route). */

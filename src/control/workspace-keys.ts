@@ -60,9 +60,10 @@ export async function revokeWorkspaceKey(ctx: SandboxContext, keyId: string) {
   const key = ctx.store.get<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION, keyId);
   if (!key) throw notFound(`Key ${keyId}`);
   if (key.status === 'revoked') throw conflict('KEY_ALREADY_REVOKED', `Key ${keyId} is already revoked`);
-  const revoked: ApiKeyRecord = { ...key, status: 'revoked', revokedAt: ctx.clock.iso() };
+  const revokedAt = ctx.clock.iso();
+  const revoked: ApiKeyRecord = { ...key, status: 'revoked', revokedAt };
   await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.apiKeys, workspaceId: GLOBAL_PARTITION, row: revoked as unknown as Row }]);
-  return { id: revoked.id, workspaceId: revoked.workspaceId, status: revoked.status, revokedAt: revoked.revokedAt };
+  return { id: revoked.id, workspaceId: revoked.workspaceId, status: 'revoked' as const, revokedAt };
 }
 
 /** Every record of a workspace, keyed by collection (sandbox bookkeeping left out). */

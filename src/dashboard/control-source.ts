@@ -103,7 +103,7 @@ export class ControlSource implements DashboardSource {
   }
 
   private deliveryList(): Promise<DeliveryView[]> {
-    return this.client.call<DeliveryView[]>('GET', '/deliveries', { query: { limit: 100 } });
+    return this.client.deliveries({ limit: 100 });
   }
 
   private polling: Promise<void> | null = null;

@@ -8,4 +8,10 @@ export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpressi
 export interface ResourceModule {
   name: string;
   register(app: ZodApp, ctx: SandboxContext): void;
+  /**
+   * The area's part of the control plane, registered under /__sandbox after the control
+   * plane's own routes (src/control/index.ts); its routes are declared in the area's
+   * control-contract.ts, part of the one control route table (src/control/contracts/).
+   */
+  control?: (app: ZodApp, ctx: SandboxContext) => void;
 }

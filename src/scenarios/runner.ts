@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { ControlClient, ControlPlaneError, CONTROL_ROUTES as ROUTES, type FaultRuleInput } from '../control/client.ts';
+import { pathOf, type ControlRoute, type RouteData, type RouteInput } from '../control/contract.ts';
 import { ScriptedReceiver } from './receiver.ts';
 import type { Scenario, Step } from './schema.ts';
 import { mismatch, readPath, render, type Vars } from './template.ts';
@@ -39,6 +41,8 @@ class StepFailure extends Error {}
 
 interface RunState {
   target: ScenarioTarget;
+  /** the typed control client (src/control/client.ts), made on first use */
+  client?: ControlClient;
   vars: Vars;
   receivers: Map<string, ScriptedReceiver>;
   results: StepResult[];
@@ -103,7 +107,7 @@ async function runStep(step: Exclude<Step, { repeat: number }>, state: RunState)
   if (!receiver) throw new Error(`no receiver named ${wait.receiver}; add a receiver step first`);
   for (let i = 0; i < wait.attempts; i++) {
     if (receiver.succeeded(wait.type) >= wait.count) return;
-    if (wait.advanceMs > 0) await control(state, 'POST', '/clock/advance', { ms: wait.advanceMs });
+    if (wait.advanceMs > 0) await control(state, ROUTES.advanceClock, { body: { ms: wait.advanceMs } });
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const got = receiver.received.map((r) => `${r.type}:${r.status}`).join(', ') || 'nothing';
@@ -155,35 +159,36 @@ type ControlAction = Extract<Step, { control: unknown }>['control'];
 async function controlStep(action: ControlAction, state: RunState): Promise<void> {
   switch (action.action) {
     case 'advanceClock':
-      return void (await control(state, 'POST', '/clock/advance', { ms: action.ms }));
+      return void (await control(state, ROUTES.advanceClock, { body: { ms: action.ms } }));
     case 'revokeKey':
-      return void (await control(state, 'DELETE', `/keys/${action.keyId}`));
+      return void (await control(state, ROUTES.revokeKey, { params: { id: action.keyId } }));
     case 'createKey': {
-      const key = (await control(state, 'POST', `/workspaces/${action.workspaceId}/keys`, { name: 'scenario key', scopes: action.scopes ?? null })) as { id: string; key: string };
+      const key = await control(state, ROUTES.createKey, { params: { id: action.workspaceId }, body: { name: 'scenario key', scopes: action.scopes ?? null } });
       state.vars[action.captureKey] = key.key;
       if (action.captureId) state.vars[action.captureId] = key.id;
       return;
     }
     case 'addFault':
-      return void (await control(state, 'POST', '/faults', action.fault));
+      // the scenario's rule is any JSON object; the control plane checks it (400 names what is wrong)
+      return void (await control(state, ROUTES.addFault, { body: action.fault as FaultRuleInput }));
     case 'clearFaults':
-      return void (await control(state, 'DELETE', '/faults'));
+      return void (await control(state, ROUTES.clearFaults, {}));
     case 'exhaustRateLimit':
-      return void (await control(state, 'POST', '/rate-limits/exhaust', { workspaceId: action.workspaceId }));
+      return void (await control(state, ROUTES.exhaustRateLimit, { body: { workspaceId: action.workspaceId } }));
     case 'reset':
-      return void (await control(state, 'POST', '/reset'));
+      return void (await control(state, ROUTES.reset, {}));
     case 'setSuspension': {
       const { action: _action, ...settings } = action;
-      return void (await control(state, 'PUT', '/suspension', settings));
+      return void (await control(state, ROUTES.configureSuspension, { body: settings }));
     }
     case 'readOtp': {
-      const codes = (await control(state, 'GET', `/verifications?target=${encodeURIComponent(action.target)}`)) as { code: string }[];
+      const codes = await control(state, ROUTES.verifications, { query: { target: action.target } });
       if (!codes[0]) throw new Error(`no verification code for ${action.target}`);
       state.vars[action.capture] = codes[0].code;
       return;
     }
     case 'get': {
-      const data = await control(state, 'GET', action.path);
+      const data = await controlGet(state, action.path);
       for (const [name, path] of Object.entries(action.capture)) {
         const value = readPath(data, path);
         if (value === undefined) throw new Error(`capture ${name}: nothing at ${path} of ${action.path}`);
@@ -199,32 +204,45 @@ async function controlStep(action: ControlAction, state: RunState): Promise<void
 
 /** A departure of an active product, in the future, with enough seats: the first in id order. */
 async function findDeparture(state: RunState, workspaceId: string, minSeats: number): Promise<string> {
-  const exported = (await control(state, 'GET', `/workspaces/${workspaceId}/export`)) as {
-    departures: { id: string; productId: string; status: string; seatsLeft: number; startDate: string }[];
-    products: { id: string; status: string }[];
-  };
-  const clock = (await control(state, 'GET', '/clock')) as { now: string };
+  const exported = await control(state, ROUTES.exportWorkspace, { params: { id: workspaceId } });
+  // the export's rows are the collections' records (src/resources/departures, products)
+  const departures = (exported.departures ?? []) as { id: string; productId: string; status: string; seatsLeft: number; startDate: string }[];
+  const products = (exported.products ?? []) as { id: string; status: string }[];
+  const clock = await control(state, ROUTES.clock, {});
   const today = clock.now.slice(0, 10);
-  const active = new Set(exported.products.filter((p) => p.status === 'active').map((p) => p.id));
-  const found = exported.departures
+  const active = new Set(products.filter((p) => p.status === 'active').map((p) => p.id));
+  const found = departures
     .filter((d) => active.has(d.productId) && ['scheduled', 'guaranteed'].includes(d.status) && d.seatsLeft >= minSeats && d.startDate > today)
     .sort((a, b) => (a.id < b.id ? -1 : 1))[0];
   if (!found) throw new Error(`no bookable departure with ${minSeats} seats in ${workspaceId}`);
   return found.id;
 }
 
-async function control(state: RunState, method: string, path: string, body?: unknown): Promise<unknown> {
+/** One route of the control plane's table, through the typed client; a refusal names the route and the answer. */
+async function control<R extends ControlRoute>(state: RunState, route: R, input: RouteInput<R>): Promise<RouteData<R>> {
+  state.client ??= new ControlClient({ url: state.target.url, ...(state.target.token ? { token: state.target.token } : {}) });
+  try {
+    // every call here passes its input, so the client's optional-input form is not needed
+    const request = state.client.request.bind(state.client) as <T extends ControlRoute>(route: T, input: RouteInput<T>) => Promise<RouteData<T>>;
+    return await request(route, input);
+  } catch (err) {
+    if (!(err instanceof ControlPlaneError)) throw err;
+    throw new Error(`control ${route.method} ${pathOf(route, input.params as Record<string, unknown> | undefined)}: ${err.status} ${brief(JSON.stringify(err.body))}`);
+  }
+}
+
+/** A `get` step: any control path the scenario names (read-only), its `data`. */
+async function controlGet(state: RunState, path: string): Promise<unknown> {
   const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
   if (state.target.token) headers['x-sandbox-token'] = state.target.token;
-  const res = await fetch(`${state.target.url}/__sandbox${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${state.target.url}/__sandbox${path}`, { method: 'GET', headers });
   const text = await res.text();
-  if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${brief(text)}`);
+  if (!res.ok) throw new Error(`control GET ${path}: ${res.status} ${brief(text)}`);
   return (JSON.parse(text) as { data: unknown }).data;
 }
 
 async function builtinVars(state: RunState): Promise<Vars> {
-  const workspaces = (await control(state, 'GET', '/workspaces')) as { id: string; mode: string; keys: { key: string | null; scopes: string[] | null; status: string }[] }[];
+  const workspaces = await control(state, ROUTES.workspaces, {});
   const vars: Vars = {};
   for (const w of workspaces) {
     const usable = w.keys.filter((k) => k.key && k.status === 'active');

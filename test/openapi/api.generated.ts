@@ -474,7 +474,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/health */
+        /** Ready for traffic: status, uptime and the sandbox time */
         get: operations["getSandboxHealth"];
         put?: never;
         post?: never;
@@ -491,8 +491,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/openapi.json */
+        /** This document: the OpenAPI 3.0 description of /v1 and /__sandbox (not wrapped in data) */
         get: operations["getSandboxOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where things are: the API, the control plane, OpenAPI, health */
+        get: operations["listSandbox"];
         put?: never;
         post?: never;
         delete?: never;
@@ -508,7 +525,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/workspaces */
+        /** Every workspace with its keys */
         get: operations["listSandboxWorkspaces"];
         put?: never;
         /** Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once */
@@ -526,7 +543,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/workspaces/{id} */
+        /** One workspace with its keys */
         get: operations["getSandboxWorkspace"];
         put?: never;
         post?: never;
@@ -546,7 +563,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /__sandbox/workspaces/{id}/keys */
+        /** Create a workspace key; the key is shown this once */
         post: operations["createSandboxWorkspaceKey"];
         delete?: never;
         options?: never;
@@ -581,7 +598,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** DELETE /__sandbox/keys/{id} */
+        /** Revoke a workspace key: the next request with it gets 401 */
         delete: operations["deleteSandboxKey"];
         options?: never;
         head?: never;
@@ -595,7 +612,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/workspaces/{id}/export */
+        /** Every record of a workspace, keyed by collection (hashes of secrets left out) */
         get: operations["listSandboxWorkspaceExport"];
         put?: never;
         post?: never;
@@ -614,7 +631,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /__sandbox/reset */
+        /** Back to the fixtures, and the clock back to where it started */
         post: operations["resetSandbox"];
         delete?: never;
         options?: never;
@@ -629,7 +646,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/clock */
+        /** The sandbox clock */
         get: operations["getSandboxClock"];
         put?: never;
         post?: never;
@@ -648,7 +665,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /__sandbox/clock/advance */
+        /** Move the clock forward, running every timer that falls due in order */
         post: operations["advanceSandboxClock"];
         delete?: never;
         options?: never;
@@ -665,7 +682,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /__sandbox/clock/set */
+        /** Jump to a time, running due timers (backwards only on a manual clock) */
         post: operations["setSandboxClock"];
         delete?: never;
         options?: never;
@@ -680,12 +697,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/faults */
+        /** The fault rules */
         get: operations["listSandboxFaults"];
         put?: never;
-        /** POST /__sandbox/faults */
+        /** Add a fault rule for /v1 requests */
         post: operations["createSandboxFault"];
-        /** DELETE /__sandbox/faults */
+        /** Remove every fault rule */
         delete: operations["deleteSandboxFaults"];
         options?: never;
         head?: never;
@@ -702,7 +719,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** DELETE /__sandbox/faults/{id} */
+        /** Remove one fault rule */
         delete: operations["deleteSandboxFault"];
         options?: never;
         head?: never;
@@ -720,6 +737,40 @@ export interface paths {
         get: operations["listSandboxRateLimits"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/rate-limits/exhaust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empty a bucket (of a workspace or a key): the next request gets 429 */
+        post: operations["exhaustSandboxRateLimits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/workspaces/{id}/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switch a workspace's limits between live and sandbox */
+        post: operations["createSandboxWorkspaceMode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -744,40 +795,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/__sandbox/rate-limits/exhaust": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** POST /__sandbox/rate-limits/exhaust */
-        post: operations["exhaustSandboxRateLimits"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/workspaces/{id}/mode": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** POST /__sandbox/workspaces/{id}/mode */
-        post: operations["createSandboxWorkspaceMode"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/__sandbox/snapshots": {
         parameters: {
             query?: never;
@@ -785,10 +802,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/snapshots */
+        /** The saved snapshots */
         get: operations["listSandboxSnapshots"];
         put?: never;
-        /** POST /__sandbox/snapshots */
+        /** Keep the whole state in memory under a name */
         post: operations["createSandboxSnapshot"];
         delete?: never;
         options?: never;
@@ -805,7 +822,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /__sandbox/snapshots/{name}/restore */
+        /** Go back to a saved snapshot */
         post: operations["restoreSandboxSnapshot"];
         delete?: never;
         options?: never;
@@ -823,7 +840,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** DELETE /__sandbox/snapshots/{name} */
+        /** Forget a saved snapshot */
         delete: operations["deleteSandboxSnapshot"];
         options?: never;
         head?: never;
@@ -837,9 +854,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/state */
+        /** The whole state in the database file's format (a valid --data file; not wrapped in data) */
         get: operations["getSandboxState"];
-        /** PUT /__sandbox/state */
+        /** Replace the whole state (up to 256 MiB) */
         put: operations["replaceSandboxState"];
         post?: never;
         delete?: never;
@@ -855,11 +872,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/requests */
+        /** The last requests to /v1 (up to 1,000 kept), newest first */
         get: operations["listSandboxRequests"];
         put?: never;
         post?: never;
-        /** DELETE /__sandbox/requests */
+        /** Clear the request log */
         delete: operations["deleteSandboxRequests"];
         options?: never;
         head?: never;
@@ -873,249 +890,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /__sandbox/stream */
+        /** Live Server-Sent Events of requests, domain events, deliveries, rate limits and resets */
         get: operations["getSandboxStream"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/verifications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /__sandbox/verifications */
-        get: operations["listSandboxVerifications"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Webhook deliveries and their attempts, newest first */
-        get: operations["listSandboxDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/deliveries/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /__sandbox/deliveries/{id} */
-        get: operations["getSandboxDelivery"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/deliveries/{id}/replay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a delivery again now (same webhook-id; not counted against max_retries) */
-        post: operations["replaySandboxDelivery"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/webhook-subscriptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create, or reuse by URL, a subscription and return its secret (sandbox listen) */
-        post: operations["createSandboxWebhookSubscription"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/webhook-subscriptions/by-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The subscription to a URL in a workspace, with its secret (read-only) */
-        get: operations["getSandboxWebhookSubscriptionsByUrl"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/webhook-subscriptions/{id}/active": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Pause or resume a subscription (sandbox listen pauses its own on exit) */
-        post: operations["createSandboxWebhookSubscriptionActive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/events/types": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The catalogue of webhook event types */
-        get: operations["listSandboxEventsTypes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Emit a catalogue event (data made from the workspace when absent) */
-        post: operations["createSandboxEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/workspaces/{id}/people": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create a person (customer) in a workspace */
-        post: operations["createSandboxWorkspacePerson"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/organizations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List the partner organizations of every workspace, or of one */
-        get: operations["listSandboxOrganizations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/org-keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List organization keys (prefix only, never the key), oldest first per organization */
-        get: operations["listSandboxOrgKeys"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/organizations/{id}/api-keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Issue an organization key (the body of POST /v1/organizations/:id/api-keys); the key is shown once */
-        post: operations["createSandboxOrganizationApiKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/__sandbox/org-keys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Revoke an organization key (revokedBy: "sandbox-control-plane") */
-        delete: operations["deleteSandboxOrgKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1241,17 +1020,238 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/__sandbox": {
+    "/__sandbox/deliveries": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Where things are: the API, the control plane, OpenAPI, health */
-        get: operations["listSandbox"];
+        /** Webhook deliveries and their attempts, newest first */
+        get: operations["listSandboxDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook delivery and its attempts */
+        get: operations["getSandboxDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/deliveries/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now (same webhook-id; not counted against max_retries) */
+        post: operations["replaySandboxDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/webhook-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create, or reuse by URL, a subscription and return its secret (sandbox listen) */
+        post: operations["createSandboxWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/webhook-subscriptions/by-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The subscription to a URL in a workspace, with its secret (read-only) */
+        get: operations["getSandboxWebhookSubscriptionsByUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/webhook-subscriptions/{id}/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause or resume a subscription (sandbox listen pauses its own on exit) */
+        post: operations["createSandboxWebhookSubscriptionActive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/events/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The catalogue of webhook event types */
+        get: operations["listSandboxEventsTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Emit a catalogue event (data made from the workspace when absent) */
+        post: operations["createSandboxEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the partner organizations of every workspace, or of one */
+        get: operations["listSandboxOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/org-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List organization keys (prefix only, never the key), oldest first per organization */
+        get: operations["listSandboxOrgKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/organizations/{id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue an organization key (the body of POST /v1/organizations/:id/api-keys); the key is shown once */
+        post: operations["createSandboxOrganizationApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/org-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an organization key (revokedBy: "sandbox-control-plane") */
+        delete: operations["deleteSandboxOrgKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The verification codes the sandbox sent, newest first */
+        get: operations["listSandboxVerifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/workspaces/{id}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a person (customer) in a workspace */
+        post: operations["createSandboxWorkspacePerson"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9203,7 +9203,121 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            title: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            api: string;
+                            controlPlane: string;
+                            openapi: string;
+                            health: string;
+                            stream: string;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -9450,15 +9564,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
                         /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @description stable error code (docs/api-notes.md, "Error codes")
                          * @enum {string}
                          */
                         code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Unauthorized */
@@ -9735,7 +9855,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -9886,9 +10012,16 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
+                            workspaceId: string;
+                            name: string;
                             key: string;
-                        } & {
-                            [key: string]: unknown;
+                            keyPrefix: string;
+                            scopes: string[] | null;
+                            /** @enum {string} */
+                            status: "active" | "revoked";
+                            createdAt: string;
+                            revokedAt: string | null;
+                            lastUsedAt: string | null;
                         };
                     };
                 };
@@ -9905,15 +10038,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
                         /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @description stable error code (docs/api-notes.md, "Error codes")
                          * @enum {string}
                          */
                         code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Unauthorized */
@@ -10176,7 +10315,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            /** @enum {string} */
+                            status: "revoked";
+                            revokedAt: string;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -10317,7 +10464,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            [key: string]: ({
+                                id: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -10433,7 +10588,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            reset: true;
+                            ms: number;
+                            now: string;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -11003,7 +11165,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            id: string;
+                            method?: string;
+                            path?: string;
+                            workspaceId?: string;
+                            key?: string;
+                            status?: number;
+                            body?: unknown;
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            latencyMs?: number;
+                            drop?: boolean;
+                            times?: number;
+                            probability?: number;
+                            seed?: number;
+                            remaining: number | null;
+                            hits: number;
+                            createdAt: string;
+                        }[];
+                    };
                 };
             };
             /** @description Bad Request */
@@ -11117,7 +11300,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            id: string;
+                            method?: string;
+                            path?: string;
+                            workspaceId?: string;
+                            key?: string;
+                            status?: number;
+                            body?: unknown;
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            latencyMs?: number;
+                            drop?: boolean;
+                            times?: number;
+                            probability?: number;
+                            seed?: number;
+                            remaining: number | null;
+                            hits: number;
+                            createdAt: string;
+                        };
                     };
                 };
             };
@@ -11280,7 +11482,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            removed: number;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -11398,7 +11604,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            id: string;
+                            method?: string;
+                            path?: string;
+                            workspaceId?: string;
+                            key?: string;
+                            status?: number;
+                            body?: unknown;
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            latencyMs?: number;
+                            drop?: boolean;
+                            times?: number;
+                            probability?: number;
+                            seed?: number;
+                            remaining: number | null;
+                            hits: number;
+                            createdAt: string;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -11539,7 +11766,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            bucket: string;
+                            /** @enum {string} */
+                            kind: "workspace" | "key";
+                            id: string;
+                            limit: number;
+                            remaining: number;
+                            reset: number | null;
+                            burst: number;
+                            burstTokens: number;
+                            perSecond: number | null;
+                        }[];
+                    };
                 };
             };
             /** @description Bad Request */
@@ -11588,8 +11828,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description URI Too Long */
-            414: {
+            /** @description Not Found */
+            404: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11601,259 +11841,17 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @description stable error code (docs/api-notes.md, "Error codes")
                          * @enum {string}
                          */
                         code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    getSandboxSuspension: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
             /** @description URI Too Long */
             414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    replaceSandboxSuspension: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    enabled?: boolean;
-                    maxViolations?: number;
-                    windowMs?: number;
-                    durationMs?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11903,7 +11901,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            bucket: string;
+                            /** @enum {string} */
+                            kind: "workspace" | "key";
+                            id: string;
+                            limit: number;
+                            remaining: number;
+                            reset: number | null;
+                            burst: number;
+                            burstTokens: number;
+                            perSecond: number | null;
+                        }[];
+                    };
                 };
             };
             /** @description Bad Request */
@@ -11918,15 +11929,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
                         /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @description stable error code (docs/api-notes.md, "Error codes")
                          * @enum {string}
                          */
                         code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Unauthorized */
@@ -11949,6 +11966,28 @@ export interface operations {
                         details?: {
                             message?: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -12074,7 +12113,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            mode: "live" | "sandbox";
+                            created: boolean;
+                            templateId: string | null;
+                            keys: {
+                                id: string;
+                                name: string;
+                                key: string | null;
+                                keyPrefix: string;
+                                scopes: string[] | null;
+                                /** @enum {string} */
+                                status: "active" | "revoked";
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -12240,6 +12297,292 @@ export interface operations {
             };
         };
     };
+    getSandboxSuspension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            enabled: boolean;
+                            maxViolations: number;
+                            windowMs: number;
+                            durationMs: number;
+                            suspended: {
+                                workspaceId: string;
+                                until: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    replaceSandboxSuspension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    maxViolations?: number;
+                    windowMs?: number;
+                    durationMs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            enabled: boolean;
+                            maxViolations: number;
+                            windowMs: number;
+                            durationMs: number;
+                            suspended: {
+                                workspaceId: string;
+                                until: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     listSandboxSnapshots: {
         parameters: {
             query?: never;
@@ -12259,7 +12602,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            name: string;
+                            createdAt: string;
+                            bytes: number;
+                        }[];
+                    };
                 };
             };
             /** @description Bad Request */
@@ -12528,7 +12877,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @enum {boolean} */
+                            restored: true;
+                            ms: number;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -12669,7 +13025,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -12808,7 +13170,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        schemaVersion: number;
+                        seq: number;
+                        collections: {
+                            [key: string]: {
+                                [key: string]: {
+                                    [key: string]: {
+                                        id: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -12918,7 +13294,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            imported: true;
+                            collections: number;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */
@@ -12933,15 +13315,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
                         /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @description stable error code (docs/api-notes.md, "Error codes")
                          * @enum {string}
                          */
                         code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Unauthorized */
@@ -13082,7 +13470,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            requestId: string;
+                            method: string;
+                            path: string;
+                            status: number;
+                            latencyMs: number;
+                            workspaceId: string | null;
+                            keyPrefix: string | null;
+                            at: string;
+                            detail?: {
+                                request: {
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    body: string | null;
+                                    truncated: boolean;
+                                };
+                                response: {
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    body: string | null;
+                                    truncated: boolean;
+                                };
+                            };
+                            warnings?: {
+                                code: string;
+                                message: string;
+                            }[];
+                        }[];
+                    };
                 };
             };
             /** @description Bad Request */
@@ -13369,17 +13788,223 @@ export interface operations {
             };
         };
     };
-    listSandboxVerifications: {
+    seedSandbox: {
         parameters: {
-            query?: {
-                /** @description E.164 phone or e-mail address (e-mail compared case-insensitively) */
-                target?: string;
-                channel?: "sms" | "email";
-                workspaceId?: string;
-                limit?: number;
-            };
+            query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workspaceId: string;
+                    products?: number;
+                    bookings?: number;
+                    seed?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            workspaceId: string;
+                            seed: number;
+                            created: {
+                                [key: string]: number;
+                            };
+                            updated: {
+                                departures: number;
+                            };
+                            ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_400";
+                        details: {
+                            message: string;
+                        }[];
+                    } | ({
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code (docs/api-notes.md, "Error codes")
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    resetSandboxWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -13397,16 +14022,157 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: string;
-                            workspaceId: string;
-                            /** @enum {string} */
-                            channel: "sms" | "email";
-                            target: string;
-                            code: string;
-                            /** @enum {string} */
-                            status: "pending" | "verified" | "expired" | "failed" | "superseded";
-                            attempts: number;
-                            expiresAt: string;
+                            /** @enum {boolean} */
+                            reset: true;
+                            ms: number;
+                            now: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSandboxWorkspaceSnapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
                             createdAt: string;
+                            bytes: number;
                         }[];
                     };
                 };
@@ -13457,8 +14223,858 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
             /** @description URI Too Long */
             414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSandboxWorkspaceSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            createdAt: string;
+                            bytes: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    restoreSandboxWorkspaceSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @enum {boolean} */
+                            restored: true;
+                            ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteSandboxWorkspaceSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSandboxWorkspaceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            mode: "real" | "manual";
+                            now: string;
+                            nowMs: number;
+                            pendingTimers: number;
+                            workspaceId: string;
+                            offsetMs: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    advanceSandboxWorkspaceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ms: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            mode: "real" | "manual";
+                            now: string;
+                            nowMs: number;
+                            pendingTimers: number;
+                            workspaceId: string;
+                            offsetMs: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14954,231 +16570,6 @@ export interface operations {
             };
         };
     };
-    createSandboxWorkspacePerson: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    firstName: string;
-                    middleName?: string | null;
-                    lastName: string;
-                    /** Format: email */
-                    email: string;
-                    /** @description null when unknown (people created without a phone) */
-                    phone?: string | null;
-                    /** Format: date */
-                    dateOfBirth?: string | null;
-                    nationality?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape ppl_<uuid> */
-                            id: string;
-                            firstName: string;
-                            middleName: string | null;
-                            lastName: string;
-                            /** Format: email */
-                            email: string;
-                            /** @description null when unknown (people created without a phone) */
-                            phone: string | null;
-                            /** Format: date */
-                            dateOfBirth: string | null;
-                            nationality: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "VALIDATION_400";
-                        details: {
-                            message: string;
-                        }[];
-                    } | ({
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code (docs/api-notes.md, "Error codes")
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
     listSandboxOrganizations: {
         parameters: {
             query?: {
@@ -15859,23 +17250,20 @@ export interface operations {
             };
         };
     };
-    seedSandbox: {
+    listSandboxVerifications: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description E.164 phone or e-mail address (e-mail compared case-insensitively) */
+                target?: string;
+                channel?: "sms" | "email";
+                workspaceId?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    workspaceId: string;
-                    products?: number;
-                    bookings?: number;
-                    seed?: number;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description OK */
             200: {
@@ -15889,15 +17277,146 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            id: string;
                             workspaceId: string;
-                            seed: number;
-                            created: {
-                                [key: string]: number;
-                            };
-                            updated: {
-                                departures: number;
-                            };
-                            ms: number;
+                            /** @enum {string} */
+                            channel: "sms" | "email";
+                            target: string;
+                            code: string;
+                            /** @enum {string} */
+                            status: "pending" | "verified" | "expired" | "failed" | "superseded";
+                            attempts: number;
+                            expiresAt: string;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description URI Too Long */
+            414: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        /**
+                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @enum {string}
+                         */
+                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+                        details?: {
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSandboxWorkspacePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    firstName: string;
+                    middleName?: string | null;
+                    lastName: string;
+                    /** Format: email */
+                    email: string;
+                    /** @description null when unknown (people created without a phone) */
+                    phone?: string | null;
+                    /** Format: date */
+                    dateOfBirth?: string | null;
+                    nationality?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description shape ppl_<uuid> */
+                            id: string;
+                            firstName: string;
+                            middleName: string | null;
+                            lastName: string;
+                            /** Format: email */
+                            email: string;
+                            /** @description null when unknown (people created without a phone) */
+                            phone: string | null;
+                            /** Format: date */
+                            dateOfBirth: string | null;
+                            nationality: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
                         };
                     };
                 };
@@ -16046,1172 +17565,6 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    resetSandboxWorkspace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    listSandboxWorkspaceSnapshots: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    createSandboxWorkspaceSnapshot: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            createdAt: string;
-                            bytes: number;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    restoreSandboxWorkspaceSnapshot: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    deleteSandboxWorkspaceSnapshot: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    listSandboxWorkspaceClock: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            mode: "real" | "manual";
-                            now: string;
-                            nowMs: number;
-                            pendingTimers: number;
-                            workspaceId: string;
-                            offsetMs: number;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    advanceSandboxWorkspaceClock: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    ms: number;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            mode: "real" | "manual";
-                            now: string;
-                            nowMs: number;
-                            pendingTimers: number;
-                            workspaceId: string;
-                            offsetMs: number;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
-    listSandbox: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
-                         * @enum {string}
-                         */
-                        code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description URI Too Long */
-            414: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

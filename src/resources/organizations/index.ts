@@ -1,4 +1,5 @@
 import type { ResourceModule } from '../types.ts';
+import { registerOrgKeyControl } from './control.ts';
 import { registerOrganizationRoutes } from './routes.ts';
 import { OrgKeyService } from './service.ts';
 
@@ -7,4 +8,5 @@ export const organizationsResource: ResourceModule = {
   register(app, ctx) {
     registerOrganizationRoutes(app, new OrgKeyService(ctx.store, ctx.clock, ctx.auth), ctx.idempotency);
   },
+  control: registerOrgKeyControl,
 };

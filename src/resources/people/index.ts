@@ -1,4 +1,5 @@
 import type { ResourceModule } from '../types.ts';
+import { registerPeopleControl } from './control.ts';
 import { registerPeopleRoutes } from './routes.ts';
 import { PeopleService } from './service.ts';
 
@@ -7,4 +8,5 @@ export const peopleResource: ResourceModule = {
   register(app, ctx) {
     registerPeopleRoutes(app, new PeopleService(ctx.store, ctx.clock, ctx.bus));
   },
+  control: registerPeopleControl,
 };

@@ -1,4 +1,5 @@
 import type { ResourceModule } from '../types.ts';
+import { registerVerificationControl } from './control.ts';
 import { registerVerificationRoutes } from './routes.ts';
 import { VerificationService } from './service.ts';
 
@@ -7,4 +8,5 @@ export const verificationResource: ResourceModule = {
   register(app, ctx) {
     registerVerificationRoutes(app, new VerificationService(ctx.store, ctx.clock));
   },
+  control: registerVerificationControl,
 };

@@ -1,4 +1,6 @@
 import type { ResourceModule } from '../types.ts';
+import { registerDeliveryControl } from './control-deliveries.ts';
+import { registerEventControl } from './control-events.ts';
 import { registerWebhookRoutes } from './routes.ts';
 import { WebhookSubscriptionService } from './service.ts';
 
@@ -6,5 +8,9 @@ export const webhooksResource: ResourceModule = {
   name: 'webhooks',
   register(app, ctx) {
     registerWebhookRoutes(app, new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard));
+  },
+  control(app, ctx) {
+    registerDeliveryControl(app, ctx);
+    registerEventControl(app, ctx);
   },
 };

@@ -6,7 +6,7 @@ import { KEYS, testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 
 /**
  * The control routes the scripting commands added: organization keys
- * (src/control/org-keys.ts) and seeding (src/control/seed.ts). In-process,
+ * (src/resources/organizations/control.ts) and seeding (src/control/seed.ts). In-process,
  * with every response body checked against its schema.
  */
 let t: TestSandbox;

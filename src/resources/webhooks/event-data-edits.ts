@@ -1,4 +1,4 @@
-import { badRequest } from '../core/errors.ts';
+import { badRequest } from '../../core/errors.ts';
 
 /**
  * `sandbox trigger --override key=value --add key=value` (as `stripe trigger`):

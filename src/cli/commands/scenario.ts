@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+
+/** `sandbox scenario list|run`: scripted scenarios (scenarios/*.json). */
+export function scenarioCommand(program: Command): void {
+  const scenario = program.command('scenario').description('list and run scripted scenarios (scenarios/*.json)');
+  scenario.command('list').description('list the scenarios').option('--dir <dir>', 'scenarios directory').option('--json', 'machine output')
+    .action(async (opts) => (await import('../scenario.ts')).runScenarioList(opts));
+  scenario.command('run').description('run one scenario; exits 1 when a step fails')
+    .argument('<name|file>', 'a scenario name from the directory, or a path to a .json file')
+    .option('--url <url>', 'a running sandbox (default: a fresh in-memory one for the run, with the clock the scenario asks for; $SANDBOX_URL is not read)')
+    .option('--token <token>', 'control token (default: $SANDBOX_CONTROL_TOKEN)')
+    .option('--dir <dir>', 'scenarios directory')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox scenario run sandbox-rate-limit\n  $ npx sandbox scenario run ./my-case.json --url http://127.0.0.1:4010')
+    .action(async (name: string, opts) => (await import('../scenario.ts')).runScenarioRun(name, opts));
+}

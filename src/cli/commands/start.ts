@@ -1,0 +1,46 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { parseInteger } from './options.ts';
+
+/** `sandbox start`, and the options of every command that runs a sandbox itself (start, exec). */
+function parseControlToken(value: string): string {
+  if (value.length < 8) throw new InvalidArgumentError('--control-token must be at least 8 characters');
+  return value;
+}
+
+function parseFactor(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n <= 1)) throw new InvalidArgumentError('--webhook-retry-scale must be a number above 0 and at most 1');
+  return n;
+}
+
+export function withServeOptions(command: Command, defaults: { port: number }): Command {
+  return command
+    .option('-p, --port <port>', 'port to listen on (0 = any free port)', parseInteger('--port', 0, 65535), defaults.port)
+    .option('--host <host>', 'interface to bind (loopback by default)', '127.0.0.1')
+    .option('--data <file>', 'database file', defaults.port === 0 ? undefined : '.sandbox/db.json')
+    .option('--in-memory', 'keep everything in memory; nothing is written to disk')
+    .option('--fixtures <dir>', 'fixtures directory (default: the bundled fixtures)')
+    .option('--seed <n>', 'faker seed for generated fixture data', parseInteger('--seed', 0, 2 ** 31 - 1))
+    .option('--clock <mode>', 'real, or manual (time moves only via the control plane)', 'real')
+    .option('--no-rate-limits', 'compute and report rate limits but never enforce them (for load tests)')
+    .option('--internal-key <key>', 'internal service key (or SANDBOX_INTERNAL_API_KEY)')
+    .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host (at least 8 characters)', parseControlToken)
+    .option('--strict', 'refuse, with a 400, every request the sandbox would accept only by guessing (X-Sandbox-Warning)')
+    .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
+    .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
+    .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300))
+    .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)');
+}
+
+export function startCommand(program: Command): void {
+  withServeOptions(program.command('start').description('serve the API and the control plane on this machine'), { port: 4010 })
+    .option('--json', 'print one JSON line with the URL, workspaces and keys, instead of the banner')
+    .option('--watch', 'reload fixtures, scenarios and hand edits of the database file while running')
+    .option('--scenarios <dir>', 'scenarios directory to watch (default: the bundled scenarios)')
+    .option('--dashboard', 'open the live dashboard in this terminal instead of the banner (q stops the sandbox)')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7')
+    .action(async (opts) => {
+      const { runStart } = await import('../start.ts');
+      await runStart(opts);
+    });
+}

@@ -1,0 +1,89 @@
+import { Option, type Command } from 'commander';
+import type { ControlClient, WorkspaceSummary } from '../control/client.ts';
+import { errorMessage, printJson } from './output.ts';
+import { say } from './format.ts';
+
+/**
+ * What every command that talks to a running sandbox shares (docs/cli.md):
+ * finding the sandbox (--url, else $SANDBOX_URL, which `sandbox exec` sets,
+ * else the default address), its control token, the control client, the
+ * workspace named by --workspace, and printing either one JSON document
+ * (--json) or a line for people. Light on purpose: command declarations
+ * (./commands/) import it, and the client is loaded only when a command runs,
+ * so `sandbox --help` loads neither the client nor zod.
+ */
+export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+
+/** Options every command that talks to a running sandbox shares. */
+export interface ControlFlags {
+  url: string;
+  token?: string;
+  workspace?: string;
+}
+
+/** Flags of every scripting command (`--url`, `--token`, `--json`). */
+export interface ScriptFlags extends ControlFlags {
+  json?: boolean;
+}
+
+/** How every command finds a running sandbox: --url, then $SANDBOX_URL (set by `sandbox exec`), then the default. */
+export const sandboxUrl = (): string => process.env.SANDBOX_URL || DEFAULT_SANDBOX_URL;
+
+/** --token, else $SANDBOX_CONTROL_TOKEN (needed only when the sandbox listens on a non-loopback host). */
+export const controlToken = (flags: { token?: string | undefined }): string | undefined => flags.token ?? process.env.SANDBOX_CONTROL_TOKEN;
+
+/** --url and --token, as every command that talks to a running sandbox takes them. */
+export const withUrlOptions = (command: Command): Command =>
+  command
+    .addOption(new Option('--url <url>', 'the running sandbox').default(sandboxUrl(), `$SANDBOX_URL, else ${DEFAULT_SANDBOX_URL}`))
+    .option('--token <token>', 'control token (default: $SANDBOX_CONTROL_TOKEN)');
+
+/** The options of every scripting command: --url, --token, --json. */
+export const withControlOptions = (command: Command): Command => withUrlOptions(command).option('--json', 'machine-readable output: JSON on stdout');
+
+/** --workspace, by id or name. */
+export const withWorkspace = (command: Command): Command => command.option('--workspace <id|name>', 'workspace (default: the first one)');
+
+/** A scripting command (or a subcommand of a group); `--help` shows the examples. */
+export function controlCommand(parent: Command, name: string, description: string, examples: string[], opts: { isDefault?: boolean } = {}): Command {
+  return withControlOptions(parent.command(name, opts).description(description))
+    .addHelpText('after', `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((e) => `  $ npx sandbox ${e}`).join('\n')}`);
+}
+
+/** The control client of the sandbox the flags name (the client module is loaded here, on first use). */
+export async function controlClient(flags: Pick<ControlFlags, 'url' | 'token'>): Promise<ControlClient> {
+  const { ControlClient } = await import('../control/client.ts');
+  const token = controlToken(flags);
+  return new ControlClient({ url: flags.url, ...(token ? { token } : {}) });
+}
+
+/**
+ * The one line the CLI prints for an error. A sandbox that does not answer (the client's
+ * SandboxNotRunningError, told by name so this module need not load the client) gets the way out.
+ */
+export function errorLine(err: unknown): string {
+  const message = errorMessage(err);
+  if (err instanceof Error && err.name === 'SandboxNotRunningError') return `${message}; start one with \`sandbox start\` or pass --url`;
+  return message;
+}
+
+/** Fails early with the "no sandbox is running" line, before work that would fail less clearly. */
+export async function requireRunning(client: ControlClient): Promise<void> {
+  await client.health();
+}
+
+/** --workspace takes an id or a name (any case); without it, the first workspace of the sandbox. */
+export async function resolveWorkspace(client: ControlClient, given: string | undefined): Promise<WorkspaceSummary> {
+  const workspaces = await client.workspaces();
+  const found = given === undefined
+    ? workspaces[0]
+    : workspaces.find((w) => w.id === given || w.name.toLowerCase() === given.toLowerCase());
+  if (!found) throw new Error(`no workspace "${given ?? ''}"; known: ${workspaces.map((w) => `${w.name} (${w.id})`).join(', ')}`);
+  return found;
+}
+
+/** With --json, `value` as one JSON document on stdout; otherwise the line(s) for people. */
+export function report<T>(flags: { json?: boolean | undefined }, value: T, human: (value: T) => string): void {
+  if (flags.json) printJson(value);
+  else say(human(value));
+}

@@ -1,0 +1,127 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodApp } from '../resources/types.ts';
+import { z } from 'zod';
+import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
+
+/**
+ * The control plane's one contract (issue 17, point 3). Each route is declared
+ * once, as data: method, path, the zod schemas of its params, query and body,
+ * and the schema of what it answers. The server registers a route from its
+ * entry (`serve`), the typed client calls it from the same entry
+ * (`ControlClient.request`), and both take their types from the schemas with
+ * `z.infer`, so a handler that answers another shape, or a client method that
+ * expects one, is a type error. The tables are in `contracts/`, and in the
+ * `control-contract.ts` of the areas that have control routes.
+ */
+export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type SuccessStatus = 200 | 201;
+/** Error statuses a route answers itself (the request pipeline's own are added by src/http/openapi.ts). */
+type ErrorStatus = 400 | 404 | 409;
+
+export interface ControlRoute {
+  method: ControlMethod;
+  /** under /__sandbox, with `:name` path parameters */
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** what the route answers: the `data` of `{data}`, or the whole body of a raw route */
+  data: z.ZodType;
+  /** the success statuses; the first is the default (201 for a creation) */
+  statuses?: readonly [SuccessStatus, ...SuccessStatus[]];
+  errors?: readonly ErrorStatus[];
+  /**
+   * 'json': the body is `data` itself, not wrapped (GET /openapi.json, GET /state, which
+   * send prepared JSON text); 'sse': a Server-Sent Events stream (GET /stream).
+   */
+  raw?: 'json' | 'sse';
+  summary?: string;
+  /** designed by the sandbox where the API description is silent (docs/api-notes.md) */
+  inferred?: boolean;
+}
+
+/** Declares a group of routes; `satisfies` keeps each entry's own literal types for inference. */
+export const defineRoutes = <const T extends Record<string, ControlRoute>>(routes: T): T => routes;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** What a route answers (unwrapped from `{data}`), as the client receives it. */
+export type RouteData<R extends ControlRoute> = z.output<R['data']>;
+
+/** The response schemas of a route by status: `{data}` (or the raw body), and its error bodies. */
+export function responseSchemas(route: ControlRoute): Record<number, z.ZodType> {
+  const success = route.raw ? route.data : z.object({ data: route.data });
+  const out: Record<number, z.ZodType> = {};
+  for (const status of route.statuses ?? [200]) out[status] = success;
+  for (const status of route.errors ?? []) out[status] = status === 400 ? errorResponses[400] : ErrorBodySchema;
+  return out;
+}
+
+// ---- the server side -------------------------------------------------------------------------
+
+type RouteOptions = Parameters<ZodApp['route']>[0];
+
+/** A request as a route's handler sees it: params, query and body parsed by the route's schemas. */
+export type ControlRequest<R extends ControlRoute> = Omit<FastifyRequest, 'params' | 'query' | 'body'> & {
+  params: Out<R['params']>;
+  query: Out<R['query']>;
+  body: Out<R['body']>;
+};
+
+/**
+ * What a handler returns: the route's data (wrapped in `{data}` by `serve`); a raw JSON route may
+ * return the JSON text itself; an event stream hijacks the reply and returns nothing.
+ */
+export type ControlAnswer<R extends ControlRoute> = R extends { raw: 'sse' } ? void : R extends { raw: 'json' } ? RouteData<R> | string : RouteData<R>;
+export type ControlHandler<R extends ControlRoute> = (request: ControlRequest<R>, reply: FastifyReply) => Promise<ControlAnswer<R>>;
+
+/**
+ * Registers one control route from its contract entry. The reply's status is the route's first
+ * success status before the handler runs (a handler may pick another of them with `reply.code`).
+ */
+export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: ControlHandler<R>, options: { bodyLimit?: number } = {}): void {
+  const status = route.statuses?.[0] ?? 200;
+  const options_: RouteOptions = {
+    method: route.method,
+    url: route.path,
+    ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+    schema: {
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.body ? { body: route.body } : {}),
+      response: responseSchemas(route),
+    },
+    config: { ...(route.summary ? { summary: route.summary } : {}), ...(route.inferred ? { inferred: true } : {}) },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      reply.code(status);
+      const answer: unknown = await handler(request as ControlRequest<R>, reply);
+      if (route.raw === 'sse') return reply;
+      if (route.raw === 'json') return typeof answer === 'string' ? reply.type('application/json').send(answer) : answer;
+      return { data: answer };
+    },
+  };
+  app.route(options_);
+}
+
+/** Registers every route of a group at once: the handlers object must name exactly the group's routes. */
+export function serveAll<T extends Record<string, ControlRoute>>(app: ZodApp, routes: T, handlers: { [K in keyof T]: ControlHandler<T[K]> }): void {
+  for (const name of Object.keys(routes) as (keyof T & string)[]) serve(app, routes[name]!, handlers[name]);
+}
+
+// ---- the client side -------------------------------------------------------------------------
+
+type Field<R extends ControlRoute, K extends 'params' | 'query' | 'body'> = R[K] extends z.ZodType
+  ? undefined extends z.input<R[K]>
+    ? { [P in K]?: z.input<R[K]> }
+    : { [P in K]: z.input<R[K]> }
+  : { [P in K]?: never };
+/** What a client call passes: the route's params, query and body, typed by its input schemas. */
+export type RouteInput<R extends ControlRoute> = Field<R, 'params'> & Field<R, 'query'> & Field<R, 'body'>;
+
+/** The path of a call, `:name` parameters filled in (percent-encoded). */
+export function pathOf(route: ControlRoute, params: Record<string, unknown> | undefined): string {
+  return route.path.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`${route.method} ${route.path}: the parameter "${name}" is missing`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { FaultRuleInputSchema } from '../../core/faults.ts';
+import { defineRoutes } from '../contract.ts';
+
+/** Fault injection: POST/GET/DELETE /__sandbox/faults (docs/control-plane.md). */
+export const FaultRuleSchema = z.object({
+  id: z.string(),
+  method: z.string().optional(),
+  path: z.string().optional(),
+  workspaceId: z.string().optional(),
+  key: z.string().optional(),
+  status: z.number().int().optional(),
+  body: z.unknown().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  latencyMs: z.number().int().optional(),
+  drop: z.boolean().optional(),
+  times: z.number().int().optional(),
+  probability: z.number().optional(),
+  seed: z.number().int().optional(),
+  /** matches left; null = unlimited (probability rules) */
+  remaining: z.number().int().nullable(),
+  hits: z.number().int(),
+  createdAt: z.string(),
+});
+
+export const FAULT_ROUTES = defineRoutes({
+  addFault: { method: 'POST', path: '/faults', body: FaultRuleInputSchema, data: FaultRuleSchema, statuses: [201], summary: 'Add a fault rule for /v1 requests' },
+  faults: { method: 'GET', path: '/faults', data: z.array(FaultRuleSchema), summary: 'The fault rules' },
+  clearFaults: { method: 'DELETE', path: '/faults', data: z.object({ removed: z.number().int() }), summary: 'Remove every fault rule' },
+  removeFault: { method: 'DELETE', path: '/faults/:id', params: z.object({ id: z.string() }), data: FaultRuleSchema, summary: 'Remove one fault rule' },
+});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { RequestEventSchema } from '../../core/stream-events.ts';
+import { defineRoutes } from '../contract.ts';
+
+/** The request log and the live event stream (docs/control-plane.md, docs/dashboard.md). */
+export const OBSERVE_ROUTES = defineRoutes({
+  requests: {
+    method: 'GET',
+    path: '/requests',
+    query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+    data: z.array(RequestEventSchema),
+    summary: 'The last requests to /v1 (up to 1,000 kept), newest first',
+  },
+  clearRequests: { method: 'DELETE', path: '/requests', data: z.object({ cleared: z.boolean() }), summary: 'Clear the request log' },
+  stream: {
+    method: 'GET',
+    path: '/stream',
+    raw: 'sse',
+    // each event's data has its own schema: src/core/stream-events.ts
+    data: z.string().describe('Server-Sent Events: hello, request, domain, delivery, rate-limit, reset (docs/dashboard.md)'),
+    summary: 'Live Server-Sent Events of requests, domain events, deliveries, rate limits and resets',
+  },
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { WorkspaceModeSchema } from '../../core/tenancy.ts';
+import { defineRoutes } from '../contract.ts';
+import { RestoredSchema, SnapshotDeletedSchema, SnapshotName, SnapshotSchema } from './snapshots.ts';
+
+/**
+ * Workspaces on demand, one per parallel test worker (issue 12;
+ * docs/control-plane.md, "Workspaces on demand"): create from a fixture
+ * workspace, delete, and everything per workspace: reset, snapshots, clock.
+ */
+const IdParams = z.object({ id: z.string() });
+const SnapshotParams = z.object({ id: z.string(), name: SnapshotName });
+const CreatedKeySchema = z.object({ id: z.string(), name: z.string(), key: z.string(), keyPrefix: z.string(), scopes: z.array(z.string()).nullable(), status: z.literal('active') });
+export const CreatedWorkspaceSchema = z.object({ id: z.string(), name: z.string(), mode: WorkspaceModeSchema, templateId: z.string(), created: z.literal(true), keys: z.array(CreatedKeySchema) });
+export const WorkspaceClockSchema = z.object({
+  mode: z.enum(['real', 'manual']),
+  now: z.string(),
+  nowMs: z.number(),
+  pendingTimers: z.number(),
+  workspaceId: z.string(),
+  offsetMs: z.number(),
+});
+const TEN_YEARS_MS = 10 * 365 * 86_400_000;
+
+export const WORKSPACE_ROUTES = defineRoutes({
+  createWorkspace: {
+    method: 'POST',
+    path: '/workspaces',
+    body: z.object({ template: z.string().min(1).optional(), mode: WorkspaceModeSchema.optional(), name: z.string().min(1).max(100).optional() }).optional(),
+    data: CreatedWorkspaceSchema,
+    statuses: [201],
+    errors: [400],
+    summary: 'Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once',
+  },
+  deleteWorkspace: {
+    method: 'DELETE',
+    path: '/workspaces/:id',
+    params: IdParams,
+    data: z.object({ id: z.string(), deleted: z.literal(true) }),
+    summary: 'Delete a created workspace and everything in it',
+  },
+  resetWorkspace: {
+    method: 'POST',
+    path: '/workspaces/:id/reset',
+    params: IdParams,
+    data: z.object({ id: z.string(), reset: z.literal(true), ms: z.number(), now: z.string() }),
+    summary: 'Put one workspace back to its template',
+  },
+  saveWorkspaceSnapshot: {
+    method: 'POST',
+    path: '/workspaces/:id/snapshots',
+    params: IdParams,
+    body: z.object({ name: SnapshotName }),
+    data: SnapshotSchema,
+    statuses: [201],
+    summary: 'Save one workspace under a name (in memory, for the process)',
+  },
+  workspaceSnapshots: { method: 'GET', path: '/workspaces/:id/snapshots', params: IdParams, data: z.array(SnapshotSchema), summary: 'The saved snapshots of one workspace' },
+  restoreWorkspaceSnapshot: { method: 'POST', path: '/workspaces/:id/snapshots/:name/restore', params: SnapshotParams, data: RestoredSchema, summary: 'Restore one workspace from its snapshot' },
+  deleteWorkspaceSnapshot: { method: 'DELETE', path: '/workspaces/:id/snapshots/:name', params: SnapshotParams, data: SnapshotDeletedSchema, summary: 'Forget a snapshot of one workspace' },
+  workspaceClock: { method: 'GET', path: '/workspaces/:id/clock', params: IdParams, data: WorkspaceClockSchema, summary: "One workspace's time: the global clock plus its own advance" },
+  // The workspace's own time moves; the global clock and other workspaces do not.
+  advanceWorkspaceClock: {
+    method: 'POST',
+    path: '/workspaces/:id/clock/advance',
+    params: IdParams,
+    body: z.object({ ms: z.number().int().min(0).max(TEN_YEARS_MS) }),
+    data: WorkspaceClockSchema,
+    summary: "Move one workspace's clock alone and run its due timers",
+  },
+});

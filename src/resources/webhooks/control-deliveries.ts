@@ -1,0 +1,77 @@
+import type { z } from 'zod';
+import { COLLECTIONS } from '../../core/collections.ts';
+import { notFound } from '../../core/errors.ts';
+import type { Principal } from '../../core/auth.ts';
+import type { SandboxContext } from '../../context.ts';
+import type { CreateSubscriptionBodySchema } from './requests.ts';
+import { subscriptionView, type WebhookSubscriptionRecord } from './schemas.ts';
+import { WebhookSubscriptionService } from './service.ts';
+import type { ZodApp } from '../types.ts';
+import { dispatcherFor } from '../../webhooks/dispatcher.ts';
+import { serve } from '../../control/contract.ts';
+import { requireWorkspace } from '../../control/workspace-keys.ts';
+import { WEBHOOK_CONTROL_ROUTES } from './control-contract.ts';
+
+/**
+ * Webhook deliveries on the control plane (docs/webhooks.md): the attempt log,
+ * replay, and the subscription the CLI's `listen` command uses (the CLI has no
+ * API key, so it subscribes here rather than through /v1). The routes' shapes
+ * are in ./control-contract.ts.
+ */
+export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void {
+  const { deliveries, delivery, replayDelivery, ensureSubscription: ensure, findSubscription, setSubscriptionActive } = WEBHOOK_CONTROL_ROUTES;
+  serve(app, deliveries, async (request) => {
+    const { limit, ...filter } = request.query;
+    return dispatcherFor(ctx).outbox.list(filter).slice(0, limit);
+  });
+
+  serve(app, delivery, async (request) => requireDelivery(ctx, request.params.id));
+
+  serve(app, replayDelivery, async (request) => {
+    const dispatcher = dispatcherFor(ctx);
+    const replayed = await dispatcher.replay(requireDelivery(ctx, request.params.id));
+    return replayed ?? requireDelivery(ctx, request.params.id);
+  });
+
+  serve(app, ensure, async (request, reply) => {
+    const { workspaceId, ...body } = request.body;
+    const result = await ensureSubscription(ctx, workspaceId, body);
+    if (!result.created) reply.code(200);
+    return result;
+  });
+
+  // Read-only: `sandbox listen --print-secret` must not change a subscription (as `stripe listen --print-secret`).
+  serve(app, findSubscription, async (request) => {
+    const workspace = requireWorkspace(ctx, request.query.workspaceId);
+    const found = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === request.query.url);
+    if (!found) throw notFound(`Subscription to ${request.query.url} in workspace ${workspace.id}`);
+    return { subscription: subscriptionView(found), secret: found.secret };
+  });
+
+  // `sandbox listen` pauses its subscription when it exits, so nothing keeps retrying into a closed port.
+  serve(app, setSubscriptionActive, async (request) => {
+    const workspace = requireWorkspace(ctx, request.body.workspaceId);
+    const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
+    return service.update({ workspace } as Principal, request.params.id, { active: request.body.active });
+  });
+}
+
+function requireDelivery(ctx: SandboxContext, id: string) {
+  const delivery = dispatcherFor(ctx).outbox.find(id);
+  if (!delivery) throw notFound(`Delivery ${id}`);
+  return delivery;
+}
+
+/** An existing subscription to the same URL is reused: its events are replaced and it is resumed. */
+async function ensureSubscription(ctx: SandboxContext, workspaceId: string, body: z.infer<typeof CreateSubscriptionBodySchema>) {
+  const workspace = requireWorkspace(ctx, workspaceId);
+  const principal = { workspace } as Principal; // the service reads only the workspace
+  const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
+  const existing = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === body.url);
+  if (!existing) {
+    const { secret, ...subscription } = await service.create(principal, body);
+    return { subscription, secret, created: true };
+  }
+  const subscription = await service.update(principal, existing.id, { events: body.events, active: true });
+  return { subscription, secret: existing.secret, created: false };
+}
