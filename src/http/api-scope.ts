@@ -15,63 +15,102 @@ import { headerValue } from './headers.ts';
  * Call before any route of the scope is registered.
  */
 export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void {
-  v1.addHook('onRequest', async (request, reply) => {
+  // One callback-style hook for auth, faults, the workspace clock, rate limits
+  // and scope: `async` hooks cost a promise and a microtask hop each on every
+  // request (docs/benchmarks.md, issue 11); only an active fault rule awaits.
+  v1.addHook('onRequest', (request, reply, done) => {
     request.area = 'api';
-    let principal: Principal;
+    if (ctx.faults.active()) {
+      authenticateWithFaults(request, reply, ctx).then((answered) => {
+        if (!answered) admit(request, ctx, done);
+      }, done);
+      return;
+    }
     try {
-      principal = ctx.auth.authenticate(request.headers.authorization, headerValue(request, 'x-workspace-id'));
+      request.authenticated = ctx.auth.authenticate(request.headers.authorization, headerValue(request, 'x-workspace-id'));
     } catch (err) {
-      if (await injectFault(request, reply, ctx, null)) return reply;
-      throw err;
+      return done(err as Error);
     }
-    request.authenticated = principal;
-    if (await injectFault(request, reply, ctx, principal)) return reply;
+    admit(request, ctx, done);
   });
 
-  // Everything after auth runs on the principal's workspace clock (docs/architecture.md,
-  // "Workspace clocks"). Body parsing leaves the async context, so preValidation enters it again.
-  const enterWorkspace = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+  // Body parsing leaves the async context, so preValidation enters the workspace's clock again.
+  v1.addHook('preValidation', (request, _reply, done) => {
     ctx.clock.run(request.authenticated?.workspace.id ?? null, done);
-  };
-  v1.addHook('onRequest', enterWorkspace);
-  v1.addHook('preValidation', enterWorkspace);
-
-  v1.addHook('onRequest', async (request) => {
-    const principal = request.principal;
-    const buckets = [{ key: `workspace:${principal.workspace.id}`, policy: WORKSPACE_LIMITS[principal.workspace.mode] }];
-    if (principal.ratePolicy) buckets.push({ key: `key:${principal.keyId}`, policy: principal.ratePolicy });
-    const workspaceId = principal.workspace.id;
-    const suspendedUntil = ctx.suspension.suspendedUntil(workspaceId);
-    if (suspendedUntil !== null) throw suspended(request, buckets[0]!.policy.perMinute, suspendedUntil, ctx.clock.now());
-    request.rate = ctx.rateLimiter.take(buckets, ctx.options.enforceRateLimits);
-    if (ctx.bus.hasListeners('rate-limit')) {
-      ctx.bus.emit('rate-limit', { bucket: buckets[buckets.length - 1]!.key, limit: request.rate.limit, remaining: request.rate.remaining, reset: request.rate.reset });
-    }
-    if (!request.rate.allowed) {
-      const until = ctx.suspension.violation(workspaceId);
-      if (until !== null) throw suspended(request, request.rate.limit, until, ctx.clock.now());
-      throw rateLimited(request.rate.retryAfter);
-    }
-    const scope = request.routeOptions.config?.scope;
-    if (scope) ctx.auth.requireScope(principal, scope);
   });
 
-  v1.addHook('preHandler', async (request, reply) => {
+  v1.addHook('preHandler', (request, reply, done) => {
     const key = headerValue(request, 'idempotency-key');
-    if (request.method !== 'POST' || key === undefined) return;
-    const outcome = ctx.idempotency.begin(request.principal.workspace.id, key, request.method, request.url, request.body);
+    if (request.method !== 'POST' || key === undefined) return done();
+    let outcome: ReturnType<typeof ctx.idempotency.begin>;
+    try {
+      outcome = ctx.idempotency.begin(request.principal.workspace.id, key, request.method, request.url, request.body);
+    } catch (err) {
+      return done(err as Error);
+    }
     if (outcome.kind === 'replay') {
-      return reply
-        .code(outcome.record.statusCode)
-        .header('idempotent-replayed', 'true')
-        .type('application/json')
-        .send(outcome.record.body);
+      // answered here: a callback-style hook that replies does not call done
+      reply.code(outcome.record.statusCode).header('idempotent-replayed', 'true').type('application/json').send(outcome.record.body);
+      return;
     }
     request.idempotencyKey = key;
+    done();
   });
 
   // 401 before 404 under /v1 (docs/api-notes.md): this handler runs after the scope's auth hook
   v1.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+}
+
+/**
+ * Authentication while fault rules are active: a fault may answer (or drop)
+ * even a request whose key is wrong. Resolves true when the request was
+ * answered here; rejects with the authentication error otherwise.
+ */
+async function authenticateWithFaults(request: FastifyRequest, reply: FastifyReply, ctx: SandboxContext): Promise<boolean> {
+  let principal: Principal;
+  try {
+    principal = ctx.auth.authenticate(request.headers.authorization, headerValue(request, 'x-workspace-id'));
+  } catch (err) {
+    if (await injectFault(request, reply, ctx, null)) return true;
+    throw err;
+  }
+  request.authenticated = principal;
+  return injectFault(request, reply, ctx, principal);
+}
+
+/**
+ * Everything after auth runs on the principal's workspace clock (docs/architecture.md,
+ * "Workspace clocks"): suspension, rate limits (API description, "Rate limits") and the route's scope.
+ */
+function admit(request: FastifyRequest, ctx: SandboxContext, done: (err?: Error) => void): void {
+  ctx.clock.run(request.authenticated?.workspace.id ?? null, () => {
+    try {
+      checkRateAndScope(request, ctx);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
+  });
+}
+
+function checkRateAndScope(request: FastifyRequest, ctx: SandboxContext): void {
+  const principal = request.principal;
+  const buckets = [{ key: `workspace:${principal.workspace.id}`, policy: WORKSPACE_LIMITS[principal.workspace.mode] }];
+  if (principal.ratePolicy) buckets.push({ key: `key:${principal.keyId}`, policy: principal.ratePolicy });
+  const workspaceId = principal.workspace.id;
+  const suspendedUntil = ctx.suspension.suspendedUntil(workspaceId);
+  if (suspendedUntil !== null) throw suspended(request, buckets[0]!.policy.perMinute, suspendedUntil, ctx.clock.now());
+  request.rate = ctx.rateLimiter.take(buckets, ctx.options.enforceRateLimits);
+  if (ctx.bus.hasListeners('rate-limit')) {
+    ctx.bus.emit('rate-limit', { bucket: buckets[buckets.length - 1]!.key, limit: request.rate.limit, remaining: request.rate.remaining, reset: request.rate.reset });
+  }
+  if (!request.rate.allowed) {
+    const until = ctx.suspension.violation(workspaceId);
+    if (until !== null) throw suspended(request, request.rate.limit, until, ctx.clock.now());
+    throw rateLimited(request.rate.retryAfter);
+  }
+  const scope = request.routeOptions.config?.scope;
+  if (scope) ctx.auth.requireScope(principal, scope);
 }
 
 /**

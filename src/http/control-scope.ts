@@ -12,13 +12,14 @@ import { headerValue } from './headers.ts';
  * spelling (`/%5F%5Fsandbox/...` is routed here too). Call before any route.
  */
 export function registerControlScope(control: FastifyInstance, ctx: SandboxContext): void {
-  control.addHook('onRequest', async (request) => {
+  control.addHook('onRequest', (request, _reply, done) => {
     request.area = 'control';
-    if (!ctx.controlToken) return;
+    if (!ctx.controlToken) return done();
     const given = headerValue(request, 'x-sandbox-token') ?? /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!given || !hashesEqual(hashSecret(given), hashSecret(ctx.controlToken))) {
-      throw new ApiError(401, { error: 'Unauthorized: the control plane needs the sandbox control token (X-Sandbox-Token)' });
+      return done(new ApiError(401, { error: 'Unauthorized: the control plane needs the sandbox control token (X-Sandbox-Token)' }));
     }
+    done();
   });
   // A control route that acts on a workspace (`/workspaces/:id/...`, or a `workspaceId` in the body
   // or query) runs on that workspace's clock, so the timestamps it writes are the workspace's.

@@ -13,9 +13,9 @@ const MAX_HEADERS = 50;
 /** The serialized response body seen in onSend, keyed by request (no decorator needed). */
 const responseBodies = new WeakMap<FastifyRequest, { body: string | null; truncated: boolean }>();
 
-export function rememberResponseBody(request: FastifyRequest, payload: unknown): void {
+export function rememberResponseBody(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
   if (typeof payload === 'string') responseBodies.set(request, excerpt(payload));
-  else if (Buffer.isBuffer(payload)) responseBodies.set(request, { body: `[${payload.length} bytes]`, truncated: false });
+  else if (Buffer.isBuffer(payload)) responseBodies.set(request, isJson(reply) ? jsonBytesExcerpt(payload) : { body: `[${payload.length} bytes]`, truncated: false });
   else if (payload !== null && payload !== undefined) responseBodies.set(request, { body: '[streamed]', truncated: false });
 }
 
@@ -42,6 +42,18 @@ function requestBody(body: unknown): { body: string | null; truncated: boolean }
   } catch {
     return { body: '[unserializable]', truncated: false };
   }
+}
+
+/** Cached JSON goes out as UTF-8 bytes (src/core/response-cache.ts); the dashboard still shows its text. */
+function isJson(reply: FastifyReply): boolean {
+  return String(reply.getHeader('content-type') ?? '').startsWith('application/json');
+}
+
+function jsonBytesExcerpt(bytes: Buffer): { body: string; truncated: boolean } {
+  // decode a little more than needed: the cut may split a multi-byte character
+  const decodeUpTo = BODY_EXCERPT_BYTES * 4;
+  const cut = excerpt(bytes.toString('utf8', 0, Math.min(bytes.length, decodeUpTo)));
+  return bytes.length > decodeUpTo ? { body: cut.body, truncated: true } : cut;
 }
 
 function excerpt(text: string): { body: string; truncated: boolean } {

@@ -39,43 +39,54 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
   app.decorateRequest('idempotencyKey', null);
   app.decorateRequest('startedAt', 0);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks (`done`): an `async` hook costs a promise and a
+  // microtask hop on every request, and most requests return at its first line
+  // (docs/benchmarks.md, issue 11). Only a POST with an Idempotency-Key awaits.
+  app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
     reply.header('x-request-id', request.id);
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     setRateHeaders(reply, request.rate ?? anonymousRate(ctx));
-    const principal = request.authenticated;
-    if (request.idempotencyKey && principal) {
-      const key = request.idempotencyKey;
-      request.idempotencyKey = null;
-      await ctx.clock.run(principal.workspace.id, () => ctx.idempotency.finish(principal.workspace.id, key, request.method, request.url, request.body, reply.statusCode, String(payload ?? '')));
-    }
     // only while the dashboard watches (docs/dashboard.md): the hot path stays free
-    if (ctx.requestLog.capturing && request.area === 'api') rememberResponseBody(request, payload);
-    return payload;
+    if (ctx.requestLog.capturing && request.area === 'api') rememberResponseBody(request, reply, payload);
+    const principal = request.authenticated;
+    if (!request.idempotencyKey || !principal) return done(null, payload);
+    const key = request.idempotencyKey;
+    request.idempotencyKey = null;
+    ctx.clock
+      .run(principal.workspace.id, () => ctx.idempotency.finish(principal.workspace.id, key, request.method, request.url, request.body, reply.statusCode, payloadText(payload)))
+      .then(() => done(null, payload), (err: Error) => done(err));
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const principal = request.authenticated;
     if (request.idempotencyKey && principal) ctx.idempotency.release(principal.workspace.id, request.idempotencyKey);
-    if (!ctx.bus.hasListeners('request') || request.area === 'control') return;
-    ctx.bus.emit('request', {
-      requestId: request.id,
-      method: request.method,
-      path: request.url,
-      status: reply.statusCode,
-      latencyMs: Math.round((performance.now() - request.startedAt) * 100) / 100,
-      workspaceId: principal?.workspace.id ?? null,
-      keyPrefix: principal?.keyPrefix ?? null,
-      at: ctx.clock.iso(),
-      ...warningsOf(request),
-      ...(ctx.requestLog.capturing ? { detail: captureDetail(request, reply, principal?.keyPrefix ?? null) } : {}),
-    });
+    if (ctx.bus.hasListeners('request') && request.area !== 'control') {
+      ctx.bus.emit('request', {
+        requestId: request.id,
+        method: request.method,
+        path: request.url,
+        status: reply.statusCode,
+        latencyMs: Math.round((performance.now() - request.startedAt) * 100) / 100,
+        workspaceId: principal?.workspace.id ?? null,
+        keyPrefix: principal?.keyPrefix ?? null,
+        at: ctx.clock.iso(),
+        ...warningsOf(request),
+        ...(ctx.requestLog.capturing ? { detail: captureDetail(request, reply, principal?.keyPrefix ?? null) } : {}),
+      });
+    }
+    done();
   });
 
   app.setErrorHandler((err, request, reply) => sendApiError(reply, toApiError(err, request, ctx.options.bodyLimit)));
+}
+
+/** The stored answer of an idempotent POST: JSON text, whether it went out as a string or as bytes. */
+function payloadText(payload: unknown): string {
+  return Buffer.isBuffer(payload) ? payload.toString('utf8') : String(payload ?? '');
 }
 
 /** Unauthenticated requests are not counted; they are told the sandbox-tier quota. */

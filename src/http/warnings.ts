@@ -29,21 +29,33 @@ declare module 'fastify' {
 export function registerWarningHooks(app: FastifyInstance, ctx: SandboxContext): void {
   app.decorateRequest('warnings', null);
 
-  app.addHook('preValidation', async (request) => {
-    if (request.area !== 'api' || request.body === undefined) return;
+  // callback style: these run on every request and almost always find nothing (docs/benchmarks.md)
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.area !== 'api' || request.body === undefined) return done();
     const unknown = unknownFields(request.routeOptions.schema?.body, request.body);
-    if (unknown.length === 0) return;
-    addWarnings(request, [warning('UNKNOWN_FIELD', `ignored ${unknown.join(', ')}: not a field of ${request.method} ${request.routeOptions.url ?? request.url}`)], ctx.options.strict);
+    if (unknown.length === 0) return done();
+    try {
+      addWarnings(request, [warning('UNKNOWN_FIELD', `ignored ${unknown.join(', ')}: not a field of ${request.method} ${request.routeOptions.url ?? request.url}`)], ctx.options.strict);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     const warn = request.routeOptions.config?.warnings as ((body: unknown) => SandboxWarning[]) | undefined;
-    if (warn && request.area === 'api') addWarnings(request, warn(request.body), ctx.options.strict);
+    if (!warn || request.area !== 'api') return done();
+    try {
+      addWarnings(request, warn(request.body), ctx.options.strict);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.warnings?.length) reply.header(WARNING_HEADER, request.warnings.map(formatWarning).join('; '));
-    return payload;
+    done(null, payload);
   });
 }
 

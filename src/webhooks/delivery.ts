@@ -39,23 +39,41 @@ export interface SendResult {
 
 export class AttemptAborted extends Error {}
 
+/**
+ * Each attempt owns its deadline and its link to the stop signal, and gives
+ * both back when it ends: `AbortSignal.timeout` would keep a 10 s timer (and
+ * everything the attempt holds) alive after a refused connect, and
+ * `AbortSignal.any` over the dispatcher's long-lived stop signal registers
+ * every attempt with it, so a burst of failed deliveries grew the process
+ * (docs/benchmarks.md, "Memory").
+ */
 export async function send(input: SendInput): Promise<SendResult> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(input.timeoutMs);
-  const signal = AbortSignal.any([input.signal, timeout]);
+  if (input.signal.aborted) throw new AttemptAborted('sandbox stopping');
+  const controller = new AbortController();
+  let timedOut = false;
+  const stop = () => controller.abort(input.signal.reason);
+  input.signal.addEventListener('abort', stop, { once: true });
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The attempt timed out', 'TimeoutError'));
+  }, input.timeoutMs);
   const latency = () => Math.round((performance.now() - started) * 100) / 100;
   let response: SendResult['response'] = null;
   try {
     const request = await undiciRequest();
-    const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal, ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}) });
+    const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal: controller.signal, ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}) });
     response = { status: res.statusCode, headers: flatHeaders(res.headers), bodyExcerpt: '' };
     const { text, truncated } = await readCapped(res.body, BODY_EXCERPT_BYTES);
     response.bodyExcerpt = text;
     return { response, latencyMs: latency(), error: truncated ? ATTEMPT_ERRORS.tooLarge : null };
   } catch (err) {
     if (input.signal.aborted) throw new AttemptAborted('sandbox stopping');
-    const error = timeout.aborted ? ATTEMPT_ERRORS.timeout : describe(err);
+    const error = timedOut ? ATTEMPT_ERRORS.timeout : describe(err);
     return { response, latencyMs: latency(), error };
+  } finally {
+    clearTimeout(deadline);
+    input.signal.removeEventListener('abort', stop);
   }
 }
 

@@ -10,7 +10,7 @@ import { isCatalogueEvent } from './catalogue.ts';
 import { AttemptAborted, USER_AGENT } from './delivery.ts';
 import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
-import { Outbox, type Attempt, type Delivery } from './outbox.ts';
+import { DELIVERY_LOG_TRIM_BATCH, Outbox, type Attempt, type Delivery } from './outbox.ts';
 import { classify, honoursRetryAfter, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
 
@@ -55,6 +55,8 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly enqueued = new Map<string, Promise<string[]>>();
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** per workspace: deliveries finished since the log was last trimmed on finishing */
+  private readonly finishedSinceTrim = new Map<string, number>();
   /** per subscription: attempts sending now, and the ones waiting for a slot */
   private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
   private stopping = new AbortController();
@@ -248,6 +250,14 @@ export class WebhookDispatcher {
       else Object.assign(next, { retries: delivery.retries + 1, nextAttemptAt: new Date(retryAt).toISOString() });
     }
     if (sub) ops.push({ type: 'put', collection: SUBS, workspaceId, row: bookkeeping(sub, outcome, attempt.at) as unknown as Row });
+    // A burst enqueues faster than attempts finish, so trimming only as deliveries
+    // arrive would leave the whole burst in the log once it settles: trim as they
+    // finish too, once per batch (each trim looks through the partition).
+    if (next.status !== 'pending') {
+      const finished = (this.finishedSinceTrim.get(workspaceId) ?? 0) + 1;
+      this.finishedSinceTrim.set(workspaceId, finished % DELIVERY_LOG_TRIM_BATCH);
+      if (finished >= DELIVERY_LOG_TRIM_BATCH) ops.push(...this.outbox.trimOps(workspaceId, 0));
+    }
     ops.push(this.outbox.putOp(next));
     await this.ctx.store.commit(ops);
     this.ctx.bus.emit('delivery', {

@@ -55,11 +55,11 @@ const C = COLLECTIONS.webhookDeliveries;
 /**
  * Finished deliveries (succeeded, failed, cancelled) kept per workspace, the
  * newest; older ones are dropped in batches of DELIVERY_LOG_TRIM_BATCH as new
- * deliveries arrive. Pending deliveries are work still to do and are never
+ * deliveries arrive and, every batch, as they finish. Pending deliveries are work still to do and are never
  * dropped (docs/webhooks.md, "The delivery log").
  */
 export const DELIVERY_LOG_LIMIT = 1_000;
-const DELIVERY_LOG_TRIM_BATCH = 100;
+export const DELIVERY_LOG_TRIM_BATCH = 100;
 
 export class Outbox {
   constructor(private readonly store: Store) {}

@@ -56,6 +56,19 @@ describe('control-plane source', () => {
     await until(() => seen.clocks.length > 0, 'a clock poll');
   });
 
+  it('shows the JSON of a cached list, which goes out as bytes (issue 11), not a byte count', async () => {
+    sandbox = await createSandbox({ port: 0, clock: 'manual', storage: 'memory' });
+    const source = new ControlSource(new ControlClient({ url: sandbox.url }), { pollMs: 50 });
+    const { sink, seen } = recordingSink();
+    stop = source.start(sink);
+    await until(() => seen.statuses.includes('live'), 'live');
+    await fetch(`${sandbox.url}/v1/products?limit=2`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } });
+    const item = await until(() => seen.items.find((i): i is Extract<FeedItem, { kind: 'request' }> => i.kind === 'request' && i.entry.path === '/v1/products?limit=2'), 'the list');
+    const body = item.entry.detail!.response.body!;
+    expect(body.startsWith('{"data":[')).toBe(true);
+    expect(body).not.toMatch(/^\[\d+ bytes\]$/);
+  });
+
   it('reports a sandbox that went away and reconnects when one answers again', async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual', storage: 'memory' });
     const port = Number(new URL(sandbox.url).port);

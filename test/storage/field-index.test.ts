@@ -19,6 +19,21 @@ describe('FieldIndex', () => {
     expect(index.has('ws', 'one')).toBe(false);
   });
 
+  it('a key held by one row (kept without a Set) follows that row alone', async () => {
+    const { store } = await openStore();
+    const index = FieldIndex.of<Item>(store, 'items', 'slug', (row) => row.slug);
+    await store.commit([put('a', 'solo'), put('b', 'other')]);
+    expect([...index.ids('ws', 'solo')]).toEqual(['a']);
+    await store.commit([{ type: 'delete', collection: 'items', workspaceId: 'ws', id: 'b' }]);
+    expect(index.has('ws', 'solo')).toBe(true); // another row's delete leaves it
+    expect(index.has('ws', 'other')).toBe(false);
+    await store.commit([put('a', 'renamed')]);
+    expect(index.has('ws', 'solo')).toBe(false);
+    expect(index.rows('ws', 'renamed')).toEqual([{ id: 'a', slug: 'renamed' }]);
+    await store.commit([put('c', 'renamed'), { type: 'delete', collection: 'items', workspaceId: 'ws', id: 'a' }]);
+    expect([...index.ids('ws', 'renamed')]).toEqual(['c']);
+  });
+
   it('keeps workspaces apart, and is rebuilt after the store is replaced', async () => {
     const { store } = await openStore();
     const index = FieldIndex.of<Item>(store, 'items', 'slug', (row) => row.slug);

@@ -41,7 +41,7 @@ export class ProductService {
   }
 
   /** The list, serialized once per version of the catalog (see ResponseCache). */
-  listJson(principal: Principal, query: ListProductsQuery): string {
+  listJson(principal: Principal, query: ListProductsQuery): Buffer {
     const ws = principal.workspace.id;
     const key = [ws, this.store.version(COLLECTIONS.products, ws), principal.productIds.join(','), query.status, query.type, query.sort, query.limit, query.offset].join('|');
     return this.cache.get(key, () => this.list(principal, query));

@@ -1,0 +1,66 @@
+/**
+ * One copy of each repeated id and timestamp among the rows in memory (issue 11,
+ * docs/benchmarks.md "Memory"). Every row is stored as a private JSON copy
+ * (codec.ts, prepareOps), and JSON.parse makes a new string for every value: a
+ * booking's id comes back as a separate 41-character string in each of its
+ * passengers and items, and so do the product, departure and person ids and the
+ * timestamps they share. In a heap with 100k seeded bookings those copies were
+ * about half of all string memory. Strings are immutable and compared by value,
+ * so sharing one copy changes nothing a caller can see.
+ *
+ * The table is bounded: two generations of at most `capacity` entries; a hit
+ * in the old one is carried into the new one, and when the new one is full the
+ * old one is dropped. What a long-lived row uses again (its product's id) stays;
+ * ids of rows long gone are forgotten, so churn (the delivery log) cannot grow it.
+ */
+export const INTERN_MIN_LENGTH = 11; // V8 already shares short values it parses
+export const INTERN_MAX_LENGTH = 64; // ids, timestamps, codes; not free text
+
+export class StringInterner {
+  #young = new Map<string, string>();
+  #old = new Map<string, string>();
+
+  constructor(readonly capacity = 50_000) {}
+
+  /** The shared copy of `value` (the first one seen, while the table remembers it). */
+  intern(value: string): string {
+    if (value.length < INTERN_MIN_LENGTH || value.length > INTERN_MAX_LENGTH) return value;
+    const young = this.#young.get(value);
+    if (young !== undefined) return young;
+    const shared = this.#old.get(value) ?? value;
+    if (this.#young.size >= this.capacity) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    this.#young.set(shared, shared);
+    return shared;
+  }
+
+  /** Entries held (both generations; at most twice the capacity). */
+  get size(): number {
+    return this.#young.size + this.#old.size;
+  }
+
+  /**
+   * Replaces, in place, every string value of a freshly parsed JSON value (and
+   * of its objects and arrays) by its shared copy. Only for values nobody else
+   * holds yet: it writes into them.
+   */
+  internAll(value: unknown): void {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === 'string') value[i] = this.intern(item);
+        else if (item !== null && typeof item === 'object') this.internAll(item);
+      }
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      const item = record[key];
+      if (typeof item === 'string') record[key] = this.intern(item);
+      else if (item !== null && typeof item === 'object') this.internAll(item);
+    }
+  }
+}
