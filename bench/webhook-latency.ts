@@ -1,10 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { COLLECTIONS } from '../src/core/collections.ts';
 import { emitDomainEvent } from '../src/core/events.ts';
 import { createSandbox } from '../src/sandbox.ts';
-import type { Row } from '../src/storage/types.ts';
 import { newWebhookSecret } from '../src/webhooks/signing.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from '../src/resources/webhooks/collections.ts';
 
 export interface WebhookLatency {
   count: number;
@@ -38,7 +37,7 @@ export async function measureWebhookLatency(count: number): Promise<WebhookLaten
       events: ['booking.*'], active: true, max_retries: 0, headers: null, description: 'benchmark', created_at: now, updated_at: now,
       last_delivery_at: null, failure_count: 0, secret: newWebhookSecret(),
     };
-    await sandbox.store.commit([{ type: 'put', collection: COLLECTIONS.webhookSubscriptions, workspaceId, row: subscription as Row }]);
+    await WEBHOOK_SUBSCRIPTIONS.in(sandbox.store).put(workspaceId, subscription);
     const samples: number[] = [];
     for (let i = 0; i < count; i++) {
       const received = new Promise<void>((resolve) => (arrived = resolve));

@@ -9,12 +9,15 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** Folders (all .ts files, recursively) and files the generator's output depends on. */
-const SOURCES = ['src/fixtures', 'src/core', 'src/storage/types.ts', 'src/resources/departures/quote-arithmetic.ts'];
+const SOURCES = ['src/fixtures', 'src/core', 'src/storage/types.ts', 'src/storage/collection.ts', 'src/resources/index.ts', 'src/webhooks/outbox.ts', 'src/resources/departures/quote-arithmetic.ts'];
 /**
- * Resource modules the generator imports record helpers from: only their schemas.ts
- * (and, above, the quote arithmetic that prices generated bookings).
+ * Resource modules the generator imports record helpers from: their schemas.ts,
+ * and collections.ts, which names each collection and its id prefix (the list
+ * in src/resources/index.ts orders the collections in the database); and, above,
+ * the quote arithmetic that prices generated bookings.
  */
 const RESOURCE_SCHEMAS = 'src/resources';
+const AREA_FILES = ['schemas.ts', 'collections.ts'];
 
 function tsFiles(root, rel) {
   const entries = readdirSync(join(root, rel), { withFileTypes: true });
@@ -56,7 +59,7 @@ function fakerVersion(root) {
 export function generatorFingerprint(root) {
   const files = SOURCES.flatMap((rel) => (rel.endsWith('.ts') ? [rel] : tsFiles(root, rel)));
   for (const area of readdirSync(join(root, RESOURCE_SCHEMAS), { withFileTypes: true })) {
-    if (area.isDirectory()) files.push(`${RESOURCE_SCHEMAS}/${area.name}/schemas.ts`);
+    if (area.isDirectory()) for (const name of AREA_FILES) files.push(`${RESOURCE_SCHEMAS}/${area.name}/${name}`);
   }
   const hash = createHash('sha256');
   hash.update(`package ${version(join(root, 'package.json'))}\0faker ${fakerVersion(root)}\0`);
@@ -65,7 +68,7 @@ export function generatorFingerprint(root) {
     try {
       text = readFileSync(join(root, file), 'utf8');
     } catch {
-      // a resource without schemas.ts
+      // an area without schemas.ts or collections.ts
     }
     hash.update(`${file}\0${text.length}\0${text}\0`);
   }

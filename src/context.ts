@@ -7,7 +7,8 @@ import type { Idempotency } from './core/idempotency.ts';
 import type { RateDecision, RateLimiter } from './core/rate-limit.ts';
 import type { ResolvedOptions } from './config.ts';
 import type { SelfGuard } from './core/self-guard.ts';
-import type { Store } from './storage/types.ts';
+import type { CollectionRegistry } from './storage/collection.ts';
+import type { Collections, Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
 import type { WorkspaceManager } from './workspaces/manager.ts';
@@ -32,7 +33,7 @@ export interface SandboxContext {
   /** re-reads the fixture files and re-seeds the catalog they define, keeping runtime data */
   reloadFixtures: () => Promise<void>;
   /** replaces the whole state (snapshot restore, import) and lets services reschedule */
-  replaceState: (collections: import('./storage/types.ts').Collections) => Promise<void>;
+  replaceState: (collections: Collections) => Promise<void>;
   faults: FaultInjector;
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;
@@ -43,6 +44,26 @@ export interface SandboxContext {
   suspension: Suspension;
   /** webhook deliveries: the outbox, replay, idle (src/webhooks/dispatcher.ts), run by the webhooks service */
   webhooks: WebhookDispatcher;
+  /** every stored collection of this sandbox, derived from its resource modules (src/resources/index.ts) */
+  collections: CollectionRegistry;
+}
+
+/**
+ * A background service (webhook dispatcher, gallery deletion jobs, ...),
+ * declared by its area (ResourceModule.services). Each starts after the store
+ * is open and before the server listens, and is stopped before the store
+ * closes. They schedule work on the sandbox clock, never on timers of their
+ * own, and react to the event bus.
+ */
+export interface BackgroundService {
+  name: string;
+  start(ctx: SandboxContext): Promise<RunningService> | RunningService;
+}
+
+export interface RunningService {
+  stop(): Promise<void> | void;
+  /** called after a reset or snapshot restore replaced the store's state */
+  afterReset?(): Promise<void> | void;
 }
 
 declare module 'fastify' {

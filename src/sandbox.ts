@@ -6,18 +6,21 @@ import { EventBus } from './core/events.ts';
 import { FaultInjector } from './core/faults.ts';
 import { RequestLog } from './core/request-log.ts';
 import { Idempotency } from './core/idempotency.ts';
+import { idempotencyPurgeService } from './core/idempotency-purge.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
 import { SelfGuard } from './core/self-guard.ts';
 import { Suspension } from './core/suspension.ts';
 import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
-import type { SandboxContext } from './context.ts';
+import type { RunningService, SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import { openFixtureSource } from './fixtures/source.ts';
 import { RouteCatalog } from './http/openapi.ts';
 import { mergeReseededCatalog } from './fixtures/reseed.ts';
+import { collectionsOf, RESOURCES, servicesOf } from './resources/index.ts';
+import type { ResourceModule } from './resources/types.ts';
+import { ORG_API_KEYS } from './resources/organizations/collections.ts';
 import { buildApp } from './server.ts';
-import { SERVICES, type RunningService } from './services.ts';
 import { openStore } from './storage/index.ts';
 import { describeTakeover } from './storage/lock.ts';
 import { OverlayStore } from './storage/overlay-store.ts';
@@ -61,7 +64,16 @@ export class SandboxError extends Error {
 }
 
 /** The product: one Fastify app over one store, one clock and one event bus. */
-export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
+export function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
+  return createSandboxWith(RESOURCES, input);
+}
+
+/**
+ * A sandbox serving the given API areas instead of the standard list
+ * (src/resources/index.ts). Not public: tests use it to add a toy area
+ * (test/toy-area.test.ts), the way a new area joins the list.
+ */
+export async function createSandboxWith(resources: readonly ResourceModule[], input: SandboxOptions = {}): Promise<Sandbox> {
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
   const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
@@ -79,6 +91,7 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
   }
 
   const bus = new EventBus();
+  const collections = collectionsOf(resources);
   const rateLimiter = new RateLimiter(clock);
   const idempotency = new Idempotency(store, clock);
   const suspension = new Suspension(clock, options.suspension === false ? {} : { enabled: true, ...(options.suspension === true ? {} : options.suspension) });
@@ -89,14 +102,14 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     store,
     clock,
     bus,
-    auth: new Auth(store, clock, { internalApiKey: options.internalApiKey, revocationLagMs: options.revocationLagMs }),
+    auth: new Auth(store, clock, { internalApiKey: options.internalApiKey, revocationLagMs: options.revocationLagMs, orgKeys: ORG_API_KEYS }),
     rateLimiter,
     idempotency,
     routes: new RouteCatalog(),
     fixtureWorkspaces: () => fixtures.workspaces,
     reloadFixtures: async () => {
       const { before, after } = await fixtures.reload();
-      await ctx.replaceState(mergeReseededCatalog(store.exportCollections(), before, after));
+      await ctx.replaceState(mergeReseededCatalog(collections.all, store.exportCollections(), before, after));
     },
     controlToken,
     // a reset also undoes time travel (the fixtures' dates are relative to the clock's start);
@@ -105,8 +118,8 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
       clock.restart();
       await ctx.replaceState(ctx.workspaces.carryCreated(await fixtures.collections()));
     },
-    replaceState: async (collections) => {
-      await store.replaceAll(collections);
+    replaceState: async (state) => {
+      await store.replaceAll(state);
       rateLimiter.clear();
       suspension.forget();
       for (const service of running) await service.afterReset?.();
@@ -116,9 +129,12 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     selfGuard,
     requestLog: new RequestLog(bus),
     suspension,
+    collections,
     webhooks: new WebhookDispatcher({ store, clock, bus, selfGuard, options }),
     workspaces: new WorkspaceManager({
       store,
+      collections,
+      orgKeys: ORG_API_KEYS,
       clock,
       rateLimiter,
       fixtureJson: () => fixtures.json(),
@@ -132,9 +148,10 @@ export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox
     }),
   };
   const running: RunningService[] = [];
-  for (const service of SERVICES) running.push(await service.start(ctx));
+  // the areas' services, and the sandbox's own: the hourly idempotency purge
+  for (const service of [...servicesOf(resources), idempotencyPurgeService]) running.push(await service.start(ctx));
 
-  const app = buildApp(ctx);
+  const app = buildApp(ctx, resources);
   await app.ready();
   let url = '';
   if (options.listen) {

@@ -3,7 +3,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { apiError, routeNotFound } from './core/errors.ts';
 import { WORKSPACE_LIMITS } from './core/rate-limit.ts';
 import type { SandboxContext } from './context.ts';
-import { CONTROL_MODULES } from './control/index.ts';
+import { registerControl } from './control/index.ts';
 import { registerRootIndex } from './control/where.ts';
 import { registerApiScope } from './http/api-scope.ts';
 import { registerControlScope } from './http/control-scope.ts';
@@ -12,10 +12,10 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
 import { registerWarningHooks } from './http/warnings.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
-import { RESOURCES } from './resources/index.ts';
+import type { ResourceModule } from './resources/types.ts';
 
-/** Builds the one Fastify app: hooks, the resource registry, the control plane, the error handler. */
-export function buildApp(ctx: SandboxContext): FastifyInstance {
+/** Builds the one Fastify app: hooks, the resource modules' routes, the control plane, the error handler. */
+export function buildApp(ctx: SandboxContext, resources: readonly ResourceModule[]): FastifyInstance {
   const serializerCompiler = createSerializerCompiler(ctx.options.validateResponses);
   const app = Fastify({
     // Our zod compilers from the start: Fastify then never loads ajv and
@@ -72,11 +72,11 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.register(async (v1) => {
     registerApiScope(v1, ctx);
-    for (const resource of RESOURCES) resource.register(v1, ctx);
+    for (const resource of resources) resource.routes(v1, ctx);
   }, { prefix: API_PREFIX });
   typed.register(async (control) => {
     registerControlScope(control, ctx);
-    for (const register of CONTROL_MODULES) register(control, ctx);
+    registerControl(control, ctx, resources);
   }, { prefix: CONTROL_PREFIX });
   registerRootIndex(typed);
   return app;

@@ -1,6 +1,5 @@
 import type { SandboxContext } from '../context.ts';
-import { RESOURCES } from '../resources/index.ts';
-import type { ZodApp } from '../resources/types.ts';
+import type { ResourceModule, ZodApp } from '../resources/types.ts';
 import { registerFaultRoutes } from './faults.ts';
 import { registerObserveRoutes } from './observe.ts';
 import { registerRateLimitRoutes } from './rate-limits.ts';
@@ -10,10 +9,11 @@ import { registerSnapshotRoutes } from './snapshots.ts';
 import { registerWorkspaceRoutes } from './workspaces.ts';
 
 /**
- * Every group of control-plane routes, in one explicit list: the control
- * plane's own, then each API area's part (`control` of its ResourceModule, in
- * the order of resources/index.ts). Each registers under /__sandbox from the
- * route table of ./contracts/; bodies are wrapped in `data` (docs/control-plane.md).
+ * Every group of control-plane routes that belongs to no API area, in one
+ * explicit list; registerControl adds each API area's part after them
+ * (`control` of its ResourceModule, in the order of the sandbox's area list).
+ * Each registers under /__sandbox from the route table of ./contracts/;
+ * bodies are wrapped in `data` (docs/control-plane.md).
  */
 export type ControlModule = (app: ZodApp, ctx: SandboxContext) => void;
 
@@ -25,5 +25,10 @@ export const CONTROL_MODULES: readonly ControlModule[] = [
   registerObserveRoutes,
   registerSeedControl,
   registerWorkspaceRoutes,
-  ...RESOURCES.flatMap((area) => (area.control ? [area.control] : [])),
 ];
+
+/** The whole control plane: the groups above, then each area's part. */
+export function registerControl(app: ZodApp, ctx: SandboxContext, resources: readonly ResourceModule[]): void {
+  for (const register of CONTROL_MODULES) register(app, ctx);
+  for (const resource of resources) resource.control?.(app, ctx);
+}

@@ -1,13 +1,13 @@
 import { badRequest, notFound } from '../core/errors.ts';
 import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
-import type { WorkspaceRecord } from '../core/tenancy.ts';
-import { COLLECTIONS } from '../core/collections.ts';
+import { API_KEYS, WORKSPACES, type WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { GLOBAL_PARTITION } from '../storage/types.ts';
 import { serveAll } from './contract.ts';
 import { RATE_LIMIT_ROUTES } from './contracts/rate-limits.ts';
 import { listWorkspaces, requireWorkspace, workspaceView } from './workspace-keys.ts';
+import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
 
 /**
  * Rate-limit controls: see every bucket, exhaust one so that the next request
@@ -48,7 +48,7 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
       const { workspaceId } = request.query;
       if (workspaceId === undefined) return bucketViews(ctx);
       requireWorkspace(ctx, workspaceId);
-      const orgKeys = new Set(ctx.store.list(COLLECTIONS.orgApiKeys, workspaceId).map((k) => k.id));
+      const orgKeys = new Set(ORG_API_KEYS.in(ctx.store).list(workspaceId).map((k) => k.id));
       return bucketViews(ctx).filter((b) => (b.kind === 'workspace' ? b.id === workspaceId : orgKeys.has(b.id)));
     },
 
@@ -78,7 +78,7 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
     setWorkspaceMode: async (request) => {
       const workspace = requireWorkspace(ctx, request.params.id);
       const updated: WorkspaceRecord = { ...workspace, mode: request.body.mode };
-      await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.workspaces, workspaceId: GLOBAL_PARTITION, row: updated as unknown as Row }]);
+      await ctx.store.commit([WORKSPACES.putOp(GLOBAL_PARTITION, updated)]);
       return workspaceView(ctx, updated);
     },
   });
@@ -86,6 +86,6 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
 
 /** A workspace key or an organization key of any workspace. */
 function keyExists(ctx: SandboxContext, keyId: string): boolean {
-  if (ctx.store.get(COLLECTIONS.apiKeys, GLOBAL_PARTITION, keyId)) return true;
-  return ctx.store.partitions(COLLECTIONS.orgApiKeys).some((ws) => ctx.store.get(COLLECTIONS.orgApiKeys, ws, keyId) !== undefined);
+  if (API_KEYS.in(ctx.store).get(GLOBAL_PARTITION, keyId)) return true;
+  return ORG_API_KEYS.in(ctx.store).partitions().some((ws) => ORG_API_KEYS.in(ctx.store).get(ws, keyId) !== undefined);
 }

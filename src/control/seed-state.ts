@@ -1,4 +1,3 @@
-import { COLLECTIONS, type CollectionName } from '../core/collections.ts';
 import { DAY_MS, isoDay, type RowSink } from '../fixtures/context.ts';
 import type { CatalogEntry } from '../fixtures/generate-catalog.ts';
 import type { DepartureSlot } from '../fixtures/generate-departures.ts';
@@ -8,6 +7,12 @@ import type { Extension, PricingOption } from '../resources/catalog/schemas.ts';
 import type { Departure } from '../resources/departures/schemas.ts';
 import type { Person } from '../resources/people/schemas.ts';
 import type { Product } from '../resources/products/schemas.ts';
+import { BOOKINGS } from '../resources/bookings/collections.ts';
+import { EXTENSIONS, PRICING_OPTIONS } from '../resources/catalog/collections.ts';
+import { DEPARTURES } from '../resources/departures/collections.ts';
+import { PEOPLE } from '../resources/people/collections.ts';
+import { PRODUCTS } from '../resources/products/collections.ts';
+import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Store } from '../storage/types.ts';
 
 /**
@@ -22,7 +27,7 @@ import type { Store } from '../storage/types.ts';
  * A write by anyone else to a collection it derives from (seen as a new
  * partition version), or another anchor day, makes it stale: it is then rebuilt.
  */
-const DERIVED_FROM = ['products', 'pricingOptions', 'extensions', 'departures', 'people', 'bookings'] as const satisfies readonly CollectionName[];
+const DERIVED_FROM: readonly Collection<StoredRow>[] = [PRODUCTS, PRICING_OPTIONS, EXTENSIONS, DEPARTURES, PEOPLE, BOOKINGS];
 const YEAR_MS = 365.25 * DAY_MS;
 
 /** The prefix of the first booking code that has one (`AUR-7KQ2MX`: `AUR`). */
@@ -69,12 +74,11 @@ export class SeedState {
 
   static build(store: Store, workspaceId: string, anchorDayMs: number): SeedState {
     const state = new SeedState(store, workspaceId, anchorDayMs);
-    const list = <T extends { id: string }>(name: CollectionName) => store.list<T>(COLLECTIONS[name], workspaceId);
-    const products = list<Product>('products');
-    const people = list<Person>('people');
-    const bookings = list<Booking>('bookings');
-    state.#addProducts(products, list<PricingOption>('pricingOptions'), list<Extension>('extensions'));
-    for (const departure of list<Departure>('departures')) if (state.#bookable(departure)) state.#addSlot({ ...departure });
+    const products = PRODUCTS.in(store).list(workspaceId);
+    const people = PEOPLE.in(store).list(workspaceId);
+    const bookings = BOOKINGS.in(store).list(workspaceId);
+    state.#addProducts(products, PRICING_OPTIONS.in(store).list(workspaceId), EXTENSIONS.in(store).list(workspaceId));
+    for (const departure of DEPARTURES.in(store).list(workspaceId)) if (state.#bookable(departure)) state.#addSlot({ ...departure });
     state.#addPeople(people);
     for (const booking of bookings) state.codes.add(booking.code.toUpperCase());
     state.prefix = codePrefix(bookings);
@@ -98,9 +102,9 @@ export class SeedState {
    */
   absorb(sink: RowSink, newSlots: readonly DepartureSlot[]): void {
     const ws = this.workspaceId;
-    const products = sink.rows<Product>('products', ws);
-    const people = sink.rows<Person>('people', ws);
-    this.#addProducts(products, sink.rows<PricingOption>('pricingOptions', ws), sink.rows<Extension>('extensions', ws));
+    const products = sink.rows(PRODUCTS, ws);
+    const people = sink.rows(PEOPLE, ws);
+    this.#addProducts(products, sink.rows(PRICING_OPTIONS, ws), sink.rows(EXTENSIONS, ws));
     const closed = new Set<OpenSlot>();
     for (const slot of this.slots) {
       const { departure, committed } = slot;
@@ -118,14 +122,14 @@ export class SeedState {
     this.#addPeople(people);
     this.counts.products += products.length;
     this.counts.people += people.length;
-    const bookings = sink.rows<Booking>('bookings', ws);
+    const bookings = sink.rows(BOOKINGS, ws);
     this.counts.bookings += bookings.length;
     this.prefix ??= codePrefix(bookings);
     this.#versions = this.#currentVersions();
   }
 
   #currentVersions(): number[] {
-    return DERIVED_FROM.map((name) => this.store.version(COLLECTIONS[name], this.workspaceId));
+    return DERIVED_FROM.map((collection) => collection.in(this.store).version(this.workspaceId));
   }
 
   #addProducts(products: readonly Product[], options: readonly PricingOption[], extensions: readonly Extension[]): void {

@@ -1,4 +1,3 @@
-import { COLLECTIONS, type CollectionName } from '../core/collections.ts';
 import { conflict } from '../core/errors.ts';
 import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
@@ -10,13 +9,20 @@ import { finalizeDepartures, generateDepartures, type DepartureSlot } from '../f
 import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts';
 import type { Faker } from '@faker-js/faker';
 import type { FixtureFile } from '../fixtures/schema.ts';
+import { BOOKING_ITEMS, BOOKINGS, PASSENGERS } from '../resources/bookings/collections.ts';
 import type { Booking } from '../resources/bookings/schemas.ts';
+import { COUPONS, EXTENSIONS, PRICING_OPTIONS } from '../resources/catalog/collections.ts';
 import type { Coupon } from '../resources/catalog/schemas.ts';
+import { DEPARTURES } from '../resources/departures/collections.ts';
+import { ORGANIZATIONS } from '../resources/organizations/collections.ts';
 import type { Organization } from '../resources/organizations/schemas.ts';
+import { PEOPLE } from '../resources/people/collections.ts';
 import type { Person } from '../resources/people/schemas.ts';
+import { PRODUCTS } from '../resources/products/collections.ts';
 import type { Product } from '../resources/products/schemas.ts';
 import type { ZodApp } from '../resources/types.ts';
-import type { Op, Row, Store } from '../storage/types.ts';
+import type { Collection, StoredRow } from '../storage/collection.ts';
+import type { Op, Store } from '../storage/types.ts';
 import { serve } from './contract.ts';
 import { SEED_ROUTES, type SeedBody } from './contracts/seed.ts';
 import { SeedState } from './seed-state.ts';
@@ -34,7 +40,7 @@ import { requireWorkspace } from './workspace-keys.ts';
  * route's shapes are in ./contracts/seed.ts.
  */
 /** Collections a seed run writes, in commit order. */
-const WRITTEN = ['products', 'pricingOptions', 'extensions', 'departures', 'people', 'bookings', 'passengers', 'bookingItems'] as const satisfies readonly CollectionName[];
+const WRITTEN: readonly Collection<StoredRow>[] = [PRODUCTS, PRICING_OPTIONS, EXTENSIONS, DEPARTURES, PEOPLE, BOOKINGS, PASSENGERS, BOOKING_ITEMS];
 /** Without counts, a run adds this much. */
 const DEFAULT_PRODUCTS = 10;
 const DEFAULT_BOOKINGS = 50;
@@ -80,7 +86,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
   const seed = body.seed ?? ctx.options.seed;
   // Loaded on demand, as the fixture generator does (the same module, so the same instance).
   const { faker } = await import('@faker-js/faker/locale/en');
-  const created: Record<string, number> = Object.fromEntries(WRITTEN.map((name) => [name, 0]));
+  const created: Record<string, number> = Object.fromEntries(WRITTEN.map((c) => [c.name, 0]));
   const touched = new Set<string>();
   const done = { products: 0, bookings: 0 };
   // every chunk takes products and bookings in the run's own ratio
@@ -93,7 +99,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
       bookings: Math.min(bookings - done.bookings, Math.max(bookings > 0 ? 1 : 0, Math.round(bookings * share))),
     };
     const result = seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings);
-    for (const name of WRITTEN) created[name]! += result.created[name] ?? 0;
+    for (const { name } of WRITTEN) created[name]! += result.created[name] ?? 0;
     for (const id of result.touched) touched.add(id);
     done.products += chunk.products;
     done.bookings += chunk.bookings;
@@ -122,20 +128,20 @@ function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker
   const salt = [state.counts.products, state.counts.people, state.counts.bookings];
   faker.seed([seed, ...salt]);
   const sink = new RowSink();
-  const fixture = fixtureFor(workspace, state, ctx.store.list<Organization>(COLLECTIONS.organizations, workspace.id), products, bookings);
+  const fixture = fixtureFor(workspace, state, ORGANIZATIONS.in(ctx.store).list(workspace.id), products, bookings);
   const gen = new GenContext(faker, new SeededRandom(`seed:${seed}:${workspace.id}:${salt.join(':')}`), now, fixture, sink);
   let committed: Promise<void>;
   let newSlots: DepartureSlot[];
   let changedSlots: DepartureSlot[];
   try {
-    ({ newSlots, changedSlots } = generate(gen, state, ctx.store.list<Coupon>(COLLECTIONS.coupons, workspace.id)));
+    ({ newSlots, changedSlots } = generate(gen, state, COUPONS.in(ctx.store).list(workspace.id)));
     committed = ctx.store.commit(commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id))));
     state.absorb(sink, newSlots);
   } catch (err) {
     carried.delete(ctx.store); // generation changed the state's slots and sets: build it again
     throw err;
   }
-  const created = Object.fromEntries(WRITTEN.map((name) => [name, sink.rows(name, workspace.id).length]));
+  const created = Object.fromEntries(WRITTEN.map((c) => [c.name, sink.rows(c, workspace.id).length]));
   created.departures = newSlots.length;
   return {
     created,
@@ -148,7 +154,7 @@ function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker
 }
 
 function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[]) {
-  for (const coupon of coupons) gen.put('coupons', coupon); // read by generateBookings, never written back
+  for (const coupon of coupons) gen.put(COUPONS, coupon); // read by generateBookings, never written back
   const catalog = generateCatalog(gen);
   renameTaken(catalog.map((e) => e.product), state.slugs);
   const newSlots = generateDepartures(gen, catalog);
@@ -156,9 +162,9 @@ function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[])
   const fresh = generatePeople(gen);
   // new people first, then the workspace's own
   const pools: PeoplePools = { adults: [...fresh.adults, ...state.pools.adults], children: [...fresh.children, ...state.pools.children], infants: [...fresh.infants, ...state.pools.infants] };
-  uniqueEmails(gen.rows<Person>('people'), state.emails);
+  uniqueEmails(gen.rows(PEOPLE), state.emails);
   generateBookings(gen, [...newSlots, ...oldSlots], pools);
-  uniqueCodes(gen, gen.rows<Booking>('bookings'), state.codes);
+  uniqueCodes(gen, gen.rows(BOOKINGS), state.codes);
   const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== s.committed.seatsLeft);
   finalizeDepartures(gen, [...newSlots, ...changedSlots]);
   // more bookings never take a guarantee back (an operator may have guaranteed a departure early)
@@ -219,11 +225,11 @@ function uniqueCodes(gen: GenContext, bookings: Booking[], taken: Set<string>): 
 /** Puts for every generated row; a drawn id that already exists stops the run (409) rather than overwrite. */
 function commitOps(ctx: SandboxContext, ws: string, sink: RowSink, newDepartures: ReadonlySet<string>): Op[] {
   const ops: Op[] = [];
-  for (const name of WRITTEN) {
-    for (const row of sink.rows<Row>(name, ws)) {
-      const isNew = name !== 'departures' || newDepartures.has(row.id);
-      if (isNew && ctx.store.get(COLLECTIONS[name], ws, row.id)) throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
-      ops.push({ type: 'put', collection: COLLECTIONS[name], workspaceId: ws, row });
+  for (const collection of WRITTEN) {
+    for (const row of sink.rows(collection, ws)) {
+      const isNew = collection !== DEPARTURES || newDepartures.has(row.id);
+      if (isNew && collection.in(ctx.store).has(ws, row.id)) throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
+      ops.push(collection.putOp(ws, row));
     }
   }
   return ops;

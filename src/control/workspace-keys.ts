@@ -1,10 +1,10 @@
-import { COLLECTIONS, INTERNAL_COLLECTIONS } from '../core/collections.ts';
 import { notFound, conflict } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
 import type { ApiKeyRecord, KeyView, WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { API_KEYS, WORKSPACES } from '../core/tenancy.ts';
 
 /**
  * Workspace keys and workspace views for the control plane. Real workspace keys
@@ -14,7 +14,7 @@ import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
 export const KEY_PREFIX_LENGTH = 16;
 
 export function listWorkspaces(ctx: SandboxContext): WorkspaceRecord[] {
-  return [...ctx.store.list<WorkspaceRecord>(COLLECTIONS.workspaces, GLOBAL_PARTITION)];
+  return [...WORKSPACES.in(ctx.store).list(GLOBAL_PARTITION)];
 }
 
 export function requireWorkspace(ctx: SandboxContext, id: string): WorkspaceRecord {
@@ -26,8 +26,8 @@ export function requireWorkspace(ctx: SandboxContext, id: string): WorkspaceReco
 export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord) {
   const plain = new Map<string, string>();
   for (const fw of ctx.fixtureWorkspaces()) for (const k of fw.keys) plain.set(k.id, k.key);
-  const keys: KeyView[] = ctx.store
-    .list<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION)
+  const keys: KeyView[] = API_KEYS.in(ctx.store)
+    .list(GLOBAL_PARTITION)
     .filter((k) => k.workspaceId === workspace.id)
     .map((k) => ({ id: k.id, name: k.name, key: plain.get(k.id) ?? null, keyPrefix: k.keyPrefix, scopes: k.scopes, status: k.status }));
   const overlay = ctx.workspaces.overlay(workspace.id);
@@ -38,7 +38,7 @@ export async function createWorkspaceKey(ctx: SandboxContext, workspaceId: strin
   const workspace = requireWorkspace(ctx, workspaceId);
   const key = `tcs_${workspace.mode === 'live' ? 'live' : 'test'}_${randomToken(32)}`;
   const record: ApiKeyRecord = {
-    id: newId('workspaceKey'),
+    id: newId(API_KEYS),
     workspaceId: workspace.id,
     name: input.name ?? 'Sandbox key',
     keyPrefix: key.slice(0, KEY_PREFIX_LENGTH),
@@ -50,19 +50,19 @@ export async function createWorkspaceKey(ctx: SandboxContext, workspaceId: strin
     lastUsedAt: null,
     fixture: false,
   };
-  await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.apiKeys, workspaceId: GLOBAL_PARTITION, row: record as unknown as Row }]);
+  await API_KEYS.in(ctx.store).put(GLOBAL_PARTITION, record);
   const { keyHash: _hidden, fixture: _fixture, ...visible } = record;
   return { ...visible, key };
 }
 
 /** Revocation applies to the very next request ("Authentication" 9) and cannot be undone. */
 export async function revokeWorkspaceKey(ctx: SandboxContext, keyId: string) {
-  const key = ctx.store.get<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION, keyId);
+  const key = API_KEYS.in(ctx.store).get(GLOBAL_PARTITION, keyId);
   if (!key) throw notFound(`Key ${keyId}`);
   if (key.status === 'revoked') throw conflict('KEY_ALREADY_REVOKED', `Key ${keyId} is already revoked`);
   const revokedAt = ctx.clock.iso();
   const revoked: ApiKeyRecord = { ...key, status: 'revoked', revokedAt };
-  await ctx.store.commit([{ type: 'put', collection: COLLECTIONS.apiKeys, workspaceId: GLOBAL_PARTITION, row: revoked as unknown as Row }]);
+  await ctx.store.commit([API_KEYS.putOp(GLOBAL_PARTITION, revoked)]);
   return { id: revoked.id, workspaceId: revoked.workspaceId, status: 'revoked' as const, revokedAt };
 }
 
@@ -70,9 +70,9 @@ export async function revokeWorkspaceKey(ctx: SandboxContext, keyId: string) {
 export function exportWorkspace(ctx: SandboxContext, workspaceId: string): Record<string, Row[]> {
   requireWorkspace(ctx, workspaceId);
   const out: Record<string, Row[]> = {};
-  for (const name of Object.values(COLLECTIONS)) {
-    if (INTERNAL_COLLECTIONS.includes(name)) continue;
-    out[name] = ctx.store.list(name, workspaceId).map(stripSecrets);
+  for (const collection of ctx.collections.all) {
+    if (collection.internal) continue;
+    out[collection.name] = ctx.store.list(collection.name, workspaceId).map(stripSecrets);
   }
   return out;
 }

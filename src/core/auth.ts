@@ -1,11 +1,11 @@
-import type { Store } from '../storage/types.ts';
+import type { Collection, Repository } from '../storage/collection.ts';
+import type { Row, Store } from '../storage/types.ts';
 import { GLOBAL_PARTITION } from '../storage/types.ts';
-import { COLLECTIONS } from './collections.ts';
 import { ApiError, badRequest, forbidden, unauthorized } from './errors.ts';
 import type { Clock } from './clock.ts';
 import { hasScope } from './scopes.ts';
 import { hashSecret, hashesEqual } from './secrets.ts';
-import type { ApiKeyRecord, WorkspaceRecord } from './tenancy.ts';
+import { API_KEYS, WORKSPACES, type ApiKeyRecord, type WorkspaceRecord } from './tenancy.ts';
 import type { RatePolicy } from './rate-limit.ts';
 
 /**
@@ -34,7 +34,7 @@ export interface Principal {
 type KeyRef = { collection: string; workspaceId: string; id: string };
 
 /** Shape of stored organization keys that auth relies on (full schema lives with the resource). */
-interface OrgKeyLike {
+export interface OrgKeyLike {
   id: string;
   organizationId: string;
   issuedByWorkspaceId: string;
@@ -52,6 +52,8 @@ export interface AuthOptions {
   internalApiKey?: string;
   /** emulated edge-cache lag: a revoked/expired key keeps working this long */
   revocationLagMs: number;
+  /** the organizations area's key collection (core knows no area, so it is handed in) */
+  orgKeys: Collection<OrgKeyLike>;
 }
 
 export class Auth {
@@ -63,18 +65,24 @@ export class Auth {
    */
   readonly lastUsed = new Map<string, string>();
   private readonly internalHash: string | null;
+  private readonly workspaces: Repository<WorkspaceRecord>;
+  private readonly workspaceKeys: Repository<ApiKeyRecord>;
+  private readonly orgKeys: Repository<OrgKeyLike>;
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly clock: Clock,
     private readonly options: AuthOptions,
   ) {
     this.internalHash = options.internalApiKey ? hashSecret(options.internalApiKey) : null;
+    this.workspaces = WORKSPACES.in(store);
+    this.workspaceKeys = API_KEYS.in(store);
+    this.orgKeys = options.orgKeys.in(store);
     this.rebuild();
     store.onChange((change) => {
       if (change.kind === 'replaced') return this.rebuild();
       for (const op of change.ops) {
-        if (op.type === 'put' && isKeyCollection(op.collection)) this.indexRow(op.collection, op.workspaceId, op.row);
+        if (op.type === 'put' && this.isKeyCollection(op.collection)) this.indexRow(op.collection, op.workspaceId, op.row);
       }
     });
   }
@@ -87,7 +95,7 @@ export class Auth {
     if (this.internalHash && hashesEqual(hash, this.internalHash)) return this.internal(workspaceHeader);
     const ref = this.index.get(hash);
     if (!ref) throw unauthorized();
-    if (ref.collection === COLLECTIONS.apiKeys) return this.workspaceKey(ref, hash);
+    if (ref.collection === API_KEYS.name) return this.workspaceKey(ref, hash);
     return this.orgKey(ref, hash);
   }
 
@@ -96,7 +104,7 @@ export class Auth {
   }
 
   workspace(id: string): WorkspaceRecord | undefined {
-    return this.store.get<WorkspaceRecord & { id: string }>(COLLECTIONS.workspaces, GLOBAL_PARTITION, id);
+    return this.workspaces.get(GLOBAL_PARTITION, id);
   }
 
   private internal(workspaceHeader: string | undefined): Principal {
@@ -107,7 +115,7 @@ export class Auth {
   }
 
   private workspaceKey(ref: KeyRef, hash: string): Principal {
-    const key = this.store.get<ApiKeyRecord & { id: string }>(ref.collection, ref.workspaceId, ref.id);
+    const key = this.workspaceKeys.get(ref.workspaceId, ref.id);
     if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, null, key.workspaceId)) throw unauthorized();
     const workspace = this.workspace(key.workspaceId);
     if (!workspace) throw unauthorized();
@@ -115,7 +123,7 @@ export class Auth {
   }
 
   private orgKey(ref: KeyRef, hash: string): Principal {
-    const key = this.store.get<OrgKeyLike & { id: string }>(ref.collection, ref.workspaceId, ref.id);
+    const key = this.orgKeys.get(ref.workspaceId, ref.id);
     if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, key.expiresAt, key.issuedByWorkspaceId)) throw unauthorized();
     const workspace = this.workspace(key.issuedByWorkspaceId);
     if (!workspace) throw unauthorized();
@@ -145,19 +153,22 @@ export class Auth {
   private rebuild(): void {
     this.index.clear();
     this.lastUsed.clear();
-    for (const collection of [COLLECTIONS.apiKeys, COLLECTIONS.orgApiKeys]) {
-      for (const workspaceId of this.store.partitions(collection)) {
-        for (const row of this.store.list(collection, workspaceId)) this.indexRow(collection, workspaceId, row);
+    for (const keys of [this.workspaceKeys, this.orgKeys]) {
+      for (const workspaceId of keys.partitions()) {
+        for (const row of keys.list(workspaceId)) this.index.set(row.keyHash, { collection: keys.collection.name, workspaceId, id: row.id });
       }
     }
   }
 
-  private indexRow(collection: string, workspaceId: string, row: { id: string } & Record<string, unknown>): void {
+  /** a key written by a commit (a row of either key collection, seen on the change feed) */
+  private indexRow(collection: string, workspaceId: string, row: Row): void {
     if (typeof row.keyHash === 'string') this.index.set(row.keyHash, { collection, workspaceId, id: row.id });
   }
-}
 
-const isKeyCollection = (c: string) => c === COLLECTIONS.apiKeys || c === COLLECTIONS.orgApiKeys;
+  private isKeyCollection(collection: string): boolean {
+    return collection === API_KEYS.name || collection === this.orgKeys.collection.name;
+  }
+}
 
 function parseBearer(header: string | undefined): string | null {
   if (!header) return null;

@@ -1,36 +1,20 @@
+import { z } from 'zod';
+import { defineCollection, type Collection } from '../storage/collection.ts';
+import { IDEMPOTENCY } from './idempotency.ts';
+import { API_KEYS, WORKSPACES } from './tenancy.ts';
+
 /**
- * Names of the stored collections. Export (`GET /__sandbox/workspaces/:id/export`)
- * keys its output by these names.
+ * The collections no API area owns: workspaces and their keys, idempotency
+ * records and durable jobs (sandbox bookkeeping). Every other collection is
+ * declared by its area (ResourceModule.collections, src/resources/index.ts).
  */
-export const COLLECTIONS = {
-  workspaces: 'workspaces',
-  apiKeys: 'apiKeys',
-  organizations: 'organizations',
-  orgApiKeys: 'orgApiKeys',
-  products: 'products',
-  pricingOptions: 'pricingOptions',
-  extensions: 'extensions',
-  collections: 'collections',
-  departures: 'departures',
-  coupons: 'coupons',
-  bookings: 'bookings',
-  passengers: 'passengers',
-  bookingItems: 'bookingItems',
-  wizardSessions: 'wizardSessions',
-  people: 'people',
-  policies: 'policies',
-  forms: 'forms',
-  galleryFolders: 'galleryFolders',
-  galleryFiles: 'galleryFiles',
-  webhookSubscriptions: 'webhookSubscriptions',
-  deliveryEvents: 'deliveryEvents',
-  verifications: 'verifications',
-  idempotency: 'idempotency',
-  jobs: 'jobs',
-  webhookDeliveries: 'webhookDeliveries',
-} as const;
 
-export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
+/** A durable job on the sandbox clock; `kind` names the service that runs it (gallery removals, ...). */
+export const JobSchema = z.looseObject({ id: z.string(), kind: z.string() });
+export type Job = z.output<typeof JobSchema>;
+export const JOBS = defineCollection({ name: 'jobs', schema: JobSchema, idPrefix: null, internal: true });
 
-/** Collections that hold sandbox bookkeeping rather than workspace data. */
-export const INTERNAL_COLLECTIONS: readonly CollectionName[] = ['apiKeys', 'workspaces', 'idempotency', 'jobs'];
+/** Declared before the areas' collections (the order of an export and of the database file). */
+export const CORE_COLLECTIONS_FIRST: readonly Collection[] = [WORKSPACES, API_KEYS];
+/** Declared after the areas' collections. */
+export const CORE_COLLECTIONS_LAST: readonly Collection[] = [IDEMPOTENCY, JOBS];

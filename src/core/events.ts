@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryUpdate, RateLimitChange } from './stream-events.ts';
+import type { DeliveryUpdate, RateLimitChange } from './event-payloads.ts';
 
 /**
  * The typed event bus. Services emit domain events; webhooks, the request log,
@@ -35,8 +35,8 @@ export interface RequestDetail {
   response: { headers: Record<string, string>; body: string | null; truncated: boolean };
 }
 
-/** The rate-limit and delivery payloads are defined by the stream's zod schemas (src/core/stream-events.ts). */
-export type { DeliveryUpdate, RateLimitChange } from './stream-events.ts';
+/** The rate-limit and delivery payloads are defined by zod schemas (src/core/event-payloads.ts), which the stream shares. */
+export type { DeliveryUpdate, RateLimitChange } from './event-payloads.ts';
 
 export interface SandboxEvents {
   domain: DomainEvent;

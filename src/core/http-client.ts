@@ -6,12 +6,12 @@
  */
 export async function undiciRequest(): Promise<typeof import('undici').request> {
   const mod = await import('undici');
-  return mod.request ?? (mod as unknown as { default: typeof mod }).default.request;
+  return mod.request ?? mod.default.request;
 }
 
 /** An undici connection pool whose DNS lookups go through `lookup` (used to refuse some addresses at connect time). */
 export async function undiciAgentWithLookup(lookup: unknown): Promise<import('undici').Dispatcher> {
   const mod = await import('undici');
-  const Agent = mod.Agent ?? (mod as unknown as { default: typeof mod }).default.Agent;
+  const Agent = mod.Agent ?? mod.default.Agent;
   return new Agent({ connect: { lookup } as Record<string, unknown> });
 }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Op, Row, Store } from '../storage/types.ts';
+import { z } from 'zod';
+import { defineCollection } from '../storage/collection.ts';
+import type { Op, Store } from '../storage/types.ts';
+import type { Repository } from '../storage/collection.ts';
 import type { Clock } from './clock.ts';
-import { COLLECTIONS } from './collections.ts';
 import { ApiError, badRequest, conflict, unprocessable } from './errors.ts';
 
 /**
@@ -27,16 +29,18 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const IDEMPOTENCY_MAX_KEYS = 10_000;
 export const IDEMPOTENCY_TRIM_BATCH = 1_000;
 
-export interface IdempotencyRecord {
-  id: string;
-  method: string;
-  path: string;
-  fingerprint: string;
-  statusCode: number;
-  body: string;
-  createdAt: string;
-  expiresAt: string;
-}
+export const IdempotencyRecordSchema = z.object({
+  id: z.string().describe('the Idempotency-Key'),
+  method: z.string(),
+  path: z.string(),
+  fingerprint: z.string(),
+  statusCode: z.number().int(),
+  body: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type IdempotencyRecord = z.output<typeof IdempotencyRecordSchema>;
+export const IDEMPOTENCY = defineCollection({ name: 'idempotency', schema: IdempotencyRecordSchema, idPrefix: null, internal: true });
 
 export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; record: IdempotencyRecord };
 
@@ -45,10 +49,14 @@ export class Idempotency {
   /** saves per workspace since its last trim check */
   private savesSinceTrim = new Map<string, number>();
 
+  private readonly records: Repository<IdempotencyRecord>;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.records = IDEMPOTENCY.in(store);
+  }
 
   begin(workspaceId: string, key: string, method: string, path: string, body: unknown): IdempotencyOutcome {
     if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
@@ -59,7 +67,7 @@ export class Idempotency {
       throw conflict('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later');
     }
     const fingerprint = fingerprintOf(method, path, body);
-    const existing = this.store.get<IdempotencyRecord>(COLLECTIONS.idempotency, workspaceId, key);
+    const existing = this.records.get(workspaceId, key);
     if (existing && Date.parse(existing.expiresAt) > this.clock.now()) {
       if (existing.fingerprint !== fingerprint) {
         throw unprocessable('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request; use a new key');
@@ -86,7 +94,7 @@ export class Idempotency {
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + IDEMPOTENCY_RETENTION_MS).toISOString(),
       };
-      await this.store.commit([...this.trimOps(workspaceId), { type: 'put', collection: COLLECTIONS.idempotency, workspaceId, row: record as unknown as Row }]);
+      await this.store.commit([...this.trimOps(workspaceId), this.records.putOp(workspaceId, record)]);
     } finally {
       this.inFlight.delete(slot);
     }
@@ -97,11 +105,11 @@ export class Idempotency {
     const saves = (this.savesSinceTrim.get(workspaceId) ?? 0) + 1;
     this.savesSinceTrim.set(workspaceId, saves % IDEMPOTENCY_TRIM_BATCH);
     if (saves < IDEMPOTENCY_TRIM_BATCH) return [];
-    const rows = this.store.list<IdempotencyRecord>(COLLECTIONS.idempotency, workspaceId);
+    const rows = this.records.list(workspaceId);
     if (rows.length < IDEMPOTENCY_MAX_KEYS) return [];
     return rows
       .slice(0, rows.length - IDEMPOTENCY_MAX_KEYS + 1)
-      .map((row) => ({ type: 'delete', collection: COLLECTIONS.idempotency, workspaceId, id: row.id }));
+      .map((row) => this.records.deleteOp(workspaceId, row.id));
   }
 
   release(workspaceId: string, key: string): void {
@@ -110,11 +118,11 @@ export class Idempotency {
 
   /** Deletes expired records; run from a clock timer. */
   async purgeExpired(): Promise<number> {
-    const ops = [];
-    for (const workspaceId of this.store.partitions(COLLECTIONS.idempotency)) {
+    const ops: Op[] = [];
+    for (const workspaceId of this.records.partitions()) {
       const now = this.clock.nowIn(workspaceId); // retention runs on each workspace's own clock
-      for (const row of this.store.list<IdempotencyRecord>(COLLECTIONS.idempotency, workspaceId)) {
-        if (Date.parse(row.expiresAt) <= now) ops.push({ type: 'delete' as const, collection: COLLECTIONS.idempotency, workspaceId, id: row.id });
+      for (const row of this.records.list(workspaceId)) {
+        if (Date.parse(row.expiresAt) <= now) ops.push(this.records.deleteOp(workspaceId, row.id));
       }
     }
     if (ops.length) await this.store.commit(ops);

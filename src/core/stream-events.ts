@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { DeliveryUpdateSchema, RateLimitChangeSchema } from './event-payloads.ts';
 import type { DomainEvent, RequestLogEntry, SandboxEvents } from './events.ts';
+
+export { DeliveryUpdateSchema, RateLimitChangeSchema, type DeliveryUpdate, type RateLimitChange } from './event-payloads.ts';
 
 /**
  * Every event of the live stream (GET /__sandbox/stream), as one zod schema
@@ -38,32 +41,6 @@ export const DomainEventSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
-export const RateLimitChangeSchema = z.object({
-  bucket: z.string(),
-  limit: z.number(),
-  remaining: z.number(),
-  reset: z.number(),
-});
-
-/** One webhook delivery attempt just recorded: a summary, not the whole delivery record. */
-export const DeliveryUpdateSchema = z.object({
-  id: z.string(),
-  workspaceId: z.string(),
-  subscriptionId: z.string(),
-  eventId: z.string(),
-  url: z.string().nullable(),
-  eventType: z.string(),
-  status: z.enum(['pending', 'succeeded', 'failed', 'cancelled']),
-  trigger: z.enum(['initial', 'retry', 'replay']),
-  attempt: z.number().int().min(1),
-  maxAttempts: z.number().int().min(1),
-  responseStatus: z.number().int().nullable(),
-  latencyMs: z.number(),
-  error: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-  at: z.string(),
-});
-
 export const ResetEventSchema = z.object({ at: z.string() });
 export const HelloEventSchema = z.object({ now: z.string(), clock: z.enum(['real', 'manual']) });
 
@@ -78,8 +55,6 @@ export const STREAM_EVENT_SCHEMAS = {
 
 export type StreamEventName = keyof typeof STREAM_EVENT_SCHEMAS;
 export type StreamPayload<K extends StreamEventName> = z.output<(typeof STREAM_EVENT_SCHEMAS)[K]>;
-export type DeliveryUpdate = z.output<typeof DeliveryUpdateSchema>;
-export type RateLimitChange = z.output<typeof RateLimitChangeSchema>;
 
 /** The bus events the stream forwards, in the order the server subscribes to them. */
 export const FORWARDED_EVENTS = ['request', 'domain', 'delivery', 'rate-limit', 'reset'] as const satisfies readonly (keyof SandboxEvents & StreamEventName)[];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCOPE_PATTERN } from './scopes.ts';
+import { defineCollection } from '../storage/collection.ts';
 
 /**
  * Workspaces and workspace API keys (API description, "Authentication" 2-3, 7).
@@ -50,3 +51,7 @@ export interface KeyView {
   scopes: string[] | null;
   status: 'active' | 'revoked';
 }
+
+/** Workspaces and their keys live in the global partition (src/storage/types.ts GLOBAL_PARTITION). */
+export const WORKSPACES = defineCollection({ name: 'workspaces', schema: WorkspaceRecordSchema, idPrefix: 'wksp', internal: true, reseeded: true });
+export const API_KEYS = defineCollection({ name: 'apiKeys', schema: ApiKeyRecordSchema, idPrefix: 'wkey', internal: true });

@@ -9,12 +9,31 @@ import { galleryResource } from './gallery/index.ts';
 import { organizationsResource } from './organizations/index.ts';
 import { policiesResource } from './policies/index.ts';
 import { productsResource } from './products/index.ts';
+import type { BackgroundService } from '../context.ts';
+import { CORE_COLLECTIONS_FIRST, CORE_COLLECTIONS_LAST } from '../core/collections.ts';
+import { CollectionRegistry } from '../storage/collection.ts';
 import type { ResourceModule } from './types.ts';
 import { verificationResource } from './verification/index.ts';
 import { webhooksResource } from './webhooks/index.ts';
 
 /**
  * Every area of the API, in one explicit list (no directory magic): a reader
- * sees the whole surface here. Each module registers its routes under /v1.
+ * sees the whole surface here. Each module registers its routes under /v1 and
+ * declares its collections, control-plane part and background services; the
+ * registries below are derived from this list, never kept beside it. Adding an
+ * area is one folder plus one line here (docs/architecture.md).
  */
 export const RESOURCES: readonly ResourceModule[] = [productsResource, formsResource, webhooksResource, organizationsResource, policiesResource, galleryResource, analyticsResource, verificationResource, catalogResource, collectionMatchesResource, departuresResource, bookingsResource, peopleResource];
+
+/** Every stored collection: the core's bookkeeping around the areas' own (src/core/collections.ts). */
+export function collectionsOf(modules: readonly ResourceModule[]): CollectionRegistry {
+  return new CollectionRegistry([...CORE_COLLECTIONS_FIRST, ...modules.flatMap((m) => m.collections), ...CORE_COLLECTIONS_LAST]);
+}
+
+/** The background services of the areas, in list order. */
+export function servicesOf(modules: readonly ResourceModule[]): readonly BackgroundService[] {
+  return modules.flatMap((m) => m.services ?? []);
+}
+
+/** The collections of the standard sandbox (fixtures, record schemas, tests). */
+export const COLLECTION_REGISTRY: CollectionRegistry = collectionsOf(RESOURCES);

@@ -1,17 +1,32 @@
 import type { FastifyInstance, FastifyBaseLogger, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { SandboxContext } from '../context.ts';
+import type { BackgroundService, SandboxContext } from '../context.ts';
+import type { Collection } from '../storage/collection.ts';
 
 export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
-/** One API area: its routes, registered under /v1 from the explicit list in resources/index.ts. */
+/** A group of routes registered under one prefix (`/v1` or `/__sandbox`). */
+export type RouteRegistrar = (app: ZodApp, ctx: SandboxContext) => void;
+
+/**
+ * One API area, a plugin: everything the sandbox needs to know about it, in
+ * one place (docs/architecture.md, "Adding an area"). The explicit list in
+ * resources/index.ts is the only registry; the collection names, id prefixes,
+ * record schemas, background services and the area parts of the control plane
+ * are all derived from it.
+ */
 export interface ResourceModule {
   name: string;
-  register(app: ZodApp, ctx: SandboxContext): void;
+  /** the collections this area owns (name, row schema, id prefix) */
+  collections: readonly Collection[];
+  /** its public routes, registered under /v1 */
+  routes: RouteRegistrar;
   /**
-   * The area's part of the control plane, registered under /__sandbox after the control
+   * its part of the control plane, registered under /__sandbox after the control
    * plane's own routes (src/control/index.ts); its routes are declared in the area's
-   * control-contract.ts, part of the one control route table (src/control/contracts/).
+   * control-contract.ts, part of the one control route table (src/control/contracts/)
    */
-  control?: (app: ZodApp, ctx: SandboxContext) => void;
+  control?: RouteRegistrar;
+  /** its background services (started after the store opens, stopped before it closes) */
+  services?: readonly BackgroundService[];
 }

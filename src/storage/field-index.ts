@@ -1,3 +1,4 @@
+import type { Collection } from './collection.ts';
 import type { Store, StoreChange } from './types.ts';
 
 interface Partition {
@@ -33,6 +34,11 @@ export class FieldIndex<T extends { readonly id: string }> {
     let index = byName.get(id) as FieldIndex<T> | undefined;
     if (!index) byName.set(id, (index = new FieldIndex<T>(store, collection, keyOf) as never));
     return index;
+  }
+
+  /** The index of a declared collection, its rows typed by the collection's schema. */
+  static on<T extends { readonly id: string }>(store: Store, collection: Collection<T>, name: string, keyOf: (row: T) => string | null): FieldIndex<T> {
+    return FieldIndex.of<T>(store, collection.name, name, keyOf);
   }
 
   readonly #partitions = new Map<string, Partition>();

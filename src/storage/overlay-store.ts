@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { defineCollection } from './collection.ts';
 import { maskId, maskValue, parseMask, type IdMask } from './id-mask.ts';
 import { GLOBAL_PARTITION, type Collections, type InstrumentedStore, type Op, type Row, type Store, type StoreChange, type StoreStats } from './types.ts';
 
@@ -23,13 +25,10 @@ export const OVERLAYS_COLLECTION = 'workspaceOverlays';
 export const BASE_PREFIX = '~base:';
 const TOMBSTONE = '~deleted';
 
-export interface OverlayRecord {
-  id: string;
-  baseId: string;
-  mask: string;
-  templateId: string;
-  createdAt: string;
-}
+export const OverlayRecordSchema = z.object({ id: z.string(), baseId: z.string(), mask: z.string(), templateId: z.string(), createdAt: z.string() });
+export type OverlayRecord = z.output<typeof OverlayRecordSchema>;
+/** The created workspaces, one row each, in the engine's global partition (never seen through the overlay). */
+export const OVERLAYS = defineCollection({ name: OVERLAYS_COLLECTION, schema: OverlayRecordSchema, idPrefix: 'wksp', internal: true });
 
 export const basePartition = (baseId: string): string => `${BASE_PREFIX}${baseId}`;
 export const isTombstone = (row: Row | undefined): boolean => row !== undefined && row[TOMBSTONE] === true;

@@ -1,6 +1,7 @@
 /**
  * The storage contract. Nothing outside src/storage imports lowdb or touches the
- * database file; services go through a Store (usually via a Repository).
+ * database file; services go through a Store, reading and writing each
+ * collection through its typed handle (collection.ts).
  *
  * Data is partitioned: collection -> workspaceId -> id -> row. Partitioning by
  * workspace makes cross-workspace reads structurally impossible for services.

@@ -1,18 +1,18 @@
-import { COLLECTIONS } from '../core/collections.ts';
 import { conflict } from '../core/errors.ts';
 import type { Clock } from '../core/clock.ts';
 import type { DomainEvent, EventBus } from '../core/events.ts';
 import type { SelfGuard } from '../core/self-guard.ts';
 import { newId } from '../core/ids.ts';
 import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
-import type { Op, Row, Store } from '../storage/types.ts';
+import type { Op, Store } from '../storage/types.ts';
 import { isCatalogueEvent } from './catalogue.ts';
 import { AttemptAborted, USER_AGENT } from './delivery.ts';
 import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
-import { DELIVERY_LOG_TRIM_BATCH, Outbox, type Attempt, type Delivery } from './outbox.ts';
+import { DELIVERY_LOG_TRIM_BATCH, Outbox, type Attempt, type Delivery, WEBHOOK_DELIVERIES } from './outbox.ts';
 import { classify, honoursRetryAfter, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
 
 /** The body every delivery carries (docs/webhooks.md, "Payload"). */
 export function payloadOf(event: DomainEvent): string {
@@ -20,7 +20,6 @@ export function payloadOf(event: DomainEvent): string {
 }
 
 type Trigger = Attempt['trigger'];
-const SUBS = COLLECTIONS.webhookSubscriptions;
 
 /**
  * Attempts in flight to one subscription at a time (docs/webhooks.md,
@@ -96,7 +95,7 @@ export class WebhookDispatcher {
 
   /** Sends a delivery again now, with the same webhook-id; does not count against max_retries. */
   replay(delivery: Delivery): Promise<Delivery | undefined> {
-    if (!this.ctx.store.get(SUBS, delivery.workspaceId, delivery.subscriptionId)) {
+    if (!WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).has(delivery.workspaceId, delivery.subscriptionId)) {
       throw conflict('SUBSCRIPTION_GONE', `Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
     }
     return this.track(this.attempt(delivery.workspaceId, delivery.id, 'replay'));
@@ -111,14 +110,14 @@ export class WebhookDispatcher {
 
   /** Paused subscriptions get nothing: events that arrive while inactive are never delivered. */
   private async enqueue(event: DomainEvent): Promise<string[]> {
-    const subscriptions = this.ctx.store
-      .list<WebhookSubscriptionRecord>(SUBS, event.workspaceId)
+    const subscriptions = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store)
+      .list(event.workspaceId)
       .filter((s) => s.active && matchesAny(s.events, event.type));
     if (subscriptions.length === 0) return [];
     const body = payloadOf(event);
     const now = this.ctx.clock.iso();
     const deliveries: Delivery[] = subscriptions.map((s) => ({
-      id: newId('delivery'),
+      id: newId(WEBHOOK_DELIVERIES),
       workspaceId: event.workspaceId,
       subscriptionId: s.id,
       eventId: event.id,
@@ -184,7 +183,7 @@ export class WebhookDispatcher {
     const delivery = this.outbox.get(workspaceId, id);
     if (!delivery || this.stopping.signal.aborted) return delivery;
     if (trigger !== 'replay' && delivery.status !== 'pending') return delivery;
-    const subscription = this.ctx.store.get<WebhookSubscriptionRecord>(SUBS, workspaceId, delivery.subscriptionId);
+    const subscription = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).get(workspaceId, delivery.subscriptionId);
     if (!subscription || (!subscription.active && trigger !== 'replay')) {
       return this.cancel(delivery, subscription ? 'subscription paused' : 'subscription deleted');
     }
@@ -233,7 +232,7 @@ export class WebhookDispatcher {
   private async record(workspaceId: string, id: string, attempt: Attempt): Promise<Delivery | undefined> {
     const delivery = this.outbox.get(workspaceId, id);
     if (!delivery) return undefined; // reset while the request was in flight
-    const sub = this.ctx.store.get<WebhookSubscriptionRecord>(SUBS, workspaceId, delivery.subscriptionId);
+    const sub = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).get(workspaceId, delivery.subscriptionId);
     const now = this.ctx.clock.now();
     // cut off (timeout, reset, body too large) counts as a failure whatever the status line said
     const outcome = attempt.error ? 'retryable' : classify(attempt.response?.status ?? null);
@@ -249,7 +248,7 @@ export class WebhookDispatcher {
       if (retryAt === null) Object.assign(next, { status: 'failed', reason: `no retries left (max_retries ${sub?.max_retries ?? 0})`, nextAttemptAt: null });
       else Object.assign(next, { retries: delivery.retries + 1, nextAttemptAt: new Date(retryAt).toISOString() });
     }
-    if (sub) ops.push({ type: 'put', collection: SUBS, workspaceId, row: bookkeeping(sub, outcome, attempt.at) as unknown as Row });
+    if (sub) ops.push(WEBHOOK_SUBSCRIPTIONS.putOp(workspaceId, bookkeeping(sub, outcome, attempt.at)));
     // A burst enqueues faster than attempts finish, so trimming only as deliveries
     // arrive would leave the whole burst in the log once it settles: trim as they
     // finish too, once per batch (each trim looks through the partition).

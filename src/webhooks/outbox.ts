@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { COLLECTIONS } from '../core/collections.ts';
-import type { Op, Row, Store } from '../storage/types.ts';
+import { defineCollection, type Repository } from '../storage/collection.ts';
+import type { Op, Store } from '../storage/types.ts';
 
 /**
  * The durable outbox: one row per (event, subscription) in the
@@ -44,6 +44,9 @@ export const DeliverySchema = z.object({
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
+/** The outbox's collection, owned by the webhooks area (src/resources/webhooks/collections.ts). */
+export const WEBHOOK_DELIVERIES = defineCollection({ name: 'webhookDeliveries', schema: DeliverySchema, idPrefix: 'dlv', copied: false });
+
 export interface DeliveryFilter {
   workspaceId?: string | undefined;
   subscriptionId?: string | undefined;
@@ -51,7 +54,6 @@ export interface DeliveryFilter {
   status?: DeliveryStatus | undefined;
 }
 
-const C = COLLECTIONS.webhookDeliveries;
 /**
  * Finished deliveries (succeeded, failed, cancelled) kept per workspace, the
  * newest; older ones are dropped in batches of DELIVERY_LOG_TRIM_BATCH as new
@@ -62,34 +64,38 @@ export const DELIVERY_LOG_LIMIT = 1_000;
 export const DELIVERY_LOG_TRIM_BATCH = 100;
 
 export class Outbox {
-  constructor(private readonly store: Store) {}
+  private readonly rows: Repository<Delivery>;
+
+  constructor(store: Store) {
+    this.rows = WEBHOOK_DELIVERIES.in(store);
+  }
 
   putOp(delivery: Delivery): Op {
-    return { type: 'put', collection: C, workspaceId: delivery.workspaceId, row: delivery as unknown as Row };
+    return this.rows.putOp(delivery.workspaceId, delivery);
   }
 
   /** Deletes for the oldest finished deliveries once `incoming` more would pass the bound plus a batch. */
   trimOps(workspaceId: string, incoming: number): Op[] {
-    const rows = this.store.list<Delivery>(C, workspaceId);
+    const rows = this.rows.list(workspaceId);
     if (rows.length + incoming < DELIVERY_LOG_LIMIT + DELIVERY_LOG_TRIM_BATCH) return [];
     let excess = rows.length + incoming - DELIVERY_LOG_LIMIT;
     const ops: Op[] = [];
     for (const row of rows) {
       if (excess <= 0) break;
       if (row.status === 'pending') continue;
-      ops.push({ type: 'delete', collection: C, workspaceId, id: row.id });
+      ops.push(this.rows.deleteOp(workspaceId, row.id));
       excess--;
     }
     return ops;
   }
 
   get(workspaceId: string, id: string): Delivery | undefined {
-    return this.store.get<Delivery>(C, workspaceId, id);
+    return this.rows.get(workspaceId, id);
   }
 
   /** The control plane knows only the id; deliveries are few enough to look through each partition. */
   find(id: string): Delivery | undefined {
-    for (const workspaceId of this.store.partitions(C)) {
+    for (const workspaceId of this.rows.partitions()) {
       const found = this.get(workspaceId, id);
       if (found) return found;
     }
@@ -102,7 +108,7 @@ export class Outbox {
 
   /** Newest first. */
   list(filter: DeliveryFilter): Delivery[] {
-    const rows = filter.workspaceId ? [...this.store.list<Delivery>(C, filter.workspaceId)] : this.all();
+    const rows = filter.workspaceId ? [...this.rows.list(filter.workspaceId)] : this.all();
     return rows
       .filter((d) => (!filter.subscriptionId || d.subscriptionId === filter.subscriptionId)
         && (!filter.eventType || d.eventType === filter.eventType)
@@ -111,6 +117,6 @@ export class Outbox {
   }
 
   private all(): Delivery[] {
-    return this.store.partitions(C).flatMap((workspaceId) => [...this.store.list<Delivery>(C, workspaceId)]);
+    return this.rows.partitions().flatMap((workspaceId) => [...this.rows.list(workspaceId)]);
   }
 }

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { COLLECTIONS } from '../core/collections.ts';
+import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Store } from '../storage/types.ts';
 import type { WebhookEventType } from './catalogue.ts';
+import { BOOKINGS } from '../resources/bookings/collections.ts';
+import { GALLERY_FILES } from '../resources/gallery/collections.ts';
+import { PEOPLE } from '../resources/people/collections.ts';
+import { PRODUCTS } from '../resources/products/collections.ts';
 
 /**
  * Realistic `data` for an event triggered from the control plane without data
@@ -13,17 +17,17 @@ import type { WebhookEventType } from './catalogue.ts';
  */
 type Data = Record<string, unknown>;
 
-const SOURCE: Record<string, string> = {
-  booking: COLLECTIONS.bookings,
-  payment: COLLECTIONS.bookings,
-  product: COLLECTIONS.products,
-  customer: COLLECTIONS.people,
-  gallery: COLLECTIONS.galleryFiles,
+const SOURCE: Record<string, Collection<StoredRow>> = {
+  booking: BOOKINGS,
+  payment: BOOKINGS,
+  product: PRODUCTS,
+  customer: PEOPLE,
+  gallery: GALLERY_FILES,
 };
 
 export function sampleEventData(store: Store, workspaceId: string, type: WebhookEventType, nowIso: string): Data | null {
   const family = type.split('.')[0]!;
-  const rows = store.list<{ id: string } & Data>(SOURCE[family]!, workspaceId);
+  const rows = SOURCE[family]!.in(store).list(workspaceId);
   const latest = rows[rows.length - 1];
   if (!latest) return null;
   const record: Data = structuredClone(latest);

@@ -1,13 +1,12 @@
-import type { WebhookDispatcher } from './dispatcher.ts';
+import type { BackgroundService } from '../context.ts';
 
 /**
- * The sandbox's webhook dispatcher (`ctx.webhooks`) as a background service
- * (src/services.ts, whose list checks its shape; typed by what it uses, so this
- * module imports nothing above it).
+ * The sandbox's webhook dispatcher (`ctx.webhooks`, built by createSandbox) as a
+ * background service, declared by the webhooks area (src/resources/webhooks/index.ts).
  */
-export const webhookDispatcherService = {
+export const webhookDispatcherService: BackgroundService = {
   name: 'webhooks',
-  start({ webhooks }: { webhooks: WebhookDispatcher }) {
+  start({ webhooks }) {
     webhooks.start();
     return { stop: () => webhooks.stop(), afterReset: () => webhooks.afterReset() };
   },

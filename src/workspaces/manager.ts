@@ -1,12 +1,13 @@
-import { COLLECTIONS } from '../core/collections.ts';
 import type { Clock } from '../core/clock.ts';
 import { badRequest, conflict, notFound } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
+import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
+import { deleteRowOp, putRowOp } from '../storage/collection.ts';
 import type { RateLimiter } from '../core/rate-limit.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
-import type { ApiKeyRecord, WorkspaceMode, WorkspaceRecord } from '../core/tenancy.ts';
+import { API_KEYS, WORKSPACES, type ApiKeyRecord, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
 import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
-import { basePartition, OVERLAYS_COLLECTION, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
+import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
 import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
 import { parsedFixtures, templateBase } from './templates.ts';
 
@@ -46,6 +47,10 @@ export interface CreatedWorkspace {
 
 export interface WorkspaceManagerDeps {
   store: OverlayStore;
+  /** the sandbox's collections (a workspace's own rows are looked for in each) */
+  collections: CollectionRegistry;
+  /** the organizations area's keys: their rate buckets go with the workspace */
+  orgKeys: Collection<StoredRow>;
   clock: Clock;
   rateLimiter: RateLimiter;
   /** the fixture-generated state as JSON (cached by the sandbox) */
@@ -60,9 +65,10 @@ export interface WorkspaceManagerDeps {
 export class WorkspaceManager {
   /** per workspace: name -> its own rows as JSON, for the life of the process */
   private readonly snapshots = new Map<string, Map<string, { json: string; createdAt: string }>>();
-  private readonly collectionNames = new Set<string>(Object.values(COLLECTIONS));
+  private readonly collectionNames: Set<string>;
 
   constructor(private readonly deps: WorkspaceManagerDeps) {
+    this.collectionNames = new Set(deps.collections.names);
     deps.store.onChange((change) => {
       if (change.kind === 'ops') for (const op of change.ops) this.collectionNames.add(op.collection);
     });
@@ -79,26 +85,26 @@ export class WorkspaceManager {
   async create(input: CreateWorkspaceInput): Promise<CreatedWorkspace> {
     const { store, clock } = this.deps;
     const template = this.template(input.template);
-    const templateRecord = store.get<WorkspaceRecord>(COLLECTIONS.workspaces, GLOBAL_PARTITION, template.id);
+    const templateRecord = WORKSPACES.in(store).get(GLOBAL_PARTITION, template.id);
     if (!templateRecord) throw notFound(`Template workspace ${template.id}`);
-    const base = templateBase(await this.deps.fixtureJson(), template.id);
+    const base = templateBase(await this.deps.fixtureJson(), template.id, (name) => this.deps.collections.get(name)?.copied ?? true);
     const mask = newMask();
     const id = maskId(template.id, parseMask(mask));
     const mode = input.mode ?? templateRecord.mode;
     const now = clock.isoIn(null);
     const ops: Op[] = [];
-    const put = (collection: string, workspaceId: string, row: unknown) => ops.push({ type: 'put', collection, workspaceId, row: row as Row });
+    const put = (collection: string, workspaceId: string, row: Row) => ops.push(putRowOp(collection, workspaceId, row));
     if (!store.inner.get(BASES_COLLECTION, GLOBAL_PARTITION, base.baseId)) {
       for (const [collection, rows] of base.rows) for (const row of rows) put(collection, basePartition(base.baseId), row);
       put(BASES_COLLECTION, GLOBAL_PARTITION, { id: base.baseId, templateId: template.id, createdAt: now });
     }
     const overlay: OverlayRecord = { id, baseId: base.baseId, mask, templateId: template.id, createdAt: now };
-    put(OVERLAYS_COLLECTION, GLOBAL_PARTITION, overlay);
+    ops.push(OVERLAYS.putOp(GLOBAL_PARTITION, overlay));
     const name = input.name ?? `${templateRecord.name} (worker ${id.slice(-6)})`;
     const record: WorkspaceRecord = { ...templateRecord, id, name, mode, createdAt: now };
-    put(COLLECTIONS.workspaces, GLOBAL_PARTITION, record);
+    ops.push(WORKSPACES.putOp(GLOBAL_PARTITION, record));
     const keys = [this.newKey(id, mode, 'Full access', null, now), this.newKey(id, mode, 'Products read', ['products:read'], now)];
-    for (const { record: key } of keys) put(COLLECTIONS.apiKeys, GLOBAL_PARTITION, key);
+    for (const { record: key } of keys) ops.push(API_KEYS.putOp(GLOBAL_PARTITION, key));
     await store.commit(ops);
     return { id, name, mode, templateId: template.id, created: true, keys: keys.map((k) => k.view) };
   }
@@ -107,12 +113,12 @@ export class WorkspaceManager {
   async delete(id: string): Promise<{ id: string; deleted: true }> {
     const { store } = this.deps;
     this.requireCreated(id, 'deleted');
-    const ops: Op[] = this.ownRows(id).map(([collection, row]) => ({ type: 'delete', collection, workspaceId: id, id: row.id }));
-    for (const key of store.list<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION)) {
-      if (key.workspaceId === id) ops.push({ type: 'delete', collection: COLLECTIONS.apiKeys, workspaceId: GLOBAL_PARTITION, id: key.id });
+    const ops: Op[] = this.ownRows(id).map(([collection, row]) => deleteRowOp(collection, id, row.id));
+    for (const key of API_KEYS.in(store).list(GLOBAL_PARTITION)) {
+      if (key.workspaceId === id) ops.push(API_KEYS.deleteOp(GLOBAL_PARTITION, key.id));
     }
-    ops.push({ type: 'delete', collection: COLLECTIONS.workspaces, workspaceId: GLOBAL_PARTITION, id });
-    ops.push({ type: 'delete', collection: OVERLAYS_COLLECTION, workspaceId: GLOBAL_PARTITION, id });
+    ops.push(WORKSPACES.deleteOp(GLOBAL_PARTITION, id));
+    ops.push(OVERLAYS.deleteOp(GLOBAL_PARTITION, id));
     const buckets = this.bucketKeys(id);
     await store.inner.commit(ops);
     this.deps.clock.forget(id);
@@ -168,21 +174,21 @@ export class WorkspaceManager {
    */
   carryCreated(fresh: Collections): Collections {
     const { inner } = this.deps.store;
-    const overlays = inner.list<OverlayRecord>(OVERLAYS_COLLECTION, GLOBAL_PARTITION);
+    const overlays = OVERLAYS.in(inner).list(GLOBAL_PARTITION);
     if (overlays.length === 0) return fresh;
     const add = (collection: string, workspaceId: string, row: Row) => {
       ((fresh[collection] ??= {})[workspaceId] ??= {})[row.id] = row;
     };
     const ids = new Set(overlays.map((o) => o.id));
     const bases = new Set(overlays.map((o) => o.baseId));
-    for (const overlay of overlays) add(OVERLAYS_COLLECTION, GLOBAL_PARTITION, overlay as unknown as Row);
+    for (const overlay of overlays) add(OVERLAYS.name, GLOBAL_PARTITION, overlay);
     for (const baseId of bases) {
       const meta = inner.get(BASES_COLLECTION, GLOBAL_PARTITION, baseId);
       if (meta) add(BASES_COLLECTION, GLOBAL_PARTITION, meta);
       for (const collection of this.collectionNames) for (const row of inner.list(collection, basePartition(baseId))) add(collection, basePartition(baseId), row);
     }
-    for (const w of inner.list<WorkspaceRecord>(COLLECTIONS.workspaces, GLOBAL_PARTITION)) if (ids.has(w.id)) add(COLLECTIONS.workspaces, GLOBAL_PARTITION, w as unknown as Row);
-    for (const k of inner.list<ApiKeyRecord>(COLLECTIONS.apiKeys, GLOBAL_PARTITION)) if (ids.has(k.workspaceId)) add(COLLECTIONS.apiKeys, GLOBAL_PARTITION, k as unknown as Row);
+    for (const w of WORKSPACES.in(inner).list(GLOBAL_PARTITION)) if (ids.has(w.id)) add(WORKSPACES.name, GLOBAL_PARTITION, w);
+    for (const k of API_KEYS.in(inner).list(GLOBAL_PARTITION)) if (ids.has(k.workspaceId)) add(API_KEYS.name, GLOBAL_PARTITION, k);
     return fresh;
   }
 
@@ -198,7 +204,7 @@ export class WorkspaceManager {
   }
 
   private requireWorkspace(id: string): void {
-    if (!this.deps.store.get(COLLECTIONS.workspaces, GLOBAL_PARTITION, id)) throw notFound(`Workspace ${id}`);
+    if (!WORKSPACES.in(this.deps.store).has(GLOBAL_PARTITION, id)) throw notFound(`Workspace ${id}`);
   }
 
   private requireCreated(id: string, verb: string): void {
@@ -215,8 +221,8 @@ export class WorkspaceManager {
 
   /** One commit: every own row goes, the given rows come back in their order (so lists keep their order). */
   private async replaceOwnRows(id: string, rows: readonly [string, Row][]): Promise<void> {
-    const ops: Op[] = this.ownRows(id).map(([collection, row]) => ({ type: 'delete', collection, workspaceId: id, id: row.id }));
-    for (const [collection, row] of rows) ops.push({ type: 'put', collection, workspaceId: id, row });
+    const ops: Op[] = this.ownRows(id).map(([collection, row]) => deleteRowOp(collection, id, row.id));
+    for (const [collection, row] of rows) ops.push(putRowOp(collection, id, row));
     const buckets = this.bucketKeys(id);
     await this.deps.store.inner.commit(ops);
     this.deps.rateLimiter.forget(buckets);
@@ -225,14 +231,14 @@ export class WorkspaceManager {
 
   private bucketKeys(id: string): string[] {
     const keys = [`workspace:${id}`];
-    for (const key of this.deps.store.list(COLLECTIONS.orgApiKeys, id)) keys.push(`key:${key.id}`);
+    for (const key of this.deps.orgKeys.in(this.deps.store).list(id)) keys.push(`key:${key.id}`);
     return keys;
   }
 
   private newKey(workspaceId: string, mode: WorkspaceMode, name: string, scopes: string[] | null, now: string) {
     const key = `tcs_${mode === 'live' ? 'live' : 'test'}_${randomToken(32)}`;
     const record: ApiKeyRecord = {
-      id: newId('workspaceKey'),
+      id: newId(API_KEYS),
       workspaceId,
       name,
       keyPrefix: key.slice(0, KEY_PREFIX_LENGTH),

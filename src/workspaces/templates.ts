@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { COLLECTIONS } from '../core/collections.ts';
 import type { Collections, Row } from '../storage/types.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
 
 /**
  * Templates of created workspaces: a fixture workspace's fixture-generated
@@ -16,17 +16,6 @@ export interface TemplateBase {
   rows: Map<string, Row[]>;
 }
 
-/** Credentials and sandbox bookkeeping are never copied: a copy gets fresh keys and no history. */
-const NOT_COPIED = new Set<string>([
-  COLLECTIONS.workspaces,
-  COLLECTIONS.apiKeys,
-  COLLECTIONS.orgApiKeys,
-  COLLECTIONS.idempotency,
-  COLLECTIONS.jobs,
-  COLLECTIONS.webhookDeliveries,
-  COLLECTIONS.verifications,
-  COLLECTIONS.wizardSessions,
-]);
 
 let cached: { json: string; parsed: Collections | null; bases: Map<string, TemplateBase> } | null = null;
 
@@ -37,14 +26,18 @@ export function parsedFixtures(json: string): Collections {
   return cached.parsed;
 }
 
-export function templateBase(json: string, templateId: string): TemplateBase {
+/**
+ * Credentials and sandbox bookkeeping are never copied: a copy gets fresh keys
+ * and no history. Each collection says whether it is (`copied`, src/storage/collection.ts).
+ */
+export function templateBase(json: string, templateId: string, copied: (collection: string) => boolean): TemplateBase {
   const collections = parsedFixtures(json);
   let base = cached!.bases.get(templateId);
   if (!base) {
     const rows = new Map<string, Row[]>();
     for (const [collection, partitions] of Object.entries(collections)) {
       const partition = partitions[templateId];
-      if (NOT_COPIED.has(collection) || !partition) continue;
+      if (!copied(collection) || !partition) continue;
       rows.set(collection, Object.values(partition));
     }
     const hash = createHash('sha256').update(JSON.stringify([...rows])).digest('hex').slice(0, 16);
@@ -59,7 +52,7 @@ export function templateBase(json: string, templateId: string): TemplateBase {
  * mask, so a receiver of one workspace cannot verify another's deliveries.
  */
 export function freshenCopiedRow(collection: string, row: Row, mask: string): Row {
-  if (collection !== COLLECTIONS.webhookSubscriptions || typeof row.secret !== 'string') return row;
+  if (collection !== WEBHOOK_SUBSCRIPTIONS.name || typeof row.secret !== 'string') return row;
   const derived = createHmac('sha256', mask).update(row.secret).digest('base64');
   return { ...row, secret: `whsec_${derived}` };
 }

@@ -1,14 +1,13 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../../src/core/clock.ts';
-import { COLLECTIONS } from '../../src/core/collections.ts';
 import { EventBus } from '../../src/core/events.ts';
-import { Idempotency, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TRIM_BATCH } from '../../src/core/idempotency.ts';
+import { IDEMPOTENCY, Idempotency, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TRIM_BATCH } from '../../src/core/idempotency.ts';
 import { RequestLog } from '../../src/core/request-log.ts';
 import { createSandbox } from '../../src/index.ts';
 import { openStore } from '../../src/storage/index.ts';
 import type { Row } from '../../src/storage/types.ts';
-import { DELIVERY_LOG_LIMIT, Outbox, type Delivery } from '../../src/webhooks/outbox.ts';
+import { DELIVERY_LOG_LIMIT, Outbox, WEBHOOK_DELIVERIES, type Delivery } from '../../src/webhooks/outbox.ts';
 
 /** Every in-memory history has a bound (docs/benchmarks.md, "Memory"). */
 describe('bounded histories', () => {
@@ -22,11 +21,11 @@ describe('bounded histories', () => {
         idem.begin(ws, `key-${i}`, 'POST', '/v1/forms', { i });
         await idem.finish(ws, `key-${i}`, 'POST', '/v1/forms', { i }, 201, '{}');
       }
-      most = Math.max(most, store.list(COLLECTIONS.idempotency, 'a').length);
+      most = Math.max(most, store.list(IDEMPOTENCY.name, 'a').length);
     }
     expect(most).toBeLessThanOrEqual(IDEMPOTENCY_MAX_KEYS + IDEMPOTENCY_TRIM_BATCH);
     for (const ws of ['a', 'b']) {
-      expect(store.list(COLLECTIONS.idempotency, ws).length).toBeLessThanOrEqual(IDEMPOTENCY_MAX_KEYS + IDEMPOTENCY_TRIM_BATCH);
+      expect(store.list(IDEMPOTENCY.name, ws).length).toBeLessThanOrEqual(IDEMPOTENCY_MAX_KEYS + IDEMPOTENCY_TRIM_BATCH);
       // the newest keys still replay; the oldest were dropped
       expect(idem.begin(ws, `key-${total - 1}`, 'POST', '/v1/forms', { i: total - 1 }).kind).toBe('replay');
       expect(idem.begin(ws, 'key-0', 'POST', '/v1/forms', { i: 0 }).kind).toBe('new');
@@ -42,10 +41,10 @@ describe('bounded histories', () => {
     let next = 0;
     for (let round = 0; round < 30; round++) {
       const rows = Array.from({ length: 100 }, () => next++).map((i) => delivery(i, pending.has(i) ? 'pending' : 'failed'));
-      await store.commit([...outbox.trimOps('ws', rows.length), ...rows.map((row) => ({ type: 'put' as const, collection: COLLECTIONS.webhookDeliveries, workspaceId: 'ws', row }))]);
-      expect(store.list(COLLECTIONS.webhookDeliveries, 'ws').length).toBeLessThanOrEqual(DELIVERY_LOG_LIMIT + 100);
+      await store.commit([...outbox.trimOps('ws', rows.length), ...rows.map((row) => ({ type: 'put' as const, collection: WEBHOOK_DELIVERIES.name, workspaceId: 'ws', row }))]);
+      expect(store.list(WEBHOOK_DELIVERIES.name, 'ws').length).toBeLessThanOrEqual(DELIVERY_LOG_LIMIT + 100);
     }
-    const ids = store.list<Delivery>(COLLECTIONS.webhookDeliveries, 'ws').map((d) => d.id);
+    const ids = WEBHOOK_DELIVERIES.in(store).list('ws').map((d) => d.id);
     for (const i of pending) expect(ids).toContain(`dlv_${i}`);
     expect(ids).toContain(`dlv_${next - 1}`);
     expect(ids).not.toContain('dlv_1');

@@ -1,5 +1,8 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { createSandbox, type Sandbox } from '../../src/index.ts';
+import type { Sandbox } from '../../src/index.ts';
+import type { ResourceModule } from '../../src/resources/types.ts';
+import { RESOURCES } from '../../src/resources/index.ts';
+import { createSandboxWith } from '../../src/sandbox.ts';
 import type { SandboxOptions } from '../../src/config.ts';
 import { undocumentedAnswer } from './openapi-check.ts';
 
@@ -23,8 +26,8 @@ export interface TestSandbox {
  * every response body checked against its route's response schema, and every
  * answer against the served OpenAPI document (status listed, body matching).
  */
-export async function testSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
-  const sandbox = await createSandbox({ listen: false, clock: 'manual', storage: 'memory', validateResponses: true, ...options });
+export async function testSandbox(options: SandboxOptions = {}, resources: readonly ResourceModule[] = RESOURCES): Promise<TestSandbox> {
+  const sandbox = await createSandboxWith(resources, { listen: false, clock: 'manual', storage: 'memory', validateResponses: true, ...options });
   const live = sandbox.workspaces.find((w) => w.mode === 'live')!;
   const sbx = sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
   return {

@@ -1,10 +1,11 @@
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { ApiError, badRequest, forbidden } from '../../core/errors.ts';
-import { ID_PREFIX, isUuid } from '../../core/ids.ts';
-import type { Op, Row, Store } from '../../storage/types.ts';
+import { idPrefixOf, isUuid } from '../../core/ids.ts';
+import { WORKSPACES } from '../../core/tenancy.ts';
+import type { Op, Store } from '../../storage/types.ts';
 import type { DeliveryEventResponseRow, DeliveryEventsQuery } from './requests.ts';
 import { deliveryEventRowId, type DeliveryEventRow } from './schemas.ts';
+import { DELIVERY_EVENTS } from './collections.ts';
 
 /** Longest range one request may ask for (the sandbox's choice: a bit over a year). */
 export const MAX_RANGE_DAYS = 366;
@@ -39,15 +40,15 @@ export class AnalyticsService {
     if (fromMs! > toMs!) throw badRequest('INVALID_DATE_RANGE', `Invalid range: from (${from}) is after to (${to})`);
     if ((toMs! - fromMs!) / DAY_MS + 1 > MAX_RANGE_DAYS) throw badRequest('INVALID_DATE_RANGE', `Invalid range: at most ${MAX_RANGE_DAYS} days per request`);
     if (!this.isOwnWorkspace(principal, workspaceId)) throw forbidden();
-    return this.store
-      .list<DeliveryEventRow>(COLLECTIONS.deliveryEvents, principal.workspace.id)
+    return DELIVERY_EVENTS.in(this.store)
+      .list(principal.workspace.id)
       .filter((row) => row.day >= from && row.day <= to)
       .map(({ day, channel, event, cnt }) => ({ day, channel, event, cnt }))
       .sort((a, b) => a.day.localeCompare(b.day) || a.channel.localeCompare(b.channel) || a.event.localeCompare(b.event));
   }
 
   private isOwnWorkspace(principal: Principal, raw: string): boolean {
-    const prefix = `${ID_PREFIX.workspace}_`;
+    const prefix = idPrefixOf(WORKSPACES);
     const uuid = raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
     if (!isUuid(uuid)) throw badRequest('INVALID_ID', `Invalid workspaceId: expected a UUID (or ${prefix}<uuid>)`);
     return `${prefix}${uuid.toLowerCase()}` === principal.workspace.id;
@@ -67,8 +68,8 @@ export function deliveryCountOps(
 ): Op[] {
   return events.map((event) => {
     const id = deliveryEventRowId({ day, channel, event });
-    const current = store.get<DeliveryEventRow>(COLLECTIONS.deliveryEvents, workspaceId, id);
+    const current = DELIVERY_EVENTS.in(store).get(workspaceId, id);
     const row: DeliveryEventRow = { id, day, channel, event, cnt: (current?.cnt ?? 0) + 1 };
-    return { type: 'put', collection: COLLECTIONS.deliveryEvents, workspaceId, row: row as unknown as Row };
+    return DELIVERY_EVENTS.putOp(workspaceId, row);
   });
 }

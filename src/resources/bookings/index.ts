@@ -1,3 +1,4 @@
+import { BOOKING_ITEMS, BOOKINGS, PASSENGERS, WIZARD_SESSIONS } from './collections.ts';
 import { Pricer } from '../departures/pricing.ts';
 import { PeopleService } from '../people/service.ts';
 import { ProductService } from '../products/service.ts';
@@ -10,7 +11,8 @@ import { WizardService } from './wizard.ts';
 
 export const bookingsResource: ResourceModule = {
   name: 'bookings',
-  register(app, ctx) {
+  collections: [BOOKINGS, PASSENGERS, BOOKING_ITEMS, WIZARD_SESSIONS],
+  routes(app, ctx) {
     const records = new BookingRecords(ctx.store, ctx.clock, ctx.bus);
     const pricer = new Pricer(ctx.store, ctx.clock);
     const people = new PeopleService(ctx.store, ctx.clock, ctx.bus);

@@ -1,5 +1,4 @@
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import type { Op } from '../../storage/types.ts';
@@ -7,9 +6,12 @@ import { adjustSeats, type Pricer } from '../departures/pricing.ts';
 import type { AddonSelection } from '../departures/requests.ts';
 import type { PeopleService } from '../people/service.ts';
 import type { BookingView, ItemInput, PassengerInput } from './requests.ts';
-import { del, mirrorItems, pricedFields, put, type BookingRecords } from './records.ts';
+import { mirrorItems, pricedFields, type BookingRecords } from './records.ts';
 import type { Booking, Passenger } from './schemas.ts';
 import { assertOpen } from './state.ts';
+import { BOOKINGS, BOOKING_ITEMS, PASSENGERS } from './collections.ts';
+import { EXTENSIONS } from '../catalog/collections.ts';
+import { DEPARTURES } from '../departures/collections.ts';
 
 /** Passengers and items of a booking (API description, "Bookings"). */
 export class BookingPartsService {
@@ -37,7 +39,7 @@ export class BookingPartsService {
       seen.add(person.id);
       const before = current.get(person.id);
       const passenger: Passenger = {
-        id: before?.id ?? newId('passenger'),
+        id: before?.id ?? newId(PASSENGERS),
         bookingId: booking.id,
         personId: person.id,
         role: input.role ?? before?.role ?? 'guest',
@@ -55,7 +57,7 @@ export class BookingPartsService {
     const leads = all.filter((p) => p.role === 'lead');
     if (leads.length > 1) throw conflict('ONE_LEAD_PASSENGER', `Booking ${booking.id} can have one lead passenger; leads would be ${leads.map((p) => p.personId).join(', ')}`);
     const updated: Booking = { ...booking, customerId: booking.customerId ?? leads[0]?.personId ?? null, updatedAt: at };
-    const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...written.map((p) => put(COLLECTIONS.passengers, ws, p))];
+    const ops: Op[] = [BOOKINGS.putOp(ws, updated), ...written.map((p) => PASSENGERS.putOp(ws, p))];
     await this.records.store.commit(ops);
     this.records.emit(ws, 'booking.updated', updated);
     return { passengers: written.map((p) => ({ id: p.id, person_id: bareUuid(p.personId), role: p.role })) };
@@ -77,11 +79,11 @@ export class BookingPartsService {
     const addons = new Map<string, number>(existing.filter((i) => i.kind === 'extension').map((i) => [i.refId, i.quantity]));
     inputs.forEach((input, i) => {
       if (input.kind === 'extension') {
-        const id = parseId('extension', `items[${i}].extensionId`, input.extensionId);
+        const id = parseId(EXTENSIONS, `items[${i}].extensionId`, input.extensionId);
         addons.set(id, (addons.get(id) ?? 0) + input.quantity);
         return;
       }
-      if (input.departureId !== undefined && parseId('departure', `items[${i}].departureId`, input.departureId) !== booking.departureId) {
+      if (input.departureId !== undefined && parseId(DEPARTURES, `items[${i}].departureId`, input.departureId) !== booking.departureId) {
         throw badRequest('ITEM_DEPARTURE_MISMATCH', `Invalid items[${i}].departureId: booking ${booking.id} books departure ${booking.departureId}`);
       }
       const field = input.passengerType === 'adult' ? 'adults' : input.passengerType === 'child' ? 'children' : 'infants';
@@ -103,11 +105,11 @@ export class BookingPartsService {
     const updated: Booking = {
       ...booking, ...fields, attributes: { ...booking.attributes, pricingSnapshot: priced.quote }, updatedAt: at,
     };
-    const ops: Op[] = [put(COLLECTIONS.bookings, ws, updated), ...items.map((item) => put(COLLECTIONS.bookingItems, ws, item))];
-    for (const item of removed) ops.push(del(COLLECTIONS.bookingItems, ws, item.id));
+    const ops: Op[] = [BOOKINGS.putOp(ws, updated), ...items.map((item) => BOOKING_ITEMS.putOp(ws, item))];
+    for (const item of removed) ops.push(BOOKING_ITEMS.deleteOp(ws, item.id));
     if (extraSeats > 0) {
       this.pricer.assertSeats(target.departure, extraSeats);
-      ops.push(put(COLLECTIONS.departures, ws, adjustSeats(target.departure, target.product, -extraSeats, at)));
+      ops.push(DEPARTURES.putOp(ws, adjustSeats(target.departure, target.product, -extraSeats, at)));
     }
     await this.records.store.commit(ops);
     this.records.emit(ws, 'booking.updated', updated);

@@ -1,14 +1,14 @@
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Op, Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import type { PricedSelection } from '../departures/pricing.ts';
 import type { BookingView } from './requests.ts';
 import type { Booking, BookingItem, Passenger } from './schemas.ts';
+import { BOOKINGS, BOOKING_ITEMS, PASSENGERS } from './collections.ts';
 
 /** Domain events of this area (API description, "Events": booking created/updated/cancelled, payment succeeded/refunded). */
 export type BookingEventType = 'booking.created' | 'booking.updated' | 'booking.cancelled' | 'payment.succeeded' | 'payment.refunded';
@@ -25,15 +25,15 @@ export class BookingRecords {
     readonly clock: Clock,
     private readonly bus: EventBus,
   ) {
-    this.codes = FieldIndex.of<Booking>(store, COLLECTIONS.bookings, 'code', (b) => b.code.toUpperCase());
-    this.passengersByBooking = FieldIndex.of<Passenger>(store, COLLECTIONS.passengers, 'bookingId', (p) => p.bookingId);
-    this.itemsByBooking = FieldIndex.of<BookingItem>(store, COLLECTIONS.bookingItems, 'bookingId', (i) => i.bookingId);
+    this.codes = FieldIndex.on(store, BOOKINGS, 'code', (b) => b.code.toUpperCase());
+    this.passengersByBooking = FieldIndex.on(store, PASSENGERS, 'bookingId', (p) => p.bookingId);
+    this.itemsByBooking = FieldIndex.on(store, BOOKING_ITEMS, 'bookingId', (i) => i.bookingId);
   }
 
   /** A booking of the workspace; organization keys only see bookings of their products. */
   find(principal: Principal, rawId: unknown): Booking {
-    const id = parseId('booking', 'id', rawId);
-    const booking = this.store.get<Booking>(COLLECTIONS.bookings, principal.workspace.id, id);
+    const id = parseId(BOOKINGS, 'id', rawId);
+    const booking = BOOKINGS.in(this.store).get(principal.workspace.id, id);
     if (!booking || !this.visible(principal, booking)) throw notFound('Booking');
     return booking;
   }
@@ -62,12 +62,9 @@ export class BookingRecords {
 
   /** Events go out once, after the commit, carrying the booking as it now stands. */
   emit(ws: string, type: BookingEventType, booking: Booking): void {
-    emitDomainEvent(this.bus, this.clock, ws, type, booking as unknown as Record<string, unknown>);
+    emitDomainEvent(this.bus, this.clock, ws, type, booking);
   }
 }
-
-export const put = (collection: string, workspaceId: string, row: object): Op => ({ type: 'put', collection, workspaceId, row: row as Row });
-export const del = (collection: string, workspaceId: string, id: string): Op => ({ type: 'delete', collection, workspaceId, id });
 
 /**
  * Booking items mirror the quote lines, as in the fixtures: passenger and room
@@ -83,7 +80,7 @@ export function mirrorItems(bookingId: string, priced: PricedSelection, existing
     const before = prior.get(key);
     prior.delete(key);
     return {
-      id: before?.id ?? newId('bookingItem'),
+      id: before?.id ?? newId(BOOKING_ITEMS),
       bookingId,
       kind: extension ? 'extension' : 'departure',
       refId: extension ? extension.id : priced.departure.id,

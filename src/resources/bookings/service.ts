@@ -1,19 +1,21 @@
 import { randomInt } from 'node:crypto';
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { paginateBookings, parseSort, sortRows } from '../../core/pagination.ts';
 import type { Op } from '../../storage/types.ts';
 import { adjustSeats, type Pricer } from '../departures/pricing.ts';
-import { seatsRequired, type Departure } from '../departures/schemas.ts';
-import type { Person } from '../people/schemas.ts';
+import { seatsRequired } from '../departures/schemas.ts';
 import type { PeopleService } from '../people/service.ts';
 import type { Product } from '../products/schemas.ts';
 import { BOOKING_SORT_FIELDS, type BookingView, type CreateBookingBody, type ListBookingsQuery } from './requests.ts';
-import { mirrorItems, pricedFields, put, type BookingRecords } from './records.ts';
+import { mirrorItems, pricedFields, type BookingRecords } from './records.ts';
 import type { Booking, Quote } from './schemas.ts';
 import { assertTransition } from './state.ts';
+import { BOOKINGS, BOOKING_ITEMS } from './collections.ts';
+import { DEPARTURES } from '../departures/collections.ts';
+import { PEOPLE } from '../people/collections.ts';
+import { PRODUCTS } from '../products/collections.ts';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const HOLDS_NO_SEATS: readonly Booking['status'][] = ['cancelled'];
@@ -47,7 +49,7 @@ export class BookingService {
     const at = clock.iso();
     const partner = principal.kind === 'organization';
     const booking: Booking = {
-      id: newId('booking'),
+      id: newId(BOOKINGS),
       code: this.code(principal, body.code),
       status,
       paymentStatus: body.paymentStatus ?? 'unpaid',
@@ -64,11 +66,11 @@ export class BookingService {
       createdAt: at,
       updatedAt: at,
     };
-    const ops: Op[] = [put(COLLECTIONS.bookings, ws, booking)];
-    for (const item of mirrorItems(booking.id, priced, [], at).items) ops.push(put(COLLECTIONS.bookingItems, ws, item));
+    const ops: Op[] = [BOOKINGS.putOp(ws, booking)];
+    for (const item of mirrorItems(booking.id, priced, [], at).items) ops.push(BOOKING_ITEMS.putOp(ws, item));
     if (holdsSeats) {
       this.pricer.assertSeats(target.departure, priced.seats);
-      ops.push(put(COLLECTIONS.departures, ws, adjustSeats(target.departure, target.product, -priced.seats, at)));
+      ops.push(DEPARTURES.putOp(ws, adjustSeats(target.departure, target.product, -priced.seats, at)));
     }
     ops.push(...alsoCommit(booking));
     await store.commit(ops);
@@ -86,7 +88,7 @@ export class BookingService {
     const ws = principal.workspace.id;
     const spec = parseSort(query.sort, BOOKING_SORT_FIELDS, { field: 'createdAt', descending: true });
     if (query.dir !== undefined) spec.descending = query.dir === 'desc';
-    let rows = this.records.store.list<Booking>(COLLECTIONS.bookings, ws).filter((b) => this.records.visible(principal, b));
+    let rows = BOOKINGS.in(this.records.store).list(ws).filter((b) => this.records.visible(principal, b));
     if (query.status) rows = rows.filter((b) => b.status === query.status);
     const q = query.q?.toLowerCase();
     if (q) rows = rows.filter((b) => this.searchText(ws, b).includes(q));
@@ -110,7 +112,7 @@ export class BookingService {
     const refunding = cancelling && (booking.paymentStatus === 'paid' || booking.paymentStatus === 'partially_paid');
     if (refunding) updated.paymentStatus = 'refunded';
     if (cancelling) ops.push(...this.releaseSeats(ws, booking, at));
-    ops.unshift(put(COLLECTIONS.bookings, ws, updated));
+    ops.unshift(BOOKINGS.putOp(ws, updated));
     await this.records.store.commit(ops);
     this.records.emit(ws, cancelling ? 'booking.cancelled' : 'booking.updated', updated);
     if (refunding) this.records.emit(ws, 'payment.refunded', updated);
@@ -119,14 +121,14 @@ export class BookingService {
 
   private releaseSeats(ws: string, booking: Booking, at: string): Op[] {
     const { store } = this.records;
-    const departure = booking.departureId ? store.get<Departure>(COLLECTIONS.departures, ws, booking.departureId) : undefined;
-    const product = departure && store.get<Product>(COLLECTIONS.products, ws, departure.productId);
+    const departure = booking.departureId ? DEPARTURES.in(store).get(ws, booking.departureId) : undefined;
+    const product = departure && PRODUCTS.in(store).get(ws, departure.productId);
     if (!departure || !product) return [];
-    return [put(COLLECTIONS.departures, ws, adjustSeats(departure, product, seatsRequired(booking), at))];
+    return [DEPARTURES.putOp(ws, adjustSeats(departure, product, seatsRequired(booking), at))];
   }
 
   private searchText(ws: string, booking: Booking): string {
-    const person = booking.customerId ? this.records.store.get<Person>(COLLECTIONS.people, ws, booking.customerId) : undefined;
+    const person = booking.customerId ? PEOPLE.in(this.records.store).get(ws, booking.customerId) : undefined;
     const name = person ? [person.firstName, person.middleName, person.lastName].filter(Boolean).join(' ') : '';
     const short = person ? `${person.firstName} ${person.lastName}` : '';
     return [booking.code, name, short, person?.email ?? ''].join('\n').toLowerCase();

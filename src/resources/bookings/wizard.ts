@@ -1,14 +1,15 @@
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { newId, parseId } from '../../core/ids.ts';
 import type { Pricer } from '../departures/pricing.ts';
 import type { PeopleService } from '../people/service.ts';
 import type { ProductService } from '../products/service.ts';
-import { put, type BookingRecords } from './records.ts';
+import { type BookingRecords } from './records.ts';
 import type { CreateBookingBody } from './requests.ts';
 import type { BookingService } from './service.ts';
 import { WIZARD_TTL_MS, type WizardBody, type WizardSession } from './wizard-requests.ts';
+import { WIZARD_SESSIONS } from './collections.ts';
+import { PRODUCTS } from '../products/collections.ts';
 
 /**
  * Booking wizard sessions (`ws_<uuid>`, collection wizardSessions): a draft
@@ -30,22 +31,22 @@ export class WizardService {
     const prior = body.sessionId === undefined ? null : this.find(principal, body.sessionId);
     const next = this.apply(principal, prior, body);
     if (body.action !== 'complete') {
-      await this.records.store.commit([put(COLLECTIONS.wizardSessions, ws, next)]);
+      await this.records.store.commit([WIZARD_SESSIONS.putOp(ws, next)]);
       return { statusCode: prior ? 200 : 201, session: next };
     }
     if (next.departureId === null) throw badRequest('WIZARD_DEPARTURE_REQUIRED', 'Invalid departureId: a wizard session completes once it has a departure');
     let completed = next;
     await this.bookings.create(principal, this.bookingBody(next, body), (booking) => {
       completed = { ...next, status: 'completed', bookingId: booking.id };
-      return [put(COLLECTIONS.wizardSessions, ws, completed)];
+      return [WIZARD_SESSIONS.putOp(ws, completed)];
     });
     return { statusCode: 201, session: completed };
   }
 
   /** Unknown: 404; completed or lapsed: 409 (a session is used once). */
   private find(principal: Principal, rawId: string): WizardSession {
-    const id = parseId('wizardSession', 'sessionId', rawId);
-    const session = this.records.store.get<WizardSession>(COLLECTIONS.wizardSessions, principal.workspace.id, id);
+    const id = parseId(WIZARD_SESSIONS, 'sessionId', rawId);
+    const session = WIZARD_SESSIONS.in(this.records.store).get(principal.workspace.id, id);
     if (!session) throw notFound('Wizard session');
     if (session.status === 'completed') throw conflict('WIZARD_SESSION_COMPLETED', `Wizard session ${id} is completed (booking ${session.bookingId})`);
     if (Date.parse(session.expiresAt) <= this.records.clock.now()) throw conflict('WIZARD_SESSION_EXPIRED', `Wizard session ${id} expired at ${session.expiresAt}; start a new one`);
@@ -57,12 +58,12 @@ export class WizardService {
     const at = this.records.clock.iso();
     const expiresAt = new Date(this.records.clock.now() + WIZARD_TTL_MS).toISOString();
     const s: WizardSession = prior ? { ...prior } : {
-      id: newId('wizardSession'), status: 'open', productId: null, departureId: null, customerId: null, adults: 1, children: 0, infants: 0,
+      id: newId(WIZARD_SESSIONS), status: 'open', productId: null, departureId: null, customerId: null, adults: 1, children: 0, infants: 0,
       rooms: null, roomCategory: null, occupancyPerRoom: null, roomsRequested: null, addons: [], couponCode: null, quote: null, bookingId: null,
       expiresAt, createdAt: at, updatedAt: at,
     };
     if (body.productId !== undefined) {
-      const productId = body.productId === null ? null : this.products.get(principal, parseId('product', 'productId', body.productId)).id;
+      const productId = body.productId === null ? null : this.products.get(principal, parseId(PRODUCTS, 'productId', body.productId)).id;
       if (productId !== s.productId) Object.assign(s, { productId, departureId: null, rooms: null, roomCategory: null, occupancyPerRoom: null, roomsRequested: null, addons: [] });
     }
     if (body.departureId !== undefined) this.chooseDeparture(principal, s, body.departureId);

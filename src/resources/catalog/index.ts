@@ -1,3 +1,4 @@
+import { COUPONS, EXTENSIONS, PRICING_OPTIONS, PRODUCT_COLLECTIONS } from './collections.ts';
 import { ProductService } from '../products/service.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerCatalogRoutes } from './routes.ts';
@@ -5,7 +6,8 @@ import { CatalogService } from './service.ts';
 
 export const catalogResource: ResourceModule = {
   name: 'catalog',
-  register(app, ctx) {
+  collections: [PRICING_OPTIONS, EXTENSIONS, PRODUCT_COLLECTIONS, COUPONS],
+  routes(app, ctx) {
     registerCatalogRoutes(app, new CatalogService(ctx.store, new ProductService(ctx.store)));
   },
 };

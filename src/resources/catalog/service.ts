@@ -1,8 +1,8 @@
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import type { Store } from '../../storage/types.ts';
 import type { ProductService } from '../products/service.ts';
 import { PASSENGER_CODES, ROOM_CODES, type Extension, type PricingOption } from './schemas.ts';
+import { EXTENSIONS, PRICING_OPTIONS } from './collections.ts';
 
 const ORDER: readonly string[] = [...PASSENGER_CODES, ...ROOM_CODES];
 
@@ -20,16 +20,16 @@ export class CatalogService {
 
   pricingOptions(principal: Principal, rawProductId: string): PricingOption[] {
     const product = this.products.get(principal, rawProductId);
-    return this.store
-      .list<PricingOption>(COLLECTIONS.pricingOptions, principal.workspace.id)
+    return PRICING_OPTIONS.in(this.store)
+      .list(principal.workspace.id)
       .filter((o) => o.productId === product.id && o.active)
       .sort((a, b) => ORDER.indexOf(a.code) - ORDER.indexOf(b.code));
   }
 
   extensions(principal: Principal, rawProductId: string): Extension[] {
     const product = this.products.get(principal, rawProductId);
-    return this.store
-      .list<Extension>(COLLECTIONS.extensions, principal.workspace.id)
+    return EXTENSIONS.in(this.store)
+      .list(principal.workspace.id)
       .filter((e) => e.productId === product.id && e.active)
       .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   }

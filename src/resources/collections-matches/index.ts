@@ -5,7 +5,8 @@ import { CollectionMatchService } from './service.ts';
 
 export const collectionMatchesResource: ResourceModule = {
   name: 'collections-matches',
-  register(app, ctx) {
+  collections: [],
+  routes(app, ctx) {
     registerCollectionMatchRoutes(app, new CollectionMatchService(ctx.store, new ProductService(ctx.store)));
   },
 };

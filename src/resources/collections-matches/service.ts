@@ -1,11 +1,10 @@
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import type { Store } from '../../storage/types.ts';
-import type { Collection } from '../catalog/schemas.ts';
 import type { ProductService } from '../products/service.ts';
 import { matchesRules } from './rules.ts';
+import { PRODUCT_COLLECTIONS } from '../catalog/collections.ts';
 
 /**
  * GET /v1/collections/:id/matches "previews the products matching the
@@ -21,8 +20,8 @@ export class CollectionMatchService {
   ) {}
 
   matches(principal: Principal, rawId: string): { productId: string }[] {
-    const id = parseId('collection', 'id', rawId);
-    const collection = this.store.get<Collection>(COLLECTIONS.collections, principal.workspace.id, id);
+    const id = parseId(PRODUCT_COLLECTIONS, 'id', rawId);
+    const collection = PRODUCT_COLLECTIONS.in(this.store).get(principal.workspace.id, id);
     if (!collection) throw notFound('Collection');
     return this.products
       .visible(principal)

@@ -1,3 +1,4 @@
+import { DEPARTURES } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
 import { Pricer } from './pricing.ts';
 import { registerDepartureRoutes } from './routes.ts';
@@ -5,7 +6,8 @@ import { DepartureService } from './service.ts';
 
 export const departuresResource: ResourceModule = {
   name: 'departures',
-  register(app, ctx) {
+  collections: [DEPARTURES],
+  routes(app, ctx) {
     registerDepartureRoutes(app, new DepartureService(new Pricer(ctx.store, ctx.clock)));
   },
 };

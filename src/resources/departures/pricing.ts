@@ -1,6 +1,5 @@
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { buildQuote, quoteLines, type Party } from './quote-arithmetic.ts';
@@ -10,6 +9,9 @@ import type { Coupon, Extension, PricingOption } from '../catalog/schemas.ts';
 import type { Product } from '../products/schemas.ts';
 import type { AddonSelection, PricingRequest } from './requests.ts';
 import { seatsRequired, type Departure } from './schemas.ts';
+import { COUPONS, EXTENSIONS, PRICING_OPTIONS } from '../catalog/collections.ts';
+import { DEPARTURES } from './collections.ts';
+import { PRODUCTS } from '../products/collections.ts';
 
 /**
  * The one pricing engine behind quotes, bookings, booking items and wizard
@@ -51,10 +53,10 @@ export class Pricer {
 
   /** A departure the principal may see: organization keys only see their products' departures. */
   find(principal: Principal, rawId: unknown, field = 'id'): Bookable {
-    const id = parseId('departure', field, rawId);
+    const id = parseId(DEPARTURES, field, rawId);
     const ws = principal.workspace.id;
-    const departure = this.store.get<Departure>(COLLECTIONS.departures, ws, id);
-    const product = departure && this.store.get<Product>(COLLECTIONS.products, ws, departure.productId);
+    const departure = DEPARTURES.in(this.store).get(ws, id);
+    const product = departure && PRODUCTS.in(this.store).get(ws, departure.productId);
     const hidden = product && principal.productIds.length > 0 && !principal.productIds.includes(product.id);
     if (!departure || !product || hidden) throw notFound('Departure');
     return { departure, product };
@@ -82,7 +84,7 @@ export class Pricer {
     const { product, departure } = target;
     const ws = principal.workspace.id;
     const party: Party = { adults: input.adults, children: input.children ?? 0, infants: input.infants ?? 0 };
-    const options = this.store.list<PricingOption>(COLLECTIONS.pricingOptions, ws).filter((o) => o.productId === product.id && o.active);
+    const options = PRICING_OPTIONS.in(this.store).list(ws).filter((o) => o.productId === product.id && o.active);
     checkParty(party, options);
     const room = chooseRoom(options, party, input);
     const addons = this.addons(ws, product, party, input);
@@ -104,11 +106,11 @@ export class Pricer {
     if (input.addonQuantity !== undefined && input.addons !== undefined && input.addonQuantity !== sum) {
       throw badRequest('ADDON_QUANTITY_MISMATCH', `addonQuantity (${input.addonQuantity}) must equal the sum of addons[].quantity (${sum})`);
     }
-    const offered = this.store.list<Extension>(COLLECTIONS.extensions, ws).filter((e) => e.productId === product.id);
+    const offered = EXTENSIONS.in(this.store).list(ws).filter((e) => e.productId === product.id);
     const seen = new Set<string>();
     return selections.map((selection, i) => {
       const field = `addons[${i}].extensionId`;
-      const id = parseId('extension', field, selection.extensionId);
+      const id = parseId(EXTENSIONS, field, selection.extensionId);
       const extension = offered.find((e) => e.id === id);
       if (!extension) throw badRequest('ADDON_NOT_OFFERED', `Invalid ${field}: extension ${id} is not offered on product ${product.id}`);
       if (!extension.active) throw badRequest('ADDON_UNAVAILABLE', `Invalid ${field}: extension ${id} is not available`);
@@ -131,7 +133,7 @@ export class Pricer {
   private coupon(ws: string, currency: string, raw: string | null, keep: boolean): Coupon | null {
     if (raw === null) return null;
     const code = raw.trim().toUpperCase();
-    const coupon = this.store.list<Coupon>(COLLECTIONS.coupons, ws).find((c) => c.code === code);
+    const coupon = COUPONS.in(this.store).list(ws).find((c) => c.code === code);
     if (!coupon) throw badRequest('UNKNOWN_COUPON', `Unknown coupon code "${raw}"`);
     if (keep) return { ...coupon, active: true };
     if (!coupon.active) throw badRequest('COUPON_INACTIVE', `Coupon ${code} is not active`);

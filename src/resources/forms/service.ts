@@ -1,12 +1,12 @@
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { conflict } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import type { CreateFormBody } from './requests.ts';
 import type { Form } from './schemas.ts';
+import { FORMS } from './collections.ts';
 
 export function slugify(text: string): string {
   const slug = text
@@ -27,7 +27,7 @@ export class FormService {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.slugs = FieldIndex.of<Form>(store, COLLECTIONS.forms, 'slug', (form) => form.slug);
+    this.slugs = FieldIndex.on(store, FORMS, 'slug', (form) => form.slug);
   }
 
   /** Slugs are unique per workspace: a given slug that clashes is a 409; a generated one gets -2, -3, ... */
@@ -43,7 +43,7 @@ export class FormService {
     }
     const now = this.clock.iso();
     const form: Form = {
-      id: newId('form'),
+      id: newId(FORMS),
       name: body.name,
       slug,
       title: body.title ?? body.name,
@@ -56,7 +56,7 @@ export class FormService {
       created_at: now,
       updated_at: now,
     };
-    await this.store.commit([{ type: 'put', collection: COLLECTIONS.forms, workspaceId, row: form as unknown as Row }]);
+    await this.store.commit([FORMS.putOp(workspaceId, form)]);
     return form;
   }
 }

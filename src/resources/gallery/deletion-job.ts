@@ -1,10 +1,9 @@
-import { COLLECTIONS } from '../../core/collections.ts';
+import { JOBS, type Job } from '../../core/collections.ts';
 import { emitDomainEvent } from '../../core/events.ts';
-import type { SandboxContext } from '../../context.ts';
-import type { BackgroundService } from '../../services.ts';
-import type { Op, Row } from '../../storage/types.ts';
+import type { BackgroundService, SandboxContext } from '../../context.ts';
+import type { Op } from '../../storage/types.ts';
 import { GALLERY_DELETE_JOB, galleryDeleteJobId, type GalleryDeleteJob } from './requests.ts';
-import type { GalleryFile } from './schemas.ts';
+import { GALLERY_FILES } from './collections.ts';
 
 /**
  * The gallery removal job (API description, "States and transitions: Gallery
@@ -32,7 +31,7 @@ export const galleryDeletionService: BackgroundService = {
   },
 };
 
-const isDeleteJob = (row: Row): row is Row & GalleryDeleteJob => row.kind === GALLERY_DELETE_JOB;
+const isDeleteJob = (row: Readonly<Record<string, unknown>>): row is Job & GalleryDeleteJob => row.kind === GALLERY_DELETE_JOB;
 
 class GalleryDeletionJobs {
   private timers = new Map<string, () => void>();
@@ -41,7 +40,7 @@ class GalleryDeletionJobs {
 
   onOps(ops: readonly Op[]): void {
     for (const op of ops) {
-      if (op.collection !== COLLECTIONS.jobs) continue;
+      if (op.collection !== JOBS.name) continue;
       if (op.type === 'put' && isDeleteJob(op.row)) this.schedule(op.workspaceId, op.row);
       if (op.type === 'delete') this.cancel(op.workspaceId, op.id);
     }
@@ -52,10 +51,10 @@ class GalleryDeletionJobs {
     this.cancelAll();
     const { store, clock } = this.ctx;
     const orphans: Op[] = [];
-    for (const workspaceId of new Set([...store.partitions(COLLECTIONS.jobs), ...store.partitions(COLLECTIONS.galleryFiles)])) {
-      for (const row of store.list(COLLECTIONS.jobs, workspaceId)) if (isDeleteJob(row)) this.schedule(workspaceId, row);
-      for (const file of store.list<GalleryFile>(COLLECTIONS.galleryFiles, workspaceId)) {
-        if (file.status !== 'deleting' || store.get(COLLECTIONS.jobs, workspaceId, galleryDeleteJobId(file.id))) continue;
+    for (const workspaceId of new Set([...JOBS.in(store).partitions(), ...GALLERY_FILES.in(store).partitions()])) {
+      for (const row of JOBS.in(store).list(workspaceId)) if (isDeleteJob(row)) this.schedule(workspaceId, row);
+      for (const file of GALLERY_FILES.in(store).list(workspaceId)) {
+        if (file.status !== 'deleting' || JOBS.in(store).get(workspaceId, galleryDeleteJobId(file.id))) continue;
         const job: GalleryDeleteJob = {
           id: galleryDeleteJobId(file.id),
           kind: GALLERY_DELETE_JOB,
@@ -63,7 +62,7 @@ class GalleryDeletionJobs {
           runAt: new Date(clock.nowIn(workspaceId) + this.ctx.options.galleryDeletionDelayMs).toISOString(),
           createdAt: clock.isoIn(workspaceId),
         };
-        orphans.push({ type: 'put', collection: COLLECTIONS.jobs, workspaceId, row: job as unknown as Row });
+        orphans.push(JOBS.putOp(workspaceId, job));
       }
     }
     if (orphans.length > 0) await store.commit(orphans); // scheduled by onOps
@@ -90,12 +89,12 @@ class GalleryDeletionJobs {
   private async run(workspaceId: string, jobId: string): Promise<void> {
     this.timers.delete(`${workspaceId}|${jobId}`);
     const { store, clock, bus } = this.ctx;
-    const job = store.get<GalleryDeleteJob>(COLLECTIONS.jobs, workspaceId, jobId);
-    if (!job) return;
-    const file = store.get<GalleryFile>(COLLECTIONS.galleryFiles, workspaceId, job.fileId);
-    const ops: Op[] = [{ type: 'delete', collection: COLLECTIONS.jobs, workspaceId, id: jobId }];
+    const job = JOBS.in(store).get(workspaceId, jobId);
+    if (!job || !isDeleteJob(job)) return;
+    const file = GALLERY_FILES.in(store).get(workspaceId, job.fileId);
+    const ops: Op[] = [JOBS.deleteOp(workspaceId, jobId)];
     const removing = file?.status === 'deleting';
-    if (removing) ops.push({ type: 'delete', collection: COLLECTIONS.galleryFiles, workspaceId, id: file.id });
+    if (removing) ops.push(GALLERY_FILES.deleteOp(workspaceId, file.id));
     await store.commit(ops);
     if (removing) emitDomainEvent(bus, clock, workspaceId, 'gallery.file.deleted', { ...file, deletedAt: clock.iso() });
   }

@@ -28,11 +28,11 @@ export type DeletionScheduled = z.infer<typeof DeletionScheduledSchema>;
 
 /** A pending removal, kept in the `jobs` collection so it survives a restart. */
 export const GALLERY_DELETE_JOB = 'gallery.file.delete';
-export interface GalleryDeleteJob {
+export type GalleryDeleteJob = {
   id: string;
   kind: typeof GALLERY_DELETE_JOB;
   fileId: string;
   runAt: string;
   createdAt: string;
-}
+};
 export const galleryDeleteJobId = (fileId: string) => `${GALLERY_DELETE_JOB}:${fileId}`;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
+import { JOBS } from '../../core/collections.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import {
   GALLERY_DELETE_JOB,
   galleryDeleteJobId,
@@ -14,6 +14,7 @@ import {
   type GalleryDeleteJob,
 } from './requests.ts';
 import { joinFolderPath, type GalleryFile, type GalleryFolder } from './schemas.ts';
+import { GALLERY_FILES, GALLERY_FOLDERS } from './collections.ts';
 
 /** Folder names are unique within a parent: the index key of a folder. */
 const folderKey = (parentId: string | null, name: string) => `${parentId ?? ''}\u0000${name}`;
@@ -26,14 +27,14 @@ export class GalleryService {
     private readonly clock: Clock,
     private readonly deletionDelayMs: number,
   ) {
-    this.folderNames = FieldIndex.of<GalleryFolder>(store, COLLECTIONS.galleryFolders, 'parent+name', (f) => folderKey(f.parentId, f.name));
+    this.folderNames = FieldIndex.on(store, GALLERY_FOLDERS, 'parent+name', (f) => folderKey(f.parentId, f.name));
   }
 
   /** Names are unique within a parent (exact match after trimming): 409; an unknown parent: 404. */
   async createFolder(principal: Principal, body: CreateFolderBody): Promise<GalleryFolder> {
     const workspaceId = principal.workspace.id;
     const parentId = body.parentFolderId?.toLowerCase() ?? null;
-    const parent = parentId === null ? null : this.store.get<GalleryFolder>(COLLECTIONS.galleryFolders, workspaceId, parentId);
+    const parent = parentId === null ? null : GALLERY_FOLDERS.in(this.store).get(workspaceId, parentId);
     if (parentId !== null && !parent) throw notFound('Parent folder');
     if (this.folderNames.has(workspaceId, folderKey(parentId, body.name))) {
       throw conflict('DUPLICATE_FOLDER_NAME', `A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
@@ -49,7 +50,7 @@ export class GalleryService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.store.commit([{ type: 'put', collection: COLLECTIONS.galleryFolders, workspaceId, row: folder as unknown as Row }]);
+    await this.store.commit([GALLERY_FOLDERS.putOp(workspaceId, folder)]);
     return folder;
   }
 
@@ -60,8 +61,8 @@ export class GalleryService {
    */
   async deleteFile(principal: Principal, rawId: string): Promise<DeletionScheduled> {
     const workspaceId = principal.workspace.id;
-    const id = parseId('galleryFile', 'id', rawId);
-    const file = this.store.get<GalleryFile>(COLLECTIONS.galleryFiles, workspaceId, id);
+    const id = parseId(GALLERY_FILES, 'id', rawId);
+    const file = GALLERY_FILES.in(this.store).get(workspaceId, id);
     if (!file) throw notFound('Gallery file');
     if (file.status === 'deleting') {
       return { message: 'File deletion is already scheduled', status: 'scheduled', fileId: id };
@@ -76,8 +77,8 @@ export class GalleryService {
     };
     const deleting: GalleryFile = { ...file, status: 'deleting', updatedAt: job.createdAt };
     await this.store.commit([
-      { type: 'put', collection: COLLECTIONS.galleryFiles, workspaceId, row: deleting as unknown as Row },
-      { type: 'put', collection: COLLECTIONS.jobs, workspaceId, row: job as unknown as Row },
+      GALLERY_FILES.putOp(workspaceId, deleting),
+      JOBS.putOp(workspaceId, job),
     ]);
     return { message: 'File deletion scheduled', status: 'scheduled', fileId: id };
   }

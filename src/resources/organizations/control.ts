@@ -1,16 +1,16 @@
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import type { WorkspaceRecord } from '../../core/tenancy.ts';
 import type { SandboxContext } from '../../context.ts';
 import { CONTROL_PLANE_ACTOR, ORG_KEY_CONTROL_ROUTES } from './control-contract.ts';
-import type { OrgApiKeyRecord, Organization } from './schemas.ts';
 import { OrgKeyService } from './service.ts';
 import type { ZodApp } from '../types.ts';
 import { serveAll } from '../../control/contract.ts';
 import { assertKnownScopes, knownScopes } from '../../control/known-scopes.ts';
 import { listWorkspaces, requireWorkspace } from '../../control/workspace-keys.ts';
+import type { Collection, StoredRow } from '../../storage/collection.ts';
+import { ORGANIZATIONS, ORG_API_KEYS } from './collections.ts';
 
 /**
  * Organization (partner) keys from the control plane, for `sandbox org-keys`:
@@ -40,9 +40,10 @@ function workspacesFor(ctx: SandboxContext, workspaceId: string | undefined): Wo
 }
 
 /** Finds a row by id in whichever workspace holds it (ids are unique across workspaces). */
-function locate<T extends { id: string }>(ctx: SandboxContext, collection: string, id: string): { row: T; workspace: WorkspaceRecord } | undefined {
-  for (const ws of ctx.store.partitions(collection)) {
-    const row = ctx.store.get<T>(collection, ws, id);
+function locate<T extends StoredRow>(ctx: SandboxContext, collection: Collection<T>, id: string): { row: T; workspace: WorkspaceRecord } | undefined {
+  const rows = collection.in(ctx.store);
+  for (const ws of rows.partitions()) {
+    const row = rows.get(ws, id);
     const workspace = row ? ctx.auth.workspace(ws) : undefined;
     if (row && workspace) return { row, workspace };
   }
@@ -55,24 +56,24 @@ export function registerOrgKeyControl(app: ZodApp, ctx: SandboxContext): void {
   serveAll(app, ORG_KEY_CONTROL_ROUTES, {
     organizations: async (request) =>
       workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
-        ctx.store.list<Organization>(COLLECTIONS.organizations, w.id).map((o) => ({ id: o.id, workspaceId: w.id, name: o.name, slug: o.slug }))),
+        ORGANIZATIONS.in(ctx.store).list(w.id).map((o) => ({ id: o.id, workspaceId: w.id, name: o.name, slug: o.slug }))),
 
     orgKeys: async (request) =>
       workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
-        ctx.store.list<Organization>(COLLECTIONS.organizations, w.id).flatMap((o) =>
+        ORGANIZATIONS.in(ctx.store).list(w.id).flatMap((o) =>
           service.list(controlPrincipal(w), o.id).map((k) => ({ ...k, organizationName: o.name })))),
 
     createOrgKey: async (request) => {
-      const id = parseId('organization', 'id', request.params.id);
-      const found = locate<Organization>(ctx, COLLECTIONS.organizations, id);
+      const id = parseId(ORGANIZATIONS, 'id', request.params.id);
+      const found = locate(ctx, ORGANIZATIONS, id);
       if (!found) throw notFound('Organization');
       assertKnownScopes(request.body.scopes, knownScopes(ctx.routes));
       return service.create(controlPrincipal(found.workspace), id, request.body);
     },
 
     revokeOrgKey: async (request) => {
-      const id = parseId('orgKey', 'id', request.params.id);
-      const found = locate<OrgApiKeyRecord>(ctx, COLLECTIONS.orgApiKeys, id);
+      const id = parseId(ORG_API_KEYS, 'id', request.params.id);
+      const found = locate(ctx, ORG_API_KEYS, id);
       if (!found) throw notFound('Organization API key');
       return service.revoke(controlPrincipal(found.workspace), found.row.organizationId, id);
     },

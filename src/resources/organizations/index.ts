@@ -1,3 +1,5 @@
+import { ORG_API_KEYS, ORGANIZATIONS } from './collections.ts';
+import { orgKeyUsageService } from './usage.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerOrgKeyControl } from './control.ts';
 import { registerOrganizationRoutes } from './routes.ts';
@@ -5,8 +7,10 @@ import { OrgKeyService } from './service.ts';
 
 export const organizationsResource: ResourceModule = {
   name: 'organizations',
-  register(app, ctx) {
+  collections: [ORGANIZATIONS, ORG_API_KEYS],
+  routes(app, ctx) {
     registerOrganizationRoutes(app, new OrgKeyService(ctx.store, ctx.clock, ctx.auth), ctx.idempotency);
   },
   control: registerOrgKeyControl,
+  services: [orgKeyUsageService],
 };

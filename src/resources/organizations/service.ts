@@ -1,14 +1,15 @@
 import type { Auth, Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { conflict, forbidden, notFound, validationError } from '../../core/errors.ts';
 import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { WORKSPACE_LIMITS } from '../../core/rate-limit.ts';
 import { hasScope } from '../../core/scopes.ts';
 import { hashSecret, randomToken } from '../../core/secrets.ts';
-import type { Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import type { CreateOrgKeyBody } from './requests.ts';
 import type { CreatedOrgKey, OrgApiKey, OrgApiKeyRecord, Organization, RateLimitPolicy } from './schemas.ts';
+import { ORGANIZATIONS, ORG_API_KEYS } from './collections.ts';
+import { PRODUCTS } from '../products/collections.ts';
 
 /** `org_<prefix>_<secret>` (API description, "Organization API key": prefix 8, secret 32 characters). */
 export const ORG_KEY_PREFIX_LENGTH = 8;
@@ -39,7 +40,7 @@ export class OrgKeyService {
     const prefix = randomToken(ORG_KEY_PREFIX_LENGTH);
     const key = `org_${prefix}_${randomToken(ORG_KEY_SECRET_LENGTH)}`;
     const record: OrgApiKeyRecord = {
-      id: newId('orgKey'),
+      id: newId(ORG_API_KEYS),
       organizationId: org.id,
       issuedByWorkspaceId: workspaceId,
       keyPrefix: prefix,
@@ -54,7 +55,7 @@ export class OrgKeyService {
       revokedAt: null,
       revokedBy: null,
     };
-    await this.store.commit([{ type: 'put', collection: COLLECTIONS.orgApiKeys, workspaceId, row: record as unknown as Row }]);
+    await this.store.commit([ORG_API_KEYS.putOp(workspaceId, record)]);
     const { keyHash: _hash, lastUsedAt: _used, revokedAt: _at, revokedBy: _by, ...shown } = record;
     return { ...shown, productIds: productIds.map(bareUuid), key };
   }
@@ -62,8 +63,8 @@ export class OrgKeyService {
   /** Oldest first; revoked keys stay listed with their revocation. */
   list(principal: Principal, rawOrgId: string): OrgApiKey[] {
     const org = this.organization(principal, rawOrgId);
-    return this.store
-      .list<OrgApiKeyRecord>(COLLECTIONS.orgApiKeys, principal.workspace.id)
+    return ORG_API_KEYS.in(this.store)
+      .list(principal.workspace.id)
       .filter((k) => k.organizationId === org.id)
       .map((k) => this.view(k));
   }
@@ -71,9 +72,9 @@ export class OrgKeyService {
   /** Unknown key, or a key of another organization: 404. Already revoked: 409. */
   async revoke(principal: Principal, rawOrgId: string, rawKeyId: string) {
     const org = this.organization(principal, rawOrgId);
-    const keyId = parseId('orgKey', 'keyId', rawKeyId);
+    const keyId = parseId(ORG_API_KEYS, 'keyId', rawKeyId);
     const workspaceId = principal.workspace.id;
-    const key = this.store.get<OrgApiKeyRecord>(COLLECTIONS.orgApiKeys, workspaceId, keyId);
+    const key = ORG_API_KEYS.in(this.store).get(workspaceId, keyId);
     if (!key || key.organizationId !== org.id) throw notFound('Organization API key');
     if (key.status === 'revoked') throw conflict('KEY_ALREADY_REVOKED', `Organization API key ${keyId} is already revoked`);
     const revoked: OrgApiKeyRecord = {
@@ -83,7 +84,7 @@ export class OrgKeyService {
       revokedAt: this.clock.iso(),
       revokedBy: principal.keyId,
     };
-    await this.store.commit([{ type: 'put', collection: COLLECTIONS.orgApiKeys, workspaceId, row: revoked as unknown as Row }]);
+    await this.store.commit([ORG_API_KEYS.putOp(workspaceId, revoked)]);
     return { id: revoked.id, organizationId: revoked.organizationId, status: 'revoked' as const, revokedAt: revoked.revokedAt!, revokedBy: principal.keyId };
   }
 
@@ -105,8 +106,8 @@ export class OrgKeyService {
    */
   private organization(principal: Principal, rawOrgId: string): Organization {
     if (principal.kind === 'organization') throw forbidden();
-    const id = parseId('organization', 'id', rawOrgId);
-    const org = this.store.get<Organization>(COLLECTIONS.organizations, principal.workspace.id, id);
+    const id = parseId(ORGANIZATIONS, 'id', rawOrgId);
+    const org = ORGANIZATIONS.in(this.store).get(principal.workspace.id, id);
     if (!org) throw notFound('Organization');
     return org;
   }
@@ -123,8 +124,8 @@ export class OrgKeyService {
 
   /** Product ids must name products of this workspace; they are stored in the prefixed form. */
   private checkProducts(workspaceId: string, raw: readonly string[]): string[] {
-    const ids = [...new Set(raw.map((value, i) => parseId('product', `productIds.${i}`, value)))];
-    const unknown = ids.filter((id) => !this.store.get(COLLECTIONS.products, workspaceId, id));
+    const ids = [...new Set(raw.map((value, i) => parseId(PRODUCTS, `productIds.${i}`, value)))];
+    const unknown = ids.filter((id) => !PRODUCTS.in(this.store).get(workspaceId, id));
     if (unknown.length > 0) throw validationError(unknown.map((id) => `body.productIds: unknown product ${id}`));
     return ids;
   }

@@ -1,8 +1,7 @@
-import { COLLECTIONS } from '../../core/collections.ts';
 import type { SandboxContext } from '../../context.ts';
-import type { BackgroundService } from '../../services.ts';
-import type { Op, Row } from '../../storage/types.ts';
-import type { OrgApiKeyRecord } from './schemas.ts';
+import type { BackgroundService } from '../../context.ts';
+import type { Op } from '../../storage/types.ts';
+import { ORG_API_KEYS } from './collections.ts';
 
 /**
  * Persists organization keys' lastUsedAt lazily: auth records each use in
@@ -14,13 +13,13 @@ export const FLUSH_INTERVAL_MS = 60_000;
 export async function flushKeyUsage(ctx: SandboxContext): Promise<void> {
   const ops: Op[] = [];
   const written = new Map<string, string>();
-  for (const workspaceId of ctx.store.partitions(COLLECTIONS.orgApiKeys)) {
-    for (const key of ctx.store.list<OrgApiKeyRecord>(COLLECTIONS.orgApiKeys, workspaceId)) {
+  for (const workspaceId of ORG_API_KEYS.in(ctx.store).partitions()) {
+    for (const key of ORG_API_KEYS.in(ctx.store).list(workspaceId)) {
       const used = ctx.auth.lastUsed.get(key.id);
       if (used === undefined) continue;
       written.set(key.id, used);
       if (used !== key.lastUsedAt) {
-        ops.push({ type: 'put', collection: COLLECTIONS.orgApiKeys, workspaceId, row: { ...key, lastUsedAt: used } as unknown as Row });
+        ops.push(ORG_API_KEYS.putOp(workspaceId, { ...key, lastUsedAt: used }));
       }
     }
   }

@@ -1,3 +1,4 @@
+import { PEOPLE } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerPeopleControl } from './control.ts';
 import { registerPeopleRoutes } from './routes.ts';
@@ -5,7 +6,8 @@ import { PeopleService } from './service.ts';
 
 export const peopleResource: ResourceModule = {
   name: 'people',
-  register(app, ctx) {
+  collections: [PEOPLE],
+  routes(app, ctx) {
     registerPeopleRoutes(app, new PeopleService(ctx.store, ctx.clock, ctx.bus));
   },
   control: registerPeopleControl,

@@ -1,12 +1,12 @@
 import type { Clock } from '../../core/clock.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { newId, parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Row, Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/types.ts';
 import type { CreatePersonBody } from './requests.ts';
 import type { Person } from './schemas.ts';
+import { PEOPLE } from './collections.ts';
 
 /** People (API description, "Person"): read through the API, created through the control plane. */
 export class PeopleService {
@@ -17,13 +17,13 @@ export class PeopleService {
     private readonly clock: Clock,
     private readonly bus: EventBus,
   ) {
-    this.emails = FieldIndex.of<Person>(store, COLLECTIONS.people, 'email', (person) => person.email.toLowerCase());
+    this.emails = FieldIndex.on(store, PEOPLE, 'email', (person) => person.email.toLowerCase());
   }
 
   /** A person of the workspace; another workspace's person is simply not found (404), a wrong prefix is a 400. */
   get(workspaceId: string, rawId: unknown, field = 'id'): Person {
-    const id = parseId('person', field, rawId);
-    const person = this.store.get<Person>(COLLECTIONS.people, workspaceId, id);
+    const id = parseId(PEOPLE, field, rawId);
+    const person = PEOPLE.in(this.store).get(workspaceId, id);
     if (!person) throw notFound(`Person ${id}`);
     return person;
   }
@@ -34,7 +34,7 @@ export class PeopleService {
     if (this.emails.has(workspaceId, email)) throw conflict('DUPLICATE_PERSON_EMAIL', `A person with e-mail ${body.email} already exists`);
     const now = this.clock.iso();
     const person: Person = {
-      id: newId('person'),
+      id: newId(PEOPLE),
       firstName: body.firstName,
       middleName: body.middleName ?? null,
       lastName: body.lastName,
@@ -45,7 +45,7 @@ export class PeopleService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.store.commit([{ type: 'put', collection: COLLECTIONS.people, workspaceId, row: person as unknown as Row }]);
+    await this.store.commit([PEOPLE.putOp(workspaceId, person)]);
     emitDomainEvent(this.bus, this.clock, workspaceId, 'customer.created', person);
     return person;
   }

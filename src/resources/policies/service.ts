@@ -1,10 +1,10 @@
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import type { Store } from '../../storage/types.ts';
 import type { PolicyResponse } from './requests.ts';
 import type { Policy } from './schemas.ts';
+import { POLICIES } from './collections.ts';
 
 export class PolicyService {
   constructor(private readonly store: Store) {}
@@ -31,14 +31,14 @@ export class PolicyService {
   /** Deletion removes the record: a later GET or DELETE is a 404. */
   async delete(principal: Principal, rawId: string): Promise<{ ok: true }> {
     const policy = this.find(principal, rawId);
-    await this.store.commit([{ type: 'delete', collection: COLLECTIONS.policies, workspaceId: principal.workspace.id, id: policy.id }]);
+    await this.store.commit([POLICIES.deleteOp(principal.workspace.id, policy.id)]);
     return { ok: true };
   }
 
   /** A product policy of a product outside an organization key's productIds is invisible (404). */
   private find(principal: Principal, rawId: string): Policy {
-    const id = parseId('policy', 'id', rawId);
-    const policy = this.store.get<Policy>(COLLECTIONS.policies, principal.workspace.id, id);
+    const id = parseId(POLICIES, 'id', rawId);
+    const policy = POLICIES.in(this.store).get(principal.workspace.id, id);
     if (!policy) throw notFound('Policy');
     if (policy.product_id && principal.productIds.length > 0 && !principal.productIds.includes(policy.product_id)) throw notFound('Policy');
     return policy;

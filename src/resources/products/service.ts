@@ -1,11 +1,12 @@
 import type { Principal } from '../../core/auth.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { paginate, parseSort, sortRows } from '../../core/pagination.ts';
 import { ResponseCache } from '../../core/response-cache.ts';
+import type { Repository } from '../../storage/collection.ts';
 import type { Store } from '../../storage/types.ts';
 import { PRODUCT_SORT_FIELDS, type Product } from './schemas.ts';
+import { PRODUCTS } from './collections.ts';
 
 export interface ListProductsQuery {
   limit: number;
@@ -20,11 +21,15 @@ const DEFAULT_SORT = { field: 'createdAt', descending: true };
 export class ProductService {
   private cache = new ResponseCache();
 
-  constructor(private readonly store: Store) {}
+  private readonly products: Repository<Product>;
+
+  constructor(store: Store) {
+    this.products = PRODUCTS.in(store);
+  }
 
   /** Products the principal may see: organization keys are limited to their productIds (empty = all). */
   visible(principal: Principal): Product[] {
-    const all = this.store.list<Product>(COLLECTIONS.products, principal.workspace.id);
+    const all = this.products.list(principal.workspace.id);
     if (principal.productIds.length === 0) return [...all];
     const allowed = new Set(principal.productIds);
     return all.filter((p) => allowed.has(p.id));
@@ -43,13 +48,13 @@ export class ProductService {
   /** The list, serialized once per version of the catalog (see ResponseCache). */
   listJson(principal: Principal, query: ListProductsQuery): Buffer {
     const ws = principal.workspace.id;
-    const key = [ws, this.store.version(COLLECTIONS.products, ws), principal.productIds.join(','), query.status, query.type, query.sort, query.limit, query.offset].join('|');
+    const key = [ws, this.products.version(ws), principal.productIds.join(','), query.status, query.type, query.sort, query.limit, query.offset].join('|');
     return this.cache.get(key, () => this.list(principal, query));
   }
 
   get(principal: Principal, rawId: string): Product {
-    const id = parseId('product', 'id', rawId);
-    const product = this.store.get<Product>(COLLECTIONS.products, principal.workspace.id, id);
+    const id = parseId(PRODUCTS, 'id', rawId);
+    const product = this.products.get(principal.workspace.id, id);
     if (!product || (principal.productIds.length > 0 && !principal.productIds.includes(id))) throw notFound('Product');
     return product;
   }

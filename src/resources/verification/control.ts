@@ -1,10 +1,9 @@
 import type { z } from 'zod';
-import { COLLECTIONS } from '../../core/collections.ts';
 import type { SandboxContext } from '../../context.ts';
 import type { ZodApp } from '../types.ts';
 import { serve } from '../../control/contract.ts';
 import { VERIFICATION_CONTROL_ROUTES, type VerificationViewSchema } from './control-contract.ts';
-import type { Verification } from './schemas.ts';
+import { VERIFICATIONS } from './collections.ts';
 
 /**
  * GET /__sandbox/verifications?target=&channel=&workspaceId=: the codes the
@@ -17,9 +16,9 @@ export function registerVerificationControl(app: ZodApp, ctx: SandboxContext): v
     // an unencoded `+` in a query string arrives as a space
     const wanted = target?.includes('@') ? target.toLowerCase() : target?.replace(/^ (?=\d)/, '+');
     const rows: z.infer<typeof VerificationViewSchema>[] = [];
-    for (const ws of ctx.store.partitions(COLLECTIONS.verifications)) {
+    for (const ws of VERIFICATIONS.in(ctx.store).partitions()) {
       if (workspaceId !== undefined && ws !== workspaceId) continue;
-      for (const v of ctx.store.list<Verification>(COLLECTIONS.verifications, ws)) {
+      for (const v of VERIFICATIONS.in(ctx.store).list(ws)) {
         if ((wanted !== undefined && v.target !== wanted) || (channel !== undefined && v.channel !== channel)) continue;
         const { codeHash: _hash, ...shown } = v;
         rows.push({ ...shown, workspaceId: ws });

@@ -1,3 +1,4 @@
+import { VERIFICATIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerVerificationControl } from './control.ts';
 import { registerVerificationRoutes } from './routes.ts';
@@ -5,7 +6,8 @@ import { VerificationService } from './service.ts';
 
 export const verificationResource: ResourceModule = {
   name: 'verification',
-  register(app, ctx) {
+  collections: [VERIFICATIONS],
+  routes(app, ctx) {
     registerVerificationRoutes(app, new VerificationService(ctx.store, ctx.clock));
   },
   control: registerVerificationControl,

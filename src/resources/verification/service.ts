@@ -1,16 +1,16 @@
 import { randomInt } from 'node:crypto';
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import type { ErrorCode } from '../../core/error-codes.ts';
 import { apiError, rateLimited, type ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { hashesEqual, hashSecret } from '../../core/secrets.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
-import type { Op, Row, Store } from '../../storage/types.ts';
+import type { Op, Store } from '../../storage/types.ts';
 import { deliveryCountOps } from '../analytics/service.ts';
 import type { Verification } from './schemas.ts';
 import { outcomeFor } from './test-targets.ts';
+import { VERIFICATIONS } from './collections.ts';
 
 /** Rules of the sandbox's design (docs/areas.md): all on the sandbox clock. */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -30,7 +30,7 @@ export class VerificationService {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.byTarget = FieldIndex.of<Verification>(store, COLLECTIONS.verifications, 'channel+target', (v) => `${v.channel}\u0000${v.target}`);
+    this.byTarget = FieldIndex.on(store, VERIFICATIONS, 'channel+target', (v) => `${v.channel}\u0000${v.target}`);
   }
 
   /**
@@ -52,7 +52,7 @@ export class VerificationService {
     const failedEvent = channel === 'email' ? 'bounced' : 'failed';
     const ops: Op[] = deliveryCountOps(this.store, workspaceId, day, channel, ['sent', undeliverable ? failedEvent : 'delivered']);
     if (latest?.status === 'pending') ops.push(this.put(workspaceId, { ...latest, status: 'superseded' }));
-    const id = newId('verification');
+    const id = newId(VERIFICATIONS);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const record: Verification = {
       id,
@@ -110,6 +110,6 @@ export class VerificationService {
   }
 
   private put(workspaceId: string, row: Verification): Op {
-    return { type: 'put', collection: COLLECTIONS.verifications, workspaceId, row: row as unknown as Row };
+    return VERIFICATIONS.putOp(workspaceId, row);
   }
 }

@@ -1,15 +1,15 @@
 import type { z } from 'zod';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Principal } from '../../core/auth.ts';
 import type { SandboxContext } from '../../context.ts';
 import type { CreateSubscriptionBodySchema } from './requests.ts';
-import { subscriptionView, type WebhookSubscriptionRecord } from './schemas.ts';
+import { subscriptionView } from './schemas.ts';
 import { WebhookSubscriptionService } from './service.ts';
 import type { ZodApp } from '../types.ts';
 import { serve } from '../../control/contract.ts';
 import { requireWorkspace } from '../../control/workspace-keys.ts';
 import { WEBHOOK_CONTROL_ROUTES } from './control-contract.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 
 /**
  * Webhook deliveries on the control plane (docs/webhooks.md): the attempt log,
@@ -41,7 +41,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
   // Read-only: `sandbox listen --print-secret` must not change a subscription (as `stripe listen --print-secret`).
   serve(app, findSubscription, async (request) => {
     const workspace = requireWorkspace(ctx, request.query.workspaceId);
-    const found = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === request.query.url);
+    const found = WEBHOOK_SUBSCRIPTIONS.in(ctx.store).list(workspace.id).find((s) => s.url === request.query.url);
     if (!found) throw notFound(`Subscription to ${request.query.url} in workspace ${workspace.id}`);
     return { subscription: subscriptionView(found), secret: found.secret };
   });
@@ -65,7 +65,7 @@ async function ensureSubscription(ctx: SandboxContext, workspaceId: string, body
   const workspace = requireWorkspace(ctx, workspaceId);
   const principal = { workspace } as Principal; // the service reads only the workspace
   const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
-  const existing = ctx.store.list<WebhookSubscriptionRecord>(COLLECTIONS.webhookSubscriptions, workspace.id).find((s) => s.url === body.url);
+  const existing = WEBHOOK_SUBSCRIPTIONS.in(ctx.store).list(workspace.id).find((s) => s.url === body.url);
   if (!existing) {
     const { secret, ...subscription } = await service.create(principal, body);
     return { subscription, secret, created: true };

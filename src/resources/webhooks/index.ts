@@ -1,3 +1,5 @@
+import { webhookDispatcherService } from '../../webhooks/service.ts';
+import { WEBHOOK_DELIVERIES, WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerDeliveryControl } from './control-deliveries.ts';
 import { registerEventControl } from './control-events.ts';
@@ -6,11 +8,13 @@ import { WebhookSubscriptionService } from './service.ts';
 
 export const webhooksResource: ResourceModule = {
   name: 'webhooks',
-  register(app, ctx) {
+  collections: [WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES],
+  routes(app, ctx) {
     registerWebhookRoutes(app, new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard));
   },
   control(app, ctx) {
     registerDeliveryControl(app, ctx);
     registerEventControl(app, ctx);
   },
+  services: [webhookDispatcherService],
 };

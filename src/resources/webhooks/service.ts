@@ -1,16 +1,15 @@
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { COLLECTIONS } from '../../core/collections.ts';
 import { notFound, validationError } from '../../core/errors.ts';
 import { newId, parseId } from '../../core/ids.ts';
 import { isLoopback } from '../../config.ts';
 import type { SelfGuard } from '../../core/self-guard.ts';
-import type { Row, Store } from '../../storage/types.ts';
+import type { Repository } from '../../storage/collection.ts';
+import type { Store } from '../../storage/types.ts';
 import { newWebhookSecret } from '../../webhooks/signing.ts';
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from './requests.ts';
 import { subscriptionView, type WebhookSubscription, type WebhookSubscriptionRecord } from './schemas.ts';
-
-const C = COLLECTIONS.webhookSubscriptions;
+import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 
 /**
  * Delivery URLs "must be HTTPS" (API description, "Webhook subscription").
@@ -27,15 +26,19 @@ export function urlProblem(raw: string, strict: boolean): string | null {
 }
 
 export class WebhookSubscriptionService {
+  private readonly subscriptions: Repository<WebhookSubscriptionRecord>;
+
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly clock: Clock,
     private readonly strictUrls: boolean,
     private readonly selfGuard: SelfGuard,
-  ) {}
+  ) {
+    this.subscriptions = WEBHOOK_SUBSCRIPTIONS.in(store);
+  }
 
   list(principal: Principal): WebhookSubscription[] {
-    return [...this.store.list<WebhookSubscriptionRecord>(C, principal.workspace.id)]
+    return [...this.subscriptions.list(principal.workspace.id)]
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
       .map(subscriptionView);
   }
@@ -48,7 +51,7 @@ export class WebhookSubscriptionService {
     await this.checkUrl(body.url);
     const now = this.clock.iso();
     const record: WebhookSubscriptionRecord = {
-      id: newId('webhookSubscription'),
+      id: newId(WEBHOOK_SUBSCRIPTIONS),
       workspace_id: principal.workspace.id,
       url: body.url,
       events: [...new Set(body.events)],
@@ -87,12 +90,12 @@ export class WebhookSubscriptionService {
   /** Pending deliveries of a deleted subscription are cancelled when their next attempt comes up. */
   async delete(principal: Principal, rawId: string): Promise<void> {
     const current = this.require(principal, rawId);
-    await this.store.commit([{ type: 'delete', collection: C, workspaceId: principal.workspace.id, id: current.id }]);
+    await this.subscriptions.delete(principal.workspace.id, current.id);
   }
 
   private require(principal: Principal, rawId: string): WebhookSubscriptionRecord {
-    const id = parseId('webhookSubscription', 'id', rawId);
-    const found = this.store.get<WebhookSubscriptionRecord>(C, principal.workspace.id, id);
+    const id = parseId(WEBHOOK_SUBSCRIPTIONS, 'id', rawId);
+    const found = this.subscriptions.get(principal.workspace.id, id);
     if (!found) throw notFound('Webhook subscription');
     return found;
   }
@@ -106,6 +109,6 @@ export class WebhookSubscriptionService {
   }
 
   private put(record: WebhookSubscriptionRecord): Promise<void> {
-    return this.store.commit([{ type: 'put', collection: C, workspaceId: record.workspace_id, row: record as unknown as Row }]);
+    return this.subscriptions.put(record.workspace_id, record);
   }
 }

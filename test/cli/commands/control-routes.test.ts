@@ -68,7 +68,7 @@ describe('POST /__sandbox/seed', () => {
     const after = await exportRows(ws);
     for (const name of ['products', 'pricingOptions', 'departures', 'people', 'bookings', 'passengers', 'bookingItems'] as const) {
       expect(after[name]!.length - before[name]!.length).toBe(created[name]);
-      for (const row of after[name]!) expect(RECORD_SCHEMAS[name].safeParse(row).error).toBeUndefined();
+      for (const row of after[name]!) expect(RECORD_SCHEMAS[name]!.safeParse(row).error).toBeUndefined();
     }
     // every departure's taken seats are exactly those of its live bookings (fixtures and seeded ones alike)
     const bookings = after.bookings as unknown as Booking[];

@@ -1,0 +1,5 @@
+import { defineCollection } from '../../storage/collection.ts';
+import { DepartureSchema } from './schemas.ts';
+
+/** The departures area's stored collection (ResourceModule.collections). */
+export const DEPARTURES = defineCollection({ name: 'departures', schema: DepartureSchema, idPrefix: 'dept' });

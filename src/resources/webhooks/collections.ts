@@ -1,0 +1,11 @@
+import { defineCollection } from '../../storage/collection.ts';
+import { WEBHOOK_DELIVERIES } from '../../webhooks/outbox.ts';
+import { WebhookSubscriptionRecordSchema } from './schemas.ts';
+
+/**
+ * The webhooks area's stored collections (ResourceModule.collections): the
+ * subscriptions, and the delivery outbox, declared by the dispatcher's outbox
+ * next to its row schema (src/webhooks/outbox.ts).
+ */
+export const WEBHOOK_SUBSCRIPTIONS = defineCollection({ name: 'webhookSubscriptions', schema: WebhookSubscriptionRecordSchema, idPrefix: 'whsub' });
+export { WEBHOOK_DELIVERIES };
