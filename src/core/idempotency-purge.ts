@@ -8,8 +8,9 @@ export const IDEMPOTENCY_PURGE_EVERY_MS = IDEMPOTENCY_RETENTION_MS / 24;
  * Deletes expired idempotency records every hour of the sandbox clock (never a
  * real timer: a manual clock sweeps when it is advanced past the hour). The
  * sweep belongs to no workspace; each record is judged on its own workspace's
- * clock (Idempotency.purgeExpired). A BackgroundService (src/services.ts, whose
- * list checks its shape), typed by what it uses so core/ imports nothing above it.
+ * clock (Idempotency.purgeExpired). A BackgroundService of the sandbox itself, not
+ * of an area (createSandbox starts it beside the areas' services), typed by what it
+ * uses so core/ imports nothing above it.
  */
 export const idempotencyPurgeService = {
   name: 'idempotency-purge',
