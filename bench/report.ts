@@ -86,7 +86,6 @@ function resetBlock(r: ResetResult): string {
 }
 
 function webhooksBlock(w: WebhookResult): string {
-  if (w.status === 'absent') return '5. webhook latency: not measured (src/webhooks/bench.ts does not exist yet)';
   if (w.status === 'error') return `5. webhook latency: hook failed: ${w.message}`;
   return `5. webhook latency over ${w.count} deliveries: median ${w.medianMs} ms, p99 ${w.p99Ms} ms`;
 }

@@ -8,7 +8,7 @@
  *                                  CPU profile of the sandbox child under load
  *
  * Sections: 1 throughput vs a bare Fastify route, 2 spawn-to-first-response,
- * 3 write cost, 4 reset, 5 webhook latency (when src/webhooks/bench.ts exists),
+ * 3 write cost, 4 reset, 5 webhook latency (bench/webhook-latency.ts),
  * 6 form and booking creates at 1k and 100k records, 7 memory (idle RSS against
  * bare Fastify, RSS after 100k requests, 10k failed deliveries, 100k bookings),
  * 8 workspaces on demand.

@@ -9,11 +9,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** Folders (all .ts files, recursively) and files the generator's output depends on. */
-const SOURCES = ['src/fixtures', 'src/core', 'src/storage/types.ts', 'src/storage/collection.ts', 'src/resources/index.ts', 'src/webhooks/outbox.ts'];
+const SOURCES = ['src/fixtures', 'src/core', 'src/storage/types.ts', 'src/storage/collection.ts', 'src/resources/index.ts', 'src/webhooks/outbox.ts', 'src/resources/departures/quote-arithmetic.ts'];
 /**
  * Resource modules the generator imports record helpers from: their schemas.ts,
  * and collections.ts, which names each collection and its id prefix (the list
- * in src/resources/index.ts orders the collections in the database).
+ * in src/resources/index.ts orders the collections in the database); and, above,
+ * the quote arithmetic that prices generated bookings.
  */
 const RESOURCE_SCHEMAS = 'src/resources';
 const AREA_FILES = ['schemas.ts', 'collections.ts'];

@@ -13,6 +13,7 @@ import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixtur
 import type { RouteCatalog } from './http/openapi.ts';
 import type { WorkspaceManager } from './workspaces/manager.ts';
 import type { Suspension } from './core/suspension.ts';
+import type { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 /** Everything a resource, the control plane or a hook may use. Built once by createSandbox. */
 export interface SandboxContext {
@@ -41,6 +42,8 @@ export interface SandboxContext {
   workspaces: WorkspaceManager;
   /** emulated suspension after repeated 429s, off by default (src/core/suspension.ts) */
   suspension: Suspension;
+  /** webhook deliveries: the outbox, replay, idle (src/webhooks/dispatcher.ts), run by the webhooks service */
+  webhooks: WebhookDispatcher;
   /** every stored collection of this sandbox, derived from its resource modules (src/resources/index.ts) */
   collections: CollectionRegistry;
 }

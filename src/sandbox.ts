@@ -5,7 +5,8 @@ import { Clock } from './core/clock.ts';
 import { EventBus } from './core/events.ts';
 import { FaultInjector } from './core/faults.ts';
 import { RequestLog } from './core/request-log.ts';
-import { Idempotency, IDEMPOTENCY_RETENTION_MS } from './core/idempotency.ts';
+import { Idempotency } from './core/idempotency.ts';
+import { idempotencyPurgeService } from './core/idempotency-purge.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
 import { SelfGuard } from './core/self-guard.ts';
@@ -25,6 +26,7 @@ import { describeTakeover } from './storage/lock.ts';
 import { OverlayStore } from './storage/overlay-store.ts';
 import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle.ts';
 import { WorkspaceManager, type CreateWorkspaceInput } from './workspaces/manager.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { freshenCopiedRow } from './workspaces/templates.ts';
 import type { Collections, Store } from './storage/types.ts';
 
@@ -94,6 +96,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const idempotency = new Idempotency(store, clock);
   const suspension = new Suspension(clock, options.suspension === false ? {} : { enabled: true, ...(options.suspension === true ? {} : options.suspension) });
   const controlToken = isLoopback(options.host) ? null : (options.controlToken ?? randomToken(32));
+  const selfGuard = new SelfGuard();
   const ctx: SandboxContext = {
     options,
     store,
@@ -123,10 +126,11 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       bus.emit('reset', { at: clock.iso() });
     },
     faults: new FaultInjector(options.seed),
-    selfGuard: new SelfGuard(),
+    selfGuard,
     requestLog: new RequestLog(bus),
     suspension,
     collections,
+    webhooks: new WebhookDispatcher({ store, clock, bus, selfGuard, options }),
     workspaces: new WorkspaceManager({
       store,
       collections,
@@ -144,8 +148,8 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     }),
   };
   const running: RunningService[] = [];
-  schedulePurge(clock, idempotency);
-  for (const service of servicesOf(resources)) running.push(await service.start(ctx));
+  // the areas' services, and the sandbox's own: the hourly idempotency purge
+  for (const service of [...servicesOf(resources), idempotencyPurgeService]) running.push(await service.start(ctx));
 
   const app = buildApp(ctx, resources);
   await app.ready();
@@ -199,15 +203,6 @@ function clockStart(options: ResolvedOptions): number | undefined {
   const ms = typeof raw === 'number' ? raw : Date.parse(raw);
   if (Number.isNaN(ms)) throw new SandboxError(`Invalid clock start "${raw}": use an ISO 8601 time`);
   return ms;
-}
-
-/** Expired idempotency keys are swept hourly on the sandbox clock (retention: 24 h). */
-function schedulePurge(clock: Clock, idempotency: Idempotency): void {
-  const tick = () => {
-    void idempotency.purgeExpired();
-    clock.schedule(clock.now() + IDEMPOTENCY_RETENTION_MS / 24, tick);
-  };
-  clock.schedule(clock.now() + IDEMPOTENCY_RETENTION_MS / 24, tick);
 }
 
 function listenError(err: unknown, options: ResolvedOptions): Error {

@@ -6,7 +6,8 @@ import type { z } from 'zod';
  * build their bodies from the same zod schemas, and the hot path should not pay
  * for a second parse. With `validateResponses` (the test suite turns it on)
  * every body is checked against its declared response schema first, so a shape
- * drift fails loudly in tests.
+ * drift fails loudly in tests. Bodies a route sends as ready JSON text (the
+ * cached product list, src/http/send.ts) skip the serializer in both modes.
  */
 export function createSerializerCompiler(validate: boolean) {
   return ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {

@@ -1,9 +1,10 @@
 import { conflict } from '../core/errors.ts';
-import type { DomainEvent } from '../core/events.ts';
+import type { Clock } from '../core/clock.ts';
+import type { DomainEvent, EventBus } from '../core/events.ts';
+import type { SelfGuard } from '../core/self-guard.ts';
 import { newId } from '../core/ids.ts';
-import type { SandboxContext } from '../context.ts';
 import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
-import type { Op } from '../storage/types.ts';
+import type { Op, Store } from '../storage/types.ts';
 import { isCatalogueEvent } from './catalogue.ts';
 import { AttemptAborted, USER_AGENT } from './delivery.ts';
 import { sendGuarded } from './guarded-send.ts';
@@ -28,10 +29,24 @@ type Trigger = Attempt['trigger'];
 export const MAX_IN_FLIGHT_PER_SUBSCRIPTION = 4;
 
 /**
+ * What the dispatcher works with: a part of the sandbox context, named here so
+ * that the context can hold the dispatcher (`ctx.webhooks`) without a cycle.
+ */
+export interface DispatcherDeps {
+  store: Store;
+  clock: Clock;
+  bus: EventBus;
+  selfGuard: SelfGuard;
+  options: { webhookTimeoutMs: number; webhookRetryScale: number };
+}
+
+/**
  * Turns domain events into signed deliveries. Subscribes to the bus, writes
  * each delivery to the outbox before sending, sends the first attempt at once
  * and schedules retries on the sandbox clock, so advancing the clock runs them
- * (API description, "Events"; docs/webhooks.md).
+ * (API description, "Events"; docs/webhooks.md). One per sandbox, built by
+ * createSandbox as `ctx.webhooks` and started by its background service
+ * (service.ts); the control plane reads the outbox and replays through it.
  */
 export class WebhookDispatcher {
   readonly outbox: Outbox;
@@ -46,7 +61,7 @@ export class WebhookDispatcher {
   private stopping = new AbortController();
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly ctx: SandboxContext, readonly timeoutMs = ctx.options.webhookTimeoutMs) {
+  constructor(private readonly ctx: DispatcherDeps, readonly timeoutMs = ctx.options.webhookTimeoutMs) {
     this.outbox = new Outbox(ctx.store);
   }
 
@@ -287,16 +302,4 @@ function bookkeeping(sub: WebhookSubscriptionRecord, outcome: ReturnType<typeof 
   if (outcome === 'succeeded') return { ...sub, failure_count: 0, last_delivery_at: at };
   const failed = { ...sub, failure_count: sub.failure_count + 1, last_delivery_at: at };
   return outcome === 'gone' ? { ...failed, active: false, updated_at: at } : failed;
-}
-
-const dispatchers = new WeakMap<SandboxContext, WebhookDispatcher>();
-
-export function dispatcherFor(ctx: SandboxContext): WebhookDispatcher {
-  const dispatcher = dispatchers.get(ctx);
-  if (!dispatcher) throw new Error('the webhook dispatcher service is not running');
-  return dispatcher;
-}
-
-export function registerDispatcher(ctx: SandboxContext, dispatcher: WebhookDispatcher): void {
-  dispatchers.set(ctx, dispatcher);
 }

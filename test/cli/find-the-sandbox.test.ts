@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, waitForStdout } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { useSandbox } from './commands/harness.ts';
 
 /**
@@ -8,7 +9,7 @@ import { useSandbox } from './commands/harness.ts';
  * the --json ready line carries the control token when there is one.
  */
 const t = useSandbox();
-const withEnv = (args: string[], env: Record<string, string>) => runCli(args, env).exit;
+const withEnv = (args: string[], env: Record<string, string>) => runCliInProcess(args, env);
 
 describe('finding the sandbox', () => {
   it('trigger, listen and dashboard honour $SANDBOX_URL (as inside `sandbox exec`)', async () => {
@@ -22,19 +23,19 @@ describe('finding the sandbox', () => {
     expect(listen.stdout.trim()).toMatch(/^whsec_/);
 
     const dashboard = runCli(['dashboard'], env);
-    await new Promise<void>((resolve) => dashboard.child.stdout.on('data', (c: Buffer) => c.toString().includes('connected to the sandbox') && resolve()));
+    await waitForStdout(dashboard, 'connected to the sandbox');
     dashboard.child.kill('SIGTERM');
     await dashboard.exit;
   });
 
   it('--url wins over $SANDBOX_URL', async () => {
-    const r = await runCli(['trigger', 'booking.created', '--json', '--url', t.sandbox.url], { SANDBOX_URL: 'http://127.0.0.1:1' }).exit;
+    const r = await withEnv(['trigger', 'booking.created', '--json', '--url', t.sandbox.url], { SANDBOX_URL: 'http://127.0.0.1:1' });
     expect(r.code).toBe(0);
   });
 
   it('the help of every such command says where the URL comes from', async () => {
     for (const command of [['listen'], ['trigger'], ['dashboard'], ['keys', 'list'], ['logs'], ['clock', 'advance']]) {
-      const help = await runCli([...command, '--help'], { SANDBOX_URL: '' }).exit;
+      const help = await withEnv([...command, '--help'], { SANDBOX_URL: '' });
       expect(help.stdout.replace(/\s+/g, ' '), command.join(' ')).toContain('--url <url> the running sandbox (default: $SANDBOX_URL, else http://127.0.0.1:4010)');
     }
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { plainLogSink } from '../../src/dashboard/plain-log.ts';
-import { runCli, type Running } from '../helpers/cli.ts';
+import { runCli, waitForStdout, type Running } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 import { delivery, request } from './fake-source.ts';
 
@@ -21,18 +22,6 @@ describe('plain log lines (no terminal)', () => {
   });
 });
 
-/** Everything the child has printed so far, collected from its very first byte. */
-function collect(run: Running): () => string {
-  let text = '';
-  run.child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return () => text;
-}
-
-async function waitFor(read: () => string, needle: string, attempts = 300): Promise<void> {
-  for (let i = 0; i < attempts && !read().includes(needle); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(read()).toContain(needle);
-}
-
 describe('sandbox start --dashboard without a terminal', () => {
   let run: Running | undefined;
   afterEach(async () => {
@@ -42,13 +31,12 @@ describe('sandbox start --dashboard without a terminal', () => {
 
   it('falls back to plain log lines on stdout', async () => {
     run = runCli(['start', '--dashboard', '--in-memory', '--port', '0']);
-    const stdout = collect(run);
     const first = await run.firstLine;
     const url = /(http:\/\/\S+)/.exec(first)?.[1];
     expect(first).toMatch(/no terminal/);
-    await waitFor(stdout, 'connected to the sandbox');
+    await waitForStdout(run, 'connected to the sandbox');
     await fetch(`${url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } });
-    await waitFor(stdout, 'GET /v1/products?limit=1 200');
+    await waitForStdout(run, 'GET /v1/products?limit=1 200');
     run.child.kill('SIGTERM');
     const exit = await run.exit;
     expect(exit.code).toBe(0);
@@ -56,8 +44,7 @@ describe('sandbox start --dashboard without a terminal', () => {
   });
 
   it('lists the dashboard command in the help', async () => {
-    run = runCli(['dashboard', '--help']);
-    const exit = await run.exit;
+    const exit = await runCliInProcess(['dashboard', '--help']);
     expect(exit.stdout).toContain('--url <url>');
     expect(exit.stdout).toContain('r replay');
   });

@@ -75,3 +75,17 @@ describe('Idempotency-Key on POST (Common request rules)', () => {
     expect((await t.request('POST', '/v1/forms', { body: form('Fixed'), headers })).statusCode).toBe(201);
   });
 });
+
+describe('the idempotency purge service (src/core/idempotency-purge.ts)', () => {
+  it('deletes expired records on the sandbox clock, within an hour of their expiry', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const { store } = t.sandbox;
+    const records = () => store.list('idempotency', t!.liveWorkspaceId).length;
+    await t.request('POST', '/v1/forms', { body: form('Swept'), headers: { 'idempotency-key': 'k-purge' } });
+    expect(records()).toBe(1);
+    await t.sandbox.clock.advance(24 * 3_600_000 - 1); // still within retention: kept
+    expect(records()).toBe(1);
+    await t.sandbox.clock.advance(3_600_000); // expired, and the hourly sweep has run since
+    expect(records()).toBe(0);
+  });
+});

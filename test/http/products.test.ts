@@ -74,7 +74,7 @@ describe('GET /v1/products (API description, Products; Envelopes)', () => {
   });
 
   it('list responses follow catalog changes, and reset restores the fixtures', async () => {
-    const fast = await testSandbox({ enforceRateLimits: false, validateResponses: false });
+    const fast = await testSandbox({ enforceRateLimits: false }); // its own: it edits and resets
     const get = async () => (await fast.request('GET', '/v1/products?limit=5&sort=title', { key: KEYS.liveFull })).json();
     const before = await get();
     const target = before.data[0];

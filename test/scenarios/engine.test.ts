@@ -7,7 +7,7 @@ import { loadScenarioFile } from '../../src/scenarios/load.ts';
 import { runScenario, type StepResult } from '../../src/scenarios/runner.ts';
 import { ScenarioSchema } from '../../src/scenarios/schema.ts';
 import { mismatch, readPath, render } from '../../src/scenarios/template.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
 describe('templates and matching', () => {
   it('renders variables, keeping the type of a whole-string variable', () => {
@@ -66,13 +66,13 @@ describe('running', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sbx-scn-'));
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ name: 'bad', description: 'x', steps: [{ name: 'wants a 418', request: { method: 'GET', path: '/__sandbox/health' }, expect: { status: 418 } }] }));
-    const failed = await runCli(['scenario', 'run', bad, '--url', sandbox.url]).exit;
+    const failed = await runCliInProcess(['scenario', 'run', bad, '--url', sandbox.url]);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('✗ wants a 418');
     expect(failed.stdout).toContain('status: expected 418, got 200');
     const good = join(dir, 'good.json');
     await writeFile(good, JSON.stringify({ name: 'good', description: 'x', steps: [{ request: { method: 'GET', path: '/__sandbox/health' }, expect: { status: 200, body: { data: { status: 'ok' } } } }] }));
-    const passed = await runCli(['scenario', 'run', good, '--url', sandbox.url, '--json']).exit;
+    const passed = await runCliInProcess(['scenario', 'run', good, '--url', sandbox.url, '--json']);
     expect(passed.code).toBe(0);
     expect(JSON.parse(passed.stdout)).toMatchObject({ name: 'good', passed: true });
   });

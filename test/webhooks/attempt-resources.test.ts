@@ -3,7 +3,6 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitDomainEvent } from '../../src/core/events.ts';
 import { ATTEMPT_ERRORS, send } from '../../src/webhooks/delivery.ts';
-import { dispatcherFor } from '../../src/webhooks/dispatcher.ts';
 import { DELIVERY_LOG_LIMIT, WEBHOOK_DELIVERIES, type Delivery } from '../../src/webhooks/outbox.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { subscribe } from './helpers.ts';
@@ -71,7 +70,7 @@ describe('the delivery log after a burst', () => {
     // all enqueued before the first attempt ends: trimming only as deliveries arrive finds them pending
     const burst = DELIVERY_LOG_LIMIT + 300;
     for (let i = 0; i < burst; i++) emitDomainEvent(t.sandbox.events, t.sandbox.clock, t.liveWorkspaceId, 'booking.created', { id: `book_${i}` });
-    await dispatcherFor(t.sandbox.context).idle();
+    await t.sandbox.context.webhooks.idle();
     const rows = WEBHOOK_DELIVERIES.in(t.sandbox.store).list(t.liveWorkspaceId);
     expect(rows.filter((d) => d.status === 'pending')).toHaveLength(0);
     expect(rows.length).toBeLessThanOrEqual(DELIVERY_LOG_LIMIT + 100);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { dispatcherFor } from '../../src/webhooks/dispatcher.ts';
 import { runCli, waitForStdout } from '../helpers/cli.ts';
+import { runCliInProcess as cli } from '../helpers/cli-in-process.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 let sandbox: Sandbox;
@@ -20,18 +20,18 @@ const live = () => sandbox.workspaces.find((w) => w.mode === 'live')!;
 
 describe('sandbox listen / trigger', () => {
   it('listen --print-secret prints only the secret and subscribes nothing; a listen then delivers requests signed with it', async () => {
-    const listen = await runCli(['listen', '--forward-to', receiver.url, '--events', 'booking.*', '--workspace', live().name, '--print-secret', '--url', sandbox.url]).exit;
+    const listen = await cli(['listen', '--forward-to', receiver.url, '--events', 'booking.*', '--workspace', live().name, '--print-secret', '--url', sandbox.url]);
     expect(listen.code).toBe(0);
     const secret = listen.stdout.trim();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     // as `stripe listen --print-secret`: nothing is forwarded until listen runs (issue 15)
-    const idle = await runCli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_idle"}', '--url', sandbox.url]).exit;
+    const idle = await cli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_idle"}', '--url', sandbox.url]);
     expect(idle.stdout).toMatch(/: 0 deliveries queued\n$/);
     const run = runCli(['listen', '--forward-to', receiver.url, '--events', 'booking.*', '--workspace', live().name, '--url', sandbox.url]);
     try {
       await waitForStdout(run, secret);
       const arrived = receiver.next();
-      const trigger = await runCli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_cli"}', '--url', sandbox.url]).exit;
+      const trigger = await cli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_cli"}', '--url', sandbox.url]);
       expect(trigger.stdout).toMatch(/^Emitted booking\.created evt_\S+ in .+: 1 delivery queued\n$/);
       const got = await arrived;
       expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'booking.created', data: { id: 'book_cli' } });
@@ -46,9 +46,9 @@ describe('sandbox listen / trigger', () => {
     try {
       await waitForStdout(run, 'signing secret');
       const workspaceId = sandbox.workspaces[0]!.id;
-      const printed = waitForStdout(run, 'customer.created');
+      const printed = waitForStdout(run, 'attempt 1'); // the banner names customer.created already
       await sandbox.app.inject({ method: 'POST', url: '/__sandbox/events', payload: { workspaceId, type: 'customer.created', data: { id: 'ppl_cli' } } });
-      await dispatcherFor(sandbox.context).idle();
+      await sandbox.context.webhooks.idle();
       await printed;
       run.child.kill('SIGTERM');
       const { stdout } = await run.exit;
@@ -60,18 +60,18 @@ describe('sandbox listen / trigger', () => {
 
   it('fails with one clear line when no sandbox is running', async () => {
     for (const args of [['trigger', 'booking.created'], ['listen', '--forward-to', receiver.url]]) {
-      const { code, stderr } = await runCli([...args, '--url', 'http://127.0.0.1:9']).exit;
+      const { code, stderr } = await cli([...args, '--url', 'http://127.0.0.1:9']);
       expect(code).toBe(1);
       expect(stderr).toMatch(/^sandbox: no sandbox is running at http:\/\/127\.0\.0\.1:9 \(connection refused\)[^\n]*\n$/);
     }
   });
 
   it('trigger reports a bad event type or bad --data in one line', async () => {
-    const bad = await runCli(['trigger', 'booking.exploded', '--url', sandbox.url]).exit;
+    const bad = await cli(['trigger', 'booking.exploded', '--url', sandbox.url]);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/^sandbox: Validation failed/);
-    const data = await runCli(['trigger', 'booking.created', '--data', '{nope', '--url', sandbox.url]).exit;
+    const data = await cli(['trigger', 'booking.created', '--data', '{nope', '--url', sandbox.url]);
     expect(data.stderr).toMatch(/^sandbox: --data is not valid JSON/);
   });
 });

@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
 import { emitDomainEvent } from '../../src/core/events.ts';
-import { dispatcherFor } from '../../src/webhooks/dispatcher.ts';
 import type { Delivery } from '../../src/webhooks/outbox.ts';
 import type { TestSandbox } from '../helpers/sandbox.ts';
 import type { Received } from './receiver.ts';
@@ -30,7 +29,7 @@ export async function emit(t: TestSandbox, type: string, data: Record<string, un
   return event;
 }
 
-export const settle = (t: TestSandbox) => dispatcherFor(t.sandbox.context).idle();
+export const settle = (t: TestSandbox) => t.sandbox.context.webhooks.idle();
 
 export async function advance(t: TestSandbox, ms: number): Promise<void> {
   await t.sandbox.clock.advance(ms);
@@ -38,7 +37,7 @@ export async function advance(t: TestSandbox, ms: number): Promise<void> {
 }
 
 export function deliveriesOf(t: TestSandbox, subscriptionId: string): Delivery[] {
-  return dispatcherFor(t.sandbox.context).outbox.list({ subscriptionId });
+  return t.sandbox.context.webhooks.outbox.list({ subscriptionId });
 }
 
 /** Verifies with the Standard Webhooks reference verifier; throws when the signature is wrong. */

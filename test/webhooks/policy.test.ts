@@ -70,7 +70,7 @@ describe('signing', () => {
 
 describe('measureWebhookLatency', () => {
   it('emits count events to a local receiver and reports median and p99', async () => {
-    const { measureWebhookLatency } = await import('../../src/webhooks/bench.ts');
+    const { measureWebhookLatency } = await import('../../bench/webhook-latency.ts');
     const result = await measureWebhookLatency(20);
     expect(result.count).toBe(20);
     expect(result.medianMs).toBeGreaterThan(0);

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitDomainEvent } from '../../src/core/events.ts';
-import { dispatcherFor } from '../../src/webhooks/dispatcher.ts';
 import type { Delivery } from '../../src/webhooks/outbox.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
@@ -16,7 +15,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const settle = () => dispatcherFor(t.sandbox.context).idle();
+const settle = () => t.sandbox.context.webhooks.idle();
 
 describe('webhooks of created workspaces', () => {
   it('stay within their workspace: deliveries, retries on its own clock, and nothing for the others', async () => {

@@ -2,7 +2,7 @@ import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
-import { buildQuote, quoteLines, type Party } from '../../fixtures/pricing.ts';
+import { buildQuote, quoteLines, type Party } from './quote-arithmetic.ts';
 import type { Store } from '../../storage/types.ts';
 import type { Quote } from '../bookings/schemas.ts';
 import type { Coupon, Extension, PricingOption } from '../catalog/schemas.ts';
@@ -15,7 +15,7 @@ import { PRODUCTS } from '../products/collections.ts';
 
 /**
  * The one pricing engine behind quotes, bookings, booking items and wizard
- * sessions. It reuses the fixtures' quote arithmetic (src/fixtures/pricing.ts)
+ * sessions. Its arithmetic (quote-arithmetic.ts) is also what the fixture generator uses,
  * so generated bookings and API bookings are priced alike: integer minor
  * units, tax on the discounted subtotal, rounded half up. Every rule it applies
  * is listed in docs/bookings.md ("Pricing").

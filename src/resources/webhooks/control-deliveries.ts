@@ -6,7 +6,6 @@ import type { CreateSubscriptionBodySchema } from './requests.ts';
 import { subscriptionView } from './schemas.ts';
 import { WebhookSubscriptionService } from './service.ts';
 import type { ZodApp } from '../types.ts';
-import { dispatcherFor } from '../../webhooks/dispatcher.ts';
 import { serve } from '../../control/contract.ts';
 import { requireWorkspace } from '../../control/workspace-keys.ts';
 import { WEBHOOK_CONTROL_ROUTES } from './control-contract.ts';
@@ -22,14 +21,13 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
   const { deliveries, delivery, replayDelivery, ensureSubscription: ensure, findSubscription, setSubscriptionActive } = WEBHOOK_CONTROL_ROUTES;
   serve(app, deliveries, async (request) => {
     const { limit, ...filter } = request.query;
-    return dispatcherFor(ctx).outbox.list(filter).slice(0, limit);
+    return ctx.webhooks.outbox.list(filter).slice(0, limit);
   });
 
   serve(app, delivery, async (request) => requireDelivery(ctx, request.params.id));
 
   serve(app, replayDelivery, async (request) => {
-    const dispatcher = dispatcherFor(ctx);
-    const replayed = await dispatcher.replay(requireDelivery(ctx, request.params.id));
+    const replayed = await ctx.webhooks.replay(requireDelivery(ctx, request.params.id));
     return replayed ?? requireDelivery(ctx, request.params.id);
   });
 
@@ -57,7 +55,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
 }
 
 function requireDelivery(ctx: SandboxContext, id: string) {
-  const delivery = dispatcherFor(ctx).outbox.find(id);
+  const delivery = ctx.webhooks.outbox.find(id);
   if (!delivery) throw notFound(`Delivery ${id}`);
   return delivery;
 }

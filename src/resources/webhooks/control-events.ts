@@ -3,7 +3,6 @@ import { conflict } from '../../core/errors.ts';
 import type { SandboxContext } from '../../context.ts';
 import type { ZodApp } from '../types.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/catalogue.ts';
-import { dispatcherFor } from '../../webhooks/dispatcher.ts';
 import { sampleEventData } from '../../webhooks/sample-data.ts';
 import { applyDataEdits } from './event-data-edits.ts';
 import { serve } from '../../control/contract.ts';
@@ -26,7 +25,7 @@ export function registerEventControl(app: ZodApp, ctx: SandboxContext): void {
     if (!base) throw conflict('CONTROL_CONFLICT', `Workspace ${workspace.id} has no records to build ${type} from; pass data`);
     const data = applyDataEdits(base, { override: request.body.override, add: request.body.add }, type);
     const event = emitDomainEvent(ctx.bus, ctx.clock, workspace.id, type, data);
-    const deliveryIds = await dispatcherFor(ctx).whenEnqueued(event.id);
+    const deliveryIds = await ctx.webhooks.whenEnqueued(event.id);
     return { event, deliveryIds };
   });
 }

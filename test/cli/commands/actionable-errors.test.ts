@@ -2,12 +2,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.ts';
+import { runCliInProcess } from '../../helpers/cli-in-process.ts';
 import { expectOneLineFailure, useSandbox } from './harness.ts';
 
 /** Point 6 of issue 15: each of these is one line naming the flag, file or id, exit 1. */
 const t = useSandbox();
-const bare = async (args: string[]) => runCli(args, { SANDBOX_URL: '' }).exit;
+const bare = async (args: string[]) => runCliInProcess(args, { SANDBOX_URL: '' });
 
 describe('errors a person can act on', () => {
   it('ratelimit exhaust --key <unknown> says not found', async () => {

@@ -1,16 +1,17 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createSandbox, type Sandbox } from '../../../src/index.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCliInProcess, type CliResult } from '../../helpers/cli-in-process.ts';
+
+export type { CliResult };
 
 /**
- * One real sandbox (a real socket, manual clock, in memory) per test file,
- * and the real bin run against it with --url.
+ * One real sandbox (a real socket, manual clock, in memory) per test file, and
+ * the CLI's commands run against it with --url, in this process through the
+ * CLI's own entry (test/helpers/cli-in-process.ts): the same program, output and
+ * exit codes as the bin, without a Node start per command. What only the bin
+ * can show (start, exec, signals, the shim) is tested by spawning it
+ * (test/cli/start.test.ts, exec.test.ts, bin-names.test.ts, ...).
  */
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 export function useSandbox(): { readonly sandbox: Sandbox; cli: (args: string[]) => Promise<CliResult>; api: (method: string, path: string, key: string, body?: unknown) => Promise<Response> } {
   let sandbox: Sandbox | undefined;
@@ -22,7 +23,7 @@ export function useSandbox(): { readonly sandbox: Sandbox; cli: (args: string[])
     get sandbox() {
       return sandbox!;
     },
-    cli: (args) => runCli([...args, '--url', sandbox!.url]).exit,
+    cli: (args) => runCliInProcess([...args, '--url', sandbox!.url]),
     api: (method, path, key, body) =>
       fetch(`${sandbox!.url}${path}`, {
         method,

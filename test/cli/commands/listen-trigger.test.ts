@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/control/client.ts';
 import { requestFilter } from '../../../src/cli/logs.ts';
 import { parseAssignments } from '../../../src/cli/trigger.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, waitForStderr, waitForStdout } from '../../helpers/cli.ts';
 import { KEYS } from '../../helpers/sandbox.ts';
 import { expectOneLineFailure, json, useSandbox } from './harness.ts';
 
@@ -50,13 +50,11 @@ describe('sandbox listen', () => {
 
   it('--json prints one JSON line per delivery, and Ctrl+C pauses the subscription', async () => {
     const run = runCli(['listen', '--forward-to', hookUrl, '--json', '--url', t.sandbox.url]);
-    let stdout = '';
-    run.child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    await new Promise<void>((resolve) => run.child.stderr.on('data', (c: Buffer) => c.toString().includes('Forwarding') && resolve()));
+    await waitForStderr(run, 'Forwarding');
     expect((await subscriptionTo(hookUrl)).subscription.active).toBe(true);
     expect((await t.cli(['trigger', 'booking.created', '--json'])).code).toBe(0);
-    for (let i = 0; i < 300 && !stdout.includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    const line = JSON.parse(stdout.split('\n')[0]!);
+    await waitForStdout(run, '\n');
+    const line = JSON.parse(run.output().stdout.split('\n')[0]!);
     expect(line).toMatchObject({ eventType: 'booking.created', attempt: 1, trigger: 'initial', status: 'succeeded', responseStatus: 200 });
     expect(typeof line.deliveryId).toBe('string');
     run.child.kill('SIGINT');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, waitForStdout } from '../../helpers/cli.ts';
+import { runCliInProcess } from '../../helpers/cli-in-process.ts';
 import { KEYS } from '../../helpers/sandbox.ts';
 import { expectOneLineFailure, json, useSandbox } from './harness.ts';
 
@@ -82,7 +83,7 @@ describe('no sandbox', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
     await new Promise((resolve) => server.close(resolve));
-    const r = await runCli(['clock', '--url', `http://127.0.0.1:${port}`]).exit;
+    const r = await runCliInProcess(['clock', '--url', `http://127.0.0.1:${port}`]);
     expect(expectOneLineFailure(r)).toContain(`no sandbox is running at http://127.0.0.1:${port} (connection refused)`);
     expect(r.stdout).toBe('');
   });

@@ -1,10 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { emitDomainEvent } from '../core/events.ts';
-import { createSandbox } from '../sandbox.ts';
-import { newWebhookSecret } from './signing.ts';
-import { dispatcherFor } from './dispatcher.ts';
-import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
+import { emitDomainEvent } from '../src/core/events.ts';
+import { createSandbox } from '../src/sandbox.ts';
+import { newWebhookSecret } from '../src/webhooks/signing.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from '../src/resources/webhooks/collections.ts';
 
 export interface WebhookLatency {
   count: number;
@@ -47,7 +46,7 @@ export async function measureWebhookLatency(count: number): Promise<WebhookLaten
       await received;
       samples.push(performance.now() - started);
     }
-    await dispatcherFor(sandbox.context).idle();
+    await sandbox.context.webhooks.idle();
     samples.sort((a, b) => a - b);
     const at = (q: number) => Math.round(samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)]! * 1000) / 1000;
     return { count, medianMs: at(0.5), p99Ms: at(0.99) };
