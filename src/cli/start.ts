@@ -2,7 +2,7 @@ import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
 import { DEFAULT_SCENARIOS_DIR, type SandboxOptions } from '../config.ts';
 import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
-import { holdYoungGeneration } from './young-generation.ts';
+import { holdYoungGeneration, limitHeapGrowth } from './young-generation.ts';
 
 export interface StartFlags {
   port: number;
@@ -96,11 +96,13 @@ async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => 
 /** A --fixtures directory that defines no workspace makes a sandbox nobody can call: refuse it. */
 /**
  * createSandbox for `start` and `exec`: V8's young generation held small while
- * it starts, one line on failure, and refused when the fixtures define no
- * workspace (no key could call it).
+ * it starts and its old generation's growth bounded (young-generation.ts), one
+ * line on failure, and refused when the fixtures define no workspace (no key
+ * could call it).
  */
 export async function openCliSandbox(options: SandboxOptions, flags: Pick<StartFlags, 'fixtures'>): Promise<Sandbox> {
   let sandbox: Sandbox;
+  limitHeapGrowth();
   const releaseYoungGeneration = holdYoungGeneration();
   try {
     sandbox = await createSandbox(options);

@@ -103,7 +103,7 @@ export class SeedState {
   absorb(sink: RowSink, newSlots: readonly DepartureSlot[]): void {
     const ws = this.workspaceId;
     const products = sink.rows(PRODUCTS, ws);
-    const people = sink.rows(PEOPLE, ws);
+    const people = this.#stored(PEOPLE, sink.rows(PEOPLE, ws));
     this.#addProducts(products, sink.rows(PRICING_OPTIONS, ws), sink.rows(EXTENSIONS, ws));
     const closed = new Set<OpenSlot>();
     for (const slot of this.slots) {
@@ -123,9 +123,25 @@ export class SeedState {
     this.counts.products += products.length;
     this.counts.people += people.length;
     const bookings = sink.rows(BOOKINGS, ws);
+    for (const booking of bookings) {
+      // the store's copy of the code (equal), so that this set holds no string of its own
+      const code = BOOKINGS.in(this.store).get(ws, booking.id)?.code.toUpperCase();
+      if (code !== undefined && this.codes.delete(code)) this.codes.add(code);
+    }
     this.counts.bookings += bookings.length;
     this.prefix ??= codePrefix(bookings);
     this.#versions = this.#currentVersions();
+  }
+
+  /**
+   * The committed copies of `rows` (the commit applied them already; equal
+   * values). The state lives as long as the store, so holding the generator's
+   * objects kept a second copy of every seeded person: about 0.5 KB of heap per
+   * seeded booking (issue 11, docs/benchmarks.md "Memory").
+   */
+  #stored<T extends StoredRow>(collection: Collection<T>, rows: readonly T[]): T[] {
+    const committed = collection.in(this.store);
+    return rows.map((row) => committed.get(this.workspaceId, row.id) ?? row);
   }
 
   #currentVersions(): number[] {
@@ -158,7 +174,9 @@ export class SeedState {
   /** By age at the anchor day; 12-17 year olds are left out, as the generator makes none. */
   #addPeople(people: readonly Person[]): void {
     for (const person of people) {
-      this.emails.add(person.email.toLowerCase());
+      const email = person.email.toLowerCase();
+      this.emails.delete(email); // added by the generator's copy while made unique: keep the stored one
+      this.emails.add(email);
       const age = person.dateOfBirth === null ? Infinity : (this.anchorDayMs - Date.parse(person.dateOfBirth)) / YEAR_MS;
       if (age >= 18) this.pools.adults.push(person);
       else if (age >= 2 && age < 12) this.pools.children.push(person);

@@ -161,7 +161,7 @@ function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[])
   const oldSlots = state.slots;
   const fresh = generatePeople(gen);
   // new people first, then the workspace's own
-  const pools: PeoplePools = { adults: [...fresh.adults, ...state.pools.adults], children: [...fresh.children, ...state.pools.children], infants: [...fresh.infants, ...state.pools.infants] };
+  const pools: PeoplePools = { adults: concatView(fresh.adults, state.pools.adults), children: concatView(fresh.children, state.pools.children), infants: concatView(fresh.infants, state.pools.infants) };
   uniqueEmails(gen.rows(PEOPLE), state.emails);
   generateBookings(gen, [...newSlots, ...oldSlots], pools);
   uniqueCodes(gen, gen.rows(BOOKINGS), state.codes);
@@ -170,6 +170,33 @@ function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[])
   // more bookings never take a guarantee back (an operator may have guaranteed a departure early)
   for (const s of changedSlots) if (s.committed.status === 'guaranteed' && s.departure.status === 'scheduled') s.departure.status = 'guaranteed';
   return { newSlots, changedSlots };
+}
+
+/**
+ * `head` then `tail` as one read-only list, without copying `tail`: the
+ * workspace's people, tens of thousands, were copied into a new array for
+ * every chunk, and those arrays (too large for the young generation) stayed
+ * in memory as garbage until a full GC: about 100 MiB of RSS after seeding
+ * 100k bookings (issue 11, docs/benchmarks.md "Memory"). The generator only
+ * reads a pool's length and items by index (generate-bookings.ts, sample.ts).
+ */
+export function concatView<T>(head: readonly T[], tail: readonly T[]): T[] {
+  if (head.length === 0) return tail as T[];
+  const at = (i: number): T | undefined => (i < head.length ? head[i] : tail[i - head.length]);
+  return new Proxy(tail as T[], {
+    get(target, key, receiver) {
+      if (key === 'length') return head.length + target.length;
+      if (typeof key === 'string' && /^(?:0|[1-9]\d*)$/.test(key)) return at(Number(key));
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+    has(target, key) {
+      if (typeof key === 'string' && /^(?:0|[1-9]\d*)$/.test(key)) return Number(key) < head.length + target.length;
+      return Reflect.has(target, key);
+    },
+    set() {
+      return false; // read-only: a write would land in the state's own pool
+    },
+  });
 }
 
 /** A fixture file describing only what to add; the workspace facts come from its record and data. */

@@ -170,7 +170,7 @@ export function stateFromCollections(
         if (row.id !== id) {
           throw makeError(`${where}[${JSON.stringify(id)}] has id ${JSON.stringify(row.id)} (must equal its key)`);
         }
-        map.set(id, row as Row);
+        map.set(row.id as string, row as Row); // the row's own string: the key of a parsed file is another copy
       }
       if (map.size > 0) partitions.set(workspaceId, { rows: map, version, list: null, sharedGen: 0 });
     }
