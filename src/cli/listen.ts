@@ -35,6 +35,9 @@ export async function runListen(flags: ListenFlags): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // what was delivered before listen started is read before the banner: a delivery made
+  // once the banner is out (a script waits for it, then triggers) is always printed
+  const seen = await deliveredSoFar(client, subscription.id);
   // with --json, stdout carries only the delivery lines; the banner goes to stderr
   (flags.json ? process.stderr : process.stdout).write([
     `${green('●')} Forwarding ${bold(events.join(', '))} from ${bold(workspace.name)} to ${cyan(subscription.url)}`,
@@ -42,7 +45,7 @@ export async function runListen(flags: ListenFlags): Promise<void> {
     dim(`  subscription ${subscription.id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening and pauses it`),
     '',
   ].join('\n') + '\n');
-  await watchDeliveries(client, subscription.id, flags.interval ?? 500, (d, a) => (flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`)));
+  await watchDeliveries(client, subscription.id, seen, flags.interval ?? 500, (d, a) => (flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`)));
 }
 
 /**
@@ -60,10 +63,16 @@ async function printSecret(client: ControlClient, workspace: WorkspaceSummary, u
   }
 }
 
-async function watchDeliveries(client: ControlClient, subscriptionId: string, intervalMs: number, print: (d: DeliverySummary, a: DeliveryAttemptSummary) => void): Promise<never> {
+const attemptKey = (d: DeliverySummary, a: DeliveryAttemptSummary) => `${d.id}:${a.number}`;
+
+async function deliveredSoFar(client: ControlClient, subscriptionId: string): Promise<Set<string>> {
   const seen = new Set<string>();
-  const key = (d: DeliverySummary, a: DeliveryAttemptSummary) => `${d.id}:${a.number}`;
-  for (const d of await client.deliveries({ subscriptionId, limit: 500 })) for (const a of d.attempts) seen.add(key(d, a));
+  for (const d of await client.deliveries({ subscriptionId, limit: 500 })) for (const a of d.attempts) seen.add(attemptKey(d, a));
+  return seen;
+}
+
+async function watchDeliveries(client: ControlClient, subscriptionId: string, seen: Set<string>, intervalMs: number, print: (d: DeliverySummary, a: DeliveryAttemptSummary) => void): Promise<never> {
+  const key = attemptKey;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
     const fresh: [DeliverySummary, DeliveryAttemptSummary][] = [];
