@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { main } from '../../src/cli/main.ts';
 
 /** What a run of the CLI left: its exit code and everything it printed. */
@@ -68,6 +69,10 @@ export async function runCliInProcess(args: string[], env: Record<string, string
     for (const listener of process.stdout.listeners('error')) {
       if (!stdoutErrorListeners.includes(listener)) process.stdout.off('error', listener as () => void);
     }
+    // `start` and `exec` tune V8's heap for a process of their own (src/cli/young-generation.ts);
+    // V8's defaults come back, or every later test file of this worker pays for many more GCs
+    setFlagsFromString('--heap-growing-percent=0');
+    setFlagsFromString('--semi-space-growth-factor=2');
     busy = false;
   }
   return { code, ...out };
