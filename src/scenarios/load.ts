@@ -46,12 +46,28 @@ function scenarioKeys(): string[] {
   return (vocabulary = [...keys]);
 }
 
+/** The keys that start a step, one per kind of step (src/scenarios/schema.ts, StepSchema). */
+const STEP_KINDS = ['request', 'control', 'receiver', 'waitForDelivery', 'repeat'];
+
 /** A misspelt key is named, with the key it was probably meant to be. */
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => `unknown key "${key}"${suggest(key, scenarioKeys())}`).join('; ');
   }
+  if (issue.code === 'invalid_union') {
+    // a misspelt step kind ("reqest") fits no kind of step: name the key no kind knows
+    const unknown = unknownToEveryOption(issue.errors);
+    if (unknown.length > 0) {
+      return `${unknown.map((key) => `unknown key "${key}"${suggest(key, STEP_KINDS)}`).join('; ')}; a step has one of: ${STEP_KINDS.join(', ')}`;
+    }
+  }
   return issue.message;
+}
+
+function unknownToEveryOption(options: readonly (readonly z.core.$ZodIssue[])[]): string[] {
+  const perOption = options.map((issues) => new Set(issues.flatMap((i) => (i.code === 'unrecognized_keys' && i.path.length === 0 ? i.keys : []))));
+  if (perOption.length === 0) return [];
+  return [...perOption[0]!].filter((key) => perOption.every((keys) => keys.has(key)));
 }
 
 export async function listScenarioFiles(dir: string): Promise<string[]> {

@@ -50,6 +50,15 @@ describe('errors a person can act on', () => {
     expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(`sandbox: ${file}: steps[0]: unknown key "expcet" (did you mean "expect"?)`);
   });
 
+  it('a misspelt step kind names the key, suggests the kind and lists the kinds', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tcs-scenario-'));
+    const file = join(dir, 'typo.json');
+    await writeFile(file, JSON.stringify({ name: 'typo', description: 'x', steps: [{ name: 'list', reqest: { method: 'GET', path: '/v1/products' } }] }));
+    expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(
+      `sandbox: ${file}: steps[0]: unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`,
+    );
+  });
+
   it('an empty --fixtures directory is refused', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tcs-empty-fixtures-'));
     expect(expectOneLineFailure(await bare(['start', '--fixtures', dir, '--in-memory', '--port', '0']))).toMatch(new RegExp(`^sandbox: --fixtures ${dir} defines no workspace`));
