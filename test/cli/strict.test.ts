@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli } from '../helpers/cli.ts';
+import { openStream } from '../helpers/sse.ts';
 
 /** Issue 10: `sandbox start --strict` refuses guesses; the SSE stream carries warnings (real sockets). */
 const form = { name: 'Strict', fields: [], colour: 'red' };
@@ -30,25 +31,14 @@ describe('the SSE stream', () => {
 
   it('carries a request\'s warnings on its request event', async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
-    const controller = new AbortController();
-    const res = await fetch(`${sandbox.controlUrl}/stream`, { signal: controller.signal });
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const readUntil = async (needle: string) => {
-      while (!text.includes(needle)) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value);
-      }
-    };
-    await readUntil('event: hello');
+    const stream = await openStream(sandbox.controlUrl);
+    await stream.readUntil('event: hello');
     const created = await post(sandbox.url);
     expect(created.status).toBe(201);
     expect(created.headers.get('x-sandbox-warning')).toBe('UNKNOWN_FIELD: ignored body.colour: not a field of POST /v1/forms');
-    await readUntil('"warnings"');
-    const line = text.split('\n').find((l) => l.startsWith('data: ') && l.includes('"warnings"'))!;
+    await stream.readUntil('"warnings"');
+    const line = stream.text.split('\n').find((l) => l.startsWith('data: ') && l.includes('"warnings"'))!;
     expect(JSON.parse(line.slice(6)).warnings).toEqual([{ code: 'UNKNOWN_FIELD', message: 'ignored body.colour: not a field of POST /v1/forms' }]);
-    controller.abort();
+    stream.close();
   });
 });

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { openStream, type StreamReader } from '../helpers/sse.ts';
 
 describe('request log', () => {
   let t: TestSandbox | undefined;
@@ -27,25 +28,14 @@ describe('live stream (SSE)', () => {
 
   it('streams requests and rate-limit changes as Server-Sent Events', async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
-    const controller = new AbortController();
-    const res = await fetch(`${sandbox.controlUrl}/stream`, { signal: controller.signal });
-    expect(res.headers.get('content-type')).toBe('text/event-stream');
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const readUntil = async (needle: string) => {
-      while (!text.includes(needle)) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value);
-      }
-    };
-    await readUntil('event: hello');
+    const stream = await openStream(sandbox.controlUrl);
+    expect(stream.response.headers.get('content-type')).toBe('text/event-stream');
+    await stream.readUntil('event: hello');
     await fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } });
-    await readUntil('event: request');
-    await readUntil('"path":"/v1/products?limit=1"');
-    expect(text).toContain('event: rate-limit');
-    controller.abort();
+    await stream.readUntil('event: request');
+    await stream.readUntil('"path":"/v1/products?limit=1"');
+    expect(stream.text).toContain('event: rate-limit');
+    stream.close();
   });
 
   it('streams each webhook delivery attempt with its attempt number and maximum', async () => {
@@ -53,7 +43,7 @@ describe('live stream (SSE)', () => {
     const receiver = createServer((_req, res) => res.writeHead(500).end());
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as { port: number }).port;
-    const controller = new AbortController();
+    let stream: StreamReader | undefined;
     try {
       const created = await fetch(`${sandbox.url}/v1/webhooks/subscriptions`, {
         method: 'POST',
@@ -61,21 +51,13 @@ describe('live stream (SSE)', () => {
         body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['booking.created'], maxRetries: 2 }),
       });
       expect(created.status).toBe(201);
-      const res = await fetch(`${sandbox.controlUrl}/stream`, { signal: controller.signal });
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder();
-      let text = '';
+      stream = await openStream(sandbox.controlUrl);
       const live = sandbox.workspaces.find((w) => w.mode === 'live')!.id;
       await fetch(`${sandbox.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId: live, type: 'booking.created' }) });
-      while (!text.includes('event: delivery')) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value);
-      }
-      const line = text.split('\n').find((l, i, all) => all[i - 1] === 'event: delivery' && l.startsWith('data: '))!;
-      expect(JSON.parse(line.slice(6))).toMatchObject({ eventType: 'booking.created', attempt: 1, maxAttempts: 3, responseStatus: 500, status: 'pending' });
+      await stream.readUntil('event: delivery');
+      expect(stream.firstData('delivery')).toMatchObject({ eventType: 'booking.created', attempt: 1, maxAttempts: 3, responseStatus: 500, status: 'pending' });
     } finally {
-      controller.abort();
+      stream?.close();
       receiver.close();
     }
   });
