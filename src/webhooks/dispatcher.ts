@@ -13,6 +13,7 @@ import { DELIVERY_LOG_TRIM_BATCH, Outbox, type Attempt, type Delivery, WEBHOOK_D
 import { classify, honoursRetryAfter, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
+import { SubscriptionSlots } from './subscription-slots.ts';
 
 /** The body every delivery carries (docs/webhooks.md, "Payload"). */
 export function payloadOf(event: DomainEvent): string {
@@ -20,13 +21,6 @@ export function payloadOf(event: DomainEvent): string {
 }
 
 type Trigger = Attempt['trigger'];
-
-/**
- * Attempts in flight to one subscription at a time (docs/webhooks.md,
- * "Receiver limits"). A slow receiver then ties up at most this many sockets;
- * its further attempts wait their turn and other subscriptions are not held.
- */
-export const MAX_IN_FLIGHT_PER_SUBSCRIPTION = 4;
 
 /**
  * What the dispatcher works with: a part of the sandbox context, named here so
@@ -57,7 +51,7 @@ export class WebhookDispatcher {
   /** per workspace: deliveries finished since the log was last trimmed on finishing */
   private readonly finishedSinceTrim = new Map<string, number>();
   /** per subscription: attempts sending now, and the ones waiting for a slot */
-  private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
+  private readonly slots = new SubscriptionSlots();
   private stopping = new AbortController();
   private unsubscribe: (() => void) | null = null;
 
@@ -195,7 +189,7 @@ export class WebhookDispatcher {
       ...signatureHeaders(subscription.secret, delivery.id, wallClockSeconds(), delivery.body),
     };
     let result;
-    const release = await this.slot(subscription.id);
+    const release = await this.slots.acquire(subscription.id);
     try {
       if (this.stopping.signal.aborted) return delivery;
       result = await sendGuarded(this.ctx.selfGuard, { url: subscription.url, headers, body: delivery.body, timeoutMs: this.timeoutMs, signal: this.stopping.signal });
@@ -207,19 +201,6 @@ export class WebhookDispatcher {
     }
     const attempt: Attempt = { number: delivery.attempts.length + 1, trigger, at, request: { url: subscription.url, headers, body: delivery.body }, ...result };
     return this.record(delivery.workspaceId, delivery.id, attempt);
-  }
-
-  /** Waits for one of the subscription's MAX_IN_FLIGHT_PER_SUBSCRIPTION slots; returns its release. */
-  private async slot(subscriptionId: string): Promise<() => void> {
-    let entry = this.slots.get(subscriptionId);
-    if (!entry) this.slots.set(subscriptionId, (entry = { active: 0, waiting: [] }));
-    if (entry.active >= MAX_IN_FLIGHT_PER_SUBSCRIPTION) await new Promise<void>((resolve) => entry.waiting.push(resolve));
-    else entry.active++;
-    return () => {
-      const next = entry.waiting.shift();
-      if (next) next(); // the slot passes straight to the next attempt in line
-      else if (--entry.active === 0) this.slots.delete(subscriptionId);
-    };
   }
 
   private async cancel(delivery: Delivery, reason: string): Promise<Delivery> {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitDomainEvent } from '../../src/core/events.ts';
 import { BODY_EXCERPT_BYTES } from '../../src/webhooks/delivery.ts';
-import { MAX_IN_FLIGHT_PER_SUBSCRIPTION } from '../../src/webhooks/dispatcher.ts';
+import { MAX_IN_FLIGHT_PER_SUBSCRIPTION } from '../../src/webhooks/subscription-slots.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { deliveriesOf, emit, subscribe } from './helpers.ts';
 import { startHostileReceiver, type Behaviour } from './hostile-receiver.ts';
