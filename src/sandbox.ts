@@ -22,6 +22,7 @@ import type { ResourceModule } from './resources/types.ts';
 import { ORG_API_KEYS } from './resources/organizations/collections.ts';
 import { buildApp } from './server.ts';
 import { openStore } from './storage/index.ts';
+import { withRows } from './storage/deferred.ts';
 import { describeTakeover } from './storage/lock.ts';
 import { OverlayStore } from './storage/overlay-store.ts';
 import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle.ts';
@@ -84,7 +85,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
-    if (fresh) await store.replaceAll(await fixtures.collections());
+    if (fresh) await store.replaceAll(await fixtures.initial());
   } catch (err) {
     await store.close().catch(() => undefined); // releases the lock
     throw err;
@@ -116,7 +117,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     // created workspaces keep their keys and go back to their template (docs/control-plane.md)
     reset: async () => {
       clock.restart();
-      await ctx.replaceState(ctx.workspaces.carryCreated(await fixtures.collections()));
+      await ctx.replaceState(withRows(await fixtures.initial(), ctx.workspaces.createdRows()));
     },
     replaceState: async (state) => {
       await store.replaceAll(state);
