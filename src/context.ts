@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { Auth, Principal } from './core/auth.ts';
 import type { Clock } from './core/clock.ts';
 import type { FaultInjector } from './core/faults.ts';
@@ -46,6 +47,15 @@ export interface SandboxContext {
   webhooks: WebhookDispatcher;
   /** every stored collection of this sandbox, derived from its resource modules (src/resources/index.ts) */
   collections: CollectionRegistry;
+  /** the /__sandbox app, built on first use (src/http/control-forward.ts) */
+  controlPlane: ControlPlane;
+}
+
+/** The control plane's app is built on its first request; `ready()` builds it now (the route catalog then lists its routes). */
+export interface ControlPlane {
+  app(): Promise<FastifyInstance>;
+  ready(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**

@@ -21,6 +21,7 @@ import { collectionsOf, RESOURCES, servicesOf } from './resources/index.ts';
 import type { ResourceModule } from './resources/types.ts';
 import { ORG_API_KEYS } from './resources/organizations/collections.ts';
 import { buildApp } from './server.ts';
+import { LazyControlPlane } from './http/control-forward.ts';
 import { openStore } from './storage/index.ts';
 import { withRows } from './storage/deferred.ts';
 import { describeTakeover } from './storage/lock.ts';
@@ -98,6 +99,8 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const suspension = new Suspension(clock, options.suspension === false ? {} : { enabled: true, ...(options.suspension === true ? {} : options.suspension) });
   const controlToken = isLoopback(options.host) ? null : (options.controlToken ?? randomToken(32));
   const selfGuard = new SelfGuard();
+  // the /__sandbox app: its module is loaded and built on the first control request (issue 11)
+  const controlPlane = new LazyControlPlane(() => import('./control/app.ts').then((m) => m.buildControlApp(ctx, resources)));
   const ctx: SandboxContext = {
     options,
     store,
@@ -131,6 +134,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     requestLog: new RequestLog(bus),
     suspension,
     collections,
+    controlPlane,
     webhooks: new WebhookDispatcher({ store, clock, bus, selfGuard, options }),
     workspaces: new WorkspaceManager({
       store,
@@ -152,7 +156,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   // the areas' services, and the sandbox's own: the hourly idempotency purge
   for (const service of [...servicesOf(resources), idempotencyPurgeService]) running.push(await service.start(ctx));
 
-  const app = buildApp(ctx, resources);
+  const app = buildApp(ctx, resources, controlPlane);
   await app.ready();
   let url = '';
   if (options.listen) {
@@ -192,6 +196,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       (stopped ??= (async () => {
         clock.dispose();
         await app.close();
+        await controlPlane.close();
         for (const service of running.reverse()) await service.stop();
         await store.close();
       })()),

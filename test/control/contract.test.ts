@@ -13,6 +13,7 @@ import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 let t: TestSandbox;
 beforeAll(async () => {
   t = await testSandbox();
+  await t.sandbox.context.controlPlane.ready(); // built on first use: its routes join the catalog now
 });
 afterAll(() => t.sandbox.stop());
 
