@@ -19,6 +19,8 @@ import type { WebhookDispatcher } from './webhooks/dispatcher.ts';
 /** Everything a resource, the control plane or a hook may use. Built once by createSandbox. */
 export interface SandboxContext {
   options: ResolvedOptions;
+  /** when createSandbox ran (Date.now()): the health check's uptime */
+  startedAtMs: number;
   store: Store;
   clock: Clock;
   bus: EventBus;

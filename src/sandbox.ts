@@ -76,6 +76,7 @@ export function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
  * (test/toy-area.test.ts), the way a new area joins the list.
  */
 export async function createSandboxWith(resources: readonly ResourceModule[], input: SandboxOptions = {}): Promise<Sandbox> {
+  const startedAtMs = Date.now();
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
   const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
@@ -103,6 +104,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const controlPlane = new LazyControlPlane(() => import('./control/app.ts').then((m) => m.buildControlApp(ctx, resources)));
   const ctx: SandboxContext = {
     options,
+    startedAtMs,
     store,
     clock,
     bus,
@@ -171,6 +173,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   ctx.selfGuard.listening(port);
+  if (url) controlPlane.prewarmAfter(CONTROL_PREWARM_MS);
   if (url) url = `http://${options.host.includes(':') ? `[${options.host.replace(/^\[|\]$/g, '')}]` : options.host}:${port}`;
 
   let stopped: Promise<void> | null = null;
@@ -202,6 +205,9 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       })()),
   };
 }
+
+/** how long a listening sandbox waits before building its control plane unasked (http/control-forward.ts) */
+const CONTROL_PREWARM_MS = 100;
 
 function clockStart(options: ResolvedOptions): number | undefined {
   const raw = options.clockStart ?? (options.clock === 'manual' ? DEFAULT_MANUAL_CLOCK_START : undefined);

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SandboxContext } from './context.ts';
+import { registerHealth } from './control/health.ts';
 import { registerRootIndex } from './control/where.ts';
 import { registerApiScope } from './http/api-scope.ts';
 import { createBaseApp } from './http/base-app.ts';
 import { registerControlForward, type LazyControlPlane } from './http/control-forward.ts';
-import { API_PREFIX } from './http/request-hooks.ts';
+import { API_PREFIX, CONTROL_PREFIX } from './http/request-hooks.ts';
 import type { ResourceModule } from './resources/types.ts';
 
 /**
@@ -13,7 +14,8 @@ import type { ResourceModule } from './resources/types.ts';
  * area's routes under /v1, the root index, and /__sandbox, which hands each
  * request to the control plane's own app, built on first use
  * (http/control-forward.ts): a start registers only what its first /v1
- * request needs (issue 11, docs/benchmarks.md).
+ * request needs (issue 11, docs/benchmarks.md). Only the health check is
+ * served here, so a readiness probe does not build the control plane.
  */
 export function buildApp(ctx: SandboxContext, resources: readonly ResourceModule[], controlPlane: LazyControlPlane): FastifyInstance {
   const app = createBaseApp(ctx);
@@ -22,6 +24,7 @@ export function buildApp(ctx: SandboxContext, resources: readonly ResourceModule
     registerApiScope(v1, ctx);
     for (const resource of resources) resource.routes(v1, ctx);
   }, { prefix: API_PREFIX });
+  typed.register(async (control) => registerHealth(control, ctx), { prefix: CONTROL_PREFIX });
   registerControlForward(app, controlPlane);
   registerRootIndex(typed);
   return app;

@@ -14,6 +14,7 @@ import { CONTROL_PREFIX } from './paths.ts';
 export class LazyControlPlane implements ControlPlane {
   #built: FastifyInstance | null = null;
   #building: Promise<FastifyInstance> | null = null;
+  #prewarm: NodeJS.Timeout | null = null;
 
   constructor(private readonly build: () => Promise<FastifyInstance>) {}
 
@@ -38,7 +39,22 @@ export class LazyControlPlane implements ControlPlane {
     await this.app();
   }
 
+  /**
+   * Builds it in the background once the sandbox has listened for `ms`, so the
+   * first control call of a test run does not pay for it, while the first /v1
+   * request right after start does not wait behind it. A failure is left to
+   * the next request to report.
+   */
+  prewarmAfter(ms: number): void {
+    this.#prewarm = setTimeout(() => {
+      this.#prewarm = null;
+      this.app().catch(() => undefined);
+    }, ms);
+    this.#prewarm.unref();
+  }
+
   async close(): Promise<void> {
+    if (this.#prewarm) clearTimeout(this.#prewarm);
     const app = this.#built ?? (await this.#building?.catch(() => null));
     await app?.close();
   }
