@@ -3,19 +3,21 @@ import { isDeferred, type Collections, type DeferredCollections, type InitialCol
 type Partitions = Record<string, Record<string, Row>>;
 
 /**
- * A database given as JSON text and where each collection's value is in it
- * (`text.slice(start, end)`): each collection is parsed when the store first
- * reads it (src/storage/lazy-state.ts). The prepared fixture database is
- * given this way at start and on reset (src/fixtures/source.ts, issue 11).
+ * A database given as JSON (a string, or ASCII bytes) and where each
+ * collection's value is in it (`[start, end)`): each collection is decoded
+ * and parsed when the store first reads it (src/storage/lazy-state.ts). The
+ * prepared fixture database is given this way at start and on reset
+ * (src/fixtures/source.ts, issue 11).
  */
-export function deferredFromText(text: string, spans: readonly (readonly [name: string, start: number, end: number])[]): DeferredCollections {
+export function deferredFromJson(json: string | Buffer, spans: readonly (readonly [name: string, start: number, end: number])[]): DeferredCollections {
   const where = new Map(spans.map(([name, start, end]) => [name, [start, end] as const]));
   return {
     kind: 'deferred',
     names: spans.map(([name]) => name),
     load(name) {
       const span = where.get(name);
-      return span ? (JSON.parse(text.slice(span[0], span[1])) as Partitions) : {};
+      if (!span) return {};
+      return JSON.parse(typeof json === 'string' ? json.slice(span[0], span[1]) : json.toString('latin1', span[0], span[1])) as Partitions;
     },
   };
 }

@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deferredFromText, withRows } from '../../src/storage/deferred.ts';
+import { deferredFromJson, withRows } from '../../src/storage/deferred.ts';
 import { InvalidOpError, openStore, type Collections, type DeferredCollections } from '../../src/storage/index.ts';
 import type { LocalStore } from '../../src/storage/store.ts';
 import { put, tempDir } from './helpers.ts';
 
-/** The same JSON text given whole (parsed) and deferred (with its collections' spans). */
+/** JSON in ASCII (non-ASCII as \u escapes), as the prepared database is written. */
+const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The same JSON given whole (parsed) and deferred (its bytes, with each collection's span). */
 function database(): { collections: Collections; deferred: DeferredCollections; loads: string[] } {
   const source: Collections = {
     workspaces: { _global: { w1: { id: 'w1', name: 'one' }, w2: { id: 'w2', name: 'two' } } },
@@ -17,10 +20,10 @@ function database(): { collections: Collections; deferred: DeferredCollections; 
   const spans: [string, number, number][] = [];
   for (const [name, value] of Object.entries(source)) {
     text += `${text.length > 1 ? ',' : ''}${JSON.stringify(name)}:`;
-    spans.push([name, text.length, (text += JSON.stringify(value)).length]);
+    spans.push([name, text.length, (text += asciiJson(value)).length]);
   }
   text += '}';
-  const inner = deferredFromText(text, spans);
+  const inner = deferredFromJson(Buffer.from(text, 'latin1'), spans);
   const loads: string[] = [];
   const deferred: DeferredCollections = { ...inner, load: (name) => (loads.push(name), inner.load(name)) };
   return { collections: JSON.parse(text) as Collections, deferred, loads };
@@ -80,7 +83,7 @@ describe('deferred collections (issue 11: a start parses what it reads)', () => 
   });
 
   it('a row whose id is not its key is refused when its collection is read', async () => {
-    const bad = deferredFromText('{"c":{"w":{"a":{"id":"b"}}}}', [['c', 5, 27]]);
+    const bad = deferredFromJson('{"c":{"w":{"a":{"id":"b"}}}}', [['c', 5, 27]]);
     const store = await memoryStore();
     await store.replaceAll(bad);
     expect(() => store.get('c', 'w', 'a')).toThrow(/must equal its key/);
