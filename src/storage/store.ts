@@ -1,25 +1,18 @@
 /**
- * The storage engine: in-memory partitions + (file mode) a lowdb snapshot file
- * and an append-only NDJSON journal with group commit.
+ * The storage engine: in-memory partitions, and in file mode a lowdb snapshot
+ * file and an append-only journal, both owned by FileWriter (file-writer.ts,
+ * where the durability protocol is described). Commits are applied to memory
+ * at once and acknowledged when the writer has them on disk.
  *
- * Durability protocol (file mode):
- *  - commit(): ops are applied to memory at once, serialised once into one
- *    journal line `{"seq":n,"ops":[...]}\n`, and queued. A single "drain" loop
- *    owns the files (the flush lock): it appends everything queued so far in one
- *    write + fdatasync, then resolves all those commits together.
- *  - snapshot (seed/replaceAll, every `compactAfterCommits` journalled commits,
- *    close(), after a failed write): done by the same loop, so no append can
- *    interleave. State is captured synchronously, written through lowdb's
- *    DurableJsonFile adapter (temp file, fsync, rename, fsync directory), then
- *    the journal is truncated and fsynced. A crash in between leaves journal
- *    lines with seq <= snapshot seq, which load skips (docs/storage.md).
- *  - load: snapshot, then journal lines with seq > snapshot.seq. A final line
- *    without newline or that does not parse was never acknowledged: dropped.
+ * Load (open-store.ts): snapshot, then journal lines with seq > snapshot.seq. A
+ * final line without newline or that does not parse was never acknowledged:
+ * dropped.
  */
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Low } from 'lowdb';
 import type { HeldLock } from './lock.ts';
-import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
+import { errorMessage, type FileBackend } from './file-io.ts';
+import { FileWriter } from './file-writer.ts';
 import {
   applyOps,
   captureState,
@@ -75,17 +68,8 @@ export class LocalStore implements InstrumentedStore {
   /** lowdb database: the snapshot holder (Memory adapter or DurableJsonFile) */
   readonly #low: Low<DbSnapshot>;
   readonly #file: FileBackend | null;
-  #journal: FileHandle | null = null;
-  /** commits waiting for the next flush */
-  #pending: Batch | null = null;
-  /** the drain loop, while it runs (the flush lock) */
-  #draining: Promise<void> | null = null;
-  #snapshotOnDisk: boolean;
-  /** seq contained in the snapshot file */
-  #snapshotSeq: number;
-  #ownWrite: { ino: number; size: number; mtimeMs: number } | null = null;
-  /** the next flush must write the snapshot (replaceAll, or a failed write) */
-  #forceSnapshot = false;
+  /** the journal and the snapshot file (file mode) */
+  readonly #writer: FileWriter | null;
   #closing: Promise<void> | null = null;
   readonly #lock: HeldLock | null;
   /** generation of the last snapshot capture, and of the one being written now (0: none) */
@@ -100,8 +84,9 @@ export class LocalStore implements InstrumentedStore {
     this.#low = init.low;
     this.#file = init.file;
     this.path = init.file?.path ?? null;
-    this.#snapshotOnDisk = init.snapshotOnDisk;
-    this.#snapshotSeq = init.snapshotOnDisk ? init.low.data.seq : 0;
+    this.#writer = init.file
+      ? new FileWriter(init.file, this.stats, { capture: () => this.#capture() }, { onDisk: init.snapshotOnDisk, seq: init.low.data.seq })
+      : null;
     // The state holds the rows; the parsed file's partition objects (one key per
     // row, a second copy of every id) are not needed once it is built: ~100 bytes
     // per row at 100k bookings (docs/storage.md "Memory per row").
@@ -176,11 +161,7 @@ export class LocalStore implements InstrumentedStore {
     applyOps(this.#state, prepared.ops, seq, this.#writingGen);
     this.stats.commits++;
     this.#emit({ kind: 'ops', ops: prepared.ops });
-    if (!this.#file) return Promise.resolve();
-    const batch = this.#batch();
-    batch.lines.push(`{"seq":${seq},"ops":[${prepared.opsJson}]}\n`);
-    batch.commits++;
-    return batch.promise;
+    return this.#writer ? this.#writer.append(`{"seq":${seq},"ops":[${prepared.opsJson}]}\n`) : Promise.resolve();
   }
 
   replaceAll(collections: InitialCollections): Promise<void> {
@@ -197,28 +178,20 @@ export class LocalStore implements InstrumentedStore {
     this.#state = state;
     this.#baseVersion = seq;
     this.#emit({ kind: 'replaced' });
-    if (!this.#file) {
+    if (!this.#writer) {
       // not `collections` itself: its partition objects would be kept beside the state
       this.#low.data = { schemaVersion: SCHEMA_VERSION, seq, collections: {} };
       return this.#low.write();
     }
-    this.#forceSnapshot = true;
-    return this.#batch().promise;
+    return this.#writer.snapshotNext();
   }
 
   flush(): Promise<void> {
-    if (!this.#file) return Promise.resolve();
-    if (this.#pending) return this.#pending.promise;
-    // something in flight, or a write failed and must be redone as a snapshot
-    if (this.#draining || this.#forceSnapshot) return this.#batch().promise;
-    return Promise.resolve();
+    return this.#writer ? this.#writer.flush() : Promise.resolve();
   }
 
   compact(): Promise<void> {
-    if (!this.#file) return Promise.resolve();
-    if (!this.#snapshotOnDisk && this.#seq === 0) return Promise.resolve(); // nothing to write yet
-    this.#forceSnapshot = true;
-    return this.#batch().promise;
+    return this.#writer ? this.#writer.compact(this.#seq) : Promise.resolve();
   }
 
   close(): Promise<void> {
@@ -229,15 +202,12 @@ export class LocalStore implements InstrumentedStore {
   async #close(): Promise<void> {
     // in memory there is nothing to write: the state ends with the process (and a
     // deferred collection is never parsed just to be dropped)
-    if (!this.#file) return;
+    const writer = this.#writer;
+    if (!writer) return;
     try {
-      const dirty = this.#seq !== this.#snapshotSeq || this.stats.journalledCommits > 0 || this.#forceSnapshot;
-      await (dirty ? this.compact() : this.flush());
+      await (writer.dirty(this.#seq) ? this.compact() : this.flush());
     } finally {
-      await this.#draining?.catch(() => undefined);
-      const journal = this.#journal;
-      this.#journal = null;
-      await journal?.close();
+      await writer.release();
       this.#lock?.release();
     }
   }
@@ -264,105 +234,23 @@ export class LocalStore implements InstrumentedStore {
     return { schemaVersion: SCHEMA_VERSION, seq: this.#seq, collections: collectionsFromState(this.#state) };
   }
 
-  /** The batch that the next flush will write; starts the drain loop if idle. */
-  #batch(): Batch {
-    if (!this.#pending) {
-      this.#pending = newBatch();
-      this.#kick();
-    }
-    return this.#pending;
-  }
-
-  #kick(): void {
-    if (this.#draining) return;
-    this.#draining = this.#drain().finally(() => {
-      this.#draining = null;
-      if (this.#pending) this.#kick();
-    });
-  }
-
-  #compactionDue(): boolean {
-    return this.#forceSnapshot || this.stats.journalledCommits >= this.#file!.compactAfter;
-  }
-
-  /** The flush lock: only this loop touches the files once the store is open. */
-  async #drain(): Promise<void> {
-    await null; // let commits issued in the same tick join the first batch
-    let failed = false;
-    for (;;) {
-      const batch = this.#pending;
-      if (!batch && (failed || !this.#compactionDue())) return;
-      this.#pending = null;
-      try {
-        if (this.#compactionDue() || !this.#snapshotOnDisk) await this.#writeSnapshot();
-        else await this.#append(batch!);
-        failed = false;
-        batch?.resolve();
-      } catch (err) {
-        failed = true;
-        // memory is ahead of the files and the journal may end in a partial
-        // line: never append again before a snapshot has been written
-        this.#forceSnapshot = true;
-        const error = new StoreError(`Cannot write database ${this.path}: ${errorMessage(err)}`, { cause: err });
-        batch?.reject(error);
-      }
-    }
-  }
-
-  async #openJournal(): Promise<FileHandle> {
-    this.#journal ??= await open(this.#file!.journalPath, 'a');
-    return this.#journal;
-  }
-
-  async #append(batch: Batch): Promise<void> {
-    if (batch.commits === 0) return;
-    const file = this.#file!;
-    const journal = await this.#openJournal();
-    const buffer = Buffer.from(batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join(''), 'utf8');
-    let offset = 0;
-    while (offset < buffer.length) {
-      const { bytesWritten } = await journal.write(buffer, offset, buffer.length - offset);
-      offset += bytesWritten;
-    }
-    if (file.fsync) await journal.datasync();
-    this.stats.flushes++;
-    this.stats.journalBytes += buffer.length;
-    this.stats.journalledCommits += batch.commits;
-  }
-
-  async #writeSnapshot(): Promise<void> {
-    const file = this.#file!;
-    // Capture the state synchronously, in the same tick in which drain took the
-    // pending batch: the snapshot holds exactly the commits resolved by it. The
-    // capture is copy-on-write (O(partitions)), and the text is produced slice by
-    // slice, so commits and requests go on while 100k records are written.
+  /** The state for a snapshot write (file-writer.ts): captured now, copy-on-write until done. */
+  #capture(): { seq: number; chunks: Iterable<string>; done(): void } {
     const seq = this.#seq;
     const gen = ++this.#snapshotGen;
     const captured = captureState(this.#state, gen);
     this.#writingGen = gen;
-    try {
-      await this.#openJournal(); // created on first write; its dir entry is synced with the rename
-      // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
-      // so the new snapshot is durable before the journal shrinks
-      await file.snapshotFile.writeChunks(capturedChunks(captured, seq));
-    } finally {
-      this.#writingGen = 0;
-    }
-    const journal = await this.#openJournal();
-    await journal.truncate(0);
-    if (file.fsync) await journal.datasync();
-    this.#snapshotOnDisk = true;
-    this.#snapshotSeq = seq;
-    const written = await stat(file.path);
-    this.#ownWrite = { ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
-    this.#forceSnapshot = false;
-    this.stats.snapshots++;
-    this.stats.journalledCommits = 0;
+    return {
+      seq,
+      chunks: capturedChunks(captured, seq),
+      done: () => {
+        this.#writingGen = 0;
+      },
+    };
   }
 
   isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean {
-    const own = this.#ownWrite;
-    return own !== null && own.ino === info.ino && own.size === info.size && own.mtimeMs === info.mtimeMs;
+    return this.#writer?.isOwnWrite(info) ?? false;
   }
 
   async readFileCollections(): Promise<Collections> {
@@ -383,18 +271,13 @@ export class LocalStore implements InstrumentedStore {
   /** Releases the journal without writing anything (failed open). */
   async abandon(): Promise<void> {
     this.#closing ??= Promise.resolve();
-    await this.#draining?.catch(() => undefined);
-    const journal = this.#journal;
-    this.#journal = null;
-    await journal?.close();
+    await this.#writer?.release();
     this.#lock?.release();
   }
 
   /** Used at open when the journal holds nothing newer than the snapshot. */
-  async truncateJournal(): Promise<void> {
-    const journal = await this.#openJournal();
-    await journal.truncate(0);
-    if (this.#file!.fsync) await journal.datasync();
+  truncateJournal(): Promise<void> {
+    return this.#writer!.truncateJournal();
   }
 }
 

@@ -1,0 +1,197 @@
+/**
+ * The storage engine's file side (file mode only): the append-only NDJSON
+ * journal with group commit, and the snapshot file. LocalStore (store.ts)
+ * applies commits to memory and hands each one's journal line here; this class
+ * owns the files and decides when a snapshot is due.
+ *
+ * Durability protocol (docs/storage.md, "Write sequence"):
+ *  - append(): the line is queued. A single drain loop owns the files (the
+ *    flush lock): it appends everything queued so far in one write + fdatasync,
+ *    then resolves all those commits together.
+ *  - snapshot (replaceAll, every `compactAfter` journalled commits, close, after
+ *    a failed write): done by the same loop, so no append can interleave. The
+ *    state is captured synchronously (SnapshotSource), written through the
+ *    DurableJsonFile adapter (temp file, fsync, rename, fsync directory), then
+ *    the journal is truncated and fsynced. A crash in between leaves journal
+ *    lines with seq <= snapshot seq, which load skips.
+ */
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
+import { StoreError, type StoreStats } from './types.ts';
+
+/** What the store gives a snapshot write: its state as of now. */
+export interface SnapshotSource {
+  /**
+   * Captures the state now, in the tick the drain took the pending batch, so
+   * the snapshot holds exactly the commits resolved with it; `done()` ends the
+   * copy-on-write window the capture opened.
+   */
+  capture(): { seq: number; chunks: Iterable<string>; done(): void };
+}
+
+export class FileWriter {
+  #journal: FileHandle | null = null;
+  /** commits waiting for the next flush */
+  #pending: Batch | null = null;
+  /** the drain loop, while it runs (the flush lock) */
+  #draining: Promise<void> | null = null;
+  #snapshotOnDisk: boolean;
+  /** seq contained in the snapshot file */
+  #snapshotSeq: number;
+  #ownWrite: { ino: number; size: number; mtimeMs: number } | null = null;
+  /** the next flush must write the snapshot (replaceAll, or a failed write) */
+  #forceSnapshot = false;
+
+  constructor(
+    private readonly file: FileBackend,
+    private readonly stats: StoreStats,
+    private readonly source: SnapshotSource,
+    snapshot: { onDisk: boolean; seq: number },
+  ) {
+    this.#snapshotOnDisk = snapshot.onDisk;
+    this.#snapshotSeq = snapshot.onDisk ? snapshot.seq : 0;
+  }
+
+  /** Queues one commit's journal line; resolves once it is durable. */
+  append(line: string): Promise<void> {
+    const batch = this.#batch();
+    batch.lines.push(line);
+    batch.commits++;
+    return batch.promise;
+  }
+
+  /** The next flush writes a whole snapshot (the state was replaced). */
+  snapshotNext(): Promise<void> {
+    this.#forceSnapshot = true;
+    return this.#batch().promise;
+  }
+
+  flush(): Promise<void> {
+    if (this.#pending) return this.#pending.promise;
+    // something in flight, or a write failed and must be redone as a snapshot
+    if (this.#draining || this.#forceSnapshot) return this.#batch().promise;
+    return Promise.resolve();
+  }
+
+  /** Writes a snapshot and empties the journal; nothing to do before the first write (`seq` 0). */
+  compact(seq: number): Promise<void> {
+    if (!this.#snapshotOnDisk && seq === 0) return Promise.resolve();
+    return this.snapshotNext();
+  }
+
+  /** whether the files lag behind memory at `seq` (close then compacts) */
+  dirty(seq: number): boolean {
+    return seq !== this.#snapshotSeq || this.stats.journalledCommits > 0 || this.#forceSnapshot;
+  }
+
+  /** Waits for the drain loop and closes the journal (close, or a failed open). */
+  async release(): Promise<void> {
+    await this.#draining?.catch(() => undefined);
+    const journal = this.#journal;
+    this.#journal = null;
+    await journal?.close();
+  }
+
+  /** Used at open when the journal holds nothing newer than the snapshot. */
+  async truncateJournal(): Promise<void> {
+    const journal = await this.#openJournal();
+    await journal.truncate(0);
+    if (this.file.fsync) await journal.datasync();
+  }
+
+  isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean {
+    const own = this.#ownWrite;
+    return own !== null && own.ino === info.ino && own.size === info.size && own.mtimeMs === info.mtimeMs;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** The batch that the next flush will write; starts the drain loop if idle. */
+  #batch(): Batch {
+    if (!this.#pending) {
+      this.#pending = newBatch();
+      this.#kick();
+    }
+    return this.#pending;
+  }
+
+  #kick(): void {
+    if (this.#draining) return;
+    this.#draining = this.#drain().finally(() => {
+      this.#draining = null;
+      if (this.#pending) this.#kick();
+    });
+  }
+
+  #compactionDue(): boolean {
+    return this.#forceSnapshot || this.stats.journalledCommits >= this.file.compactAfter;
+  }
+
+  /** The flush lock: only this loop touches the files once the store is open. */
+  async #drain(): Promise<void> {
+    await null; // let commits issued in the same tick join the first batch
+    let failed = false;
+    for (;;) {
+      const batch = this.#pending;
+      if (!batch && (failed || !this.#compactionDue())) return;
+      this.#pending = null;
+      try {
+        if (this.#compactionDue() || !this.#snapshotOnDisk) await this.#writeSnapshot();
+        else await this.#append(batch!);
+        failed = false;
+        batch?.resolve();
+      } catch (err) {
+        failed = true;
+        // memory is ahead of the files and the journal may end in a partial
+        // line: never append again before a snapshot has been written
+        this.#forceSnapshot = true;
+        const error = new StoreError(`Cannot write database ${this.file.path}: ${errorMessage(err)}`, { cause: err });
+        batch?.reject(error);
+      }
+    }
+  }
+
+  async #openJournal(): Promise<FileHandle> {
+    this.#journal ??= await open(this.file.journalPath, 'a');
+    return this.#journal;
+  }
+
+  async #append(batch: Batch): Promise<void> {
+    if (batch.commits === 0) return;
+    const journal = await this.#openJournal();
+    const buffer = Buffer.from(batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join(''), 'utf8');
+    let offset = 0;
+    while (offset < buffer.length) {
+      const { bytesWritten } = await journal.write(buffer, offset, buffer.length - offset);
+      offset += bytesWritten;
+    }
+    if (this.file.fsync) await journal.datasync();
+    this.stats.flushes++;
+    this.stats.journalBytes += buffer.length;
+    this.stats.journalledCommits += batch.commits;
+  }
+
+  async #writeSnapshot(): Promise<void> {
+    // The capture is copy-on-write (O(partitions)), and the text is produced slice
+    // by slice, so commits and requests go on while 100k records are written.
+    const snapshot = this.source.capture();
+    try {
+      await this.#openJournal(); // created on first write; its dir entry is synced with the rename
+      // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
+      // so the new snapshot is durable before the journal shrinks
+      await this.file.snapshotFile.writeChunks(snapshot.chunks);
+    } finally {
+      snapshot.done();
+    }
+    const journal = await this.#openJournal();
+    await journal.truncate(0);
+    if (this.file.fsync) await journal.datasync();
+    this.#snapshotOnDisk = true;
+    this.#snapshotSeq = snapshot.seq;
+    const written = await stat(this.file.path);
+    this.#ownWrite = { ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
+    this.#forceSnapshot = false;
+    this.stats.snapshots++;
+    this.stats.journalledCommits = 0;
+  }
+}
