@@ -32,7 +32,7 @@ export class RowInterner {
   readonly strings: StringInterner;
   readonly #leaves: Generations<number, object>;
 
-  constructor(stringCapacity = 50_000, leafCapacity = 20_000) {
+  constructor(stringCapacity = 20_000, leafCapacity = 4_096) {
     this.strings = new StringInterner(stringCapacity);
     this.#leaves = new Generations(leafCapacity);
   }
