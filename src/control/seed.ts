@@ -61,6 +61,9 @@ export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
  */
 const carried = new WeakMap<Store, WeakRef<SeedState>>();
 
+/** The state carried for `store`, if it is still in memory (for tests). */
+export const carriedSeedState = (store: Store): SeedState | undefined => carried.get(store)?.deref();
+
 function seedState(ctx: SandboxContext, ws: string, anchorDayMs: number): SeedState {
   const state = carried.get(ctx.store)?.deref();
   if (state?.isCurrent(ctx.store, ws, anchorDayMs)) return state;
@@ -122,7 +125,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
     await new Promise((resolve) => setImmediate(resolve));
   } while (done.products < products || done.bookings < bookings);
   await inFlight; // acknowledged once every chunk is on disk
-  void held;
+  void held; // read after the last await, so the suspended run keeps it alive until here
   return { workspaceId: workspace.id, seed, created, updated: { departures: touched.size }, ms: Math.round((performance.now() - started) * 100) / 100 };
 }
 
