@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { createSandbox } from '../src/sandbox.ts';
 import { seedWorkspace } from '../src/control/seed.ts';
 
-const { values } = parseArgs({ options: { bookings: { type: 'string', default: '20000' }, snapshot: { type: 'string' }, before: { type: 'string' } } });
+const { values } = parseArgs({ options: { bookings: { type: 'string', default: '20000' }, snapshot: { type: 'string' }, before: { type: 'string' }, indexes: { type: 'boolean', default: false } } });
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
@@ -46,6 +46,17 @@ await new Promise((resolve) => setTimeout(resolve, 1000));
 const rssAfterGc = process.memoryUsage().rss;
 const after = used();
 console.log(JSON.stringify({ bookings: made, seconds: Math.round(seconds * 10) / 10, heapBeforeMiB: mib(before), heapAfterMiB: mib(after), bytesPerBooking: Math.round((after - before) / made), rssBeforeMiB: mib(rssBefore), rssSettledMiB: mib(rssSettled), gcMs, rssAfterGcMiB: mib(rssAfterGc) }));
+if (values.indexes) {
+  // what the API builds on its first read of a booking: its passengers and items by booking id
+  const booking = sandbox.store.list<{ id: string; code: string }>('bookings', ws).at(-1)!;
+  const headers = { authorization: 'Bearer tcs_live_aurora_full_0000000000000000000001' };
+  for (const url of [`/v1/bookings/${booking.id}`]) {
+    const res = await sandbox.app.inject({ method: 'GET', url, headers });
+    if (res.statusCode !== 200) console.error(url, res.statusCode);
+  }
+  const indexed = used();
+  console.log(JSON.stringify({ indexesMiB: mib(indexed - after), bytesPerBookingWithIndexes: Math.round((indexed - before) / made) }));
+}
 if (values.snapshot) writeHeapSnapshot(values.snapshot);
 const counts = Object.fromEntries(['bookings', 'passengers', 'bookingItems', 'people'].map((c) => [c, sandbox.store.list(c, ws).length]));
 console.log(JSON.stringify(counts));
