@@ -57,11 +57,13 @@ function startupBlock(s: StartupResult): string {
   return [
     `2. spawn to first 200, median of ${s.runs} (poll every 5 ms)`,
     table(['process', 'median ms', 'min ms', 'max ms', 'x bare'], [
-      row('sandbox --in-memory (faker fixtures)', s.inMemory),
-      row('sandbox --data <seeded file>', s.seeded),
+      row('sandbox --in-memory: GET /v1/products', s.inMemory),
+      row('sandbox --in-memory: GET /__sandbox/health', s.inMemoryHealth),
+      row('sandbox --data <seeded file>: GET /v1/products', s.seeded),
       row('bare Fastify (node, no loader)', s.bare),
     ]),
     `  first start on an empty --data file (creates and seeds it): ${s.firstSeedMs} ms`,
+    '  (the control plane is built on its first request: a health probe pays for it, a first /v1 call does not)',
   ].join('\n');
 }
 

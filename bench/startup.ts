@@ -25,6 +25,8 @@ export interface StartupSeries {
 export interface StartupResult {
   runs: number;
   inMemory: StartupSeries;
+  /** the same start, polled on the control plane's health route (built on its first request) */
+  inMemoryHealth: StartupSeries;
   seeded: StartupSeries;
   bare: StartupSeries;
   /** first start on an empty --data file (creates and seeds it), once, for context */
@@ -83,13 +85,14 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
   const sandboxArgs = (extra: string[]) => (port: number) => [SANDBOX_BIN, 'start', '--json', '--no-rate-limits', '--port', String(port), ...extra];
   const launches = {
     inMemory: { args: sandboxArgs(['--in-memory']), path: `${PRODUCTS_PATH}?limit=1`, headers: AUTH_HEADERS },
+    inMemoryHealth: { args: sandboxArgs(['--in-memory']), path: '/__sandbox/health', headers: {} },
     seeded: { args: sandboxArgs(['--data', dbFile]), path: `${PRODUCTS_PATH}?limit=1`, headers: AUTH_HEADERS },
     bare: { args: (port: number) => [BARE_SERVER, '--body', options.bodyFile, '--port', String(port)], path: '/parsed', headers: {} },
   } satisfies Record<string, Launch>;
 
   options.log('startup: first start on an empty --data file (seeds it) ...');
   const firstSeedMs = await spawnToFirstResponse(launches.seeded, options.pollIntervalMs);
-  const times: Record<keyof typeof launches, number[]> = { inMemory: [], seeded: [], bare: [] };
+  const times: Record<keyof typeof launches, number[]> = { inMemory: [], inMemoryHealth: [], seeded: [], bare: [] };
   for (let i = 0; i < options.runs; i++) {
     for (const name of Object.keys(launches) as (keyof typeof launches)[]) {
       options.log(`startup: run ${i + 1}/${options.runs} ${name} ...`);
@@ -99,6 +102,7 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
   return {
     runs: options.runs,
     inMemory: series(times.inMemory),
+    inMemoryHealth: series(times.inMemoryHealth),
     seeded: series(times.seeded),
     bare: series(times.bare),
     firstSeedMs: round(firstSeedMs, 1),

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { Auth, Principal } from './core/auth.ts';
 import type { Clock } from './core/clock.ts';
 import type { FaultInjector } from './core/faults.ts';
@@ -8,7 +9,7 @@ import type { RateDecision, RateLimiter } from './core/rate-limit.ts';
 import type { ResolvedOptions } from './config.ts';
 import type { SelfGuard } from './core/self-guard.ts';
 import type { CollectionRegistry } from './storage/collection.ts';
-import type { Collections, Store } from './storage/types.ts';
+import type { InitialCollections, Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
 import type { WorkspaceManager } from './workspaces/manager.ts';
@@ -18,6 +19,8 @@ import type { WebhookDispatcher } from './webhooks/dispatcher.ts';
 /** Everything a resource, the control plane or a hook may use. Built once by createSandbox. */
 export interface SandboxContext {
   options: ResolvedOptions;
+  /** when createSandbox ran (Date.now()): the health check's uptime */
+  startedAtMs: number;
   store: Store;
   clock: Clock;
   bus: EventBus;
@@ -33,7 +36,7 @@ export interface SandboxContext {
   /** re-reads the fixture files and re-seeds the catalog they define, keeping runtime data */
   reloadFixtures: () => Promise<void>;
   /** replaces the whole state (snapshot restore, import) and lets services reschedule */
-  replaceState: (collections: Collections) => Promise<void>;
+  replaceState: (collections: InitialCollections) => Promise<void>;
   faults: FaultInjector;
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;
@@ -46,6 +49,15 @@ export interface SandboxContext {
   webhooks: WebhookDispatcher;
   /** every stored collection of this sandbox, derived from its resource modules (src/resources/index.ts) */
   collections: CollectionRegistry;
+  /** the /__sandbox app, built on first use (src/http/control-forward.ts) */
+  controlPlane: ControlPlane;
+}
+
+/** The control plane's app is built on its first request; `ready()` builds it now (the route catalog then lists its routes). */
+export interface ControlPlane {
+  app(): Promise<FastifyInstance>;
+  ready(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**

@@ -21,7 +21,9 @@ import { collectionsOf, RESOURCES, servicesOf } from './resources/index.ts';
 import type { ResourceModule } from './resources/types.ts';
 import { ORG_API_KEYS } from './resources/organizations/collections.ts';
 import { buildApp } from './server.ts';
+import { LazyControlPlane } from './http/control-forward.ts';
 import { openStore } from './storage/index.ts';
+import { withRows } from './storage/deferred.ts';
 import { describeTakeover } from './storage/lock.ts';
 import { OverlayStore } from './storage/overlay-store.ts';
 import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle.ts';
@@ -74,6 +76,7 @@ export function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
  * (test/toy-area.test.ts), the way a new area joins the list.
  */
 export async function createSandboxWith(resources: readonly ResourceModule[], input: SandboxOptions = {}): Promise<Sandbox> {
+  const startedAtMs = Date.now();
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
   const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
@@ -84,7 +87,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
-    if (fresh) await store.replaceAll(await fixtures.collections());
+    if (fresh) await store.replaceAll(await fixtures.initial());
   } catch (err) {
     await store.close().catch(() => undefined); // releases the lock
     throw err;
@@ -97,8 +100,11 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const suspension = new Suspension(clock, options.suspension === false ? {} : { enabled: true, ...(options.suspension === true ? {} : options.suspension) });
   const controlToken = isLoopback(options.host) ? null : (options.controlToken ?? randomToken(32));
   const selfGuard = new SelfGuard();
+  // the /__sandbox app: its module is loaded and built on the first control request (issue 11)
+  const controlPlane = new LazyControlPlane(() => import('./control/app.ts').then((m) => m.buildControlApp(ctx, resources)));
   const ctx: SandboxContext = {
     options,
+    startedAtMs,
     store,
     clock,
     bus,
@@ -116,7 +122,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     // created workspaces keep their keys and go back to their template (docs/control-plane.md)
     reset: async () => {
       clock.restart();
-      await ctx.replaceState(ctx.workspaces.carryCreated(await fixtures.collections()));
+      await ctx.replaceState(withRows(await fixtures.initial(), ctx.workspaces.createdRows()));
     },
     replaceState: async (state) => {
       await store.replaceAll(state);
@@ -130,6 +136,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     requestLog: new RequestLog(bus),
     suspension,
     collections,
+    controlPlane,
     webhooks: new WebhookDispatcher({ store, clock, bus, selfGuard, options }),
     workspaces: new WorkspaceManager({
       store,
@@ -151,7 +158,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   // the areas' services, and the sandbox's own: the hourly idempotency purge
   for (const service of [...servicesOf(resources), idempotencyPurgeService]) running.push(await service.start(ctx));
 
-  const app = buildApp(ctx, resources);
+  const app = buildApp(ctx, resources, controlPlane);
   await app.ready();
   let url = '';
   if (options.listen) {
@@ -166,6 +173,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   ctx.selfGuard.listening(port);
+  if (url) controlPlane.prewarmAfter(CONTROL_PREWARM_MS);
   if (url) url = `http://${options.host.includes(':') ? `[${options.host.replace(/^\[|\]$/g, '')}]` : options.host}:${port}`;
 
   let stopped: Promise<void> | null = null;
@@ -191,11 +199,15 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       (stopped ??= (async () => {
         clock.dispose();
         await app.close();
+        await controlPlane.close();
         for (const service of running.reverse()) await service.stop();
         await store.close();
       })()),
   };
 }
+
+/** how long a listening sandbox waits before building its control plane unasked (http/control-forward.ts) */
+const CONTROL_PREWARM_MS = 100;
 
 function clockStart(options: ResolvedOptions): number | undefined {
   const raw = options.clockStart ?? (options.clock === 'manual' ? DEFAULT_MANUAL_CLOCK_START : undefined);

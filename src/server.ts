@@ -1,83 +1,31 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiError, routeNotFound } from './core/errors.ts';
-import { WORKSPACE_LIMITS } from './core/rate-limit.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SandboxContext } from './context.ts';
-import { registerControl } from './control/index.ts';
+import { registerHealth } from './control/health.ts';
 import { registerRootIndex } from './control/where.ts';
 import { registerApiScope } from './http/api-scope.ts';
-import { registerControlScope } from './http/control-scope.ts';
-import { sendApiError } from './http/error-handler.ts';
-import { registerJsonBodyParser } from './http/json-body.ts';
-import { API_PREFIX, CONTROL_PREFIX, registerRequestHooks, requestIdFor } from './http/request-hooks.ts';
-import { registerWarningHooks } from './http/warnings.ts';
-import { createSerializerCompiler } from './http/serializer.ts';
+import { createBaseApp } from './http/base-app.ts';
+import { registerControlForward, type LazyControlPlane } from './http/control-forward.ts';
+import { API_PREFIX, CONTROL_PREFIX } from './http/request-hooks.ts';
 import type { ResourceModule } from './resources/types.ts';
 
-/** Builds the one Fastify app: hooks, the resource modules' routes, the control plane, the error handler. */
-export function buildApp(ctx: SandboxContext, resources: readonly ResourceModule[]): FastifyInstance {
-  const serializerCompiler = createSerializerCompiler(ctx.options.validateResponses);
-  const app = Fastify({
-    // Our zod compilers from the start: Fastify then never loads ajv and
-    // fast-json-stringify (about a fifth of its start-up; docs/benchmarks.md).
-    // (Fastify types these factories after ajv's; ours take the same route schema objects.)
-    schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: (() => serializerCompiler) as never } },
-    logger: false,
-    bodyLimit: ctx.options.bodyLimit,
-    genReqId: (req) => requestIdFor(req.headers['x-request-id']),
-    return503OnClosing: true,
-    forceCloseConnections: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    // the router's own refusals (a path segment over 200 characters, bad percent-encoding) get the
-    // documented error body and headers too, not Fastify's default shape (found by test/fuzz)
-    frameworkErrors: (error, request, reply) => {
-      // refused before auth, so the headers are those of an anonymous request (request-hooks.ts)
-      const rate = ctx.rateLimiter.peek('anonymous', WORKSPACE_LIMITS.sandbox);
-      reply.header('x-request-id', request.id).header('x-ratelimit-limit', String(rate.limit));
-      reply.header('x-ratelimit-remaining', String(rate.remaining)).header('x-ratelimit-reset', String(rate.reset));
-      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      return sendApiError(reply, tooLong
-        ? apiError(414, 'URI_TOO_LONG', 'URI too long: a path segment is over 200 characters')
-        : apiError(400, 'MALFORMED_URL', 'Malformed URL: invalid percent-encoding in the path'));
-    },
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  // Bodies are JSON only ("Common request rules"): text/plain must be a 415, not a string body.
-  app.removeContentTypeParser('text/plain');
-  registerJsonBodyParser(app);
-
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
-      ctx.routes.add({
-        method,
-        url: route.url,
-        schema: route.schema as Record<string, unknown> | undefined,
-        inferred: route.config?.inferred,
-        documentedStatuses: route.config?.documentedStatuses,
-        documentedScope: route.config?.documentedScope,
-        scope: route.config?.scope,
-        summary: route.config?.summary,
-        operationId: route.config?.operationId,
-      });
-    }
-  });
-
-  // root hooks run before the /v1 scope's, so a strict refusal comes before an idempotency key is claimed
-  registerWarningHooks(app, ctx);
-  registerRequestHooks(app, ctx);
-  app.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
-
+/**
+ * Builds the app that listens: the root hooks (http/base-app.ts), each API
+ * area's routes under /v1, the root index, and /__sandbox, which hands each
+ * request to the control plane's own app, built on first use
+ * (http/control-forward.ts): a start registers only what its first /v1
+ * request needs (issue 11, docs/benchmarks.md). Only the health check is
+ * served here, so a readiness probe does not build the control plane.
+ */
+export function buildApp(ctx: SandboxContext, resources: readonly ResourceModule[], controlPlane: LazyControlPlane): FastifyInstance {
+  const app = createBaseApp(ctx);
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.register(async (v1) => {
     registerApiScope(v1, ctx);
     for (const resource of resources) resource.routes(v1, ctx);
   }, { prefix: API_PREFIX });
-  typed.register(async (control) => {
-    registerControlScope(control, ctx);
-    registerControl(control, ctx, resources);
-  }, { prefix: CONTROL_PREFIX });
+  typed.register(async (control) => registerHealth(control, ctx), { prefix: CONTROL_PREFIX });
+  registerControlForward(app, controlPlane);
   registerRootIndex(typed);
   return app;
 }

@@ -12,6 +12,7 @@ export async function runOpenApi(opts: { out?: string }): Promise<void> {
   const sandbox = await createSandbox({ listen: false, storage: 'memory', clock: 'manual' });
   let text: string;
   try {
+    await sandbox.context.controlPlane.ready(); // the control routes join the document once their app is built
     text = `${JSON.stringify(JSON.parse(sandbox.context.routes.document()), null, 2)}\n`;
   } finally {
     await sandbox.stop();

@@ -27,8 +27,9 @@ export const CONTROL_MODULES: readonly ControlModule[] = [
   registerWorkspaceRoutes,
 ];
 
-/** The whole control plane: the groups above, then each area's part. */
-export function registerControl(app: ZodApp, ctx: SandboxContext, resources: readonly ResourceModule[]): void {
+/** The whole control plane: the groups above, then each area's part (loaded now). */
+export async function registerControl(app: ZodApp, ctx: SandboxContext, resources: readonly ResourceModule[]): Promise<void> {
+  const parts = await Promise.all(resources.map((resource) => resource.control?.()));
   for (const register of CONTROL_MODULES) register(app, ctx);
-  for (const resource of resources) resource.control?.(app, ctx);
+  for (const register of parts) register?.(app, ctx);
 }

@@ -13,11 +13,7 @@ import { sandboxIndex } from './where.ts';
  * docs/control-plane.md; the routes' shapes are in ./contracts/plane.ts.
  */
 export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
-  const startedAt = Date.now();
-
   serveAll(app, PLANE_ROUTES, {
-    health: async () => ({ status: 'ok' as const, uptimeMs: Date.now() - startedAt, now: ctx.clock.iso() }),
-
     openapi: async () => ctx.routes.document(),
 
     index: async (request) => sandboxIndex(request),

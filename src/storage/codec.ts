@@ -165,24 +165,35 @@ export function stateFromCollections(
   if (!isPlainObject(collections)) throw makeError('"collections" is not an object');
   const state: State = new Map();
   for (const [collection, byWorkspace] of Object.entries(collections)) {
-    if (!isPlainObject(byWorkspace)) throw makeError(`collections[${JSON.stringify(collection)}] is not an object`);
-    const partitions = new Map<string, Partition>();
-    for (const [workspaceId, rows] of Object.entries(byWorkspace)) {
-      const where = `collections[${JSON.stringify(collection)}][${JSON.stringify(workspaceId)}]`;
-      if (!isPlainObject(rows)) throw makeError(`${where} is not an object`);
-      const map = new Map<string, Row>();
-      for (const [id, row] of Object.entries(rows)) {
-        if (!isPlainObject(row)) throw makeError(`${where}[${JSON.stringify(id)}] is not an object`);
-        if (row.id !== id) {
-          throw makeError(`${where}[${JSON.stringify(id)}] has id ${JSON.stringify(row.id)} (must equal its key)`);
-        }
-        map.set(row.id as string, row as Row); // the row's own string: the key of a parsed file is another copy
-      }
-      if (map.size > 0) partitions.set(workspaceId, { rows: map, version, list: null, sharedGen: 0 });
-    }
+    const partitions = partitionsFrom(collection, byWorkspace, version, makeError);
     if (partitions.size > 0) state.set(collection, partitions);
   }
   return state;
+}
+
+/** One collection's partitions (empty ones left out), validated; rows by reference. */
+export function partitionsFrom(
+  collection: string,
+  byWorkspace: unknown,
+  version: number,
+  makeError: (problem: string) => Error,
+): Map<string, Partition> {
+  if (!isPlainObject(byWorkspace)) throw makeError(`collections[${JSON.stringify(collection)}] is not an object`);
+  const partitions = new Map<string, Partition>();
+  for (const [workspaceId, rows] of Object.entries(byWorkspace)) {
+    const where = `collections[${JSON.stringify(collection)}][${JSON.stringify(workspaceId)}]`;
+    if (!isPlainObject(rows)) throw makeError(`${where} is not an object`);
+    const map = new Map<string, Row>();
+    for (const [id, row] of Object.entries(rows)) {
+      if (!isPlainObject(row)) throw makeError(`${where}[${JSON.stringify(id)}] is not an object`);
+      if (row.id !== id) {
+        throw makeError(`${where}[${JSON.stringify(id)}] has id ${JSON.stringify(row.id)} (must equal its key)`);
+      }
+      map.set(row.id as string, row as Row); // the row's own string: the key of a parsed file is another copy
+    }
+    if (map.size > 0) partitions.set(workspaceId, { rows: map, version, list: null, sharedGen: 0 });
+  }
+  return partitions;
 }
 
 /** State -> Collections (rows by reference; empty partitions are left out). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCollection } from './collection.ts';
 import { maskId, maskValue, parseMask, type IdMask } from './id-mask.ts';
-import { GLOBAL_PARTITION, type Collections, type InstrumentedStore, type Op, type Row, type Store, type StoreChange, type StoreStats } from './types.ts';
+import { GLOBAL_PARTITION, type Collections, type InitialCollections, type InstrumentedStore, type Op, type Row, type Store, type StoreChange, type StoreStats } from './types.ts';
 
 /**
  * Copy-on-write workspaces (issue 12; docs/architecture.md, "Workspaces on
@@ -122,7 +122,7 @@ export class OverlayStore implements Store {
     return this.inner.commit(mapped);
   }
 
-  replaceAll(collections: Collections): Promise<void> {
+  replaceAll(collections: InitialCollections): Promise<void> {
     return this.inner.replaceAll(collections);
   }
 

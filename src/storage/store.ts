@@ -29,13 +29,16 @@ import {
   type PreparedCommit,
   type State,
 } from './codec.ts';
+import { LazyState } from './lazy-state.ts';
 import { capturedChunks, parseSnapshotText } from './snapshot-text.ts';
 import {
   InvalidOpError,
+  isDeferred,
   SCHEMA_VERSION,
   StoreError,
   type Collections,
   type DbSnapshot,
+  type InitialCollections,
   type InstrumentedStore,
   type Op,
   type Row,
@@ -107,6 +110,11 @@ export class LocalStore implements InstrumentedStore {
     return this.#seq;
   }
 
+  /** collections given deferred and not read yet (diagnostics, tests) */
+  get pendingCollections(): string[] {
+    return this.#state instanceof LazyState ? this.#state.pendingNames : [];
+  }
+
   // ---------------------------------------------------------------- reads
 
   get<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, id: string): T | undefined {
@@ -169,12 +177,13 @@ export class LocalStore implements InstrumentedStore {
     return batch.promise;
   }
 
-  replaceAll(collections: Collections): Promise<void> {
+  replaceAll(collections: InitialCollections): Promise<void> {
     if (this.#closing) return Promise.reject(this.#closedError());
     const seq = this.#seq + 1;
+    const makeError = (problem: string) => new InvalidOpError(`replaceAll(): ${problem}`);
     let state: State;
     try {
-      state = stateFromCollections(collections, seq, (problem) => new InvalidOpError(`replaceAll(): ${problem}`));
+      state = isDeferred(collections) ? new LazyState(collections, seq, makeError) : stateFromCollections(collections, seq, makeError);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -212,11 +221,9 @@ export class LocalStore implements InstrumentedStore {
   }
 
   async #close(): Promise<void> {
-    if (!this.#file) {
-      this.#low.data = this.#snapshot();
-      await this.#low.write();
-      return;
-    }
+    // in memory there is nothing to write: the state ends with the process (and a
+    // deferred collection is never parsed just to be dropped)
+    if (!this.#file) return;
     try {
       const dirty = this.#seq !== this.#snapshotSeq || this.stats.journalledCommits > 0 || this.#forceSnapshot;
       await (dirty ? this.compact() : this.flush());

@@ -170,14 +170,16 @@ export class WorkspaceManager {
   /**
    * A global reset keeps created workspaces, their keys and their templates,
    * so a worker's credentials survive another worker's reset; their data is
-   * back to the template like everyone else's.
+   * back to the template like everyone else's. These are the rows to add to
+   * the fixtures' database for that (storage/deferred.ts `withRows`).
    */
-  carryCreated(fresh: Collections): Collections {
+  createdRows(): Collections {
     const { inner } = this.deps.store;
+    const created: Collections = {};
     const overlays = OVERLAYS.in(inner).list(GLOBAL_PARTITION);
-    if (overlays.length === 0) return fresh;
+    if (overlays.length === 0) return created;
     const add = (collection: string, workspaceId: string, row: Row) => {
-      ((fresh[collection] ??= {})[workspaceId] ??= {})[row.id] = row;
+      ((created[collection] ??= {})[workspaceId] ??= {})[row.id] = row;
     };
     const ids = new Set(overlays.map((o) => o.id));
     const bases = new Set(overlays.map((o) => o.baseId));
@@ -189,7 +191,7 @@ export class WorkspaceManager {
     }
     for (const w of WORKSPACES.in(inner).list(GLOBAL_PARTITION)) if (ids.has(w.id)) add(WORKSPACES.name, GLOBAL_PARTITION, w);
     for (const k of API_KEYS.in(inner).list(GLOBAL_PARTITION)) if (ids.has(k.workspaceId)) add(API_KEYS.name, GLOBAL_PARTITION, k);
-    return fresh;
+    return created;
   }
 
   // ---------------------------------------------------------------- internals

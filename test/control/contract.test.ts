@@ -13,6 +13,7 @@ import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 let t: TestSandbox;
 beforeAll(async () => {
   t = await testSandbox();
+  await t.sandbox.context.controlPlane.ready(); // built on first use: its routes join the catalog now
 });
 afterAll(() => t.sandbox.stop());
 
@@ -39,6 +40,7 @@ describe('the control-plane contract', () => {
 
   it('the table names each route once (a group cannot shadow another group\'s name)', async () => {
     const groups = await Promise.all([
+      import('../../src/control/contracts/health.ts').then((m) => m.HEALTH_ROUTES),
       import('../../src/control/contracts/plane.ts').then((m) => m.PLANE_ROUTES),
       import('../../src/control/contracts/workspaces.ts').then((m) => m.WORKSPACE_ROUTES),
       import('../../src/control/contracts/faults.ts').then((m) => m.FAULT_ROUTES),

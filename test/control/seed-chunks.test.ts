@@ -19,6 +19,7 @@ describe('seeding in chunks', () => {
     t = await testSandbox();
     const ctx = t.sandbox.context;
     await seedWorkspace(ctx, { workspaceId: t.liveWorkspaceId, products: 1, bookings: 1 }); // loads faker first
+    await ctx.controlPlane.ready(); // and builds the control plane's app (on first use otherwise)
     const order: string[] = [];
     const progress: SeedProgress[] = [];
     const seeding = seedWorkspace(ctx, { workspaceId: t.liveWorkspaceId, products: 100, bookings: 1000, seed: 3 }, (p) => progress.push(p)).then((r) => {

@@ -53,6 +53,7 @@ describe('the control plane on a non-loopback host, without its token', () => {
   });
 
   it('answers 401 or 404, never 2xx, to every control route through every spelling of its prefix', async () => {
+    await sandbox.context.controlPlane.ready(); // built on first use: its routes join the catalog then
     const routes = sandbox.context.routes.routes.filter((r) => r.url.startsWith('/__sandbox') && r.method !== 'HEAD');
     expect(routes.length).toBeGreaterThan(30);
     const seen: string[] = [];

@@ -54,7 +54,8 @@ export const toyResource: ResourceModule = {
       return note;
     });
   },
-  control(app, ctx) {
+  // a real area loads this part with `() => import('./control.ts')`: the control plane is built on first use
+  control: async () => (app, ctx) => {
     app.get('/notes/count', {
       schema: { response: { 200: z.object({ data: z.object({ notes: z.number().int() }) }) } },
       config: { summary: 'Notes in every workspace (toy area)' },

@@ -3,6 +3,7 @@ import { PEOPLE_CONTROL_ROUTES } from '../../resources/people/control-contract.t
 import { VERIFICATION_CONTROL_ROUTES } from '../../resources/verification/control-contract.ts';
 import { WEBHOOK_CONTROL_ROUTES } from '../../resources/webhooks/control-contract.ts';
 import { FAULT_ROUTES } from './faults.ts';
+import { HEALTH_ROUTES } from './health.ts';
 import { OBSERVE_ROUTES } from './observe.ts';
 import { PLANE_ROUTES } from './plane.ts';
 import { RATE_LIMIT_ROUTES } from './rate-limits.ts';
@@ -18,6 +19,7 @@ import { WORKSPACE_ROUTES } from './workspaces.ts';
  * a test checks that every registered control route is in this table.
  */
 export const CONTROL_ROUTES = {
+  ...HEALTH_ROUTES,
   ...PLANE_ROUTES,
   ...WORKSPACE_ROUTES,
   ...FAULT_ROUTES,

@@ -3,8 +3,8 @@ import { ScopeSchema, WorkspaceModeSchema } from '../../core/tenancy.ts';
 import { defineRoutes } from '../contract.ts';
 
 /**
- * The control plane's own routes (docs/control-plane.md): health, the OpenAPI
- * document, where things are, workspaces and their keys, reset and the clock.
+ * The control plane's own routes (docs/control-plane.md): the OpenAPI
+ * document (health is in ./health.ts), where things are, workspaces and their keys, reset and the clock.
  */
 const IdParams = z.object({ id: z.string() });
 const KeyViewSchema = z.object({
@@ -38,12 +38,10 @@ export const CreatedWorkspaceKeySchema = z.object({
   lastUsedAt: z.string().nullable(),
 });
 export const ClockStateSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), nowMs: z.number(), pendingTimers: z.number() });
-export const HealthSchema = z.object({ status: z.literal('ok'), uptimeMs: z.number(), now: z.string() });
 export const SandboxIndexSchema = z.object({ name: z.string(), api: z.string(), controlPlane: z.string(), openapi: z.string(), health: z.string(), stream: z.string() });
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 
 export const PLANE_ROUTES = defineRoutes({
-  health: { method: 'GET', path: '/health', data: HealthSchema, summary: 'Ready for traffic: status, uptime and the sandbox time' },
   openapi: {
     method: 'GET',
     path: '/openapi.json',

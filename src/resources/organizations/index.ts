@@ -1,7 +1,6 @@
 import { ORG_API_KEYS, ORGANIZATIONS } from './collections.ts';
 import { orgKeyUsageService } from './usage.ts';
 import type { ResourceModule } from '../types.ts';
-import { registerOrgKeyControl } from './control.ts';
 import { registerOrganizationRoutes } from './routes.ts';
 import { OrgKeyService } from './service.ts';
 
@@ -11,6 +10,6 @@ export const organizationsResource: ResourceModule = {
   routes(app, ctx) {
     registerOrganizationRoutes(app, new OrgKeyService(ctx.store, ctx.clock, ctx.auth), ctx.idempotency);
   },
-  control: registerOrgKeyControl,
+  control: () => import('./control.ts').then((m) => m.registerOrgKeyControl),
   services: [orgKeyUsageService],
 };

@@ -1,6 +1,5 @@
 import { PEOPLE } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
-import { registerPeopleControl } from './control.ts';
 import { registerPeopleRoutes } from './routes.ts';
 import { PeopleService } from './service.ts';
 
@@ -10,5 +9,5 @@ export const peopleResource: ResourceModule = {
   routes(app, ctx) {
     registerPeopleRoutes(app, new PeopleService(ctx.store, ctx.clock, ctx.bus));
   },
-  control: registerPeopleControl,
+  control: () => import('./control.ts').then((m) => m.registerPeopleControl),
 };

@@ -1,6 +1,5 @@
 import { VERIFICATIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
-import { registerVerificationControl } from './control.ts';
 import { registerVerificationRoutes } from './routes.ts';
 import { VerificationService } from './service.ts';
 
@@ -10,5 +9,5 @@ export const verificationResource: ResourceModule = {
   routes(app, ctx) {
     registerVerificationRoutes(app, new VerificationService(ctx.store, ctx.clock));
   },
-  control: registerVerificationControl,
+  control: () => import('./control.ts').then((m) => m.registerVerificationControl),
 };

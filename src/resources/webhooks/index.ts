@@ -1,8 +1,6 @@
 import { webhookDispatcherService } from '../../webhooks/service.ts';
 import { WEBHOOK_DELIVERIES, WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
-import { registerDeliveryControl } from './control-deliveries.ts';
-import { registerEventControl } from './control-events.ts';
 import { registerWebhookRoutes } from './routes.ts';
 import { WebhookSubscriptionService } from './service.ts';
 
@@ -12,9 +10,6 @@ export const webhooksResource: ResourceModule = {
   routes(app, ctx) {
     registerWebhookRoutes(app, new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard));
   },
-  control(app, ctx) {
-    registerDeliveryControl(app, ctx);
-    registerEventControl(app, ctx);
-  },
+  control: () => import('./control.ts').then((m) => m.registerWebhookControl),
   services: [webhookDispatcherService],
 };

@@ -1,0 +1,47 @@
+import { isDeferred, type Collections, type DeferredCollections, type InitialCollections, type Row } from './types.ts';
+
+type Partitions = Record<string, Record<string, Row>>;
+
+/**
+ * A database given as JSON (a string, or ASCII bytes) and where each
+ * collection's value is in it (`[start, end)`): each collection is decoded
+ * and parsed when the store first reads it (src/storage/lazy-state.ts). The
+ * prepared fixture database is given this way at start and on reset
+ * (src/fixtures/source.ts, issue 11).
+ */
+export function deferredFromJson(json: string | Buffer, spans: readonly (readonly [name: string, start: number, end: number])[]): DeferredCollections {
+  const where = new Map(spans.map(([name, start, end]) => [name, [start, end] as const]));
+  return {
+    kind: 'deferred',
+    names: spans.map(([name]) => name),
+    load(name) {
+      const span = where.get(name);
+      if (!span) return {};
+      return JSON.parse(typeof json === 'string' ? json.slice(span[0], span[1]) : json.toString('latin1', span[0], span[1])) as Partitions;
+    },
+  };
+}
+
+/** Adds one partition's rows to another's (the added ones win, and come last if new). */
+function addRows(into: Partitions, extra: Partitions): Partitions {
+  for (const [workspaceId, rows] of Object.entries(extra)) into[workspaceId] = { ...into[workspaceId], ...rows };
+  return into;
+}
+
+/**
+ * `base` with `extra`'s rows added, in the order adding them one by one would
+ * give (new collections last). A deferred base stays deferred.
+ */
+export function withRows(base: InitialCollections, extra: Collections): InitialCollections {
+  const added = Object.keys(extra);
+  if (added.length === 0) return base;
+  if (!isDeferred(base)) {
+    for (const name of added) base[name] = addRows(base[name] ?? {}, extra[name]!);
+    return base;
+  }
+  return {
+    kind: 'deferred',
+    names: [...base.names, ...added.filter((name) => !base.names.includes(name))],
+    load: (name) => (extra[name] ? addRows(base.load(name), extra[name]) : base.load(name)),
+  };
+}
