@@ -7,12 +7,13 @@
  *
  *   node --expose-gc --import tsx bench/memory-probe.ts [--bookings 20000] [--snapshot /tmp/x.heapsnapshot]
  */
-import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { createSandbox } from '../src/sandbox.ts';
 import { seedWorkspace } from '../src/control/seed.ts';
 
-const { values } = parseArgs({ options: { bookings: { type: 'string', default: '20000' }, snapshot: { type: 'string' }, before: { type: 'string' }, indexes: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { bookings: { type: 'string', default: '20000' }, snapshot: { type: 'string' }, before: { type: 'string' }, indexes: { type: 'boolean', default: false }, growing: { type: 'string' } } });
+if (values.growing) setFlagsFromString(`--heap-growing-percent=${values.growing}`);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
@@ -39,13 +40,14 @@ while (made < want) {
 const seconds = (performance.now() - started) / 1000;
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const rssSettled = process.memoryUsage().rss;
+const heapSettled = getHeapStatistics().used_heap_size;
 const gcStarted = performance.now();
 gc();
 const gcMs = Math.round(performance.now() - gcStarted);
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const rssAfterGc = process.memoryUsage().rss;
 const after = used();
-console.log(JSON.stringify({ bookings: made, seconds: Math.round(seconds * 10) / 10, heapBeforeMiB: mib(before), heapAfterMiB: mib(after), bytesPerBooking: Math.round((after - before) / made), rssBeforeMiB: mib(rssBefore), rssSettledMiB: mib(rssSettled), gcMs, rssAfterGcMiB: mib(rssAfterGc) }));
+console.log(JSON.stringify({ bookings: made, seconds: Math.round(seconds * 10) / 10, heapBeforeMiB: mib(before), heapAfterMiB: mib(after), bytesPerBooking: Math.round((after - before) / made), rssBeforeMiB: mib(rssBefore), rssSettledMiB: mib(rssSettled), heapSettledMiB: mib(heapSettled), gcMs, rssAfterGcMiB: mib(rssAfterGc) }));
 if (values.indexes) {
   // what the API builds on its first read of a booking: its passengers and items by booking id
   const booking = sandbox.store.list<{ id: string; code: string }>('bookings', ws).at(-1)!;
