@@ -69,27 +69,4 @@ export class StringInterner {
   get size(): number {
     return this.#table.size;
   }
-
-  /**
-   * Replaces, in place, every string value of a freshly parsed JSON value (and
-   * of its objects and arrays) by its shared copy. Only for values nobody else
-   * holds yet: it writes into them.
-   */
-  internAll(value: unknown): void {
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === 'string') value[i] = this.intern(item);
-        else if (item !== null && typeof item === 'object') this.internAll(item);
-      }
-      return;
-    }
-    if (value === null || typeof value !== 'object') return;
-    const record = value as Record<string, unknown>;
-    for (const key in record) {
-      const item = record[key];
-      if (typeof item === 'string') record[key] = this.intern(item);
-      else if (item !== null && typeof item === 'object') this.internAll(item);
-    }
-  }
 }
