@@ -68,10 +68,12 @@ export type SandboxOptions = z.input<typeof SandboxOptionsSchema>;
 export type ResolvedOptions = z.output<typeof SandboxOptionsSchema>;
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  // parsed once per sandbox: zod's compiled fast path (generated on an object schema's first
+  // parse) would cost a start more than it ever saves here (issue 11)
   const parsed = SandboxOptionsSchema.safeParse({
     internalApiKey: process.env.SANDBOX_INTERNAL_API_KEY || undefined,
     ...options,
-  });
+  }, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`Invalid sandbox option ${issue.path.join('.') || '(root)'}: ${issue.message}`);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { FaultRuleInputSchema } from '../../core/faults.ts';
+import { FaultRuleInputSchema } from '../../core/fault-rule.ts';
 import { defineRoutes } from '../contract.ts';
 
-/** Fault injection: POST/GET/DELETE /__sandbox/faults (docs/control-plane.md). */
+/** Fault injection: POST/GET/DELETE /__sandbox/faults (docs/control-plane.md); src/core/faults.ts applies the rules. */
 export const FaultRuleSchema = z.object({
   id: z.string(),
   method: z.string().optional(),
