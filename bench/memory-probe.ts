@@ -1,11 +1,17 @@
 /**
  * In-process probe of heap per seeded booking (issue 11, docs/benchmarks.md
  * "Memory"): an in-memory sandbox, `--bookings N` seeded through
- * seedWorkspace (the code behind POST /__sandbox/seed), a forced full GC,
- * then heap used per booking; `--snapshot <file>` writes a heap snapshot
- * to aggregate with bench/heap-summary.ts. Not part of `npm run bench`.
+ * seedWorkspace (the code behind POST /__sandbox/seed), RSS 1 s later, a
+ * forced full GC, then heap used per booking. `--indexes` then reads one
+ * booking through the API (which builds the passenger and item indexes) and
+ * reports their heap; `--growing P` sets V8's --heap-growing-percent first
+ * (the CLI uses 30); `--before`/`--snapshot <file>` write heap snapshots
+ * before and after the seeding, to sum with bench/heap-summary.ts. Not part
+ * of `npm run bench`.
  *
- *   node --expose-gc --import tsx bench/memory-probe.ts [--bookings 20000] [--snapshot /tmp/x.heapsnapshot]
+ *   node --expose-gc --import tsx bench/memory-probe.ts [--bookings 20000] [--indexes] [--growing 30] [--snapshot /tmp/x.heapsnapshot]
+ */
+import tsx bench/memory-probe.ts [--bookings 20000] [--snapshot /tmp/x.heapsnapshot]
  */
 import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { parseArgs } from 'node:util';
