@@ -11,8 +11,6 @@
  *
  *   node --expose-gc --import tsx bench/memory-probe.ts [--bookings 20000] [--indexes] [--growing 30] [--snapshot /tmp/x.heapsnapshot]
  */
-import tsx bench/memory-probe.ts [--bookings 20000] [--snapshot /tmp/x.heapsnapshot]
- */
 import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { createSandbox } from '../src/sandbox.ts';
