@@ -40,7 +40,7 @@ function parseOptions() {
       duration: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '1' },
       rounds: { type: 'string', default: '6' },
-      'startup-runs': { type: 'string', default: '5' },
+      'startup-runs': { type: 'string', default: '9' },
       'reset-runs': { type: 'string', default: '10' },
       'memory-requests': { type: 'string', default: '100000' },
       'memory-deliveries': { type: 'string', default: '10000' },

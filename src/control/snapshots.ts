@@ -1,7 +1,8 @@
 import { badRequest, notFound } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { SCHEMA_VERSION, type Collections } from '../storage/types.ts';
+import { deferredFromJson } from '../storage/deferred.ts';
+import { SCHEMA_VERSION, type Collections, type SpannedJson } from '../storage/types.ts';
 import { serve, serveAll } from './contract.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
 
@@ -13,23 +14,24 @@ import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
 export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
-  const snapshots = new Map<string, { json: string; createdAt: string }>();
+  // each kept as JSON with its collections' spans: a restore hands it to the store deferred (issue 11)
+  const snapshots = new Map<string, { json: SpannedJson; createdAt: string }>();
   const { importState, ...routes } = SNAPSHOT_ROUTES;
 
   serveAll(app, routes, {
     saveSnapshot: async (request) => {
-      const json = JSON.stringify(ctx.store.exportCollections());
+      const json = ctx.store.exportJson();
       snapshots.set(request.body.name, { json, createdAt: ctx.clock.iso() });
-      return { name: request.body.name, createdAt: ctx.clock.iso(), bytes: json.length };
+      return { name: request.body.name, createdAt: ctx.clock.iso(), bytes: json.text.length };
     },
 
-    snapshots: async () => [...snapshots].map(([name, s]) => ({ name, createdAt: s.createdAt, bytes: s.json.length })),
+    snapshots: async () => [...snapshots].map(([name, s]) => ({ name, createdAt: s.createdAt, bytes: s.json.text.length })),
 
     restoreSnapshot: async (request) => {
       const snapshot = snapshots.get(request.params.name);
       if (!snapshot) throw notFound(`Snapshot ${request.params.name}`);
       const started = performance.now();
-      await ctx.replaceState(JSON.parse(snapshot.json) as Collections);
+      await ctx.replaceState(deferredFromJson(snapshot.json.text, snapshot.json.spans));
       return { name: request.params.name, restored: true as const, ms: Math.round((performance.now() - started) * 100) / 100 };
     },
 

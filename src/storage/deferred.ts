@@ -1,4 +1,4 @@
-import { isDeferred, type Collections, type DeferredCollections, type InitialCollections, type Row } from './types.ts';
+import { isDeferred, type CollectionSpan, type Collections, type DeferredCollections, type InitialCollections, type Row, type SpannedJson } from './types.ts';
 
 type Partitions = Record<string, Record<string, Row>>;
 
@@ -20,6 +20,24 @@ export function deferredFromJson(json: string | Buffer, spans: readonly (readonl
       return JSON.parse(typeof json === 'string' ? json.slice(span[0], span[1]) : json.toString('latin1', span[0], span[1])) as Partitions;
     },
   };
+}
+
+/**
+ * `JSON.stringify(collections)`, built collection by collection to learn where
+ * each one's value is. `encode` writes each key and value (JSON.stringify, or
+ * an ASCII-only variant of it); the text parses to the same value.
+ */
+export function jsonWithSpans(collections: Collections, encode: (value: unknown) => string = JSON.stringify): SpannedJson {
+  let text = '{';
+  const spans: CollectionSpan[] = [];
+  for (const [name, value] of Object.entries(collections)) {
+    if (text.length > 1) text += ',';
+    text += `${encode(name)}:`;
+    const start = text.length;
+    text += encode(value);
+    spans.push([name, start, text.length]);
+  }
+  return { text: `${text}}`, spans };
 }
 
 /** Adds one partition's rows to another's (the added ones win, and come last if new). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCollection } from './collection.ts';
 import { maskId, maskValue, parseMask, type IdMask } from './id-mask.ts';
-import { GLOBAL_PARTITION, type Collections, type InitialCollections, type InstrumentedStore, type Op, type Row, type Store, type StoreChange, type StoreStats } from './types.ts';
+import { GLOBAL_PARTITION, type Collections, type InitialCollections, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
 
 /**
  * Copy-on-write workspaces (issue 12; docs/architecture.md, "Workspaces on
@@ -132,6 +132,10 @@ export class OverlayStore implements Store {
 
   serialize(): string {
     return this.inner.serialize();
+  }
+
+  exportJson(): SpannedJson {
+    return this.inner.exportJson();
   }
 
   onChange(listener: (change: StoreChange) => void): () => void {

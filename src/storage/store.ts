@@ -29,6 +29,7 @@ import {
   type PreparedCommit,
   type State,
 } from './codec.ts';
+import { jsonWithSpans } from './deferred.ts';
 import { LazyState } from './lazy-state.ts';
 import { capturedChunks, parseSnapshotText } from './snapshot-text.ts';
 import {
@@ -42,6 +43,7 @@ import {
   type InstrumentedStore,
   type Op,
   type Row,
+  type SpannedJson,
   type StoreChange,
   type StoreStats,
 } from './types.ts';
@@ -146,6 +148,10 @@ export class LocalStore implements InstrumentedStore {
 
   serialize(): string {
     return JSON.stringify(this.#snapshot());
+  }
+
+  exportJson(): SpannedJson {
+    return jsonWithSpans(collectionsFromState(this.#state));
   }
 
   onChange(listener: (change: StoreChange) => void): () => void {

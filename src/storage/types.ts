@@ -37,6 +37,15 @@ export interface DeferredCollections {
 
 export type InitialCollections = Collections | DeferredCollections;
 
+/** Where a collection's value is in a JSON text of collections: `text.slice(start, end)`. */
+export type CollectionSpan = [name: string, start: number, end: number];
+
+/** A JSON text of collections with each collection's span: parsed whole, or one collection at a time. */
+export interface SpannedJson {
+  text: string;
+  spans: CollectionSpan[];
+}
+
 export const isDeferred = (collections: InitialCollections): collections is DeferredCollections =>
   (collections as Partial<DeferredCollections>).kind === 'deferred' && typeof (collections as Partial<DeferredCollections>).load === 'function';
 
@@ -72,6 +81,8 @@ export interface Store {
   exportCollections(): Collections;
   /** The whole state as a JSON string of a DbSnapshot. */
   serialize(): string;
+  /** The collections as JSON (what exportCollections gives), with each one's span: a snapshot restored deferred. */
+  exportJson(): SpannedJson;
   onChange(listener: (change: StoreChange) => void): () => void;
   /** Resolves when everything committed so far is durable. */
   flush(): Promise<void>;
