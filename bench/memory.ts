@@ -29,6 +29,8 @@ export interface MemoryResult {
   /** RSS just before seeding the bookings */
   beforeBookingsMiB: number;
   withBookingsMiB: number;
+  /** then after reading one seeded booking (its passenger and item indexes are built on that first read) */
+  afterReadingMiB: number;
   /** (with - before) / bookings * 100k + idle: a straight-line estimate, labelled as such */
   estimatedAt100kMiB: number;
 }
@@ -139,6 +141,12 @@ export async function runMemory(options: { requests: number; deliveries: number;
     }
     await sleep(SETTLE_MS);
     const withBookingsMiB = rssMiB(child);
+    // What the API adds on its first read of a booking: the passengers and items
+    // by booking id (src/storage/field-index.ts), over every seeded row.
+    const { data: [newest] } = await json(origin, 'GET', '/v1/bookings?limit=1', undefined, AUTH_HEADERS);
+    await json(origin, 'GET', `/v1/bookings/${newest.id}`, undefined, AUTH_HEADERS);
+    await sleep(SETTLE_MS);
+    const afterReadingMiB = rssMiB(child);
     return {
       idleMiB,
       bareIdleMiB,
@@ -148,6 +156,7 @@ export async function runMemory(options: { requests: number; deliveries: number;
       bookings,
       beforeBookingsMiB,
       withBookingsMiB,
+      afterReadingMiB,
       estimatedAt100kMiB: round(idleMiB + ((withBookingsMiB - beforeBookingsMiB) / Math.max(bookings, 1)) * 100_000, 0),
     };
   } finally {

@@ -114,6 +114,7 @@ function memoryBlock(m: MemoryResult): string {
     `  after requests: ${m.afterRequests.map((x) => `${fmt(x.requests)}: ${x.mib} MiB`).join(', ')}`,
     `  after failed webhook deliveries: ${m.afterFailedDeliveries.map((x) => `${fmt(x.deliveries)}: ${x.mib} MiB`).join(', ')}`,
     `  with ${fmt(m.bookings)} more bookings: ${m.withBookingsMiB} MiB (from ${m.beforeBookingsMiB}; ${(m.withBookingsMiB / m.bareIdleMiB).toFixed(1)}x bare idle)`,
+    `  then after reading one booking (builds the passenger and item indexes): ${m.afterReadingMiB} MiB`,
     `  at 100k bookings: ${at100k} MiB${m.bookings >= 100_000 ? '' : ' (straight-line estimate)'}: ${booked}`,
   ].join('\n');
 }

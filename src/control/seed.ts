@@ -49,14 +49,26 @@ export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
   serve(app, SEED_ROUTES.seed, async (request) => seedWorkspace(ctx, request.body));
 }
 
-/** The generation state seeding carries between chunks and runs, per store: the last workspace seeded. */
-const carried = new WeakMap<Store, SeedState>();
+/**
+ * The generation state seeding carries between chunks and runs, per store: the
+ * last workspace seeded. A run holds it strongly (seedWorkspace keeps the one
+ * its last chunk used); between runs only weakly, so that the next major GC
+ * may take it: at 100k bookings it is ~7 MiB of sets and pools (issue 11,
+ * docs/benchmarks.md "Memory"). `sandbox seed` sends its 20 requests back to
+ * back, with little allocation between them, so it usually survives from one
+ * to the next; if not, the next run builds it again, and that gives exactly
+ * the same state (seed-state.ts), so the same rows.
+ */
+const carried = new WeakMap<Store, WeakRef<SeedState>>();
+
+/** The state carried for `store`, if it is still in memory (for tests). */
+export const carriedSeedState = (store: Store): SeedState | undefined => carried.get(store)?.deref();
 
 function seedState(ctx: SandboxContext, ws: string, anchorDayMs: number): SeedState {
-  const state = carried.get(ctx.store);
+  const state = carried.get(ctx.store)?.deref();
   if (state?.isCurrent(ctx.store, ws, anchorDayMs)) return state;
   const fresh = SeedState.build(ctx.store, ws, anchorDayMs);
-  carried.set(ctx.store, fresh);
+  carried.set(ctx.store, new WeakRef(fresh));
   return fresh;
 }
 
@@ -93,12 +105,14 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
   const share = Math.min(1, CHUNK_ITEMS / Math.max(1, products * 10 + bookings));
   // the last chunk's commit: its flush to disk overlaps the making of the next chunk
   let inFlight: Promise<unknown> = Promise.resolve();
+  let held: SeedState | null = null; // the carried state, strongly held while the run lasts
   do {
     const chunk = {
       products: Math.min(products - done.products, Math.max(products > 0 ? 1 : 0, Math.round(products * share))),
       bookings: Math.min(bookings - done.bookings, Math.max(bookings > 0 ? 1 : 0, Math.round(bookings * share))),
     };
     const result = seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings);
+    held = result.state;
     for (const { name } of WRITTEN) created[name]! += result.created[name] ?? 0;
     for (const id of result.touched) touched.add(id);
     done.products += chunk.products;
@@ -111,6 +125,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
     await new Promise((resolve) => setImmediate(resolve));
   } while (done.products < products || done.bookings < bookings);
   await inFlight; // acknowledged once every chunk is on disk
+  void held; // read after the last await, so the suspended run keeps it alive until here
   return { workspaceId: workspace.id, seed, created, updated: { departures: touched.size }, ms: Math.round((performance.now() - started) * 100) / 100 };
 }
 
@@ -144,6 +159,7 @@ function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker
   const created = Object.fromEntries(WRITTEN.map((c) => [c.name, sink.rows(c, workspace.id).length]));
   created.departures = newSlots.length;
   return {
+    state,
     created,
     touched: changedSlots.map((s) => s.departure.id),
     committed: committed.catch((err: unknown) => {

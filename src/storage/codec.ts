@@ -3,7 +3,7 @@
  * The snapshot file's text is in snapshot-text.ts, the journal's in
  * journal-text.ts. Pure functions: no I/O here.
  */
-import { StringInterner } from './intern.ts';
+import { RowInterner } from './shared-leaves.ts';
 import {
   InvalidOpError,
   SCHEMA_VERSION,
@@ -63,8 +63,14 @@ export interface PreparedCommit {
   opsJson: string | null;
 }
 
-/** Shared by every store of the process: ids and timestamps repeat across rows (intern.ts). */
-const rowStrings = new StringInterner();
+/**
+ * Shared by every store of the process: ids and timestamps repeat across rows
+ * (intern.ts), and so do small nested values such as `{}` and pricing lines
+ * (shared-leaves.ts). Both tables are bounded (two generations each); their
+ * sizes measured best at 20k seeded bookings: a larger table costs more than
+ * its extra hits save (docs/storage.md "Memory per row").
+ */
+const rowValues = new RowInterner();
 
 /**
  * Validates every op and turns rows into private, JSON-normalised copies (what
@@ -92,7 +98,7 @@ export function prepareOps(ops: readonly Op[], wantJson: boolean): PreparedCommi
       if (!isPlainObject(row) || !isNonEmptyString(row.id)) {
         throw new InvalidOpError(`ops[${i}].row does not serialise to a JSON object with a string id`);
       }
-      rowStrings.internAll(row); // the copy is ours alone until applied
+      rowValues.internRow(row); // the copy is ours alone until applied
       out[i] = { type: 'put', collection: o.collection, workspaceId: o.workspaceId, row: row as Row };
       if (parts) {
         parts[i] =

@@ -1,14 +1,23 @@
 import type { Collection } from './collection.ts';
 import type { Store, StoreChange } from './types.ts';
 
+/**
+ * The ids filed under one key, in the order they were filed: a lone id as is
+ * (most keys: codes, e-mails, slugs), a few as a small array (a booking's
+ * passengers or items), more as a Set. A Set per key cost ~150 bytes, and a
+ * second Map from id to key ~50 bytes per row: at 100k bookings the passenger
+ * and item indexes were ~55 MiB (issue 11, docs/storage.md "Memory per row").
+ */
+type Group = string | readonly string[] | Set<string>;
+/** Past this many ids a key's group is a Set (O(1) add and delete). */
+const SMALL_GROUP = 8;
+
 interface Partition {
-  /**
-   * Most keys (codes, e-mails, slugs) belong to one row: that row's id is kept
-   * as is, and a Set only once a second row shares the key. A Set per key cost
-   * about 100 bytes per row at 100k bookings (docs/benchmarks.md, "Memory").
-   */
-  idsByKey: Map<string, string | Set<string>>;
-  keyById: Map<string, string>;
+  idsByKey: Map<string, Group>;
+  /** ids filed, stale ones included */
+  filed: number;
+  /** `filed` when the partition was last checked against the store (see #checkStale) */
+  checkedAt: number;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -22,6 +31,14 @@ const NONE: ReadonlySet<string> = new Set();
  * (uniqueness of form slugs, booking codes, e-mails, folder names; passengers
  * and items of a booking). A `replaced` change (reset, restore, import) drops
  * everything, to be rebuilt lazily.
+ *
+ * The store is the truth and the index only says where to look: a put files
+ * the row's id under its key, and nothing is taken out on a delete or a key
+ * change (the old key is not known without a second map from id to key, which
+ * cost more than the rows' own ids). Every lookup checks each filed id
+ * against the stored row (still there, same key), answers with those that
+ * pass and drops the rest. So answers are exact; what a stale id costs is
+ * bounded by #checkStale.
  */
 export class FieldIndex<T extends { readonly id: string }> {
   static readonly #shared = new WeakMap<Store, Map<string, FieldIndex<never>>>();
@@ -54,29 +71,48 @@ export class FieldIndex<T extends { readonly id: string }> {
 
   /** ids of the partition's rows whose key is `key` */
   ids(workspaceId: string, key: string): ReadonlySet<string> {
-    const ids = this.#partition(workspaceId).idsByKey.get(key);
-    return ids === undefined ? NONE : typeof ids === 'string' ? new Set([ids]) : ids;
+    const rows = this.rows(workspaceId, key);
+    return rows.length === 0 ? NONE : new Set(rows.map((row) => row.id));
   }
 
   has(workspaceId: string, key: string): boolean {
-    return this.#partition(workspaceId).idsByKey.has(key);
+    return this.rows(workspaceId, key).length > 0;
   }
 
-  /** the rows whose key is `key`, in the order they were first indexed (the store's insertion order) */
+  /**
+   * the rows whose key is `key`, in the order they were first filed (the
+   * store's insertion order; a row deleted and put again under the same key
+   * keeps its first place)
+   */
   rows(workspaceId: string, key: string): T[] {
+    const partition = this.#partition(workspaceId);
+    const group = partition.idsByKey.get(key);
+    if (group === undefined) return [];
     const out: T[] = [];
-    for (const id of this.ids(workspaceId, key)) {
+    let stale: string[] | null = null;
+    for (const id of typeof group === 'string' ? [group] : group) {
       const row = this.store.get<T>(this.collection, workspaceId, id);
-      if (row) out.push(row);
+      if (row !== undefined && this.keyOf(row) === key) out.push(row);
+      else (stale ??= []).push(id);
     }
+    if (stale) for (const id of stale) unfile(partition, key, id);
     return out;
+  }
+
+  /** Ids filed for the partition, stale ones included (0 before its first lookup): for tests of the bound. */
+  filedIds(workspaceId: string): number {
+    return this.#partitions.get(workspaceId)?.filed ?? 0;
   }
 
   #partition(workspaceId: string): Partition {
     let partition = this.#partitions.get(workspaceId);
     if (!partition) {
-      partition = { idsByKey: new Map(), keyById: new Map() };
-      for (const row of this.store.list<T>(this.collection, workspaceId)) add(partition, row.id, this.keyOf(row));
+      partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
+      for (const row of this.store.list<T>(this.collection, workspaceId)) {
+        const key = this.keyOf(row);
+        if (key !== null) file(partition, key, row.id);
+      }
+      partition.checkedAt = partition.filed;
       this.#partitions.set(workspaceId, partition);
     }
     return partition;
@@ -88,39 +124,65 @@ export class FieldIndex<T extends { readonly id: string }> {
       return;
     }
     for (const op of change.ops) {
-      if (op.collection !== this.collection) continue;
+      if (op.collection !== this.collection || op.type !== 'put') continue; // a deleted id fails its next check
       const partition = this.#partitions.get(op.workspaceId);
       if (!partition) continue; // not built yet: the first lookup scans the current rows
-      if (op.type === 'delete') {
-        remove(partition, op.id);
-        continue;
-      }
       const key = this.keyOf(op.row as unknown as T);
-      if (partition.keyById.get(op.row.id) === key) continue; // unchanged: keeps its place, as the store's order does
-      remove(partition, op.row.id);
-      add(partition, op.row.id, key);
+      if (key !== null) file(partition, key, op.row.id); // already filed there: keeps its place, as the store's order does
+      this.#checkStale(op.workspaceId, partition);
     }
   }
-}
 
-function add(partition: Partition, id: string, key: string | null): void {
-  if (key === null) return;
-  partition.keyById.set(id, key);
-  const ids = partition.idsByKey.get(key);
-  if (ids === undefined) partition.idsByKey.set(key, id);
-  else if (typeof ids === 'string') partition.idsByKey.set(key, new Set([ids, id]));
-  else ids.add(id);
-}
-
-function remove(partition: Partition, id: string): void {
-  const key = partition.keyById.get(id);
-  if (key === undefined) return;
-  partition.keyById.delete(id);
-  const ids = partition.idsByKey.get(key);
-  if (typeof ids === 'string') {
-    if (ids === id) partition.idsByKey.delete(key);
-    return;
+  /**
+   * Ids of deleted rows and old keys stay filed until their key is looked up.
+   * Each time the filed ids have doubled since the last check, they are
+   * compared with the rows the partition holds; with more than half again as
+   * many, the partition is dropped and rebuilt by its next lookup (one scan).
+   * Amortised O(1) per put; the index never holds more than about three times
+   * the ids of the rows it covers.
+   */
+  #checkStale(workspaceId: string, partition: Partition): void {
+    if (partition.filed < Math.max(64, partition.checkedAt * 2)) return;
+    const live = this.store.list(this.collection, workspaceId).length;
+    if (partition.filed > live * 1.5) this.#partitions.delete(workspaceId);
+    else partition.checkedAt = partition.filed;
   }
-  ids?.delete(id);
-  if (ids?.size === 0) partition.idsByKey.delete(key);
+}
+
+function file(partition: Partition, key: string, id: string): void {
+  const group = partition.idsByKey.get(key);
+  let next: Group;
+  if (group === undefined) next = id;
+  else if (typeof group === 'string') {
+    if (group === id) return;
+    next = [group, id];
+  } else if (group instanceof Set) {
+    if (group.has(id)) return;
+    group.add(id);
+    partition.filed++;
+    return;
+  } else {
+    if (group.includes(id)) return;
+    next = group.length < SMALL_GROUP ? [...group, id] : new Set([...group, id]); // arrays of their exact length
+  }
+  partition.idsByKey.set(key, next);
+  partition.filed++;
+}
+
+function unfile(partition: Partition, key: string, id: string): void {
+  const group = partition.idsByKey.get(key);
+  if (group === undefined) return;
+  if (typeof group === 'string') {
+    if (group !== id) return;
+    partition.idsByKey.delete(key);
+  } else if (group instanceof Set) {
+    if (!group.delete(id)) return;
+    if (group.size === 0) partition.idsByKey.delete(key);
+  } else {
+    if (!group.includes(id)) return;
+    const rest = group.filter((other) => other !== id);
+    if (rest.length === 0) partition.idsByKey.delete(key);
+    else partition.idsByKey.set(key, rest.length === 1 ? rest[0]! : rest);
+  }
+  partition.filed--;
 }

@@ -14,53 +14,59 @@
  * ids of rows long gone are forgotten, so churn (the delivery log) cannot grow it.
  */
 export const INTERN_MIN_LENGTH = 11; // V8 already shares short values it parses
-export const INTERN_MAX_LENGTH = 64; // ids, timestamps, codes; not free text
+export const INTERN_MAX_LENGTH = 128; // ids, timestamps, codes, line descriptions; not long free text
 
-export class StringInterner {
-  #young = new Map<string, string>();
-  #old = new Map<string, string>();
+/**
+ * A bounded memo: two generations of at most `capacity` entries each; a hit in
+ * the old one is carried into the new one, and when the new one is full the
+ * old one is dropped. What is used again stays; the rest is forgotten.
+ */
+export class Generations<K, V> {
+  #young = new Map<K, V>();
+  #old = new Map<K, V>();
 
-  constructor(readonly capacity = 50_000) {}
+  constructor(readonly capacity: number) {}
 
-  /** The shared copy of `value` (the first one seen, while the table remembers it). */
-  intern(value: string): string {
-    if (value.length < INTERN_MIN_LENGTH || value.length > INTERN_MAX_LENGTH) return value;
-    const young = this.#young.get(value);
+  get(key: K): V | undefined {
+    const young = this.#young.get(key);
     if (young !== undefined) return young;
-    const shared = this.#old.get(value) ?? value;
+    const old = this.#old.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
+  }
+
+  set(key: K, value: V): void {
     if (this.#young.size >= this.capacity) {
       this.#old = this.#young;
       this.#young = new Map();
     }
-    this.#young.set(shared, shared);
-    return shared;
+    this.#young.set(key, value);
   }
 
   /** Entries held (both generations; at most twice the capacity). */
   get size(): number {
     return this.#young.size + this.#old.size;
   }
+}
 
-  /**
-   * Replaces, in place, every string value of a freshly parsed JSON value (and
-   * of its objects and arrays) by its shared copy. Only for values nobody else
-   * holds yet: it writes into them.
-   */
-  internAll(value: unknown): void {
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === 'string') value[i] = this.intern(item);
-        else if (item !== null && typeof item === 'object') this.internAll(item);
-      }
-      return;
-    }
-    if (value === null || typeof value !== 'object') return;
-    const record = value as Record<string, unknown>;
-    for (const key in record) {
-      const item = record[key];
-      if (typeof item === 'string') record[key] = this.intern(item);
-      else if (item !== null && typeof item === 'object') this.internAll(item);
-    }
+export class StringInterner {
+  readonly #table: Generations<string, string>;
+
+  constructor(readonly capacity = 50_000) {
+    this.#table = new Generations(capacity);
+  }
+
+  /** The shared copy of `value` (the first one seen, while the table remembers it). */
+  intern(value: string): string {
+    if (value.length < INTERN_MIN_LENGTH || value.length > INTERN_MAX_LENGTH) return value;
+    const shared = this.#table.get(value);
+    if (shared !== undefined) return shared;
+    this.#table.set(value, value);
+    return value;
+  }
+
+  /** Entries held (both generations; at most twice the capacity). */
+  get size(): number {
+    return this.#table.size;
   }
 }

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { main } from '../../src/cli/main.ts';
+import { releaseYoungGenerationCap } from '../../src/cli/young-generation.ts';
 
 /** What a run of the CLI left: its exit code and everything it printed. */
 export interface CliResult {
@@ -72,7 +73,7 @@ export async function runCliInProcess(args: string[], env: Record<string, string
     // `start` and `exec` tune V8's heap for a process of their own (src/cli/young-generation.ts);
     // V8's defaults come back, or every later test file of this worker pays for many more GCs
     setFlagsFromString('--heap-growing-percent=0');
-    setFlagsFromString('--semi-space-growth-factor=2');
+    releaseYoungGenerationCap(); // also stops watching GCs
     busy = false;
   }
   return { code, ...out };

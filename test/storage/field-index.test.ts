@@ -51,3 +51,54 @@ describe('FieldIndex', () => {
     expect(FieldIndex.of<Item>(store, 'items', 'slug', (row) => row.slug)).toBe(first);
   });
 });
+
+/**
+ * Issue 11: the index keeps no map from id to key and no Set for a few ids;
+ * ids of deleted rows and old keys stay filed until a lookup checks them
+ * against the store (src/storage/field-index.ts, docs/storage.md).
+ */
+describe('FieldIndex, checked against the store', () => {
+  const del = (id: string, workspaceId = 'ws') => ({ type: 'delete' as const, collection: 'items', workspaceId, id });
+
+  it('answers from the stored rows: a key left and taken back, a row deleted and put again, a row whose key becomes null', async () => {
+    const { store } = await openStore();
+    const index = FieldIndex.of<Item & { slug: string | null }>(store, 'items', 'slug', (row) => row.slug);
+    await store.commit([put('a', 'one'), put('b', 'one')]);
+    expect(index.rows('ws', 'one').map((r) => r.id)).toEqual(['a', 'b']);
+    await store.commit([put('a', 'two')]);
+    await store.commit([put('a', 'one')]); // back: still filed under "one" (stale meanwhile), so it keeps its place
+    expect(index.rows('ws', 'one').map((r) => r.id)).toEqual(['a', 'b']);
+    expect(index.has('ws', 'two')).toBe(false);
+    await store.commit([del('b'), put('b', 'one')]);
+    expect(index.rows('ws', 'one').map((r) => r.id)).toEqual(['a', 'b']); // once, not twice
+    await store.commit([{ type: 'put', collection: 'items', workspaceId: 'ws', row: { id: 'a', slug: null } }]);
+    expect([...index.ids('ws', 'one')]).toEqual(['b']);
+  });
+
+  it('keeps order and follows deletes in a large group (more than a few ids share a key)', async () => {
+    const { store } = await openStore();
+    const index = FieldIndex.of<Item>(store, 'items', 'slug', (row) => row.slug);
+    expect(index.has('ws', 'big')).toBe(false); // built now, empty: what follows comes through the change feed
+    const ids = Array.from({ length: 20 }, (_, i) => `r${String(i).padStart(2, '0')}`);
+    for (const id of ids) await store.commit([put(id, 'big')]);
+    await store.commit(ids.filter((_, i) => i % 3 === 0).map((id) => del(id)));
+    expect(index.rows('ws', 'big').map((r) => r.id)).toEqual(ids.filter((_, i) => i % 3 !== 0));
+  });
+
+  it('holds a bounded number of ids however many rows are deleted and made again', async () => {
+    const { store } = await openStore();
+    const index = FieldIndex.of<Item>(store, 'items', 'slug', (row) => row.slug);
+    await store.commit([put('keep', 'kept')]);
+    expect(index.has('ws', 'kept')).toBe(true);
+    let most = 0;
+    for (let round = 0; round < 50; round++) {
+      const ids = Array.from({ length: 40 }, (_, i) => `r${round}_${i}`);
+      await store.commit(ids.map((id, i) => put(id, `slug-${round}-${i}`))); // keys never looked up again
+      await store.commit(ids.map((id) => del(id)));
+      most = Math.max(most, index.filedIds('ws'));
+    }
+    expect(most).toBeLessThanOrEqual(200); // 2,001 rows were filed in all; 1 is left
+    expect(index.rows('ws', 'kept').map((r) => r.id)).toEqual(['keep']);
+    expect(index.has('ws', 'slug-49-0')).toBe(false);
+  });
+});

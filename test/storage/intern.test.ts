@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INTERN_MAX_LENGTH, INTERN_MIN_LENGTH, StringInterner } from '../../src/storage/intern.ts';
+import { RowInterner } from '../../src/storage/shared-leaves.ts';
 import { openStore } from '../../src/storage/index.ts';
 
 /** Repeated ids and timestamps are kept once in memory (src/storage/intern.ts, issue 11). */
@@ -15,9 +16,9 @@ describe('StringInterner', () => {
     }));
     const withProto = JSON.parse('{"__proto__":"book_788edf21-a80c-4fd7-a234-491214d6baac","id":"r1"}');
     const expected = structuredClone(parsed);
-    const interner = new StringInterner(8);
-    interner.internAll(parsed);
-    interner.internAll(withProto);
+    const interner = new RowInterner(8);
+    interner.internRow(parsed);
+    interner.internRow(withProto);
     expect(parsed).toEqual(expected);
     expect(Object.getOwnPropertyDescriptor(withProto, '__proto__')?.value).toBe('book_788edf21-a80c-4fd7-a234-491214d6baac');
     expect(Object.getPrototypeOf(withProto)).toBe(Object.prototype);
