@@ -9,7 +9,7 @@ type Partitions = Record<string, Record<string, Row>>;
  * prepared fixture database is given this way at start and on reset
  * (src/fixtures/source.ts, issue 11).
  */
-export function deferredFromJson(json: string | Buffer, spans: readonly (readonly [name: string, start: number, end: number])[]): DeferredCollections {
+export function deferredFromJson(json: string | Buffer, spans: readonly CollectionSpan[]): DeferredCollections {
   const where = new Map(spans.map(([name, start, end]) => [name, [start, end] as const]));
   return {
     kind: 'deferred',
