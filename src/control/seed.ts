@@ -1,4 +1,5 @@
 import { conflict } from '../core/errors.ts';
+import { bulkRuns } from '../core/heap.ts';
 import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
@@ -46,7 +47,12 @@ const DEFAULT_PRODUCTS = 10;
 const DEFAULT_BOOKINGS = 50;
 
 export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
-  serve(app, SEED_ROUTES.seed, async (request) => seedWorkspace(ctx, request.body));
+  serve(app, SEED_ROUTES.seed, async (request) => {
+    bulkRuns.started();
+    const result = await seedWorkspace(ctx, request.body);
+    bulkRuns.ended(Object.values(result.created).reduce((sum, n) => sum + n, 0));
+    return result;
+  });
 }
 
 /**

@@ -3,6 +3,7 @@
  * The snapshot file's text is in snapshot-text.ts, the journal's in
  * journal-text.ts. Pure functions: no I/O here.
  */
+import { copyRows, packIfLarge, type RowMap } from './packed-rows.ts';
 import { RowInterner } from './shared-leaves.ts';
 import {
   InvalidOpError,
@@ -14,11 +15,12 @@ import {
 } from './types.ts';
 
 export interface Partition {
-  rows: Map<string, Row>;
+  /** a Map, or once large, PackedRows (packed-rows.ts) */
+  rows: RowMap;
   /** seq of the last change to this partition */
   version: number;
-  /** cached list(), dropped on change */
-  list: readonly Row[] | null;
+  /** cached list(), dropped on change; held weakly for a packed partition (its rows as objects are what packing saves) */
+  list: readonly Row[] | WeakRef<readonly Row[]> | null;
   /**
    * Copy-on-write mark: the snapshot being written (generation n) holds `rows`;
    * the next change copies the Map first, so the snapshot sees it unchanged.
@@ -129,7 +131,7 @@ function partitionOf(state: State, collection: string, workspaceId: string): Par
 export function applyOps(state: State, ops: readonly Op[], seq: number, writingGen = 0): void {
   const own = (partition: Partition) => {
     if (writingGen !== 0 && partition.sharedGen === writingGen) {
-      partition.rows = new Map(partition.rows);
+      partition.rows = copyRows(partition.rows);
       partition.sharedGen = 0;
     }
   };
@@ -138,6 +140,7 @@ export function applyOps(state: State, ops: readonly Op[], seq: number, writingG
       const partition = partitionOf(state, op.collection, op.workspaceId);
       own(partition);
       partition.rows.set(op.row.id, op.row); // an existing key keeps its position
+      partition.rows = packIfLarge(op.collection, partition.rows, false);
       partition.version = seq;
       partition.list = null;
     } else {
@@ -191,7 +194,7 @@ export function partitionsFrom(
       }
       map.set(row.id as string, row as Row); // the row's own string: the key of a parsed file is another copy
     }
-    if (map.size > 0) partitions.set(workspaceId, { rows: map, version, list: null, sharedGen: 0 });
+    if (map.size > 0) partitions.set(workspaceId, { rows: packIfLarge(collection, map, true), version, list: null, sharedGen: 0 });
   }
   return partitions;
 }
@@ -211,7 +214,7 @@ export function collectionsFromState(state: State): Collections {
 }
 
 /** The partitions of a state, by reference, in order (empty ones left out). */
-export type CapturedState = [collection: string, partitions: [workspaceId: string, rows: Map<string, Row>][]][];
+export type CapturedState = [collection: string, partitions: [workspaceId: string, rows: RowMap][]][];
 
 /**
  * Captures the state for a snapshot in O(partitions), not O(rows): each
@@ -221,7 +224,7 @@ export type CapturedState = [collection: string, partitions: [workspaceId: strin
 export function captureState(state: State, gen: number): CapturedState {
   const out: CapturedState = [];
   for (const [collection, byWorkspace] of state) {
-    const partitions: [string, Map<string, Row>][] = [];
+    const partitions: [string, RowMap][] = [];
     for (const [workspaceId, partition] of byWorkspace) {
       if (partition.rows.size === 0) continue;
       partition.sharedGen = gen;

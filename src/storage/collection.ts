@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { allowPacking } from './packed-rows.ts';
 import type { Op, Row, Store } from './types.ts';
 
 /** What every stored row has. */
@@ -64,11 +65,17 @@ export interface CollectionDeclaration<S extends z.ZodType<StoredRow>> {
   copied?: boolean;
   /** default false */
   reseeded?: boolean;
+  /**
+   * default false: large partitions keep most rows compressed (packed-rows.ts).
+   * For collections read by id or through an index, never listed whole by a request.
+   */
+  packed?: boolean;
 }
 
 /** Declares a collection whose rows are `z.output<typeof schema>`. */
 export function defineCollection<S extends z.ZodType<StoredRow>>(declaration: CollectionDeclaration<S>): Collection<z.output<S>> {
   const internal = declaration.internal ?? false;
+  if (declaration.packed) allowPacking(declaration.name);
   return new DeclaredCollection<z.output<S>>(declaration.name, declaration.schema as unknown as z.ZodType<z.output<S>>, declaration.idPrefix, internal, declaration.copied ?? !internal, declaration.reseeded ?? false);
 }
 

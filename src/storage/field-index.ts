@@ -108,7 +108,7 @@ export class FieldIndex<T extends { readonly id: string }> {
     let partition = this.#partitions.get(workspaceId);
     if (!partition) {
       partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
-      for (const row of this.store.list<T>(this.collection, workspaceId)) {
+      for (const row of this.store.scan<T>(this.collection, workspaceId)) {
         const key = this.keyOf(row);
         if (key !== null) file(partition, key, row.id);
       }
@@ -143,7 +143,7 @@ export class FieldIndex<T extends { readonly id: string }> {
    */
   #checkStale(workspaceId: string, partition: Partition): void {
     if (partition.filed < Math.max(64, partition.checkedAt * 2)) return;
-    const live = this.store.list(this.collection, workspaceId).length;
+    const live = this.store.count(this.collection, workspaceId);
     if (partition.filed > live * 1.5) this.#partitions.delete(workspaceId);
     else partition.checkedAt = partition.filed;
   }

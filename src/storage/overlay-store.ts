@@ -99,6 +99,14 @@ export class OverlayStore implements Store {
     return list as unknown as readonly T[];
   }
 
+  count(collection: string, workspaceId: string): number {
+    return this.#view(workspaceId) ? this.list(collection, workspaceId).length : this.inner.count(collection, workspaceId);
+  }
+
+  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
+    return this.#view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
+  }
+
   partitions(collection: string): string[] {
     const out = this.inner.partitions(collection).filter((p) => !p.startsWith(BASE_PREFIX));
     const seen = new Set(out);

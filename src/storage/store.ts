@@ -24,6 +24,7 @@ import {
 } from './codec.ts';
 import { jsonWithSpans } from './deferred.ts';
 import { LazyState } from './lazy-state.ts';
+import { PackedRows } from './packed-rows.ts';
 import { capturedChunks, parseSnapshotText } from './snapshot-text.ts';
 import {
   InvalidOpError,
@@ -111,8 +112,22 @@ export class LocalStore implements InstrumentedStore {
   list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[] {
     const partition = this.#state.get(collection)?.get(workspaceId);
     if (!partition || partition.rows.size === 0) return EMPTY_LIST as readonly T[];
-    partition.list ??= Object.freeze(Array.from(partition.rows.values()));
-    return partition.list as readonly T[];
+    const cached = partition.list instanceof WeakRef ? partition.list.deref() : partition.list;
+    if (cached) return cached as readonly T[];
+    const list = Object.freeze(Array.from(partition.rows.values()));
+    partition.list = partition.rows instanceof PackedRows ? new WeakRef(list) : list;
+    return list as readonly T[];
+  }
+
+  count(collection: string, workspaceId: string): number {
+    return this.#state.get(collection)?.get(workspaceId)?.rows.size ?? 0;
+  }
+
+  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
+    const partition = this.#state.get(collection)?.get(workspaceId);
+    if (!partition) return EMPTY_LIST as readonly T[];
+    // a packed partition is walked page by page, never held as objects all at once
+    return (partition.rows instanceof PackedRows ? partition.rows.values() : this.list(collection, workspaceId)) as Iterable<T>;
   }
 
   partitions(collection: string): string[] {

@@ -65,6 +65,14 @@ export interface Store {
   get<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, id: string): T | undefined;
   /** rows of one partition in insertion order; callers must not mutate them */
   list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[];
+  /** rows in one partition (what list().length gives, without building the list) */
+  count(collection: string, workspaceId: string): number;
+  /**
+   * The rows of one partition in insertion order, for one pass (building an
+   * index): a large packed partition is decoded a page at a time instead of
+   * as one list (packed-rows.ts). Must not be held across a commit.
+   */
+  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T>;
   /** workspace ids that have rows in a collection */
   partitions(collection: string): string[];
   /** increases whenever the partition changes; used to cache derived responses */

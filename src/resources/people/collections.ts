@@ -2,4 +2,5 @@ import { defineCollection } from '../../storage/collection.ts';
 import { PersonSchema } from './schemas.ts';
 
 /** The people area's stored collection (ResourceModule.collections). */
-export const PEOPLE = defineCollection({ name: 'people', schema: PersonSchema, idPrefix: 'ppl' });
+// read by id (customers, passengers), never listed whole by a request: packed when large (src/storage/packed-rows.ts)
+export const PEOPLE = defineCollection({ name: 'people', schema: PersonSchema, idPrefix: 'ppl', packed: true });

@@ -1,0 +1,321 @@
+/**
+ * The rows of a large partition, most of them compressed (issue 11: 100k
+ * bookings under 300 MiB; docs/storage.md "Packed partitions").
+ *
+ * As plain objects a passenger costs ~220 bytes of heap (the object, its id and
+ * timestamp strings, its Map entry) and a booking ~700. Once a partition holds
+ * more than `packAfter` rows, its older rows are kept as pages: about 8 KB of
+ * their JSON, deflated with the partition's first page as the dictionary, ~70
+ * bytes per passenger and ~240 per booking, plus 16 bytes in a PageIndex.
+ * The newest `hotRows` rows, and every row changed since it was packed, stay
+ * objects. A read of a packed row inflates and parses its page (~50 us), and
+ * the last few pages read stay parsed.
+ *
+ * It behaves as the Map it replaces (codec.ts): `set` keeps an existing id's
+ * place, a deleted and re-created id goes last, iteration is in that order.
+ * Rows read twice may be different objects with the same content.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { idHash, PageIndex } from './page-index.ts';
+import type { Row } from './types.ts';
+
+/** What codec.ts needs of a partition's rows: a Map<string, Row>, or PackedRows. */
+export interface RowMap extends Iterable<[string, Row]> {
+  readonly size: number;
+  get(id: string): Row | undefined;
+  has(id: string): boolean;
+  set(id: string, row: Row): this;
+  delete(id: string): boolean;
+  values(): IterableIterator<Row>;
+  entries(): IterableIterator<[string, Row]>;
+}
+
+export interface PackLimits {
+  /** a partition with more rows than this is packed */
+  packAfter: number;
+  /** rows kept as objects: the newest ones, and changed packed ones before they are folded back */
+  hotRows: number;
+  /** JSON text per page before compression */
+  pageBytes: number;
+}
+
+export const DEFAULT_PACK_LIMITS: PackLimits = { packAfter: 4096, hotRows: 1024, pageBytes: 8192 };
+
+let limits: PackLimits = DEFAULT_PACK_LIMITS;
+
+/** The limits new packed partitions use (tests pack small partitions to exercise this path). */
+export function setPackLimits(next: PackLimits): void {
+  limits = next;
+}
+
+export function packLimits(): PackLimits {
+  return limits;
+}
+
+const CACHED_PAGES = 16;
+/** zlib's window: a longer dictionary is not used */
+const DICTIONARY_BYTES = 32 * 1024;
+
+/** Page buffers and their dictionary: shared by a partition and its copies, never changed in place. */
+interface Pages {
+  buffers: (Buffer | null)[];
+  dictionary: Buffer | null;
+}
+
+const ARENA_BYTES = 64 * 1024;
+let arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
+let arenaUsed = 0;
+
+/**
+ * A page's own copy, cut from a shared 64 KB arena. zlib's result is a slice of
+ * its 16 KB output buffer, which would stay alive with it; Buffer's own pool is
+ * 8 KB, so pages of 1.5-2.5 KB wasted about a page per slab. An arena is
+ * freed when no page in it is left (a rewritten page's old bytes wait for that).
+ */
+function keep(data: Buffer): Buffer {
+  if (data.length > ARENA_BYTES / 8) return Buffer.from(data);
+  if (arenaUsed + data.length > ARENA_BYTES) {
+    arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
+    arenaUsed = 0;
+  }
+  const page = arena.subarray(arenaUsed, arenaUsed + data.length);
+  data.copy(page);
+  arenaUsed += data.length;
+  return page;
+}
+
+export class PackedRows implements RowMap {
+  #pages: Pages;
+  #index: PageIndex;
+  /** rows not packed, in insertion order (all newer than every packed row) */
+  #tail: Map<string, Row>;
+  /** packed rows changed since: the row now, or null when deleted */
+  #changed: Map<string, Row | null>;
+  /** live packed rows */
+  #packed: number;
+  readonly #limits: PackLimits;
+  /** parsed pages, least recently used first */
+  #parsed = new Map<number, Map<string, Row>>();
+
+  private constructor(tail: Map<string, Row>, limits: PackLimits, from?: PackedRows) {
+    this.#tail = tail;
+    this.#limits = limits;
+    if (from) {
+      this.#pages = { buffers: from.#pages.buffers.slice(), dictionary: from.#pages.dictionary };
+      this.#index = from.#index.copy();
+      this.#changed = new Map(from.#changed);
+      this.#packed = from.#packed;
+    } else {
+      this.#pages = { buffers: [], dictionary: null };
+      this.#index = new PageIndex(tail.size);
+      this.#changed = new Map();
+      this.#packed = 0;
+    }
+  }
+
+  /**
+   * Takes over a Map's rows (the Map becomes this one's own). `packNow` packs
+   * all but the newest `hotRows` at once (loading a file); otherwise each later
+   * insert packs one page, so crossing the threshold never pauses.
+   */
+  static adopt(rows: Map<string, Row>, packNow: boolean, useLimits = limits): PackedRows {
+    const packed = new PackedRows(rows, useLimits);
+    if (packNow) while (packed.#tail.size > useLimits.hotRows) packed.#packOne();
+    return packed;
+  }
+
+  /** An independent copy (copy-on-write while a snapshot is written): O(pages), not O(rows). */
+  copy(): PackedRows {
+    return new PackedRows(new Map(this.#tail), this.#limits, this);
+  }
+
+  get size(): number {
+    return this.#packed + this.#tail.size;
+  }
+
+  /** pages held (diagnostics, tests) */
+  get pageCount(): number {
+    return this.#pages.buffers.length;
+  }
+
+  get(id: string): Row | undefined {
+    const row = this.#tail.get(id);
+    if (row !== undefined) return row;
+    const changed = this.#changed.get(id);
+    if (changed !== undefined) return changed ?? undefined;
+    const page = this.#pageOf(id);
+    return page < 0 ? undefined : this.#page(page).get(id);
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  set(id: string, row: Row): this {
+    if (this.#tail.has(id)) {
+      this.#tail.set(id, row);
+      return this;
+    }
+    const changed = this.#changed.get(id);
+    if (changed === null) {
+      // deleted while packed, now created again: like a Map, it goes last
+      this.#changed.delete(id);
+      this.#rewrite(this.#pageOf(id), new Map([[id, null]]));
+      this.#insert(id, row);
+    } else if (changed !== undefined || this.#pageOf(id) >= 0) {
+      this.#change(id, row);
+    } else {
+      this.#insert(id, row);
+    }
+    return this;
+  }
+
+  delete(id: string): boolean {
+    if (this.#tail.delete(id)) return true;
+    const changed = this.#changed.get(id);
+    if (changed === null) return false;
+    if (changed === undefined && this.#pageOf(id) < 0) return false;
+    this.#packed--;
+    this.#change(id, null);
+    return true;
+  }
+
+  *entries(): IterableIterator<[string, Row]> {
+    const buffers = this.#pages.buffers;
+    for (let page = 0; page < buffers.length; page++) {
+      if (buffers[page] === null) continue;
+      for (const [id, packed] of this.#parsed.get(page) ?? this.#decode(page)) {
+        const changed = this.#changed.get(id);
+        if (changed === null) continue;
+        yield [id, changed ?? packed];
+      }
+    }
+    yield* this.#tail;
+  }
+
+  *values(): IterableIterator<Row> {
+    for (const [, row] of this.entries()) yield row;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, Row]> {
+    return this.entries();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  #insert(id: string, row: Row): void {
+    this.#tail.set(id, row);
+    if (this.#tail.size > this.#limits.hotRows) this.#packOne();
+  }
+
+  #change(id: string, row: Row | null): void {
+    this.#changed.set(id, row);
+    if (this.#changed.size > this.#limits.hotRows) this.#fold();
+  }
+
+  /** The page holding a packed id (changed or not), or -1. */
+  #pageOf(id: string): number {
+    return this.#index.find(idHash(id), (page) => this.#page(page).has(id));
+  }
+
+  /** Packs the oldest tail rows into a new page of about `pageBytes` of JSON. */
+  #packOne(): void {
+    const parts: string[] = [];
+    const hashes: number[] = [];
+    let bytes = 0;
+    for (const [id, row] of this.#tail) {
+      // a whole page each time (below the hot rows if need be): one row per insert would make one-row pages
+      if (bytes >= this.#limits.pageBytes || parts.length === this.#tail.size) break;
+      const json = JSON.stringify(row);
+      parts.push(json);
+      hashes.push(idHash(id));
+      bytes += json.length + 1;
+    }
+    if (parts.length === 0) return;
+    let n = 0;
+    for (const id of this.#tail.keys()) {
+      if (n++ === parts.length) break;
+      this.#tail.delete(id);
+    }
+    const page = this.#pages.buffers.length;
+    this.#pages.buffers.push(this.#encode(`[${parts.join(',')}]`));
+    for (const hash of hashes) this.#index.add(hash, page);
+    this.#packed += parts.length;
+  }
+
+  /** Writes changed packed rows back into their pages, so `#changed` stays small. */
+  #fold(): void {
+    const byPage = new Map<number, Map<string, Row | null>>();
+    for (const [id, row] of this.#changed) {
+      const page = this.#pageOf(id);
+      let changes = byPage.get(page);
+      if (!changes) byPage.set(page, (changes = new Map()));
+      changes.set(id, row);
+    }
+    this.#changed = new Map();
+    for (const [page, changes] of byPage) this.#rewrite(page, changes);
+  }
+
+  /** Replaces one page with `changes` applied (a null drops the row); its place in the order is kept. */
+  #rewrite(page: number, changes: Map<string, Row | null>): void {
+    const rows: Row[] = [];
+    for (const [id, row] of this.#page(page)) {
+      const change = changes.get(id);
+      if (change === undefined) rows.push(row);
+      else if (change === null) this.#index.remove(idHash(id), page);
+      else rows.push(change);
+    }
+    this.#parsed.delete(page);
+    this.#pages.buffers[page] = rows.length === 0 ? null : this.#encode(JSON.stringify(rows));
+  }
+
+  #encode(json: string): Buffer {
+    const text = Buffer.from(json, 'utf8');
+    this.#pages.dictionary ??= Buffer.from(text.subarray(Math.max(0, text.length - DICTIONARY_BYTES)));
+    return keep(deflateRawSync(text, { level: 6, dictionary: this.#pages.dictionary }));
+  }
+
+  #decode(page: number): Map<string, Row> {
+    const buffer = this.#pages.buffers[page];
+    const out = new Map<string, Row>();
+    if (!buffer) return out;
+    const rows = JSON.parse(inflateRawSync(buffer, { dictionary: this.#pages.dictionary! }).toString('utf8')) as Row[];
+    for (const row of rows) out.set(row.id, row);
+    return out;
+  }
+
+  /** A page's rows as packed (changes not applied), through the cache of parsed pages. */
+  #page(page: number): Map<string, Row> {
+    let rows = this.#parsed.get(page);
+    if (rows) {
+      this.#parsed.delete(page);
+    } else {
+      rows = this.#decode(page);
+      if (this.#parsed.size >= CACHED_PAGES) this.#parsed.delete(this.#parsed.keys().next().value!);
+    }
+    this.#parsed.set(page, rows);
+    return rows;
+  }
+}
+
+/**
+ * Collections whose large partitions are packed: declared `packed` (collection.ts),
+ * those read by id or through an index, never listed whole by a request. A list
+ * of a packed partition inflates every page (~1 s for 100k bookings), so the
+ * listed collections stay objects.
+ */
+const packable = new Set<string>();
+
+export function allowPacking(collection: string): void {
+  packable.add(collection);
+}
+
+/** A copy of a partition's rows that changes to the original do not reach. */
+export function copyRows(rows: RowMap): RowMap {
+  return rows instanceof PackedRows ? rows.copy() : new Map(rows as Map<string, Row>);
+}
+
+/** The rows a partition should hold after growing: packed once it is large, if its collection allows. */
+export function packIfLarge(collection: string, rows: RowMap, packNow: boolean): RowMap {
+  return rows instanceof Map && rows.size > limits.packAfter && packable.has(collection) ? PackedRows.adopt(rows as Map<string, Row>, packNow) : rows;
+}

@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PackedRows, type PackLimits } from '../../src/storage/packed-rows.ts';
+import { idHash, PageIndex } from '../../src/storage/page-index.ts';
+import type { Row } from '../../src/storage/types.ts';
+
+const SMALL: PackLimits = { packAfter: 4, hotRows: 3, pageBytes: 120 };
+
+type Step =
+  | { kind: 'set'; id: string; value: number }
+  | { kind: 'delete'; id: string }
+  | { kind: 'copy' };
+
+const ids = fc.constantFrom(...Array.from({ length: 16 }, (_, i) => `row_${i}`));
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), id: ids, value: fc.integer({ min: 0, max: 999 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), id: ids }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'copy' as const }) },
+);
+
+const row = (id: string, value: number): Row => ({ id, value, text: `naïve ${value} ☃` });
+
+function expectSame(packed: PackedRows, model: Map<string, Row>): void {
+  expect(packed.size).toBe(model.size);
+  expect([...packed.entries()]).toEqual([...model.entries()]);
+  for (let i = 0; i < 16; i++) {
+    const id = `row_${i}`;
+    expect(packed.get(id)).toEqual(model.get(id));
+    expect(packed.has(id)).toBe(model.has(id));
+  }
+}
+
+describe('PackedRows', () => {
+  it('behaves as a Map: values, order (set keeps a place, delete and re-create goes last) and size', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 20, maxLength: 300 }), (steps) => {
+        const model = new Map<string, Row>();
+        const packed = PackedRows.adopt(new Map(), false, SMALL);
+        // copies taken along the way, with the model as it was: later steps must not reach them
+        const copies: [PackedRows, Map<string, Row>][] = [];
+        let current = packed;
+        for (const s of steps) {
+          if (s.kind === 'set') {
+            model.set(s.id, row(s.id, s.value));
+            current.set(s.id, row(s.id, s.value));
+          } else if (s.kind === 'delete') {
+            expect(current.delete(s.id)).toBe(model.delete(s.id));
+          } else {
+            copies.push([current, new Map(model)]);
+            current = current.copy();
+          }
+        }
+        expectSame(current, model);
+        for (const [copy, then] of copies) expectSame(copy, then);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('packs rows beyond the hot ones into compressed pages, and reads them back', () => {
+    const rows = new Map(Array.from({ length: 500 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const));
+    const packed = PackedRows.adopt(new Map(rows), true, { packAfter: 100, hotRows: 50, pageBytes: 2000 });
+    expect(packed.pageCount).toBeGreaterThan(5);
+    expect(packed.size).toBe(500);
+    expect(packed.get('row_7')).toEqual(row('row_7', 7));
+    expect([...packed.values()]).toEqual([...rows.values()]);
+  });
+
+  it('folds changes to packed rows back into their pages once there are more than the hot rows', () => {
+    const limits = { packAfter: 10, hotRows: 5, pageBytes: 200 };
+    const packed = PackedRows.adopt(new Map(Array.from({ length: 60 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const)), true, limits);
+    const model = new Map([...packed.entries()]);
+    for (let i = 0; i < 40; i += 2) {
+      packed.set(`row_${i}`, row(`row_${i}`, i + 1000));
+      model.set(`row_${i}`, row(`row_${i}`, i + 1000));
+      packed.delete(`row_${i + 1}`);
+      model.delete(`row_${i + 1}`);
+    }
+    expectSame(packed, model);
+  });
+});
+
+describe('PageIndex', () => {
+  it('finds every page added for a hash, skips removed ones, and survives growth', () => {
+    const index = new PageIndex(4);
+    for (let i = 0; i < 1000; i++) index.add(idHash(`id_${i}`), i % 37);
+    expect(index.size).toBe(1000);
+    for (let i = 0; i < 1000; i += 3) expect(index.remove(idHash(`id_${i}`), i % 37)).toBe(true);
+    for (let i = 0; i < 1000; i++) {
+      const want = i % 3 === 0 ? -1 : i % 37;
+      expect(index.find(idHash(`id_${i}`), (page) => page === i % 37)).toBe(want);
+    }
+    const copy = index.copy();
+    copy.add(idHash('id_0'), 5);
+    expect(copy.find(idHash('id_0'), (page) => page === 5)).toBe(5);
+    expect(index.find(idHash('id_0'), (page) => page === 5)).toBe(-1);
+  });
+});
