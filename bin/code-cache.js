@@ -17,7 +17,7 @@
 // optimisation only, and a missing or unreadable one costs nothing. V8 checks
 // the cache itself too, and compiles as usual when it refuses it. Set
 // SANDBOX_CODE_CACHE=off to never use it.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -93,6 +93,7 @@ export function loadCliForCaching(root) {
       renameSync(tmp, file);
       return true;
     } catch {
+      rmSync(tmp, { force: true });
       return false;
     }
   };
