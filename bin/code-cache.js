@@ -39,10 +39,11 @@ export function cacheFile(root, key) {
 // one line before the source, so that its line numbers (and the source map's) stay as they are
 const PREFIX = '(function (exports, require, module, __filename, __dirname, __sandboxImportMetaUrl, __sandboxImport) {\n';
 
-function compile(root, cachedData) {
+// esbuild writes ASCII only (every other character escaped), so latin1 reads it as is, as a one-byte string
+const readBundle = (root) => readFileSync(`${root}${CJS_BUNDLE}`, 'latin1');
+
+function compile(root, source, cachedData) {
   const filename = `${root}${CJS_BUNDLE}`;
-  // esbuild writes ASCII only (every other character escaped), so latin1 reads it as is, as a one-byte string
-  const source = readFileSync(filename, 'latin1');
   const script = new vm.Script(`${PREFIX}${source}\n})`, {
     filename,
     lineOffset: -1,
@@ -63,13 +64,15 @@ export function loadCachedCli(root) {
   const key = runtimeKey();
   if (!key) return null;
   let cachedData;
+  let source;
   try {
     cachedData = readFileSync(cacheFile(root, key));
+    source = readBundle(root);
   } catch {
     return null;
   }
   // a rejected cache (another V8 build under the same version) still runs, compiled as usual
-  return compile(root, cachedData).cli;
+  return compile(root, source, cachedData).cli;
 }
 
 /**
@@ -79,7 +82,7 @@ export function loadCachedCli(root) {
  */
 export function loadCliForCaching(root) {
   const key = runtimeKey();
-  const { script, cli } = compile(root);
+  const { script, cli } = compile(root, readBundle(root));
   const write = () => {
     if (!key) return false;
     // V8 stamps the cache with the flags that differ from their defaults, and a start changes

@@ -62,6 +62,12 @@ describe('bin/code-cache.js', () => {
     expect(await inNode(`out.cli = loader.loadCachedCli(root);`, { NODE_OPTIONS: '--max-old-space-size=512' })).toEqual({ cli: null });
   });
 
+  it('returns null when the cache is there but not the bundle', async () => {
+    await inNode(`loader.loadCliForCaching(root).write();`);
+    rmSync(join(root, 'dist', 'cli.cjs'));
+    expect(await inNode(`out.cli = loader.loadCachedCli(root);`)).toEqual({ cli: null });
+  });
+
   it('still runs the bundle when V8 refuses the cache (here: not a cache at all)', async () => {
     const key = `node-${process.version}-${process.platform}-${process.arch}`;
     writeFileSync(join(root, 'dist', `cli.cjs.${key}.cache`), 'not a V8 code cache');
