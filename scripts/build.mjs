@@ -3,6 +3,8 @@
 // fraction of the time that tsx needs to compile the sources and resolve every
 // dependency file, which is most of `sandbox start`'s start-up time. Faker,
 // the fixture generator and other heavy modules stay in lazily loaded chunks.
+// The CLI is also bundled as one CommonJS script, dist/cli.cjs, with V8's code
+// cache for this Node, which a start uses when it fits (bin/code-cache.js).
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
@@ -151,10 +153,13 @@ async function writeCodeCache() {
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
     }
+    child.stdin.end(); // the child writes the cache and exits
+    const code = await exited;
+    if (code !== 0) throw new Error(`the start exited with ${code} while writing`);
+  } catch (err) {
+    child.kill();
+    throw err;
   } finally {
-    child.stdin.end();
+    clearTimeout(timer);
   }
-  const code = await exited;
-  clearTimeout(timer);
-  if (code !== 0) throw new Error(`the start exited with ${code}`);
 }
