@@ -124,7 +124,7 @@ export function formatReport(r: BenchReport): string {
     `travel-commerce-sandbox bench, ${r.date}`,
     `node ${r.machine.node}, ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.platform}; sandbox CLI ran as: ${r.sandboxCli}`,
   ];
-  if (r.sandboxCli !== 'dist bundle') {
+  if (!r.sandboxCli.startsWith('dist bundle')) {
     blocks[1] += '\n  note: dist/ is older than src/, so bin/sandbox.js compiled the sources with tsx; `npm run build` first to measure the bundled start';
   }
   if (r.throughput) blocks.push(throughputBlock(r.throughput));

@@ -3,6 +3,8 @@
 // (made by `npm install`) when that is at least as new as every file in src/,
 // and always in an installed package (it has no src/); otherwise, or with
 // SANDBOX_FROM_SOURCE=1, tsx (a dev dependency) runs the TypeScript sources.
+// The bundle is dist/cli.cjs with its V8 code cache when there is one for this
+// Node (./code-cache.js), else the ES modules of dist/cli.js.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +37,16 @@ function bundleIsFresh() {
 
 let cli;
 if (bundleIsFresh()) {
-  cli = await import('../dist/cli.js');
+  // the CommonJS bundle and its V8 code cache when it has one for this runtime, else the ES module bundle
+  const { loadCachedCli, loadCliForCaching } = await import('./code-cache.js');
+  if (process.env.SANDBOX_CODE_CACHE === 'write') {
+    // scripts/build.mjs: run as asked (a start), and write the cache when stdin ends
+    const caching = loadCliForCaching(root);
+    process.stdin.on('end', () => process.exit(caching.write() ? 0 : 3)).resume();
+    cli = caching.cli;
+  } else {
+    cli = loadCachedCli(root) ?? (await import('../dist/cli.js'));
+  }
 } else {
   const { register } = await import('tsx/esm/api');
   register();

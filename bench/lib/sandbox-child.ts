@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstJsonLine, startChild, type Child } from './children.ts';
@@ -42,15 +42,20 @@ export async function startBareServer(bodyFile: string, port = 0): Promise<{ chi
 /**
  * How bin/sandbox.js will run: the esbuild bundle in dist/ when it is at least
  * as new as every file in src/, else TypeScript through tsx (slower to start).
- * Same rule as the shim, so the report says which one was measured.
+ * The bundle is dist/cli.cjs from V8's code cache when the build made one for
+ * this Node (bin/code-cache.js: a child with no flags of its own, as the bench
+ * spawns them), else the ES modules of dist/cli.js. Same rules as the shim, so
+ * the report says which one was measured.
  */
-export function cliMode(): 'dist bundle' | 'tsx (sources)' {
+export function cliMode(): 'dist bundle, code cache' | 'dist bundle' | 'tsx (sources)' {
   if (process.env.SANDBOX_FROM_SOURCE) return 'tsx (sources)';
   try {
-    return statSync(join(ROOT, 'dist/.stamp')).mtimeMs >= newestMtime(join(ROOT, 'src')) ? 'dist bundle' : 'tsx (sources)';
+    if (statSync(join(ROOT, 'dist/.stamp')).mtimeMs < newestMtime(join(ROOT, 'src'))) return 'tsx (sources)';
   } catch {
     return 'tsx (sources)';
   }
+  const cache = join(ROOT, `dist/cli.cjs.node-${process.version}-${process.platform}-${process.arch}.cache`);
+  return process.env.SANDBOX_CODE_CACHE !== 'off' && !process.env.NODE_OPTIONS && existsSync(cache) ? 'dist bundle, code cache' : 'dist bundle';
 }
 
 function newestMtime(dir: string): number {

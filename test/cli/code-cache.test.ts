@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+/**
+ * bin/code-cache.js (issue 11): the CLI as one CommonJS script compiled with
+ * V8's code cache when the build made one for this Node, else null, so that
+ * bin/sandbox.js loads the ES module bundle. Each case runs in a plain `node`
+ * (no flags: a process with flags of its own never looks for a cache) over a
+ * toy package whose dist/cli.cjs reports what the loader passed in.
+ */
+const run = promisify(execFile);
+const LOADER = pathToFileURL(join(import.meta.dirname, '..', '..', 'bin', 'code-cache.js')).href;
+
+const TOY_BUNDLE = `
+exports.main = () => 'main ran';
+exports.seen = { importMetaUrl: __sandboxImportMetaUrl, dirname: __dirname, requireWorks: typeof require('node:path').join === 'function' };
+exports.importDashboard = () => __sandboxImport('./dashboard.js').then((m) => m.name);
+`;
+
+let root: string;
+
+beforeEach(() => {
+  root = `${mkdtempSync(join(tmpdir(), 'tcs-code-cache-'))}/`;
+  mkdirSync(join(root, 'dist'));
+  writeFileSync(join(root, 'dist', 'cli.cjs'), TOY_BUNDLE);
+  writeFileSync(join(root, 'dist', 'dashboard.js'), "export const name = 'the dashboard module';\n");
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** Runs `body` as an ES module in a fresh plain node, with the loader's exports in scope; returns its JSON output. */
+async function inNode(body: string, env: Record<string, string | undefined> = {}): Promise<Record<string, unknown>> {
+  const script = join(root, 'probe.mjs');
+  writeFileSync(script, `import * as loader from ${JSON.stringify(LOADER)};\nconst root = ${JSON.stringify(root)};\nconst out = {};\n${body}\nconsole.log(JSON.stringify(out));\n`);
+  const { NODE_OPTIONS: _ignored, ...base } = process.env;
+  const { stdout } = await run(process.execPath, [script], { env: { ...base, ...env } });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+describe('bin/code-cache.js', () => {
+  it('writes a cache named for this runtime, and a later process loads the bundle from it with what the bundle needs', async () => {
+    const written = await inNode(`const { cli, write } = loader.loadCliForCaching(root); out.main = cli.main(); out.written = write(); out.key = loader.runtimeKey();`);
+    expect(written).toEqual({ main: 'main ran', written: true, key: `node-${process.version}-${process.platform}-${process.arch}` });
+
+    const loaded = await inNode(`const cli = loader.loadCachedCli(root); out.main = cli.main(); out.seen = cli.seen; out.dashboard = await cli.importDashboard();`);
+    expect(loaded).toEqual({
+      main: 'main ran',
+      seen: { importMetaUrl: pathToFileURL(join(root, 'dist', 'cli.cjs')).href, dirname: `${root}dist`, requireWorks: true },
+      dashboard: 'the dashboard module',
+    });
+  });
+
+  it('returns null without a cache for this runtime, with SANDBOX_CODE_CACHE=off, and under NODE_OPTIONS', async () => {
+    expect(await inNode(`out.cli = loader.loadCachedCli(root);`)).toEqual({ cli: null });
+    await inNode(`loader.loadCliForCaching(root).write();`);
+    expect(await inNode(`out.cli = loader.loadCachedCli(root);`, { SANDBOX_CODE_CACHE: 'off' })).toEqual({ cli: null });
+    expect(await inNode(`out.cli = loader.loadCachedCli(root);`, { NODE_OPTIONS: '--max-old-space-size=512' })).toEqual({ cli: null });
+  });
+
+  it('returns null when the cache is there but not the bundle', async () => {
+    await inNode(`loader.loadCliForCaching(root).write();`);
+    rmSync(join(root, 'dist', 'cli.cjs'));
+    expect(await inNode(`out.cli = loader.loadCachedCli(root);`)).toEqual({ cli: null });
+  });
+
+  it('still runs the bundle when V8 refuses the cache (here: not a cache at all)', async () => {
+    const key = `node-${process.version}-${process.platform}-${process.arch}`;
+    writeFileSync(join(root, 'dist', `cli.cjs.${key}.cache`), 'not a V8 code cache');
+    expect(await inNode(`out.main = loader.loadCachedCli(root).main();`)).toEqual({ main: 'main ran' });
+  });
+
+  it('writes nothing, and says so, where it cannot write; a start then goes on without a cache', async () => {
+    // a directory where the cache file would go: neither written over nor read
+    mkdirSync(join(root, 'dist', `cli.cjs.node-${process.version}-${process.platform}-${process.arch}.cache`));
+    expect(await inNode(`out.written = loader.loadCliForCaching(root).write(); out.cli = loader.loadCachedCli(root);`)).toEqual({ written: false, cli: null });
+    expect(readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
