@@ -66,8 +66,8 @@ export interface CollectionDeclaration<S extends z.ZodType<StoredRow>> {
   /** default false */
   reseeded?: boolean;
   /**
-   * default false: large partitions keep most rows compressed (packed-rows.ts).
-   * For collections read by id or through an index, never listed whole by a request.
+   * default false: large partitions keep most rows compressed (packed-rows.ts):
+   * for the collections of seeded volume; a list of a packed partition inflates it whole.
    */
   packed?: boolean;
 }

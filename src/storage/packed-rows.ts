@@ -299,10 +299,10 @@ export class PackedRows implements RowMap {
 }
 
 /**
- * Collections whose large partitions are packed: declared `packed` (collection.ts),
- * those read by id or through an index, never listed whole by a request. A list
- * of a packed partition inflates every page (~1 s for 100k bookings), so the
- * listed collections stay objects.
+ * Collections whose large partitions are packed: declared `packed` (collection.ts).
+ * A list of a packed partition inflates every page (~1 s for 100k bookings), so
+ * only the large collections of seeded volume are: those read by id or through
+ * an index, and bookings (docs/storage.md "Packed partitions").
  */
 const packable = new Set<string>();
 
