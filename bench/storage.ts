@@ -16,6 +16,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openStore, type Collections, type InstrumentedStore, type Row } from '../src/storage/index.ts';
+import { allowPacking } from '../src/storage/packed-rows.ts';
+
+// as in the sandbox, where the bookings area declares it (src/resources/bookings/collections.ts):
+// large partitions of bookings are packed, so compaction encodes from pages
+allowPacking('bookings');
 
 export interface StorageBenchResult {
   recordBytes: number;

@@ -184,10 +184,12 @@ export class PackedRows implements RowMap {
     const buffers = this.#pages.buffers;
     for (let page = 0; page < buffers.length; page++) {
       if (buffers[page] === null) continue;
-      for (const [id, packed] of this.#parsed.get(page) ?? this.#decode(page)) {
-        const changed = this.#changed.get(id);
+      const parsed = this.#parsed.get(page);
+      // a walk over every page parses each one without caching it (an array: no Map to build)
+      for (const packed of parsed ? parsed.values() : this.#parse(page)) {
+        const changed = this.#changed.get(packed.id);
         if (changed === null) continue;
-        yield [id, changed ?? packed];
+        yield [packed.id, changed ?? packed];
       }
     }
     yield* this.#tail;
@@ -275,12 +277,14 @@ export class PackedRows implements RowMap {
     return keep(deflateRawSync(text, { level: 6, dictionary: this.#pages.dictionary }));
   }
 
-  #decode(page: number): Map<string, Row> {
+  #parse(page: number): Row[] {
     const buffer = this.#pages.buffers[page];
+    return buffer ? (JSON.parse(inflateRawSync(buffer, { dictionary: this.#pages.dictionary! }).toString('utf8')) as Row[]) : [];
+  }
+
+  #decode(page: number): Map<string, Row> {
     const out = new Map<string, Row>();
-    if (!buffer) return out;
-    const rows = JSON.parse(inflateRawSync(buffer, { dictionary: this.#pages.dictionary! }).toString('utf8')) as Row[];
-    for (const row of rows) out.set(row.id, row);
+    for (const row of this.#parse(page)) out.set(row.id, row);
     return out;
   }
 
