@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -77,6 +78,28 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     expect(files).toContain('package/fixtures/aurora-tours.json');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+  });
+
+  it('installs only packages whose engines accept Node 20.19 (the project\'s overrides do not reach a consumer)', () => {
+    const refused: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (!entry.isDirectory() || entry.name === '.bin' || entry.name === '.cache') continue;
+        const path = join(dir, entry.name);
+        if (entry.name.startsWith('@')) {
+          walk(path);
+          continue;
+        }
+        const manifest = join(path, 'package.json');
+        if (existsSync(manifest)) {
+          const { name, version, engines } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string; engines?: { node?: string } };
+          if (engines?.node && !semver.satisfies('20.19.0', engines.node)) refused.push(`${name}@${version} (node ${engines.node})`);
+        }
+        if (existsSync(join(path, 'node_modules'))) walk(join(path, 'node_modules'));
+      }
+    };
+    walk(join(project, 'node_modules'));
+    expect(refused).toEqual([]);
   });
 
   it('type-checks every TypeScript example of the README and docs with nodenext, strict, skipLibCheck false', async () => {
