@@ -117,9 +117,25 @@ function isAlive(owner: LockOwner, path: string): boolean {
   if (owner.pid === process.pid) return held.has(path);
   try {
     process.kill(owner.pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+    return (err as NodeJS.ErrnoException).code === 'EPERM' && !isZombie(owner.pid); // alive, another user's
+  }
+  return !isZombie(owner.pid);
+}
+
+/**
+ * A killed process whose parent has not reaped it still answers kill(pid, 0),
+ * but holds nothing. In a container whose pid 1 reaps no orphans (Docker
+ * without --init, many CI runners), a sandbox killed with -9 stays a zombie
+ * until the container ends, and its lock would look held. Linux only: the
+ * state letter after the command name in /proc/<pid>/stat.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 

@@ -2,7 +2,7 @@
  * One writer per database file (issue 13, point 1): the lock beside the file,
  * its refusal message, release on close, and the takeover of a stale lock.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,29 @@ describe('database lock', () => {
     expect(staleLock).toEqual({ pid, host: hostname(), startedAt: '2026-01-15T10:02:11.000Z' });
     expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(process.pid);
     await store.close();
+  });
+
+  it.runIf(process.platform === 'linux')('takes over the lock of a killed process nobody has reaped (a zombie, as under a pid 1 that reaps no orphans)', async () => {
+    // `sleep 0.05 &` is reaped by nobody: its parent becomes `sleep 30`, which never waits
+    const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+      let state = '';
+      for (let i = 0; i < 200 && state !== 'Z'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      }
+      expect(state).toBe('Z');
+      expect(() => process.kill(pid, 0)).not.toThrow(); // what made it look alive
+      const path = join(tempDir(), 'db.json');
+      writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), startedAt: '2026-01-15T10:02:11.000Z' }));
+      const { store, staleLock } = await openStore({ path });
+      expect(staleLock?.pid).toBe(pid);
+      await store.close();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('takes over our own pid in a lock this process does not hold (a container restarted as the same pid)', async () => {
