@@ -4,6 +4,7 @@
  * journal-text.ts. Pure functions: no I/O here.
  */
 import { copyRows, packIfLarge, type RowMap } from './packed-rows.ts';
+import { listChanged, type ListedRows } from './partition-list.ts';
 import { RowInterner } from './shared-leaves.ts';
 import {
   InvalidOpError,
@@ -14,13 +15,11 @@ import {
   type Row,
 } from './types.ts';
 
-export interface Partition {
+export interface Partition extends ListedRows {
   /** a Map, or once large, PackedRows (packed-rows.ts) */
   rows: RowMap;
   /** seq of the last change to this partition */
   version: number;
-  /** cached list(), dropped on change; held weakly for a packed partition (its rows as objects are what packing saves) */
-  list: readonly Row[] | WeakRef<readonly Row[]> | null;
   /**
    * Copy-on-write mark: the snapshot being written (generation n) holds `rows`;
    * the next change copies the Map first, so the snapshot sees it unchanged.
@@ -119,7 +118,7 @@ function partitionOf(state: State, collection: string, workspaceId: string): Par
   let byWorkspace = state.get(collection);
   if (!byWorkspace) state.set(collection, (byWorkspace = new Map()));
   let partition = byWorkspace.get(workspaceId);
-  if (!partition) byWorkspace.set(workspaceId, (partition = { rows: new Map(), version: 0, list: null, sharedGen: 0 }));
+  if (!partition) byWorkspace.set(workspaceId, (partition = { rows: new Map(), version: 0, list: null, listOps: null, sharedGen: 0 }));
   return partition;
 }
 
@@ -142,14 +141,14 @@ export function applyOps(state: State, ops: readonly Op[], seq: number, writingG
       partition.rows.set(op.row.id, op.row); // an existing key keeps its position
       partition.rows = packIfLarge(op.collection, partition.rows, false);
       partition.version = seq;
-      partition.list = null;
+      listChanged(partition, op);
     } else {
       const partition = state.get(op.collection)?.get(op.workspaceId);
       if (partition) {
         own(partition);
         partition.rows.delete(op.id);
         partition.version = seq;
-        partition.list = null;
+        listChanged(partition, op);
       }
     }
   }
@@ -194,7 +193,7 @@ export function partitionsFrom(
       }
       map.set(row.id as string, row as Row); // the row's own string: the key of a parsed file is another copy
     }
-    if (map.size > 0) partitions.set(workspaceId, { rows: packIfLarge(collection, map, true), version, list: null, sharedGen: 0 });
+    if (map.size > 0) partitions.set(workspaceId, { rows: packIfLarge(collection, map, true), version, list: null, listOps: null, sharedGen: 0 });
   }
   return partitions;
 }

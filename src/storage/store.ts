@@ -25,6 +25,7 @@ import {
 import { jsonWithSpans } from './deferred.ts';
 import { LazyState } from './lazy-state.ts';
 import { PackedRows } from './packed-rows.ts';
+import { partitionList } from './partition-list.ts';
 import { capturedChunks, parseSnapshotText } from './snapshot-text.ts';
 import {
   InvalidOpError,
@@ -112,11 +113,7 @@ export class LocalStore implements InstrumentedStore {
   list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[] {
     const partition = this.#state.get(collection)?.get(workspaceId);
     if (!partition || partition.rows.size === 0) return EMPTY_LIST as readonly T[];
-    const cached = partition.list instanceof WeakRef ? partition.list.deref() : partition.list;
-    if (cached) return cached as readonly T[];
-    const list = Object.freeze(Array.from(partition.rows.values()));
-    partition.list = partition.rows instanceof PackedRows ? new WeakRef(list) : list;
-    return list as readonly T[];
+    return partitionList(partition) as readonly T[];
   }
 
   count(collection: string, workspaceId: string): number {

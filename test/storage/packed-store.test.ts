@@ -5,6 +5,7 @@
  * collection with more than a few rows is packed.
  */
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/control/seed.ts';
 import { createSandbox } from '../../src/sandbox.ts';
@@ -78,6 +79,37 @@ describe('packed partitions', () => {
     expect(packed.after).toEqual(plain.after);
     expect(JSON.stringify(packed.after)).toBe(JSON.stringify(plain.after)); // and the same key order
     expect(packed.list).toEqual(plain.list);
+  });
+
+  it('list() after writes is what the rows are, whether its weakly held list was patched or rebuilt', async () => {
+    setPackLimits(TINY);
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('put' as const), id: fc.integer({ min: 0, max: 30 }), round: fc.integer({ min: 0, max: 99 }) }),
+      fc.record({ kind: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 30 }) }),
+      fc.record({ kind: fc.constant('list' as const) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 150 }), async (steps) => {
+        const { store } = await openStore({});
+        const model = new Map<string, unknown>();
+        for (const step of steps) {
+          if (step.kind === 'list') {
+            expect(store.list('bookings', 'ws_1')).toEqual([...model.values()]);
+          } else if (step.kind === 'put') {
+            const row = booking(`book_${step.id}`, { round: step.round });
+            model.set(row.id, row);
+            await store.commit([put('bookings', 'ws_1', row)]);
+          } else {
+            model.delete(`book_${step.id}`);
+            await store.commit([del('bookings', 'ws_1', `book_${step.id}`)]);
+          }
+        }
+        expect(store.list('bookings', 'ws_1')).toEqual([...model.values()]);
+        expect([...store.scan('bookings', 'ws_1')]).toEqual([...model.values()]);
+        await store.close();
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('are packed only beyond the threshold', async () => {
