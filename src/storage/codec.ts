@@ -139,7 +139,7 @@ export function applyOps(state: State, ops: readonly Op[], seq: number, writingG
       const partition = partitionOf(state, op.collection, op.workspaceId);
       own(partition);
       partition.rows.set(op.row.id, op.row); // an existing key keeps its position
-      partition.rows = packIfLarge(op.collection, partition.rows, false);
+      partition.rows = packIfLarge(op.collection, partition.rows, 'on-insert');
       partition.version = seq;
       listChanged(partition, op);
     } else {
@@ -193,7 +193,7 @@ export function partitionsFrom(
       }
       map.set(row.id as string, row as Row); // the row's own string: the key of a parsed file is another copy
     }
-    if (map.size > 0) partitions.set(workspaceId, { rows: packIfLarge(collection, map, true), version, list: null, listOps: null, sharedGen: 0 });
+    if (map.size > 0) partitions.set(workspaceId, { rows: packIfLarge(collection, map, 'background'), version, list: null, listOps: null, sharedGen: 0 });
   }
   return partitions;
 }

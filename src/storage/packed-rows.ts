@@ -53,6 +53,43 @@ export function packLimits(): PackLimits {
 }
 
 const CACHED_PAGES = 16;
+/** background packing works in slices of this much, between other work */
+const SLICE_MS = 4;
+
+export type PackMode = 'now' | 'on-insert' | 'background';
+
+/** Partitions with rows to pack in the background (held weakly: a replaced one is simply dropped). */
+const behind = new Set<WeakRef<PackedRows>>();
+let sliceScheduled = false;
+
+function scheduleSlice(wait: boolean): void {
+  if (sliceScheduled) return;
+  sliceScheduled = true;
+  // unref'd: background packing never keeps a process alive. A timer, not setImmediate: an
+  // unref'd immediate runs only when something else wakes the event loop
+  setTimeout(packSlices, wait ? 20 : 0).unref();
+}
+
+function packSlices(): void {
+  sliceScheduled = false;
+  const deadline = performance.now() + SLICE_MS;
+  let more = false;
+  let waiting = false;
+  for (const ref of behind) {
+    const rows = ref.deref();
+    const state = rows ? rows.packSlice(deadline) : 'done';
+    if (state === 'done') behind.delete(ref);
+    else if (state === 'busy') waiting = true;
+    else more = true;
+    if (performance.now() >= deadline) break;
+  }
+  if (behind.size > 0) scheduleSlice(!more && waiting);
+}
+
+/** Resolves once no partition has rows waiting to be packed in the background (tests, benchmarks). */
+export async function packedInBackground(): Promise<void> {
+  while (behind.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 /** zlib's window: a longer dictionary is not used */
 const DICTIONARY_BYTES = 32 * 1024;
 
@@ -102,6 +139,8 @@ export class PackedRows implements RowMap {
   readonly #limits: PackLimits;
   /** parsed pages, least recently used first */
   #parsed = new Map<number, Map<string, Row>>();
+  /** walks of entries() in progress */
+  #walks = 0;
 
   private constructor(tail: Map<string, Row>, limits: PackLimits, from?: PackedRows) {
     this.#tail = tail;
@@ -120,19 +159,24 @@ export class PackedRows implements RowMap {
   }
 
   /**
-   * Takes over a Map's rows (the Map becomes this one's own). `packNow` packs
-   * all but the newest `hotRows` at once (loading a file); otherwise each later
-   * insert packs one page, so crossing the threshold never pauses.
+   * Takes over a Map's rows (the Map becomes this one's own). Each later insert
+   * packs one page, so crossing the threshold never pauses. `now` packs all but
+   * the newest `hotRows` at once (tests); `background` packs them a few
+   * milliseconds at a time between other work (a loaded file: packing 100k
+   * bookings' rows takes seconds, which a start should not wait for).
    */
-  static adopt(rows: Map<string, Row>, packNow: boolean, useLimits = limits): PackedRows {
+  static adopt(rows: Map<string, Row>, mode: PackMode, useLimits = limits): PackedRows {
     const packed = new PackedRows(rows, useLimits);
-    if (packNow) while (packed.#tail.size > useLimits.hotRows) packed.#packOne();
+    if (mode === 'now') while (packed.#tail.size > useLimits.hotRows) packed.#packOne();
+    else if (mode === 'background') packed.#packLater();
     return packed;
   }
 
   /** An independent copy (copy-on-write while a snapshot is written): O(pages), not O(rows). */
   copy(): PackedRows {
-    return new PackedRows(new Map(this.#tail), this.#limits, this);
+    const copy = new PackedRows(new Map(this.#tail), this.#limits, this);
+    copy.#packLater();
+    return copy;
   }
 
   get size(): number {
@@ -188,6 +232,15 @@ export class PackedRows implements RowMap {
   }
 
   *entries(): IterableIterator<[string, Row]> {
+    this.#walks++;
+    try {
+      yield* this.#walk();
+    } finally {
+      this.#walks--;
+    }
+  }
+
+  *#walk(): IterableIterator<[string, Row]> {
     const buffers = this.#pages.buffers;
     for (let page = 0; page < buffers.length; page++) {
       if (buffers[page] === null) continue;
@@ -211,6 +264,22 @@ export class PackedRows implements RowMap {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** Packs the tail down to the hot rows in the background (see adopt). */
+  #packLater(): void {
+    if (this.#tail.size <= this.#limits.hotRows) return;
+    behind.add(new WeakRef(this));
+    scheduleSlice(false);
+  }
+
+  /** One slice of background packing for this partition, until `deadline`; 'busy' while a walk is in progress. */
+  packSlice(deadline: number): 'done' | 'more' | 'busy' {
+    if (this.#tail.size <= this.#limits.hotRows) return 'done';
+    // packing moves the oldest tail rows into a new page: a walk suspended in the tail would miss them
+    if (this.#walks > 0) return 'busy';
+    while (this.#tail.size > this.#limits.hotRows && performance.now() < deadline) this.#packOne();
+    return this.#tail.size > this.#limits.hotRows ? 'more' : 'done';
+  }
 
   #insert(id: string, row: Row): void {
     this.#tail.set(id, row);
@@ -327,6 +396,6 @@ export function copyRows(rows: RowMap): RowMap {
 }
 
 /** The rows a partition should hold after growing: packed once it is large, if its collection allows. */
-export function packIfLarge(collection: string, rows: RowMap, packNow: boolean): RowMap {
-  return rows instanceof Map && rows.size > limits.packAfter && packable.has(collection) ? PackedRows.adopt(rows as Map<string, Row>, packNow) : rows;
+export function packIfLarge(collection: string, rows: RowMap, mode: PackMode): RowMap {
+  return rows instanceof Map && rows.size > limits.packAfter && packable.has(collection) ? PackedRows.adopt(rows as Map<string, Row>, mode) : rows;
 }

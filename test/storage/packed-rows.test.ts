@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PackedRows, type PackLimits } from '../../src/storage/packed-rows.ts';
+import { PackedRows, packedInBackground, type PackLimits } from '../../src/storage/packed-rows.ts';
 import { idHash, PageIndex } from '../../src/storage/page-index.ts';
 import type { Row } from '../../src/storage/types.ts';
 
@@ -35,7 +35,7 @@ describe('PackedRows', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 20, maxLength: 300 }), (steps) => {
         const model = new Map<string, Row>();
-        const packed = PackedRows.adopt(new Map(), false, SMALL);
+        const packed = PackedRows.adopt(new Map(), 'on-insert', SMALL);
         // copies taken along the way, with the model as it was: later steps must not reach them
         const copies: [PackedRows, Map<string, Row>][] = [];
         let current = packed;
@@ -59,16 +59,33 @@ describe('PackedRows', () => {
 
   it('packs rows beyond the hot ones into compressed pages, and reads them back', () => {
     const rows = new Map(Array.from({ length: 500 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const));
-    const packed = PackedRows.adopt(new Map(rows), true, { packAfter: 100, hotRows: 50, pageBytes: 2000 });
+    const packed = PackedRows.adopt(new Map(rows), 'now', { packAfter: 100, hotRows: 50, pageBytes: 2000 });
     expect(packed.pageCount).toBeGreaterThan(5);
     expect(packed.size).toBe(500);
     expect(packed.get('row_7')).toEqual(row('row_7', 7));
     expect([...packed.values()]).toEqual([...rows.values()]);
   });
 
+  it('packs a loaded partition in the background, and never under a walk in progress', async () => {
+    const limits = { packAfter: 100, hotRows: 50, pageBytes: 2000 };
+    const rows = new Map(Array.from({ length: 2000 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const));
+    const packed = PackedRows.adopt(new Map(rows), 'background', limits);
+    expect(packed.pageCount).toBe(0); // nothing packed while the caller runs
+    const walk = packed.entries();
+    walk.next(); // a walk suspended in the tail, as a snapshot writer's between two chunks
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(packed.pageCount).toBe(0);
+    const walked = [[...rows.entries()][0]!, ...walk];
+    expect(walked).toEqual([...rows.entries()]);
+    await packedInBackground();
+    expect(packed.pageCount).toBeGreaterThan(20);
+    expect([...packed.entries()]).toEqual([...rows.entries()]);
+    expect(packed.get('row_3')).toEqual(row('row_3', 3));
+  });
+
   it('folds changes to packed rows back into their pages once there are more than the hot rows', () => {
     const limits = { packAfter: 10, hotRows: 5, pageBytes: 200 };
-    const packed = PackedRows.adopt(new Map(Array.from({ length: 60 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const)), true, limits);
+    const packed = PackedRows.adopt(new Map(Array.from({ length: 60 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const)), 'now', limits);
     const model = new Map([...packed.entries()]);
     for (let i = 0; i < 40; i += 2) {
       packed.set(`row_${i}`, row(`row_${i}`, i + 1000));
