@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openStore, type Collections, type InstrumentedStore, type Row } from '../src/storage/index.ts';
-import { allowPacking } from '../src/storage/packed-rows.ts';
+import { allowPacking } from '../src/storage/pack-policy.ts';
 
 // as in the sandbox, where the bookings area declares it (src/resources/bookings/collections.ts):
 // large partitions of bookings are packed, so compaction encodes from pages

@@ -3,7 +3,8 @@
  * The snapshot file's text is in snapshot-text.ts, the journal's in
  * journal-text.ts. Pure functions: no I/O here.
  */
-import { copyRows, packIfLarge, type RowMap } from './packed-rows.ts';
+import type { RowMap } from './pack-policy.ts';
+import { copyRows, packIfLarge } from './packed-rows.ts';
 import { listChanged, type ListedRows } from './partition-list.ts';
 import { RowInterner } from './shared-leaves.ts';
 import {

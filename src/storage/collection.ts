@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { allowPacking } from './packed-rows.ts';
+import { allowPacking } from './pack-policy.ts';
 import type { Op, Row, Store } from './types.ts';
 
 /** What every stored row has. */

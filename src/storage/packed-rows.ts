@@ -16,80 +16,13 @@
  * Rows read twice may be different objects with the same content.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { packInBackground } from './background-packing.ts';
+import { packLimits, packableCollection, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
+import { keep } from './page-arena.ts';
 import { idHash, PageIndex } from './page-index.ts';
 import type { Row } from './types.ts';
 
-/** What codec.ts needs of a partition's rows: a Map<string, Row>, or PackedRows. */
-export interface RowMap extends Iterable<[string, Row]> {
-  readonly size: number;
-  get(id: string): Row | undefined;
-  has(id: string): boolean;
-  set(id: string, row: Row): this;
-  delete(id: string): boolean;
-  values(): IterableIterator<Row>;
-  entries(): IterableIterator<[string, Row]>;
-}
-
-export interface PackLimits {
-  /** a partition with more rows than this is packed */
-  packAfter: number;
-  /** rows kept as objects: the newest ones, and changed packed ones before they are folded back */
-  hotRows: number;
-  /** JSON text per page before compression */
-  pageBytes: number;
-}
-
-export const DEFAULT_PACK_LIMITS: PackLimits = { packAfter: 4096, hotRows: 1024, pageBytes: 8192 };
-
-let limits: PackLimits = DEFAULT_PACK_LIMITS;
-
-/** The limits new packed partitions use (tests pack small partitions to exercise this path). */
-export function setPackLimits(next: PackLimits): void {
-  limits = next;
-}
-
-export function packLimits(): PackLimits {
-  return limits;
-}
-
 const CACHED_PAGES = 16;
-/** background packing works in slices of this much, between other work */
-const SLICE_MS = 4;
-
-export type PackMode = 'now' | 'on-insert' | 'background';
-
-/** Partitions with rows to pack in the background (held weakly: a replaced one is simply dropped). */
-const behind = new Set<WeakRef<PackedRows>>();
-let sliceScheduled = false;
-
-function scheduleSlice(wait: boolean): void {
-  if (sliceScheduled) return;
-  sliceScheduled = true;
-  // unref'd: background packing never keeps a process alive. A timer, not setImmediate: an
-  // unref'd immediate runs only when something else wakes the event loop
-  setTimeout(packSlices, wait ? 20 : 0).unref();
-}
-
-function packSlices(): void {
-  sliceScheduled = false;
-  const deadline = performance.now() + SLICE_MS;
-  let more = false;
-  let waiting = false;
-  for (const ref of behind) {
-    const rows = ref.deref();
-    const state = rows ? rows.packSlice(deadline) : 'done';
-    if (state === 'done') behind.delete(ref);
-    else if (state === 'busy') waiting = true;
-    else more = true;
-    if (performance.now() >= deadline) break;
-  }
-  if (behind.size > 0) scheduleSlice(!more && waiting);
-}
-
-/** Resolves once no partition has rows waiting to be packed in the background (tests, benchmarks). */
-export async function packedInBackground(): Promise<void> {
-  while (behind.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-}
 /** zlib's window: a longer dictionary is not used */
 const DICTIONARY_BYTES = 32 * 1024;
 
@@ -103,28 +36,6 @@ interface Change {
 interface Pages {
   buffers: (Buffer | null)[];
   dictionary: Buffer | null;
-}
-
-const ARENA_BYTES = 64 * 1024;
-let arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
-let arenaUsed = 0;
-
-/**
- * A page's own copy, cut from a shared 64 KB arena. zlib's result is a slice of
- * its 16 KB output buffer, which would stay alive with it; Buffer's own pool is
- * 8 KB, so pages of 1.5-2.5 KB wasted about a page per slab. An arena is
- * freed when no page in it is left (a rewritten page's old bytes wait for that).
- */
-function keep(data: Buffer): Buffer {
-  if (data.length > ARENA_BYTES / 8) return Buffer.from(data);
-  if (arenaUsed + data.length > ARENA_BYTES) {
-    arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
-    arenaUsed = 0;
-  }
-  const page = arena.subarray(arenaUsed, arenaUsed + data.length);
-  data.copy(page);
-  arenaUsed += data.length;
-  return page;
 }
 
 export class PackedRows implements RowMap {
@@ -165,7 +76,7 @@ export class PackedRows implements RowMap {
    * milliseconds at a time between other work (a loaded file: packing 100k
    * bookings' rows takes seconds, which a start should not wait for).
    */
-  static adopt(rows: Map<string, Row>, mode: PackMode, useLimits = limits): PackedRows {
+  static adopt(rows: Map<string, Row>, mode: PackMode, useLimits = packLimits()): PackedRows {
     const packed = new PackedRows(rows, useLimits);
     if (mode === 'now') while (packed.#tail.size > useLimits.hotRows) packed.#packOne();
     else if (mode === 'background') packed.#packLater();
@@ -268,8 +179,7 @@ export class PackedRows implements RowMap {
   /** Packs the tail down to the hot rows in the background (see adopt). */
   #packLater(): void {
     if (this.#tail.size <= this.#limits.hotRows) return;
-    behind.add(new WeakRef(this));
-    scheduleSlice(false);
+    packInBackground(this);
   }
 
   /** One slice of background packing for this partition, until `deadline`; 'busy' while a walk is in progress. */
@@ -378,18 +288,6 @@ export class PackedRows implements RowMap {
   }
 }
 
-/**
- * Collections whose large partitions are packed: declared `packed` (collection.ts).
- * A list of a packed partition inflates every page (~1 s for 100k bookings), so
- * only the large collections of seeded volume are: those read by id or through
- * an index, and bookings (docs/storage.md "Packed partitions").
- */
-const packable = new Set<string>();
-
-export function allowPacking(collection: string): void {
-  packable.add(collection);
-}
-
 /** A copy of a partition's rows that changes to the original do not reach. */
 export function copyRows(rows: RowMap): RowMap {
   return rows instanceof PackedRows ? rows.copy() : new Map(rows as Map<string, Row>);
@@ -397,5 +295,5 @@ export function copyRows(rows: RowMap): RowMap {
 
 /** The rows a partition should hold after growing: packed once it is large, if its collection allows. */
 export function packIfLarge(collection: string, rows: RowMap, mode: PackMode): RowMap {
-  return rows instanceof Map && rows.size > limits.packAfter && packable.has(collection) ? PackedRows.adopt(rows as Map<string, Row>, mode) : rows;
+  return rows instanceof Map && rows.size > packLimits().packAfter && packableCollection(collection) ? PackedRows.adopt(rows as Map<string, Row>, mode) : rows;
 }

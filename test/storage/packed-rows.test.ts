@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PackedRows, packedInBackground, type PackLimits } from '../../src/storage/packed-rows.ts';
+import { packedInBackground } from '../../src/storage/background-packing.ts';
+import type { PackLimits } from '../../src/storage/pack-policy.ts';
+import { PackedRows } from '../../src/storage/packed-rows.ts';
 import { idHash, PageIndex } from '../../src/storage/page-index.ts';
 import type { Row } from '../../src/storage/types.ts';
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/control/seed.ts';
 import { createSandbox } from '../../src/sandbox.ts';
 import { openStore } from '../../src/storage/index.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/packed-rows.ts';
+import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
 import { booking, del, put, tempDir } from './helpers.ts';
 
 const TINY = { packAfter: 8, hotRows: 4, pageBytes: 600 };
