@@ -5,10 +5,10 @@
  * As plain objects a passenger costs ~220 bytes of heap (the object, its id and
  * timestamp strings, its Map entry) and a booking ~700. Once a partition holds
  * more than `packAfter` rows, its older rows are kept as pages: about 8 KB of
- * their JSON, deflated with the partition's first page as the dictionary, ~70
- * bytes per passenger and ~240 per booking, plus 16 bytes in a PageIndex.
- * The newest `hotRows` rows, and every row changed since it was packed, stay
- * objects. A read of a packed row inflates and parses its page (~50 us), and
+ * their JSON, deflated with the partition's first page as the dictionary, ~65
+ * bytes per passenger and ~210 per booking, plus ~12 bytes in a PageIndex.
+ * The newest `hotRows` rows, and up to `hotRows` rows changed since they were
+ * packed, stay objects. A read of a packed row inflates and parses its page (~50 us), and
  * the last few pages read stay parsed.
  *
  * It behaves as the Map it replaces (codec.ts): `set` keeps an existing id's
@@ -32,7 +32,7 @@ interface Change {
   readonly page: number;
 }
 
-/** Page buffers and their dictionary: shared by a partition and its copies, never changed in place. */
+/** A partition's pages: the array is its own (copy() copies it); the buffers and the dictionary are shared, never changed. */
 interface Pages {
   buffers: (Buffer | null)[];
   dictionary: Buffer | null;
