@@ -12,12 +12,13 @@
 // A code cache only fits the V8 and the flags that made it: the file name
 // carries the Node version, platform and architecture, and a process started
 // with flags of its own (NODE_OPTIONS, node --flags) does not look for it.
-// Without a fitting cache, loadCachedCli() returns null and bin/sandbox.js
-// loads the ES module bundle (dist/cli.js), as before: the cache is an
-// optimisation only, and a missing or unreadable one costs nothing. V8 checks
-// the cache itself too, and compiles as usual when it refuses it. Set
-// SANDBOX_CODE_CACHE=off to never use it.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Without a fitting cache, loadCli() compiles the bundle without one and the
+// start writes it a little later (a package packed under another Node), or,
+// where dist/ cannot be written, returns null and bin/sandbox.js loads the ES
+// module bundle (dist/cli.js), as before: the cache is an optimisation only.
+// V8 checks the cache itself too, and compiles as usual when it refuses it
+// (the start then writes a new one). Set SANDBOX_CODE_CACHE=off to never use it.
+import { accessSync, constants, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -58,21 +59,31 @@ function compile(root, source, cachedData) {
   return { script, cli: module.exports };
 }
 
-/** The CLI's module from dist/cli.cjs and its code cache, or null when there is no cache for this runtime. */
-export function loadCachedCli(root) {
+/**
+ * The CLI's module from dist/cli.cjs for a start, or null for the ES module
+ * bundle. With a cache for this runtime, compiled from it. Without one (a
+ * package packed under another Node, or a cache V8 refused), and where dist/
+ * is writable, compiled without it and `writeLater` set: the caller writes the
+ * cache once the start has run a little (bin/sandbox.js), so the next start
+ * has it, as Node 22's compile cache does for ES modules. Otherwise null.
+ */
+export function loadCli(root) {
   if (process.env.SANDBOX_CODE_CACHE === 'off') return null;
   const key = runtimeKey();
   if (!key) return null;
-  let cachedData;
+  const file = cacheFile(root, key);
   let source;
+  let cachedData;
   try {
-    cachedData = readFileSync(cacheFile(root, key));
     source = readBundle(root);
+    if (existsSync(file)) cachedData = readFileSync(file);
+    else accessSync(`${root}dist`, constants.W_OK); // no cache and none can be written: the ES modules compile faster
   } catch {
     return null;
   }
-  // a rejected cache (another V8 build under the same version) still runs, compiled as usual
-  return compile(root, source, cachedData).cli;
+  const { script, cli } = compile(root, source, cachedData);
+  const fits = cachedData !== undefined && !script.cachedDataRejected;
+  return { cli, writeLater: fits ? null : () => writeCache(script, file) };
 }
 
 /**
@@ -89,16 +100,20 @@ export function loadCliForCaching(root) {
     // two of them (src/cli/young-generation.ts); a new process has neither
     setFlagsFromString('--semi-space-growth-factor=2');
     setFlagsFromString('--heap-growing-percent=0');
-    const file = cacheFile(root, key);
-    const tmp = `${file}.${process.pid}.tmp`;
-    try {
-      writeFileSync(tmp, script.createCachedData());
-      renameSync(tmp, file);
-      return true;
-    } catch {
-      rmSync(tmp, { force: true });
-      return false;
-    }
+    return writeCache(script, cacheFile(root, key));
   };
   return { cli, write };
+}
+
+/** Writes what V8 has compiled of `script` so far to `file`, atomically; false when it could not. */
+function writeCache(script, file) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, file);
+    return true;
+  } catch {
+    rmSync(tmp, { force: true });
+    return false;
+  }
 }

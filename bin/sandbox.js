@@ -35,17 +35,24 @@ function bundleIsFresh() {
   }
 }
 
+// after this long, a start has compiled what starts and first requests use (bin/code-cache.js)
+const CACHE_AFTER_MS = 2000;
+
 let cli;
 if (bundleIsFresh()) {
   // the CommonJS bundle and its V8 code cache when it has one for this runtime, else the ES module bundle
-  const { loadCachedCli, loadCliForCaching } = await import('./code-cache.js');
+  const { loadCli, loadCliForCaching } = await import('./code-cache.js');
   if (process.env.SANDBOX_CODE_CACHE === 'write') {
     // scripts/build.mjs: run as asked (a start), and write the cache when stdin ends
     const caching = loadCliForCaching(root);
     process.stdin.on('end', () => process.exit(caching.write() ? 0 : 3)).resume();
     cli = caching.cli;
   } else {
-    cli = loadCachedCli(root) ?? (await import('../dist/cli.js'));
+    const loaded = loadCli(root);
+    cli = loaded?.cli ?? (await import('../dist/cli.js'));
+    // no cache fitted this Node: write one once this start has run a little (its modules and first
+    // requests compiled), with the V8 flags a start changes at their defaults, as a new process has them
+    if (loaded?.writeLater) setTimeout(() => cli.withDefaultV8Flags(loaded.writeLater), CACHE_AFTER_MS).unref();
   }
 } else {
   const { register } = await import('tsx/esm/api');

@@ -22,6 +22,9 @@ import { startCommand } from './commands/start.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { workspaceCommand } from './commands/workspace.ts';
 
+// for bin/sandbox.js, which writes the CLI's code cache inside it (bin/code-cache.js)
+export { withDefaultV8Flags } from './young-generation.ts';
+
 /**
  * The CLI: one list of commands. Each command declares its arguments and
  * options in its own file under ./commands/, and its action imports the

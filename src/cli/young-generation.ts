@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { gcExposed } from '../core/heap.ts';
 
 /**
  * Starting allocates a few MB that all survive (the database, parsed once).
@@ -76,6 +77,30 @@ export function releaseYoungGenerationCap(): void {
  */
 export const HEAP_GROWING_PERCENT = 30;
 
+let heapGrowthLimited = false;
+
 export function limitHeapGrowth(): void {
+  heapGrowthLimited = true;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
+
+/**
+ * Runs `fn` with the V8 flags a running sandbox changes (here, and --expose-gc:
+ * src/core/heap.ts) at their defaults, then sets them back. V8 stamps a code
+ * cache with the flags that differ from their defaults and refuses it to a
+ * process whose flags differ; a new process has the defaults
+ * (bin/code-cache.js writes the cache inside this).
+ */
+export function withDefaultV8Flags<T>(fn: () => T): T {
+  const gc = gcExposed();
+  setFlagsFromString('--semi-space-growth-factor=2');
+  setFlagsFromString('--heap-growing-percent=0');
+  if (gc) setFlagsFromString('--no-expose-gc');
+  try {
+    return fn();
+  } finally {
+    if (factor !== 0) setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+    if (heapGrowthLimited) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    if (gc) setFlagsFromString('--expose-gc');
+  }
 }

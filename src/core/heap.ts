@@ -19,6 +19,11 @@ export const SETTLE_MS = 300;
 
 let gc: (() => void) | null | undefined;
 
+/** True once --expose-gc has been set in this process (src/cli/young-generation.ts puts it back to write a code cache). */
+export function gcExposed(): boolean {
+  return gc !== undefined;
+}
+
 /** V8's gc(), or null where it cannot be had. */
 export function gcFunction(): (() => void) | null {
   if (gc === undefined) {

@@ -42,42 +42,51 @@ async function inNode(body: string, env: Record<string, string | undefined> = {}
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
+const KEY = `node-${process.version}-${process.platform}-${process.arch}`;
+
 describe('bin/code-cache.js', () => {
   it('writes a cache named for this runtime, and a later process loads the bundle from it with what the bundle needs', async () => {
     const written = await inNode(`const { cli, write } = loader.loadCliForCaching(root); out.main = cli.main(); out.written = write(); out.key = loader.runtimeKey();`);
-    expect(written).toEqual({ main: 'main ran', written: true, key: `node-${process.version}-${process.platform}-${process.arch}` });
+    expect(written).toEqual({ main: 'main ran', written: true, key: KEY });
 
-    const loaded = await inNode(`const cli = loader.loadCachedCli(root); out.main = cli.main(); out.seen = cli.seen; out.dashboard = await cli.importDashboard();`);
+    const loaded = await inNode(`const { cli, writeLater } = loader.loadCli(root); out.main = cli.main(); out.seen = cli.seen; out.dashboard = await cli.importDashboard(); out.writeLater = writeLater;`);
     expect(loaded).toEqual({
       main: 'main ran',
       seen: { importMetaUrl: pathToFileURL(join(root, 'dist', 'cli.cjs')).href, dirname: `${root}dist`, requireWorks: true },
       dashboard: 'the dashboard module',
+      writeLater: null, // the cache fitted: nothing to write
     });
   });
 
-  it('returns null without a cache for this runtime, with SANDBOX_CODE_CACHE=off, and under NODE_OPTIONS', async () => {
-    expect(await inNode(`out.cli = loader.loadCachedCli(root);`)).toEqual({ cli: null });
+  it('without a cache for this runtime, compiles the bundle and writes one later, which the next process uses', async () => {
+    const first = await inNode(`const { cli, writeLater } = loader.loadCli(root); out.main = cli.main(); out.written = writeLater();`);
+    expect(first).toEqual({ main: 'main ran', written: true });
+    expect(readdirSync(join(root, 'dist'))).toContain(`cli.cjs.${KEY}.cache`);
+    expect(await inNode(`out.writeLater = loader.loadCli(root).writeLater;`)).toEqual({ writeLater: null });
+  });
+
+  it('returns null (the ES modules) with SANDBOX_CODE_CACHE=off and under NODE_OPTIONS', async () => {
     await inNode(`loader.loadCliForCaching(root).write();`);
-    expect(await inNode(`out.cli = loader.loadCachedCli(root);`, { SANDBOX_CODE_CACHE: 'off' })).toEqual({ cli: null });
-    expect(await inNode(`out.cli = loader.loadCachedCli(root);`, { NODE_OPTIONS: '--max-old-space-size=512' })).toEqual({ cli: null });
+    expect(await inNode(`out.loaded = loader.loadCli(root);`, { SANDBOX_CODE_CACHE: 'off' })).toEqual({ loaded: null });
+    expect(await inNode(`out.loaded = loader.loadCli(root);`, { NODE_OPTIONS: '--max-old-space-size=512' })).toEqual({ loaded: null });
   });
 
   it('returns null when the cache is there but not the bundle', async () => {
     await inNode(`loader.loadCliForCaching(root).write();`);
     rmSync(join(root, 'dist', 'cli.cjs'));
-    expect(await inNode(`out.cli = loader.loadCachedCli(root);`)).toEqual({ cli: null });
+    expect(await inNode(`out.loaded = loader.loadCli(root);`)).toEqual({ loaded: null });
   });
 
-  it('still runs the bundle when V8 refuses the cache (here: not a cache at all)', async () => {
-    const key = `node-${process.version}-${process.platform}-${process.arch}`;
-    writeFileSync(join(root, 'dist', `cli.cjs.${key}.cache`), 'not a V8 code cache');
-    expect(await inNode(`out.main = loader.loadCachedCli(root).main();`)).toEqual({ main: 'main ran' });
+  it('still runs the bundle when V8 refuses the cache (here: not a cache at all), and writes a good one later', async () => {
+    writeFileSync(join(root, 'dist', `cli.cjs.${KEY}.cache`), 'not a V8 code cache');
+    expect(await inNode(`const { cli, writeLater } = loader.loadCli(root); out.main = cli.main(); out.written = writeLater();`)).toEqual({ main: 'main ran', written: true });
+    expect(await inNode(`out.writeLater = loader.loadCli(root).writeLater;`)).toEqual({ writeLater: null });
   });
 
-  it('writes nothing, and says so, where it cannot write; a start then goes on without a cache', async () => {
+  it('writes nothing, and says so, where it cannot write; a start then loads the ES modules', async () => {
     // a directory where the cache file would go: neither written over nor read
-    mkdirSync(join(root, 'dist', `cli.cjs.node-${process.version}-${process.platform}-${process.arch}.cache`));
-    expect(await inNode(`out.written = loader.loadCliForCaching(root).write(); out.cli = loader.loadCachedCli(root);`)).toEqual({ written: false, cli: null });
+    mkdirSync(join(root, 'dist', `cli.cjs.${KEY}.cache`));
+    expect(await inNode(`out.written = loader.loadCliForCaching(root).write(); out.loaded = loader.loadCli(root);`)).toEqual({ written: false, loaded: null });
     expect(readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
