@@ -51,8 +51,18 @@ if (bundleIsFresh()) {
     const loaded = loadCli(root);
     cli = loaded?.cli ?? (await import('../dist/cli.js'));
     // no cache fitted this Node: write one once this start has run a little (its modules and first
-    // requests compiled), with the V8 flags a start changes at their defaults, as a new process has them
-    if (loaded?.writeLater) setTimeout(() => cli.withDefaultV8Flags(loaded.writeLater), CACHE_AFTER_MS).unref();
+    // requests compiled), or when it exits if sooner, with the V8 flags a start changes at their
+    // defaults, as a new process has them
+    if (loaded?.writeLater) {
+      let written = false;
+      const write = () => {
+        if (written) return;
+        written = true;
+        cli.withDefaultV8Flags(loaded.writeLater);
+      };
+      setTimeout(write, CACHE_AFTER_MS).unref();
+      process.once('exit', write);
+    }
   }
 } else {
   const { register } = await import('tsx/esm/api');
