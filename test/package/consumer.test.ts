@@ -125,22 +125,37 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
   });
 
   it('starts with `npx sandbox start --port 0 --json` and serves the fixture key', async () => {
-    // its own process group: npx does not pass SIGTERM on to the sandbox it runs
-    const child = spawn('npx', ['sandbox', 'start', '--port', '0', '--json', '--in-memory'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('\n')) resolve(out.split('\n')[0]!);
-        });
-        child.on('exit', (code) => reject(new Error(`sandbox exited with ${code} before its ready line`)));
-      });
-      const ready = JSON.parse(line) as { url: string; workspaces: { keys: { key: string }[] }[] };
-      const res = await fetch(`${ready.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${ready.workspaces[0]!.keys[0]!.key}` } });
-      expect(res.status).toBe(200);
-    } finally {
-      process.kill(-child.pid!, 'SIGTERM');
-    }
+    await startServeAndStop();
+  });
+
+  it('writes the CLI\'s code cache on first use when the package has none for this Node', async () => {
+    const dist = join(project, 'node_modules', 'travel-commerce-sandbox', 'dist');
+    const caches = () => readdirSync(dist).filter((f) => f.endsWith('.cache'));
+    expect(caches()).toEqual([`cli.cjs.node-${process.version}-${process.platform}-${process.arch}.cache`]); // the build's
+    for (const file of caches()) rmSync(join(dist, file));
+    await startServeAndStop(); // compiles without a cache and writes one when it exits
+    for (let i = 0; i < 200 && caches().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(caches()).toEqual([`cli.cjs.node-${process.version}-${process.platform}-${process.arch}.cache`]);
   });
 });
+
+/** `npx sandbox start` in the project, one authenticated request, then SIGTERM to its process group. */
+async function startServeAndStop(): Promise<void> {
+  // its own process group: npx does not pass SIGTERM on to the sandbox it runs
+  const child = spawn('npx', ['sandbox', 'start', '--port', '0', '--json', '--in-memory'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolve(out.split('\n')[0]!);
+      });
+      child.on('exit', (code) => reject(new Error(`sandbox exited with ${code} before its ready line`)));
+    });
+    const ready = JSON.parse(line) as { url: string; workspaces: { keys: { key: string }[] }[] };
+    const res = await fetch(`${ready.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${ready.workspaces[0]!.keys[0]!.key}` } });
+    expect(res.status).toBe(200);
+  } finally {
+    process.kill(-child.pid!, 'SIGTERM');
+  }
+}
