@@ -12,7 +12,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** rows written by one bulk run from which a collection is worth it */
+/** rows written by bulk runs since the last collection from which another is worth it */
 export const BULK_ROWS = 20_000;
 /** quiet time after the last bulk run: `sandbox seed` sends its runs back to back */
 export const SETTLE_MS = 300;

@@ -23,7 +23,7 @@ export interface Partition extends ListedRows {
   version: number;
   /**
    * Copy-on-write mark: the snapshot being written (generation n) holds `rows`;
-   * the next change copies the Map first, so the snapshot sees it unchanged.
+   * the next change copies the rows first (copyRows), so the snapshot sees them unchanged.
    */
   sharedGen: number;
 }
