@@ -3,13 +3,14 @@
  * existing snapshot plus journal, validated and replayed.
  */
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { applyOps, emptySnapshot, stateFromCollections } from './codec.ts';
 import { parseJournal } from './journal-text.ts';
 import { parseSnapshotText, snapshotChunks } from './snapshot-text.ts';
 import { DurableJsonFile, errorMessage, isErrno, type FileBackend } from './file-io.ts';
 import { acquireLock, type HeldLock } from './lock.ts';
+import { resolveDatabasePath } from './real-path.ts';
 import { DEFAULT_COMPACT_AFTER_COMMITS, LocalStore } from './store.ts';
 import { StoreError, type DbSnapshot, type OpenedInstrumentedStore, type OpenStoreOptions } from './types.ts';
 
@@ -30,16 +31,9 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
     return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true, staleLock: null, warnings: [] };
   }
 
-  const path = resolve(options.path);
-  let lock: HeldLock | null = null;
-  if (options.lock !== false) {
-    try {
-      await mkdir(dirname(path), { recursive: true });
-    } catch (err) {
-      throw new StoreError(`Cannot open database ${path}: cannot create directory ${dirname(path)}: ${errorMessage(err)}`);
-    }
-    lock = acquireLock(path);
-  }
+  // the real file: one lock for every spelling of it, and writes that land on it (real-path.ts)
+  const path = await resolveDatabasePath(options.path);
+  const lock = options.lock !== false ? acquireLock(path) : null;
   try {
     return await openFile(path, compactAfter, options, lock);
   } catch (err) {
