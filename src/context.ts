@@ -92,6 +92,8 @@ declare module 'fastify' {
     rate: RateDecision | null;
     idempotencyKey: string | null;
     startedAt: number;
+    /** why the sandbox refused it (X-Sandbox-Reason, issue 24), set by sendApiError; null when it did not */
+    reason: string | null;
   }
   interface FastifyContextConfig {
     /** the scope a key needs for this route (API description, "Authentication" 4-5) */

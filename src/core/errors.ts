@@ -6,7 +6,19 @@ import type { ErrorCode } from './error-codes.ts';
 
 export type ErrorBody = { error: string } & Record<string, unknown>;
 
+/**
+ * Why the sandbox refused a request (issue 24): a stable code and one sentence.
+ * It travels beside the documented body, never in it: the `X-Sandbox-Reason`
+ * header, the request log's `reason`, the stream, `sandbox logs`.
+ */
+export interface Reason {
+  code: string;
+  message: string;
+}
+
 export class ApiError extends Error {
+  reason: Reason | null = null;
+
   constructor(
     readonly statusCode: number,
     readonly body: ErrorBody,
@@ -14,6 +26,25 @@ export class ApiError extends Error {
   ) {
     super(body.error);
   }
+
+  /** Attaches the reason (`throw unauthorized().because('KEY_REVOKED', '...')`); the body is unchanged. */
+  because(code: string, message: string): this {
+    this.reason = { code, message };
+    return this;
+  }
+}
+
+/** Longest X-Sandbox-Reason value sent: one line a person reads, never a dump. */
+const REASON_MAX_LENGTH = 512;
+
+/**
+ * The one-line header value of a reason: `CODE sentence`. Header values must be
+ * visible ASCII (Node throws on anything else, which would turn a refusal into
+ * a 500), so other characters become `?`.
+ */
+export function reasonText(reason: Reason): string {
+  const text = `${reason.code} ${reason.message}`.replace(/[^\x20-\x7e]/g, '?');
+  return text.length > REASON_MAX_LENGTH ? `${text.slice(0, REASON_MAX_LENGTH - 3)}...` : text;
 }
 
 export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;

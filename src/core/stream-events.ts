@@ -31,6 +31,8 @@ export const RequestEventSchema = z.object({
   detail: z.object({ request: RequestDetailPartSchema, response: RequestDetailPartSchema }).optional(),
   /** what the sandbox accepted only by guessing (X-Sandbox-Warning), when it did */
   warnings: z.array(z.object({ code: z.string(), message: z.string() })).optional(),
+  /** why the sandbox refused it (X-Sandbox-Reason: `CODE sentence`), when it did */
+  reason: z.string().optional(),
 });
 
 export const DomainEventSchema = z.object({

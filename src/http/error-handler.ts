@@ -7,6 +7,7 @@ import {
   internalError,
   isApiError,
   payloadTooLarge,
+  reasonText,
   unsupportedMediaType,
   validationError,
 } from '../core/errors.ts';
@@ -59,5 +60,10 @@ export function toApiError(err: unknown, request: FastifyRequest, bodyLimit: num
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   reply.code(error.statusCode);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  if (error.reason) {
+    const text = reasonText(error.reason);
+    reply.header('x-sandbox-reason', text);
+    reply.request.reason = text;
+  }
   return reply.type('application/json').send(error.body);
 }

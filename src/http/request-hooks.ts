@@ -38,6 +38,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
   app.decorateRequest('rate', null);
   app.decorateRequest('idempotencyKey', null);
   app.decorateRequest('startedAt', 0);
+  app.decorateRequest('reason', null);
 
   // Callback-style hooks (`done`): an `async` hook costs a promise and a
   // microtask hop on every request, and most requests return at its first line
@@ -75,6 +76,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
         keyPrefix: principal?.keyPrefix ?? null,
         at: ctx.clock.iso(),
         ...warningsOf(request),
+        ...(request.reason ? { reason: request.reason } : {}),
         ...(ctx.requestLog.capturing ? { detail: captureDetail(request, reply, principal?.keyPrefix ?? null) } : {}),
       });
     }
