@@ -1,8 +1,9 @@
 import type { Collection, Repository } from '../storage/collection.ts';
 import type { Row, Store } from '../storage/types.ts';
 import { GLOBAL_PARTITION } from '../storage/types.ts';
-import { ApiError, badRequest, forbidden, unauthorized } from './errors.ts';
+import { badRequest } from './errors.ts';
 import type { Clock } from './clock.ts';
+import { badAuthorization, keyExpired, keyRevoked, keyWorkspaceDeleted, missingScope, unknownKey, workspaceNotFound } from './reasons.ts';
 import { hasScope } from './scopes.ts';
 import { hashSecret, hashesEqual } from './secrets.ts';
 import { API_KEYS, WORKSPACES, type ApiKeyRecord, type WorkspaceRecord } from './tenancy.ts';
@@ -45,6 +46,8 @@ export interface OrgKeyLike {
   status: 'active' | 'revoked';
   expiresAt: string | null;
   revokedAt: string | null;
+  /** who revoked it (a wkey_ id, `internal`, the control plane), once revoked */
+  revokedBy?: string | null;
   rateLimitPolicy: { rps: number; rpm: number; burst: number };
 }
 
@@ -87,20 +90,24 @@ export class Auth {
     });
   }
 
-  /** Resolves the principal or throws 401 (or 400/404 for internal-key misuse). */
+  /**
+   * Resolves the principal or throws 401 (or 400/404 for internal-key misuse),
+   * each with its reason (issue 24; src/core/reasons.ts).
+   */
   authenticate(authorization: string | undefined, workspaceHeader: string | undefined): Principal {
     const token = parseBearer(authorization);
-    if (!token) throw unauthorized();
+    if (!token) throw badAuthorization(authorization);
     const hash = hashSecret(token);
     if (this.internalHash && hashesEqual(hash, this.internalHash)) return this.internal(workspaceHeader);
     const ref = this.index.get(hash);
-    if (!ref) throw unauthorized();
-    if (ref.collection === API_KEYS.name) return this.workspaceKey(ref, hash);
-    return this.orgKey(ref, hash);
+    if (!ref) throw unknownKey(token);
+    if (ref.collection === API_KEYS.name) return this.workspaceKey(ref, hash, token);
+    return this.orgKey(ref, hash, token);
   }
 
-  requireScope(principal: Principal, scope: string): void {
-    if (!hasScope(principal.scopes, scope)) throw forbidden();
+  /** 403 when the key lacks `scope`; the route (method, url pattern) only names it in the reason. */
+  requireScope(principal: Principal, scope: string, method: string, url: string): void {
+    if (!hasScope(principal.scopes, scope)) throw missingScope(scope, principal.keyPrefix, principal.scopes ?? [], method, url);
   }
 
   workspace(id: string): WorkspaceRecord | undefined {
@@ -110,23 +117,28 @@ export class Auth {
   private internal(workspaceHeader: string | undefined): Principal {
     if (!workspaceHeader) throw badRequest('MISSING_WORKSPACE_HEADER', 'Missing x-workspace-id header: internal service keys must name the workspace');
     const workspace = this.workspace(workspaceHeader);
-    if (!workspace) throw new ApiError(404, { error: `Workspace ${workspaceHeader} not found` });
+    if (!workspace) throw workspaceNotFound(workspaceHeader);
     return { kind: 'internal', workspace, keyId: 'internal', keyPrefix: 'internal', scopes: null, productIds: [], organizationId: null, ratePolicy: null };
   }
 
-  private workspaceKey(ref: KeyRef, hash: string): Principal {
+  private workspaceKey(ref: KeyRef, hash: string, token: string): Principal {
     const key = this.workspaceKeys.get(ref.workspaceId, ref.id);
-    if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, null, key.workspaceId)) throw unauthorized();
+    if (!key || !hashesEqual(hash, key.keyHash)) throw unknownKey(token);
+    // workspace keys are revoked only by the control plane (DELETE /__sandbox/keys/:id), and never expire
+    if (this.invalidity(key.status, key.revokedAt, null, key.workspaceId)) throw keyRevoked(key.keyPrefix, key.revokedAt, 'the control plane');
     const workspace = this.workspace(key.workspaceId);
-    if (!workspace) throw unauthorized();
+    if (!workspace) throw keyWorkspaceDeleted(key.keyPrefix, key.workspaceId);
     return { kind: 'workspace', workspace, keyId: key.id, keyPrefix: key.keyPrefix, scopes: key.scopes, productIds: [], organizationId: null, ratePolicy: null };
   }
 
-  private orgKey(ref: KeyRef, hash: string): Principal {
+  private orgKey(ref: KeyRef, hash: string, token: string): Principal {
     const key = this.orgKeys.get(ref.workspaceId, ref.id);
-    if (!key || !hashesEqual(hash, key.keyHash) || !this.stillValid(key.status, key.revokedAt, key.expiresAt, key.issuedByWorkspaceId)) throw unauthorized();
+    if (!key || !hashesEqual(hash, key.keyHash)) throw unknownKey(token);
+    const invalid = this.invalidity(key.status, key.revokedAt, key.expiresAt, key.issuedByWorkspaceId);
+    if (invalid === 'revoked') throw keyRevoked(`org_${key.keyPrefix}`, key.revokedAt, key.revokedBy ?? null);
+    if (invalid === 'expired') throw keyExpired(`org_${key.keyPrefix}`, key.expiresAt!, key.issuedByWorkspaceId, this.clock);
     const workspace = this.workspace(key.issuedByWorkspaceId);
-    if (!workspace) throw unauthorized();
+    if (!workspace) throw keyWorkspaceDeleted(`org_${key.keyPrefix}`, key.issuedByWorkspaceId);
     this.lastUsed.set(key.id, this.clock.isoIn(key.issuedByWorkspaceId));
     const { rps, rpm, burst } = key.rateLimitPolicy;
     return {
@@ -141,13 +153,16 @@ export class Auth {
     };
   }
 
-  /** Revocation is immediate unless the edge-cache lag emulation is switched on; expiry reads the key's workspace clock. */
-  private stillValid(status: string, revokedAt: string | null, expiresAt: string | null, workspaceId: string): boolean {
+  /**
+   * Why a key no longer works, or null while it does. Revocation is immediate
+   * unless the edge-cache lag emulation is switched on; expiry reads the key's workspace clock.
+   */
+  private invalidity(status: string, revokedAt: string | null, expiresAt: string | null, workspaceId: string): 'revoked' | 'expired' | null {
     const now = this.clock.nowIn(workspaceId);
     const lag = this.options.revocationLagMs;
-    if (status !== 'active' && !(revokedAt && Date.parse(revokedAt) + lag > now)) return false;
-    if (expiresAt && Date.parse(expiresAt) + lag <= now) return false;
-    return true;
+    if (status !== 'active' && !(revokedAt && Date.parse(revokedAt) + lag > now)) return 'revoked';
+    if (expiresAt && Date.parse(expiresAt) + lag <= now) return 'expired';
+    return null;
   }
 
   private rebuild(): void {

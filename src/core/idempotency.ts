@@ -64,13 +64,20 @@ export class Idempotency {
     }
     const slot = `${workspaceId}\u0000${key}`;
     if (this.inFlight.has(slot)) {
-      throw conflict('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later');
+      throw conflict('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later').because(
+        'IDEMPOTENCY_IN_PROGRESS',
+        `Idempotency-Key "${key.slice(0, 64)}" belongs to a request of this workspace that has not answered yet; retry once it has`,
+      );
     }
     const fingerprint = fingerprintOf(method, path, body);
     const existing = this.records.get(workspaceId, key);
     if (existing && Date.parse(existing.expiresAt) > this.clock.now()) {
       if (existing.fingerprint !== fingerprint) {
-        throw unprocessable('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request; use a new key');
+        const differs = existing.method !== method || existing.path !== path ? `that request was ${existing.method} ${existing.path}` : 'same method and path, another body';
+        throw unprocessable('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request; use a new key').because(
+          'IDEMPOTENCY_KEY_REUSED',
+          `Idempotency-Key "${key.slice(0, 64)}" was first used at ${existing.createdAt} (answered ${existing.statusCode}; kept until ${existing.expiresAt}): ${differs}`,
+        );
       }
       return { kind: 'replay', record: existing };
     }

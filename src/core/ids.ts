@@ -34,7 +34,18 @@ export function parseId(source: IdSource, field: string, value: unknown): string
     if (value.startsWith(prefix) && isUuid(value.slice(prefix.length))) return value.toLowerCase();
     if (isUuid(value)) return `${prefix}${value.toLowerCase()}`;
   }
-  throw badRequest('INVALID_ID', `Invalid ${field}: expected an id of the form ${prefix}<uuid>`);
+  throw badRequest('INVALID_ID', `Invalid ${field}: expected an id of the form ${prefix}<uuid>`).because('INVALID_ID', wrongIdReason(field, prefix, value));
+}
+
+/** What was wrong with an id (issue 24): the prefix it has, against the one the field takes. Built only when refusing. */
+function wrongIdReason(field: string, prefix: string, value: unknown): string {
+  if (typeof value !== 'string') return `${field} must be a string ${prefix}<uuid>, not ${value === null ? 'null' : typeof value}`;
+  const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+  const sent = /^([a-z]+(?:_[a-z]+)*)_(.*)$/i.exec(value);
+  if (!sent) return `${field} "${shown}" has no prefix; it takes ${prefix}<uuid> or a bare UUID`;
+  const rest = isUuid(sent[2]!) ? 'a UUID' : 'no UUID';
+  if (`${sent[1]}_` === prefix) return `${field} "${shown}" has the right prefix ${prefix} but ${rest} after it`;
+  return `${field} "${shown}" has the prefix ${sent[1]}_ (and ${rest} after it); ${field} takes ${prefix}<uuid> or a bare UUID`;
 }
 
 export const bareUuid = (id: string): string => id.slice(id.lastIndexOf('_') + 1);

@@ -71,6 +71,25 @@ export class RateLimiter {
     };
   }
 
+  /**
+   * The meter that refuses longest, the one Retry-After reports (issue 24, the
+   * 429's reason). Called only when refusing, right after `take`: nothing is consumed.
+   */
+  blocking(specs: ReadonlyArray<{ key: string }>): { key: string; workspaceId: string | null; policy: RatePolicy; meter: RateMeter; waitMs: number; atMs: number } | null {
+    const now = this.clock.now();
+    let worst: ReturnType<RateLimiter['blocking']> = null;
+    for (const { key } of specs) {
+      const b = this.buckets.get(key);
+      if (!b) continue;
+      this.refresh(b, now);
+      for (const meter of ['minute', 'second', 'burst'] as const) {
+        const wait = meterWaitMs(b, now, meter);
+        if (wait > 0 && (!worst || wait > worst.waitMs)) worst = { key, workspaceId: b.workspaceId, policy: b.policy, meter, waitMs: wait, atMs: now + wait };
+      }
+    }
+    return worst;
+  }
+
   /** What the headers say without consuming anything (unauthenticated requests). */
   peek(key: string, policy: RatePolicy): RateDecision {
     const b = this.refresh(this.buckets.get(key) ?? fresh(key, policy, this.clock.now(), null), this.clock.now());
@@ -155,4 +174,18 @@ function waitMs(b: BucketState, now: number): number {
   // tokens are fractional: wait until a whole token has refilled
   if (b.tokens < 1) wait = Math.max(wait, Math.ceil(((1 - b.tokens) * MINUTE) / b.policy.perMinute));
   return wait;
+}
+
+export type RateMeter = 'minute' | 'second' | 'burst';
+
+/** One meter's share of `waitMs` (kept apart so the hot path stays as it is). */
+function meterWaitMs(b: BucketState, now: number, meter: RateMeter): number {
+  switch (meter) {
+    case 'minute':
+      return b.used >= b.policy.perMinute ? b.windowStart + MINUTE - now : 0;
+    case 'second':
+      return b.policy.perSecond !== undefined && b.usedThisSecond >= b.policy.perSecond ? b.secondStart + 1000 - now : 0;
+    case 'burst':
+      return b.tokens < 1 ? Math.ceil(((1 - b.tokens) * MINUTE) / b.policy.perMinute) : 0;
+  }
 }

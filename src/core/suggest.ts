@@ -11,7 +11,7 @@ export function suggest(word: string, known: readonly string[]): string {
   return best && best.distance <= Math.max(2, Math.floor(word.length / 3)) ? ` (did you mean "${best.word}"?)` : '';
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let diagonal = row[0]!;

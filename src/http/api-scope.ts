@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../core/auth.ts';
-import { rateLimited, routeNotFound } from '../core/errors.ts';
+import { rateLimited, reasonText } from '../core/errors.ts';
 import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
+import { faultReason, frozenClockHint, rateLimitedBecause, suspendedBecause } from '../core/reasons.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError } from './error-handler.ts';
 import { headerValue } from './headers.ts';
+import { emitRequest } from './request-hooks.ts';
+import { unknownRoute } from './route-suggest.ts';
 
 /**
  * The /v1 scope's own hooks (docs/architecture.md, "Request classification"):
@@ -58,7 +61,7 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
   });
 
   // 401 before 404 under /v1 (docs/api-notes.md): this handler runs after the scope's auth hook
-  v1.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+  v1.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));
 }
 
 /**
@@ -99,18 +102,33 @@ function checkRateAndScope(request: FastifyRequest, ctx: SandboxContext): void {
   if (principal.ratePolicy) buckets.push({ key: `key:${principal.keyId}`, policy: principal.ratePolicy });
   const workspaceId = principal.workspace.id;
   const suspendedUntil = ctx.suspension.suspendedUntil(workspaceId);
-  if (suspendedUntil !== null) throw suspended(request, buckets[0]!.policy.perMinute, suspendedUntil, ctx.clock.now());
+  if (suspendedUntil !== null) throw suspended(request, ctx, buckets[0]!.policy.perMinute, suspendedUntil, 'suspended earlier');
   request.rate = ctx.rateLimiter.take(buckets, ctx.options.enforceRateLimits);
   if (ctx.bus.hasListeners('rate-limit')) {
     ctx.bus.emit('rate-limit', { bucket: buckets[buckets.length - 1]!.key, limit: request.rate.limit, remaining: request.rate.remaining, reset: request.rate.reset });
   }
   if (!request.rate.allowed) {
     const until = ctx.suspension.violation(workspaceId);
-    if (until !== null) throw suspended(request, request.rate.limit, until, ctx.clock.now());
-    throw rateLimited(request.rate.retryAfter);
+    if (until !== null) throw suspended(request, ctx, request.rate.limit, until, 'this 429 was one too many');
+    throw rateRefusal(request, ctx, buckets);
   }
   const scope = request.routeOptions.config?.scope;
-  if (scope) ctx.auth.requireScope(principal, scope);
+  if (scope) ctx.auth.requireScope(principal, scope, request.method, request.routeOptions.url ?? request.url);
+}
+
+/** The 429 with its reason: which meter of which bucket, when it lets a request through, and a frozen clock (issue 24). */
+function rateRefusal(request: FastifyRequest, ctx: SandboxContext, buckets: { key: string }[]) {
+  const principal = request.principal;
+  const retryAfter = request.rate!.retryAfter;
+  const block = ctx.rateLimiter.blocking(buckets);
+  if (!block) return rateLimited(retryAfter); // cannot happen right after take refused; the generic reason then
+  const { policy, meter } = block;
+  const bucket = block.key.startsWith('key:')
+    ? `organization key ${principal.keyPrefix}... (rpm ${policy.perMinute}, burst ${policy.burst}${policy.perSecond !== undefined ? `, rps ${policy.perSecond}` : ''})`
+    : `workspace ${principal.workspace.id} (${principal.workspace.mode}: ${policy.perMinute}/min, burst ${policy.burst})`;
+  const size = meter === 'minute' ? policy.perMinute : meter === 'second' ? policy.perSecond! : policy.burst;
+  const hint = frozenClockHint(ctx.clock, principal.workspace.id, block.waitMs);
+  return rateLimitedBecause(retryAfter, { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs }, hint);
 }
 
 /**
@@ -118,10 +136,14 @@ function checkRateAndScope(request: FastifyRequest, ctx: SandboxContext): void {
  * end of the suspension, and headers that tell the truth: nothing remains
  * until then.
  */
-function suspended(request: FastifyRequest, limit: number, until: number, now: number) {
+function suspended(request: FastifyRequest, ctx: SandboxContext, limit: number, until: number, why: string) {
+  const now = ctx.clock.now();
   const reset = Math.ceil(until / 1000);
   request.rate = { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, Math.ceil((until - now) / 1000)) };
-  return rateLimited(request.rate.retryAfter);
+  const { maxViolations, windowMs } = ctx.suspension.settings;
+  const workspaceId = request.principal.workspace.id;
+  const rule = `${why}: more than ${maxViolations} 429s within ${windowMs / 1000} s`;
+  return suspendedBecause(request.rate.retryAfter, workspaceId, new Date(until).toISOString(), rule, frozenClockHint(ctx.clock, workspaceId, until - now));
 }
 
 /**
@@ -145,10 +167,14 @@ async function injectFault(request: FastifyRequest, reply: FastifyReply, ctx: Sa
     reply.hijack();
     request.raw.socket?.destroy();
     reply.raw.destroy();
+    // no answer, so no onResponse: the request log alone says why (status 0)
+    request.reason = reasonText(faultReason(fault));
+    emitRequest(ctx, request, reply, 0);
     return true;
   }
   if (fault.status === undefined) return false;
-  reply.code(fault.status).header('x-sandbox-fault', fault.id);
+  request.reason = reasonText(faultReason(fault));
+  reply.code(fault.status).header('x-sandbox-fault', fault.id).header('x-sandbox-reason', request.reason);
   for (const [name, value] of Object.entries(fault.headers ?? {})) reply.header(name, value);
   // pre-serialized: a fault's body is the user's, not the route's declared shape
   reply.type('application/json').send(JSON.stringify(fault.body === undefined ? { error: `Injected fault ${fault.id}` } : fault.body));

@@ -1,12 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import { apiError, routeNotFound } from '../core/errors.ts';
+import { apiError } from '../core/errors.ts';
 import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError } from './error-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerRequestHooks, requestIdFor } from './request-hooks.ts';
 import { registerWarningHooks } from './warnings.ts';
+import { unknownRoute } from './route-suggest.ts';
 import { createSerializerCompiler } from './serializer.ts';
 
 declare module 'fastify' {
@@ -77,6 +78,6 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
   // root hooks run before the /v1 scope's, so a strict refusal comes before an idempotency key is claimed
   registerWarningHooks(app, ctx);
   registerRequestHooks(app, ctx);
-  app.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+  app.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));
   return app;
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, routeNotFound } from '../core/errors.ts';
+import { controlTokenRequired } from '../core/reasons.ts';
 import { hashesEqual, hashSecret } from '../core/secrets.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError } from './error-handler.ts';
 import { headerValue } from './headers.ts';
+import { unknownRoute } from './route-suggest.ts';
 
 /**
  * The /__sandbox scope's token check, registered on the scope itself
@@ -17,7 +18,7 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
     if (!ctx.controlToken) return done();
     const given = headerValue(request, 'x-sandbox-token') ?? /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!given || !hashesEqual(hashSecret(given), hashSecret(ctx.controlToken))) {
-      return done(new ApiError(401, { error: 'Unauthorized: the control plane needs the sandbox control token (X-Sandbox-Token)' }));
+      return done(controlTokenRequired(Boolean(given)));
     }
     done();
   });
@@ -26,7 +27,7 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
   control.addHook('preHandler', (request, _reply, done) => {
     ctx.clock.run(workspaceOf(request), done);
   });
-  control.setNotFoundHandler((request, reply) => sendApiError(reply, routeNotFound(request.method, request.url)));
+  control.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));
 }
 
 function workspaceOf(request: FastifyRequest): string | null {

@@ -11,6 +11,7 @@ import {
   unsupportedMediaType,
   validationError,
 } from '../core/errors.ts';
+import { reasonFor } from '../core/reasons.ts';
 import { emptyBodyError } from './json-body.ts';
 
 /**
@@ -35,7 +36,7 @@ export function toApiError(err: unknown, request: FastifyRequest, bodyLimit: num
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return unsupportedMediaType(request.headers['content-type']);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return payloadTooLarge(bodyLimit);
+      return tooLarge(request, bodyLimit);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return emptyBodyError();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -57,11 +58,20 @@ export function toApiError(err: unknown, request: FastifyRequest, bodyLimit: num
   return internalError();
 }
 
+/** 413, with the size sent when the request said it (Content-Length) */
+function tooLarge(request: FastifyRequest, bodyLimit: number): ApiError {
+  const sent = Number(request.headers['content-length']);
+  const size = Number.isFinite(sent) && sent > 0 ? `the body has ${sent} bytes; ` : '';
+  return payloadTooLarge(bodyLimit).because('PAYLOAD_TOO_LARGE', `${size}the limit is ${bodyLimit} bytes (the bodyLimit option)`);
+}
+
+/** Sends an error's documented body; its reason (issue 24) goes beside it, in X-Sandbox-Reason and the request log. */
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   reply.code(error.statusCode);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  if (error.reason) {
-    const text = reasonText(error.reason);
+  const reason = reasonFor(error);
+  if (reason) {
+    const text = reasonText(reason);
     reply.header('x-sandbox-reason', text);
     reply.request.reason = text;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../core/errors.ts';
 import { WORKSPACE_LIMITS, type RateDecision } from '../core/rate-limit.ts';
 import type { SandboxContext } from '../context.ts';
@@ -65,25 +65,34 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
   app.addHook('onResponse', (request, reply, done) => {
     const principal = request.authenticated;
     if (request.idempotencyKey && principal) ctx.idempotency.release(principal.workspace.id, request.idempotencyKey);
-    if (ctx.bus.hasListeners('request') && request.area !== 'control') {
-      ctx.bus.emit('request', {
-        requestId: request.id,
-        method: request.method,
-        path: request.url,
-        status: reply.statusCode,
-        latencyMs: Math.round((performance.now() - request.startedAt) * 100) / 100,
-        workspaceId: principal?.workspace.id ?? null,
-        keyPrefix: principal?.keyPrefix ?? null,
-        at: ctx.clock.iso(),
-        ...warningsOf(request),
-        ...(request.reason ? { reason: request.reason } : {}),
-        ...(ctx.requestLog.capturing ? { detail: captureDetail(request, reply, principal?.keyPrefix ?? null) } : {}),
-      });
-    }
+    emitRequest(ctx, request, reply, reply.statusCode);
     done();
   });
 
   app.setErrorHandler((err, request, reply) => sendApiError(reply, toApiError(err, request, ctx.options.bodyLimit)));
+}
+
+/**
+ * The request log's entry (and the stream's request event) for a request
+ * outside the control plane: from onResponse, and for a connection a fault
+ * rule dropped, which never gets there (status 0: no answer).
+ */
+export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, status: number): void {
+  if (!ctx.bus.hasListeners('request') || request.area === 'control') return;
+  const principal = request.authenticated;
+  ctx.bus.emit('request', {
+    requestId: request.id,
+    method: request.method,
+    path: request.url,
+    status,
+    latencyMs: Math.round((performance.now() - request.startedAt) * 100) / 100,
+    workspaceId: principal?.workspace.id ?? null,
+    keyPrefix: principal?.keyPrefix ?? null,
+    at: ctx.clock.iso(),
+    ...warningsOf(request),
+    ...(request.reason ? { reason: request.reason } : {}),
+    ...(ctx.requestLog.capturing && status !== 0 ? { detail: captureDetail(request, reply, principal?.keyPrefix ?? null) } : {}),
+  });
 }
 
 /** The stored answer of an idempotent POST: JSON text, whether it went out as a string or as bytes. */

@@ -1,5 +1,6 @@
 import type { Principal } from '../../core/auth.ts';
-import { ApiError, badRequest, forbidden } from '../../core/errors.ts';
+import { ApiError, badRequest } from '../../core/errors.ts';
+import { otherWorkspace } from '../../core/reasons.ts';
 import { idPrefixOf, isUuid } from '../../core/ids.ts';
 import { WORKSPACES } from '../../core/tenancy.ts';
 import type { Op, Store } from '../../storage/types.ts';
@@ -31,7 +32,10 @@ export class AnalyticsService {
   deliveryEvents(principal: Principal, query: DeliveryEventsQuery): DeliveryEventResponseRow[] {
     const missing = REQUIRED.filter((name) => query[name] === undefined || query[name] === '');
     // the documented body {error: <message>} (API description, "Errors"): no code
-    if (missing.length > 0) throw new ApiError(400, { error: `Missing required query parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
+    if (missing.length > 0) {
+      const error = `Missing required query parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`;
+      throw new ApiError(400, { error }).because('MISSING_PARAMETER', `${error} (from and to are YYYY-MM-DD; workspaceId is the key's workspace)`);
+    }
     const { from, to, workspaceId } = query as Required<DeliveryEventsQuery>;
     const fromMs = parseDay(from);
     const toMs = parseDay(to);
@@ -39,7 +43,7 @@ export class AnalyticsService {
     if (invalid.length > 0) throw badRequest('INVALID_DATE', `Invalid ${invalid.join(' and ')}: expected a date YYYY-MM-DD`);
     if (fromMs! > toMs!) throw badRequest('INVALID_DATE_RANGE', `Invalid range: from (${from}) is after to (${to})`);
     if ((toMs! - fromMs!) / DAY_MS + 1 > MAX_RANGE_DAYS) throw badRequest('INVALID_DATE_RANGE', `Invalid range: at most ${MAX_RANGE_DAYS} days per request`);
-    if (!this.isOwnWorkspace(principal, workspaceId)) throw forbidden();
+    if (!this.isOwnWorkspace(principal, workspaceId)) throw otherWorkspace(principal.workspace.id);
     return DELIVERY_EVENTS.in(this.store)
       .list(principal.workspace.id)
       .filter((row) => row.day >= from && row.day <= to)

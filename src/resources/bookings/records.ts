@@ -1,6 +1,5 @@
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { notFound } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
@@ -9,6 +8,7 @@ import type { PricedSelection } from '../departures/pricing.ts';
 import type { BookingView } from './requests.ts';
 import type { Booking, BookingItem, Passenger } from './schemas.ts';
 import { BOOKINGS, BOOKING_ITEMS, PASSENGERS } from './collections.ts';
+import { outsideKeyProducts, unknownRecord } from '../../core/reasons.ts';
 
 /** Domain events of this area (API description, "Events": booking created/updated/cancelled, payment succeeded/refunded). */
 export type BookingEventType = 'booking.created' | 'booking.updated' | 'booking.cancelled' | 'payment.succeeded' | 'payment.refunded';
@@ -34,7 +34,10 @@ export class BookingRecords {
   find(principal: Principal, rawId: unknown): Booking {
     const id = parseId(BOOKINGS, 'id', rawId);
     const booking = BOOKINGS.in(this.store).get(principal.workspace.id, id);
-    if (!booking || !this.visible(principal, booking)) throw notFound('Booking');
+    if (!booking) throw unknownRecord('Booking', id, BOOKINGS, 'id', principal.workspace.id);
+    if (!this.visible(principal, booking)) {
+      throw outsideKeyProducts('Booking', `booking ${id}`, booking.productId ?? '(none)', principal.keyPrefix, principal.productIds.length);
+    }
     return booking;
   }
 

@@ -1,5 +1,5 @@
 import type { Principal } from '../../core/auth.ts';
-import { badRequest, conflict, notFound } from '../../core/errors.ts';
+import { badRequest, conflict } from '../../core/errors.ts';
 import { newId, parseId } from '../../core/ids.ts';
 import type { Pricer } from '../departures/pricing.ts';
 import type { PeopleService } from '../people/service.ts';
@@ -10,6 +10,7 @@ import type { BookingService } from './service.ts';
 import { WIZARD_TTL_MS, type WizardBody, type WizardSession } from './wizard-requests.ts';
 import { WIZARD_SESSIONS } from './collections.ts';
 import { PRODUCTS } from '../products/collections.ts';
+import { unknownRecord } from '../../core/reasons.ts';
 
 /**
  * Booking wizard sessions (`ws_<uuid>`, collection wizardSessions): a draft
@@ -47,7 +48,7 @@ export class WizardService {
   private find(principal: Principal, rawId: string): WizardSession {
     const id = parseId(WIZARD_SESSIONS, 'sessionId', rawId);
     const session = WIZARD_SESSIONS.in(this.records.store).get(principal.workspace.id, id);
-    if (!session) throw notFound('Wizard session');
+    if (!session) throw unknownRecord('Wizard session', id, WIZARD_SESSIONS, 'sessionId', principal.workspace.id);
     if (session.status === 'completed') throw conflict('WIZARD_SESSION_COMPLETED', `Wizard session ${id} is completed (booking ${session.bookingId})`);
     if (Date.parse(session.expiresAt) <= this.records.clock.now()) throw conflict('WIZARD_SESSION_EXPIRED', `Wizard session ${id} expired at ${session.expiresAt}; start a new one`);
     return session;

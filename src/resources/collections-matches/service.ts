@@ -1,10 +1,10 @@
 import type { Principal } from '../../core/auth.ts';
-import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import type { Store } from '../../storage/types.ts';
 import type { ProductService } from '../products/service.ts';
 import { matchesRules } from './rules.ts';
 import { PRODUCT_COLLECTIONS } from '../catalog/collections.ts';
+import { unknownRecord } from '../../core/reasons.ts';
 
 /**
  * GET /v1/collections/:id/matches "previews the products matching the
@@ -22,7 +22,7 @@ export class CollectionMatchService {
   matches(principal: Principal, rawId: string): { productId: string }[] {
     const id = parseId(PRODUCT_COLLECTIONS, 'id', rawId);
     const collection = PRODUCT_COLLECTIONS.in(this.store).get(principal.workspace.id, id);
-    if (!collection) throw notFound('Collection');
+    if (!collection) throw unknownRecord('Collection', id, PRODUCT_COLLECTIONS, 'id', principal.workspace.id);
     return this.products
       .visible(principal)
       .filter((p) => matchesRules(p, collection.rules))

@@ -1,6 +1,6 @@
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { badRequest, conflict, notFound } from '../../core/errors.ts';
+import { badRequest, conflict } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { buildQuote, quoteLines, type Party } from './quote-arithmetic.ts';
 import type { Store } from '../../storage/types.ts';
@@ -12,6 +12,7 @@ import { seatsRequired, type Departure } from './schemas.ts';
 import { COUPONS, EXTENSIONS, PRICING_OPTIONS } from '../catalog/collections.ts';
 import { DEPARTURES } from './collections.ts';
 import { PRODUCTS } from '../products/collections.ts';
+import { outsideKeyProducts, unknownRecord } from '../../core/reasons.ts';
 
 /**
  * The one pricing engine behind quotes, bookings, booking items and wizard
@@ -57,8 +58,10 @@ export class Pricer {
     const ws = principal.workspace.id;
     const departure = DEPARTURES.in(this.store).get(ws, id);
     const product = departure && PRODUCTS.in(this.store).get(ws, departure.productId);
-    const hidden = product && principal.productIds.length > 0 && !principal.productIds.includes(product.id);
-    if (!departure || !product || hidden) throw notFound('Departure');
+    if (!departure || !product) throw unknownRecord('Departure', id, DEPARTURES, field, ws);
+    if (principal.productIds.length > 0 && !principal.productIds.includes(product.id)) {
+      throw outsideKeyProducts('Departure', `departure ${id}`, product.id, principal.keyPrefix, principal.productIds.length);
+    }
     return { departure, product };
   }
 

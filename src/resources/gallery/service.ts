@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
 import { JOBS } from '../../core/collections.ts';
-import { conflict, notFound } from '../../core/errors.ts';
+import { conflict } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
 import type { Store } from '../../storage/types.ts';
@@ -15,6 +15,7 @@ import {
 } from './requests.ts';
 import { joinFolderPath, type GalleryFile, type GalleryFolder } from './schemas.ts';
 import { GALLERY_FILES, GALLERY_FOLDERS } from './collections.ts';
+import { unknownRecord } from '../../core/reasons.ts';
 
 /** Folder names are unique within a parent: the index key of a folder. */
 const folderKey = (parentId: string | null, name: string) => `${parentId ?? ''}\u0000${name}`;
@@ -35,7 +36,7 @@ export class GalleryService {
     const workspaceId = principal.workspace.id;
     const parentId = body.parentFolderId?.toLowerCase() ?? null;
     const parent = parentId === null ? null : GALLERY_FOLDERS.in(this.store).get(workspaceId, parentId);
-    if (parentId !== null && !parent) throw notFound('Parent folder');
+    if (parentId !== null && !parent) throw unknownRecord('Parent folder', parentId, GALLERY_FOLDERS, 'parentFolderId', workspaceId);
     if (this.folderNames.has(workspaceId, folderKey(parentId, body.name))) {
       throw conflict('DUPLICATE_FOLDER_NAME', `A folder named "${body.name}" already exists ${parent ? `in ${parent.path}` : 'at the root'}`);
     }
@@ -63,7 +64,7 @@ export class GalleryService {
     const workspaceId = principal.workspace.id;
     const id = parseId(GALLERY_FILES, 'id', rawId);
     const file = GALLERY_FILES.in(this.store).get(workspaceId, id);
-    if (!file) throw notFound('Gallery file');
+    if (!file) throw unknownRecord('Gallery file', id, GALLERY_FILES, 'id', workspaceId);
     if (file.status === 'deleting') {
       return { message: 'File deletion is already scheduled', status: 'scheduled', fileId: id };
     }

@@ -1,6 +1,6 @@
 import type { Auth, Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { conflict, forbidden, notFound, validationError } from '../../core/errors.ts';
+import { conflict, notFound, validationError } from '../../core/errors.ts';
 import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { WORKSPACE_LIMITS } from '../../core/rate-limit.ts';
 import { hasScope } from '../../core/scopes.ts';
@@ -10,6 +10,7 @@ import type { CreateOrgKeyBody } from './requests.ts';
 import type { CreatedOrgKey, OrgApiKey, OrgApiKeyRecord, Organization, RateLimitPolicy } from './schemas.ts';
 import { ORGANIZATIONS, ORG_API_KEYS } from './collections.ts';
 import { PRODUCTS } from '../products/collections.ts';
+import { organizationKeyNotAllowed, unknownRecord } from '../../core/reasons.ts';
 
 /** `org_<prefix>_<secret>` (API description, "Organization API key": prefix 8, secret 32 characters). */
 export const ORG_KEY_PREFIX_LENGTH = 8;
@@ -75,7 +76,8 @@ export class OrgKeyService {
     const keyId = parseId(ORG_API_KEYS, 'keyId', rawKeyId);
     const workspaceId = principal.workspace.id;
     const key = ORG_API_KEYS.in(this.store).get(workspaceId, keyId);
-    if (!key || key.organizationId !== org.id) throw notFound('Organization API key');
+    if (!key) throw unknownRecord('Organization API key', keyId, ORG_API_KEYS, 'keyId', workspaceId);
+    if (key.organizationId !== org.id) throw notFound('Organization API key').because('NOT_FOUND', `organization key ${keyId} is a key of another organization of this workspace, not of ${org.id}`);
     if (key.status === 'revoked') throw conflict('KEY_ALREADY_REVOKED', `Organization API key ${keyId} is already revoked`);
     const revoked: OrgApiKeyRecord = {
       ...key,
@@ -105,10 +107,10 @@ export class OrgKeyService {
    * manage keys at all (no key can mint or revoke its peers): 403.
    */
   private organization(principal: Principal, rawOrgId: string): Organization {
-    if (principal.kind === 'organization') throw forbidden();
+    if (principal.kind === 'organization') throw organizationKeyNotAllowed(principal.keyPrefix);
     const id = parseId(ORGANIZATIONS, 'id', rawOrgId);
     const org = ORGANIZATIONS.in(this.store).get(principal.workspace.id, id);
-    if (!org) throw notFound('Organization');
+    if (!org) throw unknownRecord('Organization', id, ORGANIZATIONS, 'id', principal.workspace.id);
     return org;
   }
 

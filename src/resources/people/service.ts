@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
-import { conflict, notFound } from '../../core/errors.ts';
+import { conflict } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { newId, parseId } from '../../core/ids.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
@@ -7,6 +7,7 @@ import type { Store } from '../../storage/types.ts';
 import type { CreatePersonBody } from './requests.ts';
 import type { Person } from './schemas.ts';
 import { PEOPLE } from './collections.ts';
+import { unknownRecord } from '../../core/reasons.ts';
 
 /** People (API description, "Person"): read through the API, created through the control plane. */
 export class PeopleService {
@@ -24,7 +25,7 @@ export class PeopleService {
   get(workspaceId: string, rawId: unknown, field = 'id'): Person {
     const id = parseId(PEOPLE, field, rawId);
     const person = PEOPLE.in(this.store).get(workspaceId, id);
-    if (!person) throw notFound(`Person ${id}`);
+    if (!person) throw unknownRecord(`Person ${id}`, id, PEOPLE, field, workspaceId, 'person');
     return person;
   }
 

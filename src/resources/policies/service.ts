@@ -1,10 +1,10 @@
 import type { Principal } from '../../core/auth.ts';
-import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import type { Store } from '../../storage/types.ts';
 import type { PolicyResponse } from './requests.ts';
 import type { Policy } from './schemas.ts';
 import { POLICIES } from './collections.ts';
+import { outsideKeyProducts, unknownRecord } from '../../core/reasons.ts';
 
 export class PolicyService {
   constructor(private readonly store: Store) {}
@@ -39,8 +39,10 @@ export class PolicyService {
   private find(principal: Principal, rawId: string): Policy {
     const id = parseId(POLICIES, 'id', rawId);
     const policy = POLICIES.in(this.store).get(principal.workspace.id, id);
-    if (!policy) throw notFound('Policy');
-    if (policy.product_id && principal.productIds.length > 0 && !principal.productIds.includes(policy.product_id)) throw notFound('Policy');
+    if (!policy) throw unknownRecord('Policy', id, POLICIES, 'id', principal.workspace.id);
+    if (policy.product_id && principal.productIds.length > 0 && !principal.productIds.includes(policy.product_id)) {
+      throw outsideKeyProducts('Policy', `policy ${id}`, policy.product_id, principal.keyPrefix, principal.productIds.length);
+    }
     return policy;
   }
 }

@@ -1,5 +1,4 @@
 import type { Principal } from '../../core/auth.ts';
-import { notFound } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { paginate, parseSort, sortRows } from '../../core/pagination.ts';
 import { ResponseCache } from '../../core/response-cache.ts';
@@ -7,6 +6,7 @@ import type { Repository } from '../../storage/collection.ts';
 import type { Store } from '../../storage/types.ts';
 import { PRODUCT_SORT_FIELDS, type Product } from './schemas.ts';
 import { PRODUCTS } from './collections.ts';
+import { outsideKeyProducts, unknownRecord } from '../../core/reasons.ts';
 
 export interface ListProductsQuery {
   limit: number;
@@ -54,8 +54,10 @@ export class ProductService {
 
   get(principal: Principal, rawId: string): Product {
     const id = parseId(PRODUCTS, 'id', rawId);
+    // the key's product list first: its reason then never tells whether the product exists
+    if (principal.productIds.length > 0 && !principal.productIds.includes(id)) throw outsideKeyProducts('Product', id, id, principal.keyPrefix, principal.productIds.length);
     const product = this.products.get(principal.workspace.id, id);
-    if (!product || (principal.productIds.length > 0 && !principal.productIds.includes(id))) throw notFound('Product');
+    if (!product) throw unknownRecord('Product', id, PRODUCTS, 'id', principal.workspace.id);
     return product;
   }
 }

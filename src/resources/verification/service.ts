@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ErrorCode } from '../../core/error-codes.ts';
-import { apiError, rateLimited, type ApiError } from '../../core/errors.ts';
+import { apiError, type ApiError } from '../../core/errors.ts';
+import { frozenClockHint, resendTooSoon } from '../../core/reasons.ts';
 import { newId } from '../../core/ids.ts';
 import { hashesEqual, hashSecret } from '../../core/secrets.ts';
 import { FieldIndex } from '../../storage/field-index.ts';
@@ -45,7 +46,9 @@ export class VerificationService {
     const now = this.clock.now();
     const latest = this.latest(workspaceId, channel, target);
     if (latest && Date.parse(latest.createdAt) + RESEND_COOLDOWN_MS > now) {
-      throw rateLimited(Math.ceil((Date.parse(latest.createdAt) + RESEND_COOLDOWN_MS - now) / 1000));
+      const next = Date.parse(latest.createdAt) + RESEND_COOLDOWN_MS;
+      const hint = frozenClockHint(this.clock, workspaceId, next - now);
+      throw resendTooSoon(Math.ceil((next - now) / 1000), target, latest.createdAt, new Date(next).toISOString(), hint);
     }
     const day = this.clock.iso().slice(0, 10);
     const undeliverable = outcome === 'undeliverable';

@@ -1,6 +1,6 @@
 import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
-import { notFound, validationError } from '../../core/errors.ts';
+import { validationError } from '../../core/errors.ts';
 import { newId, parseId } from '../../core/ids.ts';
 import { isLoopback } from '../../config.ts';
 import type { SelfGuard } from '../../core/self-guard.ts';
@@ -10,6 +10,7 @@ import { newWebhookSecret } from '../../webhooks/signing.ts';
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from './requests.ts';
 import { subscriptionView, type WebhookSubscription, type WebhookSubscriptionRecord } from './schemas.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
+import { unknownRecord } from '../../core/reasons.ts';
 
 /**
  * Delivery URLs "must be HTTPS" (API description, "Webhook subscription").
@@ -96,7 +97,7 @@ export class WebhookSubscriptionService {
   private require(principal: Principal, rawId: string): WebhookSubscriptionRecord {
     const id = parseId(WEBHOOK_SUBSCRIPTIONS, 'id', rawId);
     const found = this.subscriptions.get(principal.workspace.id, id);
-    if (!found) throw notFound('Webhook subscription');
+    if (!found) throw unknownRecord('Webhook subscription', id, WEBHOOK_SUBSCRIPTIONS, 'id', principal.workspace.id);
     return found;
   }
 
