@@ -84,15 +84,20 @@ export async function runLogs(flags: LogsFlags): Promise<void> {
   }
 }
 
-/** time, method, path, status, latency, key prefix */
+/**
+ * time, method, path, status, latency, key prefix and, for a refusal, its
+ * reason (X-Sandbox-Reason, issue 24) last: still one line per request, so
+ * grep and --follow stay line-based. Status 0: a fault rule dropped the connection.
+ */
 export function requestLine(e: RequestLogLine): string {
-  const status = String(e.status);
+  const status = e.status === 0 ? 'dropped' : String(e.status);
   return [
     dim(e.at),
     e.method.padEnd(6),
     e.path,
-    (e.status < 400 ? green : yellow)(status),
+    (e.status > 0 && e.status < 400 ? green : yellow)(status),
     `${e.latencyMs < 10 ? e.latencyMs.toFixed(1) : Math.round(e.latencyMs)}ms`,
     dim(e.keyPrefix ?? '-'),
+    ...(e.reason ? [yellow(e.reason)] : []),
   ].join('  ');
 }

@@ -2,6 +2,21 @@ import { cell, clockTime, latency, prettyBody, type Tone } from './format.ts';
 import { attemptCount } from './state.ts';
 import type { DeliveryView, DomainEventRow, RateBucket, RequestRow } from './types.ts';
 
+/** Words to lines of at most `width` characters (a longer word is cut). */
+function wrapText(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = '';
+    }
+    line = line ? `${line} ${word}` : word.slice(0, width);
+  }
+  if (line) out.push(line);
+  return out;
+}
+
 /** One line of a details view: text and an optional tone; `heading` lines are bold. */
 export interface DetailLine {
   text: string;
@@ -53,6 +68,8 @@ function clip(lines: DetailLine[], count: number): DetailLine[] {
 export function requestDetailLines(r: RequestRow, width: number, height: number, names: Record<string, string>): DetailLine[] {
   const summary = `${r.method} ${r.path} → ${r.status}  ${latency(r.latencyMs)}  at ${clockTime(r.at)}  workspace ${r.workspaceId ? (names[r.workspaceId] ?? r.workspaceId) : '-'}  key ${r.keyPrefix ?? '-'}  ${r.requestId}`;
   const lines: DetailLine[] = [{ text: summary, heading: true }];
+  // why the sandbox refused it (X-Sandbox-Reason, issue 24; docs/api-notes.md "Reason codes"), wrapped: it is the point
+  if (r.reason) for (const text of wrapText(`why: ${r.reason}`, width)) lines.push({ text, tone: 'red' });
   // accepted only by guessing (X-Sandbox-Warning, docs/api-notes.md "Warnings")
   for (const w of r.warnings ?? []) lines.push({ text: cell(`warning ${w.code}: ${w.message}`, width).trimEnd(), tone: 'yellow' });
   if (!r.detail) {
@@ -66,7 +83,7 @@ export function requestDetailLines(r: RequestRow, width: number, height: number,
     [`Response headers (${r.status})`, headerLines(res.headers, width)],
     ['Response body', bodyLines(res.body, res.truncated, width)],
   ];
-  const sizes = fitSections(sections.map(([, l]) => l.length), Math.max(4, height - 1 - sections.length));
+  const sizes = fitSections(sections.map(([, l]) => l.length), Math.max(4, height - lines.length - sections.length));
   sections.forEach(([title, body], i) => lines.push(heading(title), ...clip(body, sizes[i]!)));
   return lines;
 }

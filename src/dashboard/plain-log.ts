@@ -42,7 +42,7 @@ function feedLine(item: FeedItem, name: (id: string | null) => string): string |
   switch (item.kind) {
     case 'request': {
       const r = item.entry;
-      return `${clockTime(r.at)} request  ${r.method} ${r.path} ${r.status} ${latency(r.latencyMs)} ${name(r.workspaceId)} ${r.keyPrefix ?? '-'} ${r.requestId}`;
+      return `${clockTime(r.at)} request  ${r.method} ${r.path} ${r.status} ${latency(r.latencyMs)} ${name(r.workspaceId)} ${r.keyPrefix ?? '-'} ${r.requestId}${r.reason ? ` ${r.reason}` : ''}`;
     }
     case 'domain':
       return `${clockTime(item.event.createdAt)} event    ${item.event.type} ${name(item.event.workspaceId)} ${item.event.id}`;
