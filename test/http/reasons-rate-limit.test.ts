@@ -4,6 +4,9 @@ import { Clock } from '../../src/core/clock.ts';
 import { frozenClockHint } from '../../src/core/reasons.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 
+/** A response's JSON, untyped: these tests read a few fields of it. */
+const j = async (response: Promise<Response>): Promise<any> => (await response).json();
+
 /**
  * Issue 24: a 429 says which bucket (workspace or organization key) and which
  * meter (burst, minute, second) refused, when it lets a request through, and,
@@ -27,7 +30,7 @@ async function firstRefusal(key: string, max = 50) {
     const res = await get('/v1/products?limit=1', key);
     if (res.status !== 429) continue;
     const requestId = res.headers.get('x-request-id');
-    const log = (await (await fetch(`${s!.controlUrl}/requests?limit=100`)).json()).data as { requestId: string; reason?: string }[];
+    const log = (await j(fetch(`${s!.controlUrl}/requests?limit=100`))).data as { requestId: string; reason?: string }[];
     return { at: i, body: await res.text(), reason: res.headers.get('x-sandbox-reason') ?? '', logged: log.find((e) => e.requestId === requestId)?.reason };
   }
   throw new Error(`no 429 in ${max} requests`);
@@ -60,9 +63,9 @@ describe('429 reasons', () => {
     expect(minute.reason).toMatch(new RegExp(`^RATE_LIMIT_MINUTE workspace ${live} \\(live: 3000/min, burst 30\\) used its 3000 requests of this minute; the window resets at 2026-01-15T09:01:00.000Z\\. The clock is manual and frozen`));
     await post(`/workspaces/${live}/clock/advance`, { ms: 60_000 });
 
-    const exported = await (await fetch(`${s.controlUrl}/workspaces/${live}/export`)).json();
+    const exported = await j(fetch(`${s.controlUrl}/workspaces/${live}/export`));
     const org = exported.data.organizations[0].id;
-    const created = await (await post(`/v1/organizations/${org}/api-keys`, { scopes: ['products:read'], rateLimitPolicy: { rps: 100, rpm: 600, burst: 2 } }, KEYS.liveFull)).json();
+    const created = await j(post(`/v1/organizations/${org}/api-keys`, { scopes: ['products:read'], rateLimitPolicy: { rps: 100, rpm: 600, burst: 2 } }, KEYS.liveFull));
     const burst = await firstRefusal(created.data.key);
     expect(burst.at).toBe(2);
     expect(burst.logged).toBe(burst.reason);

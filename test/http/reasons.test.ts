@@ -5,6 +5,9 @@ import { ALL_REASON_CODES } from '../../src/core/reasons.ts';
 import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 
+/** A response's JSON, untyped: these tests read a few fields of it. */
+const j = async (response: Promise<Response>): Promise<any> => (await response).json();
+
 /**
  * Issue 24: every refusal the sandbox decides says why in X-Sandbox-Reason
  * (`CODE sentence`), over a real socket, and the request log (GET
@@ -21,13 +24,12 @@ beforeAll(async () => {
   liveProducts = (await json('GET', '/v1/products?limit=3', KEYS.liveFull)).data.map((p: { id: string }) => p.id);
   sandboxProduct = (await json('GET', '/v1/products?limit=1', KEYS.sandboxFull)).data[0].id;
   const live = s.workspaces.find((w) => w.mode === 'live')!.id;
-  liveOrg = (await (await fetch(`${s.controlUrl}/workspaces/${live}/export`)).json()).data.organizations[0].id;
+  liveOrg = (await j(fetch(`${s.controlUrl}/workspaces/${live}/export`))).data.organizations[0].id;
 });
 afterAll(() => s?.stop());
 
-async function json(method: string, path: string, key: string, body?: unknown) {
-  const res = await call(method, path, { key, body });
-  return res.json();
+async function json(method: string, path: string, key: string, body?: unknown): Promise<any> {
+  return j(call(method, path, { key, body }));
 }
 
 function call(method: string, path: string, opts: { key?: string | null; authorization?: string; body?: unknown; headers?: Record<string, string> } = {}) {
@@ -44,7 +46,7 @@ async function refusal(method: string, path: string, opts: Parameters<typeof cal
   const body = await res.text();
   const reason = res.headers.get('x-sandbox-reason');
   const requestId = res.headers.get('x-request-id');
-  const log = (await (await fetch(`${s.controlUrl}/requests?limit=1000`)).json()).data as { requestId: string; reason?: string; status: number }[];
+  const log = (await j(fetch(`${s.controlUrl}/requests?limit=1000`))).data as { requestId: string; reason?: string; status: number }[];
   const entry = log.find((e) => e.requestId === requestId);
   expect(entry, `${method} ${path} is in the request log`).toBeDefined();
   expect(entry!.reason, 'the log carries the header').toBe(reason ?? undefined);
@@ -87,8 +89,8 @@ describe('401: why the key was refused', () => {
 
   it('a revoked workspace key: when, and by what', async () => {
     const live = s.workspaces.find((w) => w.mode === 'live')!.id;
-    const created = (await (await fetch(`${s.controlUrl}/workspaces/${live}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"gone"}' })).json()).data;
-    const revoked = (await (await fetch(`${s.controlUrl}/keys/${created.id}`, { method: 'DELETE' })).json()).data;
+    const created = (await j(fetch(`${s.controlUrl}/workspaces/${live}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"gone"}' }))).data;
+    const revoked = (await j(fetch(`${s.controlUrl}/keys/${created.id}`, { method: 'DELETE' }))).data;
     const r = await refusal('GET', '/v1/products', { key: created.key });
     expect(r).toMatchObject({ status: 401, body: '{"error":"Unauthorized"}' });
     expect(r.reason).toBe(`KEY_REVOKED key ${created.keyPrefix}... was revoked at ${revoked.revokedAt} by the control plane`);
@@ -104,7 +106,7 @@ describe('401: why the key was refused', () => {
 
   it("an expired organization key: when, on which workspace's clock", async () => {
     const live = s.workspaces.find((w) => w.mode === 'live')!.id;
-    const now = Date.parse((await (await fetch(`${s.controlUrl}/workspaces/${live}/clock`)).json()).data.now);
+    const now = Date.parse((await j(fetch(`${s.controlUrl}/workspaces/${live}/clock`))).data.now);
     const expiresAt = new Date(now + 60_000).toISOString();
     const key = await orgKey({ scopes: ['products:read'], expiresAt });
     expect((await call('GET', '/v1/products?limit=1', { key: key.key })).status).toBe(200);
@@ -200,7 +202,7 @@ describe('409, 422, 400, 413, 415', () => {
 
 describe('fault rules', () => {
   const addFault = async (rule: Record<string, unknown>) =>
-    (await (await fetch(`${s.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) })).json()).data as { id: string };
+    (await j(fetch(`${s.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) }))).data as { id: string };
 
   it("an answer names the rule; the rule's body is sent as given", async () => {
     const rule = await addFault({ path: '/v1/people/*', status: 503, body: { error: 'down' }, times: 2 });
@@ -216,8 +218,9 @@ describe('fault rules', () => {
     const deadline = Date.now() + 15_000;
     let entry: { status: number; reason?: string } | undefined;
     while (!entry && Date.now() < deadline) {
-      const log = (await (await fetch(`${s.controlUrl}/requests?limit=5`)).json()).data as { path: string; status: number; reason?: string }[];
+      const log = (await j(fetch(`${s.controlUrl}/requests?limit=5`))).data as { path: string; status: number; reason?: string }[];
       entry = log.find((e) => e.path === '/v1/forms' && e.status === 0);
+      if (!entry) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(entry?.reason).toBe(`FAULT_DROPPED fault rule ${rule.id} dropped the connection (0 more uses; DELETE /__sandbox/faults/${rule.id} or \`sandbox fault clear ${rule.id}\` removes it)`);
   });
@@ -228,7 +231,7 @@ describe('where else a reason shows', () => {
     const res = await call('GET', '/v1/products?limit=1');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-sandbox-reason')).toBeNull();
-    const log = (await (await fetch(`${s.controlUrl}/requests?limit=10`)).json()).data as { requestId: string; reason?: string }[];
+    const log = (await j(fetch(`${s.controlUrl}/requests?limit=10`))).data as { requestId: string; reason?: string }[];
     expect(log.find((e) => e.requestId === res.headers.get('x-request-id'))).not.toHaveProperty('reason');
   });
 
