@@ -13500,6 +13500,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             }[];
+                            reason?: string;
                         }[];
                     };
                 };
