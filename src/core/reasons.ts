@@ -27,7 +27,7 @@ export const REASON_CODES = {
   UNKNOWN_KEY: [401, 'no key matches the one sent; the sentence shows how it starts, never the whole key'],
   KEY_REVOKED: [401, 'the key was revoked: when, and by whom when known'],
   KEY_EXPIRED: [401, "the organization key expired: when, on which workspace's clock"],
-  KEY_WORKSPACE_DELETED: [401, "the key's workspace was deleted"],
+  KEY_WORKSPACE_DELETED: [401, "a key outlived its workspace (defensive: deleting a workspace deletes its keys)"],
   CONTROL_TOKEN_REQUIRED: [401, 'control plane: X-Sandbox-Token is missing or wrong (a sandbox bound to a non-loopback host)'],
   MISSING_SCOPE: [403, 'the key lacks the scope the route needs: names that scope and the scopes the key has'],
   ORGANIZATION_KEY_NOT_ALLOWED: [403, 'an organization key called an organization-key endpoint: partners cannot mint or revoke keys'],

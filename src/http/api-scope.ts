@@ -112,8 +112,9 @@ function checkRateAndScope(request: FastifyRequest, ctx: SandboxContext): void {
     if (until !== null) throw suspended(request, ctx, request.rate.limit, until, 'this 429 was one too many');
     throw rateRefusal(request, ctx, buckets);
   }
-  const scope = request.routeOptions.config?.scope;
-  if (scope) ctx.auth.requireScope(principal, scope, request.method, request.routeOptions.url ?? request.url);
+  const route = request.routeOptions; // a getter that builds an object: read once
+  const scope = route.config?.scope;
+  if (scope) ctx.auth.requireScope(principal, scope, request.method, route.url ?? request.url);
 }
 
 /** The 429 with its reason: which meter of which bucket, when it lets a request through, and a frozen clock (issue 24). */

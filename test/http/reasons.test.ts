@@ -14,13 +14,14 @@ const j = async (response: Promise<Response>): Promise<any> => (await response).
  * /__sandbox/requests) carries the same text; the documented body is
  * byte-for-byte what it was. Rate limits: reasons-rate-limit.test.ts.
  */
+const INTERNAL = 'internal-service-key-0123456789abcdef';
 let s: Sandbox;
 let liveOrg: string;
 let liveProducts: string[];
 let sandboxProduct: string;
 
 beforeAll(async () => {
-  s = await createSandbox({ port: 0, clock: 'manual', storage: 'memory', enforceRateLimits: false, bodyLimit: 1024 });
+  s = await createSandbox({ port: 0, clock: 'manual', storage: 'memory', enforceRateLimits: false, bodyLimit: 1024, internalApiKey: INTERNAL });
   liveProducts = (await json('GET', '/v1/products?limit=3', KEYS.liveFull)).data.map((p: { id: string }) => p.id);
   sandboxProduct = (await json('GET', '/v1/products?limit=1', KEYS.sandboxFull)).data[0].id;
   const live = s.workspaces.find((w) => w.mode === 'live')!.id;
@@ -197,6 +198,39 @@ describe('409, 422, 400, 413, 415', () => {
     const text = await refusal('POST', '/v1/forms', { body: 'name=x', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
     expect(text.reason).toBe('UNSUPPORTED_MEDIA_TYPE Unsupported Content-Type "text/plain"; send application/json');
+  });
+});
+
+describe('more refusals', () => {
+  it('an internal key naming no workspace; analytics: a missing parameter, another workspace', async () => {
+    const ghost = `wksp_${randomUUID()}`;
+    const internal = await refusal('GET', '/v1/products', { key: INTERNAL, headers: { 'x-workspace-id': ghost } });
+    expect(internal).toMatchObject({ status: 404, body: `{"error":"Workspace ${ghost} not found"}` });
+    expect(internal.reason).toBe(`WORKSPACE_NOT_FOUND x-workspace-id names ${ghost}, which is no workspace of this sandbox`);
+    const missing = await refusal('GET', '/v1/analytics/comms/delivery-events?from=2026-01-01');
+    expect(missing).toMatchObject({ status: 400, body: '{"error":"Missing required query parameters: to, workspaceId"}' });
+    expect(missing.reason).toMatch(/^MISSING_PARAMETER Missing required query parameters: to, workspaceId /);
+    const live = s.workspaces.find((w) => w.mode === 'live')!.id;
+    const other = await refusal('GET', `/v1/analytics/comms/delivery-events?from=2026-01-01&to=2026-01-02&workspaceId=${ghost}`);
+    expect(other).toMatchObject({ status: 403, body: '{"error":"Forbidden"}' });
+    expect(other.reason).toBe(`OTHER_WORKSPACE workspaceId must be the key's own workspace, ${live}`);
+  });
+
+  it('a second verification code too soon: when the next may go, and the frozen clock', async () => {
+    expect((await call('POST', '/v1/verify/email/start', { body: { email: 'reasons@example.com' } })).status).toBe(200);
+    const r = await refusal('POST', '/v1/verify/email/start', { body: { email: 'reasons@example.com' } });
+    expect(r.status).toBe(429);
+    expect(r.reason).toMatch(/^RESEND_TOO_SOON a code was sent to reasons@example.com at \S+Z; the next may be sent at \S+Z\. The clock is manual and frozen: .*\{"ms":30000\}/);
+  });
+
+  it('a key of a deleted workspace is gone with it: no key matches', async () => {
+    const created = await j(fetch(`${s.controlUrl}/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const key = created.data.keys[0].key as string;
+    expect((await call('GET', '/v1/products?limit=1', { key })).status).toBe(200);
+    await fetch(`${s.controlUrl}/workspaces/${created.data.id}`, { method: 'DELETE' });
+    const r = await refusal('GET', '/v1/products', { key });
+    expect(r).toMatchObject({ status: 401, body: '{"error":"Unauthorized"}' });
+    expect(r.reason).toBe(`UNKNOWN_KEY no key matches ${key.slice(0, 16)}...`);
   });
 });
 
