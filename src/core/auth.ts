@@ -90,7 +90,7 @@ export class Auth {
   /** Resolves the principal or throws 401 (or 400/404 for internal-key misuse). */
   authenticate(authorization: string | undefined, workspaceHeader: string | undefined): Principal {
     const token = parseBearer(authorization);
-    if (!token) throw unauthorized();
+    if (!token) throw authorization === undefined ? unauthorized().because('NO_AUTHORIZATION', 'no Authorization header; send Authorization: Bearer <key>') : unauthorized();
     const hash = hashSecret(token);
     if (this.internalHash && hashesEqual(hash, this.internalHash)) return this.internal(workspaceHeader);
     const ref = this.index.get(hash);
