@@ -28,8 +28,9 @@ interface OperationCounts {
   method: string;
   route: string | undefined;
   requests: number;
-  warnings: number;
   statuses: Map<number, number>;
+  /** warning code -> requests of this operation that carried it */
+  warnings: Map<string, number>;
 }
 
 type Example = { requestId: string; method: string; path: string; status: number };
@@ -57,14 +58,14 @@ export class RunReportCounters {
     this.total += 1;
     const key = `${r.method} ${r.route ?? ''}`;
     let op = this.operations.get(key);
-    if (!op) this.operations.set(key, (op = { method: r.method, route: r.route, requests: 0, warnings: 0, statuses: new Map() }));
+    if (!op) this.operations.set(key, (op = { method: r.method, route: r.route, requests: 0, statuses: new Map(), warnings: new Map() }));
     op.requests += 1;
     op.statuses.set(r.status, (op.statuses.get(r.status) ?? 0) + 1);
     if (r.status === 429) this.refused += 1;
     if (r.rateReported) this.reported += 1;
     if (r.warnings && r.warnings.length > 0) {
-      op.warnings += 1;
       for (const w of r.warnings) {
+        op.warnings.set(w.code, (op.warnings.get(w.code) ?? 0) + 1);
         const seen = this.warningCodes.get(w.code);
         if (seen) seen.count += 1;
         else this.warningCodes.set(w.code, { count: 1, example: { ...example(r), message: w.message } });
@@ -105,7 +106,7 @@ export class RunReportCounters {
         path: route ? openApiPath(route.url) : null,
         requests: op.requests,
         statuses: Object.fromEntries([...op.statuses].sort(([a], [b]) => a - b).map(([status, count]) => [String(status), count])),
-        warnings: op.warnings,
+        warnings: Object.fromEntries([...op.warnings].sort(([a], [b]) => a.localeCompare(b))),
       };
     });
     operations.sort((a, b) => b.requests - a.requests || (a.operationId ?? '~').localeCompare(b.operationId ?? '~'));

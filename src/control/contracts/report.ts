@@ -20,7 +20,7 @@ export const RunReportSchema = z.object({
         path: z.string().nullable().describe('the OpenAPI path template; null when no operation matched'),
         requests: z.number().int(),
         statuses: z.record(z.string(), z.number().int()).describe('status code -> count'),
-        warnings: z.number().int().describe('requests of this operation the sandbox accepted only by guessing (X-Sandbox-Warning)'),
+        warnings: z.record(z.string(), z.number().int()).describe('X-Sandbox-Warning code -> requests of this operation that the sandbox accepted only by guessing that way'),
       }),
     )
     .describe('the operations called, most called first'),
