@@ -16,7 +16,7 @@ import type { RunningService, SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import { openFixtureSource } from './fixtures/source.ts';
 import { RouteCatalog } from './http/openapi.ts';
-import type { RunReport } from './control/contracts/report.ts';
+import type { RunReport } from './report/schema.ts';
 import { RunReportCounters } from './report/run-report.ts';
 import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { collectionsOf, RESOURCES, servicesOf } from './resources/index.ts';

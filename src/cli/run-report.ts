@@ -1,4 +1,4 @@
-import type { RunReport } from '../control/contracts/report.ts';
+import type { RunReport } from '../report/schema.ts';
 
 /**
  * How `sandbox exec` shows the run report (issue 24; docs/cli.md, "The run

@@ -1,6 +1,6 @@
 import type { SandboxWarning } from '../core/warnings.ts';
 import type { DeliveryUpdate } from '../core/events.ts';
-import type { RunReport } from '../control/contracts/report.ts';
+import type { RunReport } from './schema.ts';
 import { openApiPath, operationIdOf, type CatalogRoute } from '../http/openapi.ts';
 
 /**
