@@ -39,7 +39,8 @@ type Example = { requestId: string; method: string; path: string; status: number
 const MAX_EXAMPLE_PATH = 200;
 
 export class RunReportCounters {
-  private operations = new Map<string, OperationCounts>();
+  /** route URL template ('' when none matched) -> method -> counts */
+  private operations = new Map<string, Map<string, OperationCounts>>();
   private warningCodes = new Map<string, { count: number; example: Example & { message: string } }>();
   private reasonCodes = new Map<string, { count: number; example: Example & { reason: string } }>();
   private total = 0;
@@ -56,9 +57,11 @@ export class RunReportCounters {
   /** One finished /v1 request (the request hooks' onResponse). A few map updates: it is on every request's path. */
   request(r: AnsweredRequest): void {
     this.total += 1;
-    const key = `${r.method} ${r.route ?? ''}`;
-    let op = this.operations.get(key);
-    if (!op) this.operations.set(key, (op = { method: r.method, route: r.route, requests: 0, statuses: new Map(), warnings: new Map() }));
+    // by route, then method: no key string is built per request
+    let byMethod = this.operations.get(r.route ?? '');
+    if (!byMethod) this.operations.set(r.route ?? '', (byMethod = new Map()));
+    let op = byMethod.get(r.method);
+    if (!op) byMethod.set(r.method, (op = { method: r.method, route: r.route, requests: 0, statuses: new Map(), warnings: new Map() }));
     op.requests += 1;
     op.statuses.set(r.status, (op.statuses.get(r.status) ?? 0) + 1);
     if (r.status === 429) this.refused += 1;
@@ -98,8 +101,9 @@ export class RunReportCounters {
   build(routes: readonly CatalogRoute[], pendingDeliveries: number): RunReport {
     const apiRoutes = routes.filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD' && r.method !== 'OPTIONS');
     const byKey = new Map(apiRoutes.map((r) => [`${r.method} ${r.url}`, r]));
-    const operations = [...this.operations].map(([key, op]) => {
-      const route = byKey.get(key);
+    const called = [...this.operations.values()].flatMap((byMethod) => [...byMethod.values()]);
+    const operations = called.map((op) => {
+      const route = op.route === undefined ? undefined : byKey.get(`${op.method} ${op.route}`);
       return {
         operationId: route ? operationIdOf(route) : null,
         method: op.method,
@@ -111,7 +115,7 @@ export class RunReportCounters {
     });
     operations.sort((a, b) => b.requests - a.requests || (a.operationId ?? '~').localeCompare(b.operationId ?? '~'));
     const neverCalled = apiRoutes
-      .filter((r) => !this.operations.has(`${r.method} ${r.url}`))
+      .filter((r) => !this.operations.get(r.url)?.has(r.method))
       .map((r) => ({ operationId: operationIdOf(r), method: r.method, path: openApiPath(r.url) }))
       .sort((a, b) => a.operationId.localeCompare(b.operationId));
     const byCount = <T extends { count: number }>(entries: Map<string, T>) =>
