@@ -12,6 +12,7 @@ import type { CollectionRegistry } from './storage/collection.ts';
 import type { InitialCollections, Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
+import type { RunReportCounters } from './report/run-report.ts';
 import type { WorkspaceManager } from './workspaces/manager.ts';
 import type { Suspension } from './core/suspension.ts';
 import type { WebhookDispatcher } from './webhooks/dispatcher.ts';
@@ -41,6 +42,8 @@ export interface SandboxContext {
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;
   requestLog: RequestLog;
+  /** running counts of every /v1 request, warning, refusal and delivery: the run report (issue 24) */
+  runReport: RunReportCounters;
   /** workspaces on demand: create, delete, per-workspace reset and snapshots (src/workspaces/) */
   workspaces: WorkspaceManager;
   /** emulated suspension after repeated 429s, off by default (src/core/suspension.ts) */

@@ -29,6 +29,7 @@ export {
   type SnapshotSummary,
   type SeedResult,
   type RequestLogLine,
+  type RunReport,
   type HealthState,
   type VerificationSummary,
   type StreamEvent,

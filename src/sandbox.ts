@@ -16,6 +16,8 @@ import type { RunningService, SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import { openFixtureSource } from './fixtures/source.ts';
 import { RouteCatalog } from './http/openapi.ts';
+import type { RunReport } from './report/schema.ts';
+import { RunReportCounters } from './report/run-report.ts';
 import { mergeReseededCatalog } from './fixtures/reseed.ts';
 import { collectionsOf, RESOURCES, servicesOf } from './resources/index.ts';
 import type { ResourceModule } from './resources/types.ts';
@@ -56,6 +58,8 @@ export interface Sandbox {
   reset(): Promise<void>;
   /** a new isolated workspace for one test worker (docs/control-plane.md, "Workspaces on demand") */
   createWorkspace(input?: CreateWorkspaceInput): Promise<WorkspaceHandle>;
+  /** what the /v1 API was asked since the start: by operation and status, never called, warnings, refusals, deliveries (docs/cli.md, "The run report") */
+  report(): RunReport;
   /** flushes storage and closes the server */
   stop(): Promise<void>;
 }
@@ -134,6 +138,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     faults: new FaultInjector(options.seed),
     selfGuard,
     requestLog: new RequestLog(bus),
+    runReport: new RunReportCounters(() => clock.iso()),
     suspension,
     collections,
     controlPlane,
@@ -144,6 +149,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       orgKeys: ORG_API_KEYS,
       clock,
       rateLimiter,
+      defaultRateLimits: options.enforceRateLimits ? 'enforce' : 'report',
       fixtureJson: () => fixtures.json(),
       fixtureWorkspaces: () => fixtures.workspaces,
       afterDeleted: (workspaceId) => suspension.forget(workspaceId),
@@ -154,6 +160,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       },
     }),
   };
+  bus.on('delivery', (update) => ctx.runReport.delivery(update));
   const running: RunningService[] = [];
   // the areas' services, and the sandbox's own: the hourly idempotency purge
   for (const service of [...servicesOf(resources), idempotencyPurgeService]) running.push(await service.start(ctx));
@@ -195,6 +202,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     warnings,
     reset: ctx.reset,
     createWorkspace: (input) => createWorkspaceHandle(ctx, () => url, input),
+    report: () => ctx.runReport.build(ctx.routes.routes, ctx.webhooks.outbox.pending().length),
     stop: () =>
       (stopped ??= (async () => {
         clock.dispose();

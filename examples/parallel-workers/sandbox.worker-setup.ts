@@ -8,7 +8,8 @@ beforeAll(async () => {
   const res = await fetch(`${url}/__sandbox/workspaces`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `vitest worker ${process.env.VITEST_POOL_ID}` }),
+    // report: rate limits are counted, never refused; a manual clock nobody advances never refills them
+    body: JSON.stringify({ name: `vitest worker ${process.env.VITEST_POOL_ID}`, rateLimits: 'report' }),
   });
   const { data } = (await res.json()) as { data: { id: string; keys: { key: string }[] } };
   workspaceId = data.id;

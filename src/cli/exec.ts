@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Sandbox } from '../sandbox.ts';
 import { fail } from './output.ts';
+import { junitXml, summaryLines } from './run-report.ts';
 import { openCliSandbox, startOptions, type StartFlags } from './start.ts';
 
 export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
@@ -9,7 +11,14 @@ export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
   key: string;
   /** one created workspace per parallel test worker */
   workers?: number;
+  /** write the run report to this file (docs/cli.md, "The run report") */
+  report?: string;
+  reportFormat: string;
+  /** exit 1 when any request was accepted only by guessing (and the command itself succeeded) */
+  failOnWarning?: boolean;
 }
+
+const REPORT_FORMATS = ['json', 'junit'];
 
 /**
  * `sandbox exec -- <command...>` for CI: a private sandbox (in memory and on a
@@ -19,6 +28,7 @@ export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
  */
 export async function runExec(command: string[], flags: ExecFlags): Promise<void> {
   if (flags.key !== 'sandbox' && flags.key !== 'live') fail(`--key must be sandbox or live, not "${flags.key}"`);
+  if (!REPORT_FORMATS.includes(flags.reportFormat)) fail(`--report-format must be json or junit, not "${flags.reportFormat}"`);
   const sandbox = await openCliSandbox(startOptions({ ...flags, data: flags.data ?? '', inMemory: flags.inMemory || !flags.data }), flags);
   const workspace = sandbox.workspaces.find((w) => w.mode === flags.key) ?? sandbox.workspaces[0]!;
   const key = workspace.keys.find((k) => k.scopes === null) ?? workspace.keys[0]!;
@@ -36,15 +46,44 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
+  let ran = true;
   const code = await new Promise<number>((resolve) => {
     child.on('error', (err: NodeJS.ErrnoException) => {
+      ran = false;
       process.stderr.write(`sandbox: cannot run "${file}": ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
       resolve(127);
     });
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? 128 + (signal ? (constants.signals[signal] ?? 1) : 1)));
   });
+  const exitCode = ran ? reportRun(sandbox, flags, code) : code;
   await sandbox.stop();
-  process.exit(code);
+  process.exit(exitCode);
+}
+
+/**
+ * The run report at the end (issue 24): the summary on stderr (never mixed
+ * with the command's stdout), the file if asked; returns the exit code. The
+ * command's own failure wins; --fail-on-warning fails a run that passed.
+ */
+function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
+  const report = sandbox.report();
+  const lines = summaryLines(report);
+  if (flags.report) {
+    try {
+      writeFileSync(flags.report, flags.reportFormat === 'junit' ? junitXml(report) : `${JSON.stringify(report, null, 2)}\n`);
+      lines.push(`report: ${flags.report} (${flags.reportFormat})`);
+    } catch (err) {
+      lines.push(`sandbox: cannot write the report to ${flags.report}: ${(err as Error).message}`);
+      if (code === 0) code = 1;
+    }
+  }
+  const guessed = report.warnings.reduce((sum, w) => sum + w.count, 0);
+  if (flags.failOnWarning && guessed > 0 && code === 0) {
+    lines.push(`sandbox: --fail-on-warning: ${guessed} warnings (${report.warnings.map((w) => w.code).join(', ')}); exit 1`);
+    code = 1;
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
+  return code;
 }
 
 /** SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n: one created workspace per worker, copied from the --key workspace. */

@@ -13,17 +13,20 @@ export interface WorkspaceCreateFlags extends ScriptFlags {
   template?: string;
   mode?: string;
   name?: string;
+  rateLimits?: string;
 }
 
 export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<void> {
   if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'sandbox') throw new Error(`--mode must be live or sandbox, not "${flags.mode}"`);
   const mode = flags.mode as 'live' | 'sandbox' | undefined; // checked above
-  const body = { ...(flags.template ? { template: flags.template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}) };
+  if (flags.rateLimits !== undefined && flags.rateLimits !== 'enforce' && flags.rateLimits !== 'report') throw new Error(`--rate-limits must be enforce or report, not "${flags.rateLimits}"`);
+  const rateLimits = flags.rateLimits as 'enforce' | 'report' | undefined; // checked above
+  const body = { ...(flags.template ? { template: flags.template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}), ...(rateLimits ? { rateLimits } : {}) };
   const client = await controlClient(flags);
   const created = await client.createWorkspace(body);
   if (flags.json) return printJson(created);
   say([
-    `Created ${created.name} ${dim(created.id)} (${created.mode}, from ${created.templateId}):`,
+    `Created ${created.name} ${dim(created.id)} (${created.mode}, rate limits: ${created.rateLimits}, from ${created.templateId}):`,
     ...created.keys.map((k) => `  ${k.key}  ${dim(k.scopes === null ? 'full access' : k.scopes.join(' '))}`),
     dim('  Store the keys now: they are shown only this once.'),
   ].join('\n'));

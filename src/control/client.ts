@@ -63,6 +63,8 @@ export type SnapshotSummary = RouteData<typeof ROUTES.saveSnapshot>;
 export type SeedResult = RouteData<typeof ROUTES.seed>;
 /** One entry of the request log, as GET /__sandbox/requests and the stream send it. */
 export type RequestLogLine = RouteData<typeof ROUTES.requests>[number];
+/** The run report (GET /__sandbox/report, `sandbox.report()`, `sandbox exec --report`). */
+export type RunReport = RouteData<typeof ROUTES.report>;
 export type HealthState = RouteData<typeof ROUTES.health>;
 export type VerificationSummary = RouteData<typeof ROUTES.verifications>[number];
 
@@ -180,6 +182,8 @@ export class ControlClient {
   reset() { return this.request(ROUTES.reset, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
   seed(body: RouteInput<typeof ROUTES.seed>['body']) { return this.request(ROUTES.seed, { body }, { timeoutMs: STATE_TIMEOUT_MS }); }
   requests(limit?: number) { return this.request(ROUTES.requests, { query: { limit } }); }
+  report() { return this.request(ROUTES.report); }
+  clearReport() { return this.request(ROUTES.clearReport); }
 
   /** Sends a delivery again now (same webhook-id); answers the delivery after the attempt. */
   replayDelivery(id: string) { return this.request(ROUTES.replayDelivery, { params: { id } }); }

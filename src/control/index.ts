@@ -3,6 +3,7 @@ import type { ResourceModule, ZodApp } from '../resources/types.ts';
 import { registerFaultRoutes } from './faults.ts';
 import { registerObserveRoutes } from './observe.ts';
 import { registerRateLimitRoutes } from './rate-limits.ts';
+import { registerReportRoutes } from './report.ts';
 import { registerSeedControl } from './seed.ts';
 import { registerControlPlane } from './routes.ts';
 import { registerSnapshotRoutes } from './snapshots.ts';
@@ -25,6 +26,7 @@ export const CONTROL_MODULES: readonly ControlModule[] = [
   registerObserveRoutes,
   registerSeedControl,
   registerWorkspaceRoutes,
+  registerReportRoutes,
 ];
 
 /** The whole control plane: the groups above, then each area's part (loaded now). */

@@ -10,6 +10,15 @@ import { defineCollection } from '../storage/collection.ts';
 export const WorkspaceModeSchema = z.enum(['live', 'sandbox']);
 export type WorkspaceMode = z.infer<typeof WorkspaceModeSchema>;
 
+/**
+ * A created workspace's rate limits (issue 24; docs/control-plane.md, "Rate
+ * limits per workspace"): `enforce` refuses with 429 as the API description
+ * says; `report` counts the same way but never refuses, so a test worker on a
+ * frozen manual clock is not stopped at its sixth request.
+ */
+export const RateLimitModeSchema = z.enum(['enforce', 'report']);
+export type RateLimitMode = z.infer<typeof RateLimitModeSchema>;
+
 export const ScopeSchema = z.string().regex(SCOPE_PATTERN, 'Invalid scope: use <resource>:<action>, with * wildcards');
 
 export const WorkspaceRecordSchema = z.object({
@@ -21,6 +30,8 @@ export const WorkspaceRecordSchema = z.object({
   taxRateBps: z.number().int().min(0).max(10000),
   timezone: z.string(),
   createdAt: z.string(),
+  /** set on created workspaces; absent (fixture workspaces): the sandbox's enforceRateLimits decides */
+  rateLimits: RateLimitModeSchema.optional(),
 });
 export type WorkspaceRecord = z.infer<typeof WorkspaceRecordSchema>;
 

@@ -103,7 +103,9 @@ function checkRateAndScope(request: FastifyRequest, ctx: SandboxContext): void {
   const workspaceId = principal.workspace.id;
   const suspendedUntil = ctx.suspension.suspendedUntil(workspaceId);
   if (suspendedUntil !== null) throw suspended(request, ctx, buckets[0]!.policy.perMinute, suspendedUntil, 'suspended earlier');
-  request.rate = ctx.rateLimiter.take(buckets, ctx.options.enforceRateLimits);
+  // a created workspace chose at creation (issue 24); the fixture workspaces follow the sandbox's option
+  const enforce = principal.workspace.rateLimits ? principal.workspace.rateLimits === 'enforce' : ctx.options.enforceRateLimits;
+  request.rate = ctx.rateLimiter.take(buckets, enforce);
   if (ctx.bus.hasListeners('rate-limit')) {
     ctx.bus.emit('rate-limit', { bucket: buckets[buckets.length - 1]!.key, limit: request.rate.limit, remaining: request.rate.remaining, reset: request.rate.reset });
   }

@@ -37,6 +37,12 @@ export class RouteCatalog {
   }
 }
 
+/** `/v1/products/:id` -> `/v1/products/{id}` */
+export const openApiPath = (url: string): string => url.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+/** The operationId the OpenAPI document gives a route (also the run report's key, issue 24). */
+export const operationIdOf = (route: Pick<CatalogRoute, 'method' | 'url' | 'operationId'>): string => route.operationId ?? deriveOperationId(route.method, openApiPath(route.url));
+
 const toJson = (schema: unknown, io: 'input' | 'output') =>
   z.toJSONSchema(schema as z.ZodType, { io, target: 'openapi-3.0', unrepresentable: 'any' }) as Record<string, unknown>;
 
@@ -140,7 +146,7 @@ function operation(route: CatalogRoute, path: string) {
   for (const [status, value] of Object.entries(pipelineResponses(route, path, Boolean(s.body)))) responses[status] ??= value;
   if (api) markInferred(route, responses);
   return {
-    operationId: route.operationId ?? deriveOperationId(route.method, path),
+    operationId: operationIdOf(route),
     summary: route.summary ?? `${route.method} ${path}`,
     tags: [tagOf(path)],
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
@@ -163,7 +169,7 @@ function buildDocument(routes: readonly CatalogRoute[]) {
   const tags = new Set<string>();
   for (const route of routes) {
     if (route.method === 'HEAD' || route.method === 'OPTIONS') continue;
-    const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const path = openApiPath(route.url);
     if (path === '/__sandbox' && route.method !== 'GET') continue;
     const op = operation(route, path);
     tags.add(op.tags[0]!);

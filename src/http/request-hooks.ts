@@ -51,6 +51,8 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
 
   app.addHook('onSend', (request, reply, payload, done) => {
     setRateHeaders(reply, request.rate ?? anonymousRate(ctx));
+    // over a limit but let through (a workspace with rateLimits: report, or --no-rate-limits): say so (issue 24)
+    if (request.rate?.allowed && request.rate.retryAfter > 0) reply.header(RATE_REPORT_HEADER, rateReport(request.rate.retryAfter));
     // only while the dashboard watches (docs/dashboard.md): the hot path stays free
     if (ctx.requestLog.capturing && request.area === 'api') rememberResponseBody(request, reply, payload);
     const principal = request.authenticated;
@@ -64,6 +66,18 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
 
   app.addHook('onResponse', (request, reply, done) => {
     const principal = request.authenticated;
+    if (request.area === 'api') {
+      ctx.runReport.request({
+        id: request.id,
+        method: request.method,
+        route: request.routeOptions.url,
+        url: request.url,
+        status: reply.statusCode,
+        warnings: request.warnings,
+        reason: request.reason,
+        rateReported: request.rate !== null && request.rate.allowed && request.rate.retryAfter > 0,
+      });
+    }
     if (request.idempotencyKey && principal) ctx.idempotency.release(principal.workspace.id, request.idempotencyKey);
     emitRequest(ctx, request, reply, reply.statusCode);
     done();
@@ -104,6 +118,10 @@ function payloadText(payload: unknown): string {
 function anonymousRate(ctx: SandboxContext): RateDecision {
   return ctx.rateLimiter.peek('anonymous', WORKSPACE_LIMITS.sandbox);
 }
+
+/** Sandbox-only, beside the documented X-RateLimit-* headers: the 429 a request would have had. */
+export const RATE_REPORT_HEADER = 'x-sandbox-rate-limit';
+const rateReport = (retryAfter: number) => `exceeded; not enforced in this workspace (rateLimits: report); would be 429 with retry_after ${retryAfter}`;
 
 function setRateHeaders(reply: FastifyReply, rate: RateDecision): void {
   reply.header('x-ratelimit-limit', String(rate.limit));

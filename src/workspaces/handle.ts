@@ -10,6 +10,8 @@ export interface WorkspaceHandle {
   id: string;
   name: string;
   mode: 'live' | 'sandbox';
+  /** `enforce` (429 as documented) or `report` (counted, never refused): chosen at creation */
+  rateLimits: 'enforce' | 'report';
   /** the full-access key first, then the `products:read` key; plain values, shown only here */
   keys: CreatedKey[];
   /** the sandbox's base URL (the API is under /v1) */
@@ -30,6 +32,7 @@ export async function createWorkspaceHandle(ctx: SandboxContext, url: () => stri
     id,
     name: created.name,
     mode: created.mode,
+    rateLimits: created.rateLimits,
     keys: created.keys,
     get url() {
       return url();

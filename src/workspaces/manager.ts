@@ -5,7 +5,7 @@ import type { Collection, CollectionRegistry, StoredRow } from '../storage/colle
 import { deleteRowOp, putRowOp } from '../storage/collection.ts';
 import type { RateLimiter } from '../core/rate-limit.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
-import { API_KEYS, WORKSPACES, type ApiKeyRecord, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
+import { API_KEYS, WORKSPACES, type ApiKeyRecord, type RateLimitMode, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
 import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
 import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
 import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
@@ -25,6 +25,8 @@ export interface CreateWorkspaceInput {
   template?: string | undefined;
   mode?: WorkspaceMode | undefined;
   name?: string | undefined;
+  /** `report`: counted, never refused (a test worker); default: the sandbox's enforceRateLimits (enforce) */
+  rateLimits?: RateLimitMode | undefined;
 }
 
 export interface CreatedKey {
@@ -40,6 +42,7 @@ export interface CreatedWorkspace {
   id: string;
   name: string;
   mode: WorkspaceMode;
+  rateLimits: RateLimitMode;
   templateId: string;
   created: true;
   keys: CreatedKey[];
@@ -53,6 +56,8 @@ export interface WorkspaceManagerDeps {
   orgKeys: Collection<StoredRow>;
   clock: Clock;
   rateLimiter: RateLimiter;
+  /** a created workspace's rate limits when its creator does not choose (the sandbox's enforceRateLimits) */
+  defaultRateLimits: RateLimitMode;
   /** the fixture-generated state as JSON (cached by the sandbox) */
   fixtureJson: () => Promise<string>;
   fixtureWorkspaces: () => readonly { id: string; name: string; mode: WorkspaceMode }[];
@@ -91,6 +96,7 @@ export class WorkspaceManager {
     const mask = newMask();
     const id = maskId(template.id, parseMask(mask));
     const mode = input.mode ?? templateRecord.mode;
+    const rateLimits = input.rateLimits ?? this.deps.defaultRateLimits;
     const now = clock.isoIn(null);
     const ops: Op[] = [];
     const put = (collection: string, workspaceId: string, row: Row) => ops.push(putRowOp(collection, workspaceId, row));
@@ -101,12 +107,12 @@ export class WorkspaceManager {
     const overlay: OverlayRecord = { id, baseId: base.baseId, mask, templateId: template.id, createdAt: now };
     ops.push(OVERLAYS.putOp(GLOBAL_PARTITION, overlay));
     const name = input.name ?? `${templateRecord.name} (worker ${id.slice(-6)})`;
-    const record: WorkspaceRecord = { ...templateRecord, id, name, mode, createdAt: now };
+    const record: WorkspaceRecord = { ...templateRecord, id, name, mode, rateLimits, createdAt: now };
     ops.push(WORKSPACES.putOp(GLOBAL_PARTITION, record));
     const keys = [this.newKey(id, mode, 'Full access', null, now), this.newKey(id, mode, 'Products read', ['products:read'], now)];
     for (const { record: key } of keys) ops.push(API_KEYS.putOp(GLOBAL_PARTITION, key));
     await store.commit(ops);
-    return { id, name, mode, templateId: template.id, created: true, keys: keys.map((k) => k.view) };
+    return { id, name, mode, rateLimits, templateId: template.id, created: true, keys: keys.map((k) => k.view) };
   }
 
   /** Removes a created workspace and everything in it: data, keys, outbox, timers, buckets, snapshots. */

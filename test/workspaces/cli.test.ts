@@ -17,6 +17,15 @@ describe('sandbox workspace create|list|reset|delete', () => {
     expect((await s.api('GET', '/v1/products?limit=1', created.keys[0]!.key)).status).toBe(401);
   });
 
+  it('--rate-limits report: a worker on the frozen clock is never refused; a bad mode is one line', async () => {
+    const created = json<{ rateLimits: string; keys: { key: string }[] }>(await s.cli(['workspace', 'create', '--rate-limits', 'report', '--json']));
+    expect(created.rateLimits).toBe('report');
+    const statuses = new Set<number>();
+    for (let i = 0; i < 8; i++) statuses.add((await s.api('GET', '/v1/products?limit=1', created.keys[0]!.key)).status);
+    expect([...statuses]).toEqual([200]);
+    expect(expectOneLineFailure(await s.cli(['workspace', 'create', '--rate-limits', 'sometimes']))).toBe('sandbox: --rate-limits must be enforce or report, not "sometimes"');
+  });
+
   it('refuses to delete a fixture workspace in one line', async () => {
     const line = expectOneLineFailure(await s.cli(['workspace', 'delete', 'Aurora Tours']));
     expect(line).toMatch(/fixtures and cannot be deleted/);

@@ -7,8 +7,11 @@ export function execCommand(program: Command): void {
   withServeOptions(program.command('exec').description('start a sandbox (in memory, on a free port), run a command against it, stop it, exit with its code'), { port: 0 })
     .argument('<command...>', 'the command to run, after --')
     .option('--key <which>', 'which fixture key SANDBOX_API_KEY holds: sandbox or live', 'sandbox')
-    .option('--workers <n>', 'also create n workspaces and export their keys as SANDBOX_API_KEY_1..n', parseInteger('--workers', 1, 256))
-    .addHelpText('after', '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY, SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID (with --workers n, also SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n).\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"')
+    .option('--workers <n>', 'also create n workspaces and export their keys as SANDBOX_API_KEY_1..n (with --no-rate-limits they are created with rateLimits: report)', parseInteger('--workers', 1, 256))
+    .option('--report <file>', 'also write the run report to <file> (the summary always goes to stderr)')
+    .option('--report-format <format>', 'json, or junit (one test case per /v1 operation, failed where a warning fired)', 'json')
+    .option('--fail-on-warning', 'exit 1 when any request was accepted only by guessing (X-Sandbox-Warning); a failing command keeps its own code')
+    .addHelpText('after', '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY, SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID (with --workers n, also SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n).\n\nAt the end, a summary of what the command asked of /v1 goes to stderr (docs/cli.md, "The run report").\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --report sandbox-report.xml --report-format junit --fail-on-warning -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"')
     .action(async (command: string[], opts) => {
       const { runExec } = await import('../exec.ts');
       await runExec(command, opts);

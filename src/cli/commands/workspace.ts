@@ -8,6 +8,7 @@ export function workspaceCommand(program: Command): void {
   controlCommand(workspace, 'create', 'create a workspace from a fixture workspace; its keys are printed once', ['workspace create', 'workspace create --template "Aurora Tours" --name worker-1 --json'])
     .option('--template <id|name>', 'fixture workspace to copy (default: the sandbox-mode one)').option('--mode <mode>', 'live or sandbox (default: the template\'s)')
     .option('--name <name>', 'a name for it')
+    .option('--rate-limits <mode>', 'enforce (429 as documented) or report (counted, never refused: a test worker on a manual clock); default: the sandbox\'s')
     .action(async (opts) => (await import('../workspace.ts')).runWorkspaceCreate(opts));
   controlCommand(workspace, 'list', 'list workspaces; created ones are marked', ['workspace list --json'], { isDefault: true })
     .action(async (opts) => (await import('../workspace.ts')).runWorkspaceList(opts));

@@ -7,6 +7,7 @@ import { HEALTH_ROUTES } from './health.ts';
 import { OBSERVE_ROUTES } from './observe.ts';
 import { PLANE_ROUTES } from './plane.ts';
 import { RATE_LIMIT_ROUTES } from './rate-limits.ts';
+import { REPORT_ROUTES } from './report.ts';
 import { SEED_ROUTES } from './seed.ts';
 import { SNAPSHOT_ROUTES } from './snapshots.ts';
 import { WORKSPACE_ROUTES } from './workspaces.ts';
@@ -26,6 +27,7 @@ export const CONTROL_ROUTES = {
   ...RATE_LIMIT_ROUTES,
   ...SNAPSHOT_ROUTES,
   ...OBSERVE_ROUTES,
+  ...REPORT_ROUTES,
   ...SEED_ROUTES,
   ...ORG_KEY_CONTROL_ROUTES,
   ...PEOPLE_CONTROL_ROUTES,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WorkspaceModeSchema } from '../../core/tenancy.ts';
+import { RateLimitModeSchema, WorkspaceModeSchema } from '../../core/tenancy.ts';
 import { defineRoutes } from '../contract.ts';
 import { RestoredSchema, SnapshotDeletedSchema, SnapshotName, SnapshotSchema } from './snapshots.ts';
 
@@ -11,7 +11,7 @@ import { RestoredSchema, SnapshotDeletedSchema, SnapshotName, SnapshotSchema } f
 const IdParams = z.object({ id: z.string() });
 const SnapshotParams = z.object({ id: z.string(), name: SnapshotName });
 const CreatedKeySchema = z.object({ id: z.string(), name: z.string(), key: z.string(), keyPrefix: z.string(), scopes: z.array(z.string()).nullable(), status: z.literal('active') });
-export const CreatedWorkspaceSchema = z.object({ id: z.string(), name: z.string(), mode: WorkspaceModeSchema, templateId: z.string(), created: z.literal(true), keys: z.array(CreatedKeySchema) });
+export const CreatedWorkspaceSchema = z.object({ id: z.string(), name: z.string(), mode: WorkspaceModeSchema, rateLimits: RateLimitModeSchema, templateId: z.string(), created: z.literal(true), keys: z.array(CreatedKeySchema) });
 export const WorkspaceClockSchema = z.object({
   mode: z.enum(['real', 'manual']),
   now: z.string(),
@@ -26,7 +26,15 @@ export const WORKSPACE_ROUTES = defineRoutes({
   createWorkspace: {
     method: 'POST',
     path: '/workspaces',
-    body: z.object({ template: z.string().min(1).optional(), mode: WorkspaceModeSchema.optional(), name: z.string().min(1).max(100).optional() }).optional(),
+    body: z
+      .object({
+        template: z.string().min(1).optional(),
+        mode: WorkspaceModeSchema.optional(),
+        name: z.string().min(1).max(100).optional(),
+        // issue 24: `report` for a test worker on a manual clock; `enforce` to test a 429 on purpose
+        rateLimits: RateLimitModeSchema.optional().describe('enforce: 429 as documented; report: counted, never refused (X-Sandbox-Rate-Limit says when it would have been). Default: the sandbox\'s enforceRateLimits'),
+      })
+      .optional(),
     data: CreatedWorkspaceSchema,
     statuses: [201],
     errors: [400],
