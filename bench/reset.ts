@@ -55,7 +55,8 @@ async function timeControl(origin: string, path: string, runs: number): Promise<
 async function call(origin: string, path: string, body?: unknown): Promise<unknown> {
   const { statusCode, body: res } = await request(`${origin}${path}`, {
     method: 'POST',
-    ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    headers: { 'content-type': 'application/json' }, // a control-plane POST must say JSON, even without a body
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const payload = await res.json();
   if (statusCode >= 300) throw new Error(`${path} answered ${statusCode}: ${JSON.stringify(payload).slice(0, 200)}`);

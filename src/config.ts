@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { normaliseAllowedHost } from './core/host-guard.ts';
 
 /**
  * The package root: the nearest folder above this module that holds
@@ -25,6 +26,14 @@ export const SandboxOptionsSchema = z.object({
   /** 0 = any free port */
   port: z.number().int().min(0).max(65535).default(0),
   host: z.string().min(1).default('127.0.0.1'),
+  /**
+   * host names a sandbox bound to loopback answers besides localhost, 127.0.0.0/8 and [::1]
+   * (a proxy's or a container's name; `.example.test` also allows its subdomains). Every other
+   * Host gets a 403, against DNS rebinding (src/core/host-guard.ts, docs/configuration.md)
+   */
+  allowedHosts: z.array(z.string().refine((value) => normaliseAllowedHost(value) !== null, {
+    message: 'an allowed host is a host name or IP address without scheme or port, e.g. sandbox.test or .example.test',
+  }).transform((value) => normaliseAllowedHost(value)!)).default([]),
   /** a database file path, or 'memory' */
   storage: z.string().min(1).default('memory'),
   fixturesDir: z.string().min(1).default(DEFAULT_FIXTURES_DIR),

@@ -7,6 +7,8 @@ import { holdYoungGeneration, limitHeapGrowth } from './young-generation.ts';
 export interface StartFlags {
   port: number;
   host: string;
+  /** --allowed-host, repeatable */
+  allowedHost?: string[];
   data: string;
   inMemory?: boolean;
   fixtures?: string;
@@ -33,6 +35,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
   return {
     port: flags.port,
     host: flags.host,
+    ...(flags.allowedHost?.length ? { allowedHosts: flags.allowedHost } : {}),
     storage: flags.inMemory || !flags.data ? 'memory' : flags.data,
     ...(flags.fixtures ? { fixturesDir: flags.fixtures } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),

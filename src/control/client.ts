@@ -99,7 +99,8 @@ export class ControlClient {
       const request = await undiciRequest();
       res = await request(url, {
         method,
-        headers: this.headers(options.body !== undefined),
+        // every POST says JSON, even without a body: the control plane refuses one that does not (src/core/host-guard.ts)
+        headers: this.headers(options.body !== undefined || method === 'POST'),
         ...(options.body !== undefined ? { body: options.body } : {}),
         signal: AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs ?? 30_000),
       });

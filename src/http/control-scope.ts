@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { crossOriginRefusal, formPostRefusal } from '../core/host-guard.ts';
 import { controlTokenRequired } from '../core/reasons.ts';
 import { hashesEqual, hashSecret } from '../core/secrets.ts';
 import type { SandboxContext } from '../context.ts';
@@ -13,8 +14,13 @@ import { unknownRoute } from './route-suggest.ts';
  * spelling (`/%5F%5Fsandbox/...` is routed here too). Call before any route.
  */
 export function registerControlScope(control: FastifyInstance, ctx: SandboxContext): void {
+  const rules = { allowedHosts: ctx.options.allowedHosts };
   control.addHook('onRequest', (request, _reply, done) => {
     request.area = 'control';
+    // no web page may drive the control plane (src/core/host-guard.ts), token or not
+    const refusal = crossOriginRefusal({ origin: headerValue(request, 'origin'), host: request.headers.host, site: headerValue(request, 'sec-fetch-site') }, rules)
+      ?? formPostRefusal(request.method, request.headers['content-type'], controlUrlOf(request));
+    if (refusal) return done(refusal);
     if (!ctx.controlToken) return done();
     const given = headerValue(request, 'x-sandbox-token') ?? /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!given || !hashesEqual(hashSecret(given), hashSecret(ctx.controlToken))) {
@@ -28,6 +34,11 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
     ctx.clock.run(workspaceOf(request), done);
   });
   control.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));
+}
+
+/** The URL the request was sent to, for the curl example of a refusal. */
+function controlUrlOf(request: FastifyRequest): string {
+  return `http://${request.headers.host ?? '127.0.0.1:4010'}${request.url.split('?')[0]!.slice(0, 200)}`;
 }
 
 function workspaceOf(request: FastifyRequest): string | null {

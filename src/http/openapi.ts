@@ -94,16 +94,19 @@ function response(status: string, schema: unknown, mediaType = 'application/json
 
 /**
  * Answers the request pipeline gives on any route, whatever the route declares
- * (docs/api-notes.md): malformed input, a missing key or token, a missing
- * scope, an unknown id, a body too large or not JSON, an Idempotency-Key in
+ * (docs/api-notes.md): malformed input, a missing key or token, a Host or
+ * Origin refused, a missing scope, an unknown id, a body too large or not JSON, an Idempotency-Key in
  * flight or reused with another body, and the rate limit.
  */
 function pipelineResponses(route: CatalogRoute, path: string, hasBody: boolean): Record<string, unknown> {
   const api = path.startsWith('/v1');
   const out: Record<string, unknown> = { '400': response('400', ERROR_BODY), '401': response('401', ERROR_BODY), '414': response('414', ERROR_BODY) };
-  if (api && route.scope) out['403'] = response('403', ERROR_BODY);
+  // 403 everywhere: a Host a loopback sandbox does not answer, a cross-origin control request
+  // (src/core/host-guard.ts), or on /v1 a missing scope
+  out['403'] = response('403', ERROR_BODY);
   if (path.includes('{')) out['404'] = response('404', ERROR_BODY);
   if (hasBody) Object.assign(out, { '413': response('413', ERROR_BODY), '415': response('415', ERROR_BODY) });
+  else if (!api && route.method === 'POST') out['415'] = response('415', ERROR_BODY); // a control POST must say JSON
   if (route.method !== 'GET') out['409'] = response('409', ERROR_BODY); // a state conflict, or an Idempotency-Key in flight
   if (api && route.method === 'POST') out['422'] = response('422', ERROR_BODY); // an Idempotency-Key reused with another body
   if (api) out['429'] = response('429', RATE_LIMITED_BODY);

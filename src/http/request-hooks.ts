@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../core/errors.ts';
 import { WORKSPACE_LIMITS, type RateDecision } from '../core/rate-limit.ts';
+import { isLoopback } from '../config.ts';
 import type { SandboxContext } from '../context.ts';
+import { hostRefusal } from '../core/host-guard.ts';
 import { sendApiError, toApiError } from './error-handler.ts';
 import { captureDetail, rememberResponseBody } from './request-capture.ts';
 import { warningsOf } from './warnings.ts';
@@ -43,9 +45,19 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
   // Callback-style hooks (`done`): an `async` hook costs a promise and a
   // microtask hop on every request, and most requests return at its first line
   // (docs/benchmarks.md, issue 11). Only a POST with an Idempotency-Key awaits.
+  // The Host check (DNS rebinding, src/core/host-guard.ts) runs here, first, for every
+  // request of both apps: /v1, /__sandbox, the health check, GET / and every 404.
+  const checkHost = isLoopback(ctx.options.host);
+  const rules = { allowedHosts: ctx.options.allowedHosts };
+  let lastAllowedHost: string | undefined; // a client sends one Host again and again: skip the parse
   app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
     reply.header('x-request-id', request.id);
+    const host = request.headers.host;
+    if (!checkHost || host === lastAllowedHost) return done();
+    const refusal = hostRefusal(host, rules);
+    if (refusal) return done(refusal);
+    lastAllowedHost = host;
     done();
   });
 

@@ -39,6 +39,8 @@ export async function testSandbox(options: SandboxOptions = {}, resources: reado
       const key = opts.key === undefined ? KEYS.liveFull : opts.key;
       if (key !== null && headers.authorization === undefined) headers.authorization = `Bearer ${key}`;
       const inject: InjectOptions = { method: method as InjectOptions['method'], url: path, headers };
+      // as the control client does: a control-plane POST must say JSON, even without a body (src/core/host-guard.ts)
+      if (method === 'POST' && path.startsWith('/__sandbox')) headers['content-type'] ??= 'application/json';
       if (opts.payload !== undefined) inject.payload = opts.payload;
       else if (opts.body !== undefined) {
         inject.payload = JSON.stringify(opts.body);

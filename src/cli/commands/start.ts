@@ -1,10 +1,17 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { normaliseAllowedHost } from '../../core/host-guard.ts';
 import { parseInteger } from './options.ts';
 
 /** `sandbox start`, and the options of every command that runs a sandbox itself (start, exec). */
 function parseControlToken(value: string): string {
   if (value.length < 8) throw new InvalidArgumentError('--control-token must be at least 8 characters');
   return value;
+}
+
+/** Repeatable: every value, checked as createSandbox checks `allowedHosts`. */
+function collectAllowedHost(value: string, previous: string[] = []): string[] {
+  if (normaliseAllowedHost(value) === null) throw new InvalidArgumentError(`--allowed-host takes a host name or IP address without scheme or port (sandbox.test, or .example.test for its subdomains too), not "${value}"`);
+  return [...previous, value];
 }
 
 function parseFactor(value: string): number {
@@ -17,6 +24,7 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
   return command
     .option('-p, --port <port>', 'port to listen on (0 = any free port)', parseInteger('--port', 0, 65535), defaults.port)
     .option('--host <host>', 'interface to bind (loopback by default)', '127.0.0.1')
+    .option('--allowed-host <name>', 'on loopback, also answer this Host (a proxy or container name; .name for its subdomains too); repeatable. Any other name gets a 403, against DNS rebinding', collectAllowedHost)
     .option('--data <file>', 'database file', defaults.port === 0 ? undefined : '.sandbox/db.json')
     .option('--in-memory', 'keep everything in memory; nothing is written to disk')
     .option('--fixtures <dir>', 'fixtures directory (default: the bundled fixtures)')
