@@ -1,4 +1,5 @@
 import { badRequest, notFound } from '../core/errors.ts';
+import { MAX_STATE_DEPTH } from '../core/json-depth.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { deferredFromJson } from '../storage/deferred.ts';
@@ -48,5 +49,5 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
     if (request.body.schemaVersion > SCHEMA_VERSION) throw badRequest('CONTROL_INVALID', `This state has schemaVersion ${request.body.schemaVersion}; this sandbox reads up to ${SCHEMA_VERSION}`);
     await ctx.replaceState(request.body.collections as Collections);
     return { imported: true as const, collections: Object.keys(request.body.collections).length };
-  }, { bodyLimit: IMPORT_BODY_LIMIT });
+  }, { bodyLimit: IMPORT_BODY_LIMIT, maxJsonDepth: MAX_STATE_DEPTH });
 }
