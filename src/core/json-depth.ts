@@ -48,7 +48,7 @@ interface Frame {
 /**
  * The path of the first object or array nested deeper than `limit` levels
  * below `root` (which is level 1), such as `body.metadata.a.a[…58 levels…].a.a`,
- * or null. Iterative, so any depth is safe to walk.
+ * or null (`rootName` '' for a file: `products.0.attributes...`). Iterative, so any depth is safe to walk.
  */
 export function tooDeepPath(root: unknown, limit: number, rootName: string): string | null {
   const stack: Frame[] = [{ value: root, depth: 1, parent: null, key: rootName }];
@@ -76,9 +76,9 @@ function pathOf(frame: Frame): string {
   const parts: string[] = [];
   for (let f: Frame | null = frame; f; f = f.parent) parts.push(f.key);
   parts.reverse();
-  if (parts.length <= 10) return parts.join('');
   const hidden = parts.length - 7;
-  return `${parts.slice(0, 5).join('')}[…${hidden} levels…]${parts.slice(-2).join('')}`;
+  const path = parts.length <= 10 ? parts.join('') : `${parts.slice(0, 5).join('')}[…${hidden} levels…]${parts.slice(-2).join('')}`;
+  return path.startsWith('.') ? path.slice(1) : path; // a root named '' (a file's top level)
 }
 
 /** The one-line message of a refusal, e.g. for a VALIDATION_400 detail. */
