@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../core/errors.ts';
-import { MAX_JSON_DEPTH, textDeeperThan, tooDeepMessage, tooDeepPath } from '../core/json-depth.ts';
+import { MAX_JSON_DEPTH, tooDeepMessage, tooDeepPath } from '../core/json-depth.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,9 +38,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       return done(err as SyntaxError, undefined);
     }
     const limit = request.routeOptions.config?.maxJsonDepth ?? MAX_JSON_DEPTH;
-    if (textDeeperThan(text, limit)) {
-      return done(validationError([tooDeepMessage(tooDeepPath(value, limit, 'body') ?? 'body', limit)]), undefined);
-    }
+    const tooDeep = tooDeepPath(value, limit, 'body');
+    if (tooDeep !== null) return done(validationError([tooDeepMessage(tooDeep, limit)]), undefined);
     // the key can only appear spelled out or escaped (\u005f...)
     const where = text.includes('__proto__') || text.includes('\\u') ? protoKeyPath(value) : null;
     if (where) {
