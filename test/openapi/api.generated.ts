@@ -13826,6 +13826,11 @@ export interface operations {
                             updated: {
                                 departures: number;
                             };
+                            requested: {
+                                products: number;
+                                bookings: number;
+                            };
+                            shortfall?: string;
                             ms: number;
                         };
                     };
