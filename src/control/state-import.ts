@@ -3,6 +3,9 @@ import { depthProblem, MAX_STATE_DEPTH } from '../core/json-depth.ts';
 import { suggest } from '../core/suggest.ts';
 import { unknownFields } from '../http/unknown-fields.ts';
 import type { CollectionRegistry } from '../storage/collection.ts';
+import { BASE_PREFIX, isTombstone, OVERLAYS } from '../storage/overlay-store.ts';
+import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { BASES } from '../workspaces/manager.ts';
 
 /**
  * The check of a whole state that comes from outside the sandbox (issue 29,
@@ -17,6 +20,11 @@ import type { CollectionRegistry } from '../storage/collection.ts';
  * row's `id` must equal its key. The first problem is refused in one line
  * naming the collection, the row and the field; nothing is replaced.
  * Snapshot restores and resets hand over the sandbox's own rows and skip it.
+ *
+ * An export also holds the rows of workspaces on demand (docs/architecture.md,
+ * "Workspaces on demand"): the overlay and base records, template rows in
+ * `~base:` partitions (checked as any row), and a deleted row's tombstone
+ * `{id, "~deleted": true}` in a created workspace's own partition.
  */
 export class StateImportError extends Error {
   override readonly name = 'StateImportError';
@@ -30,23 +38,36 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
 const quote = (s: string) => JSON.stringify(clip(s));
 
+/** The engine's own collections (workspaces on demand), beside the ones the areas declare. */
+const ENGINE: ReadonlyMap<string, { schema: z.ZodType }> = new Map<string, { schema: z.ZodType }>([
+  [OVERLAYS.name, OVERLAYS],
+  [BASES.name, BASES],
+]);
+
 /** The first problem of an imported state's `collections`, as one line, or null when every row is good. */
 export function stateImportProblem(collections: unknown, registry: CollectionRegistry): string | null {
   if (!isPlainObject(collections)) return '"collections" is not an object of collections';
+  const overlays = collections[OVERLAYS.name];
+  const created = new Set(isPlainObject(overlays) && isPlainObject(overlays[GLOBAL_PARTITION]) ? Object.keys(overlays[GLOBAL_PARTITION]) : []);
   for (const [name, partitions] of Object.entries(collections)) {
-    const collection = registry.get(name);
+    const collection = registry.get(name) ?? ENGINE.get(name);
     if (!collection) return `collection ${quote(name)} is not one this sandbox knows${name.length <= 64 ? suggest(name, registry.names) : ''}`;
     if (!isPlainObject(partitions)) return `collection ${clip(name)}: not an object of workspaces`;
     for (const [workspaceId, rows] of Object.entries(partitions)) {
       if (!isPlainObject(rows)) return `collection ${name}, workspace ${clip(workspaceId)}: not an object of rows by id`;
+      const ownPartition = created.has(workspaceId) && !workspaceId.startsWith(BASE_PREFIX);
       for (const [key, row] of Object.entries(rows)) {
-        const problem = rowProblem(collection.schema, name, key, row);
+        const problem = ownPartition && isTombstoneRow(key, row) ? null : rowProblem(collection.schema, name, key, row);
         if (problem) return `${name} row ${quote(key)} (workspace ${clip(workspaceId)}): ${problem}`;
       }
     }
   }
   return null;
 }
+
+/** `{id, "~deleted": true}` and nothing else: a created workspace's deletion of a template row */
+const isTombstoneRow = (key: string, row: unknown): boolean =>
+  isPlainObject(row) && row.id === key && isTombstone(row as Row) && Object.keys(row).length === 2;
 
 function rowProblem(schema: z.ZodType, collection: string, key: string, row: unknown): string | null {
   if (!isPlainObject(row)) return 'not an object';

@@ -79,6 +79,26 @@ describe('PUT /__sandbox/state checks every row', () => {
     await expectRefused(state, /^forms row "frm_key" \(workspace wksp_[\w-]+\): id: is "frm_other", but a row's id must equal the key it is stored under$/);
   });
 
+  it('imports an export that holds workspaces on demand: overlay and base records, template rows, a tombstone', async () => {
+    const created = await fetch(`${t.sandbox.url}/__sandbox/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const workspace = ((await created.json()) as { data: { id: string; keys: { key: string; scopes: string[] | null }[] } }).data;
+    const key = workspace.keys.find((k) => k.scopes === null)!.key;
+    const policies = ((await (await fetch(`${t.sandbox.url}/__sandbox/workspaces/${workspace.id}/export`)).json()) as { data: { policies: { id: string }[] } }).data.policies;
+    expect((await t.api('DELETE', `/v1/policies/${policies[0]!.id}`, key)).status).toBeLessThan(300);
+    const state = await exported();
+    expect(JSON.stringify(state.collections)).toContain('"~deleted":true');
+    const res = await put(state);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await t.api('GET', `/v1/policies/${policies[0]!.id}`, key)).status).toBe(404);
+    expect((await t.api('GET', `/v1/policies/${policies[1]!.id}`, key)).status).toBe(200);
+  });
+
+  it('refuses a tombstone in a fixture workspace (only a created workspace deletes by tombstone)', async () => {
+    const state = await exported();
+    state.collections.forms![liveWs()]!.frm_gone = { id: 'frm_gone', '~deleted': true };
+    await expectRefused(state, /^forms row "frm_gone" \(workspace wksp_[\w-]+\): /);
+  });
+
   it('imports its own export unchanged', async () => {
     const state = await exported();
     const res = await put(state);
