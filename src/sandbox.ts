@@ -128,6 +128,12 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       clock.restart();
       await ctx.replaceState(withRows(await fixtures.initial(), ctx.workspaces.createdRows()));
     },
+    importState: async (state) => {
+      // loaded on first use, as the control plane is (a start does not pay for it)
+      const { checkImportedState } = await import('./control/state-import.ts');
+      checkImportedState(state, collections);
+      await ctx.replaceState(state);
+    },
     replaceState: async (state) => {
       await store.replaceAll(state);
       rateLimiter.clear();

@@ -30,42 +30,56 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
   const steps = products * 10 + bookings >= PROGRESS_FROM ? STEPS : 1;
   const progress = steps > 1 ? progressReporter(products, bookings) : null;
   const results: SeedResult[] = [];
-  const done = { products: 0, bookings: 0 };
+  const asked = { products: 0, bookings: 0 };
+  // the progress counts what the sandbox made, not what was asked: a run whose departures sell
+  // out makes fewer bookings (issue 29); the percentage is how far through its steps the run is
+  const made = { products: 0, bookings: 0 };
   for (let i = 1; i <= steps; i++) {
-    const part = { products: Math.round((products * i) / steps) - done.products, bookings: Math.round((bookings * i) / steps) - done.bookings };
-    results.push(await client.seed({ workspaceId: workspace.id, products: part.products, bookings: part.bookings, ...(flags.seed !== undefined ? { seed: flags.seed } : {}) }));
-    done.products += part.products;
-    done.bookings += part.bookings;
-    progress?.(done);
+    const part = { products: Math.round((products * i) / steps) - asked.products, bookings: Math.round((bookings * i) / steps) - asked.bookings };
+    const result = await client.seed({ workspaceId: workspace.id, products: part.products, bookings: part.bookings, ...(flags.seed !== undefined ? { seed: flags.seed } : {}) });
+    results.push(result);
+    asked.products += part.products;
+    asked.bookings += part.bookings;
+    made.products += result.created.products ?? 0;
+    made.bookings += result.created.bookings ?? 0;
+    progress?.(made, i / steps);
   }
-  const result = mergeResults(results);
+  const result = mergeResults(results, { products, bookings });
   if (flags.json) return printJson(result);
   const added = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`);
   say([
     `Seeded ${workspace.name} (seed ${result.seed}) in ${result.ms} ms: ${added.join(', ') || 'nothing to add'}`,
     ...(result.updated.departures > 0 ? [dim(`  ${result.updated.departures} existing departures took seats`)] : []),
+    ...(result.shortfall ? [`  ${result.shortfall}`] : []),
   ].join('\n'));
 }
 
-function mergeResults(results: SeedResult[]): SeedResult {
+function mergeResults(results: SeedResult[], requested: { products: number; bookings: number }): SeedResult {
   const created: Record<string, number> = {};
   for (const r of results) for (const [name, n] of Object.entries(r.created)) created[name] = (created[name] ?? 0) + n;
+  const made = created.bookings ?? 0;
+  // the last step's reason: the one that ran out (each step only knows its own part)
+  const why = results.findLast((r) => r.shortfall)?.shortfall?.replace(/^created [\d,]+ of [\d,]+ bookings: /, '');
   return {
     workspaceId: results[0]!.workspaceId,
     seed: results[0]!.seed,
     created,
     // a departure may take seats in several steps: this counts it once per step
     updated: { departures: results.reduce((n, r) => n + r.updated.departures, 0) },
+    requested,
+    ...(made < requested.bookings ? { shortfall: `created ${made.toLocaleString('en')} of ${requested.bookings.toLocaleString('en')} bookings: ${why ?? 'the departures sold out'}` } : {}),
     ms: Math.round(results.reduce((n, r) => n + r.ms, 0) * 100) / 100,
   };
 }
 
-/** A bar redrawn in place on a terminal; plain lines when stderr is a pipe or a file. */
-export function progressReporter(products: number, bookings: number, out: NodeJS.WriteStream = process.stderr): (done: { products: number; bookings: number }) => void {
-  const total = products * 10 + bookings;
-  return (done) => {
-    const fraction = total === 0 ? 1 : (done.products * 10 + done.bookings) / total;
-    const text = `${done.products}/${products} products, ${done.bookings}/${bookings} bookings`;
+/**
+ * A bar redrawn in place on a terminal; plain lines when stderr is a pipe or a file. `made` is
+ * what the sandbox has made so far, of the `products` and `bookings` asked; `fraction` is how far
+ * through its steps the run is (so a run that falls short still ends at 100%, saying what it made).
+ */
+export function progressReporter(products: number, bookings: number, out: NodeJS.WriteStream = process.stderr): (made: { products: number; bookings: number }, fraction: number) => void {
+  return (made, fraction) => {
+    const text = `${made.products}/${products} products, ${made.bookings}/${bookings} bookings`;
     if (out.isTTY) {
       const width = 30;
       const filled = Math.round(fraction * width);

@@ -2,6 +2,7 @@ import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
 import { DEFAULT_SCENARIOS_DIR, type SandboxOptions } from '../config.ts';
 import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
+import { armStopDeadline, endNow } from './stop-deadline.ts';
 import { holdYoungGeneration, limitHeapGrowth } from './young-generation.ts';
 
 export interface StartFlags {
@@ -58,14 +59,19 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   let stopWatching: (() => Promise<void>) | undefined;
   let stopping = false;
   const shutdown = (exitCode = 0) => {
-    if (stopping) return;
+    // a second signal does not wait for the first stop (stop-deadline.ts)
+    if (stopping) return endNow('a second signal came while stopping');
     stopping = true;
-    if (!sandbox) process.exit(exitCode); // still starting: nothing acknowledged yet
+    const exit = armStopDeadline();
+    if (!sandbox) return exit(exitCode); // still starting: nothing acknowledged yet
     Promise.resolve(stopWatching?.())
       .then(() => sandbox!.stop())
       .then(
-        () => process.exit(exitCode),
-        (err) => fail(`could not stop cleanly: ${errorMessage(err)}`),
+        () => exit(exitCode),
+        (err) => {
+          process.stderr.write(`sandbox: could not stop cleanly: ${errorMessage(err).split('\n')[0]}\n`);
+          exit(1);
+        },
       );
   };
   process.on('SIGINT', () => shutdown());

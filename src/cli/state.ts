@@ -1,6 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ControlPlaneError } from '../control/client.ts';
+import { FILE_LIMITS, FileRefusedError, readRegularTextFile } from '../storage/regular-file.ts';
 import { printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
 import { controlClient, report, type ScriptFlags } from './control.ts';
@@ -49,8 +50,10 @@ export async function runSnapshotExport(file: string | undefined, flags: ScriptF
 export async function runSnapshotImport(file: string, flags: ScriptFlags): Promise<void> {
   let json: string;
   try {
-    json = await readFile(file, 'utf8');
+    // a regular file of at most 256 MiB (the PUT /state body limit): a FIFO or /dev/zero would hang or exhaust memory
+    json = await readRegularTextFile(file, { maxBytes: FILE_LIMITS.import });
   } catch (err) {
+    if (err instanceof FileRefusedError) throw new Error(`cannot read ${file}: ${err.message}`);
     throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : fileProblem(err, file)}`);
   }
   // checked here so the error names the file; the sandbox would only say "Malformed JSON body"

@@ -78,7 +78,7 @@ export type ControlHandler<R extends ControlRoute> = (request: ControlRequest<R>
  * Registers one control route from its contract entry. The reply's status is the route's first
  * success status before the handler runs (a handler may pick another of them with `reply.code`).
  */
-export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: ControlHandler<R>, options: { bodyLimit?: number } = {}): void {
+export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: ControlHandler<R>, options: { bodyLimit?: number; maxJsonDepth?: number } = {}): void {
   const status = route.statuses?.[0] ?? 200;
   const options_: RouteOptions = {
     method: route.method,
@@ -90,7 +90,11 @@ export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: Co
       ...(route.body ? { body: route.body } : {}),
       response: responseSchemas(route),
     },
-    config: { ...(route.summary ? { summary: route.summary } : {}), ...(route.inferred ? { inferred: true } : {}) },
+    config: {
+      ...(route.summary ? { summary: route.summary } : {}),
+      ...(route.inferred ? { inferred: true } : {}),
+      ...(options.maxJsonDepth !== undefined ? { maxJsonDepth: options.maxJsonDepth } : {}),
+    },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       reply.code(status);
       const answer: unknown = await handler(request as ControlRequest<R>, reply);

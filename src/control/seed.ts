@@ -87,12 +87,22 @@ function seedState(ctx: SandboxContext, ws: string, anchorDayMs: number): SeedSt
  * the seed, so the same seed on the same data gives the same rows.
  */
 const CHUNK_ITEMS = 100;
-/** How far a seed run is; each chunk takes products and bookings in the run's own ratio. */
+/**
+ * How far a seed run is: what it has made so far (never what it was asked for: a run whose
+ * departures sell out makes fewer bookings, issue 29) of the totals asked.
+ */
 export interface SeedProgress {
   products: number;
   bookings: number;
   totalProducts: number;
   totalBookings: number;
+}
+
+/** Why a run made fewer bookings than asked (the only rows a run can fall short of). */
+function shortfallOf(created: number, asked: number, state: SeedState | null): string | undefined {
+  if (created >= asked) return undefined;
+  const why = state && state.slots.length === 0 ? 'no future departure of the workspace has a seat left' : 'the departures left could not take the other parties';
+  return `created ${created.toLocaleString('en')} of ${asked.toLocaleString('en')} bookings: ${why} (--products adds products with departures)`;
 }
 
 /** `onProgress` hears of each chunk once its rows are on disk (in memory mode: at once). */
@@ -123,7 +133,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
     for (const id of result.touched) touched.add(id);
     done.products += chunk.products;
     done.bookings += chunk.bookings;
-    const progress = { ...done, totalProducts: products, totalBookings: bookings };
+    const progress = { products: created.products!, bookings: created.bookings!, totalProducts: products, totalBookings: bookings };
     await inFlight; // a failed write stops the run here, one chunk later at most
     inFlight = result.committed.then(() => onProgress(progress));
     inFlight.catch(() => undefined); // awaited next round: until then, not an unhandled rejection
@@ -131,8 +141,16 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
     await new Promise((resolve) => setImmediate(resolve));
   } while (done.products < products || done.bookings < bookings);
   await inFlight; // acknowledged once every chunk is on disk
-  void held; // read after the last await, so the suspended run keeps it alive until here
-  return { workspaceId: workspace.id, seed, created, updated: { departures: touched.size }, ms: Math.round((performance.now() - started) * 100) / 100 };
+  const shortfall = shortfallOf(created.bookings!, bookings, held);
+  return {
+    workspaceId: workspace.id,
+    seed,
+    created,
+    updated: { departures: touched.size },
+    requested: { products, bookings },
+    ...(shortfall ? { shortfall } : {}),
+    ms: Math.round((performance.now() - started) * 100) / 100,
+  };
 }
 
 /**

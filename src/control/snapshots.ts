@@ -1,9 +1,11 @@
-import { badRequest, notFound } from '../core/errors.ts';
+import { badRequest, notFound, validationError } from '../core/errors.ts';
+import { MAX_STATE_DEPTH } from '../core/json-depth.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { deferredFromJson } from '../storage/deferred.ts';
 import { SCHEMA_VERSION, type Collections, type SpannedJson } from '../storage/types.ts';
 import { serve, serveAll } from './contract.ts';
+import { StateImportError } from './state-import.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
 
 /**
@@ -46,7 +48,13 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
 
   serve(app, importState, async (request) => {
     if (request.body.schemaVersion > SCHEMA_VERSION) throw badRequest('CONTROL_INVALID', `This state has schemaVersion ${request.body.schemaVersion}; this sandbox reads up to ${SCHEMA_VERSION}`);
-    await ctx.replaceState(request.body.collections as Collections);
+    try {
+      await ctx.importState(request.body.collections as Collections);
+    } catch (err) {
+      // the documented validation body, its one message naming the collection, the row and the field
+      if (err instanceof StateImportError) throw validationError([err.message]);
+      throw err;
+    }
     return { imported: true as const, collections: Object.keys(request.body.collections).length };
-  }, { bodyLimit: IMPORT_BODY_LIMIT });
+  }, { bodyLimit: IMPORT_BODY_LIMIT, maxJsonDepth: MAX_STATE_DEPTH });
 }

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../core/errors.ts';
+import { MAX_JSON_DEPTH, tooDeepMessage, tooDeepPath } from '../core/json-depth.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** how deeply this route's body may nest (default MAX_JSON_DEPTH; PUT /__sandbox/state takes more) */
+    maxJsonDepth?: number;
+  }
+}
 
 /**
  * The JSON body parser ("Common request rules": bodies are JSON; Content-Type
@@ -11,7 +19,9 @@ import { validationError } from '../core/errors.ts';
  *   answers the documented 400 VALIDATION_400 shape;
  * - a `__proto__` key: valid JSON, but the JavaScript prototype key; it is
  *   refused with a 400 that names where it is, never parsed into a prototype
- *   (docs/divergences.md).
+ *   (docs/divergences.md);
+ * - nesting deeper than 64 levels (issue 23): refused with a 400 that names
+ *   the path, before any route, hook or serializer walks it (core/json-depth.ts).
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -27,6 +37,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     } catch (err) {
       return done(err as SyntaxError, undefined);
     }
+    const limit = request.routeOptions.config?.maxJsonDepth ?? MAX_JSON_DEPTH;
+    const tooDeep = tooDeepPath(value, limit, 'body');
+    if (tooDeep !== null) return done(validationError([tooDeepMessage(tooDeep, limit)]), undefined);
     // the key can only appear spelled out or escaped (\u005f...)
     const where = text.includes('__proto__') || text.includes('\\u') ? protoKeyPath(value) : null;
     if (where) {

@@ -67,17 +67,21 @@ function walk(schema: Schema | undefined, value: unknown, path: string, out: str
   // open objects (z.looseObject, a catchall) keep unknown keys as data
   if (options.some((o) => o._zod.def.catchall && o._zod.def.catchall._zod.def.type !== 'never')) return;
   for (const key of Object.keys(value)) {
-    const known = options.filter((o) => Object.hasOwn(o._zod.def.shape ?? {}, key));
-    const name = /^[A-Za-z_$][\w$-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-    if (known.length === 0) out.push(name);
-    else if (known.length === 1) walk(known[0]!._zod.def.shape![key], value[key], name, out);
+    const known = options.length === 1 ? (Object.hasOwn(options[0]!._zod.def.shape ?? {}, key) ? options : NONE) : options.filter((o) => Object.hasOwn(o._zod.def.shape ?? {}, key));
+    // a primitive has no keys to report: no walk, no path (this runs on every body, and on every imported row)
+    const child = value[key];
+    if (known.length === 0) out.push(nameOf(path, key));
+    else if (known.length === 1 && typeof child === 'object' && child !== null) walk(known[0]!._zod.def.shape![key], child, nameOf(path, key), out);
     if (out.length >= MAX_REPORTED) return;
   }
 }
 
-/** Paths such as `body.parentId` or `body.passengers.0.seat`, at most 20. */
-export function unknownFields(schema: unknown, body: unknown): string[] {
+const NONE: Schema[] = [];
+const nameOf = (path: string, key: string) => (/^[A-Za-z_$][\w$-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
+
+/** Paths such as `body.parentId` or `body.passengers.0.seat`, at most 20 (`root` names the top: `body`, or a row). */
+export function unknownFields(schema: unknown, body: unknown, root = 'body'): string[] {
   const out: string[] = [];
-  if (schema && typeof schema === 'object' && '_zod' in schema) walk(schema as Schema, body, 'body', out);
+  if (schema && typeof schema === 'object' && '_zod' in schema) walk(schema as Schema, body, root, out);
   return out;
 }

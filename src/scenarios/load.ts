@@ -1,6 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
+import { depthProblem, MAX_JSON_DEPTH } from '../core/json-depth.ts';
+import { FILE_LIMITS, FileRefusedError, readRegularTextFile } from '../storage/regular-file.ts';
 import { suggest } from '../core/suggest.ts';
 import { ScenarioSchema, type Scenario } from './schema.ts';
 
@@ -12,9 +14,11 @@ export class ScenarioError extends Error {
 export async function loadScenarioFile(file: string): Promise<Scenario> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // a regular file only: `scenario list` waited forever on a FIFO in the directory (issue 29)
+    text = await readRegularTextFile(file, { maxBytes: FILE_LIMITS.source });
   } catch (err) {
-    throw new ScenarioError(`${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    const why = err instanceof FileRefusedError ? err.message : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
+    throw new ScenarioError(`${file}: cannot read it (${why})`);
   }
   let json: unknown;
   try {
@@ -22,6 +26,8 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
   } catch (err) {
     throw new ScenarioError(`${file}: malformed JSON: ${(err as Error).message}`);
   }
+  const tooDeep = depthProblem(json, MAX_JSON_DEPTH, '');
+  if (tooDeep) throw new ScenarioError(`${file}: ${tooDeep}`);
   const parsed = ScenarioSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

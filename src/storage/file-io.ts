@@ -2,9 +2,10 @@
  * File-system helpers of the storage engine: fsync of files and directories,
  * errno checks, and the batch a group commit resolves together.
  */
-import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { oneLine } from './codec.ts';
+import { FILE_LIMITS, readRegularTextFile } from './regular-file.ts';
 import type { DbSnapshot } from './types.ts';
 
 export interface Batch {
@@ -76,7 +77,8 @@ export class DurableJsonFile<T> {
   async read(): Promise<T | null> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      // a regular file only (issue 29): a FIFO would block a file-system thread forever, /dev/zero fill memory
+      text = await readRegularTextFile(this.path, { maxBytes: FILE_LIMITS.database });
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return null;
       throw err;

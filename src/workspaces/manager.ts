@@ -1,8 +1,9 @@
 import type { Clock } from '../core/clock.ts';
 import { badRequest, conflict, notFound } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
+import { z } from 'zod';
 import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
-import { deleteRowOp, putRowOp } from '../storage/collection.ts';
+import { defineCollection, deleteRowOp, putRowOp } from '../storage/collection.ts';
 import type { RateLimiter } from '../core/rate-limit.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
 import { API_KEYS, WORKSPACES, type ApiKeyRecord, type RateLimitMode, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
@@ -18,6 +19,13 @@ import { parsedFixtures, templateBase } from './templates.ts';
  * buckets, clock, snapshots and reset.
  */
 export const BASES_COLLECTION = 'workspaceOverlayBases';
+/** The template bases (one row each, in the global partition); declared so that an imported state can be checked (control/state-import.ts) */
+export const BASES = defineCollection({
+  name: BASES_COLLECTION,
+  schema: z.object({ id: z.string(), templateId: z.string(), createdAt: z.string() }),
+  idPrefix: null,
+  internal: true,
+});
 const KEY_PREFIX_LENGTH = 16;
 
 export interface CreateWorkspaceInput {

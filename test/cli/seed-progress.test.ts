@@ -16,8 +16,8 @@ describe('seed progress output', () => {
   it('on a terminal redraws one bar in place and ends the line at 100%', () => {
     const { out, writes } = fakeStream(true);
     const report = progressReporter(100, 1000, out);
-    report({ products: 25, bookings: 250 });
-    report({ products: 100, bookings: 1000 });
+    report({ products: 25, bookings: 250 }, 0.25);
+    report({ products: 100, bookings: 1000 }, 1);
     expect(writes).toEqual([
       `\r[${'#'.repeat(8)}${'-'.repeat(22)}] 25% 25/100 products, 250/1000 bookings`,
       `\r[${'#'.repeat(30)}] 100% 100/100 products, 1000/1000 bookings`,
@@ -29,8 +29,15 @@ describe('seed progress output', () => {
   it('elsewhere writes one plain line per step, with no carriage return or bar', () => {
     const { out, writes } = fakeStream(false);
     const report = progressReporter(0, 2000, out);
-    report({ products: 0, bookings: 1000 });
-    report({ products: 0, bookings: 2000 });
+    report({ products: 0, bookings: 1000 }, 0.5);
+    report({ products: 0, bookings: 2000 }, 1);
     expect(writes).toEqual(['seeding: 50% (0/0 products, 1000/2000 bookings)\n', 'seeding: 100% (0/0 products, 2000/2000 bookings)\n']);
+  });
+
+  it('counts what was made, not what was asked (issue 29): a run that falls short ends at 100% of its steps with the real count', () => {
+    const { out, writes } = fakeStream(false);
+    const report = progressReporter(0, 50_000, out);
+    report({ products: 0, bookings: 1_100 }, 1);
+    expect(writes).toEqual(['seeding: 100% (0/0 products, 1100/50000 bookings)\n']);
   });
 });

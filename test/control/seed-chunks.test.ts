@@ -121,4 +121,17 @@ describe('sandbox seed progress', () => {
     const small = await runCli(['seed', '--products', '1', '--bookings', '5', '--url', s.sandbox.url]).exit;
     expect(small.stderr).toBe('');
   });
+
+  it('counts what it made when the departures sell out, and says so in the last line (issue 29; was "100% (5000/5000 bookings)")', async () => {
+    const sandboxWs = s.sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
+    const before = s.sandbox.store.list('bookings', sandboxWs.id).length;
+    const r = await s.cli(['seed', '--workspace', sandboxWs.id, '--bookings', '5000']);
+    expect(r.code).toBe(0);
+    const created = s.sandbox.store.list('bookings', sandboxWs.id).length - before;
+    expect(created).toBeLessThan(5000); // the seed issue (27) is about making all of them; this one, about saying so
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(`seeding: 100% (0/0 products, ${created}/5000 bookings)`);
+    expect(r.stdout).toContain(`created ${created.toLocaleString('en')} of 5,000 bookings: no future departure of the workspace has a seat left`);
+    const json = await s.cli(['seed', '--workspace', sandboxWs.id, '--bookings', '10', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ created: { bookings: 0 }, requested: { products: 0, bookings: 10 }, shortfall: expect.stringMatching(/^created 0 of 10 bookings: no future departure/) });
+  });
 });

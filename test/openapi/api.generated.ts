@@ -14680,6 +14680,11 @@ export interface operations {
                             updated: {
                                 departures: number;
                             };
+                            requested: {
+                                products: number;
+                                bookings: number;
+                            };
+                            shortfall?: string;
                             ms: number;
                         };
                     };

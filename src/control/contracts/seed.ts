@@ -16,6 +16,10 @@ export const SeedResultSchema = z.object({
   created: z.record(z.string(), z.number().int()),
   /** existing departures whose seats the new bookings took */
   updated: z.object({ departures: z.number().int() }),
+  /** what the run was asked to make: `created` may hold fewer bookings (see shortfall) */
+  requested: z.object({ products: z.number().int(), bookings: z.number().int() }),
+  /** one line when the run made fewer bookings than asked, saying why (the departures sold out) */
+  shortfall: z.string().optional(),
   ms: z.number(),
 });
 

@@ -1,4 +1,5 @@
-import { badRequest } from '../../core/errors.ts';
+import { badRequest, validationError } from '../../core/errors.ts';
+import { depthProblem, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 
 /**
  * `sandbox trigger --override key=value --add key=value` (as `stripe trigger`):
@@ -18,6 +19,9 @@ export function applyDataEdits(data: Record<string, unknown>, edits: { override?
     if (Object.hasOwn(parent, key)) throw badRequest('CONTROL_INVALID', `--add ${path}: the ${type} data already has "${key}"; use --override to change it`);
     parent[key] = value;
   }
+  // a long dotted path (or a deep value placed deep) can nest the data deeper than any body may (issue 23)
+  const tooDeep = depthProblem(result, MAX_JSON_DEPTH, 'data');
+  if (tooDeep) throw validationError([tooDeep]);
   return result;
 }
 
