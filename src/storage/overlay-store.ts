@@ -20,6 +20,14 @@ import { GLOBAL_PARTITION, type Collections, type InitialCollections, type Instr
  * Base partitions are hidden from partitions(); everything else (the raw
  * state, export, replaceAll, flush) passes through, so snapshots and the file
  * on disk hold bases, overlays and tombstones as plain rows.
+ *
+ * Rewritten base rows are kept for the next read, within one budget of rows
+ * shared by every created workspace (issue 23, point 5): past it, the caches
+ * of the workspaces read least recently are dropped, to be rewritten again
+ * from the base and the mask when next read. So memory follows what was
+ * written (own rows, in the engine), not what was read. A workspace's rows
+ * are never dropped while it is being read (one request's reads see the same
+ * objects), and a replaced state (global reset, restore) drops every cache.
  */
 export const OVERLAYS_COLLECTION = 'workspaceOverlays';
 export const BASE_PREFIX = '~base:';
@@ -34,6 +42,21 @@ export const basePartition = (baseId: string): string => `${BASE_PREFIX}${baseId
 export const isTombstone = (row: Row | undefined): boolean => row !== undefined && row[TOMBSTONE] === true;
 export const tombstone = (id: string): Row => ({ id, [TOMBSTONE]: true });
 
+/**
+ * Rewritten base rows kept across all created workspaces (default). The
+ * sandbox template has 1,324 rows; a worker that lists products and bookings
+ * rewrites a few hundred (about 0.5 KB each), so this keeps the last few
+ * dozen busy workers' reads, in about 25 MiB.
+ */
+export const DEFAULT_CACHED_ROWS = 50_000;
+
+export interface OverlayStoreOptions {
+  /** rewrites a base row for one workspace beyond its ids (its fresh secrets: src/workspaces/templates.ts) */
+  freshen?: (collection: string, row: Row, overlay: OverlayRecord) => Row;
+  /** rewritten rows kept in memory across all created workspaces (DEFAULT_CACHED_ROWS) */
+  cachedRows?: number;
+}
+
 interface View {
   record: OverlayRecord;
   base: string;
@@ -42,18 +65,33 @@ interface View {
   rows: Map<string, Map<string, Row>>;
   lists: Map<string, readonly Row[]>;
   merged: Map<string, { version: number; list: readonly Row[] }>;
+  /** rows held in `rows` (what this view counts against the budget) */
+  cached: number;
 }
 
 export class OverlayStore implements Store {
+  /** by workspace id, least recently read first */
   readonly #views = new Map<string, View>();
   readonly #listeners = new Set<(change: StoreChange) => void>();
+  readonly #freshen: (collection: string, row: Row, overlay: OverlayRecord) => Row;
+  readonly #budget: number;
+  /** rewritten rows held by all views */
+  #cached = 0;
+  /** the last key of #views (a read of the newest view needs no reordering) */
+  #newest: string | undefined;
 
   constructor(
     readonly inner: Store,
-    /** rewrites a base row for one workspace beyond its ids (fresh secrets) */
-    private readonly freshen: (collection: string, row: Row, mask: string) => Row = (_c, row) => row,
+    options: OverlayStoreOptions = {},
   ) {
+    this.#freshen = options.freshen ?? ((_c, row) => row);
+    this.#budget = options.cachedRows ?? DEFAULT_CACHED_ROWS;
     inner.onChange((change) => this.#forward(change));
+  }
+
+  /** What the views hold now (diagnostics, tests of the bound). */
+  get cacheStats(): { views: number; rows: number; budget: number } {
+    return { views: this.#views.size, rows: this.#cached, budget: this.#budget };
   }
 
   get path(): string | null {
@@ -97,6 +135,36 @@ export class OverlayStore implements Store {
     }
     view.merged.set(collection, { version, list });
     return list as unknown as readonly T[];
+  }
+
+  /**
+   * A created workspace's rows whose `field` is `value`, without rewriting the
+   * others: a base row matches when its own field is the value under the
+   * mask (maskId is its own inverse, and leaves strings that are not ids as
+   * they are). Not for fields that `freshen` changes.
+   */
+  listWhere<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, field: string, value: string): readonly T[] {
+    const view = this.#view(workspaceId);
+    const matches = (row: Row) => row[field] === value;
+    if (!view) return this.inner.list<T>(collection, workspaceId).filter((row) => matches(row as unknown as Row));
+    const cached = view.merged.get(collection);
+    if (cached && cached.version === this.inner.version(collection, workspaceId)) return cached.list.filter(matches) as unknown as readonly T[];
+    const own = this.inner.list(collection, workspaceId);
+    const ownById = own.length > 0 ? new Map(own.map((row) => [row.id, row])) : null;
+    const baseIds = new Set<string>();
+    const raw = maskId(value, view.mask);
+    const out: Row[] = [];
+    for (const row of this.inner.list(collection, view.base)) {
+      const id = maskId(row.id, view.mask);
+      const mine = ownById?.get(id);
+      if (ownById) baseIds.add(id);
+      if (mine !== undefined) {
+        if (!isTombstone(mine) && matches(mine)) out.push(mine);
+      } else if (row[field] === raw) out.push(this.#rewrite(view, collection, row));
+    }
+    for (const row of own) if (!baseIds.has(row.id) && !isTombstone(row) && matches(row)) out.push(row);
+    this.#trim(view);
+    return out as unknown as readonly T[];
   }
 
   count(collection: string, workspaceId: string): number {
@@ -195,16 +263,36 @@ export class OverlayStore implements Store {
   #view(workspaceId: string): View | undefined {
     if (workspaceId === GLOBAL_PARTITION || workspaceId.startsWith(BASE_PREFIX)) return undefined;
     const record = this.inner.get<OverlayRecord>(OVERLAYS_COLLECTION, GLOBAL_PARTITION, workspaceId);
+    let view = this.#views.get(workspaceId);
     if (!record) {
-      this.#views.delete(workspaceId);
+      if (view) this.#drop(workspaceId, view);
       return undefined;
     }
-    let view = this.#views.get(workspaceId);
-    if (!view || view.record !== record) {
-      view = { record, base: basePartition(record.baseId), mask: parseMask(record.mask), rows: new Map(), lists: new Map(), merged: new Map() };
-      this.#views.set(workspaceId, view);
+    if (view && view.record !== record) {
+      this.#drop(workspaceId, view);
+      view = undefined;
     }
+    if (view && this.#newest === workspaceId) return view;
+    if (!view) view = { record, base: basePartition(record.baseId), mask: parseMask(record.mask), rows: new Map(), lists: new Map(), merged: new Map(), cached: 0 };
+    else this.#views.delete(workspaceId); // to the end: the most recently read
+    this.#views.set(workspaceId, view);
+    this.#newest = workspaceId;
     return view;
+  }
+
+  #drop(workspaceId: string, view: View): void {
+    this.#cached -= view.cached;
+    this.#views.delete(workspaceId);
+    if (this.#newest === workspaceId) this.#newest = undefined;
+  }
+
+  /** Drops the caches of the workspaces read least recently until the budget holds; never `current`'s. */
+  #trim(current: View): void {
+    if (this.#cached <= this.#budget) return;
+    for (const [workspaceId, view] of this.#views) {
+      if (this.#cached <= this.#budget) return;
+      if (view !== current) this.#drop(workspaceId, view);
+    }
   }
 
   #rewrite(view: View, collection: string, row: Row): Row {
@@ -212,13 +300,20 @@ export class OverlayStore implements Store {
     if (!rows) view.rows.set(collection, (rows = new Map()));
     const id = maskId(row.id, view.mask);
     let out = rows.get(id);
-    if (!out) rows.set(id, (out = this.freshen(collection, maskValue(row, view.mask) as Row, view.record.mask)));
+    if (!out) {
+      rows.set(id, (out = this.#freshen(collection, maskValue(row, view.mask) as Row, view.record)));
+      view.cached++;
+      this.#cached++;
+    }
     return out;
   }
 
   #baseRow(view: View, collection: string, id: string): Row | undefined {
     const row = this.inner.get(collection, view.base, maskId(id, view.mask));
-    return row ? this.#rewrite(view, collection, row) : undefined;
+    if (!row) return undefined;
+    const out = this.#rewrite(view, collection, row);
+    this.#trim(view);
+    return out;
   }
 
   #baseList(view: View, collection: string): readonly Row[] {
@@ -226,6 +321,7 @@ export class OverlayStore implements Store {
     if (!list) {
       list = Object.freeze(this.inner.list(collection, view.base).map((row) => this.#rewrite(view, collection, row)));
       view.lists.set(collection, list);
+      this.#trim(view);
     }
     return list;
   }
@@ -233,7 +329,11 @@ export class OverlayStore implements Store {
   /** Re-emits the engine's changes as the merged view shows them. */
   #forward(change: StoreChange): void {
     let out: StoreChange = change;
-    if (change.kind === 'replaced') this.#views.clear();
+    if (change.kind === 'replaced') {
+      this.#views.clear();
+      this.#cached = 0;
+      this.#newest = undefined;
+    }
     else {
       const ops: Op[] = [];
       for (const op of change.ops) {

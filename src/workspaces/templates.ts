@@ -51,8 +51,8 @@ export function templateBase(json: string, templateId: string, copied: (collecti
  * Beyond ids, a copy gets fresh webhook signing secrets, derived from its
  * mask, so a receiver of one workspace cannot verify another's deliveries.
  */
-export function freshenCopiedRow(collection: string, row: Row, mask: string): Row {
+export function freshenCopiedRow(collection: string, row: Row, overlay: { mask: string }): Row {
   if (collection !== WEBHOOK_SUBSCRIPTIONS.name || typeof row.secret !== 'string') return row;
-  const derived = createHmac('sha256', mask).update(row.secret).digest('base64');
+  const derived = createHmac('sha256', overlay.mask).update(row.secret).digest('base64');
   return { ...row, secret: `whsec_${derived}` };
 }
