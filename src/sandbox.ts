@@ -147,6 +147,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       fixtureJson: () => fixtures.json(),
       fixtureWorkspaces: () => fixtures.workspaces,
       afterDeleted: (workspaceId) => suspension.forget(workspaceId),
+      maxWorkspaces: options.maxWorkspaces,
       afterReplaced: async (workspaceId) => {
         suspension.forget(workspaceId);
         for (const service of running) await service.afterReset?.();

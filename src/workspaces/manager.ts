@@ -60,6 +60,8 @@ export interface WorkspaceManagerDeps {
   afterReplaced: (workspaceId: string) => Promise<void>;
   /** forgets what other parts keep per workspace (suspension) */
   afterDeleted: (workspaceId: string) => void;
+  /** created workspaces at most (the sandbox option maxWorkspaces) */
+  maxWorkspaces: number;
 }
 
 export class WorkspaceManager {
@@ -88,6 +90,9 @@ export class WorkspaceManager {
     const templateRecord = WORKSPACES.in(store).get(GLOBAL_PARTITION, template.id);
     if (!templateRecord) throw notFound(`Template workspace ${template.id}`);
     const base = templateBase(await this.deps.fixtureJson(), template.id, (name) => this.deps.collections.get(name)?.copied ?? true);
+    // checked after the last await: the check and the commit below happen in one tick, so
+    // concurrent creates cannot both take the last place
+    this.requireRoom();
     const mask = newMask();
     const id = maskId(template.id, parseMask(mask));
     const mode = input.mode ?? templateRecord.mode;
@@ -203,6 +208,21 @@ export class WorkspaceManager {
       throw badRequest('CONTROL_INVALID', `Unknown template ${JSON.stringify(given ?? null)}: use the id or name of a fixture workspace (${fixtures.map((w) => w.name).join(', ')})`);
     }
     return found;
+  }
+
+  /**
+   * The cap on created workspaces (issue 23, point 5): each costs a few rows and what it
+   * keeps, so a runaway loop of creates is stopped with a line that says what to do. A 409:
+   * waiting does not free a place (a 429 would say it does); deleting one or raising the cap does.
+   */
+  private requireRoom(): void {
+    const created = OVERLAYS.in(this.deps.store.inner).list(GLOBAL_PARTITION).length;
+    const max = this.deps.maxWorkspaces;
+    if (created < max) return;
+    throw conflict(
+      'CONTROL_CONFLICT',
+      `This sandbox has ${created} created workspaces, its limit: delete some (DELETE /__sandbox/workspaces/:id, or \`sandbox workspace delete <id>\`) or raise the limit (\`sandbox start --max-workspaces <n>\`, or the maxWorkspaces option)`,
+    );
   }
 
   private requireWorkspace(id: string): void {

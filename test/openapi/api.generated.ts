@@ -528,7 +528,7 @@ export interface paths {
         /** Every workspace with its keys */
         get: operations["listSandboxWorkspaces"];
         put?: never;
-        /** Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once */
+        /** Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once; 409 past the cap of created workspaces (1,000 by default) */
         post: operations["createSandboxWorkspace"];
         delete?: never;
         options?: never;
@@ -9617,13 +9617,12 @@ export interface operations {
                     "application/json": {
                         error: string;
                         /**
-                         * @description stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies
+                         * @description stable error code (docs/api-notes.md, "Error codes")
                          * @enum {string}
                          */
                         code?: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
-                        details?: {
-                            message?: string;
-                        }[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };

@@ -29,8 +29,9 @@ export const WORKSPACE_ROUTES = defineRoutes({
     body: z.object({ template: z.string().min(1).optional(), mode: WorkspaceModeSchema.optional(), name: z.string().min(1).max(100).optional() }).optional(),
     data: CreatedWorkspaceSchema,
     statuses: [201],
-    errors: [400],
-    summary: 'Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once',
+    // 409: the sandbox already has maxWorkspaces created workspaces (the message says how to delete or raise it)
+    errors: [400, 409],
+    summary: 'Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once; 409 past the cap of created workspaces (1,000 by default)',
   },
   deleteWorkspace: {
     method: 'DELETE',
