@@ -33,7 +33,15 @@ export const OVERLAYS_COLLECTION = 'workspaceOverlays';
 export const BASE_PREFIX = '~base:';
 const TOMBSTONE = '~deleted';
 
-export const OverlayRecordSchema = z.object({ id: z.string(), baseId: z.string(), mask: z.string(), templateId: z.string(), createdAt: z.string() });
+export const OverlayRecordSchema = z.object({
+  id: z.string(),
+  baseId: z.string(),
+  mask: z.string(),
+  templateId: z.string(),
+  createdAt: z.string(),
+  /** the workspace's own values of the template's secrets (src/workspaces/templates.ts, freshSecrets); absent in databases of older versions */
+  secrets: z.record(z.string(), z.string()).optional(),
+});
 export type OverlayRecord = z.output<typeof OverlayRecordSchema>;
 /** The created workspaces, one row each, in the engine's global partition (never seen through the overlay). */
 export const OVERLAYS = defineCollection({ name: OVERLAYS_COLLECTION, schema: OverlayRecordSchema, idPrefix: 'wksp', internal: true });

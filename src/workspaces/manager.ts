@@ -9,7 +9,7 @@ import { API_KEYS, WORKSPACES, type ApiKeyRecord, type WorkspaceMode, type Works
 import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
 import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
 import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
-import { parsedFixtures, templateBase } from './templates.ts';
+import { freshSecrets, parsedFixtures, templateBase } from './templates.ts';
 
 /**
  * Workspaces on demand (issue 12; docs/control-plane.md, "Workspaces"): one
@@ -95,6 +95,7 @@ export class WorkspaceManager {
     this.requireRoom();
     const mask = newMask();
     const id = maskId(template.id, parseMask(mask));
+    const secrets = freshSecrets(base, parseMask(mask));
     const mode = input.mode ?? templateRecord.mode;
     const now = clock.isoIn(null);
     const ops: Op[] = [];
@@ -103,7 +104,7 @@ export class WorkspaceManager {
       for (const [collection, rows] of base.rows) for (const row of rows) put(collection, basePartition(base.baseId), row);
       put(BASES_COLLECTION, GLOBAL_PARTITION, { id: base.baseId, templateId: template.id, createdAt: now });
     }
-    const overlay: OverlayRecord = { id, baseId: base.baseId, mask, templateId: template.id, createdAt: now };
+    const overlay: OverlayRecord = { id, baseId: base.baseId, mask, templateId: template.id, createdAt: now, secrets };
     ops.push(OVERLAYS.putOp(GLOBAL_PARTITION, overlay));
     const name = input.name ?? `${templateRecord.name} (worker ${id.slice(-6)})`;
     const record: WorkspaceRecord = { ...templateRecord, id, name, mode, createdAt: now };
