@@ -163,9 +163,9 @@ export class OverlayStore implements Store {
     const raw = maskId(value, view.mask);
     const out: Row[] = [];
     for (const row of this.inner.list(collection, view.base)) {
-      const id = maskId(row.id, view.mask);
-      const mine = ownById?.get(id);
-      if (ownById) baseIds.add(id);
+      // with no own rows, a base row that does not match costs one comparison (no id rewritten)
+      const mine = ownById === null ? undefined : ownById.get(maskId(row.id, view.mask));
+      if (ownById !== null) baseIds.add(maskId(row.id, view.mask));
       if (mine !== undefined) {
         if (!isTombstone(mine) && matches(mine)) out.push(mine);
       } else if (row[field] === raw) out.push(this.#rewrite(view, collection, row));

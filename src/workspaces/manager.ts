@@ -184,8 +184,9 @@ export class WorkspaceManager {
     const created: Collections = {};
     const overlays = OVERLAYS.in(inner).list(GLOBAL_PARTITION);
     if (overlays.length === 0) return created;
+    // dictionary-mode objects: a literal given a thousand new keys builds a hidden class per key
     const add = (collection: string, workspaceId: string, row: Row) => {
-      ((created[collection] ??= {})[workspaceId] ??= {})[row.id] = row;
+      ((created[collection] ??= {})[workspaceId] ??= Object.create(null) as Record<string, Row>)[row.id] = row;
     };
     const ids = new Set(overlays.map((o) => o.id));
     const bases = new Set(overlays.map((o) => o.baseId));
