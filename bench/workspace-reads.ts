@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { stopChild } from './lib/children.ts';
 import { startSandbox } from './lib/sandbox-child.ts';
-import { round, sleep } from './lib/stats.ts';
+import { median, round, sleep } from './lib/stats.ts';
 import { rssMb } from './workspaces.ts';
 
 const WORKSPACES = 1000;
@@ -18,6 +18,8 @@ export interface WorkspaceReadsResult {
   /** POST /__sandbox/reset right after the reads: call to last byte, and the `ms` inside the sandbox */
   resetMs: number;
   resetServerMs: number;
+  /** the same reset before any workspace was created (median of 3, inside the sandbox): what the file store costs anyway */
+  resetBeforeServerMs: number;
   /** every workspace's key read its own products and bookings (200 each) */
   readsOk: boolean;
 }
@@ -36,6 +38,8 @@ export async function runWorkspaceReads(tmpDir: string, log: (line: string) => v
     const pid = sandbox.child.process.pid!;
     await sleep(1000);
     const rssStart = rssMb(pid);
+    const baseline: number[] = [];
+    for (let i = 0; i < 3; i++) baseline.push((await reset(sandbox.origin)).serverMs);
     log(`workspace reads: creating ${WORKSPACES} workspaces ...`);
     const keys: string[] = [];
     for (let i = 0; i < WORKSPACES; i++) {
@@ -63,11 +67,7 @@ export async function runWorkspaceReads(tmpDir: string, log: (line: string) => v
     await sleep(1000);
     const rssRead = rssMb(pid);
     log('workspace reads: POST /__sandbox/reset ...');
-    const t0 = performance.now();
-    const res = await request(`${sandbox.origin}/__sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    const payload = (await res.body.json()) as { data?: { ms?: number }; error?: string };
-    const resetMs = performance.now() - t0;
-    if (res.statusCode !== 200) throw new Error(`POST /__sandbox/reset answered ${res.statusCode}: ${payload.error}`);
+    const { clientMs: resetMs, serverMs: resetServerMs } = await reset(sandbox.origin);
     await sleep(1000);
     return {
       workspaces: WORKSPACES,
@@ -76,12 +76,22 @@ export async function runWorkspaceReads(tmpDir: string, log: (line: string) => v
       rssReadMb: round(rssRead, 1),
       rssAfterResetMb: round(rssMb(pid), 1),
       resetMs: round(resetMs, 1),
-      resetServerMs: round(payload.data?.ms ?? Number.NaN, 1),
+      resetServerMs: round(resetServerMs, 1),
+      resetBeforeServerMs: round(median(baseline), 1),
       readsOk,
     };
   } finally {
     await stopChild(sandbox.child);
   }
+}
+
+async function reset(origin: string): Promise<{ clientMs: number; serverMs: number }> {
+  const t0 = performance.now();
+  const res = await request(`${origin}/__sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const payload = (await res.body.json()) as { data?: { ms?: number }; error?: string };
+  const clientMs = performance.now() - t0;
+  if (res.statusCode !== 200) throw new Error(`POST /__sandbox/reset answered ${res.statusCode}: ${payload.error}`);
+  return { clientMs, serverMs: payload.data?.ms ?? Number.NaN };
 }
 
 export function workspaceReadsBlock(r: WorkspaceReadsResult): string {
@@ -91,5 +101,6 @@ export function workspaceReadsBlock(r: WorkspaceReadsResult): string {
     `9. ${r.workspaces} created workspaces, each reading one page of products and of bookings with its own key (file store)`,
     `   RSS: ${r.rssStartMb} MiB at start, ${r.rssCreatedMb} MiB after the creates, ${r.rssReadMb} MiB after the reads: ${rss}${r.readsOk ? '' : '  (WARNING: a read failed)'}`,
     `   then POST /__sandbox/reset: ${r.resetMs} ms at the client (${r.resetServerMs} ms inside the sandbox): ${reset}; RSS ${r.rssAfterResetMb} MiB after it`,
+    `   (the same reset before any workspace was created: ${r.resetBeforeServerMs} ms inside the sandbox, median of 3)`,
   ].join('\n');
 }

@@ -186,8 +186,12 @@ export class OverlayStore implements Store {
   partitions(collection: string): string[] {
     const out = this.inner.partitions(collection).filter((p) => !p.startsWith(BASE_PREFIX));
     const seen = new Set(out);
+    // a thousand workspaces share a base or two: look at each base once (a global reset asks this of every collection)
+    const baseHasRows = new Map<string, boolean>();
     for (const record of this.inner.list<OverlayRecord>(OVERLAYS_COLLECTION, GLOBAL_PARTITION)) {
-      if (!seen.has(record.id) && this.inner.list(collection, basePartition(record.baseId)).length > 0) out.push(record.id);
+      let has = baseHasRows.get(record.baseId);
+      if (has === undefined) baseHasRows.set(record.baseId, (has = this.inner.count(collection, basePartition(record.baseId)) > 0));
+      if (has && !seen.has(record.id)) out.push(record.id);
     }
     return out;
   }
