@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { defineCollection } from './collection.ts';
-import { maskId, maskValue, parseMask, type IdMask } from './id-mask.ts';
+import { maskId } from './id-mask.ts';
+import { BASE_PREFIX, basePartition, isTombstone, OVERLAYS_COLLECTION, tombstone, type OverlayRecord } from './overlay-records.ts';
+import { DEFAULT_CACHED_ROWS, OverlayViews, type OverlayStoreOptions } from './overlay-views.ts';
 import { GLOBAL_PARTITION, type Collections, type InitialCollections, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
 
 /**
@@ -24,82 +24,29 @@ import { GLOBAL_PARTITION, type Collections, type InitialCollections, type Instr
  * Rewritten base rows are kept for the next read, within one budget of rows
  * shared by every created workspace (issue 23, point 5): past it, the caches
  * of the workspaces read least recently are dropped, to be rewritten again
- * from the base and the mask when next read. So memory follows what was
- * written (own rows, in the engine), not what was read. A workspace's rows
- * are never dropped while it is being read (one request's reads see the same
- * objects), and a replaced state (global reset, restore) drops every cache.
+ * from the base and the mask when next read (overlay-views.ts). So memory
+ * follows what was written (own rows, in the engine), not what was read. A
+ * replaced state (global reset, restore) drops every cache.
  */
-export const OVERLAYS_COLLECTION = 'workspaceOverlays';
-export const BASE_PREFIX = '~base:';
-const TOMBSTONE = '~deleted';
-
-export const OverlayRecordSchema = z.object({
-  id: z.string(),
-  baseId: z.string(),
-  mask: z.string(),
-  templateId: z.string(),
-  createdAt: z.string(),
-  /** the workspace's own values of the template's secrets (src/workspaces/templates.ts, freshSecrets); absent in databases of older versions */
-  secrets: z.record(z.string(), z.string()).optional(),
-});
-export type OverlayRecord = z.output<typeof OverlayRecordSchema>;
-/** The created workspaces, one row each, in the engine's global partition (never seen through the overlay). */
-export const OVERLAYS = defineCollection({ name: OVERLAYS_COLLECTION, schema: OverlayRecordSchema, idPrefix: 'wksp', internal: true });
-
-export const basePartition = (baseId: string): string => `${BASE_PREFIX}${baseId}`;
-export const isTombstone = (row: Row | undefined): boolean => row !== undefined && row[TOMBSTONE] === true;
-export const tombstone = (id: string): Row => ({ id, [TOMBSTONE]: true });
-
-/**
- * Rewritten base rows kept across all created workspaces (default). A worker
- * that lists the sandbox template's products and bookings rewrites 130 rows;
- * 20,000 keep the last 150 such workers' reads, in about 12 MiB (1,000
- * workers: 33 MiB of heap at 50,000 rows, 10 at 10,000, 5 at none).
- */
-export const DEFAULT_CACHED_ROWS = 20_000;
-
-export interface OverlayStoreOptions {
-  /** rewrites a base row for one workspace beyond its ids (its fresh secrets: src/workspaces/templates.ts) */
-  freshen?: (collection: string, row: Row, overlay: OverlayRecord) => Row;
-  /** rewritten rows kept in memory across all created workspaces (DEFAULT_CACHED_ROWS) */
-  cachedRows?: number;
-}
-
-interface View {
-  record: OverlayRecord;
-  base: string;
-  mask: IdMask;
-  /** base rows rewritten into this workspace's ids, by collection, built on first read */
-  rows: Map<string, Map<string, Row>>;
-  lists: Map<string, readonly Row[]>;
-  merged: Map<string, { version: number; list: readonly Row[] }>;
-  /** rows held in `rows` (what this view counts against the budget) */
-  cached: number;
-}
+export { BASE_PREFIX, basePartition, isTombstone, OVERLAYS, OVERLAYS_COLLECTION, OverlayRecordSchema, tombstone, type OverlayRecord } from './overlay-records.ts';
+export { DEFAULT_CACHED_ROWS, type OverlayStoreOptions } from './overlay-views.ts';
 
 export class OverlayStore implements Store {
-  /** by workspace id, least recently read first */
-  readonly #views = new Map<string, View>();
   readonly #listeners = new Set<(change: StoreChange) => void>();
-  readonly #freshen: (collection: string, row: Row, overlay: OverlayRecord) => Row;
-  readonly #budget: number;
-  /** rewritten rows held by all views */
-  #cached = 0;
-  /** the last key of #views (a read of the newest view needs no reordering) */
-  #newest: string | undefined;
+  /** what created workspaces keep of what they read */
+  readonly #views: OverlayViews;
 
   constructor(
     readonly inner: Store,
     options: OverlayStoreOptions = {},
   ) {
-    this.#freshen = options.freshen ?? ((_c, row) => row);
-    this.#budget = options.cachedRows ?? DEFAULT_CACHED_ROWS;
+    this.#views = new OverlayViews(inner, options.freshen ?? ((_c, row) => row), options.cachedRows ?? DEFAULT_CACHED_ROWS);
     inner.onChange((change) => this.#forward(change));
   }
 
   /** What the views hold now (diagnostics, tests of the bound). */
   get cacheStats(): { views: number; rows: number; budget: number } {
-    return { views: this.#views.size, rows: this.#cached, budget: this.#budget };
+    return this.#views.stats;
   }
 
   get path(): string | null {
@@ -108,25 +55,25 @@ export class OverlayStore implements Store {
 
   /** The overlay record of a created workspace, or undefined. */
   overlay(workspaceId: string): OverlayRecord | undefined {
-    return this.#view(workspaceId)?.record;
+    return this.#views.view(workspaceId)?.record;
   }
 
   get<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, id: string): T | undefined {
-    const view = this.#view(workspaceId);
+    const view = this.#views.view(workspaceId);
     const own = this.inner.get<T>(collection, workspaceId, id);
     if (!view) return own;
     if (own) return isTombstone(own as unknown as Row) ? undefined : own;
-    return this.#baseRow(view, collection, id) as T | undefined;
+    return this.#views.baseRow(view, collection, id) as T | undefined;
   }
 
   list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[] {
-    const view = this.#view(workspaceId);
+    const view = this.#views.view(workspaceId);
     const own = this.inner.list<T>(collection, workspaceId) as unknown as readonly Row[];
     if (!view) return own as unknown as readonly T[];
     const version = this.inner.version(collection, workspaceId);
     const cached = view.merged.get(collection);
     if (cached && cached.version === version) return cached.list as unknown as readonly T[];
-    const base = this.#baseList(view, collection);
+    const base = this.#views.baseList(view, collection);
     let list: readonly Row[] = base;
     if (own.length > 0) {
       const ownById = new Map(own.map((row) => [row.id, row]));
@@ -152,7 +99,7 @@ export class OverlayStore implements Store {
    * they are). Not for fields that `freshen` changes.
    */
   listWhere<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, field: string, value: string): readonly T[] {
-    const view = this.#view(workspaceId);
+    const view = this.#views.view(workspaceId);
     const matches = (row: Row) => row[field] === value;
     if (!view) return this.inner.list<T>(collection, workspaceId).filter((row) => matches(row as unknown as Row));
     const cached = view.merged.get(collection);
@@ -168,19 +115,19 @@ export class OverlayStore implements Store {
       if (ownById !== null) baseIds.add(maskId(row.id, view.mask));
       if (mine !== undefined) {
         if (!isTombstone(mine) && matches(mine)) out.push(mine);
-      } else if (row[field] === raw) out.push(this.#rewrite(view, collection, row));
+      } else if (row[field] === raw) out.push(this.#views.rewrite(view, collection, row));
     }
     for (const row of own) if (!baseIds.has(row.id) && !isTombstone(row) && matches(row)) out.push(row);
-    this.#trim(view);
+    this.#views.trim(view);
     return out as unknown as readonly T[];
   }
 
   count(collection: string, workspaceId: string): number {
-    return this.#view(workspaceId) ? this.list(collection, workspaceId).length : this.inner.count(collection, workspaceId);
+    return this.#views.view(workspaceId) ? this.list(collection, workspaceId).length : this.inner.count(collection, workspaceId);
   }
 
   scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    return this.#view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
+    return this.#views.view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
   }
 
   partitions(collection: string): string[] {
@@ -203,8 +150,8 @@ export class OverlayStore implements Store {
   commit(ops: readonly Op[]): Promise<void> {
     const mapped = ops.map((op) => {
       if (op.type !== 'delete') return op;
-      const view = this.#view(op.workspaceId);
-      if (!view || !this.#baseRow(view, op.collection, op.id)) return op;
+      const view = this.#views.view(op.workspaceId);
+      if (!view || !this.#views.baseRow(view, op.collection, op.id)) return op;
       return { type: 'put' as const, collection: op.collection, workspaceId: op.workspaceId, row: tombstone(op.id) };
     });
     return this.inner.commit(mapped);
@@ -270,92 +217,21 @@ export class OverlayStore implements Store {
     return this.inner.readFileCollections();
   }
 
-  // ---------------------------------------------------------------- internals
-
-  #view(workspaceId: string): View | undefined {
-    if (workspaceId === GLOBAL_PARTITION || workspaceId.startsWith(BASE_PREFIX)) return undefined;
-    const record = this.inner.get<OverlayRecord>(OVERLAYS_COLLECTION, GLOBAL_PARTITION, workspaceId);
-    let view = this.#views.get(workspaceId);
-    if (!record) {
-      if (view) this.#drop(workspaceId, view);
-      return undefined;
-    }
-    if (view && view.record !== record) {
-      this.#drop(workspaceId, view);
-      view = undefined;
-    }
-    if (view && this.#newest === workspaceId) return view;
-    if (!view) view = { record, base: basePartition(record.baseId), mask: parseMask(record.mask), rows: new Map(), lists: new Map(), merged: new Map(), cached: 0 };
-    else this.#views.delete(workspaceId); // to the end: the most recently read
-    this.#views.set(workspaceId, view);
-    this.#newest = workspaceId;
-    return view;
-  }
-
-  #drop(workspaceId: string, view: View): void {
-    this.#cached -= view.cached;
-    this.#views.delete(workspaceId);
-    if (this.#newest === workspaceId) this.#newest = undefined;
-  }
-
-  /** Drops the caches of the workspaces read least recently until the budget holds; never `current`'s. */
-  #trim(current: View): void {
-    if (this.#cached <= this.#budget) return;
-    for (const [workspaceId, view] of this.#views) {
-      if (this.#cached <= this.#budget) return;
-      if (view !== current) this.#drop(workspaceId, view);
-    }
-  }
-
-  #rewrite(view: View, collection: string, row: Row): Row {
-    let rows = view.rows.get(collection);
-    if (!rows) view.rows.set(collection, (rows = new Map()));
-    const id = maskId(row.id, view.mask);
-    let out = rows.get(id);
-    if (!out) {
-      rows.set(id, (out = this.#freshen(collection, maskValue(row, view.mask) as Row, view.record)));
-      view.cached++;
-      this.#cached++;
-    }
-    return out;
-  }
-
-  #baseRow(view: View, collection: string, id: string): Row | undefined {
-    const row = this.inner.get(collection, view.base, maskId(id, view.mask));
-    if (!row) return undefined;
-    const out = this.#rewrite(view, collection, row);
-    this.#trim(view);
-    return out;
-  }
-
-  #baseList(view: View, collection: string): readonly Row[] {
-    let list = view.lists.get(collection);
-    if (!list) {
-      list = Object.freeze(this.inner.list(collection, view.base).map((row) => this.#rewrite(view, collection, row)));
-      view.lists.set(collection, list);
-      this.#trim(view);
-    }
-    return list;
-  }
-
   /** Re-emits the engine's changes as the merged view shows them. */
   #forward(change: StoreChange): void {
     let out: StoreChange = change;
     if (change.kind === 'replaced') {
       this.#views.clear();
-      this.#cached = 0;
-      this.#newest = undefined;
-    }
-    else {
+    } else {
       const ops: Op[] = [];
       for (const op of change.ops) {
         if (op.workspaceId.startsWith(BASE_PREFIX)) continue;
-        const view = this.#view(op.workspaceId);
+        const view = this.#views.view(op.workspaceId);
         if (!view) ops.push(op);
         else if (op.type === 'put') ops.push(isTombstone(op.row) ? { type: 'delete', collection: op.collection, workspaceId: op.workspaceId, id: op.row.id } : op);
         else {
           // an own row went away: the base row, if any, shows through again
-          const base = this.#baseRow(view, op.collection, op.id);
+          const base = this.#views.baseRow(view, op.collection, op.id);
           ops.push(base ? { type: 'put', collection: op.collection, workspaceId: op.workspaceId, row: base } : op);
         }
       }
