@@ -24,7 +24,7 @@ export interface BenchReport {
   writes?: WriteCostResult;
   reset?: ResetResult;
   workspaces?: WorkspacesResult;
-  workspaceReads?: WorkspaceReadsResult;
+  workspaceReads?: WorkspaceReadsResult[];
   webhooks?: WebhookResult;
   creates?: CreatesResult;
   memory?: MemoryResult;

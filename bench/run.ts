@@ -133,7 +133,11 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
     });
   }
   if (has('workspaces')) await attempt(['workspaces'], async () => void (report.workspaces = await runWorkspaces(tmpDir, log)));
-  if (has('workspace-reads')) await attempt(['workspace-reads'], async () => void (report.workspaceReads = await runWorkspaceReads(tmpDir, log)));
+  if (has('workspace-reads')) {
+    await attempt(['workspace-reads'], async () => {
+      report.workspaceReads = [await runWorkspaceReads(tmpDir, 'file', log), await runWorkspaceReads(tmpDir, 'memory', log)];
+    });
+  }
 }
 
 async function main(): Promise<void> {
