@@ -1,5 +1,6 @@
 import type { ResetResult } from './reset.ts';
 import { workspacesBlock, type WorkspacesResult } from './workspaces.ts';
+import { workspaceReadsBlock, type WorkspaceReadsResult } from './workspace-reads.ts';
 import type { StartupResult, StartupSeries } from './startup.ts';
 import type { ThroughputResult } from './throughput.ts';
 import type { WebhookResult } from './webhooks.ts';
@@ -23,6 +24,7 @@ export interface BenchReport {
   writes?: WriteCostResult;
   reset?: ResetResult;
   workspaces?: WorkspacesResult;
+  workspaceReads?: WorkspaceReadsResult[];
   webhooks?: WebhookResult;
   creates?: CreatesResult;
   memory?: MemoryResult;
@@ -135,6 +137,7 @@ export function formatReport(r: BenchReport): string {
   if (r.creates) blocks.push(createsBlock(r.creates));
   if (r.memory) blocks.push(memoryBlock(r.memory));
   if (r.workspaces) blocks.push(workspacesBlock(r.workspaces));
+  if (r.workspaceReads) blocks.push(workspaceReadsBlock(r.workspaceReads));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

@@ -11,7 +11,7 @@
  * 3 write cost, 4 reset, 5 webhook latency (bench/webhook-latency.ts),
  * 6 form and booking creates at 1k and 100k records, 7 memory (idle RSS against
  * bare Fastify, RSS after 100k requests, 10k failed deliveries, 100k bookings),
- * 8 workspaces on demand.
+ * 8 workspaces on demand, 9 1,000 workspaces reading (bench/workspace-reads.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -28,8 +28,9 @@ import { runWriteCost } from './write-cost.ts';
 import { runCreates } from './creates.ts';
 import { runMemory } from './memory.ts';
 import { runWorkspaces } from './workspaces.ts';
+import { runWorkspaceReads } from './workspace-reads.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -132,6 +133,11 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
     });
   }
   if (has('workspaces')) await attempt(['workspaces'], async () => void (report.workspaces = await runWorkspaces(tmpDir, log)));
+  if (has('workspace-reads')) {
+    await attempt(['workspace-reads'], async () => {
+      report.workspaceReads = [await runWorkspaceReads(tmpDir, 'file', log), await runWorkspaceReads(tmpDir, 'memory', log)];
+    });
+  }
 }
 
 async function main(): Promise<void> {

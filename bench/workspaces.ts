@@ -67,7 +67,8 @@ export async function runWorkspaces(tmpDir: string, log: (line: string) => void)
   }
 }
 
-function rssMb(pid: number): number {
+/** the child's resident set, from /proc (MiB, as `ps` and the issue's figures) */
+export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { normaliseAllowedHost } from './core/host-guard.ts';
+import { DEFAULT_CACHED_ROWS } from './storage/overlay-store.ts';
 
 /**
  * The package root: the nearest folder above this module that holds
@@ -21,6 +22,8 @@ export const DEFAULT_SCENARIOS_DIR = join(packageRoot(), 'scenarios');
 export const DEFAULT_SEED = 20260115;
 /** where a manual clock starts unless told otherwise */
 export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';
+/** created workspaces at most, by default (issue 23, point 5) */
+export const DEFAULT_MAX_WORKSPACES = 1000;
 
 export const SandboxOptionsSchema = z.object({
   /** 0 = any free port */
@@ -71,6 +74,10 @@ export const SandboxOptionsSchema = z.object({
   strict: z.boolean().default(false),
   /** multiplies the webhook retry schedule (e.g. 0.01 to watch retries live; docs/webhooks.md) */
   webhookRetryScale: z.number().positive().max(1).default(1),
+  /** created workspaces at most (POST /__sandbox/workspaces answers 409 past it; docs/control-plane.md) */
+  maxWorkspaces: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_WORKSPACES),
+  /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
+  workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),
 });
 
 export type SandboxOptions = z.input<typeof SandboxOptionsSchema>;

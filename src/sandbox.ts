@@ -87,7 +87,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
   if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
-  const store = new OverlayStore(engine, freshenCopiedRow);
+  const store = new OverlayStore(engine, { freshen: freshenCopiedRow, cachedRows: options.workspaceCacheRows });
   let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
@@ -159,6 +159,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       fixtureJson: () => fixtures.json(),
       fixtureWorkspaces: () => fixtures.workspaces,
       afterDeleted: (workspaceId) => suspension.forget(workspaceId),
+      maxWorkspaces: options.maxWorkspaces,
       afterReplaced: async (workspaceId) => {
         suspension.forget(workspaceId);
         for (const service of running) await service.afterReset?.();

@@ -91,7 +91,10 @@ async function workerEnv(sandbox: Sandbox, workers: number, mode: string): Promi
   const env: Record<string, string> = {};
   const template = sandbox.workspaces.find((w) => w.mode === mode)?.id;
   for (let i = 1; i <= workers; i++) {
-    const workspace = await sandbox.createWorkspace({ template, name: `worker ${i}` });
+    const workspace = await sandbox.createWorkspace({ template, name: `worker ${i}` }).catch(async (err: unknown) => {
+      await sandbox.stop();
+      return fail(`--workers ${workers}: ${err instanceof Error ? err.message : String(err)}`); // past --max-workspaces: the line says what to do
+    });
     env[`SANDBOX_API_KEY_${i}`] = workspace.keys[0]!.key;
     env[`SANDBOX_WORKSPACE_ID_${i}`] = workspace.id;
   }

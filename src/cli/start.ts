@@ -25,6 +25,8 @@ export interface StartFlags {
   /** seconds */
   webhookTimeout?: number;
   suspension?: boolean;
+  /** created workspaces at most */
+  maxWorkspaces?: number;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -49,6 +51,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
     ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
+    ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),
   };
 }
 

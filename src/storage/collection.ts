@@ -44,6 +44,8 @@ export interface Repository<T extends StoredRow> {
   has(workspaceId: string, id: string): boolean;
   /** rows of one partition in insertion order */
   list(workspaceId: string): readonly T[];
+  /** rows of one partition whose `field` is the string `value`, in list order (Store.listWhere) */
+  listWhere(workspaceId: string, field: keyof T & string, value: string): readonly T[];
   /** workspace ids that have rows in this collection */
   partitions(): string[];
   version(workspaceId: string): number;
@@ -129,6 +131,11 @@ class StoreRepository<T extends StoredRow> implements Repository<T> {
 
   list(workspaceId: string): readonly T[] {
     return this.store.list(this.collection.name, workspaceId) as unknown as readonly T[];
+  }
+
+  listWhere(workspaceId: string, field: keyof T & string, value: string): readonly T[] {
+    if (this.store.listWhere) return this.store.listWhere<T>(this.collection.name, workspaceId, field, value);
+    return this.list(workspaceId).filter((row) => row[field] === value);
   }
 
   partitions(): string[] {

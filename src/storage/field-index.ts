@@ -58,13 +58,24 @@ export class FieldIndex<T extends { readonly id: string }> {
     return FieldIndex.of<T>(store, collection.name, name, keyOf);
   }
 
+  /**
+   * Partitions kept per index, least recently looked up dropped first (to be rebuilt by
+   * their next lookup, one scan). A thousand created workspaces that each read one booking
+   * built 62 KiB of passenger and item index each, kept for good (issue 23, point 5).
+   */
+  static readonly MAX_PARTITIONS = 128;
+
+  /** by workspace id, least recently looked up first */
   readonly #partitions = new Map<string, Partition>();
+  /** the last key of #partitions (a lookup there needs no reordering) */
+  #newest: string | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly collection: string,
     /** the row's key, or null to leave the row out of the index */
     private readonly keyOf: (row: T) => string | null,
+    private readonly maxPartitions = FieldIndex.MAX_PARTITIONS,
   ) {
     store.onChange((change) => this.#apply(change));
   }
@@ -104,16 +115,32 @@ export class FieldIndex<T extends { readonly id: string }> {
     return this.#partitions.get(workspaceId)?.filed ?? 0;
   }
 
+  /** Partitions kept now (tests of the bound). */
+  get partitionCount(): number {
+    return this.#partitions.size;
+  }
+
   #partition(workspaceId: string): Partition {
     let partition = this.#partitions.get(workspaceId);
-    if (!partition) {
-      partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
-      for (const row of this.store.scan<T>(this.collection, workspaceId)) {
-        const key = this.keyOf(row);
-        if (key !== null) file(partition, key, row.id);
+    if (partition) {
+      if (this.#newest !== workspaceId) {
+        this.#partitions.delete(workspaceId); // to the end: the most recently looked up
+        this.#partitions.set(workspaceId, partition);
+        this.#newest = workspaceId;
       }
-      partition.checkedAt = partition.filed;
-      this.#partitions.set(workspaceId, partition);
+      return partition;
+    }
+    partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
+    for (const row of this.store.scan<T>(this.collection, workspaceId)) {
+      const key = this.keyOf(row);
+      if (key !== null) file(partition, key, row.id);
+    }
+    partition.checkedAt = partition.filed;
+    this.#partitions.set(workspaceId, partition);
+    this.#newest = workspaceId;
+    for (const oldest of this.#partitions.keys()) {
+      if (this.#partitions.size <= this.maxPartitions) break;
+      this.#partitions.delete(oldest);
     }
     return partition;
   }

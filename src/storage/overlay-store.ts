@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { defineCollection } from './collection.ts';
-import { maskId, maskValue, parseMask, type IdMask } from './id-mask.ts';
+import { maskId } from './id-mask.ts';
+import { BASE_PREFIX, basePartition, isTombstone, OVERLAYS_COLLECTION, tombstone, type OverlayRecord } from './overlay-records.ts';
+import { DEFAULT_CACHED_ROWS, OverlayViews, type OverlayStoreOptions } from './overlay-views.ts';
 import { GLOBAL_PARTITION, type Collections, type InitialCollections, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
 
 /**
@@ -20,40 +20,33 @@ import { GLOBAL_PARTITION, type Collections, type InitialCollections, type Instr
  * Base partitions are hidden from partitions(); everything else (the raw
  * state, export, replaceAll, flush) passes through, so snapshots and the file
  * on disk hold bases, overlays and tombstones as plain rows.
+ *
+ * Rewritten base rows are kept for the next read, within one budget of rows
+ * shared by every created workspace (issue 23, point 5): past it, the caches
+ * of the workspaces read least recently are dropped, to be rewritten again
+ * from the base and the mask when next read (overlay-views.ts). So memory
+ * follows what was written (own rows, in the engine), not what was read. A
+ * replaced state (global reset, restore) drops every cache.
  */
-export const OVERLAYS_COLLECTION = 'workspaceOverlays';
-export const BASE_PREFIX = '~base:';
-const TOMBSTONE = '~deleted';
-
-export const OverlayRecordSchema = z.object({ id: z.string(), baseId: z.string(), mask: z.string(), templateId: z.string(), createdAt: z.string() });
-export type OverlayRecord = z.output<typeof OverlayRecordSchema>;
-/** The created workspaces, one row each, in the engine's global partition (never seen through the overlay). */
-export const OVERLAYS = defineCollection({ name: OVERLAYS_COLLECTION, schema: OverlayRecordSchema, idPrefix: 'wksp', internal: true });
-
-export const basePartition = (baseId: string): string => `${BASE_PREFIX}${baseId}`;
-export const isTombstone = (row: Row | undefined): boolean => row !== undefined && row[TOMBSTONE] === true;
-export const tombstone = (id: string): Row => ({ id, [TOMBSTONE]: true });
-
-interface View {
-  record: OverlayRecord;
-  base: string;
-  mask: IdMask;
-  /** base rows rewritten into this workspace's ids, by collection, built on first read */
-  rows: Map<string, Map<string, Row>>;
-  lists: Map<string, readonly Row[]>;
-  merged: Map<string, { version: number; list: readonly Row[] }>;
-}
+export { BASE_PREFIX, basePartition, isTombstone, OVERLAYS, OVERLAYS_COLLECTION, OverlayRecordSchema, tombstone, type OverlayRecord } from './overlay-records.ts';
+export { DEFAULT_CACHED_ROWS, type OverlayStoreOptions } from './overlay-views.ts';
 
 export class OverlayStore implements Store {
-  readonly #views = new Map<string, View>();
   readonly #listeners = new Set<(change: StoreChange) => void>();
+  /** what created workspaces keep of what they read */
+  readonly #views: OverlayViews;
 
   constructor(
     readonly inner: Store,
-    /** rewrites a base row for one workspace beyond its ids (fresh secrets) */
-    private readonly freshen: (collection: string, row: Row, mask: string) => Row = (_c, row) => row,
+    options: OverlayStoreOptions = {},
   ) {
+    this.#views = new OverlayViews(inner, options.freshen ?? ((_c, row) => row), options.cachedRows ?? DEFAULT_CACHED_ROWS);
     inner.onChange((change) => this.#forward(change));
+  }
+
+  /** What the views hold now (diagnostics, tests of the bound). */
+  get cacheStats(): { views: number; rows: number; budget: number } {
+    return this.#views.stats;
   }
 
   get path(): string | null {
@@ -62,25 +55,25 @@ export class OverlayStore implements Store {
 
   /** The overlay record of a created workspace, or undefined. */
   overlay(workspaceId: string): OverlayRecord | undefined {
-    return this.#view(workspaceId)?.record;
+    return this.#views.view(workspaceId)?.record;
   }
 
   get<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, id: string): T | undefined {
-    const view = this.#view(workspaceId);
+    const view = this.#views.view(workspaceId);
     const own = this.inner.get<T>(collection, workspaceId, id);
     if (!view) return own;
     if (own) return isTombstone(own as unknown as Row) ? undefined : own;
-    return this.#baseRow(view, collection, id) as T | undefined;
+    return this.#views.baseRow(view, collection, id) as T | undefined;
   }
 
   list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[] {
-    const view = this.#view(workspaceId);
+    const view = this.#views.view(workspaceId);
     const own = this.inner.list<T>(collection, workspaceId) as unknown as readonly Row[];
     if (!view) return own as unknown as readonly T[];
     const version = this.inner.version(collection, workspaceId);
     const cached = view.merged.get(collection);
     if (cached && cached.version === version) return cached.list as unknown as readonly T[];
-    const base = this.#baseList(view, collection);
+    const base = this.#views.baseList(view, collection);
     let list: readonly Row[] = base;
     if (own.length > 0) {
       const ownById = new Map(own.map((row) => [row.id, row]));
@@ -99,19 +92,53 @@ export class OverlayStore implements Store {
     return list as unknown as readonly T[];
   }
 
+  /**
+   * A created workspace's rows whose `field` is `value`, without rewriting the
+   * others: a base row matches when its own field is the value under the
+   * mask (maskId is its own inverse, and leaves strings that are not ids as
+   * they are). Not for fields that `freshen` changes.
+   */
+  listWhere<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, field: string, value: string): readonly T[] {
+    const view = this.#views.view(workspaceId);
+    const matches = (row: Row) => row[field] === value;
+    if (!view) return this.inner.list<T>(collection, workspaceId).filter((row) => matches(row as unknown as Row));
+    const cached = view.merged.get(collection);
+    if (cached && cached.version === this.inner.version(collection, workspaceId)) return cached.list.filter(matches) as unknown as readonly T[];
+    const own = this.inner.list(collection, workspaceId);
+    const ownById = own.length > 0 ? new Map(own.map((row) => [row.id, row])) : null;
+    const baseIds = new Set<string>();
+    const raw = maskId(value, view.mask);
+    const out: Row[] = [];
+    for (const row of this.inner.list(collection, view.base)) {
+      // with no own rows, a base row that does not match costs one comparison (no id rewritten)
+      const mine = ownById === null ? undefined : ownById.get(maskId(row.id, view.mask));
+      if (ownById !== null) baseIds.add(maskId(row.id, view.mask));
+      if (mine !== undefined) {
+        if (!isTombstone(mine) && matches(mine)) out.push(mine);
+      } else if (row[field] === raw) out.push(this.#views.rewrite(view, collection, row));
+    }
+    for (const row of own) if (!baseIds.has(row.id) && !isTombstone(row) && matches(row)) out.push(row);
+    this.#views.trim(view);
+    return out as unknown as readonly T[];
+  }
+
   count(collection: string, workspaceId: string): number {
-    return this.#view(workspaceId) ? this.list(collection, workspaceId).length : this.inner.count(collection, workspaceId);
+    return this.#views.view(workspaceId) ? this.list(collection, workspaceId).length : this.inner.count(collection, workspaceId);
   }
 
   scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    return this.#view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
+    return this.#views.view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
   }
 
   partitions(collection: string): string[] {
     const out = this.inner.partitions(collection).filter((p) => !p.startsWith(BASE_PREFIX));
     const seen = new Set(out);
+    // a thousand workspaces share a base or two: look at each base once (a global reset asks this of every collection)
+    const baseHasRows = new Map<string, boolean>();
     for (const record of this.inner.list<OverlayRecord>(OVERLAYS_COLLECTION, GLOBAL_PARTITION)) {
-      if (!seen.has(record.id) && this.inner.list(collection, basePartition(record.baseId)).length > 0) out.push(record.id);
+      let has = baseHasRows.get(record.baseId);
+      if (has === undefined) baseHasRows.set(record.baseId, (has = this.inner.count(collection, basePartition(record.baseId)) > 0));
+      if (has && !seen.has(record.id)) out.push(record.id);
     }
     return out;
   }
@@ -123,8 +150,8 @@ export class OverlayStore implements Store {
   commit(ops: readonly Op[]): Promise<void> {
     const mapped = ops.map((op) => {
       if (op.type !== 'delete') return op;
-      const view = this.#view(op.workspaceId);
-      if (!view || !this.#baseRow(view, op.collection, op.id)) return op;
+      const view = this.#views.view(op.workspaceId);
+      if (!view || !this.#views.baseRow(view, op.collection, op.id)) return op;
       return { type: 'put' as const, collection: op.collection, workspaceId: op.workspaceId, row: tombstone(op.id) };
     });
     return this.inner.commit(mapped);
@@ -190,60 +217,21 @@ export class OverlayStore implements Store {
     return this.inner.readFileCollections();
   }
 
-  // ---------------------------------------------------------------- internals
-
-  #view(workspaceId: string): View | undefined {
-    if (workspaceId === GLOBAL_PARTITION || workspaceId.startsWith(BASE_PREFIX)) return undefined;
-    const record = this.inner.get<OverlayRecord>(OVERLAYS_COLLECTION, GLOBAL_PARTITION, workspaceId);
-    if (!record) {
-      this.#views.delete(workspaceId);
-      return undefined;
-    }
-    let view = this.#views.get(workspaceId);
-    if (!view || view.record !== record) {
-      view = { record, base: basePartition(record.baseId), mask: parseMask(record.mask), rows: new Map(), lists: new Map(), merged: new Map() };
-      this.#views.set(workspaceId, view);
-    }
-    return view;
-  }
-
-  #rewrite(view: View, collection: string, row: Row): Row {
-    let rows = view.rows.get(collection);
-    if (!rows) view.rows.set(collection, (rows = new Map()));
-    const id = maskId(row.id, view.mask);
-    let out = rows.get(id);
-    if (!out) rows.set(id, (out = this.freshen(collection, maskValue(row, view.mask) as Row, view.record.mask)));
-    return out;
-  }
-
-  #baseRow(view: View, collection: string, id: string): Row | undefined {
-    const row = this.inner.get(collection, view.base, maskId(id, view.mask));
-    return row ? this.#rewrite(view, collection, row) : undefined;
-  }
-
-  #baseList(view: View, collection: string): readonly Row[] {
-    let list = view.lists.get(collection);
-    if (!list) {
-      list = Object.freeze(this.inner.list(collection, view.base).map((row) => this.#rewrite(view, collection, row)));
-      view.lists.set(collection, list);
-    }
-    return list;
-  }
-
   /** Re-emits the engine's changes as the merged view shows them. */
   #forward(change: StoreChange): void {
     let out: StoreChange = change;
-    if (change.kind === 'replaced') this.#views.clear();
-    else {
+    if (change.kind === 'replaced') {
+      this.#views.clear();
+    } else {
       const ops: Op[] = [];
       for (const op of change.ops) {
         if (op.workspaceId.startsWith(BASE_PREFIX)) continue;
-        const view = this.#view(op.workspaceId);
+        const view = this.#views.view(op.workspaceId);
         if (!view) ops.push(op);
         else if (op.type === 'put') ops.push(isTombstone(op.row) ? { type: 'delete', collection: op.collection, workspaceId: op.workspaceId, id: op.row.id } : op);
         else {
           // an own row went away: the base row, if any, shows through again
-          const base = this.#baseRow(view, op.collection, op.id);
+          const base = this.#views.baseRow(view, op.collection, op.id);
           ops.push(base ? { type: 'put', collection: op.collection, workspaceId: op.workspaceId, row: base } : op);
         }
       }

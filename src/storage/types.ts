@@ -75,6 +75,13 @@ export interface Store {
   scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T>;
   /** workspace ids that have rows in a collection */
   partitions(collection: string): string[];
+  /**
+   * The rows of list() whose `field` is the string `value`, in list order.
+   * Optional: without it, list() is filtered. The overlay (overlay-store.ts)
+   * answers it without rewriting the rows that do not match, so a scan of
+   * every workspace after a reset costs no copy of each one (issue 23, point 5).
+   */
+  listWhere?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, field: string, value: string): readonly T[];
   /** increases whenever the partition changes; used to cache derived responses */
   version(collection: string, workspaceId: string): number;
   /**

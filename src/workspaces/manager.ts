@@ -10,7 +10,7 @@ import { API_KEYS, WORKSPACES, type ApiKeyRecord, type RateLimitMode, type Works
 import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
 import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
 import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
-import { parsedFixtures, templateBase } from './templates.ts';
+import { freshSecrets, parsedFixtures, templateBase } from './templates.ts';
 
 /**
  * Workspaces on demand (issue 12; docs/control-plane.md, "Workspaces"): one
@@ -73,6 +73,8 @@ export interface WorkspaceManagerDeps {
   afterReplaced: (workspaceId: string) => Promise<void>;
   /** forgets what other parts keep per workspace (suspension) */
   afterDeleted: (workspaceId: string) => void;
+  /** created workspaces at most (the sandbox option maxWorkspaces) */
+  maxWorkspaces: number;
 }
 
 export class WorkspaceManager {
@@ -101,8 +103,12 @@ export class WorkspaceManager {
     const templateRecord = WORKSPACES.in(store).get(GLOBAL_PARTITION, template.id);
     if (!templateRecord) throw notFound(`Template workspace ${template.id}`);
     const base = templateBase(await this.deps.fixtureJson(), template.id, (name) => this.deps.collections.get(name)?.copied ?? true);
+    // checked after the last await: the check and the commit below happen in one tick, so
+    // concurrent creates cannot both take the last place
+    this.requireRoom();
     const mask = newMask();
     const id = maskId(template.id, parseMask(mask));
+    const secrets = freshSecrets(base, parseMask(mask));
     const mode = input.mode ?? templateRecord.mode;
     const rateLimits = input.rateLimits ?? this.deps.defaultRateLimits;
     const now = clock.isoIn(null);
@@ -112,7 +118,7 @@ export class WorkspaceManager {
       for (const [collection, rows] of base.rows) for (const row of rows) put(collection, basePartition(base.baseId), row);
       put(BASES_COLLECTION, GLOBAL_PARTITION, { id: base.baseId, templateId: template.id, createdAt: now });
     }
-    const overlay: OverlayRecord = { id, baseId: base.baseId, mask, templateId: template.id, createdAt: now };
+    const overlay: OverlayRecord = { id, baseId: base.baseId, mask, templateId: template.id, createdAt: now, secrets };
     ops.push(OVERLAYS.putOp(GLOBAL_PARTITION, overlay));
     const name = input.name ?? `${templateRecord.name} (worker ${id.slice(-6)})`;
     const record: WorkspaceRecord = { ...templateRecord, id, name, mode, rateLimits, createdAt: now };
@@ -192,8 +198,9 @@ export class WorkspaceManager {
     const created: Collections = {};
     const overlays = OVERLAYS.in(inner).list(GLOBAL_PARTITION);
     if (overlays.length === 0) return created;
+    // dictionary-mode objects: a literal given a thousand new keys builds a hidden class per key
     const add = (collection: string, workspaceId: string, row: Row) => {
-      ((created[collection] ??= {})[workspaceId] ??= {})[row.id] = row;
+      ((created[collection] ??= {})[workspaceId] ??= Object.create(null) as Record<string, Row>)[row.id] = row;
     };
     const ids = new Set(overlays.map((o) => o.id));
     const bases = new Set(overlays.map((o) => o.baseId));
@@ -217,6 +224,21 @@ export class WorkspaceManager {
       throw badRequest('CONTROL_INVALID', `Unknown template ${JSON.stringify(given ?? null)}: use the id or name of a fixture workspace (${fixtures.map((w) => w.name).join(', ')})`);
     }
     return found;
+  }
+
+  /**
+   * The cap on created workspaces (issue 23, point 5): each costs a few rows and what it
+   * keeps, so a runaway loop of creates is stopped with a line that says what to do. A 409:
+   * waiting does not free a place (a 429 would say it does); deleting one or raising the cap does.
+   */
+  private requireRoom(): void {
+    const created = OVERLAYS.in(this.deps.store.inner).list(GLOBAL_PARTITION).length;
+    const max = this.deps.maxWorkspaces;
+    if (created < max) return;
+    throw conflict(
+      'CONTROL_CONFLICT',
+      `This sandbox has ${created} created workspaces, its limit: delete some (DELETE /__sandbox/workspaces/:id, or \`sandbox workspace delete <id>\`) or raise the limit (\`sandbox start --max-workspaces <n>\`, or the maxWorkspaces option)`,
+    );
   }
 
   private requireWorkspace(id: string): void {

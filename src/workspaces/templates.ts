@@ -1,6 +1,8 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Collections, Row } from '../storage/types.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
+import { maskId, type IdMask } from '../storage/id-mask.ts';
+import { newWebhookSecret } from '../webhooks/signing.ts';
 
 /**
  * Templates of created workspaces: a fixture workspace's fixture-generated
@@ -48,11 +50,60 @@ export function templateBase(json: string, templateId: string, copied: (collecti
 }
 
 /**
- * Beyond ids, a copy gets fresh webhook signing secrets, derived from its
- * mask, so a receiver of one workspace cannot verify another's deliveries.
+ * The secrets among the fields of copied rows, and how a fresh one is made
+ * (issue 23, point 6). Credentials of their own (API keys, organization keys,
+ * verification codes, wizard sessions) are never copied (`copied: false`);
+ * webhook signing secrets are the one secret in what is.
  */
-export function freshenCopiedRow(collection: string, row: Row, mask: string): Row {
-  if (collection !== WEBHOOK_SUBSCRIPTIONS.name || typeof row.secret !== 'string') return row;
-  const derived = createHmac('sha256', mask).update(row.secret).digest('base64');
-  return { ...row, secret: `whsec_${derived}` };
+const COPIED_SECRETS: Readonly<Record<string, Readonly<Record<string, () => string>>>> = {
+  [WEBHOOK_SUBSCRIPTIONS.name]: { secret: newWebhookSecret },
+};
+
+/** a secret's key in the overlay record: `<collection>/<row id in the workspace>/<field>` */
+const secretKey = (collection: string, rowId: string, field: string) => `${collection}/${rowId}/${field}`;
+
+/**
+ * New random values (crypto.randomBytes) for every secret of the template's
+ * copied rows, stored in the created workspace's overlay record. A secret
+ * computed from the mask and the template's secret could be computed by
+ * anyone who knows both (the mask follows from two workspace ids, fixture
+ * secrets from the seed), so it is drawn instead, and kept so that it stays
+ * the same across reads, restarts, resets and snapshots.
+ */
+export function freshSecrets(base: TemplateBase, mask: IdMask): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [collection, fields] of Object.entries(COPIED_SECRETS)) {
+    for (const row of base.rows.get(collection) ?? []) {
+      for (const [field, fresh] of Object.entries(fields)) {
+        if (typeof row[field] === 'string') secrets[secretKey(collection, maskId(row.id, mask), field)] = fresh();
+      }
+    }
+  }
+  return secrets;
+}
+
+/**
+ * A workspace created before its secrets were stored (a database from an
+ * older version) gets new random ones once per process: never the template's,
+ * never derived from public ids. They change at a restart.
+ */
+const unstoredSecrets = new Map<string, string>();
+
+/** A base row as a created workspace sees it: its secrets are the workspace's own (`freshSecrets`). */
+export function freshenCopiedRow(collection: string, row: Row, overlay: { id: string; secrets?: Readonly<Record<string, string>> | undefined }): Row {
+  const fields = COPIED_SECRETS[collection];
+  if (!fields) return row;
+  let out = row;
+  for (const [field, fresh] of Object.entries(fields)) {
+    if (typeof row[field] !== 'string') continue;
+    const key = secretKey(collection, row.id, field);
+    let secret = overlay.secrets?.[key];
+    if (secret === undefined) {
+      const unstored = `${overlay.id}/${key}`;
+      secret = unstoredSecrets.get(unstored) ?? fresh();
+      unstoredSecrets.set(unstored, secret);
+    }
+    out = { ...out, [field]: secret };
+  }
+  return out;
 }

@@ -101,4 +101,19 @@ describe('FieldIndex, checked against the store', () => {
     expect(index.rows('ws', 'kept').map((r) => r.id)).toEqual(['keep']);
     expect(index.has('ws', 'slug-49-0')).toBe(false);
   });
+
+  it('keeps a bounded number of partitions, the least recently looked up dropped first and rebuilt exactly (issue 23)', async () => {
+    const { store } = await openStore();
+    await store.commit(['ws1', 'ws2', 'ws3'].map((ws) => put(`${ws}-a`, 'one', ws)));
+    const index = new FieldIndex<Item>(store, 'items', (row) => row.slug, 2);
+    expect(index.rows('ws1', 'one').map((r) => r.id)).toEqual(['ws1-a']);
+    expect(index.rows('ws2', 'one').map((r) => r.id)).toEqual(['ws2-a']);
+    expect(index.has('ws1', 'one')).toBe(true); // ws1 is now the most recent: ws2 goes next
+    expect(index.rows('ws3', 'one').map((r) => r.id)).toEqual(['ws3-a']);
+    expect(index.partitionCount).toBe(2);
+    expect([index.filedIds('ws1'), index.filedIds('ws2'), index.filedIds('ws3')]).toEqual([1, 0, 1]);
+    await store.commit([put('ws2-b', 'one', 'ws2')]); // while dropped: the rebuild sees it
+    expect(index.rows('ws2', 'one').map((r) => r.id)).toEqual(['ws2-a', 'ws2-b']);
+    expect(index.partitionCount).toBe(2);
+  });
 });

@@ -58,4 +58,23 @@ describe('OverlayStore: a created workspace as a copy-on-write view of its base'
     const ops = (changes[0] as unknown as { ops: Op[] }).ops;
     expect(ops.map((op) => [op.type, op.type === 'put' ? op.row.id : op.id])).toEqual([['put', m(P1)], ['delete', NEW], ['put', m(P2)]]);
   });
+
+  it('listWhere answers what list().filter() would, rewriting only the base rows that match (issue 23)', async () => {
+    const { store, id, m } = await setup();
+    const P3 = 'prod_66666666-6666-4666-8666-666666666666';
+    await store.commit([
+      { type: 'put', collection: 'products', workspaceId: id, row: { id: m(P2), title: 'one' } }, // a base row changed to match
+      { type: 'put', collection: 'products', workspaceId: id, row: { id: P3, title: 'one' } }, // a new own row
+    ]);
+    const where = (field: string, value: string) => store.listWhere('products', id, field, value).map((r) => r.id);
+    const filtered = (field: string, value: string) => store.list('products', id).filter((r) => r[field] === value).map((r) => r.id);
+    expect(where('title', 'one')).toEqual([m(P1), m(P2), P3]);
+    expect(where('title', 'two')).toEqual([]);
+    expect(where('workspaceId', id)).toEqual(filtered('workspaceId', id)); // a value that is an id: compared under the mask
+    expect(where('workspaceId', id)).toEqual([m(P1)]);
+    await store.commit([{ type: 'delete', collection: 'products', workspaceId: id, id: m(P1) }]);
+    expect(where('title', 'one')).toEqual([m(P2), P3]);
+    expect(where('title', 'one')).toEqual(filtered('title', 'one'));
+  });
 });
+

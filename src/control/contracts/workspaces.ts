@@ -37,8 +37,9 @@ export const WORKSPACE_ROUTES = defineRoutes({
       .optional(),
     data: CreatedWorkspaceSchema,
     statuses: [201],
-    errors: [400],
-    summary: 'Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once',
+    // 409: the sandbox already has maxWorkspaces created workspaces (the message says how to delete or raise it)
+    errors: [400, 409],
+    summary: 'Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once; 409 past the cap of created workspaces (1,000 by default)',
   },
   deleteWorkspace: {
     method: 'DELETE',
