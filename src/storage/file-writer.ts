@@ -175,6 +175,9 @@ export class FileWriter {
     // The capture is copy-on-write (O(partitions)), and the text is produced slice
     // by slice, so commits and requests go on while 100k records are written.
     const snapshot = this.source.capture();
+    // cleared now, not once written: a replaceAll() while this one is being written
+    // asks for another snapshot, of a state this one does not hold
+    this.#forceSnapshot = false;
     try {
       await this.#openJournal(); // created on first write; its dir entry is synced with the rename
       // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
@@ -190,7 +193,6 @@ export class FileWriter {
     this.#snapshotSeq = snapshot.seq;
     const written = await stat(this.file.path);
     this.#ownWrite = { ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
-    this.#forceSnapshot = false;
     this.stats.snapshots++;
     this.stats.journalledCommits = 0;
   }
