@@ -9,7 +9,7 @@ import type { RateDecision, RateLimiter } from './core/rate-limit.ts';
 import type { ResolvedOptions } from './config.ts';
 import type { SelfGuard } from './core/self-guard.ts';
 import type { CollectionRegistry } from './storage/collection.ts';
-import type { InitialCollections, Store } from './storage/types.ts';
+import type { InitialCollections, ReplaceOptions, Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
 import type { WorkspaceManager } from './workspaces/manager.ts';
@@ -35,8 +35,8 @@ export interface SandboxContext {
   reset: () => Promise<void>;
   /** re-reads the fixture files and re-seeds the catalog they define, keeping runtime data */
   reloadFixtures: () => Promise<void>;
-  /** replaces the whole state (snapshot restore, import) and lets services reschedule */
-  replaceState: (collections: InitialCollections) => Promise<void>;
+  /** replaces the whole state (snapshot restore, import, a watched hand edit) and lets services reschedule */
+  replaceState: (collections: InitialCollections, options?: ReplaceOptions) => Promise<void>;
   faults: FaultInjector;
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;

@@ -124,8 +124,8 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       clock.restart();
       await ctx.replaceState(withRows(await fixtures.initial(), ctx.workspaces.createdRows()));
     },
-    replaceState: async (state) => {
-      await store.replaceAll(state);
+    replaceState: async (state, replaceOptions) => {
+      await store.replaceAll(state, replaceOptions);
       rateLimiter.clear();
       suspension.forget();
       for (const service of running) await service.afterReset?.();
