@@ -55,15 +55,17 @@ export const auth = { authorization: `Bearer ${KEYS.liveFull}` };
 
 /**
  * `count` loops of `POST /v1/forms`, each form's id kept once acknowledged
- * (201). They run until stop() or until the process is gone (a refused
- * connection: never acknowledged).
+ * (201), with what `phase()` said when its request was sent. They run until
+ * stop() or until the process is gone (a refused connection: never acknowledged).
  */
-export function formWriters(url: string, count: number, tag: string): { acked: Set<string>; stop: () => Promise<void> } {
+export function formWriters(url: string, count: number, tag: string, phase: () => string = () => ''): { acked: Set<string>; sentIn: Map<string, string>; stop: () => Promise<void> } {
   const acked = new Set<string>();
+  const sentIn = new Map<string, string>();
   let running = true;
   let n = 0;
   const loop = async (w: number) => {
     while (running) {
+      const sent = phase();
       try {
         const res = await fetch(`${url}/v1/forms`, {
           method: 'POST',
@@ -71,7 +73,10 @@ export function formWriters(url: string, count: number, tag: string): { acked: S
           body: JSON.stringify({ name: `${tag} w${w} #${n++}`, fields: [] }),
         });
         const body = (await res.json()) as { data?: Row } & Row;
-        if (res.status === 201) acked.add((body.data ?? body).id);
+        if (res.status === 201) {
+          acked.add((body.data ?? body).id);
+          sentIn.set((body.data ?? body).id, sent);
+        }
       } catch {
         return; // the process is gone
       }
@@ -80,6 +85,7 @@ export function formWriters(url: string, count: number, tag: string): { acked: S
   const loops = Array.from({ length: count }, (_, w) => loop(w));
   return {
     acked,
+    sentIn,
     stop: async () => {
       running = false;
       await Promise.all(loops);
