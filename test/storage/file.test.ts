@@ -442,9 +442,10 @@ describe('file store: sliced snapshot writing (no pause at scale)', () => {
     await new Promise((resolve) => setImmediate(resolve)); // the drain loop has captured the state and is writing
     await store.replaceAll({ c: { ws: { restored: { id: 'restored' } } } });
     await compaction;
+    await store.commit([put('c', 'ws', { id: 'after' })]); // journalled after the restore: readable only if the restore is on disk
     await abandon(store); // kill -9: nothing more is written
     const { store: reopened } = await openStore({ path });
-    expect(reopened.list('c', 'ws').map((r) => r.id)).toEqual(['restored']);
+    expect(reopened.list('c', 'ws').map((r) => r.id)).toEqual(['restored', 'after']);
     await reopened.close();
   });
 });
