@@ -85,6 +85,21 @@ describe('sandbox start --watch', () => {
     expect(written).toBeGreaterThan(0);
   }, 60_000);
 
+  it('refuses, in one line, an edit of a stale copy that would roll writes back, and rewrites the file', async () => {
+    const { dbPath, logs, api, liveId } = await setup();
+    const stale = JSON.parse(await readFile(dbPath, 'utf8'));
+    expect((await api('POST', '/v1/forms', { name: 'Made after the copy', fields: [] })).statusCode).toBe(201);
+    await eventually(async () => expect(await readFile(dbPath, 'utf8')).toContain('Made after the copy'));
+    const [id, product] = Object.entries(stale.collections.products[liveId])[0] as [string, { title: string }];
+    product.title = 'Edited on a stale copy';
+    await writeFile(dbPath, JSON.stringify(stale));
+    await eventually(() => expect(logs.some((l) => /db\.json not loaded, keeping the last good state: db\.json was edited from an older state \(seq \d+\)/.test(l))).toBe(true));
+    expect((await api('GET', `/v1/products/${id}`)).json().data.title).not.toBe('Edited on a stale copy');
+    const forms = (await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data.forms;
+    expect(forms.some((f: { name: string }) => f.name === 'Made after the copy')).toBe(true);
+    await eventually(async () => expect(await readFile(dbPath, 'utf8')).toContain('Made after the copy')); // the file holds everything again
+  });
+
   it('a bad edit of the database file logs one line and keeps the last good state', async () => {
     const { dbPath, logs, api } = await setup();
     await writeFile(dbPath, '{"schemaVersion": 1, "collections": ');
