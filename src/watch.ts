@@ -29,6 +29,8 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
   const dbPath = sandbox.store.path;
   const { log } = options;
 
+  // before the watcher starts: its 'ready' event must not pass while this is awaited
+  if (dbPath) await sandbox.store.trackHandEdits();
   const watcher = watch([fixturesDir, scenariosDir, ...(dbPath ? [dbPath] : [])], {
     ignoreInitial: true,
     awaitWriteFinish: { stabilityThreshold: 80, pollInterval: 20 },
@@ -50,7 +52,6 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
 
   const compactable = sandbox.store as typeof sandbox.store & { compact?: () => Promise<void> };
   const compaction = compactionScheduler(() => compactable.compact!());
-  if (dbPath) sandbox.store.trackHandEdits();
   const offChange = dbPath && compactable.compact
     ? sandbox.store.onChange((change) => {
         if (change.kind === 'ops') compaction.wrote();

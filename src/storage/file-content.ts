@@ -28,8 +28,15 @@ export const sha256 = (bytes: Buffer): string => createHash('sha256').update(byt
 const sameIdentity = (a: FileIdentity | null, b: FileIdentity) => a !== null && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 export class KnownContent {
+  /**
+   * Hashes are taken only once a watcher asks (track()): hashing 340 MB costs
+   * about 0.5 s, which a start or a compaction without --watch need not pay.
+   */
+  #tracking = false;
   /** the file as last written or read (or seen unchanged) */
   #identity: FileIdentity | null = null;
+  /** counts noteOwn() calls: track() keeps its hash only if no write came in between */
+  #writes = 0;
   /**
    * Hashes of the last two contents the sandbox wrote or read: a watcher that
    * opened the file just before the newest rename reads the one before, which
@@ -41,10 +48,32 @@ export class KnownContent {
 
   constructor(readonly path: string) {}
 
-  /** The sandbox wrote (or read) these bytes: `identity` is their file's, taken from its handle. */
-  noteOwn(hash: string, identity: FileIdentity): void {
-    this.#own = [this.#own.at(-1) ?? hash, hash];
+  get tracking(): boolean {
+    return this.#tracking;
+  }
+
+  /** The sandbox wrote (or read) these bytes (hashed when tracking): `identity` is their file's, from its handle. */
+  noteOwn(hash: string | null, identity: FileIdentity): void {
+    this.#writes++;
     this.#identity = identity;
+    if (hash !== null) this.#own = [this.#own.at(-1) ?? hash, hash];
+  }
+
+  /** From now on, hashes are kept: the file's own is taken now, if it is still the one last written or read. */
+  async track(): Promise<void> {
+    if (this.#tracking) return;
+    this.#tracking = true;
+    const writes = this.#writes;
+    const handle = await open(this.path, 'r').catch(() => null);
+    if (!handle) return; // no file yet: the first write hashes it
+    try {
+      const info = await handle.stat();
+      if (!sameIdentity(this.#identity, { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs })) return; // changed: an edit
+      const hash = sha256(await handle.readFile());
+      if (this.#writes === writes) this.#own = [hash];
+    } finally {
+      await handle.close();
+    }
   }
 
   /** A watcher dealt with the edit `hash` (loaded or refused it): it is no longer news, and may be overwritten. */

@@ -90,7 +90,7 @@ export class DurableJsonFile<T> {
     try {
       const info = await handle.stat();
       bytes = await handle.readFile();
-      this.known.noteOwn(sha256(bytes), { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs });
+      this.known.noteOwn(this.known.tracking ? sha256(bytes) : null, { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs });
     } finally {
       await handle.close();
     }
@@ -109,7 +109,7 @@ export class DurableJsonFile<T> {
    */
   async writeChunks(chunks: Iterable<string>, options: { unlessEdited?: boolean } = {}): Promise<boolean> {
     const handle = await open(this.#temp, 'w');
-    const hash = createHash('sha256');
+    const hash = this.known.tracking ? createHash('sha256') : null;
     let identity;
     try {
       await writeSliced(handle, chunks, hash);
@@ -130,7 +130,7 @@ export class DurableJsonFile<T> {
     }
     await handle.close();
     // noted before the rename: a watcher may look at the file as soon as it is there
-    this.known.noteOwn(hash.digest('hex'), identity);
+    this.known.noteOwn(hash?.digest('hex') ?? null, identity);
     await rename(this.#temp, this.path);
     if (this.fsync) await fsyncDir(dirname(this.path));
     return true;
@@ -146,13 +146,13 @@ const SLICE_BYTES = 256 * 1024;
  * before the next: the awaited write gives the event loop back, so requests
  * keep being served while 100k records are written.
  */
-async function writeSliced(handle: FileHandle, chunks: Iterable<string>, hash: Hash): Promise<void> {
+async function writeSliced(handle: FileHandle, chunks: Iterable<string>, hash: Hash | null): Promise<void> {
   let parts: string[] = [];
   let size = 0;
   let sliceStart = performance.now();
   const flush = async () => {
     const buffer = Buffer.from(parts.join(''), 'utf8');
-    hash.update(buffer);
+    hash?.update(buffer);
     parts = [];
     size = 0;
     for (let offset = 0; offset < buffer.length; ) offset += (await handle.write(buffer, offset, buffer.length - offset)).bytesWritten;

@@ -182,8 +182,8 @@ export class OverlayStore implements Store {
     return engine.abandon ? engine.abandon() : Promise.resolve();
   }
 
-  trackHandEdits(): void {
-    this.inner.trackHandEdits();
+  trackHandEdits(): Promise<void> {
+    return this.inner.trackHandEdits();
   }
 
   readFileEdit(): Promise<FileEdit> {

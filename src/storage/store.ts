@@ -269,10 +269,11 @@ export class LocalStore implements InstrumentedStore {
     };
   }
 
-  trackHandEdits(): void {
+  async trackHandEdits(): Promise<void> {
     if (!this.#writer || this.#recent) return;
     this.#recent = new RecentWrites(this.#seq);
     this.#writer.spareEdits();
+    await this.#file!.snapshotFile.known.track();
   }
 
   async readFileEdit(): Promise<FileEdit> {

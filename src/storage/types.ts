@@ -123,7 +123,7 @@ export interface Store {
    * can be loaded with them on top (`replaceAll(edit, {writesAfter})`), and
    * compactions do not overwrite an edit the watcher has not dealt with.
    */
-  trackHandEdits(): void;
+  trackHandEdits(): Promise<void>;
   /**
    * Reads the database file as it is on disk now: a hand edit, or the
    * sandbox's own content (compared by sha256, not mtime or inode).

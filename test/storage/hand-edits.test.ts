@@ -19,7 +19,7 @@ async function watched() {
   const path = join(tempDir(), 'db.json');
   const { store } = await openStore({ path });
   await store.replaceAll({ c: { ws: { seed: { id: 'seed', title: 'as seeded' } } } });
-  store.trackHandEdits();
+  await store.trackHandEdits();
   for (const id of ['a', 'b', 'c']) await store.commit([put('c', 'ws', { id })]);
   return { path, store };
 }
@@ -45,6 +45,17 @@ describe('watch mode: what the database file holds now', () => {
     editorSave(path, bytes); // the file before that compaction, copied back
     expect((await store.readFileEdit()).kind).toBe('unchanged');
     await store.close();
+  });
+
+  it('a file opened before watching is known by its hash once watching starts (hashes are taken only while watching)', async () => {
+    const { path, store } = await watched();
+    await store.close();
+    const { store: reopened } = await openStore({ path });
+    await reopened.trackHandEdits();
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(path, later, later);
+    expect((await reopened.readFileEdit()).kind).toBe('unchanged');
+    await reopened.close();
   });
 
   it('a hand edit is read as one, and text that is no database as invalid', async () => {
