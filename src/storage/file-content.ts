@@ -5,6 +5,7 @@
  * not its modification time or inode, which all of those change.
  */
 import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 export interface FileIdentity {
@@ -21,6 +22,8 @@ export type FileLook =
   | { kind: 'unchanged' }
   /** content the sandbox did not write: a hand edit */
   | { kind: 'edited'; hash: string; bytes: Buffer }
+  /** a FIFO, a device, a directory: never read (it could block forever) */
+  | { kind: 'not-a-file'; hash: string }
   | { kind: 'missing' };
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -64,7 +67,7 @@ export class KnownContent {
     if (this.#tracking) return;
     this.#tracking = true;
     const writes = this.#writes;
-    const handle = await open(this.path, 'r').catch(() => null);
+    const handle = await open(this.path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
     if (!handle) return; // no file yet: the first write hashes it
     try {
       const info = await handle.stat();
@@ -85,11 +88,15 @@ export class KnownContent {
     return this.#own.includes(hash) || this.#handled === hash;
   }
 
-  /** Reads the file only when it is not the one last written (one handle: the stat and the bytes agree). */
+  /**
+   * Reads the file only when it is not the one last written (one handle: the
+   * stat and the bytes agree). Opened non-blocking, so a FIFO put in its
+   * place is seen for what it is instead of waiting for a writer forever.
+   */
   async look(): Promise<FileLook> {
     let handle;
     try {
-      handle = await open(this.path, 'r');
+      handle = await open(this.path, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
       throw err;
@@ -97,6 +104,7 @@ export class KnownContent {
     try {
       const info = await handle.stat();
       const identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+      if (!info.isFile()) return { kind: 'not-a-file', hash: `not a file: ${info.ino}` };
       if (sameIdentity(this.#identity, identity)) return { kind: 'own' };
       const bytes = await handle.readFile();
       const hash = sha256(bytes);

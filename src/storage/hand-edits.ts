@@ -73,6 +73,7 @@ export async function readFileEdit(file: FileBackend): Promise<FileEdit> {
   const look = await known.look();
   if (look.kind === 'own' || look.kind === 'missing') return { kind: 'own' };
   if (look.kind === 'unchanged') return { kind: 'unchanged' };
+  if (look.kind === 'not-a-file') return { kind: 'invalid', hash: look.hash, problem: `${file.path} is not a regular file` };
   try {
     return { kind: 'edited', hash: look.hash, snapshot: parseSnapshotText(look.bytes.toString('utf8'), file.path) };
   } catch (err) {

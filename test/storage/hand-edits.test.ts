@@ -5,7 +5,8 @@
  * since its seq on top, and a compaction never overwrites an edit the
  * watcher has not dealt with.
  */
-import { readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore, type DbSnapshot, type InstrumentedStore } from '../../src/storage/index.ts';
@@ -71,6 +72,20 @@ describe('watch mode: what the database file holds now', () => {
     writeFileSync(path, '{"schemaVersion": 1, "collections": ');
     const invalid = await store.readFileEdit();
     expect(invalid).toMatchObject({ kind: 'invalid', problem: expect.stringContaining('not valid JSON') });
+    await store.close();
+  });
+});
+
+describe('watch mode: something else put in the file\'s place', () => {
+  it('a FIFO is never read (it would block): reported as no regular file, and the next snapshot replaces it', async () => {
+    const { path, store } = await watched();
+    unlinkSync(path);
+    execFileSync('mkfifo', [path]);
+    const edit = await store.readFileEdit();
+    expect(edit).toMatchObject({ kind: 'invalid', problem: `${path} is not a regular file` });
+    await store.commit([put('c', 'ws', { id: 'd' })]);
+    await store.compact(); // not held up by it
+    expect(Object.keys(onDisk(path).collections.c!.ws!)).toEqual(['seed', 'a', 'b', 'c', 'd']);
     await store.close();
   });
 });
