@@ -9,7 +9,7 @@ import type { RateDecision, RateLimiter } from './core/rate-limit.ts';
 import type { ResolvedOptions } from './config.ts';
 import type { SelfGuard } from './core/self-guard.ts';
 import type { CollectionRegistry } from './storage/collection.ts';
-import type { Collections, InitialCollections, Store } from './storage/types.ts';
+import type { Collections, InitialCollections, ReplaceOptions, Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './http/openapi.ts';
 import type { RunReportCounters } from './report/run-report.ts';
@@ -37,13 +37,13 @@ export interface SandboxContext {
   /** re-reads the fixture files and re-seeds the catalog they define, keeping runtime data */
   reloadFixtures: () => Promise<void>;
   /** replaces the whole state (snapshot restore, reset) and lets services reschedule; the rows are trusted */
-  replaceState: (collections: InitialCollections) => Promise<void>;
+  replaceState: (collections: InitialCollections, options?: ReplaceOptions) => Promise<void>;
   /**
    * replaces the whole state with one from outside (PUT /__sandbox/state, a hand-edited database file
    * under --watch) after checking every collection, row and id (control/state-import.ts); the first
    * problem throws a StateImportError whose message is one line, and nothing changes
    */
-  importState: (collections: Collections) => Promise<void>;
+  importState: (collections: Collections, options?: ReplaceOptions) => Promise<void>;
   faults: FaultInjector;
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;

@@ -128,14 +128,14 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       clock.restart();
       await ctx.replaceState(withRows(await fixtures.initial(), ctx.workspaces.createdRows()));
     },
-    importState: async (state) => {
+    importState: async (state, replaceOptions) => {
       // loaded on first use, as the control plane is (a start does not pay for it)
       const { checkImportedState } = await import('./control/state-import.ts');
       checkImportedState(state, collections);
-      await ctx.replaceState(state);
+      await ctx.replaceState(state, replaceOptions);
     },
-    replaceState: async (state) => {
-      await store.replaceAll(state);
+    replaceState: async (state, replaceOptions) => {
+      await store.replaceAll(state, replaceOptions);
       rateLimiter.clear();
       suspension.forget();
       for (const service of running) await service.afterReset?.();

@@ -1,20 +1,20 @@
-import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Sandbox } from './sandbox.ts';
+import { compactionScheduler, databaseEditLoader, oneLine } from './watch-database.ts';
 
 /**
  * Live reload (`sandbox start --watch`), with chokidar:
  * - the fixtures directory: the catalog it defines is re-seeded, runtime data
  *   such as bookings is kept (fixtures/reseed.ts);
  * - the scenarios directory: reported; scenario runs read their file afresh;
- * - the database file: a hand edit is loaded; the sandbox's own writes are
- *   recognised (same inode, size and mtime) and ignored. While watching, the
- *   journal is compacted shortly after each write, so the file a person opens
- *   always holds everything.
+ * - the database file (watch-database.ts): a hand edit is loaded with the
+ *   writes made since applied on top; a change that leaves the content as the
+ *   sandbox wrote it (a touch, an unchanged save) changes nothing. The journal
+ *   is folded into the file within 2 s of a write, even under steady writes,
+ *   so the file a person opens holds everything older than that.
  * A bad edit logs one line and keeps the last good state.
  */
 const SETTLE_MS = 150;
-const COMPACT_AFTER_IDLE_MS = 200;
 
 export interface WatchOptions {
   scenariosDir: string;
@@ -29,6 +29,8 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
   const dbPath = sandbox.store.path;
   const { log } = options;
 
+  // before the watcher starts: its 'ready' event must not pass while this is awaited
+  if (dbPath) await sandbox.store.trackHandEdits();
   const watcher = watch([fixturesDir, scenariosDir, ...(dbPath ? [dbPath] : [])], {
     ignoreInitial: true,
     awaitWriteFinish: { stabilityThreshold: 80, pollInterval: 20 },
@@ -49,9 +51,10 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
   watcher.on('error', (err) => log(`watch: ${oneLine(String((err as Error).message ?? err))}`));
 
   const compactable = sandbox.store as typeof sandbox.store & { compact?: () => Promise<void> };
+  const compaction = compactionScheduler(() => compactable.compact!());
   const offChange = dbPath && compactable.compact
     ? sandbox.store.onChange((change) => {
-        if (change.kind === 'ops') settleCompaction(timers, () => compactable.compact!());
+        if (change.kind === 'ops') compaction.wrote();
       })
     : () => undefined;
 
@@ -59,14 +62,10 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
   log(`watch: watching ${fixturesDir}, ${scenariosDir}${dbPath ? ` and ${dbPath}` : ''}`);
   return async () => {
     offChange();
+    compaction.stop();
     for (const timer of timers.values()) clearTimeout(timer);
     await watcher.close();
   };
-}
-
-function settleCompaction(timers: Map<string, NodeJS.Timeout>, compact: () => Promise<void>): void {
-  clearTimeout(timers.get('compact'));
-  timers.set('compact', setTimeout(() => void compact().catch(() => undefined), COMPACT_AFTER_IDLE_MS));
 }
 
 async function reloadFixtures(sandbox: Sandbox, file: string, log: (line: string) => void): Promise<void> {
@@ -78,34 +77,3 @@ async function reloadFixtures(sandbox: Sandbox, file: string, log: (line: string
   }
 }
 
-/**
- * Loads hand edits of the database file, one at a time. Under load chokidar
- * can report one edit twice (two change events further apart than the settle
- * delay); the file's identity (inode, size, mtime) of the last edit loaded
- * makes the second report a no-op instead of a second load.
- */
-function databaseEditLoader(sandbox: Sandbox, log: (line: string) => void): () => Promise<void> {
-  let lastLoaded: { ino: number; size: number; mtimeMs: number } | null = null;
-  let running: Promise<void> = Promise.resolve();
-  const load = async () => {
-    const path = sandbox.store.path!;
-    let info;
-    try {
-      info = await stat(path);
-    } catch {
-      return; // removed: the next write recreates it
-    }
-    if (sandbox.store.isOwnWrite(info)) return;
-    if (lastLoaded && lastLoaded.ino === info.ino && lastLoaded.size === info.size && lastLoaded.mtimeMs === info.mtimeMs) return;
-    lastLoaded = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
-    try {
-      await sandbox.context.replaceState(await sandbox.store.readFileCollections());
-      log(`watch: ${basename(path)} was edited; loaded`);
-    } catch (err) {
-      log(`watch: ${basename(path)} not loaded, keeping the last good state: ${oneLine((err as Error).message)}`);
-    }
-  };
-  return () => (running = running.then(load, load));
-}
-
-const oneLine = (text: string) => text.split('\n')[0]!;

@@ -34,7 +34,7 @@ async function setup() {
   await mkdir(join(dir, 'scenarios'));
   for (const name of await readdir(DEFAULT_FIXTURES_DIR)) await copyFile(join(DEFAULT_FIXTURES_DIR, name), join(fixturesDir, name));
   const dbPath = join(dir, 'db.json');
-  sandbox = await createSandbox({ listen: false, storage: dbPath, fixturesDir, clock: 'manual' });
+  sandbox = await createSandbox({ listen: false, storage: dbPath, fixturesDir, clock: 'manual', enforceRateLimits: false });
   const logs: string[] = [];
   stop = await watchSandbox(sandbox, { scenariosDir: join(dir, 'scenarios'), log: (line) => logs.push(line) });
   const api = (method: string, url: string, body?: unknown) =>
@@ -57,6 +57,47 @@ describe('sandbox start --watch', () => {
     await eventually(() => expect(logs.some((l) => l.includes('db.json was edited; loaded'))).toBe(true));
     expect(logs.filter((l) => l.includes('was edited')).length).toBe(1);
     expect((await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data.forms.some((f: { name: string }) => f.name === 'Made while watching')).toBe(true);
+  });
+
+  it('under steady writes the journal is still folded into the file (within 2 s, not only after a pause)', async () => {
+    const { dbPath, api } = await setup();
+    expect((await api('POST', '/v1/forms', { name: 'Marker under load', fields: [] })).statusCode).toBe(201);
+    let writing = true;
+    let written = 0;
+    // eight writers, each starting its next write as soon as the last is acknowledged: never idle for 200 ms
+    const writers = Array.from({ length: 8 }, async () => {
+      while (writing) {
+        const res = await api('POST', '/v1/forms', { name: `steady ${written++}`, fields: [] });
+        if (res.statusCode !== 201) throw new Error(`write refused: ${res.statusCode} ${res.body}`);
+      }
+    });
+    try {
+      // before 15,000 more writes: the every-20,000-commits compaction is not what folded it
+      const deadline = Date.now() + 30_000; // a bound on the wait, not a timing assertion
+      while (!(await readFile(dbPath, 'utf8')).includes('Marker under load')) {
+        if (written >= 15_000 || Date.now() > deadline) throw new Error(`db.json still lacks the marker after ${written} more writes`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      writing = false;
+      await Promise.all(writers);
+    }
+    expect(written).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('refuses, in one line, an edit of a stale copy that would roll writes back, and rewrites the file', async () => {
+    const { dbPath, logs, api, liveId } = await setup();
+    const stale = JSON.parse(await readFile(dbPath, 'utf8'));
+    expect((await api('POST', '/v1/forms', { name: 'Made after the copy', fields: [] })).statusCode).toBe(201);
+    await eventually(async () => expect(await readFile(dbPath, 'utf8')).toContain('Made after the copy'));
+    const [id, product] = Object.entries(stale.collections.products[liveId])[0] as [string, { title: string }];
+    product.title = 'Edited on a stale copy';
+    await writeFile(dbPath, JSON.stringify(stale));
+    await eventually(() => expect(logs.some((l) => /db\.json not loaded, keeping the last good state: db\.json was edited from an older state \(seq \d+\)/.test(l))).toBe(true));
+    expect((await api('GET', `/v1/products/${id}`)).json().data.title).not.toBe('Edited on a stale copy');
+    const forms = (await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data.forms;
+    expect(forms.some((f: { name: string }) => f.name === 'Made after the copy')).toBe(true);
+    await eventually(async () => expect(await readFile(dbPath, 'utf8')).toContain('Made after the copy')); // the file holds everything again
   });
 
   it('a bad edit of the database file logs one line and keeps the last good state', async () => {

@@ -2,10 +2,12 @@
  * File-system helpers of the storage engine: fsync of files and directories,
  * errno checks, and the batch a group commit resolves together.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { oneLine } from './codec.ts';
-import { FILE_LIMITS, readRegularTextFile } from './regular-file.ts';
+import { KnownContent, sha256 } from './file-content.ts';
+import { FILE_LIMITS, readRegularFile } from './regular-file.ts';
 import type { DbSnapshot } from './types.ts';
 
 export interface Batch {
@@ -65,6 +67,8 @@ export async function fsyncDir(dir: string): Promise<void> {
  */
 export class DurableJsonFile<T> {
   readonly #temp: string;
+  /** what the file held when last written or read: a watcher's hand edit is anything else */
+  readonly known: KnownContent;
 
   constructor(
     readonly path: string,
@@ -72,38 +76,63 @@ export class DurableJsonFile<T> {
     private readonly fsync: boolean,
   ) {
     this.#temp = join(dirname(path), `.${basename(path)}.tmp`);
+    this.known = new KnownContent(path);
   }
 
   async read(): Promise<T | null> {
-    let text: string;
+    let bytes: Buffer;
+    let identity = { ino: 0, size: 0, mtimeMs: 0 };
     try {
       // a regular file only (issue 29): a FIFO would block a file-system thread forever, /dev/zero fill memory
-      text = await readRegularTextFile(this.path, { maxBytes: FILE_LIMITS.database });
+      bytes = await readRegularFile(this.path, {
+        maxBytes: FILE_LIMITS.database,
+        onStats: (info) => (identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs }),
+      });
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return null;
       throw err;
     }
-    return this.codec.parse(text);
+    this.known.noteOwn(this.known.tracking ? sha256(bytes) : null, identity);
+    return this.codec.parse(bytes.toString('utf8'));
   }
 
-  write(data: T): Promise<void> {
-    return this.writeChunks(this.codec.chunks(data));
+  async write(data: T): Promise<void> {
+    await this.writeChunks(this.codec.chunks(data));
   }
 
-  /** The write sequence, for text given in pieces (serialised slice by slice). */
-  async writeChunks(chunks: Iterable<string>): Promise<void> {
+  /**
+   * The write sequence, for text given in pieces (serialised slice by slice).
+   * With `unlessEdited`, the rename is not done when the file now holds a hand
+   * edit nobody has dealt with yet (watch mode: the watcher loads it, with the
+   * writes since on top): returns false, and the file is left as it is.
+   */
+  async writeChunks(chunks: Iterable<string>, options: { unlessEdited?: boolean } = {}): Promise<boolean> {
     const handle = await open(this.#temp, 'w');
+    const hash = this.known.tracking ? createHash('sha256') : null;
+    let identity;
     try {
-      await writeSliced(handle, chunks);
+      await writeSliced(handle, chunks, hash);
       if (this.fsync) await handle.sync();
+      // the identity of these bytes, from their own handle: a stat of the path after
+      // the rename could see a file someone renamed over it in between
+      const info = await handle.stat();
+      identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+      if (options.unlessEdited && (await this.known.look()).kind === 'edited') {
+        await handle.close();
+        await unlink(this.#temp).catch(() => undefined);
+        return false;
+      }
     } catch (err) {
       await handle.close().catch(() => undefined);
       await unlink(this.#temp).catch(() => undefined);
       throw err;
     }
     await handle.close();
+    // noted before the rename: a watcher may look at the file as soon as it is there
+    this.known.noteOwn(hash?.digest('hex') ?? null, identity);
     await rename(this.#temp, this.path);
     if (this.fsync) await fsyncDir(dirname(this.path));
+    return true;
   }
 }
 
@@ -116,12 +145,13 @@ const SLICE_BYTES = 256 * 1024;
  * before the next: the awaited write gives the event loop back, so requests
  * keep being served while 100k records are written.
  */
-async function writeSliced(handle: FileHandle, chunks: Iterable<string>): Promise<void> {
+async function writeSliced(handle: FileHandle, chunks: Iterable<string>, hash: Hash | null): Promise<void> {
   let parts: string[] = [];
   let size = 0;
   let sliceStart = performance.now();
   const flush = async () => {
     const buffer = Buffer.from(parts.join(''), 'utf8');
+    hash?.update(buffer);
     parts = [];
     size = 0;
     for (let offset = 0; offset < buffer.length; ) offset += (await handle.write(buffer, offset, buffer.length - offset)).bytesWritten;

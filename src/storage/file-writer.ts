@@ -15,7 +15,7 @@
  *    the journal is truncated and fsynced. A crash in between leaves journal
  *    lines with seq <= snapshot seq, which load skips.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
 import { StoreError, type StoreStats } from './types.ts';
 
@@ -38,9 +38,17 @@ export class FileWriter {
   #snapshotOnDisk: boolean;
   /** seq contained in the snapshot file */
   #snapshotSeq: number;
-  #ownWrite: { ino: number; size: number; mtimeMs: number } | null = null;
   /** the next flush must write the snapshot (replaceAll, or a failed write) */
   #forceSnapshot = false;
+  /** compact() asked for a snapshot */
+  #compactRequested = false;
+  /**
+   * Watch mode: a compaction does not rename its snapshot over a hand edit
+   * nobody has dealt with yet (file-io.ts, `unlessEdited`); it appends to the
+   * journal instead, and waits for the next compact() (issue 29).
+   */
+  #spareEdits = false;
+  #waitingForEdit = false;
 
   constructor(
     private readonly file: FileBackend,
@@ -76,7 +84,19 @@ export class FileWriter {
   /** Writes a snapshot and empties the journal; nothing to do before the first write (`seq` 0). */
   compact(seq: number): Promise<void> {
     if (!this.#snapshotOnDisk && seq === 0) return Promise.resolve();
-    return this.snapshotNext();
+    this.#compactRequested = true;
+    this.#waitingForEdit = false;
+    return this.#batch().promise;
+  }
+
+  /** seq contained in the snapshot file (0: none written yet) */
+  get snapshotSeq(): number {
+    return this.#snapshotSeq;
+  }
+
+  /** Watch mode: compactions leave a hand edit in place until it is dealt with. */
+  spareEdits(): void {
+    this.#spareEdits = true;
   }
 
   /** whether the files lag behind memory at `seq` (close then compacts) */
@@ -99,11 +119,6 @@ export class FileWriter {
     if (this.file.fsync) await journal.datasync();
   }
 
-  isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean {
-    const own = this.#ownWrite;
-    return own !== null && own.ino === info.ino && own.size === info.size && own.mtimeMs === info.mtimeMs;
-  }
-
   // ---------------------------------------------------------------- internals
 
   /** The batch that the next flush will write; starts the drain loop if idle. */
@@ -124,7 +139,8 @@ export class FileWriter {
   }
 
   #compactionDue(): boolean {
-    return this.#forceSnapshot || this.stats.journalledCommits >= this.file.compactAfter;
+    if (this.#forceSnapshot || this.#compactRequested) return true;
+    return !this.#waitingForEdit && this.stats.journalledCommits >= this.file.compactAfter;
   }
 
   /** The flush lock: only this loop touches the files once the store is open. */
@@ -136,8 +152,14 @@ export class FileWriter {
       if (!batch && (failed || !this.#compactionDue())) return;
       this.#pending = null;
       try {
-        if (this.#compactionDue() || !this.#snapshotOnDisk) await this.#writeSnapshot();
-        else await this.#append(batch!);
+        const mustSnapshot = this.#forceSnapshot || !this.#snapshotOnDisk;
+        if (!mustSnapshot && !this.#compactionDue()) await this.#append(batch!);
+        else if (!(await this.#writeSnapshot(!mustSnapshot && this.#spareEdits))) {
+          // a hand edit is on disk: the batch goes to the journal, which the edit's load
+          // replays; the next snapshot waits for a compact() (the watcher deals with the edit)
+          this.#waitingForEdit = true;
+          if (batch) await this.#append(batch);
+        }
         failed = false;
         batch?.resolve();
       } catch (err) {
@@ -171,15 +193,20 @@ export class FileWriter {
     this.stats.journalledCommits += batch.commits;
   }
 
-  async #writeSnapshot(): Promise<void> {
+  /** False when `unlessEdited` and the file holds a hand edit: nothing written. */
+  async #writeSnapshot(unlessEdited: boolean): Promise<boolean> {
     // The capture is copy-on-write (O(partitions)), and the text is produced slice
     // by slice, so commits and requests go on while 100k records are written.
     const snapshot = this.source.capture();
+    // cleared now, not once written: a replaceAll() or compact() while this one is being
+    // written asks for another snapshot, of a state this one does not hold
+    this.#forceSnapshot = false;
+    this.#compactRequested = false;
     try {
       await this.#openJournal(); // created on first write; its dir entry is synced with the rename
       // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
       // so the new snapshot is durable before the journal shrinks
-      await this.file.snapshotFile.writeChunks(snapshot.chunks);
+      if (!(await this.file.snapshotFile.writeChunks(snapshot.chunks, { unlessEdited }))) return false;
     } finally {
       snapshot.done();
     }
@@ -188,10 +215,9 @@ export class FileWriter {
     if (this.file.fsync) await journal.datasync();
     this.#snapshotOnDisk = true;
     this.#snapshotSeq = snapshot.seq;
-    const written = await stat(this.file.path);
-    this.#ownWrite = { ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
-    this.#forceSnapshot = false;
+    this.#waitingForEdit = false;
     this.stats.snapshots++;
     this.stats.journalledCommits = 0;
+    return true;
   }
 }

@@ -1,7 +1,7 @@
 import { maskId } from './id-mask.ts';
 import { BASE_PREFIX, basePartition, isTombstone, OVERLAYS_COLLECTION, tombstone, type OverlayRecord } from './overlay-records.ts';
 import { DEFAULT_CACHED_ROWS, OverlayViews, type OverlayStoreOptions } from './overlay-views.ts';
-import { GLOBAL_PARTITION, type Collections, type InitialCollections, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
+import { GLOBAL_PARTITION, type Collections, type FileEdit, type InitialCollections, type ReplaceOptions, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
 
 /**
  * Copy-on-write workspaces (issue 12; docs/architecture.md, "Workspaces on
@@ -157,8 +157,8 @@ export class OverlayStore implements Store {
     return this.inner.commit(mapped);
   }
 
-  replaceAll(collections: InitialCollections): Promise<void> {
-    return this.inner.replaceAll(collections);
+  replaceAll(collections: InitialCollections, options?: ReplaceOptions): Promise<void> {
+    return this.inner.replaceAll(collections, options);
   }
 
   exportCollections(): Collections {
@@ -209,12 +209,16 @@ export class OverlayStore implements Store {
     return engine.abandon ? engine.abandon() : Promise.resolve();
   }
 
-  isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean {
-    return this.inner.isOwnWrite(info);
+  trackHandEdits(): Promise<void> {
+    return this.inner.trackHandEdits();
   }
 
-  readFileCollections(): Promise<Collections> {
-    return this.inner.readFileCollections();
+  readFileEdit(): Promise<FileEdit> {
+    return this.inner.readFileEdit();
+  }
+
+  noteEditHandled(hash: string): void {
+    this.inner.noteEditHandled(hash);
   }
 
   /** Re-emits the engine's changes as the merged view shows them. */

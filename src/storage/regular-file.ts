@@ -57,10 +57,11 @@ const formatMiB = (bytes: number) => (bytes < MiB ? `${bytes} bytes` : `${(bytes
  * `maxBytes`; otherwise a FileRefusedError. Errors of `open` itself (ENOENT,
  * EACCES, ...) are thrown as they are, so callers keep their messages for them.
  */
-export async function readRegularFile(path: string, options: { maxBytes: number }): Promise<Buffer> {
+export async function readRegularFile(path: string, options: { maxBytes: number; onStats?: (stats: Stats) => void }): Promise<Buffer> {
   const handle = await open(path, OPEN_FLAGS);
   try {
     const stats = await handle.stat();
+    options.onStats?.(stats);
     if (!stats.isFile()) {
       throw new FileRefusedError('not-regular', `it is ${kindOf(stats)}; the sandbox reads only regular files (or symlinks to one)`);
     }

@@ -8,11 +8,11 @@
  * final line without newline or that does not parse was never acknowledged:
  * dropped.
  */
-import { readFile } from 'node:fs/promises';
 import type { Low } from 'lowdb';
 import type { HeldLock } from './lock.ts';
-import { errorMessage, type FileBackend } from './file-io.ts';
+import type { FileBackend } from './file-io.ts';
 import { FileWriter } from './file-writer.ts';
+import { readFileEdit, RecentWrites } from './hand-edits.ts';
 import {
   applyOps,
   captureState,
@@ -26,7 +26,7 @@ import { jsonWithSpans } from './deferred.ts';
 import { LazyState } from './lazy-state.ts';
 import { PackedRows } from './packed-rows.ts';
 import { partitionList } from './partition-list.ts';
-import { capturedChunks, parseSnapshotText } from './snapshot-text.ts';
+import { capturedChunks } from './snapshot-text.ts';
 import {
   InvalidOpError,
   isDeferred,
@@ -34,9 +34,11 @@ import {
   StoreError,
   type Collections,
   type DbSnapshot,
+  type FileEdit,
   type InitialCollections,
   type InstrumentedStore,
   type Op,
+  type ReplaceOptions,
   type Row,
   type SpannedJson,
   type StoreChange,
@@ -77,6 +79,8 @@ export class LocalStore implements InstrumentedStore {
   /** generation of the last snapshot capture, and of the one being written now (0: none) */
   #snapshotGen = 0;
   #writingGen = 0;
+  /** watch mode: the writes not yet in the snapshot file, for a hand edit's load (hand-edits.ts) */
+  #recent: RecentWrites | null = null;
 
   constructor(init: StoreInit) {
     this.#lock = init.lock ?? null;
@@ -172,20 +176,24 @@ export class LocalStore implements InstrumentedStore {
     const seq = ++this.#seq;
     applyOps(this.#state, prepared.ops, seq, this.#writingGen);
     this.stats.commits++;
+    this.#recent?.add(seq, prepared.ops, this.#writer!.snapshotSeq);
     this.#emit({ kind: 'ops', ops: prepared.ops });
     return this.#writer ? this.#writer.append(`{"seq":${seq},"ops":[${prepared.opsJson}]}\n`) : Promise.resolve();
   }
 
-  replaceAll(collections: InitialCollections): Promise<void> {
+  replaceAll(collections: InitialCollections, options: ReplaceOptions = {}): Promise<void> {
     if (this.#closing) return Promise.reject(this.#closedError());
     const seq = this.#seq + 1;
     const makeError = (problem: string) => new InvalidOpError(`replaceAll(): ${problem}`);
     let state: State;
     try {
       state = isDeferred(collections) ? new LazyState(collections, seq, makeError) : stateFromCollections(collections, seq, makeError);
+      // a hand edit: the writes made since the file's seq go on top, in this same tick
+      if (options.writesAfter !== undefined) this.#replayOnto(state, options.writesAfter, seq);
     } catch (err) {
       return Promise.reject(err);
     }
+    this.#recent?.replaced(seq);
     this.#seq = seq;
     this.#state = state;
     this.#baseVersion = seq;
@@ -261,23 +269,28 @@ export class LocalStore implements InstrumentedStore {
     };
   }
 
-  isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean {
-    return this.#writer?.isOwnWrite(info) ?? false;
+  async trackHandEdits(): Promise<void> {
+    if (!this.#writer || this.#recent) return;
+    this.#recent = new RecentWrites(this.#seq);
+    this.#writer.spareEdits();
+    await this.#file!.snapshotFile.known.track();
   }
 
-  async readFileCollections(): Promise<Collections> {
-    const file = this.#file;
-    if (!file) throw new StoreError('An in-memory database has no file to read');
-    const cannot = (problem: string) => new StoreError(`Cannot load ${file.path}: ${problem}`);
-    let text: string;
-    try {
-      text = await readFile(file.path, 'utf8');
-    } catch (err) {
-      throw cannot(errorMessage(err));
+  async readFileEdit(): Promise<FileEdit> {
+    if (!this.#file) throw new StoreError('An in-memory database has no file to read');
+    return readFileEdit(this.#file);
+  }
+
+  noteEditHandled(hash: string): void {
+    this.#file?.snapshotFile.known.noteHandled(hash);
+  }
+
+  #replayOnto(state: State, after: number, version: number): void {
+    if (!this.#recent || !this.#file) {
+      if (after === this.#seq) return; // nothing written since
+      throw new StoreError(`a hand edit of the database at seq ${after} cannot be loaded: the writes since are not kept (not watching)`);
     }
-    const snapshot = parseSnapshotText(text, file.path);
-    stateFromCollections(snapshot.collections, snapshot.seq, cannot); // validates every row
-    return snapshot.collections;
+    this.#recent.replayOnto(state, after, this.#seq, this.#writer!.snapshotSeq, this.#file.path, version);
   }
 
   /** Releases the journal without writing anything (failed open). */

@@ -59,6 +59,27 @@ export interface DbSnapshot {
 
 export type StoreChange = { kind: 'ops'; ops: readonly Op[] } | { kind: 'replaced' };
 
+export interface ReplaceOptions {
+  /**
+   * The collections are a hand edit of the database file, which holds the
+   * writes up to this seq (its `seq` field): every write made since is applied
+   * on top of them (watch mode, issue 29). Refused with a StoreError when
+   * those writes are no longer at hand, so an edit never rolls writes back.
+   */
+  writesAfter?: number;
+}
+
+/** The database file as it is on disk now, compared with what the sandbox wrote there (watch mode). */
+export type FileEdit =
+  /** the sandbox's own last write, or no file */
+  | { kind: 'own' }
+  /** touched, saved unchanged, or copied back: the content is what the sandbox wrote */
+  | { kind: 'unchanged' }
+  /** edited by hand: `hash` (sha256 of its bytes) identifies this content */
+  | { kind: 'edited'; hash: string; snapshot: DbSnapshot }
+  /** edited, and not a database this sandbox can load: `problem` is one line */
+  | { kind: 'invalid'; hash: string; problem: string };
+
 export interface Store {
   /** absolute path of the database file, or null for in-memory */
   readonly path: string | null;
@@ -90,8 +111,8 @@ export interface Store {
    * commits share one flush (group commit).
    */
   commit(ops: readonly Op[]): Promise<void>;
-  /** Replaces the whole state (reset, snapshot restore) and persists it. */
-  replaceAll(collections: InitialCollections): Promise<void>;
+  /** Replaces the whole state (reset, snapshot restore, a hand edit) and persists it. */
+  replaceAll(collections: InitialCollections, options?: ReplaceOptions): Promise<void>;
   /** A deep copy of the whole state. */
   exportCollections(): Collections;
   /** The whole state as a JSON string of a DbSnapshot. */
@@ -104,15 +125,19 @@ export interface Store {
   /** Flushes, compacts the journal into the snapshot file, releases the file. */
   close(): Promise<void>;
   /**
-   * True when the file at `path` is the one this store wrote last (same inode,
-   * size and mtime), so a file watcher can ignore the sandbox's own writes.
+   * Watch mode (docs/storage.md, "What a watched edit does"): from now on the
+   * writes not yet in the snapshot file are kept at hand, so that a hand edit
+   * can be loaded with them on top (`replaceAll(edit, {writesAfter})`), and
+   * compactions do not overwrite an edit the watcher has not dealt with.
    */
-  isOwnWrite(info: { ino: number; size: number; mtimeMs: number }): boolean;
+  trackHandEdits(): Promise<void>;
   /**
-   * Reads and validates the snapshot file as it is on disk now (a hand edit);
-   * throws StoreError naming the file when it is not a valid database.
+   * Reads the database file as it is on disk now: a hand edit, or the
+   * sandbox's own content (compared by sha256, not mtime or inode).
    */
-  readFileCollections(): Promise<Collections>;
+  readFileEdit(): Promise<FileEdit>;
+  /** The watcher dealt with the edit `hash` (loaded or refused it): not news again, and the next snapshot may replace it. */
+  noteEditHandled(hash: string): void;
 }
 
 export interface OpenStoreOptions {

@@ -432,4 +432,20 @@ describe('file store: sliced snapshot writing (no pause at scale)', () => {
     expect(reopened.get('bookings', 'ws1', 'b1')).toMatchObject({ v: 2 });
     await reopened.close();
   });
+
+  it('a replaceAll during a compaction is written too, not dropped with the compaction it joined', async () => {
+    const path = join(tempDir(), 'db.json');
+    const { store } = await openStore({ path });
+    await store.replaceAll({ c: { ws: { seed: { id: 'seed' } } } });
+    await store.commit([put('c', 'ws', { id: 'a' })]);
+    const compaction = store.compact();
+    await new Promise((resolve) => setImmediate(resolve)); // the drain loop has captured the state and is writing
+    await store.replaceAll({ c: { ws: { restored: { id: 'restored' } } } });
+    await compaction;
+    await store.commit([put('c', 'ws', { id: 'after' })]); // journalled after the restore: readable only if the restore is on disk
+    await abandon(store); // kill -9: nothing more is written
+    const { store: reopened } = await openStore({ path });
+    expect(reopened.list('c', 'ws').map((r) => r.id)).toEqual(['restored', 'after']);
+    await reopened.close();
+  });
 });

@@ -1,0 +1,103 @@
+/**
+ * Shared by the chaos files: a real `sandbox start` process, a seeded PRNG, and
+ * writers that count what the sandbox acknowledged.
+ */
+import { KEYS } from '../helpers/sandbox.ts';
+import { runCli, type Running } from '../helpers/cli.ts';
+
+/** mulberry32: a tiny seeded PRNG, so kill moments and choices repeat with the seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Started {
+  run: Running;
+  url: string;
+  workspaceId: string;
+}
+
+/** `sandbox start --data file --json ...extra`, resolved once it serves. */
+export async function startSandbox(file: string, extra: string[] = []): Promise<Started> {
+  const run = runCli(['start', '--data', file, '--port', '0', '--json', '--no-rate-limits', ...extra]);
+  const line = await run.firstLine;
+  let summary: { url: string; workspaces: { id: string; mode: string }[] };
+  try {
+    summary = JSON.parse(line);
+  } catch {
+    const { stderr } = await run.exit;
+    throw new Error(`the sandbox did not start on ${file}: ${stderr.trim()}`);
+  }
+  return { run, url: summary.url, workspaceId: summary.workspaces.find((w) => w.mode === 'live')!.id };
+}
+
+/** Stops with SIGTERM and expects a clean exit. */
+export async function stopSandbox(run: Running): Promise<void> {
+  run.child.kill('SIGTERM');
+  const exit = await run.exit;
+  if (exit.code !== 0) throw new Error(`the sandbox did not stop cleanly (${exit.signal ?? `code ${exit.code}`}): ${exit.stderr.trim()}`);
+}
+
+export type Row = { id: string } & Record<string, unknown>;
+
+export async function exported(url: string, workspaceId: string): Promise<Record<string, Row[]>> {
+  const res = await fetch(`${url}/__sandbox/workspaces/${workspaceId}/export`);
+  return ((await res.json()) as { data: Record<string, Row[]> }).data;
+}
+
+export const auth = { authorization: `Bearer ${KEYS.liveFull}` };
+
+/**
+ * `count` loops of `POST /v1/forms`, each form's id kept once acknowledged
+ * (201), with what `phase()` said when its request was sent. They run until
+ * stop() or until the process is gone (a refused connection: never acknowledged).
+ */
+export function formWriters(url: string, count: number, tag: string, phase: () => string = () => ''): { acked: Set<string>; sentIn: Map<string, string>; stop: () => Promise<void> } {
+  const acked = new Set<string>();
+  const sentIn = new Map<string, string>();
+  let running = true;
+  let n = 0;
+  const loop = async (w: number) => {
+    while (running) {
+      const sent = phase();
+      try {
+        const res = await fetch(`${url}/v1/forms`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `${tag} w${w} #${n++}`, fields: [] }),
+        });
+        const body = (await res.json()) as { data?: Row } & Row;
+        if (res.status === 201) {
+          acked.add((body.data ?? body).id);
+          sentIn.set((body.data ?? body).id, sent);
+        }
+      } catch {
+        return; // the process is gone
+      }
+    }
+  };
+  const loops = Array.from({ length: count }, (_, w) => loop(w));
+  return {
+    acked,
+    sentIn,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Polls `check` every 25 ms until it returns true; fails after `deadlineMs` (a bound, not a timing assertion). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, deadlineMs = 30_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`still waiting after ${deadlineMs} ms for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
