@@ -107,6 +107,25 @@ describe('sandbox start --watch', () => {
     expect((await api('GET', '/v1/products?limit=1')).statusCode).toBe(200);
   });
 
+  it('an edit whose rows do not pass their schema is refused in one line naming the row and the field; nothing changes (issue 29, point 3)', async () => {
+    const { dbPath, logs, api, liveId } = await setup();
+    await api('POST', '/v1/forms', { name: 'Before the bad edit', fields: [] });
+    await eventually(async () => expect(await readFile(dbPath, 'utf8')).toContain('Before the bad edit'));
+    const db = JSON.parse(await readFile(dbPath, 'utf8'));
+    const [id, product] = Object.entries(db.collections.products[liveId])[0] as [string, { title: unknown }];
+    product.title = 42;
+    db.collections.products[liveId].bad = { id: 'bad', garbage: true };
+    await writeFile(dbPath, JSON.stringify(db));
+    await eventually(() => expect(logs.some((l) => l.includes('not loaded, keeping the last good state'))).toBe(true));
+    const line = logs.find((l) => l.includes('not loaded'))!;
+    expect(line).toMatch(/products row "(bad|[^"]+)".*(title|garbage|id)/);
+    expect(line.split('\n')).toHaveLength(1);
+    expect(typeof (await api('GET', `/v1/products/${id}`)).json().data.title).toBe('string');
+    const exported = (await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data;
+    expect(exported.products.some((p: { id: string }) => p.id === 'bad')).toBe(false);
+    expect(exported.forms.some((f: { name: string }) => f.name === 'Before the bad edit')).toBe(true);
+  });
+
   it('re-seeds the catalog from edited fixtures and keeps runtime data', async () => {
     const { fixturesDir, logs, api, liveId } = await setup();
     await api('POST', '/v1/forms', { name: 'Runtime form', fields: [] });
