@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allBlocks, commands, docFiles, exampleFile, extractBlocks, root, RUNNABLE, SHELL, type DocBlock } from './extract.ts';
@@ -25,6 +25,12 @@ function plan(block: DocBlock): Plan {
   if (block.lang === 'ts') return { kind: 'module' };
   return { kind: 'skip', why: '' }; // refused below: a runnable block must run or say why not
 }
+
+/** The repository's ignored .sandbox/ (.gitignore), where scratch directories go. */
+const scratchRoot = (): string => {
+  mkdirSync(join(root, '.sandbox'), { recursive: true });
+  return join(root, '.sandbox');
+};
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -80,7 +86,7 @@ for (const file of docFiles()) {
         continue;
       }
       it(title, async () => {
-        const cwd = join(root, directive.cwd ?? '.');
+        const cwd = directive.scratch ? mkdtempSync(join(scratchRoot(), 'docs-test-')) : join(root, directive.cwd ?? '.');
         if (directive.needsSandbox && !sandbox) await start('npx sandbox start', root);
         const app = directive.receiver ? await receiver() : null;
         const own: Background[] = [];
@@ -117,6 +123,7 @@ for (const file of docFiles()) {
         } finally {
           for (const process of own.reverse()) await process.stop();
           await app?.close();
+          if (directive.scratch) rmSync(cwd, { recursive: true, force: true });
         }
       }, 180_000);
     }

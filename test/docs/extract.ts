@@ -13,6 +13,9 @@ import { fileURLToPath } from 'node:url';
  * - `skip — why`: the block is not run here; the reason is mandatory.
  * - `cwd=path`: run from that directory of the repository (default: the root,
  *   the clone the README's first commands are typed in).
+ * - `scratch`: run from a fresh directory, as a project of the reader's would
+ *   be (inside the repository's ignored `.sandbox/`, so `npx sandbox` still
+ *   resolves; removed afterwards): for commands that write files.
  * - `needs-running-sandbox`: the doc's sandbox must run first (see the test).
  * - `receiver=3000`: the block forwards webhooks to `localhost:3000`, the
  *   reader's app; the test runs a receiver in its place and checks it got one.
@@ -25,6 +28,7 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 export interface Directive {
   skip?: string;
   cwd?: string;
+  scratch?: boolean;
   needsSandbox?: boolean;
   receiver?: number;
   omit: { command: string; why: string }[];
@@ -53,16 +57,17 @@ export function parseDirective(comment: string | undefined): Directive {
   const out: Directive = { omit: [], expect: [] };
   if (!comment) return out;
   // a part ends at a `;` that starts the next part, so a reason may hold `;` of its own
-  for (const raw of comment.split(/;\s*(?=skip\b|cwd=|needs-running-sandbox|receiver=|omit=|expect=)/).map((p) => p.trim()).filter(Boolean)) {
+  for (const raw of comment.split(/;\s*(?=skip\b|scratch|cwd=|needs-running-sandbox|receiver=|omit=|expect=)/).map((p) => p.trim()).filter(Boolean)) {
     const [head, ...rest] = raw.split(DASH);
     const why = rest.join(' — ').trim();
     if (head === 'skip') out.skip = why || (() => { throw new Error(`docs-test: skip needs a reason ("skip — why"): ${comment}`); })();
     else if (head === 'needs-running-sandbox') out.needsSandbox = true;
+    else if (head === 'scratch') out.scratch = true;
     else if (head!.startsWith('cwd=')) out.cwd = head!.slice(4);
     else if (head!.startsWith('receiver=')) out.receiver = Number(head!.slice(9));
     else if (head!.startsWith('omit=') && why) out.omit.push({ command: head!.slice(5).trim(), why });
     else if (raw.startsWith('expect=')) out.expect.push(raw.slice(7).trim());
-    else throw new Error(`docs-test: unknown part "${raw}" (skip — why; cwd=; needs-running-sandbox; receiver=; omit=<command> — why; expect=)`);
+    else throw new Error(`docs-test: unknown part "${raw}" (skip — why; cwd=; scratch; needs-running-sandbox; receiver=; omit=<command> — why; expect=)`);
   }
   return out;
 }
