@@ -42,6 +42,11 @@ describe('the docs\' code blocks', () => {
     expect(silent.map((b) => `${b.file}:${b.line} (${b.lang}): run it, or say why not with <!-- docs-test: skip — why -->`)).toEqual([]);
   });
 
+  it('put no command in a block without a language (it would never run)', () => {
+    const hidden = allBlocks().filter((b) => !RUNNABLE.has(b.lang) && /^(?:\$ )?(?:npx|npm|curl|node) /m.test(b.code));
+    expect(hidden.map((b) => `${b.file}:${b.line}: commands in a \`\`\`${b.lang} block: make it \`\`\`sh`)).toEqual([]);
+  });
+
   it('show the recipes\' example files exactly as they are', () => {
     const shown = allBlocks().map(plan).filter((p) => p.kind === 'example');
     expect(shown.map((p) => p.path).sort()).toEqual([
