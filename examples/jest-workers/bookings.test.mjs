@@ -50,4 +50,4 @@ test('books, reads back and browses: every request answers, whatever the rate li
   await until(() => received.length >= BOOKINGS);
   expect(received).toHaveLength(BOOKINGS);
   expect(new Set(received.map((event) => event.data.id))).toEqual(new Set(ids));
-});
+}, 60_000); // about 100 requests and their webhooks: more than the default 5 s on a busy machine

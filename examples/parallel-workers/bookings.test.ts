@@ -48,4 +48,4 @@ it('books, reads back and browses: every request answers, whatever the rate limi
   // deliveries arrive on their own: wait for them, never for a fixed time
   await expect.poll(() => received.length, { timeout: 15_000 }).toBe(BOOKINGS);
   expect(new Set(received.map((event) => event.data.id))).toEqual(new Set(ids));
-});
+}, 60_000); // about 100 requests and their webhooks: more than the default 5 s on a busy machine

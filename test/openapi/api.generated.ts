@@ -4640,13 +4640,13 @@ export interface operations {
     };
     listAnalyticsCommsDeliveryEvents: {
         parameters: {
-            query?: {
-                /** @description required; YYYY-MM-DD, inclusive */
-                from?: string;
-                /** @description required; YYYY-MM-DD, inclusive */
-                to?: string;
-                /** @description required; the key's own workspace (uuid, or wksp_<uuid>) */
-                workspaceId?: string;
+            query: {
+                /** @description YYYY-MM-DD, inclusive */
+                from: string;
+                /** @description YYYY-MM-DD, inclusive */
+                to: string;
+                /** @description the key's own workspace (uuid, or wksp_<uuid>) */
+                workspaceId: string;
             };
             header?: never;
             path?: never;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allBlocks } from '../docs/extract.ts';
 
 /**
  * The consumer test (issue 14): the package as an integrator gets it. It packs
@@ -23,12 +24,11 @@ let work: string;
 let project: string;
 let tarball: string;
 
-/** ```ts blocks of the README and docs/*.md, each a whole module a user would paste. */
+/** ```ts blocks of the README and docs/*.md, each a whole module a user would paste (the docs tests' one extractor). */
 function examples(): { name: string; code: string }[] {
-  const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
-  return files.flatMap((file) =>
-    [...readFileSync(join(root, file), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => ({ name: `${file.replace(/\W+/g, '-')}-${i + 1}.mts`, code: m[1]! })),
-  );
+  return allBlocks()
+    .filter((b) => b.lang === 'ts' && !b.directive.skip)
+    .map((b) => ({ name: `${b.file.replace(/\W+/g, '-')}-${b.line}.mts`, code: b.code }));
 }
 
 /** Packages the examples import, besides ours and node's: installed at the versions this repository uses. */

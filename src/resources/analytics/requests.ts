@@ -1,16 +1,17 @@
 import { z } from 'zod';
 
 /**
- * GET /v1/analytics/comms/delivery-events (API description, "Analytics"). The
- * parameters are declared optional here on purpose: a missing one must answer
- * the documented plain `{error: <message>}` naming every missing parameter
- * ("Errors", first row), which the service builds, not the generic
- * VALIDATION_400 body.
+ * GET /v1/analytics/comms/delivery-events (API description, "Analytics"): all
+ * three parameters are required, and the schema says so, so that the OpenAPI
+ * document and a client generated from it do too (issue 26). A missing one
+ * still answers the documented plain `{error}` naming every missing parameter
+ * ("Errors", first row), not VALIDATION_400: the route attaches the validation
+ * error and lets the service build that body (routes.ts).
  */
 export const DeliveryEventsQuerySchema = z.object({
-  from: z.string().optional().describe('required; YYYY-MM-DD, inclusive'),
-  to: z.string().optional().describe('required; YYYY-MM-DD, inclusive'),
-  workspaceId: z.string().optional().describe('required; the key\'s own workspace (uuid, or wksp_<uuid>)'),
+  from: z.string().describe('YYYY-MM-DD, inclusive'),
+  to: z.string().describe('YYYY-MM-DD, inclusive'),
+  workspaceId: z.string().describe('the key\'s own workspace (uuid, or wksp_<uuid>)'),
 });
 export type DeliveryEventsQuery = z.infer<typeof DeliveryEventsQuerySchema>;
 

@@ -1,16 +1,24 @@
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
-import { DeliveryEventsQuerySchema, DeliveryEventsResponseSchema, PlainErrorSchema } from './requests.ts';
-import type { AnalyticsService } from './service.ts';
+import { DeliveryEventsQuerySchema, type DeliveryEventsQuery, DeliveryEventsResponseSchema, PlainErrorSchema } from './requests.ts';
+import { assertParameters, type AnalyticsService } from './service.ts';
 
 /** API description, "Analytics": needs `analytics:read`; answers a bare array. */
 export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService): void {
   app.get('/analytics/comms/delivery-events', {
+    // a missing parameter gets the documented plain body (service.ts), any other failure VALIDATION_400
+    attachValidation: true,
     schema: {
       querystring: DeliveryEventsQuerySchema,
       response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: z.union([PlainErrorSchema, errorResponses[400]]) },
     },
     config: { scope: 'analytics:read', documentedScope: true, documentedStatuses: [200], summary: 'Daily communication delivery counts by channel and event' },
-  }, async (request) => service.deliveryEvents(request.principal, request.query));
+  }, async (request) => {
+    if (request.validationError) {
+      assertParameters(request.query as Partial<DeliveryEventsQuery>);
+      throw request.validationError;
+    }
+    return service.deliveryEvents(request.principal, request.query);
+  });
 }

@@ -20,6 +20,18 @@ function parseDay(value: string): number | null {
   return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value ? null : ms;
 }
 
+/**
+ * A missing parameter is the documented body {error: <message>} (API description, "Errors"): no
+ * code, naming every missing one. The route calls this when its query failed validation.
+ */
+export function assertParameters(query: Partial<Record<(typeof REQUIRED)[number], unknown>>): void {
+  const missing = REQUIRED.filter((name) => query[name] === undefined || query[name] === '');
+  if (missing.length > 0) {
+    const error = `Missing required query parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`;
+    throw new ApiError(400, { error }).because('MISSING_PARAMETER', `${error} (from and to are YYYY-MM-DD; workspaceId is the key's workspace)`);
+  }
+}
+
 export class AnalyticsService {
   constructor(private readonly store: Store) {}
 
@@ -30,13 +42,8 @@ export class AnalyticsService {
    * nothing about other workspaces leaks.
    */
   deliveryEvents(principal: Principal, query: DeliveryEventsQuery): DeliveryEventResponseRow[] {
-    const missing = REQUIRED.filter((name) => query[name] === undefined || query[name] === '');
-    // the documented body {error: <message>} (API description, "Errors"): no code
-    if (missing.length > 0) {
-      const error = `Missing required query parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`;
-      throw new ApiError(400, { error }).because('MISSING_PARAMETER', `${error} (from and to are YYYY-MM-DD; workspaceId is the key's workspace)`);
-    }
-    const { from, to, workspaceId } = query as Required<DeliveryEventsQuery>;
+    assertParameters(query);
+    const { from, to, workspaceId } = query;
     const fromMs = parseDay(from);
     const toMs = parseDay(to);
     const invalid = [fromMs === null ? 'from' : null, toMs === null ? 'to' : null].filter((n) => n !== null);

@@ -1,0 +1,136 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allBlocks, commands, docFiles, exampleFile, extractBlocks, root, RUNNABLE, SHELL, type DocBlock } from './extract.ts';
+import { Background, ensureBuilt, freePort, LONG_RUNNING, receiver, sh, startCommand, until } from './run.ts';
+
+/**
+ * Docs as tests (issue 26): every shell block of README.md and docs/*.md runs
+ * as written, from the directory its text implies (extract.ts reads the
+ * `<!-- docs-test: ... -->` comment before a block; run.ts says what is
+ * substituted: ports, and a receiver for the reader's app). A command that
+ * exits non-zero, or prints other than the doc shows, fails. The blocks that
+ * show a file of examples/ must show it exactly; those files run through the
+ * README's own commands (this subsumes issue 24's recipe test). The ```ts
+ * modules are type-checked, and the programmatic one run, by
+ * test/package/consumer.test.ts from a packed tarball.
+ */
+type Plan = { kind: 'shell' } | { kind: 'example'; path: string; body: string } | { kind: 'module' } | { kind: 'skip'; why: string };
+
+function plan(block: DocBlock): Plan {
+  if (block.directive.skip) return { kind: 'skip', why: block.directive.skip };
+  if (SHELL.has(block.lang)) return { kind: 'shell' };
+  const example = exampleFile(block);
+  if (example) return { kind: 'example', ...example };
+  if (block.lang === 'ts') return { kind: 'module' };
+  return { kind: 'skip', why: '' }; // refused below: a runnable block must run or say why not
+}
+
+/** The repository's ignored .sandbox/ (.gitignore), where scratch directories go. */
+const scratchRoot = (): string => {
+  mkdirSync(join(root, '.sandbox'), { recursive: true });
+  return join(root, '.sandbox');
+};
+
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+beforeAll(ensureBuilt, 120_000);
+
+describe('the docs\' code blocks', () => {
+  it('each runnable block runs, shows an examples/ file, is a module the consumer test checks, or says why not', () => {
+    const silent = allBlocks().filter((b) => RUNNABLE.has(b.lang)).filter((b) => { const p = plan(b); return p.kind === 'skip' && !p.why; });
+    expect(silent.map((b) => `${b.file}:${b.line} (${b.lang}): run it, or say why not with <!-- docs-test: skip — why -->`)).toEqual([]);
+  });
+
+  it('put no command in a block without a language (it would never run)', () => {
+    const hidden = allBlocks().filter((b) => !RUNNABLE.has(b.lang) && /^(?:\$ )?(?:npx|npm|curl|node) /m.test(b.code));
+    expect(hidden.map((b) => `${b.file}:${b.line}: commands in a \`\`\`${b.lang} block: make it \`\`\`sh`)).toEqual([]);
+  });
+
+  it('show the recipes\' example files exactly as they are', () => {
+    const shown = allBlocks().map(plan).filter((p) => p.kind === 'example');
+    expect(shown.map((p) => p.path).sort()).toEqual([
+      'examples/jest-workers/jest.config.js',
+      'examples/jest-workers/jest.global-setup.mjs',
+      'examples/jest-workers/jest.global-teardown.mjs',
+      'examples/jest-workers/jest.worker-setup.mjs',
+      'examples/parallel-workers/rate-limits.test.ts',
+      'examples/parallel-workers/sandbox.global-setup.ts',
+      'examples/parallel-workers/sandbox.worker-setup.ts',
+      'examples/parallel-workers/vitest.config.ts',
+    ]);
+    for (const p of shown) expect(p.body, p.path).toBe(readFileSync(join(root, p.path), 'utf8'));
+  });
+});
+
+for (const file of docFiles()) {
+  const blocks = extractBlocks(file).filter((b) => SHELL.has(b.lang));
+  if (blocks.length === 0) continue;
+
+  describe(file, () => {
+    // one sandbox per doc: its first `npx sandbox start`, or a bare one for a block that needs it
+    let sandbox: { port: number; process: Background } | null = null;
+    // Ctrl+C, as the docs say; npx itself dies of the signal, so its exit code says nothing of the sandbox's
+    afterAll(async () => {
+      await sandbox?.process.stop();
+    }, 60_000);
+
+    const start = async (command: string, cwd: string): Promise<Background> => {
+      const port = await freePort();
+      const process = new Background(startCommand(command, port), cwd, {});
+      await process.printed(`http://127.0.0.1:${port}`);
+      sandbox ??= { port, process };
+      return process;
+    };
+
+    for (const block of blocks) {
+      const { directive } = block;
+      const title = `${file}:${block.line}: ${commands(block).commands.join(' ; ').slice(0, 140)}`;
+      if (directive.skip) {
+        it.skip(`${title} (skipped: ${directive.skip})`, () => {});
+        continue;
+      }
+      it(title, async () => {
+        const cwd = directive.scratch ? mkdtempSync(join(scratchRoot(), 'docs-test-')) : join(root, directive.cwd ?? '.');
+        if (directive.needsSandbox && !sandbox) await start('npx sandbox start', root);
+        const app = directive.receiver ? await receiver() : null;
+        const own: Background[] = [];
+        let output = '';
+        try {
+          const { commands: cmds, shown } = commands(block);
+          for (const written of cmds) {
+            let command = written;
+            if (/^npx sandbox start\b/.test(command)) {
+              const process = await start(command, cwd);
+              if (process !== sandbox?.process) own.push(process);
+              continue;
+            }
+            if (sandbox) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${sandbox.port}`);
+            if (app) command = command.replace(/localhost:3000\b/g, `127.0.0.1:${app.port}`);
+            const extra: Record<string, string> = sandbox ? { SANDBOX_URL: `http://127.0.0.1:${sandbox.port}` } : {};
+            if (LONG_RUNNING.test(command)) {
+              const process = new Background(command, cwd, extra);
+              own.push(process);
+              await process.printed();
+              continue;
+            }
+            const result = await sh(command, cwd, extra);
+            output += result.output;
+            expect(result.code, `${written}\n${result.output}`).toBe(0);
+          }
+          if (app) {
+            await until(() => app.received.length > 0, `a webhook at the receiver standing in for localhost:3000 (${file}:${block.line})`);
+            expect(app.received[0]!.path).toBe('/webhooks');
+            expect(app.received[0]!.headers['webhook-signature']).toMatch(/^v1,/);
+          }
+          const all = squash(output + own.map((p) => p.output).join('') + (sandbox?.process.output ?? ''));
+          for (const text of [...directive.expect, ...shown]) expect(all, `${file}:${block.line} should print: ${text}`).toContain(squash(text));
+        } finally {
+          for (const process of own.reverse()) await process.stop();
+          await app?.close();
+          if (directive.scratch) rmSync(cwd, { recursive: true, force: true });
+        }
+      }, 180_000);
+    }
+  });
+}

@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { root } from './extract.ts';
+
+/**
+ * How the docs test runs a block's commands (issue 26): each command line in
+ * its own `bash -c` from the block's directory, as a reader types it, with
+ * `NO_COLOR=1`. Substitutions, the only changes made to what the docs say:
+ * - `npx sandbox start` gets `--port <free port>` unless it names a port, and
+ *   `--in-memory` unless it names `--data`: parallel runs never share a port
+ *   or the repository's `.sandbox/db.json` (and its lock);
+ * - with a running sandbox, `localhost:4010` and `127.0.0.1:4010` become its
+ *   address, and `SANDBOX_URL` names it (what the CLI reads before 4010);
+ * - `localhost:3000` (the reader's app receiving webhooks) becomes the test's receiver.
+ * Commands that keep running (`sandbox start`, `sandbox listen`) are started,
+ * awaited until they print, and stopped with SIGINT when the doc (start) or
+ * the block (the others) is done.
+ */
+export const LONG_RUNNING = /^npx sandbox (?:start|listen)\b/;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...extra });
+
+export function sh(command: string, cwd: string, extra: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env: env(extra) });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** Polls until `done()` (a generous deadline: the machine is shared). */
+export async function until(done: () => boolean, what: string, ms = 30_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !done(); ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export class Background {
+  output = '';
+  exited: number | null | undefined;
+  private readonly child: ChildProcess;
+
+  constructor(readonly command: string, cwd: string, extra: Record<string, string>) {
+    // its own process group: npx does not pass a signal on to the sandbox it runs
+    this.child = spawn('bash', ['-c', command], { cwd, env: env(extra), detached: true });
+    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk));
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk));
+    this.child.on('exit', (code) => (this.exited = code));
+  }
+
+  /** Until it printed `text` (or anything); fails at once if it exits first. */
+  async printed(text?: string): Promise<void> {
+    await until(() => this.exited !== undefined || (text ? this.output.includes(text) : /\n/.test(this.output)), `"${this.command}" to print ${text ?? 'a line'}`);
+    if (this.exited !== undefined) throw new Error(`"${this.command}" exited with ${this.exited}:\n${this.output}`);
+  }
+
+  /** Ctrl+C, as the docs say to stop it; its exit code. */
+  async stop(): Promise<number | null> {
+    if (this.exited === undefined) {
+      try {
+        process.kill(-this.child.pid!, 'SIGINT');
+      } catch { /* already gone */ }
+      await until(() => this.exited !== undefined, `"${this.command}" to stop`);
+    }
+    return this.exited ?? null;
+  }
+}
+
+/** `npx sandbox start ...` as the docs write it, with a free port and in memory unless it says otherwise. */
+export function startCommand(command: string, port: number): string {
+  const [cmd, comment] = command.split(/\s+(?=#)/);
+  let out = cmd!.trim();
+  if (!/--port\b/.test(out)) out += ` --port ${port}`;
+  if (!/--data\b|--in-memory\b/.test(out)) out += ' --in-memory';
+  return comment ? `${out} ${comment}` : out;
+}
+
+/** The reader's app at localhost:3000: answers 200 and keeps what it received. */
+export async function receiver(): Promise<{ port: number; received: { path: string; headers: Record<string, unknown>; body: string }[]; close: () => Promise<void> }> {
+  const received: { path: string; headers: Record<string, unknown>; body: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const newestMtime = (dir: string): number =>
+  Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+
+/** dist/ as `npm install` leaves it (the `prepare` script): the examples import the package. bin/sandbox.js uses the same test of freshness. */
+export async function ensureBuilt(): Promise<void> {
+  const stamp = join(root, 'dist/.stamp');
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(join(root, 'src'))) return;
+  const built = await sh(`${JSON.stringify(process.execPath)} scripts/build.mjs`, root);
+  if (built.code !== 0) throw new Error(`scripts/build.mjs failed:\n${built.output}`);
+}
