@@ -5,6 +5,5 @@ export default {
   globalTeardown: './jest.global-teardown.mjs',
   setupFilesAfterEnv: ['./jest.worker-setup.mjs'],
   maxWorkers: 4,
-  testTimeout: 30_000, // a test of a hundred requests, on a busy CI runner
   transform: {},
 };

@@ -10,6 +10,5 @@ export default defineConfig({
     setupFiles: ['./sandbox.worker-setup.ts'],
     pool: 'forks',
     maxWorkers: 4, // Vitest 3: poolOptions: { forks: { maxForks: 4 } }
-    testTimeout: 30_000, // a test of a hundred requests, on a busy CI runner
   },
 });
