@@ -1,4 +1,7 @@
+import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { withServeOptions } from '../../src/cli/commands/start.ts';
+import { startOptions, type StartFlags } from '../../src/cli/start.ts';
 import { WARNING_HEADER } from '../../src/http/warnings.ts';
 import { STORED_EXCERPT_BYTES, utf8Prefix } from '../../src/webhooks/attempt-record.ts';
 import { WEBHOOK_DELIVERIES, type StoredDelivery } from '../../src/webhooks/outbox.ts';
@@ -104,6 +107,17 @@ describe('pending deliveries are bounded per subscription', () => {
     await advance(t, 5 * D);
     for (const d of deliveriesOf(t, sub.id).filter((d) => d.status === 'expired')) expect(d.attempts).toHaveLength(1);
     expect(receiver.received.filter((r) => ['prod_0', 'prod_1'].includes(JSON.parse(r.body).data.id))).toHaveLength(2);
+  });
+});
+
+describe('the bound is an option', () => {
+  it('`sandbox start --webhook-max-pending <n>` sets webhookMaxPending; the default is 1,000', async () => {
+    const parse = (args: string[]) => withServeOptions(new Command().exitOverride().configureOutput({ writeErr: () => undefined }), { port: 0 }).parse(['node', 'x', ...args]).opts<StartFlags>();
+    expect(startOptions(parse(['--webhook-max-pending', '50']))).toMatchObject({ webhookMaxPending: 50 });
+    expect(() => parse(['--webhook-max-pending', '0'])).toThrow(/--webhook-max-pending must be a whole number from 1/);
+    const plain = await testSandbox();
+    expect(plain.sandbox.options.webhookMaxPending).toBe(1_000);
+    await plain.sandbox.stop();
   });
 });
 
