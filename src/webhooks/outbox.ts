@@ -6,9 +6,9 @@ import { AttemptSchema, attemptView, StoredAttemptSchema, type Attempt } from '.
 /**
  * The durable outbox: one row per (event, subscription) in the
  * `webhookDeliveries` collection, partitioned by workspace, holding the signed
- * body once and what each attempt changed (./attempt-record.ts). A delivery is written before its first attempt, so a
- * sandbox killed at any point finds its pending deliveries on the next start
- * (docs/webhooks.md, "Durability").
+ * body once and what each attempt changed (./attempt-record.ts). A delivery
+ * is written before its first attempt, so a sandbox killed at any point finds
+ * its pending deliveries on the next start (docs/webhooks.md, "Durable outbox").
  */
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled', 'expired'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -65,8 +65,9 @@ export interface DeliveryFilter {
 /**
  * Finished deliveries (succeeded, failed, cancelled, expired) kept per workspace, the
  * newest; older ones are dropped in batches of DELIVERY_LOG_TRIM_BATCH as new
- * deliveries arrive and, every batch, as they finish. Pending deliveries are work still to do and are never
- * dropped (docs/webhooks.md, "The delivery log").
+ * deliveries arrive and, every batch, as they finish. Pending deliveries are
+ * work still to do and are never dropped here; expireOps bounds them per
+ * subscription (docs/webhooks.md, "The delivery log").
  */
 export const DELIVERY_LOG_LIMIT = 1_000;
 export const DELIVERY_LOG_TRIM_BATCH = 100;
@@ -139,18 +140,8 @@ export class Outbox {
     return undefined;
   }
 
-  find(id: string): Delivery | undefined {
-    const row = this.findRow(id);
-    return row && deliveryView(row);
-  }
-
   pending(): StoredDelivery[] {
     return this.all().filter((d) => d.status === 'pending');
-  }
-
-  /** The pending rows of a workspace, oldest first (rows keep their place in the partition when updated). */
-  pendingIn(workspaceId: string): StoredDelivery[] {
-    return this.rows.list(workspaceId).filter((d) => d.status === 'pending');
   }
 
   /** Newest first, as the control plane shows them. */
