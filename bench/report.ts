@@ -8,6 +8,7 @@ import type { WriteCostResult } from './write-cost.ts';
 import type { LoadResult } from './lib/load.ts';
 import type { CreatesResult } from './creates.ts';
 import type { MemoryResult } from './memory.ts';
+import type { SoakResult } from './outbox-soak.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -28,6 +29,7 @@ export interface BenchReport {
   webhooks?: WebhookResult;
   creates?: CreatesResult;
   memory?: MemoryResult;
+  outboxSoak?: SoakResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -121,6 +123,16 @@ function memoryBlock(m: MemoryResult): string {
   ].join('\n');
 }
 
+function soakBlock(s: SoakResult): string {
+  const rss = s.maxRssMiB < 200 ? 'meets the target (< 200 MiB)' : 'ABOVE the target of 200 MiB';
+  const disk = s.maxDiskMB < 100 ? 'meets the target (< 100 MB)' : 'ABOVE the target of 100 MB';
+  return [
+    `10. outbox soak: ${s.seconds} s, ${s.eventsPerSecond} failing booking.created/s, retry scale 0.001, file store`,
+    table(['s', 'RSS MiB', 'db.json MB', 'journal MB', 'events'], s.samples.map((x) => [fmt(x.seconds), String(x.rssMiB), String(x.dbMB), String(x.journalMB), fmt(x.emitted)])),
+    `  max RSS ${s.maxRssMiB} MiB: ${rss}; max db.json + journal ${s.maxDiskMB} MB: ${disk}; last / at a third ${s.lateGrowth}`,
+  ].join('\n');
+}
+
 export function formatReport(r: BenchReport): string {
   const blocks = [
     `travel-commerce-sandbox bench, ${r.date}`,
@@ -138,6 +150,7 @@ export function formatReport(r: BenchReport): string {
   if (r.memory) blocks.push(memoryBlock(r.memory));
   if (r.workspaces) blocks.push(workspacesBlock(r.workspaces));
   if (r.workspaceReads) blocks.push(workspaceReadsBlock(r.workspaceReads));
+  if (r.outboxSoak) blocks.push(soakBlock(r.outboxSoak));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

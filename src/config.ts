@@ -24,6 +24,8 @@ export const DEFAULT_SEED = 20260115;
 export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';
 /** created workspaces at most, by default (issue 23, point 5) */
 export const DEFAULT_MAX_WORKSPACES = 1000;
+/** pending webhook deliveries per subscription, by default (issue 27; src/webhooks/outbox.ts, expireOps) */
+export const DEFAULT_MAX_PENDING_DELIVERIES = 1000;
 
 export const SandboxOptionsSchema = z.object({
   /** 0 = any free port */
@@ -74,6 +76,8 @@ export const SandboxOptionsSchema = z.object({
   strict: z.boolean().default(false),
   /** multiplies the webhook retry schedule (e.g. 0.01 to watch retries live; docs/webhooks.md) */
   webhookRetryScale: z.number().positive().max(1).default(1),
+  /** pending webhook deliveries per subscription; past it the oldest is marked expired (docs/webhooks.md, "Durable outbox") */
+  webhookMaxPending: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_PENDING_DELIVERIES),
   /** created workspaces at most (POST /__sandbox/workspaces answers 409 past it; docs/control-plane.md) */
   maxWorkspaces: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_WORKSPACES),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */

@@ -24,6 +24,7 @@ export interface StartFlags {
   webhookRetryScale?: number;
   /** seconds */
   webhookTimeout?: number;
+  webhookMaxPending?: number;
   suspension?: boolean;
   /** created workspaces at most */
   maxWorkspaces?: number;
@@ -50,6 +51,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
     ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
+    ...(flags.webhookMaxPending !== undefined ? { webhookMaxPending: flags.webhookMaxPending } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
     ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),
   };

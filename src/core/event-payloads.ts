@@ -20,7 +20,7 @@ export const DeliveryUpdateSchema = z.object({
   eventId: z.string(),
   url: z.string().nullable(),
   eventType: z.string(),
-  status: z.enum(['pending', 'succeeded', 'failed', 'cancelled']),
+  status: z.enum(['pending', 'succeeded', 'failed', 'cancelled', 'expired']),
   trigger: z.enum(['initial', 'retry', 'replay']),
   attempt: z.number().int().min(1),
   maxAttempts: z.number().int().min(1),

@@ -9,7 +9,7 @@ export interface DeliveryView {
   subscriptionId: string;
   eventId: string;
   eventType: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'expired';
   reason?: string | null;
   retries?: number;
   /** present when the control plane reports it; the attempt column then reads "n/max" */

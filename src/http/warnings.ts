@@ -68,6 +68,15 @@ function addWarnings(request: FastifyRequest, warnings: SandboxWarning[], strict
   }
 }
 
+/**
+ * Warnings about the state of what a route returns (a subscription the sandbox
+ * disabled), not about anything the request made the sandbox guess: strict mode
+ * does not refuse them. A route adds them from its handler.
+ */
+export function addStateWarnings(request: FastifyRequest, warnings: SandboxWarning[]): void {
+  if (warnings.length > 0) (request.warnings ??= []).push(...warnings);
+}
+
 /** The warnings of a request, for its request-log entry (absent when there are none). */
 export const warningsOf = (request: FastifyRequest): { warnings?: SandboxWarning[] } =>
   request.warnings?.length ? { warnings: request.warnings } : {};

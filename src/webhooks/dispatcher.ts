@@ -6,11 +6,13 @@ import { newId } from '../core/ids.ts';
 import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
 import type { Op, Store } from '../storage/types.ts';
 import { isCatalogueEvent } from './catalogue.ts';
-import { AttemptAborted, USER_AGENT } from './delivery.ts';
+import { AttemptAborted } from './delivery.ts';
+import { requestHeaders, storedAttempt, type StoredAttempt } from './attempt-record.ts';
 import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
-import { DELIVERY_LOG_TRIM_BATCH, Outbox, type Attempt, type Delivery, WEBHOOK_DELIVERIES } from './outbox.ts';
+import { DELIVERY_LOG_TRIM_BATCH, Outbox, type StoredDelivery, WEBHOOK_DELIVERIES } from './outbox.ts';
 import { classify, honoursRetryAfter, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
+import { bookkeeping, stoppedReason } from './subscription-health.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
@@ -20,7 +22,7 @@ export function payloadOf(event: DomainEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, timestamp: event.createdAt, workspace_id: event.workspaceId, data: event.data });
 }
 
-type Trigger = Attempt['trigger'];
+type Trigger = StoredAttempt['trigger'];
 
 /**
  * What the dispatcher works with: a part of the sandbox context, named here so
@@ -31,7 +33,7 @@ export interface DispatcherDeps {
   clock: Clock;
   bus: EventBus;
   selfGuard: SelfGuard;
-  options: { webhookTimeoutMs: number; webhookRetryScale: number };
+  options: { webhookTimeoutMs: number; webhookRetryScale: number; webhookMaxPending: number };
 }
 
 /**
@@ -88,7 +90,7 @@ export class WebhookDispatcher {
   }
 
   /** Sends a delivery again now, with the same webhook-id; does not count against max_retries. */
-  replay(delivery: Delivery): Promise<Delivery | undefined> {
+  replay(delivery: StoredDelivery): Promise<StoredDelivery | undefined> {
     if (!WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).has(delivery.workspaceId, delivery.subscriptionId)) {
       throw conflict('SUBSCRIPTION_GONE', `Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
     }
@@ -110,7 +112,7 @@ export class WebhookDispatcher {
     if (subscriptions.length === 0) return [];
     const body = payloadOf(event);
     const now = this.ctx.clock.iso();
-    const deliveries: Delivery[] = subscriptions.map((s) => ({
+    const deliveries: StoredDelivery[] = subscriptions.map((s) => ({
       id: newId(WEBHOOK_DELIVERIES),
       workspaceId: event.workspaceId,
       subscriptionId: s.id,
@@ -121,12 +123,16 @@ export class WebhookDispatcher {
       retries: 0,
       nextAttemptAt: now,
       body,
+      url: s.url,
+      headers: s.headers,
       createdAt: now,
       updatedAt: now,
       attempts: [],
     }));
-    // one event, one workspace: the log is trimmed in the same commit
-    await this.ctx.store.commit([...this.outbox.trimOps(event.workspaceId, deliveries.length), ...deliveries.map((d) => this.outbox.putOp(d))]);
+    // one event, one workspace: the log is trimmed, and the pending bound kept, in the same commit
+    const expired = this.outbox.expireOps(event.workspaceId, subscriptions.map((s) => s.id), this.ctx.options.webhookMaxPending, now);
+    await this.ctx.store.commit([...this.outbox.trimOps(event.workspaceId, deliveries.length), ...expired.ops, ...deliveries.map((d) => this.outbox.putOp(d))]);
+    for (const id of expired.ids) this.forgetTimer(id);
     for (const d of deliveries) void this.track(this.attempt(d.workspaceId, d.id, 'initial'));
     return deliveries.map((d) => d.id);
   }
@@ -138,7 +144,7 @@ export class WebhookDispatcher {
     }
   }
 
-  private schedule(delivery: Delivery, atMs: number): void {
+  private schedule(delivery: StoredDelivery, atMs: number): void {
     this.timers.get(delivery.id)?.();
     const cancel = this.ctx.clock.schedule(atMs, () => {
       this.timers.delete(delivery.id);
@@ -148,6 +154,11 @@ export class WebhookDispatcher {
       return this.ctx.clock.mode === 'manual' ? work : undefined;
     }, delivery.workspaceId); // on the delivery's workspace clock, even when rescheduled after a reset
     this.timers.set(delivery.id, cancel);
+  }
+
+  private forgetTimer(id: string): void {
+    this.timers.get(id)?.();
+    this.timers.delete(id);
   }
 
   private cancelTimers(): void {
@@ -163,7 +174,7 @@ export class WebhookDispatcher {
   }
 
   /** Attempts on one delivery never overlap (a replay during a retry waits its turn). */
-  private attempt(workspaceId: string, id: string, trigger: Trigger): Promise<Delivery | undefined> {
+  private attempt(workspaceId: string, id: string, trigger: Trigger): Promise<StoredDelivery | undefined> {
     const previous = this.locks.get(id) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.attemptNow(workspaceId, id, trigger));
     this.locks.set(id, next);
@@ -173,21 +184,17 @@ export class WebhookDispatcher {
     return next;
   }
 
-  private async attemptNow(workspaceId: string, id: string, trigger: Trigger): Promise<Delivery | undefined> {
-    const delivery = this.outbox.get(workspaceId, id);
+  private async attemptNow(workspaceId: string, id: string, trigger: Trigger): Promise<StoredDelivery | undefined> {
+    const delivery = this.outbox.row(workspaceId, id);
     if (!delivery || this.stopping.signal.aborted) return delivery;
     if (trigger !== 'replay' && delivery.status !== 'pending') return delivery;
     const subscription = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).get(workspaceId, delivery.subscriptionId);
     if (!subscription || (!subscription.active && trigger !== 'replay')) {
-      return this.cancel(delivery, subscription ? 'subscription paused' : 'subscription deleted');
+      return this.cancel(delivery, subscription ? stoppedReason(subscription) : 'subscription deleted');
     }
     const at = this.ctx.clock.iso();
-    const headers = {
-      ...(subscription.headers ?? {}),
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      ...signatureHeaders(subscription.secret, delivery.id, wallClockSeconds(), delivery.body),
-    };
+    const signature = signatureHeaders(subscription.secret, delivery.id, wallClockSeconds(), delivery.body);
+    const headers = requestHeaders(delivery.id, subscription.headers, signature['webhook-timestamp'], signature['webhook-signature']);
     let result;
     const release = await this.slots.acquire(subscription.id);
     try {
@@ -199,41 +206,45 @@ export class WebhookDispatcher {
     } finally {
       release();
     }
-    const attempt: Attempt = { number: delivery.attempts.length + 1, trigger, at, request: { url: subscription.url, headers, body: delivery.body }, ...result };
+    const attempt = storedAttempt(delivery, { number: delivery.attempts.length + 1, trigger, at, url: subscription.url, customHeaders: subscription.headers, signature, result });
     return this.record(delivery.workspaceId, delivery.id, attempt);
   }
 
-  private async cancel(delivery: Delivery, reason: string): Promise<Delivery> {
-    const cancelled: Delivery = { ...delivery, status: 'cancelled', reason, nextAttemptAt: null, updatedAt: this.ctx.clock.iso() };
+  private async cancel(delivery: StoredDelivery, reason: string): Promise<StoredDelivery> {
+    const cancelled: StoredDelivery = { ...delivery, status: 'cancelled', reason, nextAttemptAt: null, updatedAt: this.ctx.clock.iso() };
     await this.ctx.store.commit([this.outbox.putOp(cancelled)]);
     return cancelled;
   }
 
   /** Writes the attempt, the delivery's next state and the subscription's bookkeeping in one commit. */
-  private async record(workspaceId: string, id: string, attempt: Attempt): Promise<Delivery | undefined> {
-    const delivery = this.outbox.get(workspaceId, id);
+  private async record(workspaceId: string, id: string, attempt: StoredAttempt): Promise<StoredDelivery | undefined> {
+    const delivery = this.outbox.row(workspaceId, id);
     if (!delivery) return undefined; // reset while the request was in flight
     const sub = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).get(workspaceId, delivery.subscriptionId);
     const now = this.ctx.clock.now();
     // cut off (timeout, reset, body too large) counts as a failure whatever the status line said
-    const outcome = attempt.error ? 'retryable' : classify(attempt.response?.status ?? null);
-    const next: Delivery = { ...delivery, attempts: [...delivery.attempts, attempt], updatedAt: new Date(now).toISOString() };
+    const outcome = attempt.error ? 'retryable' : classify(attempt.status);
+    const next: StoredDelivery = { ...delivery, attempts: [...delivery.attempts, attempt], updatedAt: new Date(now).toISOString() };
     const ops: Op[] = [];
     let retryAt: number | null = null;
+    // the bookkeeping first: this failure may be the one that disables the subscription
+    const updatedSub = sub && bookkeeping(sub, outcome, attempt.at, this.ctx.options.webhookRetryScale);
     if (outcome === 'succeeded') {
       Object.assign(next, { status: 'succeeded', reason: null, nextAttemptAt: null });
     } else if (outcome === 'gone') {
       Object.assign(next, { status: 'failed', reason: 'receiver answered 410 Gone; subscription deactivated', nextAttemptAt: null });
-    } else if (attempt.trigger !== 'replay') {
-      retryAt = this.nextRetryAt(delivery, sub, attempt, now);
-      if (retryAt === null) Object.assign(next, { status: 'failed', reason: `no retries left (max_retries ${sub?.max_retries ?? 0})`, nextAttemptAt: null });
+    } else if (attempt.trigger !== 'replay' && delivery.status === 'pending') {
+      // (a delivery expired while its attempt was in flight keeps its status: no more retries)
+      retryAt = updatedSub && !updatedSub.active ? null : this.nextRetryAt(delivery, sub, attempt, now);
+      if (updatedSub && !updatedSub.active) Object.assign(next, { status: 'cancelled', reason: stoppedReason(updatedSub), nextAttemptAt: null });
+      else if (retryAt === null) Object.assign(next, { status: 'failed', reason: `no retries left (max_retries ${sub?.max_retries ?? 0})`, nextAttemptAt: null });
       else Object.assign(next, { retries: delivery.retries + 1, nextAttemptAt: new Date(retryAt).toISOString() });
     }
-    if (sub) ops.push(WEBHOOK_SUBSCRIPTIONS.putOp(workspaceId, bookkeeping(sub, outcome, attempt.at)));
+    if (updatedSub) ops.push(WEBHOOK_SUBSCRIPTIONS.putOp(workspaceId, updatedSub));
     // A burst enqueues faster than attempts finish, so trimming only as deliveries
     // arrive would leave the whole burst in the log once it settles: trim as they
     // finish too, once per batch (each trim looks through the partition).
-    if (next.status !== 'pending') {
+    if (next.status !== 'pending' && delivery.status === 'pending') {
       const finished = (this.finishedSinceTrim.get(workspaceId) ?? 0) + 1;
       this.finishedSinceTrim.set(workspaceId, finished % DELIVERY_LOG_TRIM_BATCH);
       if (finished >= DELIVERY_LOG_TRIM_BATCH) ops.push(...this.outbox.trimOps(workspaceId, 0));
@@ -251,7 +262,7 @@ export class WebhookDispatcher {
       trigger: attempt.trigger,
       attempt: next.attempts.length,
       maxAttempts: (sub?.max_retries ?? 0) + 1,
-      responseStatus: attempt.response?.status ?? null,
+      responseStatus: attempt.status,
       latencyMs: attempt.latencyMs,
       error: attempt.error,
       nextAttemptAt: next.nextAttemptAt,
@@ -267,20 +278,9 @@ export class WebhookDispatcher {
   }
 
   /** At most max_retries retries per event; Retry-After on 429/503 replaces the scheduled delay. */
-  private nextRetryAt(delivery: Delivery, sub: WebhookSubscriptionRecord | undefined, attempt: Attempt, now: number): number | null {
+  private nextRetryAt(delivery: StoredDelivery, sub: WebhookSubscriptionRecord | undefined, attempt: StoredAttempt, now: number): number | null {
     if (!sub || delivery.retries >= sub.max_retries) return null;
-    const status = attempt.response?.status ?? null;
-    const retryAfter = honoursRetryAfter(status) ? parseRetryAfter(attempt.response?.headers['retry-after'], attempt.response?.headers.date) : null;
+    const retryAfter = honoursRetryAfter(attempt.status) ? parseRetryAfter(attempt.responseHeaders?.['retry-after'], attempt.responseHeaders?.date) : null;
     return now + (retryAfter ?? retryDelayMs(delivery.retries + 1, delivery.id, this.ctx.options.webhookRetryScale));
   }
-}
-
-/**
- * failure_count counts failed attempts since the last success (a success resets
- * it); last_delivery_at is the time of the latest attempt; a 410 deactivates.
- */
-function bookkeeping(sub: WebhookSubscriptionRecord, outcome: ReturnType<typeof classify>, at: string): WebhookSubscriptionRecord {
-  if (outcome === 'succeeded') return { ...sub, failure_count: 0, last_delivery_at: at };
-  const failed = { ...sub, failure_count: sub.failure_count + 1, last_delivery_at: at };
-  return outcome === 'gone' ? { ...failed, active: false, updated_at: at } : failed;
 }

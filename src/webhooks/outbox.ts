@@ -1,51 +1,59 @@
 import { z } from 'zod';
 import { defineCollection, type Repository } from '../storage/collection.ts';
 import type { Op, Store } from '../storage/types.ts';
+import { AttemptSchema, attemptView, StoredAttemptSchema, type Attempt } from './attempt-record.ts';
 
 /**
  * The durable outbox: one row per (event, subscription) in the
  * `webhookDeliveries` collection, partitioned by workspace, holding the signed
- * body and every attempt. A delivery is written before its first attempt, so a
- * sandbox killed at any point finds its pending deliveries on the next start
- * (docs/webhooks.md, "Durability").
+ * body once and what each attempt changed (./attempt-record.ts). A delivery
+ * is written before its first attempt, so a sandbox killed at any point finds
+ * its pending deliveries on the next start (docs/webhooks.md, "Durable outbox").
  */
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled', 'expired'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const ATTEMPT_TRIGGERS = ['initial', 'retry', 'replay'] as const;
+export { AttemptSchema, type Attempt };
 
-export const AttemptSchema = z.object({
-  number: z.number().int().min(1),
-  trigger: z.enum(ATTEMPT_TRIGGERS),
-  at: z.iso.datetime().describe('sandbox clock'),
-  request: z.object({ url: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }),
-  response: z
-    .object({ status: z.number().int(), headers: z.record(z.string(), z.string()), bodyExcerpt: z.string() })
-    .nullable()
-    .describe('null when no response arrived (timeout, refused, ...)'),
-  latencyMs: z.number().min(0),
-  error: z.string().nullable(),
-});
-export type Attempt = z.infer<typeof AttemptSchema>;
-
-export const DeliverySchema = z.object({
+const deliveryFields = {
   id: z.string().describe('shape dlv_<uuid>; also the webhook-id header, stable across retries and replays'),
   workspaceId: z.string(),
   subscriptionId: z.string(),
   eventId: z.string(),
   eventType: z.string(),
   status: z.enum(DELIVERY_STATUSES),
-  reason: z.string().nullable().describe('why a delivery failed or was cancelled'),
+  reason: z.string().nullable().describe('why a delivery failed, was cancelled or expired'),
   retries: z.number().int().min(0).describe('automatic retries made so far'),
   nextAttemptAt: z.iso.datetime().nullable(),
   body: z.string().describe('the raw JSON body, byte-for-byte what is signed and sent'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-  attempts: z.array(AttemptSchema),
-});
+};
+
+/** A delivery as the control plane shows it, each attempt with its request (docs/webhooks.md, "Control plane"). */
+export const DeliverySchema = z.object({ ...deliveryFields, attempts: z.array(AttemptSchema) });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
+/**
+ * A delivery as stored: the body once, the subscription's URL and custom
+ * headers when it was written, and light attempts (./attempt-record.ts).
+ * `url` is absent, and attempts have the public shape, on rows written before issue 27.
+ */
+export const StoredDeliverySchema = z.object({
+  ...deliveryFields,
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).nullable().optional(),
+  attempts: z.array(z.union([StoredAttemptSchema, AttemptSchema])),
+});
+export type StoredDelivery = z.infer<typeof StoredDeliverySchema>;
+
+export function deliveryView(row: StoredDelivery): Delivery {
+  const { url: _url, headers: _headers, attempts, ...fields } = row;
+  return { ...fields, attempts: attempts.map((a) => attemptView(row, a)) };
+}
+
 /** The outbox's collection, owned by the webhooks area (src/resources/webhooks/collections.ts). */
-export const WEBHOOK_DELIVERIES = defineCollection({ name: 'webhookDeliveries', schema: DeliverySchema, idPrefix: 'dlv', copied: false });
+export const WEBHOOK_DELIVERIES = defineCollection({ name: 'webhookDeliveries', schema: StoredDeliverySchema, idPrefix: 'dlv', copied: false });
 
 export interface DeliveryFilter {
   workspaceId?: string | undefined;
@@ -55,22 +63,23 @@ export interface DeliveryFilter {
 }
 
 /**
- * Finished deliveries (succeeded, failed, cancelled) kept per workspace, the
+ * Finished deliveries (succeeded, failed, cancelled, expired) kept per workspace, the
  * newest; older ones are dropped in batches of DELIVERY_LOG_TRIM_BATCH as new
- * deliveries arrive and, every batch, as they finish. Pending deliveries are work still to do and are never
- * dropped (docs/webhooks.md, "The delivery log").
+ * deliveries arrive and, every batch, as they finish. Pending deliveries are
+ * work still to do and are never dropped here; expireOps bounds them per
+ * subscription (docs/webhooks.md, "The delivery log").
  */
 export const DELIVERY_LOG_LIMIT = 1_000;
 export const DELIVERY_LOG_TRIM_BATCH = 100;
 
 export class Outbox {
-  private readonly rows: Repository<Delivery>;
+  private readonly rows: Repository<StoredDelivery>;
 
   constructor(store: Store) {
     this.rows = WEBHOOK_DELIVERIES.in(store);
   }
 
-  putOp(delivery: Delivery): Op {
+  putOp(delivery: StoredDelivery): Op {
     return this.rows.putOp(delivery.workspaceId, delivery);
   }
 
@@ -89,34 +98,65 @@ export class Outbox {
     return ops;
   }
 
-  get(workspaceId: string, id: string): Delivery | undefined {
+  /**
+   * Keeps each of these subscriptions under `limit` pending deliveries once one
+   * more arrives: the oldest pending ones are marked expired, with the reason
+   * (docs/webhooks.md, "Pending deliveries are bounded"). A receiver that fails
+   * for days would otherwise keep every event it was ever sent.
+   */
+  expireOps(workspaceId: string, subscriptionIds: readonly string[], limit: number, at: string): { ops: Op[]; ids: string[] } {
+    const ids = new Set(subscriptionIds);
+    const pending = new Map<string, StoredDelivery[]>();
+    for (const row of this.rows.list(workspaceId)) {
+      if (row.status !== 'pending' || !ids.has(row.subscriptionId)) continue;
+      let list = pending.get(row.subscriptionId);
+      if (!list) pending.set(row.subscriptionId, (list = []));
+      list.push(row);
+    }
+    const ops: Op[] = [];
+    const expired: string[] = [];
+    for (const rows of pending.values()) {
+      // the partition keeps rows in the order they were written, so the first are the oldest
+      for (const row of rows.slice(0, Math.max(0, rows.length + 1 - limit))) {
+        const reason = `expired: ${limit.toLocaleString('en-US')} deliveries to this subscription were pending (webhookMaxPending) when a newer event came; the oldest is given up`;
+        ops.push(this.putOp({ ...row, status: 'expired', reason, nextAttemptAt: null, updatedAt: at }));
+        expired.push(row.id);
+      }
+    }
+    return { ops, ids: expired };
+  }
+
+  /** The stored row (the dispatcher's view). */
+  row(workspaceId: string, id: string): StoredDelivery | undefined {
     return this.rows.get(workspaceId, id);
   }
 
   /** The control plane knows only the id; deliveries are few enough to look through each partition. */
-  find(id: string): Delivery | undefined {
+  findRow(id: string): StoredDelivery | undefined {
     for (const workspaceId of this.rows.partitions()) {
-      const found = this.get(workspaceId, id);
+      const found = this.row(workspaceId, id);
       if (found) return found;
     }
     return undefined;
   }
 
-  pending(): Delivery[] {
+  pending(): StoredDelivery[] {
     return this.all().filter((d) => d.status === 'pending');
   }
 
-  /** Newest first. */
-  list(filter: DeliveryFilter): Delivery[] {
+  /** Newest first, as the control plane shows them. */
+  list(filter: DeliveryFilter, limit = Infinity): Delivery[] {
     const rows = filter.workspaceId ? [...this.rows.list(filter.workspaceId)] : this.all();
     return rows
       .filter((d) => (!filter.subscriptionId || d.subscriptionId === filter.subscriptionId)
         && (!filter.eventType || d.eventType === filter.eventType)
         && (!filter.status || d.status === filter.status))
-      .sort((a, b) => (a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? 1 : -1));
+      .sort((a, b) => (a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? 1 : -1))
+      .slice(0, limit)
+      .map(deliveryView);
   }
 
-  private all(): Delivery[] {
+  private all(): StoredDelivery[] {
     return this.rows.partitions().flatMap((workspaceId) => [...this.rows.list(workspaceId)]);
   }
 }

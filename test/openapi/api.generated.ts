@@ -16520,7 +16520,7 @@ export interface operations {
                 workspaceId?: string;
                 subscriptionId?: string;
                 eventType?: string;
-                status?: "pending" | "succeeded" | "failed" | "cancelled";
+                status?: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
                 limit?: number;
             };
             header?: never;
@@ -16548,8 +16548,8 @@ export interface operations {
                             eventId: string;
                             eventType: string;
                             /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
+                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
+                            /** @description why a delivery failed, was cancelled or expired */
                             reason: string | null;
                             /** @description automatic retries made so far */
                             retries: number;
@@ -16570,6 +16570,7 @@ export interface operations {
                                  * @description sandbox clock
                                  */
                                 at: string;
+                                /** @description rebuilt from the delivery and the attempt's signature headers */
                                 request: {
                                     url: string;
                                     headers: {
@@ -16580,9 +16581,11 @@ export interface operations {
                                 /** @description null when no response arrived (timeout, refused, ...) */
                                 response: {
                                     status: number;
+                                    /** @description only content-type, date, location, retry-after are kept */
                                     headers: {
                                         [key: string]: string;
                                     };
+                                    /** @description the first 512 bytes of the body */
                                     bodyExcerpt: string;
                                 } | null;
                                 latencyMs: number;
@@ -16722,8 +16725,8 @@ export interface operations {
                             eventId: string;
                             eventType: string;
                             /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
+                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
+                            /** @description why a delivery failed, was cancelled or expired */
                             reason: string | null;
                             /** @description automatic retries made so far */
                             retries: number;
@@ -16744,6 +16747,7 @@ export interface operations {
                                  * @description sandbox clock
                                  */
                                 at: string;
+                                /** @description rebuilt from the delivery and the attempt's signature headers */
                                 request: {
                                     url: string;
                                     headers: {
@@ -16754,9 +16758,11 @@ export interface operations {
                                 /** @description null when no response arrived (timeout, refused, ...) */
                                 response: {
                                     status: number;
+                                    /** @description only content-type, date, location, retry-after are kept */
                                     headers: {
                                         [key: string]: string;
                                     };
+                                    /** @description the first 512 bytes of the body */
                                     bodyExcerpt: string;
                                 } | null;
                                 latencyMs: number;
@@ -16912,8 +16918,8 @@ export interface operations {
                             eventId: string;
                             eventType: string;
                             /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
+                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
+                            /** @description why a delivery failed, was cancelled or expired */
                             reason: string | null;
                             /** @description automatic retries made so far */
                             retries: number;
@@ -16934,6 +16940,7 @@ export interface operations {
                                  * @description sandbox clock
                                  */
                                 at: string;
+                                /** @description rebuilt from the delivery and the attempt's signature headers */
                                 request: {
                                     url: string;
                                     headers: {
@@ -16944,9 +16951,11 @@ export interface operations {
                                 /** @description null when no response arrived (timeout, refused, ...) */
                                 response: {
                                     status: number;
+                                    /** @description only content-type, date, location, retry-after are kept */
                                     headers: {
                                         [key: string]: string;
                                     };
+                                    /** @description the first 512 bytes of the body */
                                     bodyExcerpt: string;
                                 } | null;
                                 latencyMs: number;

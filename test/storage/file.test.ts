@@ -9,6 +9,7 @@ import {
   type DbSnapshot,
   type Op,
 } from '../../src/storage/index.ts';
+import { JOURNAL_COMPACT_MIN_BYTES } from '../../src/storage/file-writer.ts';
 import { abandon, booking, del, put, tempDir } from './helpers.ts';
 
 const journalOf = (path: string) => `${path}.journal`;
@@ -356,6 +357,21 @@ describe('file store: compaction', () => {
     await abandon(store);
     const { store: reopened } = await openStore({ path });
     expect(reopened.list('c', 'ws')).toHaveLength(25);
+    await reopened.close();
+  });
+
+  it('compacts early once the journal outgrows the snapshot, so big rows rewritten often stay within about twice the data (issue 27)', async () => {
+    const path = join(tempDir(), 'db.json');
+    const store = await seeded(path, { compactAfterCommits: 1_000_000 });
+    const big = 'x'.repeat(1024 * 1024);
+    // one 1 MiB row rewritten 48 times: 48 MiB of journal for 1 MiB of data
+    for (let i = 0; i < 48; i++) await store.commit([put('c', 'ws', { id: 'same', i, big })]);
+    await store.flush();
+    expect(store.stats.snapshots).toBeGreaterThanOrEqual(2);
+    expect(statSync(journalOf(path)).size).toBeLessThan(JOURNAL_COMPACT_MIN_BYTES);
+    await abandon(store);
+    const { store: reopened } = await openStore({ path });
+    expect(reopened.get('c', 'ws', 'same')).toMatchObject({ i: 47 });
     await reopened.close();
   });
 

@@ -10,6 +10,7 @@ import { serve } from '../../control/contract.ts';
 import { requireWorkspace } from '../../control/workspace-keys.ts';
 import { WEBHOOK_CONTROL_ROUTES } from './control-contract.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
+import { deliveryView } from '../../webhooks/outbox.ts';
 
 /**
  * Webhook deliveries on the control plane (docs/webhooks.md): the attempt log,
@@ -21,14 +22,14 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
   const { deliveries, delivery, replayDelivery, ensureSubscription: ensure, findSubscription, setSubscriptionActive } = WEBHOOK_CONTROL_ROUTES;
   serve(app, deliveries, async (request) => {
     const { limit, ...filter } = request.query;
-    return ctx.webhooks.outbox.list(filter).slice(0, limit);
+    return ctx.webhooks.outbox.list(filter, limit);
   });
 
-  serve(app, delivery, async (request) => requireDelivery(ctx, request.params.id));
+  serve(app, delivery, async (request) => deliveryView(requireDelivery(ctx, request.params.id)));
 
   serve(app, replayDelivery, async (request) => {
     const replayed = await ctx.webhooks.replay(requireDelivery(ctx, request.params.id));
-    return replayed ?? requireDelivery(ctx, request.params.id);
+    return deliveryView(replayed ?? requireDelivery(ctx, request.params.id));
   });
 
   serve(app, ensure, async (request, reply) => {
@@ -55,7 +56,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
 }
 
 function requireDelivery(ctx: SandboxContext, id: string) {
-  const delivery = ctx.webhooks.outbox.find(id);
+  const delivery = ctx.webhooks.outbox.findRow(id);
   if (!delivery) throw notFound(`Delivery ${id}`);
   return delivery;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-schemas.ts';
+import { addStateWarnings } from '../../http/warnings.ts';
 import type { ZodApp } from '../types.ts';
 import { CreateSubscriptionBodySchema, eventWarnings, UpdateSubscriptionBodySchema } from './requests.ts';
 import { CreatedSubscriptionEnvelopeSchema, SubscriptionEnvelopeSchema, SubscriptionIdParamsSchema, SubscriptionListSchema } from './schemas.ts';
@@ -14,12 +15,19 @@ export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionS
   app.get('/webhooks/subscriptions', {
     schema: { response: { 200: SubscriptionListSchema, ...errorResponses } },
     config: { scope: 'webhooks:read', documentedScope: true, documentedStatuses: [200], summary: 'List webhook subscriptions' },
-  }, async (request) => ({ data: service.list(request.principal) }));
+  }, async (request) => {
+    addStateWarnings(request, service.disabledWarnings(request.principal));
+    return { data: service.list(request.principal) };
+  });
 
   app.get('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, response: { 200: SubscriptionEnvelopeSchema, ...errorResponses } },
     config: { scope: 'webhooks:read', documentedScope: true, documentedStatuses: [200], summary: 'Get a webhook subscription' },
-  }, async (request) => ({ data: service.get(request.principal, request.params.id) }));
+  }, async (request) => {
+    const data = service.get(request.principal, request.params.id);
+    addStateWarnings(request, service.disabledWarnings(request.principal, request.params.id));
+    return { data };
+  });
 
   app.patch('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, body: UpdateSubscriptionBodySchema, response: { 200: SubscriptionEnvelopeSchema, ...errorResponses } },

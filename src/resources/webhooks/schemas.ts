@@ -27,18 +27,24 @@ export const WebhookSubscriptionSchema = z.object({
 });
 export type WebhookSubscription = z.infer<typeof WebhookSubscriptionSchema>;
 
-/** Stored subscription: adds the signing secret, never returned by the public API. */
+/**
+ * Stored subscription: adds the signing secret, never returned by the public
+ * API, and the delivery health the platform keeps (src/webhooks/subscription-health.ts):
+ * since when every attempt has failed, and why the sandbox disabled it.
+ */
 export const WebhookSubscriptionRecordSchema = WebhookSubscriptionSchema.extend({
   secret: z
     .string()
     .regex(/^whsec_[A-Za-z0-9+/]{43}=$/, 'Expected whsec_ followed by the base64 of 32 bytes')
     .meta({ 'x-sandbox-inferred': true }),
+  failing_since: z.iso.datetime().nullable().optional(),
+  disabled: z.object({ at: z.iso.datetime(), reason: z.string() }).nullable().optional(),
 });
 export type WebhookSubscriptionRecord = z.infer<typeof WebhookSubscriptionRecordSchema>;
 
 /** The public view: everything but the secret. */
 export function subscriptionView(record: WebhookSubscriptionRecord): WebhookSubscription {
-  const { secret: _secret, ...view } = record;
+  const { secret: _secret, failing_since: _failing, disabled: _disabled, ...view } = record;
   return view;
 }
 

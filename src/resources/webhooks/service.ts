@@ -11,6 +11,8 @@ import type { CreateSubscriptionBody, UpdateSubscriptionBody } from './requests.
 import { subscriptionView, type WebhookSubscription, type WebhookSubscriptionRecord } from './schemas.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 import { unknownRecord } from '../../core/reasons.ts';
+import { warning, type SandboxWarning } from '../../core/warnings.ts';
+import { disabledNotice } from '../../webhooks/subscription-health.ts';
 
 /**
  * Delivery URLs "must be HTTPS" (API description, "Webhook subscription").
@@ -48,6 +50,12 @@ export class WebhookSubscriptionService {
     return subscriptionView(this.require(principal, rawId));
   }
 
+  /** SUBSCRIPTION_DISABLED for each of them the sandbox disabled (one, or all the workspace's), for X-Sandbox-Warning. */
+  disabledWarnings(principal: Principal, rawId?: string): SandboxWarning[] {
+    const records = rawId === undefined ? this.subscriptions.list(principal.workspace.id) : [this.require(principal, rawId)];
+    return records.map(disabledNotice).filter((n) => n !== null).map((n) => warning('SUBSCRIPTION_DISABLED', n));
+  }
+
   async create(principal: Principal, body: CreateSubscriptionBody): Promise<WebhookSubscription & { secret: string }> {
     await this.checkUrl(body.url);
     const now = this.clock.iso();
@@ -82,6 +90,8 @@ export class WebhookSubscriptionService {
       ...(body.maxRetries !== undefined ? { max_retries: body.maxRetries } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(body.active !== undefined ? { active: body.active } : {}),
+      // a resumed (or re-aimed) endpoint starts a fresh failing window; a pause by hand is no longer the sandbox's
+      ...(body.active !== undefined || body.url !== undefined ? { failing_since: null, disabled: null } : {}),
       updated_at: this.clock.iso(),
     };
     await this.put(next);
