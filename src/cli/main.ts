@@ -74,7 +74,9 @@ export function buildProgram(commandName?: string): Command {
     .hook('preAction', (root) => {
       if (root.opts().color === false) process.env.NO_COLOR = '1';
     })
-    .version(packageJson.version, '-V, --version', 'print the version');
+    .version(packageJson.version, '-V, --version', 'print the version')
+    // every help ends with an example (docs/cli.md); test/cli/commands/help-examples.test.ts walks them all
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox exec -- npm test');
   const sole = commandName !== undefined && Object.hasOwn(STARTING, commandName) ? STARTING[commandName] : undefined;
   for (const add of sole ? [sole] : COMMANDS) add(program);
   return program;
