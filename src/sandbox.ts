@@ -9,6 +9,7 @@ import { Idempotency } from './core/idempotency.ts';
 import { idempotencyPurgeService } from './core/idempotency-purge.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
+import { libraryWording, type OptionAdvice } from './core/option-advice.ts';
 import { SelfGuard } from './core/self-guard.ts';
 import { Suspension } from './core/suspension.ts';
 import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
@@ -64,9 +65,18 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-/** Raised for problems a person can fix (port in use, bad file); the CLI prints its message alone. */
+/**
+ * Raised for problems a person can fix (port in use, bad file); the CLI prints its message alone.
+ * With `advice`, the message names the createSandbox option that fixes it, and the CLI names its flag.
+ */
 export class SandboxError extends Error {
   override readonly name = 'SandboxError';
+  constructor(
+    readonly problem: string,
+    readonly advice?: OptionAdvice,
+  ) {
+    super(libraryWording(problem, advice));
+  }
 }
 
 /** The product: one Fastify app over one store, one clock and one event bus. */
@@ -234,7 +244,7 @@ function clockStart(options: ResolvedOptions): number | undefined {
 
 function listenError(err: unknown, options: ResolvedOptions): Error {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new SandboxError(`Port ${options.port} on ${options.host} is already in use; stop the other process or pass --port <n> (0 picks a free port)`);
+  if (code === 'EADDRINUSE') return new SandboxError(`Port ${options.port} on ${options.host} is already in use`, { option: 'port', text: (name) => `stop the other process or pass ${name} (0 picks a free port)` });
   if (code === 'EACCES') return new SandboxError(`Not allowed to listen on ${options.host}:${options.port}; pick a port above 1023`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new SandboxError(`Cannot listen on host ${options.host}: no such local address`);
   return err as Error;

@@ -1,3 +1,5 @@
+import { libraryWording, type OptionAdvice } from '../core/option-advice.ts';
+
 /**
  * The storage contract. Nothing outside src/storage imports lowdb or touches the
  * database file; services go through a Store, reading and writing each
@@ -139,6 +141,14 @@ export interface OpenedStore {
 /** Thrown when a database file cannot be used; message names the file. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
+  /** the message before its advice, which names a createSandbox option (the CLI names its flag instead) */
+  readonly problem: string;
+  readonly advice: OptionAdvice | undefined;
+  constructor(problem: string, options: ErrorOptions & { advice?: OptionAdvice } = {}) {
+    super(libraryWording(problem, options.advice), options.cause === undefined ? undefined : { cause: options.cause });
+    this.problem = problem;
+    this.advice = options.advice;
+  }
 }
 
 /**
