@@ -93,17 +93,24 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const startedAtMs = Date.now();
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
-  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  // a new database file is first written once the sandbox listens: a start that fails (a port
+  // in use) leaves none behind (issue 26); the lock is taken now, and released on failure
+  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync, holdNewFile: true });
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
   if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
   const store = new OverlayStore(engine, { freshen: freshenCopiedRow, cachedRows: options.workspaceCacheRows });
   let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
+  // the seed is in memory at once; on a new file it is durable once writeHeld() has written it, below
+  let seeded: Promise<void> = Promise.resolve();
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
-    if (fresh) await store.replaceAll(await fixtures.initial());
+    if (fresh) {
+      seeded = store.replaceAll(await fixtures.initial());
+      seeded.catch(() => undefined); // awaited after listening, where its error is thrown
+    }
   } catch (err) {
-    await store.close().catch(() => undefined); // releases the lock
+    await engine.discardHeld().catch(() => undefined); // releases the lock
     throw err;
   }
 
@@ -185,14 +192,26 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const app = buildApp(ctx, resources, controlPlane);
   await app.ready();
   let url = '';
+  // a start that fails from here stops what it started, and throws the first error
+  const abort = async (err: unknown): Promise<never> => {
+    clock.dispose();
+    await app.close().catch(() => undefined);
+    for (const service of running.reverse()) await Promise.resolve(service.stop()).catch(() => undefined);
+    await engine.discardHeld().catch(() => undefined); // nothing acknowledged yet: a new file is left unwritten
+    throw err;
+  };
   if (options.listen) {
     try {
       url = await app.listen({ port: options.port, host: options.host });
     } catch (err) {
-      for (const service of running.reverse()) await service.stop();
-      await store.close();
-      throw listenError(err, options);
+      await abort(listenError(err, options));
     }
+  }
+  try {
+    await engine.writeHeld();
+    await seeded;
+  } catch (err) {
+    await abort(err);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

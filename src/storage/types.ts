@@ -126,6 +126,11 @@ export interface OpenStoreOptions {
   fsync?: boolean;
   /** take the exclusive `<file>.lock` (default true; docs/storage.md, "Lock") */
   lock?: boolean;
+  /**
+   * a file that does not exist yet is not written until writeHeld() (or a commit, or a
+   * flush): createSandbox holds it until it listens, so a failed start writes no database (issue 26)
+   */
+  holdNewFile?: boolean;
 }
 
 export interface OpenedStore {
@@ -181,6 +186,10 @@ export interface InstrumentedStore extends Store {
   readonly stats: Readonly<StoreStats>;
   /** Writes the snapshot and truncates the journal now (file mode; no-op in memory). */
   compact(): Promise<void>;
+  /** Writes what a new file held back (OpenStoreOptions.holdNewFile); resolves once durable. */
+  writeHeld(): Promise<void>;
+  /** Closes; a new file whose first write is still held is left unwritten, its lock and directory removed (true). */
+  discardHeld(): Promise<boolean>;
 }
 
 export interface OpenedInstrumentedStore extends OpenedStore {

@@ -74,6 +74,8 @@ describe('a port in use', () => {
       const dir = await mkdtemp(join(tmpdir(), 'tcs-busy-'));
       const r = await bare(['start', '--port', String(busy.port), '--data', join(dir, '.sandbox', 'db.json')]);
       expect(expectOneLineFailure(r)).toBe(`sandbox: Port ${busy.port} on 127.0.0.1 is already in use; stop the other process or pass --port <n> (0 picks a free port)`);
+      // point 5: the failed start wrote no database (nor its directory)
+      expect(existsSync(join(dir, '.sandbox'))).toBe(false);
     } finally {
       busy.close();
     }
