@@ -207,17 +207,18 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       await abort(listenError(err, options));
     }
   }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  ctx.selfGuard.listening(port);
+  if (url) url = `http://${options.host.includes(':') ? `[${options.host.replace(/^\[|\]$/g, '')}]` : options.host}:${port}`;
+  // the port is ours: a new database file is written now, and is on disk before this returns
   try {
     await engine.writeHeld();
     await seeded;
   } catch (err) {
     await abort(err);
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  ctx.selfGuard.listening(port);
   if (url) controlPlane.prewarmAfter(CONTROL_PREWARM_MS);
-  if (url) url = `http://${options.host.includes(':') ? `[${options.host.replace(/^\[|\]$/g, '')}]` : options.host}:${port}`;
 
   let stopped: Promise<void> | null = null;
   return {
