@@ -1,5 +1,8 @@
 // Bundles the CLI and the sandbox into dist/ with esbuild (run by `npm install`
-// through the `prepare` script, and by `npm run build`). One bundle loads in a
+// and `npm ci` in the repository through the `dependencies` script, which npm
+// runs for the root project only, by `npm pack` (prepack) and `npm run build`).
+// Not `prepare`: npm 11 warns every consumer about a dependency's `prepare`
+// (issue 26), though it runs it only for git installs. One bundle loads in a
 // fraction of the time that tsx needs to compile the sources and resolve every
 // dependency file, which is most of `sandbox start`'s start-up time. Faker,
 // the fixture generator and other heavy modules stay in lazily loaded chunks.

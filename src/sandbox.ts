@@ -9,6 +9,7 @@ import { Idempotency } from './core/idempotency.ts';
 import { idempotencyPurgeService } from './core/idempotency-purge.ts';
 import { RateLimiter } from './core/rate-limit.ts';
 import { randomToken } from './core/secrets.ts';
+import { libraryWording, type OptionAdvice } from './core/option-advice.ts';
 import { SelfGuard } from './core/self-guard.ts';
 import { Suspension } from './core/suspension.ts';
 import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOptions, type SandboxOptions } from './config.ts';
@@ -64,9 +65,18 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-/** Raised for problems a person can fix (port in use, bad file); the CLI prints its message alone. */
+/**
+ * Raised for problems a person can fix (port in use, bad file); the CLI prints its message alone.
+ * With `advice`, the message names the createSandbox option that fixes it, and the CLI names its flag.
+ */
 export class SandboxError extends Error {
   override readonly name = 'SandboxError';
+  constructor(
+    readonly problem: string,
+    readonly advice?: OptionAdvice,
+  ) {
+    super(libraryWording(problem, advice));
+  }
 }
 
 /** The product: one Fastify app over one store, one clock and one event bus. */
@@ -83,17 +93,24 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const startedAtMs = Date.now();
   const options = resolveOptions(input);
   const clock = new Clock(options.clock, clockStart(options));
-  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync });
+  // a new database file is first written once the sandbox listens: a start that fails (a port
+  // in use) leaves none behind (issue 26); the lock is taken now, and released on failure
+  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync, holdNewFile: true });
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
   if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
   const store = new OverlayStore(engine, { freshen: freshenCopiedRow, cachedRows: options.workspaceCacheRows });
   let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
+  // the seed is in memory at once; on a new file it is durable once writeHeld() has written it, below
+  let seeded: Promise<void> = Promise.resolve();
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
-    if (fresh) await store.replaceAll(await fixtures.initial());
+    if (fresh) {
+      seeded = store.replaceAll(await fixtures.initial());
+      seeded.catch(() => undefined); // awaited after listening, where its error is thrown
+    }
   } catch (err) {
-    await store.close().catch(() => undefined); // releases the lock
+    await engine.discardHeld().catch(() => undefined); // releases the lock
     throw err;
   }
 
@@ -175,20 +192,33 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const app = buildApp(ctx, resources, controlPlane);
   await app.ready();
   let url = '';
+  // a start that fails from here stops what it started, and throws the first error
+  const abort = async (err: unknown): Promise<never> => {
+    clock.dispose();
+    await app.close().catch(() => undefined);
+    for (const service of running.reverse()) await Promise.resolve(service.stop()).catch(() => undefined);
+    await engine.discardHeld().catch(() => undefined); // nothing acknowledged yet: a new file is left unwritten
+    throw err;
+  };
   if (options.listen) {
     try {
       url = await app.listen({ port: options.port, host: options.host });
     } catch (err) {
-      for (const service of running.reverse()) await service.stop();
-      await store.close();
-      throw listenError(err, options);
+      await abort(listenError(err, options));
     }
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   ctx.selfGuard.listening(port);
-  if (url) controlPlane.prewarmAfter(CONTROL_PREWARM_MS);
   if (url) url = `http://${options.host.includes(':') ? `[${options.host.replace(/^\[|\]$/g, '')}]` : options.host}:${port}`;
+  // the port is ours: a new database file is written now, and is on disk before this returns
+  try {
+    await engine.writeHeld();
+    await seeded;
+  } catch (err) {
+    await abort(err);
+  }
+  if (url) controlPlane.prewarmAfter(CONTROL_PREWARM_MS);
 
   let stopped: Promise<void> | null = null;
   return {
@@ -234,7 +264,7 @@ function clockStart(options: ResolvedOptions): number | undefined {
 
 function listenError(err: unknown, options: ResolvedOptions): Error {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new SandboxError(`Port ${options.port} on ${options.host} is already in use; stop the other process or pass --port <n> (0 picks a free port)`);
+  if (code === 'EADDRINUSE') return new SandboxError(`Port ${options.port} on ${options.host} is already in use`, { option: 'port', text: (name) => `stop the other process or pass ${name} (0 picks a free port)` });
   if (code === 'EACCES') return new SandboxError(`Not allowed to listen on ${options.host}:${options.port}; pick a port above 1023`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new SandboxError(`Cannot listen on host ${options.host}: no such local address`);
   return err as Error;

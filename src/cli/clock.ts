@@ -1,6 +1,7 @@
 import type { ClockState } from '../control/client.ts';
 import { plural, say } from './format.ts';
 import { controlClient, report, type ScriptFlags } from './control.ts';
+import { looksNegative, negativeDuration } from './commands/options.ts';
 
 /**
  * `sandbox clock [advance <duration> | set <iso>]`: the sandbox clock
@@ -15,6 +16,7 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as co
  */
 export function parseDuration(text: string): number {
   const input = text.trim().toLowerCase();
+  if (looksNegative(input)) throw new Error(negativeDuration(text));
   const invalid = () => new Error(`invalid duration "${text}": use e.g. 90s, 5m, 2h, 1d, 1500ms, 1h30m or plain milliseconds`);
   if (/^\d+$/.test(input)) return Number(input);
   if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(input)) throw invalid();

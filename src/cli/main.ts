@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { fail } from './output.ts';
 import { errorLine } from './control.ts';
+import { suggest } from '../core/suggest.ts';
 
 import { clockCommand } from './commands/clock.ts';
 import { dashboardCommand } from './commands/dashboard.ts';
@@ -74,7 +75,9 @@ export function buildProgram(commandName?: string): Command {
     .hook('preAction', (root) => {
       if (root.opts().color === false) process.env.NO_COLOR = '1';
     })
-    .version(packageJson.version, '-V, --version', 'print the version');
+    .version(packageJson.version, '-V, --version', 'print the version')
+    // every help ends with an example (docs/cli.md); test/cli/commands/help-examples.test.ts walks them all
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox exec -- npm test');
   const sole = commandName !== undefined && Object.hasOwn(STARTING, commandName) ? STARTING[commandName] : undefined;
   for (const add of sole ? [sole] : COMMANDS) add(program);
   return program;
@@ -90,7 +93,8 @@ export function unknownSubcommand(program: Command, args: readonly string[]): st
   const group = program.commands.find((c) => c.name() === name || c.aliases().includes(name ?? ''));
   if (!group || group.commands.length === 0 || sub === undefined || sub.startsWith('-')) return null;
   if (group.commands.some((c) => c.name() === sub || c.aliases().includes(sub))) return null;
-  return `unknown command "${name} ${sub}"; ${name} has: ${group.commands.map((c) => c.name()).join(', ')} (run \`sandbox ${name} --help\`)`;
+  const names = group.commands.map((c) => c.name());
+  return `unknown command "${name} ${sub}"${suggest(sub, names)}; ${name} has: ${names.join(', ')} (run \`sandbox ${name} --help\`)`;
 }
 
 /** A command line of the wrong form exits 2; a well-formed one with a bad value exits 1, as any other error. */

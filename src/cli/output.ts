@@ -1,3 +1,5 @@
+import { isAdvised } from '../core/option-advice.ts';
+
 /**
  * How the CLI speaks: one line per error, never a stack trace; machine output
  * (--json) on stdout only; humans get colour unless NO_COLOR is set or stdout
@@ -22,7 +24,14 @@ export function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
+/**
+ * The flag of each createSandbox option an error's advice may name
+ * (src/core/option-advice.ts): the library says "the `port` option", the CLI "--port <n>".
+ */
+const FLAG_OF_OPTION: Readonly<Record<string, string>> = { port: '--port <n>', storage: '--data another.json' };
+
 export function errorMessage(err: unknown): string {
+  if (isAdvised(err) && Object.hasOwn(FLAG_OF_OPTION, err.advice.option)) return `${err.problem}; ${err.advice.text(FLAG_OF_OPTION[err.advice.option]!)}`;
   if (err instanceof Error) return err.message;
   return String(err);
 }

@@ -1,6 +1,4 @@
-import type { WEBHOOK_EVENT_TYPES } from '../webhooks/catalogue.ts';
-
-type EventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import { isCatalogueEvent, unknownEventType } from '../webhooks/catalogue.ts';
 import { dim, printJson } from './output.ts';
 import { controlClient, resolveWorkspace, type ControlFlags } from './control.ts';
 
@@ -15,13 +13,14 @@ export interface TriggerFlags extends ControlFlags {
 
 /** `sandbox trigger <event-type>`: emits one catalogue event through the control plane. */
 export async function runTrigger(type: string, flags: TriggerFlags): Promise<void> {
+  // checked here too, so the line names the argument, not the control plane's body.type
+  if (!isCatalogueEvent(type)) throw new Error(unknownEventType(type));
   const data = parseData(flags.data);
   const override = parseAssignments('--override', flags.override);
   const add = parseAssignments('--add', flags.add);
   const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, flags.workspace);
-  // the server checks the type against the catalogue and answers a 400 that lists it
-  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type: type as EventType, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
+  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
   if (flags.json) return printJson({ event, deliveryIds });
   const count = deliveryIds.length;
   process.stdout.write(`Emitted ${event.type} ${dim(event.id)} in ${workspace.name}: ${count} ${count === 1 ? 'delivery' : 'deliveries'} queued\n`);

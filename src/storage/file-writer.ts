@@ -61,18 +61,42 @@ export class FileWriter {
   #journalBytesSinceSnapshot = 0;
   #snapshotBytes = 0;
 
+  /**
+   * A new file is not written yet: writes queue up until startWriting(), so a
+   * start that fails to listen leaves no database behind (issue 26). A commit
+   * or a flush ends the hold at once: whoever waits on one is never kept waiting.
+   */
+  #holding: boolean;
+
   constructor(
     private readonly file: FileBackend,
     private readonly stats: StoreStats,
     private readonly source: SnapshotSource,
-    snapshot: { onDisk: boolean; seq: number },
+    snapshot: { onDisk: boolean; seq: number; hold?: boolean },
   ) {
     this.#snapshotOnDisk = snapshot.onDisk;
     this.#snapshotSeq = snapshot.onDisk ? snapshot.seq : 0;
+    this.#holding = !snapshot.onDisk && snapshot.hold === true;
+  }
+
+  /** whether nothing has been written yet because of the hold */
+  get holding(): boolean {
+    return this.#holding;
+  }
+
+  /** Ends the hold: what was queued is written now; resolves once it is durable. */
+  startWriting(): Promise<void> {
+    if (!this.#holding) return this.flush();
+    this.#holding = false;
+    if (!this.#pending) return Promise.resolve();
+    const { promise } = this.#pending;
+    this.#kick();
+    return promise;
   }
 
   /** Queues one commit's journal line; resolves once it is durable. */
   append(line: string): Promise<void> {
+    if (this.#holding) void this.startWriting();
     const batch = this.#batch();
     batch.lines.push(line);
     batch.commits++;
@@ -86,6 +110,7 @@ export class FileWriter {
   }
 
   flush(): Promise<void> {
+    if (this.#holding) return this.startWriting();
     if (this.#pending) return this.#pending.promise;
     // something in flight, or a write failed and must be redone as a snapshot
     if (this.#draining || this.#forceSnapshot) return this.#batch().promise;
@@ -97,7 +122,9 @@ export class FileWriter {
     if (!this.#snapshotOnDisk && seq === 0) return Promise.resolve();
     this.#compactRequested = true;
     this.#waitingForEdit = false;
-    return this.#batch().promise;
+    const written = this.#batch().promise;
+    if (this.#holding) void this.startWriting(); // asked for: a close, or watch mode
+    return written;
   }
 
   /** seq contained in the snapshot file (0: none written yet) */
@@ -136,7 +163,7 @@ export class FileWriter {
   #batch(): Batch {
     if (!this.#pending) {
       this.#pending = newBatch();
-      this.#kick();
+      if (!this.#holding) this.#kick();
     }
     return this.#pending;
   }

@@ -193,11 +193,9 @@ function installExitHook(): void {
 function inUse(dbPath: string, lockPath: string, owner: LockOwner): StoreError {
   const since = timeOf(owner.startedAt);
   const where = owner.host === hostname() ? '' : ` on host ${owner.host}`;
-  const hint =
-    owner.host === hostname()
-      ? 'stop it or use --data another.json'
-      : `stop it, or delete ${lockPath} if that sandbox is gone`;
-  return new StoreError(`${dbPath} is in use by process ${owner.pid}${where} (started ${since}); ${hint}`);
+  const problem = `${dbPath} is in use by process ${owner.pid}${where} (started ${since})`;
+  if (owner.host !== hostname()) return new StoreError(`${problem}; stop it, or delete ${lockPath} if that sandbox is gone`);
+  return new StoreError(problem, { advice: { option: 'storage', text: (name) => `stop it or use ${name}` } });
 }
 
 const timeOf = (iso: string) => (/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? iso);

@@ -32,17 +32,17 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
   }
 
   // the real file: one lock for every spelling of it, and writes that land on it (real-path.ts)
-  const path = await resolveDatabasePath(options.path);
+  const { real: path, undoMkdir } = await resolveDatabasePath(options.path);
   const lock = options.lock !== false ? acquireLock(path) : null;
   try {
-    return await openFile(path, compactAfter, options, lock);
+    return await openFile(path, compactAfter, options, lock, undoMkdir);
   } catch (err) {
     lock?.release();
     throw err;
   }
 }
 
-async function openFile(path: string, compactAfter: number, options: OpenStoreOptions, lock: HeldLock | null): Promise<OpenedInstrumentedStore> {
+async function openFile(path: string, compactAfter: number, options: OpenStoreOptions, lock: HeldLock | null, undoMkdir: () => Promise<void>): Promise<OpenedInstrumentedStore> {
   const staleLock = lock?.tookOver ?? null;
 
   const snapshotFile = new DurableJsonFile<DbSnapshot>(
@@ -79,7 +79,7 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     }
     // a journal without its snapshot is left over from a deleted database:
     // ignored, and truncated by the first snapshot write
-    const store = new LocalStore({ state: new Map(), seq: 0, low, file, snapshotOnDisk: false, lock });
+    const store = new LocalStore({ state: new Map(), seq: 0, low, file, snapshotOnDisk: false, lock, hold: options.holdNewFile === true, undoOpen: undoMkdir });
     return { store, fresh: true, staleLock, warnings: [] };
   }
 

@@ -13,7 +13,7 @@
  * (SQLite's "how to corrupt" page warns against hard-linked databases for the
  * same reason).
  */
-import { lstat, mkdir, readlink, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, readlink, realpath, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { errorMessage, isErrno } from './file-io.ts';
 import { StoreError } from './types.ts';
@@ -26,7 +26,7 @@ const MAX_LINKS = 40;
  * (also dangling ones: a link to a database not created yet), and creates the
  * parent directory of the real file. Throws a StoreError naming the problem.
  */
-export async function resolveDatabasePath(path: string): Promise<string> {
+export async function resolveDatabasePath(path: string): Promise<{ real: string; undoMkdir: () => Promise<void> }> {
   let current = resolve(path);
   for (let hops = 0; ; hops++) {
     const info = await lstatOrNull(current);
@@ -35,14 +35,28 @@ export async function resolveDatabasePath(path: string): Promise<string> {
     current = resolve(dirname(current), await readlink(current));
   }
   const dir = dirname(current);
+  let created: string | undefined;
   try {
-    await mkdir(dir, { recursive: true });
+    created = await mkdir(dir, { recursive: true });
   } catch (err) {
     throw new StoreError(`Cannot open database ${path}: cannot create directory ${dir}: ${errorMessage(err)}`);
   }
   const real = join(await realpath(dir), basename(current));
   await refuseHardLinks(path, real);
-  return real;
+  return { real, undoMkdir: () => removeEmptyDirs(dir, created) };
+}
+
+/** The directories mkdir created, deepest first, as long as they are empty (a start that wrote nothing). */
+async function removeEmptyDirs(dir: string, created: string | undefined): Promise<void> {
+  if (created === undefined) return;
+  for (let current = dir; current.length >= created.length; current = dirname(current)) {
+    try {
+      await rmdir(current);
+    } catch {
+      return; // not empty (someone else's file), or gone: leave it
+    }
+    if (current === created) return;
+  }
 }
 
 async function lstatOrNull(path: string) {

@@ -58,6 +58,10 @@ export interface StoreInit {
   snapshotOnDisk: boolean;
   /** the one-writer lock, released on close (file mode) */
   lock?: HeldLock | null;
+  /** a new file: hold its first write until writeHeld() (OpenStoreOptions.holdNewFile) */
+  hold?: boolean;
+  /** removes what opening created (the database's directory), when a held store is discarded */
+  undoOpen?: () => Promise<void>;
 }
 
 export class LocalStore implements InstrumentedStore {
@@ -76,6 +80,7 @@ export class LocalStore implements InstrumentedStore {
   readonly #writer: FileWriter | null;
   #closing: Promise<void> | null = null;
   readonly #lock: HeldLock | null;
+  readonly #undoOpen: (() => Promise<void>) | null;
   /** generation of the last snapshot capture, and of the one being written now (0: none) */
   #snapshotGen = 0;
   #writingGen = 0;
@@ -84,6 +89,7 @@ export class LocalStore implements InstrumentedStore {
 
   constructor(init: StoreInit) {
     this.#lock = init.lock ?? null;
+    this.#undoOpen = init.undoOpen ?? null;
     this.#state = init.state;
     this.#seq = init.seq;
     this.#baseVersion = init.seq;
@@ -91,7 +97,7 @@ export class LocalStore implements InstrumentedStore {
     this.#file = init.file;
     this.path = init.file?.path ?? null;
     this.#writer = init.file
-      ? new FileWriter(init.file, this.stats, { capture: () => this.#capture() }, { onDisk: init.snapshotOnDisk, seq: init.low.data.seq })
+      ? new FileWriter(init.file, this.stats, { capture: () => this.#capture() }, { onDisk: init.snapshotOnDisk, seq: init.low.data.seq, hold: init.hold === true })
       : null;
     // The state holds the rows; the parsed file's partition objects (one key per
     // row, a second copy of every id) are not needed once it is built: ~100 bytes
@@ -291,6 +297,26 @@ export class LocalStore implements InstrumentedStore {
       throw new StoreError(`a hand edit of the database at seq ${after} cannot be loaded: the writes since are not kept (not watching)`);
     }
     this.#recent.replayOnto(state, after, this.#seq, this.#writer!.snapshotSeq, this.#file.path, version);
+  }
+
+  /** Writes what a new file held back (OpenStoreOptions.holdNewFile); resolves once it is durable. */
+  writeHeld(): Promise<void> {
+    return this.#writer ? this.#writer.startWriting() : Promise.resolve();
+  }
+
+  /**
+   * A start that failed before it listened: while the new file's first write is
+   * still held, nothing was written nor acknowledged, so the store lets go of its
+   * lock and leaves nothing behind (true). Otherwise it closes as usual (false).
+   */
+  async discardHeld(): Promise<boolean> {
+    if (!this.#writer?.holding) {
+      await this.close();
+      return false;
+    }
+    await this.abandon();
+    await this.#undoOpen?.();
+    return true;
   }
 
   /** Releases the journal without writing anything (failed open). */

@@ -1,3 +1,5 @@
+import { libraryWording, type OptionAdvice } from '../core/option-advice.ts';
+
 /**
  * The storage contract. Nothing outside src/storage imports lowdb or touches the
  * database file; services go through a Store, reading and writing each
@@ -149,6 +151,11 @@ export interface OpenStoreOptions {
   fsync?: boolean;
   /** take the exclusive `<file>.lock` (default true; docs/storage.md, "Lock") */
   lock?: boolean;
+  /**
+   * a file that does not exist yet is not written until writeHeld() (or a commit, or a
+   * flush): createSandbox holds it until it listens, so a failed start writes no database (issue 26)
+   */
+  holdNewFile?: boolean;
 }
 
 export interface OpenedStore {
@@ -164,6 +171,14 @@ export interface OpenedStore {
 /** Thrown when a database file cannot be used; message names the file. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
+  /** the message before its advice, which names a createSandbox option (the CLI names its flag instead) */
+  readonly problem: string;
+  readonly advice: OptionAdvice | undefined;
+  constructor(problem: string, options: ErrorOptions & { advice?: OptionAdvice } = {}) {
+    super(libraryWording(problem, options.advice), options.cause === undefined ? undefined : { cause: options.cause });
+    this.problem = problem;
+    this.advice = options.advice;
+  }
 }
 
 /**
@@ -196,6 +211,10 @@ export interface InstrumentedStore extends Store {
   readonly stats: Readonly<StoreStats>;
   /** Writes the snapshot and truncates the journal now (file mode; no-op in memory). */
   compact(): Promise<void>;
+  /** Writes what a new file held back (OpenStoreOptions.holdNewFile); resolves once durable. */
+  writeHeld(): Promise<void>;
+  /** Closes; a new file whose first write is still held is left unwritten, its lock and directory removed (true). */
+  discardHeld(): Promise<boolean>;
 }
 
 export interface OpenedInstrumentedStore extends OpenedStore {

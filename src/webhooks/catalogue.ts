@@ -1,3 +1,5 @@
+import { suggest } from '../core/suggest.ts';
+
 /**
  * The catalogue of webhook event types (API description, "Events": booking
  * created, updated, cancelled; payment succeeded, failed, refunded; product
@@ -26,3 +28,11 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const isCatalogueEvent = (type: string): type is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+
+/**
+ * The one line for a type outside the catalogue, with the closest one when it
+ * looks like a typo (issue 26): `sandbox trigger` says it before asking the
+ * sandbox, and the control plane's 400 says the same.
+ */
+export const unknownEventType = (type: string): string =>
+  `unknown event type "${type.length <= 64 ? type : `${type.slice(0, 61)}...`}"${type.length <= 64 ? suggest(type, WEBHOOK_EVENT_TYPES) : ''}; the catalogue: ${WEBHOOK_EVENT_TYPES.join(', ')}`;

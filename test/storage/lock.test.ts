@@ -38,7 +38,7 @@ describe('database lock', () => {
     );
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toMatch(
-      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process ${process.pid} \\(started \\d\\d:\\d\\d:\\d\\d\\); stop it or use --data another.json$`),
+      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process ${process.pid} \\(started \\d\\d:\\d\\d:\\d\\d\\); stop it or use the \`storage\` option$`),
     );
     // the refused open did not disturb the holder
     await store.commit([put('c', 'ws', { id: 'b' })]);

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
-import { parseInteger } from './options.ts';
+import { onUnknownOption, parseInteger } from './options.ts';
 import { withServeOptions } from './start.ts';
 
 /** `sandbox exec -- <command>`: a sandbox for the length of one command. */
 export function execCommand(program: Command): void {
-  withServeOptions(program.command('exec').description('start a sandbox (in memory, on a free port), run a command against it, stop it, exit with its code'), { port: 0 })
+  // `sandbox exec ls -la`: -la is the command's, which commander cannot know without `--` (issue 26)
+  const exec = onUnknownOption(program.command('exec'), (_flag, line) => `${line}; the command to run goes after --, so its options stay its own: sandbox exec [options] -- <command...>`);
+  withServeOptions(exec.description('start a sandbox (in memory, on a free port), run a command against it, stop it, exit with its code'), { port: 0 })
     .argument('<command...>', 'the command to run, after --')
     .option('--key <which>', 'which fixture key SANDBOX_API_KEY holds: sandbox or live', 'sandbox')
     .option('--workers <n>', 'also create n workspaces and export their keys as SANDBOX_API_KEY_1..n (with --no-rate-limits they are created with rateLimits: report)', parseInteger('--workers', 1, 256))

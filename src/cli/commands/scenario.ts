@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
+import { group } from './options.ts';
 
 /** `sandbox scenario list|run`: scripted scenarios (scenarios/*.json). */
 export function scenarioCommand(program: Command): void {
-  const scenario = program.command('scenario').description('list and run scripted scenarios (scenarios/*.json)');
+  const scenario = group(program, 'scenario', 'list and run scripted scenarios (scenarios/*.json)', 'scenario run sandbox-rate-limit');
   scenario.command('list').description('list the scenarios').option('--dir <dir>', 'scenarios directory').option('--json', 'machine output')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox scenario list\n  $ npx sandbox scenario list --dir ./my-scenarios --json')
     .action(async (opts) => (await import('../scenario.ts')).runScenarioList(opts));
   scenario.command('run').description('run one scenario; exits 1 when a step fails')
     .argument('<name|file>', 'a scenario name from the directory, or a path to a .json file')

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { controlCommand } from '../control.ts';
-import { group } from './options.ts';
+import { durationOptionHint, group, onUnknownOption } from './options.ts';
 
 /** `sandbox workspace create|list|delete|reset|advance`: workspaces on demand. */
 export function workspaceCommand(program: Command): void {
@@ -16,6 +16,6 @@ export function workspaceCommand(program: Command): void {
     .action(async (given: string, opts) => (await import('../workspace.ts')).runWorkspaceDelete(given, opts));
   controlCommand(workspace, 'reset', 'put one workspace back to its template', ['workspace reset wksp_...']).argument('<id|name>', 'workspace')
     .action(async (given: string, opts) => (await import('../workspace.ts')).runWorkspaceReset(given, opts));
-  controlCommand(workspace, 'advance', "move one workspace's clock alone", ['workspace advance wksp_... 10m']).argument('<id|name>', 'workspace').argument('<duration>', '90s, 5m, 2h, 1d')
+  onUnknownOption(controlCommand(workspace, 'advance', "move one workspace's clock alone", ['workspace advance wksp_... 10m']), durationOptionHint).argument('<id|name>', 'workspace').argument('<duration>', '90s, 5m, 2h, 1d')
     .action(async (given: string, duration: string, opts) => (await import('../workspace.ts')).runWorkspaceAdvance(given, duration, opts));
 }

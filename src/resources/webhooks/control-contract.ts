@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../../control/contract.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../webhooks/catalogue.ts';
+import { unknownEventType, WEBHOOK_EVENT_TYPES } from '../../webhooks/catalogue.ts';
 import { DELIVERY_STATUSES, DeliverySchema } from '../../webhooks/outbox.ts';
 import { CreateSubscriptionBodySchema } from './requests.ts';
 import { WebhookSubscriptionSchema } from './schemas.ts';
@@ -79,7 +79,7 @@ export const WEBHOOK_CONTROL_ROUTES = defineRoutes({
     path: '/events',
     body: z.object({
       workspaceId: z.string().min(1),
-      type: z.enum(WEBHOOK_EVENT_TYPES),
+      type: z.enum(WEBHOOK_EVENT_TYPES, { error: (issue) => unknownEventType(String(issue.input)) }),
       data: z.record(z.string(), z.unknown()).optional(),
       /** dotted paths whose values replace fields of the data (trigger --override) */
       override: z.record(z.string(), z.unknown()).optional(),

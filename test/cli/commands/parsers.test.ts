@@ -19,8 +19,12 @@ describe('parseDuration (sandbox clock advance)', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', 'abc', '5 m', '-5s', '5w', 'm5', '1e3', '1.5', '10ms5'])('refuses %j with a message naming it', (text) => {
+  it.each(['', 'abc', '5 m', '5w', 'm5', '1e3', '1.5', '10ms5'])('refuses %j with a message naming it', (text) => {
     expect(() => parseDuration(text)).toThrow(`invalid duration "${text}"`);
+  });
+
+  it('refuses a negative duration with the way back (issue 26)', () => {
+    expect(() => parseDuration('-5s')).toThrow('"-5s" is a negative duration, and advancing moves the clock forward only; to go back, `sandbox clock set <iso>`');
   });
 });
 
