@@ -10,7 +10,7 @@ import { AttemptAborted, USER_AGENT } from './delivery.ts';
 import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
 import { DELIVERY_LOG_TRIM_BATCH, Outbox, type Attempt, type Delivery, WEBHOOK_DELIVERIES } from './outbox.ts';
-import { classify, honoursRetryAfter, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
+import { classify, honoursRetryAfter, maxAttempts, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
@@ -250,7 +250,7 @@ export class WebhookDispatcher {
       status: next.status,
       trigger: attempt.trigger,
       attempt: next.attempts.length,
-      maxAttempts: (sub?.max_retries ?? 0) + 1,
+      maxAttempts: maxAttempts(sub),
       responseStatus: attempt.response?.status ?? null,
       latencyMs: attempt.latencyMs,
       error: attempt.error,

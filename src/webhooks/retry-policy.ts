@@ -54,6 +54,11 @@ export function classify(status: number | null): AttemptOutcome {
 /** 429 and 503 may tell the sender when to come back. */
 export const honoursRetryAfter = (status: number | null): boolean => status === 429 || status === 503;
 
+/** The attempts a delivery may get in all: the first one and max_retries retries (0 once the subscription is gone). */
+export function maxAttempts(subscription: { max_retries: number } | undefined): number {
+  return (subscription?.max_retries ?? 0) + 1;
+}
+
 interface AttemptTimes {
   status: string;
   nextAttemptAt: string | null;

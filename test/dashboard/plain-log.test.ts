@@ -17,7 +17,7 @@ describe('plain log lines (no terminal)', () => {
     expect(lines).toEqual([
       '10:00:00 request  POST /v1/bookings 201 3.2ms Aurora Tours tcs_live_aurora req_x',
       '10:00:00 event    booking.created Aurora Tours evt_1',
-      '10:00:01 delivery booking.created → http://localhost:3000/hooks attempt 1 succeeded 200 12ms dlv_new',
+      '10:00:01 delivery booking.created → http://localhost:3000/hooks attempt 1/6 succeeded 200 12ms dlv_new',
     ]);
   });
 
