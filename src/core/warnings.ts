@@ -12,6 +12,7 @@ export const WARNING_CODES = {
   PRICING_SNAPSHOT_NOT_A_QUOTE: 'attributes.pricingSnapshot is not quote-shaped; it was stored as sent and totals were computed by the sandbox',
   UNKNOWN_PAYMENT_STATUS: 'a payment status outside the inferred list was stored as sent',
   UNKNOWN_FULFILLMENT_STATUS: 'a fulfillment status outside the inferred list was stored as sent',
+  UNDOCUMENTED_ENDPOINT: 'the API description does not name this endpoint: the sandbox designed it, and production may not have it',
 } as const;
 
 export type WarningCode = keyof typeof WARNING_CODES;
