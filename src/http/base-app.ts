@@ -7,6 +7,7 @@ import { sendApiError } from './error-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerRequestHooks, requestIdFor } from './request-hooks.ts';
 import { registerWarningHooks } from './warnings.ts';
+import { registerRepeatedQueryCheck } from './repeated-query.ts';
 import { unknownRoute } from './route-suggest.ts';
 import { createSerializerCompiler } from './serializer.ts';
 
@@ -76,6 +77,7 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
   });
 
   // root hooks run before the /v1 scope's, so a strict refusal comes before an idempotency key is claimed
+  registerRepeatedQueryCheck(app);
   registerWarningHooks(app, ctx);
   registerRequestHooks(app, ctx);
   app.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));
