@@ -8,6 +8,7 @@ import { registerJsonBodyParser } from './json-body.ts';
 import { registerRequestHooks, requestIdFor } from './request-hooks.ts';
 import { registerWarningHooks } from './warnings.ts';
 import { registerRepeatedQueryCheck } from './repeated-query.ts';
+import { clientErrorHandler } from './client-error.ts';
 import { unknownRoute } from './route-suggest.ts';
 import { createSerializerCompiler } from './serializer.ts';
 
@@ -38,6 +39,8 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
     genReqId: (req) => requestIdFor(req.headers['x-request-id']),
     return503OnClosing: true,
     forceCloseConnections: true,
+    // what Node's HTTP parser refuses gets the documented body and headers too (issue 26)
+    clientErrorHandler: clientErrorHandler(ctx),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // the router's own refusals (a path segment over 200 characters, bad percent-encoding) get the
     // documented error body and headers too, not Fastify's default shape (found by test/fuzz)
