@@ -62,6 +62,7 @@ export const ERROR_CODES = {
   DUPLICATE_FOLDER_NAME: [409, 'a gallery folder with this name exists under the same parent'],
   DUPLICATE_FORM_SLUG: [409, 'a form with this slug exists'],
   DUPLICATE_PERSON_EMAIL: [409, 'a person with this e-mail exists'],
+  KEY_NOT_REPLAYABLE: [409, 'a retry of an organization key creation with the same Idempotency-Key after a restart: the key is replayed only from memory'],
   KEY_ALREADY_REVOKED: [409, 'the organization key is already revoked'],
   SUBSCRIPTION_GONE: [409, 'the delivery cannot be replayed: its subscription was deleted'],
   INVALID_CODE: [400, 'verification: the code is wrong, or nothing is pending'],
