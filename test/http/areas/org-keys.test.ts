@@ -105,7 +105,8 @@ describe('GET /v1/organizations/:id/api-keys', () => {
   it('lists keyPrefix and lastUsedAt, never key or keyHash', async () => {
     const created = await issueKey(t, org, { scopes: ['products:read'] });
     const before = (await t.request('GET', path())).json().data.find((k: { id: string }) => k.id === created.id);
-    expect(before).toMatchObject({ keyPrefix: created.keyPrefix, lastUsedAt: null, status: 'active' });
+    // lastUsedAt is "string, present in listings": a key never used reads its createdAt, never null (issue 26)
+    expect(before).toMatchObject({ keyPrefix: created.keyPrefix, lastUsedAt: created.createdAt, status: 'active' });
     expect(before).not.toHaveProperty('revokedAt');
     expect(before).not.toHaveProperty('revokedBy');
     expect(before).not.toHaveProperty('key');
