@@ -28,8 +28,9 @@ export function registerRepeatedQueryCheck(app: FastifyInstance): void {
 /** True when the route declares the parameter and its schema is not an array. */
 function takesOneValue(schema: unknown, name: string): boolean {
   const shape = (schema as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
-  let type: z.ZodType | undefined = shape?.[name];
-  if (!type) return false;
+  // own keys only: `?__proto__=1&__proto__=2` must not read Object.prototype (found by test/fuzz)
+  if (!shape || !Object.hasOwn(shape, name)) return false;
+  let type = shape[name]!;
   // optional(), default(), nullable() wrap the parameter's own type
   for (let def = type._zod.def as { type: string; innerType?: z.ZodType }; def.innerType; def = type._zod.def as typeof def) type = def.innerType;
   return type._zod.def.type !== 'array';

@@ -35,6 +35,8 @@ describe('a query parameter given twice', () => {
 
   it('a parameter the route does not take is ignored, repeated or not; given once, limit works', async () => {
     expect((await t.request('GET', '/v1/products?foo=1&foo=2&limit=1')).statusCode).toBe(200);
+    // a name that is also a property of every object is still just an unknown parameter
+    for (const name of ['__proto__', 'constructor', 'toString']) expect((await t.request('GET', `/v1/products?${name}=1&${name}=2&limit=1`)).statusCode, name).toBe(200);
     expect((await t.request('GET', '/v1/products?limit=1')).json().data).toHaveLength(1);
   });
 });
