@@ -1,6 +1,7 @@
 import { ControlPlaneError, type ControlClient, type DeliveryAttemptSummary, type DeliverySummary, type WorkspaceSummary } from '../control/client.ts';
 import { bold, cyan, dim, green, printJson, yellow } from './output.ts';
 import { controlClient, resolveWorkspace, type ControlFlags } from './control.ts';
+import { nextRetryAfter } from '../webhooks/retry-policy.ts';
 
 export interface ListenFlags extends ControlFlags {
   forwardTo: string;
@@ -100,15 +101,20 @@ export function attemptJson(d: DeliverySummary, a: DeliveryAttemptSummary) {
     responseStatus: a.response?.status ?? null,
     latencyMs: a.latencyMs,
     error: a.error,
-    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
+    nextAttemptAt: nextRetryAfter(d, a.number),
   };
 }
 
-/** One line per attempt: time, event type, status, latency, attempt number, and what happens next. */
+/**
+ * One line per attempt: time, event type, status, latency, attempt number, and what happens next.
+ * One poll can bring several attempts of a delivery (a small --webhook-retry-scale): each line
+ * gives the retry that followed its own attempt, not the delivery's current next retry (issue 26).
+ */
 export function attemptLine(d: DeliverySummary, a: DeliveryAttemptSummary): string {
   const ok = a.response !== null && a.response.status >= 200 && a.response.status < 300;
   const status = a.response ? String(a.response.status) : 'ERR';
-  const next = d.status === 'pending' && d.nextAttemptAt ? dim(`  next retry ${d.nextAttemptAt}`) : '';
+  const nextAt = nextRetryAfter(d, a.number);
+  const next = nextAt ? dim(`  next retry ${nextAt}`) : '';
   return [
     dim(a.at),
     d.eventType.padEnd(20),

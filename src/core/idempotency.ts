@@ -18,7 +18,8 @@ import { ApiError, badRequest, conflict, unprocessable } from './errors.ts';
  *   IDEMPOTENCY_MAX_KEYS per workspace (the oldest go first), so memory stays
  *   bounded under any load;
  * - only responses below 500 are saved, and requests refused before the handler
- *   ran (auth, rate limit, validation) save nothing, so a corrected retry works.
+ *   ran (auth, rate limit, validation) save nothing, so a corrected retry works;
+ * - an answer holding a secret is replayed from memory only (`finishWithSecret`).
  */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -44,8 +45,17 @@ export const IDEMPOTENCY = defineCollection({ name: 'idempotency', schema: Idemp
 
 export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; record: IdempotencyRecord };
 
+/** Answers held in memory for replays (see `finishWithSecret`); the oldest are forgotten first. */
+export const MAX_SECRET_REPLAYS = 1_000;
+
 export class Idempotency {
   private inFlight = new Set<string>();
+  /**
+   * Answers too secret to write down (an organization key's creation holds the key itself), by
+   * slot: replayed in place of the saved outcome while the saved record they belong to (same
+   * createdAt) is within its window. Never on disk, so a restart forgets them (issue 26).
+   */
+  private readonly secretReplays = new Map<string, { createdAt: string; statusCode: number; body: string }>();
   /** saves per workspace since its last trim check */
   private savesSinceTrim = new Map<string, number>();
 
@@ -79,17 +89,34 @@ export class Idempotency {
           `Idempotency-Key "${key.slice(0, 64)}" was first used at ${existing.createdAt} (answered ${existing.statusCode}; kept until ${existing.expiresAt}): ${differs}`,
         );
       }
+      const secret = this.secretReplays.get(slot);
+      if (secret && secret.createdAt === existing.createdAt) return { kind: 'replay', record: { ...existing, statusCode: secret.statusCode, body: secret.body } };
       return { kind: 'replay', record: existing };
     }
+    this.secretReplays.delete(slot);
     this.inFlight.add(slot);
     return { kind: 'new' };
   }
 
-  /** Saves the outcome (when < 500) and releases the key. */
-  async finish(workspaceId: string, key: string, method: string, path: string, body: unknown, statusCode: number, payload: string): Promise<void> {
+  /**
+   * Saves `saved` as the outcome (on disk, as `finish` does) and keeps `secret`, the real answer,
+   * in memory only: a retry within the window gets `secret` back, and one after a restart, or
+   * after MAX_SECRET_REPLAYS newer ones, gets `saved`, which must say why.
+   */
+  async finishWithSecret(workspaceId: string, key: string, method: string, path: string, body: unknown, saved: { statusCode: number; payload: string }, secret: { statusCode: number; payload: string }): Promise<void> {
+    const record = await this.finish(workspaceId, key, method, path, body, saved.statusCode, saved.payload);
+    if (!record) return;
+    const slot = `${workspaceId}\u0000${key}`;
+    this.secretReplays.delete(slot); // re-inserted last: Map order is the eviction order
+    this.secretReplays.set(slot, { createdAt: record.createdAt, statusCode: secret.statusCode, body: secret.payload });
+    if (this.secretReplays.size > MAX_SECRET_REPLAYS) this.secretReplays.delete(this.secretReplays.keys().next().value!);
+  }
+
+  /** Saves the outcome (when < 500) and releases the key; resolves with the saved record. */
+  async finish(workspaceId: string, key: string, method: string, path: string, body: unknown, statusCode: number, payload: string): Promise<IdempotencyRecord | undefined> {
     const slot = `${workspaceId}\u0000${key}`;
     try {
-      if (statusCode >= 500) return;
+      if (statusCode >= 500) return undefined;
       const now = this.clock.now();
       const record: IdempotencyRecord = {
         id: key,
@@ -102,6 +129,7 @@ export class Idempotency {
         expiresAt: new Date(now + IDEMPOTENCY_RETENTION_MS).toISOString(),
       };
       await this.store.commit([...this.trimOps(workspaceId), this.records.putOp(workspaceId, record)]);
+      return record;
     } finally {
       this.inFlight.delete(slot);
     }
@@ -129,7 +157,9 @@ export class Idempotency {
     for (const workspaceId of this.records.partitions()) {
       const now = this.clock.nowIn(workspaceId); // retention runs on each workspace's own clock
       for (const row of this.records.list(workspaceId)) {
-        if (Date.parse(row.expiresAt) <= now) ops.push(this.records.deleteOp(workspaceId, row.id));
+        if (Date.parse(row.expiresAt) > now) continue;
+        ops.push(this.records.deleteOp(workspaceId, row.id));
+        this.secretReplays.delete(`${workspaceId}\u0000${row.id}`);
       }
     }
     if (ops.length) await this.store.commit(ops);

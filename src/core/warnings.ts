@@ -13,6 +13,7 @@ export const WARNING_CODES = {
   UNKNOWN_PAYMENT_STATUS: 'a payment status outside the inferred list was stored as sent',
   UNKNOWN_FULFILLMENT_STATUS: 'a fulfillment status outside the inferred list was stored as sent',
   SUBSCRIPTION_DISABLED: 'the sandbox disabled a webhook subscription whose deliveries kept failing (docs/webhooks.md); it is not about the request, so strict mode does not refuse it',
+  UNDOCUMENTED_ENDPOINT: 'the API description does not name this endpoint: the sandbox designed it, and production may not have it',
 } as const;
 
 export type WarningCode = keyof typeof WARNING_CODES;

@@ -17,7 +17,7 @@ import { ColorContext } from './hooks/use-tone.ts';
 import { useUi } from './hooks/use-ui.ts';
 import { computeLayout, MIN_SIZE } from './layout.ts';
 import type { DashboardSource } from './types.ts';
-import { PANELS, rowIds, selectedIndex, visibleRows, type Panel } from './ui.ts';
+import { emptyNote, PANELS, rowIds, selectedIndex, visibleRows, type Panel } from './ui.ts';
 
 export interface AppProps {
   source: DashboardSource;
@@ -60,7 +60,10 @@ export function App({ source, onQuit, batchMs = 100, tickMs = 1000, size, color 
   if (ui.help) main = <Help width={body.width} height={body.height} />;
   else if (ui.keys) main = <Keys workspaces={state.workspaces} width={body.width} height={body.height} />;
   else if (ui.details) main = <Details lines={detailsFor(ui.panel, rows, selected, state.workspaceNames, body)} width={body.width} height={body.height} />;
-  else main = <Panels layout={layout} rows={rows} selected={selected} focused={ui.panel} workspaceNames={state.workspaceNames} />;
+  else {
+    const empty = { requests: emptyNote('requests', state, ui.filter), deliveries: emptyNote('deliveries', state, ui.filter), events: emptyNote('events', state, ui.filter) };
+    main = <Panels layout={layout} rows={rows} selected={selected} focused={ui.panel} workspaceNames={state.workspaceNames} empty={empty} />;
+  }
 
   return (
     <ColorContext.Provider value={color}>

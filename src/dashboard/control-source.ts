@@ -48,6 +48,10 @@ export class ControlSource implements DashboardSource {
     return this.client.replayDelivery(deliveryId) as Promise<DeliveryView>;
   }
 
+  workspaces() {
+    return this.client.workspaces();
+  }
+
   private async connectLoop(sink: SourceSink, signal: AbortSignal, setLive: (live: boolean) => void): Promise<void> {
     let delay = this.backoff.min;
     while (!signal.aborted) {

@@ -90,9 +90,12 @@ export function matchesFilter(filter: string, path: string, status: number | str
   return path.toLowerCase().includes(f) || statusText === f;
 }
 
-/** "n/max" when the maximum is known, else "n". */
+/**
+ * "n/max", one format for every row (issue 26): the control plane lists maxAttempts with each
+ * delivery, as the stream does; "n/?" only for a record from a sandbox that does not.
+ */
 export function attemptLabel(n: number, max: number | undefined): string {
-  return max ? `${n}/${max}` : String(n);
+  return `${n}/${max ?? '?'}`;
 }
 
 /** The first row to show so that the selected row stays inside a window of `height` rows. */

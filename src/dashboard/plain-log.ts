@@ -1,3 +1,4 @@
+import { nextRetryAfter } from '../webhooks/retry-policy.ts';
 import { clockTime, latency } from './format.ts';
 import type { DashboardSource, DeliveryView, FeedItem, SourceSink } from './types.ts';
 
@@ -59,7 +60,9 @@ function feedLine(item: FeedItem, name: (id: string | null) => string): string |
 
 function deliveryLine(d: DeliveryView, a: DeliveryView['attempts'][number]): string {
   const result = a.response ? String(a.response.status) : `no response (${a.error ?? 'error'})`;
-  const next = d.nextAttemptAt ? ` next retry ${d.nextAttemptAt}` : '';
+  // the retry after this attempt, not the delivery's current one (several attempts can arrive in one poll)
+  const nextAt = nextRetryAfter(d, a.number);
+  const next = nextAt ? ` next retry ${nextAt}` : '';
   return `${clockTime(a.at)} delivery ${d.eventType} → ${a.request?.url ?? '?'} attempt ${a.number}${d.maxAttempts ? `/${d.maxAttempts}` : ''} ${d.status} ${result} ${latency(a.latencyMs)} ${d.id}${next}`;
 }
 

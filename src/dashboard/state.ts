@@ -24,6 +24,8 @@ export interface DashboardState {
   workspaces: WorkspaceSummary[];
   /** after "clear": deliveries hidden until they get another attempt (id -> attempts seen) */
   hiddenDeliveries: Record<string, number>;
+  /** "c" was pressed: an empty panel then says so rather than "no requests yet" (issue 26) */
+  cleared: boolean;
   paused: boolean;
   held: FeedItem[];
   heldDeliveries: DeliveryView[] | null;
@@ -36,6 +38,7 @@ export type DashboardAction =
   | { type: 'deliveries'; list: DeliveryView[] }
   | { type: 'rate-limits'; list: RateBucket[] }
   | { type: 'clock'; clock: ClockState; uptimeMs: number | null; at: number }
+  | { type: 'workspaces'; list: WorkspaceSummary[] }
   | { type: 'clear' }
   | { type: 'toggle-pause' };
 
@@ -53,6 +56,7 @@ export function initialDashboardState(): DashboardState {
     workspaceNames: {},
     workspaces: [],
     hiddenDeliveries: {},
+    cleared: false,
     paused: false,
     held: [],
     heldDeliveries: null,
@@ -74,9 +78,13 @@ export function dashboardReducer(state: DashboardState, action: DashboardAction)
       return { ...state, rateLimits: action.list };
     case 'clock':
       return { ...state, clock: action.clock, uptime: action.uptimeMs === null ? state.uptime : { ms: action.uptimeMs, readAt: action.at } };
+    // a workspace created while the dashboard runs (the hook looks it up when its id first shows)
+    case 'workspaces':
+      return { ...state, workspaces: action.list, workspaceNames: { ...state.workspaceNames, ...Object.fromEntries(action.list.map((w) => [w.id, w.name])) } };
     case 'clear':
       return {
         ...state,
+        cleared: true,
         requests: [],
         events: [],
         deliveries: [],
@@ -191,12 +199,16 @@ export function attemptCount(d: DeliveryView): number {
   return d.attempts[d.attempts.length - 1]?.number ?? 0;
 }
 
-/** Upserts by id, newest first, bounded; deliveries hidden by "clear" stay hidden until a new attempt. */
+/**
+ * Upserts by id, bounded; deliveries hidden by "clear" stay hidden until a new attempt. Ordered by
+ * the time the row shows (its latest attempt), newest first, as the requests are: sorting by
+ * creation put a retried delivery below younger ones while it showed a later time (issue 26).
+ */
 export function mergeDeliveries(current: DeliveryView[], incoming: DeliveryView[], hidden: Record<string, number> = {}): DeliveryView[] {
   const byId = new Map(current.map((d) => [d.id, d]));
-  // a polled record has no maxAttempts: keep the one a stream update brought
+  // a record from an older sandbox has no maxAttempts: keep the one a stream update brought
   for (const d of incoming) byId.set(d.id, d.maxAttempts === undefined && byId.get(d.id)?.maxAttempts !== undefined ? { ...d, maxAttempts: byId.get(d.id)!.maxAttempts! } : d);
-  const merged = [...byId.values()].sort((a, b) => createdAt(b).localeCompare(createdAt(a)));
+  const merged = [...byId.values()].sort((a, b) => deliveryTime(b).localeCompare(deliveryTime(a)) || (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || b.id.localeCompare(a.id));
   return visible(merged, hidden).slice(0, HISTORY.deliveries);
 }
 
@@ -204,8 +216,9 @@ function visible(list: DeliveryView[], hidden: Record<string, number>): Delivery
   return list.filter((d) => hidden[d.id] === undefined || attemptCount(d) > hidden[d.id]!);
 }
 
-function createdAt(d: DeliveryView): string {
-  return d.createdAt ?? d.attempts[0]?.at ?? '';
+/** The time the webhooks panel shows for a delivery: its latest attempt, or its creation before any. */
+export function deliveryTime(d: DeliveryView): string {
+  return d.attempts[d.attempts.length - 1]?.at ?? d.createdAt ?? '';
 }
 
 function applyRateChanges(buckets: RateBucket[], changes: { bucket: string; limit: number; remaining: number; reset: number }[]): RateBucket[] {

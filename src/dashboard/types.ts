@@ -62,6 +62,8 @@ export interface DashboardSource {
   /** starts feeding; returns a stop function */
   start(sink: SourceSink): () => void;
   replay(deliveryId: string): Promise<DeliveryView>;
+  /** the workspaces now, to name one created after the initial load (absent: ids stay ids) */
+  workspaces?(): Promise<WorkspaceSummary[]>;
 }
 
 export interface SourceSink {

@@ -104,6 +104,27 @@ export function visibleRows(state: DashboardState, filter: string): VisibleRows 
   };
 }
 
+export type Listed = 'requests' | 'deliveries' | 'events';
+const NOUNS: Record<Listed, [string, string]> = { requests: ['request', 'requests'], deliveries: ['webhook delivery', 'webhook deliveries'], events: ['domain event', 'domain events'] };
+
+/**
+ * What an empty panel says. "No … yet" only when nothing came: rows the filter hides are
+ * counted, and after "c" the panel says it was cleared, with the request count the header
+ * shows (issue 26: "no requests yet" under "18 req", "no domain events yet" under "4xx").
+ */
+export function emptyNote(panel: Listed, state: DashboardState, filter: string): string {
+  const total = state[panel].length;
+  const [one, many] = NOUNS[panel];
+  if (filter && total > 0) return `  ${total} ${total === 1 ? one : many} hidden by the filter "${filter}"`;
+  if (state.cleared) {
+    if (panel === 'requests') return `  view cleared (c): ${state.counts.requests} ${state.counts.requests === 1 ? one : many} so far, new ones appear here`;
+    if (panel === 'deliveries') return '  view cleared (c); a delivery shows again at its next attempt';
+    return '  view cleared (c); new domain events appear here';
+  }
+  if (panel === 'requests') return filter ? '  no requests yet' : '  no requests yet: send one to /v1';
+  return `  no ${many} yet`;
+}
+
 export function rowIds(rows: VisibleRows, panel: Panel): string[] {
   switch (panel) {
     case 'requests':

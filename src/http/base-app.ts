@@ -7,6 +7,8 @@ import { sendApiError } from './error-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerRequestHooks, requestIdFor } from './request-hooks.ts';
 import { registerWarningHooks } from './warnings.ts';
+import { registerRepeatedQueryCheck } from './repeated-query.ts';
+import { clientErrorHandler } from './client-error.ts';
 import { unknownRoute } from './route-suggest.ts';
 import { createSerializerCompiler } from './serializer.ts';
 
@@ -37,6 +39,8 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
     genReqId: (req) => requestIdFor(req.headers['x-request-id']),
     return503OnClosing: true,
     forceCloseConnections: true,
+    // what Node's HTTP parser refuses gets the documented body and headers too (issue 26)
+    clientErrorHandler: clientErrorHandler(ctx),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // the router's own refusals (a path segment over 200 characters, bad percent-encoding) get the
     // documented error body and headers too, not Fastify's default shape (found by test/fuzz)
@@ -76,6 +80,7 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
   });
 
   // root hooks run before the /v1 scope's, so a strict refusal comes before an idempotency key is claimed
+  registerRepeatedQueryCheck(app);
   registerWarningHooks(app, ctx);
   registerRequestHooks(app, ctx);
   app.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));

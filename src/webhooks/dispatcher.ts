@@ -11,7 +11,7 @@ import { requestHeaders, storedAttempt, type StoredAttempt } from './attempt-rec
 import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
 import { DELIVERY_LOG_TRIM_BATCH, Outbox, type StoredDelivery, WEBHOOK_DELIVERIES } from './outbox.ts';
-import { classify, honoursRetryAfter, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
+import { classify, honoursRetryAfter, maxAttempts, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
 import { bookkeeping, stoppedReason } from './subscription-health.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
@@ -261,7 +261,7 @@ export class WebhookDispatcher {
       status: next.status,
       trigger: attempt.trigger,
       attempt: next.attempts.length,
-      maxAttempts: (sub?.max_retries ?? 0) + 1,
+      maxAttempts: maxAttempts(sub),
       responseStatus: attempt.status,
       latencyMs: attempt.latencyMs,
       error: attempt.error,

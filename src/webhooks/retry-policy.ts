@@ -53,3 +53,27 @@ export function classify(status: number | null): AttemptOutcome {
 
 /** 429 and 503 may tell the sender when to come back. */
 export const honoursRetryAfter = (status: number | null): boolean => status === 429 || status === 503;
+
+/** The attempts a delivery may get in all: the first one and max_retries retries (0 once the subscription is gone). */
+export function maxAttempts(subscription: { max_retries: number } | undefined): number {
+  return (subscription?.max_retries ?? 0) + 1;
+}
+
+interface AttemptTimes {
+  status: string;
+  nextAttemptAt: string | null;
+  attempts: { number: number; trigger: string; at: string }[];
+}
+
+/**
+ * When the retry after attempt `number` ran or will run. A delivery record holds only its
+ * current `nextAttemptAt`, which belongs to its latest attempt: an earlier attempt's next
+ * retry is the automatic retry that followed it (issue 26: `sandbox listen` printed the
+ * delivery's current next retry on every attempt it read in one poll). Null when none follows.
+ */
+export function nextRetryAfter(delivery: AttemptTimes, number: number): string | null {
+  const later = delivery.attempts.find((a) => a.number > number && a.trigger === 'retry');
+  if (later) return later.at;
+  const latest = delivery.attempts.reduce((max, a) => Math.max(max, a.number), 0);
+  return number >= latest && delivery.status === 'pending' ? delivery.nextAttemptAt : null;
+}

@@ -47,13 +47,17 @@ describe('sandbox exec --report', () => {
     expect(report.operations).toEqual([
       { operationId: 'listProducts', method: 'GET', path: '/v1/products', requests: 4, statuses: { 200: 3, 401: 1 }, warnings: {} },
       { operationId: 'createBooking', method: 'POST', path: '/v1/bookings', requests: 2, statuses: { 201: 2 }, warnings: {} },
-      { operationId: 'createWebhooksSubscription', method: 'POST', path: '/v1/webhooks/subscriptions', requests: 1, statuses: { 201: 1 }, warnings: { UNKNOWN_FIELD: 1 } },
+      { operationId: 'createWebhooksSubscription', method: 'POST', path: '/v1/webhooks/subscriptions', requests: 1, statuses: { 201: 1 }, warnings: { UNKNOWN_FIELD: 1, UNDOCUMENTED_ENDPOINT: 1 } },
       { operationId: 'getDeparture', method: 'GET', path: '/v1/departures/{id}', requests: 1, statuses: { 200: 1 }, warnings: {} },
     ]);
     expect(report.neverCalled.map((op: { operationId: string }) => op.operationId)).toContain('listBookings');
     expect(report.neverCalled.map((op: { operationId: string }) => op.operationId)).not.toContain('createBooking');
-    expect(report.warnings).toEqual([{ code: 'UNKNOWN_FIELD', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) }]);
-    expect(report.warnings[0].example.message).toContain('colour');
+    // POST /v1/webhooks/subscriptions is not in the API description: every call warns (issue 26)
+    expect(report.warnings).toEqual([
+      { code: 'UNDOCUMENTED_ENDPOINT', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) },
+      { code: 'UNKNOWN_FIELD', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) },
+    ]);
+    expect(report.warnings[1].example.message).toContain('colour');
     expect(report.refusals).toEqual([{ code: 'MISSING_AUTHORIZATION', count: 1, example: expect.objectContaining({ method: 'GET', path: '/v1/products?limit=2', status: 401 }) }]);
     expect(report.rateLimits).toEqual({ refused: 0, reported: 2 }); // 7 authenticated requests, a burst of 5, a frozen clock
     expect(report.webhooks).toEqual({ sent: 2, failed: 0, pending: 0 });
@@ -68,10 +72,10 @@ describe('sandbox exec --report', () => {
     const file = join(dir, 'r.xml');
     const { code, stderr } = await exec(['--report', file, '--report-format', 'junit', '--fail-on-warning']);
     expect(code, stderr).toBe(1);
-    expect(stderr).toContain('--fail-on-warning: 1 warnings (UNKNOWN_FIELD); exit 1');
+    expect(stderr).toContain('--fail-on-warning: 2 warnings (UNDOCUMENTED_ENDPOINT, UNKNOWN_FIELD); exit 1');
     const cases = readJunit(readFileSync(file, 'utf8'));
     const byName = new Map(cases.map((c) => [c.name.split(' ')[0], c]));
-    expect(byName.get('createWebhooksSubscription')).toEqual({ name: 'createWebhooksSubscription (POST /v1/webhooks/subscriptions)', failure: 'accepted only by guessing: UNKNOWN_FIELD x1', skipped: false });
+    expect(byName.get('createWebhooksSubscription')).toEqual({ name: 'createWebhooksSubscription (POST /v1/webhooks/subscriptions)', failure: 'accepted only by guessing: UNDOCUMENTED_ENDPOINT x1, UNKNOWN_FIELD x1', skipped: false });
     expect(byName.get('listProducts')).toMatchObject({ failure: null, skipped: false });
     expect(byName.get('listBookings')).toMatchObject({ failure: null, skipped: true });
     expect(cases.filter((c) => c.failure)).toHaveLength(1);

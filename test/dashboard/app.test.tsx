@@ -33,7 +33,7 @@ describe('dashboard app', () => {
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('/v1/products/missing'));
     expect(frame).toMatch(/POST\s+\/v1\/bookings\s+201\s+14ms\s+Aurora To…\s+tcs_live_au…/);
     expect(frame).toMatch(/GET\s+\/v1\/products\/missing\s+404/);
-    expect(frame).toMatch(/booking\.created\s+http:\/\/localhos\S*\s+2\s+pending\s+503/);
+    expect(frame).toMatch(/booking\.created\s+http:\/\/localhos\S*\s+2\/6\s+pending\s+503/);
     expect(frame).toContain('2 req 1 err');
     // newest first: the 404 came last, so it is listed above the POST
     expect(frame.indexOf('/v1/products/missing')).toBeLessThan(frame.indexOf('/v1/bookings'));

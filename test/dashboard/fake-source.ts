@@ -1,11 +1,14 @@
 import type { DashboardSource, DeliveryView, FeedItem, InitialState, SourceSink } from '../../src/dashboard/types.ts';
-import type { RequestLogLine } from '../../src/control/client.ts';
+import type { RequestLogLine, WorkspaceSummary } from '../../src/control/client.ts';
 
 /** A source the test drives by hand: what a live control plane would push. */
 export class FakeSource implements DashboardSource {
   readonly url = 'http://127.0.0.1:4010';
   sink: SourceSink | null = null;
   replayed: string[] = [];
+  /** what workspaces() answers: the sandbox's workspaces now */
+  workspaceList: WorkspaceSummary[] = [];
+  workspaceReads = 0;
 
   start(sink: SourceSink): () => void {
     this.sink = sink;
@@ -18,6 +21,11 @@ export class FakeSource implements DashboardSource {
   async replay(id: string): Promise<DeliveryView> {
     this.replayed.push(id);
     return delivery({ id, status: 'succeeded', attempts: 2 });
+  }
+
+  async workspaces(): Promise<WorkspaceSummary[]> {
+    this.workspaceReads += 1;
+    return this.workspaceList;
   }
 
   initial(partial: Partial<InitialState> = {}): void {
@@ -38,7 +46,8 @@ export function request(overrides: Partial<RequestLogLine> = {}): FeedItem {
   };
 }
 
-export function delivery(overrides: { id?: string; status?: DeliveryView['status']; attempts?: number; eventType?: string; url?: string; httpStatus?: number } = {}): DeliveryView {
+/** A delivery as the control plane lists it (with maxAttempts, 6 unless `maxAttempts: null`: a sandbox from before issue 26). */
+export function delivery(overrides: { id?: string; status?: DeliveryView['status']; attempts?: number; eventType?: string; url?: string; httpStatus?: number; maxAttempts?: number | null } = {}): DeliveryView {
   const attempts = overrides.attempts ?? 1;
   return {
     id: overrides.id ?? 'dlv_1',
@@ -46,6 +55,7 @@ export function delivery(overrides: { id?: string; status?: DeliveryView['status
     eventId: 'evt_1',
     eventType: overrides.eventType ?? 'booking.created',
     status: overrides.status ?? 'pending',
+    ...(overrides.maxAttempts === null ? {} : { maxAttempts: overrides.maxAttempts ?? 6 }),
     nextAttemptAt: overrides.status === 'succeeded' ? null : '2026-01-05T10:00:30.000Z',
     createdAt: '2026-01-05T10:00:00.000Z',
     attempts: Array.from({ length: attempts }, (_, i) => ({

@@ -49,7 +49,7 @@ describe('the dashboard under everything the stream sends', () => {
   it('keeps the attempt count of a delivery first seen mid-way, and lets the polled record replace it', () => {
     let state = dashboardReducer(initialDashboardState(), { type: 'feed', items: [attemptEvent({ attempt: 3, trigger: 'retry' })] });
     expect(attemptCount(state.deliveries[0]!)).toBe(3);
-    state = dashboardReducer(state, { type: 'deliveries', list: [delivery({ id: 'dlv_live', attempts: 3 })] });
+    state = dashboardReducer(state, { type: 'deliveries', list: [delivery({ id: 'dlv_live', attempts: 3, maxAttempts: null })] });
     expect(state.deliveries[0]!.attempts).toHaveLength(3);
     expect(state.deliveries[0]!.maxAttempts).toBe(6);
   });

@@ -17,7 +17,19 @@ describe('plain log lines (no terminal)', () => {
     expect(lines).toEqual([
       '10:00:00 request  POST /v1/bookings 201 3.2ms Aurora Tours tcs_live_aurora req_x',
       '10:00:00 event    booking.created Aurora Tours evt_1',
-      '10:00:01 delivery booking.created → http://localhost:3000/hooks attempt 1 succeeded 200 12ms dlv_new',
+      '10:00:01 delivery booking.created → http://localhost:3000/hooks attempt 1/6 succeeded 200 12ms dlv_new',
+    ]);
+  });
+
+  it('gives each attempt its own next retry when one poll brings two (issue 26)', () => {
+    const lines: string[] = [];
+    const sink = plainLogSink((line) => lines.push(line));
+    const twice = delivery({ id: 'dlv_two', attempts: 2 });
+    twice.attempts[1]!.at = '2026-01-05T10:00:06.000Z';
+    sink.deliveries([{ ...twice, nextAttemptAt: '2026-01-05T10:05:06.000Z' }]);
+    expect(lines.map((l) => /attempt (\d).* next retry (\S+)$/.exec(l)?.slice(1))).toEqual([
+      ['1', '2026-01-05T10:00:06.000Z'],
+      ['2', '2026-01-05T10:05:06.000Z'],
     ]);
   });
 });

@@ -1,12 +1,14 @@
 import { Text } from 'ink';
 import { attemptLabel, cell, clockTime, deliveryTone, latency, statusTone, windowStart } from '../format.ts';
 import { useTone } from '../hooks/use-tone.ts';
-import { attemptCount } from '../state.ts';
+import { attemptCount, deliveryTime } from '../state.ts';
 import type { DeliveryView } from '../types.ts';
 import { lastStatus, targetUrl } from '../ui.ts';
 import { Line } from './Panel.tsx';
 
 export interface DeliveriesTableProps {
+  /** the line shown instead of rows when there are none */
+  empty: string;
   rows: DeliveryView[];
   selected: number;
   focused: boolean;
@@ -22,7 +24,7 @@ export function deliveryColumns(width: number) {
 }
 
 /** Webhook deliveries: event type, target, attempt n of max, status, latency, next retry. */
-export function DeliveriesTable({ rows, selected, focused, width, height }: DeliveriesTableProps) {
+export function DeliveriesTable({ empty, rows, selected, focused, width, height }: DeliveriesTableProps) {
   const tone = useTone();
   const c = deliveryColumns(width);
   const body = Math.max(0, height - 1);
@@ -31,13 +33,13 @@ export function DeliveriesTable({ rows, selected, focused, width, height }: Deli
   return (
     <>
       <Line dim>{header}</Line>
-      {rows.length === 0 ? <Line dim>{cell('  no webhook deliveries yet', width)}</Line> : null}
+      {rows.length === 0 ? <Line dim>{cell(empty, width)}</Line> : null}
       {rows.slice(start, start + body).map((d, i) => {
         const last = d.attempts[d.attempts.length - 1];
         const http = lastStatus(d);
         return (
           <Line key={d.id} inverse={focused && start + i === selected}>
-            {`${cell(clockTime(last?.at ?? d.createdAt), c.time)} ${cell(d.eventType, c.event)} ${cell(targetUrl(d) || '(not sent yet)', c.url)} ${cell(attemptLabel(attemptCount(d), d.maxAttempts), c.attempt)} `}
+            {`${cell(clockTime(deliveryTime(d)), c.time)} ${cell(d.eventType, c.event)} ${cell(targetUrl(d) || '(not sent yet)', c.url)} ${cell(attemptLabel(attemptCount(d), d.maxAttempts), c.attempt)} `}
             <Text color={tone(deliveryTone(d.status))}>{cell(d.status, c.status)}</Text>{' '}
             <Text color={tone(http === null ? 'red' : statusTone(http))}>{cell(http === null ? (last ? 'ERR' : '') : String(http), c.http)}</Text>
             {`${c.latency ? ` ${cell(latency(last?.latencyMs), c.latency, 'right')}` : ''} ${cell(d.nextAttemptAt ? clockTime(d.nextAttemptAt) : '-', c.next)}`}

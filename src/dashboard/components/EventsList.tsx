@@ -3,6 +3,8 @@ import type { DomainEventRow } from '../types.ts';
 import { Line } from './Panel.tsx';
 
 export interface EventsListProps {
+  /** the line shown instead of rows when there are none */
+  empty: string;
   events: DomainEventRow[];
   selected: number;
   focused: boolean;
@@ -12,10 +14,10 @@ export interface EventsListProps {
 }
 
 /** Domain events as they are emitted, newest first. */
-export function EventsList({ events, selected, focused, width, height, workspaceNames }: EventsListProps) {
+export function EventsList({ empty, events, selected, focused, width, height, workspaceNames }: EventsListProps) {
   const start = windowStart(selected, events.length, height);
   const type = Math.min(28, Math.max(12, Math.floor(width / 2)));
-  if (events.length === 0) return <Line dim>{cell('  no domain events yet', width)}</Line>;
+  if (events.length === 0) return <Line dim>{cell(empty, width)}</Line>;
   return (
     <>
       {events.slice(start, start + height).map((e, i) => (

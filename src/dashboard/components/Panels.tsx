@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import type { Layout } from '../layout.ts';
-import type { Panel as PanelName, VisibleRows } from '../ui.ts';
+import type { Listed, Panel as PanelName, VisibleRows } from '../ui.ts';
 import { DeliveriesTable } from './DeliveriesTable.tsx';
 import { EventsList } from './EventsList.tsx';
 import { Panel } from './Panel.tsx';
@@ -14,18 +14,20 @@ export interface PanelsProps {
   /** the focused panel, or null while details or help cover them */
   focused: PanelName | null;
   workspaceNames: Record<string, string>;
+  /** what each list says when it shows no row (ui.ts, emptyNote) */
+  empty: Record<Listed, string>;
 }
 
 /** The four panels, stacked below 140 columns, requests in a tall left column above. */
-export function Panels({ layout, rows, selected, focused, workspaceNames: names }: PanelsProps) {
+export function Panels({ layout, rows, selected, focused, workspaceNames: names, empty }: PanelsProps) {
   const requests = (
     <Panel title="Requests" note={`${rows.requests.length} shown`} focused={focused === 'requests'} {...layout.requests}>
-      <RequestsTable rows={rows.requests} selected={selected.requests} focused={focused === 'requests'} width={layout.requests.width} height={layout.requests.height - 1} workspaceNames={names} />
+      <RequestsTable rows={rows.requests} selected={selected.requests} focused={focused === 'requests'} width={layout.requests.width} height={layout.requests.height - 1} workspaceNames={names} empty={empty.requests} />
     </Panel>
   );
   const deliveries = (
     <Panel title="Webhooks" note={`${rows.deliveries.length} ${rows.deliveries.length === 1 ? 'delivery' : 'deliveries'}`} focused={focused === 'deliveries'} {...layout.deliveries}>
-      <DeliveriesTable rows={rows.deliveries} selected={selected.deliveries} focused={focused === 'deliveries'} width={layout.deliveries.width} height={layout.deliveries.height - 1} />
+      <DeliveriesTable rows={rows.deliveries} selected={selected.deliveries} focused={focused === 'deliveries'} width={layout.deliveries.width} height={layout.deliveries.height - 1} empty={empty.deliveries} />
     </Panel>
   );
   const rate = (
@@ -35,7 +37,7 @@ export function Panels({ layout, rows, selected, focused, workspaceNames: names 
   );
   const events = (
     <Panel title="Events" focused={focused === 'events'} {...layout.events}>
-      <EventsList events={rows.events} selected={selected.events} focused={focused === 'events'} width={layout.events.width} height={layout.events.height - 1} workspaceNames={names} />
+      <EventsList events={rows.events} selected={selected.events} focused={focused === 'events'} width={layout.events.width} height={layout.events.height - 1} workspaceNames={names} empty={empty.events} />
     </Panel>
   );
   if (layout.wide) {

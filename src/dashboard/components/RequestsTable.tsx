@@ -5,6 +5,8 @@ import type { RequestRow } from '../types.ts';
 import { Line } from './Panel.tsx';
 
 export interface RequestsTableProps {
+  /** the line shown instead of rows when there are none */
+  empty: string;
   rows: RequestRow[];
   selected: number;
   focused: boolean;
@@ -22,7 +24,7 @@ export function requestColumns(width: number) {
 }
 
 /** The live request table: newest first, the selected row highlighted, scrolled to keep it in view. */
-export function RequestsTable({ rows, selected, focused, width, height, workspaceNames }: RequestsTableProps) {
+export function RequestsTable({ empty, rows, selected, focused, width, height, workspaceNames }: RequestsTableProps) {
   const tone = useTone();
   const c = requestColumns(width);
   const body = Math.max(0, height - 1);
@@ -31,7 +33,7 @@ export function RequestsTable({ rows, selected, focused, width, height, workspac
   return (
     <>
       <Line dim>{header}</Line>
-      {rows.length === 0 ? <Line dim>{cell('  no requests yet: send one to /v1', width)}</Line> : null}
+      {rows.length === 0 ? <Line dim>{cell(empty, width)}</Line> : null}
       {rows.slice(start, start + body).map((r, i) => (
         <Line key={r.requestId + String(start + i)} inverse={focused && start + i === selected}>
           {`${cell(clockTime(r.at), c.time)} ${cell(r.method, c.method)} ${cell(r.path, c.path)} `}

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Idempotency } from '../../core/idempotency.ts';
+import { MAX_SECRET_REPLAYS, type Idempotency } from '../../core/idempotency.ts';
 import { errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
 import { CreateOrgKeyBodySchema, OrgKeyParamsSchema, OrgParamsSchema } from './requests.ts';
-import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema } from './schemas.ts';
+import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema, type CreatedOrgKey } from './schemas.ts';
 import type { OrgKeyService } from './service.ts';
 
 /**
@@ -23,7 +23,7 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
     config: { scope: 'organizations:write', summary: 'Issue an organization API key (201: inferred)' },
   }, async (request, reply) => {
     const data = await service.create(request.principal, request.params.id, request.body);
-    await keepSecretOutOfReplay(request, idempotency, data.id);
+    await saveReplay(request, idempotency, data);
     return reply.code(201).send({ data });
   });
 
@@ -42,17 +42,20 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
 }
 
 /**
- * An Idempotency-Key replay would have to store the creation response, and
- * with it the full key, which must exist only as a hash. So the outcome saved
- * for the key is a 409 naming the created key instead: a retry never creates
- * a second key, and the secret is never written anywhere (docs/areas.md).
+ * A retry with the same Idempotency-Key gets the creation answer again, key included, as Stripe
+ * replays a first response whose answer was lost (issue 26). The full key must exist on disk
+ * only as a hash, so that answer is kept in memory only, for the idempotency window; the outcome
+ * saved on disk is a 409 KEY_NOT_REPLAYABLE naming the key created, which a retry gets after a
+ * restart: never a second key, and the secret is never written anywhere (docs/api-notes.md).
  */
-async function keepSecretOutOfReplay(request: FastifyRequest, idempotency: Idempotency, keyId: string): Promise<void> {
+async function saveReplay(request: FastifyRequest, idempotency: Idempotency, data: CreatedOrgKey): Promise<void> {
   const key = request.idempotencyKey;
   if (!key) return;
   request.idempotencyKey = null;
-  const body = JSON.stringify({
-    error: `Organization API key ${keyId} was already created with this Idempotency-Key; its value is shown only once. List the keys to find it, or revoke it and create a new one`,
+  const saved = JSON.stringify({
+    error: `Organization API key ${data.id} was already created with this Idempotency-Key; its value is replayed only from memory, never written to disk, and this sandbox has restarted since (or forgot it among ${MAX_SECRET_REPLAYS} newer ones). List the keys to find it, or revoke it and create a new one`,
+    code: 'KEY_NOT_REPLAYABLE',
   });
-  await idempotency.finish(request.principal.workspace.id, key, request.method, request.url, request.body, 409, body);
+  const workspaceId = request.principal.workspace.id;
+  await idempotency.finishWithSecret(workspaceId, key, request.method, request.url, request.body, { statusCode: 409, payload: saved }, { statusCode: 201, payload: JSON.stringify({ data }) });
 }

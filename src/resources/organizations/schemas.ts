@@ -54,12 +54,12 @@ const ProductUuidsSchema = z.array(z.uuid()).describe('product UUIDs (bare); emp
 /**
  * A key as listed (GET /v1/organizations/:id/api-keys): no hash, no key.
  * revokedAt and revokedBy are "present after revocation": absent on active
- * keys. lastUsedAt is "present in listings": null until the key is first used
- * (docs/areas.md).
+ * keys. lastUsedAt is "string, present in listings": a key never used reads its
+ * createdAt (docs/api-notes.md, "Optional fields"; issue 26).
  */
 export const OrgApiKeySchema = OrgApiKeyRecordSchema.omit({ keyHash: true, revokedAt: true, revokedBy: true }).extend({
   productIds: ProductUuidsSchema,
-  lastUsedAt: z.iso.datetime().nullable().describe('null until the key is first used'),
+  lastUsedAt: z.iso.datetime().describe('the last authenticated request with the key; a key never used reads its createdAt (the description types it string, present in listings)'),
   revokedAt: z.iso.datetime().optional().describe('present after revocation'),
   revokedBy: z.string().optional().describe('present after revocation'),
 });

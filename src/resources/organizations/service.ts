@@ -90,13 +90,17 @@ export class OrgKeyService {
     return { id: revoked.id, organizationId: revoked.organizationId, status: 'revoked' as const, revokedAt: revoked.revokedAt!, revokedBy: principal.keyId };
   }
 
-  /** Listing view: no key, no hash; lastUsedAt includes uses not yet persisted. */
+  /**
+   * Listing view: no key, no hash; lastUsedAt includes uses not yet persisted. The description
+   * types lastUsedAt "string, present in listings" (and expiresAt, by contrast, "string or
+   * null"), so a key never used reads its createdAt, not null (issue 26, docs/api-notes.md).
+   */
   private view(k: OrgApiKeyRecord): OrgApiKey {
     const { keyHash: _hash, revokedAt, revokedBy, ...rest } = k;
     return {
       ...rest,
       productIds: k.productIds.map(bareUuid),
-      lastUsedAt: this.auth.lastUsed.get(k.id) ?? k.lastUsedAt,
+      lastUsedAt: this.auth.lastUsed.get(k.id) ?? k.lastUsedAt ?? k.createdAt,
       ...(revokedAt !== null ? { revokedAt } : {}),
       ...(revokedBy !== null ? { revokedBy } : {}),
     };

@@ -12,6 +12,15 @@ import { WebhookSubscriptionSchema } from './schemas.ts';
  */
 const IdParams = z.object({ id: z.string() });
 const SubscriptionWithSecretSchema = z.object({ subscription: WebhookSubscriptionSchema, secret: z.string() });
+/**
+ * A delivery as the control plane lists it: the outbox record plus the attempts it may have in
+ * all (the subscription's max_retries + 1, as the stream's `delivery` event says), so the
+ * dashboard reads "n/max" for every row, loaded or live (issue 26).
+ */
+const ControlDeliverySchema = DeliverySchema.extend({
+  maxAttempts: z.number().int().min(1).describe("the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it"),
+});
+
 export const EmittedEventSchema = z.object({
   id: z.string(),
   type: z.string(),
@@ -31,16 +40,16 @@ export const WEBHOOK_CONTROL_ROUTES = defineRoutes({
       status: z.enum(DELIVERY_STATUSES).optional(),
       limit: z.coerce.number().int().min(1).max(500).default(50),
     }),
-    data: z.array(DeliverySchema),
+    data: z.array(ControlDeliverySchema),
     errors: [400],
     summary: 'Webhook deliveries and their attempts, newest first',
   },
-  delivery: { method: 'GET', path: '/deliveries/:id', params: IdParams, data: DeliverySchema, errors: [404], summary: 'One webhook delivery and its attempts' },
+  delivery: { method: 'GET', path: '/deliveries/:id', params: IdParams, data: ControlDeliverySchema, errors: [404], summary: 'One webhook delivery and its attempts' },
   replayDelivery: {
     method: 'POST',
     path: '/deliveries/:id/replay',
     params: IdParams,
-    data: DeliverySchema,
+    data: ControlDeliverySchema,
     errors: [404, 409],
     summary: 'Send a delivery again now (same webhook-id; not counted against max_retries)',
   },

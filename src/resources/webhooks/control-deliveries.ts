@@ -10,7 +10,8 @@ import { serve } from '../../control/contract.ts';
 import { requireWorkspace } from '../../control/workspace-keys.ts';
 import { WEBHOOK_CONTROL_ROUTES } from './control-contract.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
-import { deliveryView } from '../../webhooks/outbox.ts';
+import { deliveryView, type Delivery } from '../../webhooks/outbox.ts';
+import { maxAttempts } from '../../webhooks/retry-policy.ts';
 
 /**
  * Webhook deliveries on the control plane (docs/webhooks.md): the attempt log,
@@ -22,14 +23,14 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
   const { deliveries, delivery, replayDelivery, ensureSubscription: ensure, findSubscription, setSubscriptionActive } = WEBHOOK_CONTROL_ROUTES;
   serve(app, deliveries, async (request) => {
     const { limit, ...filter } = request.query;
-    return ctx.webhooks.outbox.list(filter, limit);
+    return ctx.webhooks.outbox.list(filter, limit).map((d) => withMaxAttempts(ctx, d));
   });
 
-  serve(app, delivery, async (request) => deliveryView(requireDelivery(ctx, request.params.id)));
+  serve(app, delivery, async (request) => withMaxAttempts(ctx, deliveryView(requireDelivery(ctx, request.params.id))));
 
   serve(app, replayDelivery, async (request) => {
     const replayed = await ctx.webhooks.replay(requireDelivery(ctx, request.params.id));
-    return deliveryView(replayed ?? requireDelivery(ctx, request.params.id));
+    return withMaxAttempts(ctx, deliveryView(replayed ?? requireDelivery(ctx, request.params.id)));
   });
 
   serve(app, ensure, async (request, reply) => {
@@ -53,6 +54,11 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
     const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
     return service.update({ workspace } as Principal, request.params.id, { active: request.body.active });
   });
+}
+
+/** The attempts the delivery may get in all, as the stream's `delivery` event reports it. */
+function withMaxAttempts(ctx: SandboxContext, d: Delivery) {
+  return { ...d, maxAttempts: maxAttempts(WEBHOOK_SUBSCRIPTIONS.in(ctx.store).get(d.workspaceId, d.subscriptionId)) };
 }
 
 function requireDelivery(ctx: SandboxContext, id: string) {

@@ -5,6 +5,17 @@ import type { ZodApp } from '../types.ts';
 import { CreateSubscriptionBodySchema, eventWarnings, UpdateSubscriptionBodySchema } from './requests.ts';
 import { CreatedSubscriptionEnvelopeSchema, SubscriptionEnvelopeSchema, SubscriptionIdParamsSchema, SubscriptionListSchema } from './schemas.ts';
 import type { WebhookSubscriptionService } from './service.ts';
+import { warning, type SandboxWarning } from '../../core/warnings.ts';
+
+/**
+ * The description lists GET, GET :id and PATCH under "Webhook subscriptions" and names neither
+ * POST nor DELETE (issue 26): every answer of those two says so, and --strict refuses them.
+ */
+function undocumented(route: string): SandboxWarning {
+  return warning('UNDOCUMENTED_ENDPOINT', `${route} is not in the API description (it names list, get and PATCH); designed by the sandbox, production may not have it`);
+}
+const createWarnings = (body: Parameters<typeof eventWarnings>[0]) => [...eventWarnings(body), undocumented('POST /v1/webhooks/subscriptions')];
+const deleteWarnings = () => [undocumented('DELETE /v1/webhooks/subscriptions/:id')];
 
 /**
  * API description, "Webhook subscriptions": list, get and PATCH as described;
@@ -36,12 +47,12 @@ export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionS
 
   app.post('/webhooks/subscriptions', {
     schema: { body: CreateSubscriptionBodySchema, response: { 201: CreatedSubscriptionEnvelopeSchema, ...errorResponses } },
-    config: { scope: 'webhooks:write', summary: 'Create a webhook subscription (the secret is shown once)', inferred: true, warnings: eventWarnings },
+    config: { scope: 'webhooks:write', summary: 'Create a webhook subscription (the secret is shown once)', inferred: true, warnings: createWarnings },
   }, async (request, reply) => reply.code(201).send({ data: await service.create(request.principal, request.body) }));
 
   app.delete('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, response: { 204: z.null().describe('no body'), ...errorResponses } },
-    config: { scope: 'webhooks:write', summary: 'Delete a webhook subscription', inferred: true },
+    config: { scope: 'webhooks:write', summary: 'Delete a webhook subscription', inferred: true, warnings: deleteWarnings },
   }, async (request, reply) => {
     await service.delete(request.principal, request.params.id);
     return reply.code(204).send(null);

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { exported, issueKey, orgOf } from './helpers.ts';
@@ -102,7 +105,8 @@ describe('GET /v1/organizations/:id/api-keys', () => {
   it('lists keyPrefix and lastUsedAt, never key or keyHash', async () => {
     const created = await issueKey(t, org, { scopes: ['products:read'] });
     const before = (await t.request('GET', path())).json().data.find((k: { id: string }) => k.id === created.id);
-    expect(before).toMatchObject({ keyPrefix: created.keyPrefix, lastUsedAt: null, status: 'active' });
+    // lastUsedAt is "string, present in listings": a key never used reads its createdAt, never null (issue 26)
+    expect(before).toMatchObject({ keyPrefix: created.keyPrefix, lastUsedAt: created.createdAt, status: 'active' });
     expect(before).not.toHaveProperty('revokedAt');
     expect(before).not.toHaveProperty('revokedBy');
     expect(before).not.toHaveProperty('key');
@@ -169,19 +173,50 @@ describe('DELETE /v1/organizations/:id/api-keys/:keyId', () => {
 });
 
 describe('Idempotency-Key on key creation', () => {
-  it('a retry never creates a second key, and the full key is not kept for replays', async () => {
+  it('a retry gets the first answer again, key included, never a second key; the key is never written to the store', async () => {
     const headers = { 'idempotency-key': 'create-partner-key-1' };
     const count = async () => (await t.request('GET', path())).json().data.length;
     const before = await count();
     const first = await t.request('POST', path(), { body: { scopes: [] }, headers });
     expect(first.statusCode).toBe(201);
-    const { id, key } = first.json().data;
+    const { key } = first.json().data;
+    // issue 26: a client whose first answer was lost used to get a 409 and never its key
     const retry = await t.request('POST', path(), { body: { scopes: [] }, headers });
-    expect(retry.statusCode).toBe(409);
+    expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.json().error).toContain(id);
-    expect(retry.body).not.toContain(key);
+    expect(retry.json()).toEqual(first.json());
     expect(JSON.stringify(t.sandbox.store.exportCollections())).not.toContain(key);
     expect(await count()).toBe(before + 1);
+  });
+
+  it('after a restart, a retry gets a 409 KEY_NOT_REPLAYABLE that says why, and still no second key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-orgkeys-'));
+    try {
+      const storage = join(dir, 'db.json');
+      const headers = { 'idempotency-key': 'create-before-restart' };
+      const first = await testSandbox({ storage, fsync: false, enforceRateLimits: false });
+      const orgId = await orgOf(first, first.liveWorkspaceId);
+      const created = await first.request('POST', path(orgId), { body: { scopes: [] }, headers });
+      expect(created.statusCode).toBe(201);
+      const { id, key } = created.json().data;
+      await first.sandbox.stop();
+      expect(await readFile(storage, 'utf8')).not.toContain(key);
+      expect(await readFile(`${storage}.journal`, 'utf8').catch(() => '')).not.toContain(key);
+
+      const second = await testSandbox({ storage, fsync: false, enforceRateLimits: false });
+      try {
+        const retry = await second.request('POST', path(orgId), { body: { scopes: [] }, headers });
+        expect(retry.statusCode).toBe(409);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(retry.json()).toEqual({ code: 'KEY_NOT_REPLAYABLE', error: expect.stringContaining(`Organization API key ${id} was already created with this Idempotency-Key`) });
+        expect(retry.json().error).toContain('restarted');
+        expect(retry.body).not.toContain(key);
+        expect((await second.request('GET', path(orgId))).json().data.filter((k: { id: string }) => k.id === id)).toHaveLength(1);
+      } finally {
+        await second.sandbox.stop();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

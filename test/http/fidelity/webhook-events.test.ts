@@ -17,14 +17,15 @@ describe('webhook event names', () => {
     const res = await create(t, ['booking.created', name]);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.events).toEqual(['booking.created', name]);
-    expect(res.headers['x-sandbox-warning']).toBe(`UNKNOWN_EVENT_TYPE: body.events "${name}" stored, but the sandbox never emits a matching event (the ones it emits: docs/webhooks.md)`);
+    // the second warning is the endpoint's own (POST is not in the description: issue 26)
+    expect(String(res.headers['x-sandbox-warning']).split('; ')[0]).toBe(`UNKNOWN_EVENT_TYPE: body.events "${name}" stored, but the sandbox never emits a matching event (the ones it emits: docs/webhooks.md)`);
   });
 
   it('a pattern matching nothing the sandbox emits is stored with a warning; known names and patterns carry none', async () => {
     expect((await create(t, ['invoice.*'])).headers['x-sandbox-warning']).toMatch(/^UNKNOWN_EVENT_TYPE/);
     const known = await create(t, ['booking.*', 'gallery.file.deleted', '*']);
     expect(known.statusCode).toBe(201);
-    expect(known.headers['x-sandbox-warning']).toBeUndefined();
+    expect(known.headers['x-sandbox-warning']).not.toContain('UNKNOWN_EVENT_TYPE');
   });
 
   it('PATCH events accepts them too', async () => {
@@ -44,7 +45,8 @@ describe('webhook event names', () => {
     const before = strict.sandbox.store.list('webhookSubscriptions', strict.liveWorkspaceId).length;
     const res = await create(strict, ['booking.refunded']);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_400', details: [{ message: expect.stringMatching(/^UNKNOWN_EVENT_TYPE/) }] });
+    // and UNDOCUMENTED_ENDPOINT after it: POST is not in the description (issue 26)
+    expect(res.json()).toMatchObject({ code: 'VALIDATION_400', details: [{ message: expect.stringMatching(/^UNKNOWN_EVENT_TYPE/) }, { message: expect.stringMatching(/^UNDOCUMENTED_ENDPOINT/) }] });
     expect(strict.sandbox.store.list('webhookSubscriptions', strict.liveWorkspaceId).length).toBe(before);
   });
 });
