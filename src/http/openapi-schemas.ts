@@ -27,18 +27,26 @@ export const schemaRef = (name: string) => `${SCHEMAS}${name}`;
 export const schemaIdOf = (schema: unknown): string | undefined => z.globalRegistry.get(schema as z.ZodType)?.id;
 
 export class OpenApiSchemas {
-  /** schema -> the name it gets if it turns out to be shared (the first operation and part that uses it) */
-  readonly #pending: Record<Io, Map<z.ZodType, string>> = { input: new Map(), output: new Map() };
+  /** schema -> the name it gets if it turns out to be shared (the first operation and part that uses it), and its uses */
+  readonly #pending: Record<Io, Map<z.ZodType, { name: string; uses: number }>> = { input: new Map(), output: new Map() };
   #converted: Record<Io, Map<z.ZodType, Json>> | null = null;
   #components: Record<string, Json> = {};
 
   /** Asks for `schema` to be converted for `io`; read it with `json` after `convert`. `name` serves if another route's schema uses it. */
   add(schema: unknown, io: Io, name: string): void {
-    if (!this.#pending[io].has(schema as z.ZodType)) this.#pending[io].set(schema as z.ZodType, componentName(name, io));
+    const pending = this.#pending[io].get(schema as z.ZodType);
+    if (pending) pending.uses++;
+    else this.#pending[io].set(schema as z.ZodType, { name: componentName(name, io), uses: 1 });
   }
 
   convert(): void {
     this.#converted = { input: this.#pass('input'), output: this.#pass('output') };
+  }
+
+  /** The OpenAPI schema of `schema` written out, even if it is a component: parameters are listed one by one from it. */
+  body(schema: unknown, io: Io): Json {
+    const json = this.json(schema, io);
+    return typeof json.$ref === 'string' ? this.#components[json.$ref.slice(SCHEMAS.length)]! : json;
   }
 
   /** The OpenAPI schema of `schema` (added before `convert`): a `$ref` if it is named. */
@@ -72,15 +80,17 @@ export class OpenApiSchemas {
     const registry = z.registry<{ id: string }>();
     for (const [id, schema] of z.globalRegistry._idmap) registry.add(schema as z.ZodType, { id: componentName(id, io) });
     const keys = new Map<z.ZodType, string>();
-    for (const [schema, hint] of this.#pending[io]) {
+    // a route's schema used by several answers (the wizard's 200 and 201), or inside another route's
+    // schema (a person, and { data: person }), is a component too, named after its first use
+    const used = new Set<string>();
+    for (const [schema, { name, uses }] of this.#pending[io]) {
       if (registry.has(schema)) continue;
-      keys.set(schema, hint);
-      registry.add(schema, { id: hint });
+      keys.set(schema, name);
+      registry.add(schema, { id: name });
+      if (uses > 1) used.add(name);
     }
     const { schemas } = z.toJSONSchema(registry, { io, target: 'openapi-3.0', unrepresentable: 'any', uri: schemaRef, override: bareRef }) as { schemas: Record<string, Json> };
     for (const json of Object.values(schemas)) delete json.$id; // zod names each member by its uri; the document places them itself
-    // a route's schema that another one uses (a person, and { data: person }) is a component too
-    const used = new Set<string>();
     collectRefs(schemas, used);
     const routeKeys = new Set(keys.values());
     for (const [id, json] of Object.entries(schemas)) if (!routeKeys.has(id) || used.has(id)) this.#components[id] = json;
@@ -95,14 +105,19 @@ export class OpenApiSchemas {
 
 /**
  * OpenAPI 3.0 ignores what sits beside a `$ref`, so zod wraps a named schema
- * used with a change (`.optional()`) in a one-member `allOf`; with nothing
- * beside it the wrapper says nothing, and Redocly warns about it.
+ * used with a change (`.optional()`, `.nullable()`, a description) in a
+ * one-member `allOf`. With nothing beside it the wrapper says nothing, and
+ * Redocly warns about it; beside `nullable`, 3.0 wants the `type` too.
  */
-function bareRef({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
-  const allOf = jsonSchema.allOf as unknown[] | undefined;
-  if (allOf?.length === 1 && Object.keys(jsonSchema).length === 1) {
+function bareRef({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const allOf = jsonSchema.allOf as Record<string, unknown>[] | undefined;
+  if (allOf?.length !== 1 || typeof allOf[0]!.$ref !== 'string') return;
+  if (Object.keys(jsonSchema).length === 1) {
     delete jsonSchema.allOf;
     Object.assign(jsonSchema, allOf[0]);
+  } else if (jsonSchema.nullable === true && jsonSchema.type === undefined) {
+    const inner = (zodSchema as z.ZodNullable<z.ZodType>)._zod.def.innerType?._zod.def.type;
+    if (inner === 'object' || inner === 'array') jsonSchema.type = inner;
   }
 }
 

@@ -51,7 +51,7 @@ type Body = { schema: unknown; mediaType: string } | null;
 
 function parameters(schemas: OpenApiSchemas, schema: unknown, where: 'path' | 'query') {
   if (!schema) return [];
-  const json = schemas.json(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const json = schemas.body(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, prop]) => ({
     name,
     in: where,

@@ -41,7 +41,7 @@ export const DeliverySchema = z.object({
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   attempts: z.array(AttemptSchema),
-});
+}).meta({ id: 'Delivery' });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
 /** The outbox's collection, owned by the webhooks area (src/resources/webhooks/collections.ts). */

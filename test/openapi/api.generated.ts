@@ -1281,6 +1281,271 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         BadRequestBody: components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+        Booking: {
+            /** @description shape book_<uuid> */
+            id: string;
+            code: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "cancelled" | "completed";
+            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
+            paymentStatus: string;
+            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
+            fulfillmentStatus: string;
+            salesChannel: string;
+            sourceSystem: string;
+            currency: string;
+            adults: number;
+            children: number;
+            infants: number;
+            rooms: number;
+            publicNotes: string | null;
+            notes: string | null;
+            attributes: {
+                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
+                pricingSnapshot: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+            metadata: {
+                [key: string]: unknown;
+            };
+            language: string;
+            addonQuantity: number;
+            roomCategory: string | null;
+            occupancyPerRoom: number | null;
+            roomsRequested: number | null;
+            couponCode: string | null;
+            /** @description shape prod_<uuid> */
+            productId: string | null;
+            /** @description shape dept_<uuid> */
+            departureId: string | null;
+            /** @description shape ppl_<uuid> */
+            customerId: string | null;
+            totals: components["schemas"]["BookingTotals"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        BookingItem: {
+            /** @description shape bkg_<uuid> */
+            id: string;
+            /** @description shape book_<uuid> */
+            bookingId: string;
+            /** @enum {string} */
+            kind: "departure" | "extension";
+            /** @description dept_<uuid> for departure items, ext_<uuid> for extension items */
+            refId: string;
+            description: string;
+            quantity: number;
+            /** @description integer minor units (cents) */
+            unitAmount: number;
+            /** @description integer minor units (cents) */
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        BookingResponse: {
+            data: {
+                /** @description shape book_<uuid> */
+                id: string;
+                code: string;
+                /** @enum {string} */
+                status: "pending" | "confirmed" | "cancelled" | "completed";
+                /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
+                paymentStatus: string;
+                /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
+                fulfillmentStatus: string;
+                salesChannel: string;
+                sourceSystem: string;
+                currency: string;
+                adults: number;
+                children: number;
+                infants: number;
+                rooms: number;
+                publicNotes: string | null;
+                notes: string | null;
+                attributes: {
+                    /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
+                    pricingSnapshot: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+                metadata: {
+                    [key: string]: unknown;
+                };
+                language: string;
+                addonQuantity: number;
+                roomCategory: string | null;
+                occupancyPerRoom: number | null;
+                roomsRequested: number | null;
+                couponCode: string | null;
+                /** @description shape prod_<uuid> */
+                productId: string | null;
+                /** @description shape dept_<uuid> */
+                departureId: string | null;
+                /** @description shape ppl_<uuid> */
+                customerId: string | null;
+                totals: components["schemas"]["BookingTotals"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                passengers: {
+                    id: string;
+                    /**
+                     * Format: uuid
+                     * @description the person (bare UUID, as the description types it)
+                     */
+                    person_id: string;
+                    role: string;
+                    roomAllocation: string | null;
+                    extras: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                items: components["schemas"]["BookingItem"][];
+            };
+        };
+        BookingTotals: {
+            /** @description integer minor units (cents) */
+            subtotal: number;
+            /** @description integer minor units (cents) */
+            taxes: number;
+            /** @description integer minor units (cents) */
+            discounts: number;
+            /** @description integer minor units (cents) */
+            total: number;
+        };
+        ClockState: {
+            /** @enum {string} */
+            mode: "real" | "manual";
+            now: string;
+            nowMs: number;
+            pendingTimers: number;
+        };
+        CreatedOrgKey: {
+            /** @description shape orgkey_<uuid> */
+            id: string;
+            organizationId: string;
+            issuedByWorkspaceId: string;
+            keyPrefix: string;
+            scopes: string[];
+            /** @description product UUIDs (bare); empty = all products */
+            productIds: string[];
+            /** @enum {string} */
+            status: "active" | "revoked";
+            /** Format: date-time */
+            expiresAt: string | null;
+            rateLimitPolicy: components["schemas"]["RateLimitPolicy"];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description org_<prefix>_<secret>; shown once */
+            key: string;
+        };
+        CreateOrgKeyBodyInput: {
+            /** @default [] */
+            scopes: string[];
+            /**
+             * @description product UUIDs; empty = all products
+             * @default []
+             */
+            productIds: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601; null = no expiration
+             * @default null
+             */
+            expiresAt: string | null;
+            /** @description default: the workspace tier (sandbox 5/100/5, live 30/3000/30) */
+            rateLimitPolicy?: {
+                /** @description requests per second */
+                rps: number;
+                /** @description requests per minute */
+                rpm: number;
+                /** @description maximum burst size */
+                burst: number;
+            };
+        };
+        CreateSandboxSnapshotBodyInput: {
+            name: string;
+        };
+        CreateSandboxWebhookSubscription200: {
+            data: {
+                subscription: components["schemas"]["WebhookSubscription"];
+                secret: string;
+                created: boolean;
+            };
+        };
+        Delivery: {
+            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
+            id: string;
+            workspaceId: string;
+            subscriptionId: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "cancelled";
+            /** @description why a delivery failed or was cancelled */
+            reason: string | null;
+            /** @description automatic retries made so far */
+            retries: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** @description the raw JSON body, byte-for-byte what is signed and sent */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            attempts: {
+                number: number;
+                /** @enum {string} */
+                trigger: "initial" | "retry" | "replay";
+                /**
+                 * Format: date-time
+                 * @description sandbox clock
+                 */
+                at: string;
+                request: {
+                    url: string;
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body: string;
+                };
+                /** @description null when no response arrived (timeout, refused, ...) */
+                response: {
+                    status: number;
+                    headers: {
+                        [key: string]: string;
+                    };
+                    bodyExcerpt: string;
+                } | null;
+                latencyMs: number;
+                error: string | null;
+            }[];
+        };
+        Departure: {
+            /** @description shape dept_<uuid> */
+            id: string;
+            /** @description shape prod_<uuid> */
+            productId: string;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate: string;
+            /** @enum {string} */
+            status: "scheduled" | "guaranteed" | "sold_out" | "cancelled" | "departed";
+            capacity: number;
+            seatsLeft: number;
+            currency: string;
+            guideName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         ErrorBody: {
             error: string;
             code?: components["schemas"]["ErrorCode"];
@@ -1295,11 +1560,106 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HOST_NOT_ALLOWED" | "CROSS_ORIGIN_REFUSED" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "INTERNAL_ERROR";
+        Extension: {
+            /** @description shape ext_<uuid> */
+            id: string;
+            /** @description shape prod_<uuid> */
+            productId: string;
+            code: string;
+            name: string;
+            description: string;
+            /** @description integer minor units (cents) */
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            pricingUnit: "per_person" | "per_booking" | "per_unit";
+            maxQuantity: number;
+            active: boolean;
+        };
+        FaultRule: {
+            id: string;
+            method?: string;
+            path?: string;
+            workspaceId?: string;
+            key?: string;
+            status?: number;
+            body?: unknown;
+            headers?: {
+                [key: string]: string;
+            };
+            latencyMs?: number;
+            drop?: boolean;
+            times?: number;
+            probability?: number;
+            seed?: number;
+            remaining: number | null;
+            hits: number;
+            createdAt: string;
+        };
         ForbiddenBody: {
             /** @enum {string} */
             error: "Forbidden";
         };
-        GetPerson200: {
+        FormField: {
+            id: string;
+            /** @description known types: text, email, phone, date, select, checkbox, textarea, number; others are stored with a warning */
+            type: string;
+            label: string;
+            /**
+             * @description default false
+             * @default false
+             */
+            required: boolean;
+            /** @description choices of a select field, for example [{label, value}]; stored as sent */
+            options?: unknown[];
+        } & {
+            [key: string]: unknown;
+        };
+        FormFieldInput: {
+            id: string;
+            /** @description known types: text, email, phone, date, select, checkbox, textarea, number; others are stored with a warning */
+            type: string;
+            label: string;
+            /**
+             * @description default false
+             * @default false
+             */
+            required: boolean;
+            /** @description choices of a select field, for example [{label, value}]; stored as sent */
+            options?: unknown[];
+        } & {
+            [key: string]: unknown;
+        };
+        OrgApiKey: {
+            /** @description shape orgkey_<uuid> */
+            id: string;
+            organizationId: string;
+            issuedByWorkspaceId: string;
+            keyPrefix: string;
+            scopes: string[];
+            /** @description product UUIDs (bare); empty = all products */
+            productIds: string[];
+            /** @enum {string} */
+            status: "active" | "revoked";
+            /** Format: date-time */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description null until the key is first used
+             */
+            lastUsedAt: string | null;
+            rateLimitPolicy: components["schemas"]["RateLimitPolicy"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description present after revocation
+             */
+            revokedAt?: string;
+            /** @description present after revocation */
+            revokedBy?: string;
+        };
+        Person: {
             /** @description shape ppl_<uuid> */
             id: string;
             firstName: string;
@@ -1317,10 +1677,133 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PricingOption: {
+            /** @description shape p_<uuid> */
+            id: string;
+            /** @description shape prod_<uuid> */
+            productId: string;
+            /** @enum {string} */
+            kind: "passenger" | "room";
+            /** @enum {string} */
+            code: "adult" | "child" | "infant" | "single" | "double" | "twin" | "triple";
+            name: string;
+            /** @description passenger: price per person; room: supplement per room (minor units) */
+            amount: number;
+            currency: string;
+            minAge: number | null;
+            maxAge: number | null;
+            /** @description people per room (room options only) */
+            occupancy: number | null;
+            active: boolean;
+        };
+        Product: {
+            /** @description shape prod_<uuid> */
+            id: string;
+            title: string;
+            /** @enum {string} */
+            status: "active" | "draft" | "archived";
+            /** @enum {string} */
+            type: "tour" | "activity" | "transfer" | "package" | "cruise";
+            slug: string;
+            summary: string;
+            description: string;
+            destination: {
+                /** @description ISO 3166-1 alpha-2 */
+                country: string;
+                region: string | null;
+                city: string;
+            };
+            durationDays: number;
+            durationNights: number;
+            tags: string[];
+            languages: string[];
+            currency: string;
+            /** @description lowest adult price, minor units */
+            priceFrom: number;
+            minPax: number;
+            maxPax: number;
+            meetingPoint: string | null;
+            images: {
+                url: string;
+                alt: string;
+            }[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        Quote: {
+            currency: string;
+            lines: components["schemas"]["QuoteLine"][];
+            /** @description integer minor units (cents) */
+            subtotal: number;
+            /** @description integer minor units (cents) */
+            taxes: number;
+            /** @description integer minor units (cents) */
+            discounts: number;
+            /** @description integer minor units (cents) */
+            total: number;
+            couponCode: string | null;
+            /** Format: date-time */
+            quotedAt: string;
+        };
+        QuoteLine: {
+            /** @description adult, child, infant, room:<code>, ext:<code> */
+            code: string;
+            description: string;
+            quantity: number;
+            /** @description integer minor units (cents) */
+            unitAmount: number;
+            /** @description quantity * unitAmount */
+            amount: number;
+        };
+        RateBucket: {
+            bucket: string;
+            /** @enum {string} */
+            kind: "workspace" | "key";
+            id: string;
+            limit: number;
+            remaining: number;
+            reset: number | null;
+            burst: number;
+            burstTokens: number;
+            perSecond: number | null;
+        };
         RateLimitErrorBody: {
             /** @enum {string} */
             error: "Rate limit exceeded";
             retry_after: number;
+        };
+        RateLimitPolicy: {
+            /** @description requests per second */
+            rps: number;
+            /** @description requests per minute */
+            rpm: number;
+            /** @description maximum burst size */
+            burst: number;
+        };
+        RevokedOrgKey: {
+            id: string;
+            organizationId: string;
+            /** @enum {string} */
+            status: "revoked";
+            /** Format: date-time */
+            revokedAt: string;
+            /** @description id of the key that revoked it */
+            revokedBy: string;
+        };
+        Snapshot: {
+            name: string;
+            createdAt: string;
+            bytes: number;
+        };
+        SuspensionState: {
+            enabled: boolean;
+            maxViolations: number;
+            windowMs: number;
+            durationMs: number;
+            suspended: {
+                workspaceId: string;
+                until: string;
+            }[];
         };
         UnauthorizedBody: {
             /** @enum {string} */
@@ -1332,6 +1815,103 @@ export interface components {
             code: "VALIDATION_400";
             details: {
                 message: string;
+            }[];
+        };
+        VerificationConfirmed: {
+            /** @enum {boolean} */
+            ok: true;
+        };
+        VerificationStarted: {
+            /** @enum {boolean} */
+            ok: true;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        WebhookSubscription: {
+            /** @description shape whsub_<uuid> */
+            id: string;
+            workspace_id: string;
+            /** Format: uri */
+            url: string;
+            events: string[];
+            active: boolean;
+            max_retries: number;
+            headers: {
+                [key: string]: string;
+            } | null;
+            description: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description null until the first delivery attempt
+             */
+            last_delivery_at: string | null;
+            failure_count: number;
+        };
+        WebhookSubscriptionEnvelope: {
+            data: components["schemas"]["WebhookSubscription"];
+        };
+        WizardSessionResponse: {
+            data: {
+                /** @description shape ws_<uuid> */
+                id: string;
+                /** @enum {string} */
+                status: "open" | "completed";
+                productId: string | null;
+                departureId: string | null;
+                customerId: string | null;
+                adults: number;
+                children: number;
+                infants: number;
+                rooms: number | null;
+                roomCategory: string | null;
+                occupancyPerRoom: number | null;
+                roomsRequested: number | null;
+                addons: {
+                    /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
+                    extensionId: string;
+                    quantity: number;
+                }[];
+                couponCode: string | null;
+                /** @description the current price, once a departure is chosen */
+                quote: components["schemas"]["Quote"] | null;
+                /** @description set when the session completed */
+                bookingId: string | null;
+                /** Format: date-time */
+                expiresAt: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        WorkspaceClock: {
+            /** @enum {string} */
+            mode: "real" | "manual";
+            now: string;
+            nowMs: number;
+            pendingTimers: number;
+            workspaceId: string;
+            offsetMs: number;
+        };
+        WorkspaceView: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            mode: "live" | "sandbox";
+            created: boolean;
+            templateId: string | null;
+            keys: {
+                id: string;
+                name: string;
+                key: string | null;
+                keyPrefix: string;
+                scopes: string[] | null;
+                /** @enum {string} */
+                status: "active" | "revoked";
             }[];
         };
     };
@@ -1698,40 +2278,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape prod_<uuid> */
-                            id: string;
-                            title: string;
-                            /** @enum {string} */
-                            status: "active" | "draft" | "archived";
-                            /** @enum {string} */
-                            type: "tour" | "activity" | "transfer" | "package" | "cruise";
-                            slug: string;
-                            summary: string;
-                            description: string;
-                            destination: {
-                                /** @description ISO 3166-1 alpha-2 */
-                                country: string;
-                                region: string | null;
-                                city: string;
-                            };
-                            durationDays: number;
-                            durationNights: number;
-                            tags: string[];
-                            languages: string[];
-                            currency: string;
-                            /** @description lowest adult price, minor units */
-                            priceFrom: number;
-                            minPax: number;
-                            maxPax: number;
-                            meetingPoint: string | null;
-                            images: {
-                                url: string;
-                                alt: string;
-                            }[];
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Product"][];
                         pagination: {
                             total: number;
                             limit: number;
@@ -1771,40 +2318,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape prod_<uuid> */
-                            id: string;
-                            title: string;
-                            /** @enum {string} */
-                            status: "active" | "draft" | "archived";
-                            /** @enum {string} */
-                            type: "tour" | "activity" | "transfer" | "package" | "cruise";
-                            slug: string;
-                            summary: string;
-                            description: string;
-                            destination: {
-                                /** @description ISO 3166-1 alpha-2 */
-                                country: string;
-                                region: string | null;
-                                city: string;
-                            };
-                            durationDays: number;
-                            durationNights: number;
-                            tags: string[];
-                            languages: string[];
-                            currency: string;
-                            /** @description lowest adult price, minor units */
-                            priceFrom: number;
-                            minPax: number;
-                            maxPax: number;
-                            meetingPoint: string | null;
-                            images: {
-                                url: string;
-                                alt: string;
-                            }[];
-                            createdAt: string;
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Product"];
                     };
                 };
             };
@@ -1838,21 +2352,7 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "draft" | "published";
-                    fields: ({
-                        id: string;
-                        /** @description known types: text, email, phone, date, select, checkbox, textarea, number; others are stored with a warning */
-                        type: string;
-                        label: string;
-                        /**
-                         * @description default false
-                         * @default false
-                         */
-                        required?: boolean;
-                        /** @description choices of a select field, for example [{label, value}]; stored as sent */
-                        options?: unknown[];
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    fields: components["schemas"]["FormFieldInput"][];
                     settings?: ({
                         success_message?: string;
                         /** Format: uri */
@@ -1885,21 +2385,7 @@ export interface operations {
                         description: string | null;
                         /** @enum {string} */
                         status: "draft" | "published";
-                        fields: ({
-                            id: string;
-                            /** @description known types: text, email, phone, date, select, checkbox, textarea, number; others are stored with a warning */
-                            type: string;
-                            label: string;
-                            /**
-                             * @description default false
-                             * @default false
-                             */
-                            required: boolean;
-                            /** @description choices of a select field, for example [{label, value}]; stored as sent */
-                            options?: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        fields: components["schemas"]["FormField"][];
                         settings: ({
                             success_message?: string;
                             /** Format: uri */
@@ -1948,30 +2434,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape whsub_<uuid> */
-                            id: string;
-                            workspace_id: string;
-                            /** Format: uri */
-                            url: string;
-                            events: string[];
-                            active: boolean;
-                            max_retries: number;
-                            headers: {
-                                [key: string]: string;
-                            } | null;
-                            description: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /**
-                             * Format: date-time
-                             * @description null until the first delivery attempt
-                             */
-                            last_delivery_at: string | null;
-                            failure_count: number;
-                        }[];
+                        data: components["schemas"]["WebhookSubscription"][];
                     };
                 };
             };
@@ -2083,32 +2546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape whsub_<uuid> */
-                            id: string;
-                            workspace_id: string;
-                            /** Format: uri */
-                            url: string;
-                            events: string[];
-                            active: boolean;
-                            max_retries: number;
-                            headers: {
-                                [key: string]: string;
-                            } | null;
-                            description: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /**
-                             * Format: date-time
-                             * @description null until the first delivery attempt
-                             */
-                            last_delivery_at: string | null;
-                            failure_count: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest400"];
@@ -2186,32 +2624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape whsub_<uuid> */
-                            id: string;
-                            workspace_id: string;
-                            /** Format: uri */
-                            url: string;
-                            events: string[];
-                            active: boolean;
-                            max_retries: number;
-                            headers: {
-                                [key: string]: string;
-                            } | null;
-                            description: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /**
-                             * Format: date-time
-                             * @description null until the first delivery attempt
-                             */
-                            last_delivery_at: string | null;
-                            failure_count: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest400"];
@@ -2248,42 +2661,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape orgkey_<uuid> */
-                            id: string;
-                            organizationId: string;
-                            issuedByWorkspaceId: string;
-                            keyPrefix: string;
-                            scopes: string[];
-                            /** @description product UUIDs (bare); empty = all products */
-                            productIds: string[];
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                            /** Format: date-time */
-                            expiresAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @description null until the key is first used
-                             */
-                            lastUsedAt: string | null;
-                            rateLimitPolicy: {
-                                /** @description requests per second */
-                                rps: number;
-                                /** @description requests per minute */
-                                rpm: number;
-                                /** @description maximum burst size */
-                                burst: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description present after revocation
-                             */
-                            revokedAt?: string;
-                            /** @description present after revocation */
-                            revokedBy?: string;
-                        }[];
+                        data: components["schemas"]["OrgApiKey"][];
                     };
                 };
             };
@@ -2310,30 +2688,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default [] */
-                    scopes?: string[];
-                    /**
-                     * @description product UUIDs; empty = all products
-                     * @default []
-                     */
-                    productIds?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601; null = no expiration
-                     * @default null
-                     */
-                    expiresAt?: string | null;
-                    /** @description default: the workspace tier (sandbox 5/100/5, live 30/3000/30) */
-                    rateLimitPolicy?: {
-                        /** @description requests per second */
-                        rps: number;
-                        /** @description requests per minute */
-                        rpm: number;
-                        /** @description maximum burst size */
-                        burst: number;
-                    };
-                };
+                "application/json": components["schemas"]["CreateOrgKeyBodyInput"];
             };
         };
         responses: {
@@ -2348,32 +2703,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape orgkey_<uuid> */
-                            id: string;
-                            organizationId: string;
-                            issuedByWorkspaceId: string;
-                            keyPrefix: string;
-                            scopes: string[];
-                            /** @description product UUIDs (bare); empty = all products */
-                            productIds: string[];
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                            /** Format: date-time */
-                            expiresAt: string | null;
-                            rateLimitPolicy: {
-                                /** @description requests per second */
-                                rps: number;
-                                /** @description requests per minute */
-                                rpm: number;
-                                /** @description maximum burst size */
-                                burst: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description org_<prefix>_<secret>; shown once */
-                            key: string;
-                        };
+                        data: components["schemas"]["CreatedOrgKey"];
                     };
                 };
             };
@@ -2414,16 +2744,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            organizationId: string;
-                            /** @enum {string} */
-                            status: "revoked";
-                            /** Format: date-time */
-                            revokedAt: string;
-                            /** @description id of the key that revoked it */
-                            revokedBy: string;
-                        };
+                        data: components["schemas"]["RevokedOrgKey"];
                     };
                 };
             };
@@ -2721,12 +3042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["VerificationStarted"];
                 };
             };
             /** @description Bad Request */
@@ -2802,10 +3118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                    };
+                    "application/json": components["schemas"]["VerificationConfirmed"];
                 };
             };
             /** @description Bad Request */
@@ -2881,12 +3194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["VerificationStarted"];
                 };
             };
             /** @description Bad Request */
@@ -2963,10 +3271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                    };
+                    "application/json": components["schemas"]["VerificationConfirmed"];
                 };
             };
             /** @description Bad Request */
@@ -3036,25 +3341,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape p_<uuid> */
-                            id: string;
-                            /** @description shape prod_<uuid> */
-                            productId: string;
-                            /** @enum {string} */
-                            kind: "passenger" | "room";
-                            /** @enum {string} */
-                            code: "adult" | "child" | "infant" | "single" | "double" | "twin" | "triple";
-                            name: string;
-                            /** @description passenger: price per person; room: supplement per room (minor units) */
-                            amount: number;
-                            currency: string;
-                            minAge: number | null;
-                            maxAge: number | null;
-                            /** @description people per room (room options only) */
-                            occupancy: number | null;
-                            active: boolean;
-                        }[];
+                        data: components["schemas"]["PricingOption"][];
                     };
                 };
             };
@@ -3089,22 +3376,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape ext_<uuid> */
-                            id: string;
-                            /** @description shape prod_<uuid> */
-                            productId: string;
-                            code: string;
-                            name: string;
-                            description: string;
-                            /** @description integer minor units (cents) */
-                            amount: number;
-                            currency: string;
-                            /** @enum {string} */
-                            pricingUnit: "per_person" | "per_booking" | "per_unit";
-                            maxQuantity: number;
-                            active: boolean;
-                        }[];
+                        data: components["schemas"]["Extension"][];
                     };
                 };
             };
@@ -3176,26 +3448,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape dept_<uuid> */
-                            id: string;
-                            /** @description shape prod_<uuid> */
-                            productId: string;
-                            /** Format: date */
-                            startDate: string;
-                            /** Format: date */
-                            endDate: string;
-                            /** @enum {string} */
-                            status: "scheduled" | "guaranteed" | "sold_out" | "cancelled" | "departed";
-                            capacity: number;
-                            seatsLeft: number;
-                            currency: string;
-                            guideName: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Departure"];
                     };
                 };
             };
@@ -3262,30 +3515,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            currency: string;
-                            lines: {
-                                /** @description adult, child, infant, room:<code>, ext:<code> */
-                                code: string;
-                                description: string;
-                                quantity: number;
-                                /** @description integer minor units (cents) */
-                                unitAmount: number;
-                                /** @description quantity * unitAmount */
-                                amount: number;
-                            }[];
-                            /** @description integer minor units (cents) */
-                            subtotal: number;
-                            /** @description integer minor units (cents) */
-                            taxes: number;
-                            /** @description integer minor units (cents) */
-                            discounts: number;
-                            /** @description integer minor units (cents) */
-                            total: number;
-                            couponCode: string | null;
-                            /** Format: date-time */
-                            quotedAt: string;
-                        };
+                        data: components["schemas"]["Quote"];
                     };
                 };
             };
@@ -3335,61 +3565,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape book_<uuid> */
-                            id: string;
-                            code: string;
-                            /** @enum {string} */
-                            status: "pending" | "confirmed" | "cancelled" | "completed";
-                            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
-                            paymentStatus: string;
-                            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
-                            fulfillmentStatus: string;
-                            salesChannel: string;
-                            sourceSystem: string;
-                            currency: string;
-                            adults: number;
-                            children: number;
-                            infants: number;
-                            rooms: number;
-                            publicNotes: string | null;
-                            notes: string | null;
-                            attributes: {
-                                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
-                                pricingSnapshot: unknown;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            language: string;
-                            addonQuantity: number;
-                            roomCategory: string | null;
-                            occupancyPerRoom: number | null;
-                            roomsRequested: number | null;
-                            couponCode: string | null;
-                            /** @description shape prod_<uuid> */
-                            productId: string | null;
-                            /** @description shape dept_<uuid> */
-                            departureId: string | null;
-                            /** @description shape ppl_<uuid> */
-                            customerId: string | null;
-                            totals: {
-                                /** @description integer minor units (cents) */
-                                subtotal: number;
-                                /** @description integer minor units (cents) */
-                                taxes: number;
-                                /** @description integer minor units (cents) */
-                                discounts: number;
-                                /** @description integer minor units (cents) */
-                                total: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Booking"][];
                         meta: {
                             total: number;
                             limit: number;
@@ -3493,94 +3669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape book_<uuid> */
-                            id: string;
-                            code: string;
-                            /** @enum {string} */
-                            status: "pending" | "confirmed" | "cancelled" | "completed";
-                            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
-                            paymentStatus: string;
-                            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
-                            fulfillmentStatus: string;
-                            salesChannel: string;
-                            sourceSystem: string;
-                            currency: string;
-                            adults: number;
-                            children: number;
-                            infants: number;
-                            rooms: number;
-                            publicNotes: string | null;
-                            notes: string | null;
-                            attributes: {
-                                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
-                                pricingSnapshot: unknown;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            language: string;
-                            addonQuantity: number;
-                            roomCategory: string | null;
-                            occupancyPerRoom: number | null;
-                            roomsRequested: number | null;
-                            couponCode: string | null;
-                            /** @description shape prod_<uuid> */
-                            productId: string | null;
-                            /** @description shape dept_<uuid> */
-                            departureId: string | null;
-                            /** @description shape ppl_<uuid> */
-                            customerId: string | null;
-                            totals: {
-                                /** @description integer minor units (cents) */
-                                subtotal: number;
-                                /** @description integer minor units (cents) */
-                                taxes: number;
-                                /** @description integer minor units (cents) */
-                                discounts: number;
-                                /** @description integer minor units (cents) */
-                                total: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            passengers: {
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description the person (bare UUID, as the description types it)
-                                 */
-                                person_id: string;
-                                role: string;
-                                roomAllocation: string | null;
-                                extras: {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            items: {
-                                /** @description shape bkg_<uuid> */
-                                id: string;
-                                /** @description shape book_<uuid> */
-                                bookingId: string;
-                                /** @enum {string} */
-                                kind: "departure" | "extension";
-                                /** @description dept_<uuid> for departure items, ext_<uuid> for extension items */
-                                refId: string;
-                                description: string;
-                                quantity: number;
-                                /** @description integer minor units (cents) */
-                                unitAmount: number;
-                                /** @description integer minor units (cents) */
-                                amount: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             400: components["responses"]["BadRequest400Inferred"];
@@ -3689,63 +3778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape ws_<uuid> */
-                            id: string;
-                            /** @enum {string} */
-                            status: "open" | "completed";
-                            productId: string | null;
-                            departureId: string | null;
-                            customerId: string | null;
-                            adults: number;
-                            children: number;
-                            infants: number;
-                            rooms: number | null;
-                            roomCategory: string | null;
-                            occupancyPerRoom: number | null;
-                            roomsRequested: number | null;
-                            addons: {
-                                /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                                extensionId: string;
-                                quantity: number;
-                            }[];
-                            couponCode: string | null;
-                            /** @description the current price, once a departure is chosen */
-                            quote: {
-                                currency: string;
-                                lines: {
-                                    /** @description adult, child, infant, room:<code>, ext:<code> */
-                                    code: string;
-                                    description: string;
-                                    quantity: number;
-                                    /** @description integer minor units (cents) */
-                                    unitAmount: number;
-                                    /** @description quantity * unitAmount */
-                                    amount: number;
-                                }[];
-                                /** @description integer minor units (cents) */
-                                subtotal: number;
-                                /** @description integer minor units (cents) */
-                                taxes: number;
-                                /** @description integer minor units (cents) */
-                                discounts: number;
-                                /** @description integer minor units (cents) */
-                                total: number;
-                                couponCode: string | null;
-                                /** Format: date-time */
-                                quotedAt: string;
-                            } | null;
-                            /** @description set when the session completed */
-                            bookingId: string | null;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["WizardSessionResponse"];
                 };
             };
             /** @description Created */
@@ -3758,63 +3791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape ws_<uuid> */
-                            id: string;
-                            /** @enum {string} */
-                            status: "open" | "completed";
-                            productId: string | null;
-                            departureId: string | null;
-                            customerId: string | null;
-                            adults: number;
-                            children: number;
-                            infants: number;
-                            rooms: number | null;
-                            roomCategory: string | null;
-                            occupancyPerRoom: number | null;
-                            roomsRequested: number | null;
-                            addons: {
-                                /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                                extensionId: string;
-                                quantity: number;
-                            }[];
-                            couponCode: string | null;
-                            /** @description the current price, once a departure is chosen */
-                            quote: {
-                                currency: string;
-                                lines: {
-                                    /** @description adult, child, infant, room:<code>, ext:<code> */
-                                    code: string;
-                                    description: string;
-                                    quantity: number;
-                                    /** @description integer minor units (cents) */
-                                    unitAmount: number;
-                                    /** @description quantity * unitAmount */
-                                    amount: number;
-                                }[];
-                                /** @description integer minor units (cents) */
-                                subtotal: number;
-                                /** @description integer minor units (cents) */
-                                taxes: number;
-                                /** @description integer minor units (cents) */
-                                discounts: number;
-                                /** @description integer minor units (cents) */
-                                total: number;
-                                couponCode: string | null;
-                                /** Format: date-time */
-                                quotedAt: string;
-                            } | null;
-                            /** @description set when the session completed */
-                            bookingId: string | null;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["WizardSessionResponse"];
                 };
             };
             400: components["responses"]["BadRequest400Inferred"];
@@ -3851,94 +3828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape book_<uuid> */
-                            id: string;
-                            code: string;
-                            /** @enum {string} */
-                            status: "pending" | "confirmed" | "cancelled" | "completed";
-                            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
-                            paymentStatus: string;
-                            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
-                            fulfillmentStatus: string;
-                            salesChannel: string;
-                            sourceSystem: string;
-                            currency: string;
-                            adults: number;
-                            children: number;
-                            infants: number;
-                            rooms: number;
-                            publicNotes: string | null;
-                            notes: string | null;
-                            attributes: {
-                                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
-                                pricingSnapshot: unknown;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            language: string;
-                            addonQuantity: number;
-                            roomCategory: string | null;
-                            occupancyPerRoom: number | null;
-                            roomsRequested: number | null;
-                            couponCode: string | null;
-                            /** @description shape prod_<uuid> */
-                            productId: string | null;
-                            /** @description shape dept_<uuid> */
-                            departureId: string | null;
-                            /** @description shape ppl_<uuid> */
-                            customerId: string | null;
-                            totals: {
-                                /** @description integer minor units (cents) */
-                                subtotal: number;
-                                /** @description integer minor units (cents) */
-                                taxes: number;
-                                /** @description integer minor units (cents) */
-                                discounts: number;
-                                /** @description integer minor units (cents) */
-                                total: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            passengers: {
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description the person (bare UUID, as the description types it)
-                                 */
-                                person_id: string;
-                                role: string;
-                                roomAllocation: string | null;
-                                extras: {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            items: {
-                                /** @description shape bkg_<uuid> */
-                                id: string;
-                                /** @description shape book_<uuid> */
-                                bookingId: string;
-                                /** @enum {string} */
-                                kind: "departure" | "extension";
-                                /** @description dept_<uuid> for departure items, ext_<uuid> for extension items */
-                                refId: string;
-                                description: string;
-                                quantity: number;
-                                /** @description integer minor units (cents) */
-                                unitAmount: number;
-                                /** @description integer minor units (cents) */
-                                amount: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             400: components["responses"]["BadRequest400Inferred"];
@@ -4109,94 +3999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape book_<uuid> */
-                            id: string;
-                            code: string;
-                            /** @enum {string} */
-                            status: "pending" | "confirmed" | "cancelled" | "completed";
-                            /** @description known: unpaid, partially_paid, paid, refunded; another value is stored as sent, with a warning */
-                            paymentStatus: string;
-                            /** @description known: unfulfilled, partially_fulfilled, fulfilled; another value is stored as sent, with a warning */
-                            fulfillmentStatus: string;
-                            salesChannel: string;
-                            sourceSystem: string;
-                            currency: string;
-                            adults: number;
-                            children: number;
-                            infants: number;
-                            rooms: number;
-                            publicNotes: string | null;
-                            notes: string | null;
-                            attributes: {
-                                /** @description the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot */
-                                pricingSnapshot: unknown;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            language: string;
-                            addonQuantity: number;
-                            roomCategory: string | null;
-                            occupancyPerRoom: number | null;
-                            roomsRequested: number | null;
-                            couponCode: string | null;
-                            /** @description shape prod_<uuid> */
-                            productId: string | null;
-                            /** @description shape dept_<uuid> */
-                            departureId: string | null;
-                            /** @description shape ppl_<uuid> */
-                            customerId: string | null;
-                            totals: {
-                                /** @description integer minor units (cents) */
-                                subtotal: number;
-                                /** @description integer minor units (cents) */
-                                taxes: number;
-                                /** @description integer minor units (cents) */
-                                discounts: number;
-                                /** @description integer minor units (cents) */
-                                total: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            passengers: {
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description the person (bare UUID, as the description types it)
-                                 */
-                                person_id: string;
-                                role: string;
-                                roomAllocation: string | null;
-                                extras: {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            items: {
-                                /** @description shape bkg_<uuid> */
-                                id: string;
-                                /** @description shape book_<uuid> */
-                                bookingId: string;
-                                /** @enum {string} */
-                                kind: "departure" | "extension";
-                                /** @description dept_<uuid> for departure items, ext_<uuid> for extension items */
-                                refId: string;
-                                description: string;
-                                quantity: number;
-                                /** @description integer minor units (cents) */
-                                unitAmount: number;
-                                /** @description integer minor units (cents) */
-                                amount: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             400: components["responses"]["BadRequest400Inferred"];
@@ -4233,7 +4036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPerson200"];
+                    "application/json": components["schemas"]["Person"];
                 };
             };
             400: components["responses"]["BadRequest400"];
@@ -4376,23 +4179,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            mode: "live" | "sandbox";
-                            created: boolean;
-                            templateId: string | null;
-                            keys: {
-                                id: string;
-                                name: string;
-                                key: string | null;
-                                keyPrefix: string;
-                                scopes: string[] | null;
-                                /** @enum {string} */
-                                status: "active" | "revoked";
-                            }[];
-                        }[];
+                        data: components["schemas"]["WorkspaceView"][];
                     };
                 };
             };
@@ -4490,23 +4277,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            mode: "live" | "sandbox";
-                            created: boolean;
-                            templateId: string | null;
-                            keys: {
-                                id: string;
-                                name: string;
-                                key: string | null;
-                                keyPrefix: string;
-                                scopes: string[] | null;
-                                /** @enum {string} */
-                                status: "active" | "revoked";
-                            }[];
-                        };
+                        data: components["schemas"]["WorkspaceView"];
                     };
                 };
             };
@@ -4780,13 +4551,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            mode: "real" | "manual";
-                            now: string;
-                            nowMs: number;
-                            pendingTimers: number;
-                        };
+                        data: components["schemas"]["ClockState"];
                     };
                 };
             };
@@ -4822,13 +4587,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            mode: "real" | "manual";
-                            now: string;
-                            nowMs: number;
-                            pendingTimers: number;
-                        };
+                        data: components["schemas"]["ClockState"];
                     };
                 };
             };
@@ -4868,13 +4627,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            mode: "real" | "manual";
-                            now: string;
-                            nowMs: number;
-                            pendingTimers: number;
-                        };
+                        data: components["schemas"]["ClockState"];
                     };
                 };
             };
@@ -4907,26 +4660,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            method?: string;
-                            path?: string;
-                            workspaceId?: string;
-                            key?: string;
-                            status?: number;
-                            body?: unknown;
-                            headers?: {
-                                [key: string]: string;
-                            };
-                            latencyMs?: number;
-                            drop?: boolean;
-                            times?: number;
-                            probability?: number;
-                            seed?: number;
-                            remaining: number | null;
-                            hits: number;
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["FaultRule"][];
                     };
                 };
             };
@@ -4976,26 +4710,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            method?: string;
-                            path?: string;
-                            workspaceId?: string;
-                            key?: string;
-                            status?: number;
-                            body?: unknown;
-                            headers?: {
-                                [key: string]: string;
-                            };
-                            latencyMs?: number;
-                            drop?: boolean;
-                            times?: number;
-                            probability?: number;
-                            seed?: number;
-                            remaining: number | null;
-                            hits: number;
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["FaultRule"];
                     };
                 };
             };
@@ -5063,26 +4778,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            method?: string;
-                            path?: string;
-                            workspaceId?: string;
-                            key?: string;
-                            status?: number;
-                            body?: unknown;
-                            headers?: {
-                                [key: string]: string;
-                            };
-                            latencyMs?: number;
-                            drop?: boolean;
-                            times?: number;
-                            probability?: number;
-                            seed?: number;
-                            remaining: number | null;
-                            hits: number;
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["FaultRule"];
                     };
                 };
             };
@@ -5116,18 +4812,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            bucket: string;
-                            /** @enum {string} */
-                            kind: "workspace" | "key";
-                            id: string;
-                            limit: number;
-                            remaining: number;
-                            reset: number | null;
-                            burst: number;
-                            burstTokens: number;
-                            perSecond: number | null;
-                        }[];
+                        data: components["schemas"]["RateBucket"][];
                     };
                 };
             };
@@ -5165,18 +4850,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            bucket: string;
-                            /** @enum {string} */
-                            kind: "workspace" | "key";
-                            id: string;
-                            limit: number;
-                            remaining: number;
-                            reset: number | null;
-                            burst: number;
-                            burstTokens: number;
-                            perSecond: number | null;
-                        }[];
+                        data: components["schemas"]["RateBucket"][];
                     };
                 };
             };
@@ -5219,23 +4893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            mode: "live" | "sandbox";
-                            created: boolean;
-                            templateId: string | null;
-                            keys: {
-                                id: string;
-                                name: string;
-                                key: string | null;
-                                keyPrefix: string;
-                                scopes: string[] | null;
-                                /** @enum {string} */
-                                status: "active" | "revoked";
-                            }[];
-                        };
+                        data: components["schemas"]["WorkspaceView"];
                     };
                 };
             };
@@ -5269,16 +4927,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            enabled: boolean;
-                            maxViolations: number;
-                            windowMs: number;
-                            durationMs: number;
-                            suspended: {
-                                workspaceId: string;
-                                until: string;
-                            }[];
-                        };
+                        data: components["schemas"]["SuspensionState"];
                     };
                 };
             };
@@ -5317,16 +4966,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            enabled: boolean;
-                            maxViolations: number;
-                            windowMs: number;
-                            durationMs: number;
-                            suspended: {
-                                workspaceId: string;
-                                until: string;
-                            }[];
-                        };
+                        data: components["schemas"]["SuspensionState"];
                     };
                 };
             };
@@ -5359,11 +4999,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            createdAt: string;
-                            bytes: number;
-                        }[];
+                        data: components["schemas"]["Snapshot"][];
                     };
                 };
             };
@@ -5382,9 +5018,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["CreateSandboxSnapshotBodyInput"];
             };
         };
         responses: {
@@ -5399,11 +5033,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            createdAt: string;
-                            bytes: number;
-                        };
+                        data: components["schemas"]["Snapshot"];
                     };
                 };
             };
@@ -5834,11 +5464,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            createdAt: string;
-                            bytes: number;
-                        }[];
+                        data: components["schemas"]["Snapshot"][];
                     };
                 };
             };
@@ -5877,11 +5503,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            createdAt: string;
-                            bytes: number;
-                        };
+                        data: components["schemas"]["Snapshot"];
                     };
                 };
             };
@@ -5997,15 +5619,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            mode: "real" | "manual";
-                            now: string;
-                            nowMs: number;
-                            pendingTimers: number;
-                            workspaceId: string;
-                            offsetMs: number;
-                        };
+                        data: components["schemas"]["WorkspaceClock"];
                     };
                 };
             };
@@ -6044,15 +5658,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            mode: "real" | "manual";
-                            now: string;
-                            nowMs: number;
-                            pendingTimers: number;
-                            workspaceId: string;
-                            offsetMs: number;
-                        };
+                        data: components["schemas"]["WorkspaceClock"];
                     };
                 };
             };
@@ -6222,55 +5828,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                        }[];
+                        data: components["schemas"]["Delivery"][];
                     };
                 };
             };
@@ -6302,55 +5860,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["Delivery"];
                     };
                 };
             };
@@ -6383,55 +5893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** @description why a delivery failed or was cancelled */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["Delivery"];
                     };
                 };
             };
@@ -6479,36 +5941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            subscription: {
-                                /** @description shape whsub_<uuid> */
-                                id: string;
-                                workspace_id: string;
-                                /** Format: uri */
-                                url: string;
-                                events: string[];
-                                active: boolean;
-                                max_retries: number;
-                                headers: {
-                                    [key: string]: string;
-                                } | null;
-                                description: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description null until the first delivery attempt
-                                 */
-                                last_delivery_at: string | null;
-                                failure_count: number;
-                            };
-                            secret: string;
-                            created: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreateSandboxWebhookSubscription200"];
                 };
             };
             /** @description Created */
@@ -6521,36 +5954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            subscription: {
-                                /** @description shape whsub_<uuid> */
-                                id: string;
-                                workspace_id: string;
-                                /** Format: uri */
-                                url: string;
-                                events: string[];
-                                active: boolean;
-                                max_retries: number;
-                                headers: {
-                                    [key: string]: string;
-                                } | null;
-                                description: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description null until the first delivery attempt
-                                 */
-                                last_delivery_at: string | null;
-                                failure_count: number;
-                            };
-                            secret: string;
-                            created: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreateSandboxWebhookSubscription200"];
                 };
             };
             400: components["responses"]["BadRequest400"];
@@ -6587,30 +5991,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            subscription: {
-                                /** @description shape whsub_<uuid> */
-                                id: string;
-                                workspace_id: string;
-                                /** Format: uri */
-                                url: string;
-                                events: string[];
-                                active: boolean;
-                                max_retries: number;
-                                headers: {
-                                    [key: string]: string;
-                                } | null;
-                                description: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description null until the first delivery attempt
-                                 */
-                                last_delivery_at: string | null;
-                                failure_count: number;
-                            };
+                            subscription: components["schemas"]["WebhookSubscription"];
                             secret: string;
                         };
                     };
@@ -6652,30 +6033,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape whsub_<uuid> */
-                            id: string;
-                            workspace_id: string;
-                            /** Format: uri */
-                            url: string;
-                            events: string[];
-                            active: boolean;
-                            max_retries: number;
-                            headers: {
-                                [key: string]: string;
-                            } | null;
-                            description: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /**
-                             * Format: date-time
-                             * @description null until the first delivery attempt
-                             */
-                            last_delivery_at: string | null;
-                            failure_count: number;
-                        };
+                        data: components["schemas"]["WebhookSubscription"];
                     };
                 };
             };
@@ -6859,14 +6217,7 @@ export interface operations {
                              * @description null until the key is first used
                              */
                             lastUsedAt: string | null;
-                            rateLimitPolicy: {
-                                /** @description requests per second */
-                                rps: number;
-                                /** @description requests per minute */
-                                rpm: number;
-                                /** @description maximum burst size */
-                                burst: number;
-                            };
+                            rateLimitPolicy: components["schemas"]["RateLimitPolicy"];
                             /** Format: date-time */
                             createdAt: string;
                             /**
@@ -6899,30 +6250,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default [] */
-                    scopes?: string[];
-                    /**
-                     * @description product UUIDs; empty = all products
-                     * @default []
-                     */
-                    productIds?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601; null = no expiration
-                     * @default null
-                     */
-                    expiresAt?: string | null;
-                    /** @description default: the workspace tier (sandbox 5/100/5, live 30/3000/30) */
-                    rateLimitPolicy?: {
-                        /** @description requests per second */
-                        rps: number;
-                        /** @description requests per minute */
-                        rpm: number;
-                        /** @description maximum burst size */
-                        burst: number;
-                    };
-                };
+                "application/json": components["schemas"]["CreateOrgKeyBodyInput"];
             };
         };
         responses: {
@@ -6937,32 +6265,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape orgkey_<uuid> */
-                            id: string;
-                            organizationId: string;
-                            issuedByWorkspaceId: string;
-                            keyPrefix: string;
-                            scopes: string[];
-                            /** @description product UUIDs (bare); empty = all products */
-                            productIds: string[];
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                            /** Format: date-time */
-                            expiresAt: string | null;
-                            rateLimitPolicy: {
-                                /** @description requests per second */
-                                rps: number;
-                                /** @description requests per minute */
-                                rpm: number;
-                                /** @description maximum burst size */
-                                burst: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description org_<prefix>_<secret>; shown once */
-                            key: string;
-                        };
+                        data: components["schemas"]["CreatedOrgKey"];
                     };
                 };
             };
@@ -6998,16 +6301,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            organizationId: string;
-                            /** @enum {string} */
-                            status: "revoked";
-                            /** Format: date-time */
-                            revokedAt: string;
-                            /** @description id of the key that revoked it */
-                            revokedBy: string;
-                        };
+                        data: components["schemas"]["RevokedOrgKey"];
                     };
                 };
             };
@@ -7104,7 +6398,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["GetPerson200"];
+                        data: components["schemas"]["Person"];
                     };
                 };
             };
