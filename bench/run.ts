@@ -29,8 +29,9 @@ import { runCreates } from './creates.ts';
 import { runMemory } from './memory.ts';
 import { runWorkspaces } from './workspaces.ts';
 import { runWorkspaceReads } from './workspace-reads.ts';
+import { runSeedBench } from './seed.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'seed'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -138,6 +139,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
       report.workspaceReads = [await runWorkspaceReads(tmpDir, 'file', log), await runWorkspaceReads(tmpDir, 'memory', log)];
     });
   }
+  if (has('seed')) await attempt(['seed'], async () => void (report.seed = await runSeedBench(log)));
 }
 
 async function main(): Promise<void> {

@@ -84,9 +84,13 @@ function seedState(ctx: SandboxContext, ws: string, anchorDayMs: number): SeedSt
  * its size bounds how long other requests wait: a few ms, since the state it
  * builds on is carried (SeedState) rather than re-derived from the whole
  * workspace. The size is fixed, never timed: the chunk boundaries are part of
- * the seed, so the same seed on the same data gives the same rows.
+ * the seed, so the same seed on the same data gives the same rows. 100 made a
+ * chunk take 16-26 ms at the median and 100-270 ms at p99 on a loaded 2-core
+ * machine (mostly the commit: each row's JSON, interning, packing pages), and
+ * health waited behind it (issue 27: p99 300 ms beside a CPU hog); 25 made it
+ * 2-5 ms and 20-40 ms, for the same total time.
  */
-const CHUNK_ITEMS = 100;
+const CHUNK_ITEMS = 25;
 /**
  * Capacity a chunk makes sure of before it books (issue 27: `seed --bookings
  * 50000` made 22,135, the departures sold out). A booking takes 2.6 seats on
