@@ -9,6 +9,7 @@ import type { LoadResult } from './lib/load.ts';
 import type { CreatesResult } from './creates.ts';
 import type { MemoryResult } from './memory.ts';
 import type { SoakResult } from './outbox-soak.ts';
+import { seedBlock, type SeedBenchResult } from './seed.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -30,6 +31,7 @@ export interface BenchReport {
   creates?: CreatesResult;
   memory?: MemoryResult;
   outboxSoak?: SoakResult;
+  seed?: SeedBenchResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -151,6 +153,7 @@ export function formatReport(r: BenchReport): string {
   if (r.workspaces) blocks.push(workspacesBlock(r.workspaces));
   if (r.workspaceReads) blocks.push(workspaceReadsBlock(r.workspaceReads));
   if (r.outboxSoak) blocks.push(soakBlock(r.outboxSoak));
+  if (r.seed) blocks.push(seedBlock(r.seed));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

@@ -31,8 +31,9 @@ import { runMemory } from './memory.ts';
 import { runWorkspaces } from './workspaces.ts';
 import { runWorkspaceReads } from './workspace-reads.ts';
 import { runOutboxSoak } from './outbox-soak.ts';
+import { runSeedBench } from './seed.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -148,6 +149,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
       report.outboxSoak = await runOutboxSoak({ seconds: options.soakSeconds, sampleSeconds: 10, tmpDir, log });
     });
   }
+  if (has('seed')) await attempt(['seed'], async () => void (report.seed = await runSeedBench(log)));
 }
 
 async function main(): Promise<void> {

@@ -50,6 +50,7 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
   say([
     `Seeded ${workspace.name} (seed ${result.seed}) in ${result.ms} ms: ${added.join(', ') || 'nothing to add'}`,
     ...(result.updated.departures > 0 ? [dim(`  ${result.updated.departures} existing departures took seats`)] : []),
+    ...((result.created.products ?? 0) > products ? [dim(`  ${(result.created.products ?? 0) - products} products added so that the bookings find seats`)] : []),
     ...(result.shortfall ? [`  ${result.shortfall}`] : []),
   ].join('\n'));
 }
@@ -72,6 +73,12 @@ function mergeResults(results: SeedResult[], requested: { products: number; book
   };
 }
 
+/** Products made of those asked; a run adds more when the bookings need seats (issue 27). */
+function productsText(made: number, asked: number): string {
+  if (made <= asked) return `${made}/${asked} products`;
+  return asked === 0 ? `${made} products added for seats` : `${made} products (${asked} asked, the rest added for seats)`;
+}
+
 /**
  * A bar redrawn in place on a terminal; plain lines when stderr is a pipe or a file. `made` is
  * what the sandbox has made so far, of the `products` and `bookings` asked; `fraction` is how far
@@ -79,7 +86,7 @@ function mergeResults(results: SeedResult[], requested: { products: number; book
  */
 export function progressReporter(products: number, bookings: number, out: NodeJS.WriteStream = process.stderr): (made: { products: number; bookings: number }, fraction: number) => void {
   return (made, fraction) => {
-    const text = `${made.products}/${products} products, ${made.bookings}/${bookings} bookings`;
+    const text = `${productsText(made.products, products)}, ${made.bookings}/${bookings} bookings`;
     if (out.isTTY) {
       const width = 30;
       const filled = Math.round(fraction * width);

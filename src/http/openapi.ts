@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ERROR_CODE_NAMES, ERROR_CODES } from '../core/error-codes.ts';
+import { ErrorBodySchema, RateLimitErrorBodySchema } from './error-schemas.ts';
+import { OpenApiSchemas, schemaIdOf } from './openapi-schemas.ts';
 import { deriveOperationId, REASONS, tagOf } from './openapi-names.ts';
 
 /**
@@ -43,12 +44,14 @@ export const openApiPath = (url: string): string => url.replace(/:([A-Za-z_]+)/g
 /** The operationId the OpenAPI document gives a route (also the run report's key, issue 24). */
 export const operationIdOf = (route: Pick<CatalogRoute, 'method' | 'url' | 'operationId'>): string => route.operationId ?? deriveOperationId(route.method, openApiPath(route.url));
 
-const toJson = (schema: unknown, io: 'input' | 'output') =>
-  z.toJSONSchema(schema as z.ZodType, { io, target: 'openapi-3.0', unrepresentable: 'any' }) as Record<string, unknown>;
+const pascalCase = (id: string) => id[0]!.toUpperCase() + id.slice(1);
 
-function parameters(schema: unknown, where: 'path' | 'query') {
+/** A response's body as declared: a zod schema, or none (204). */
+type Body = { schema: unknown; mediaType: string } | null;
+
+function parameters(schemas: OpenApiSchemas, schema: unknown, where: 'path' | 'query') {
   if (!schema) return [];
-  const json = toJson(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const json = schemas.body(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, prop]) => ({
     name,
     in: where,
@@ -58,20 +61,6 @@ function parameters(schema: unknown, where: 'path' | 'query') {
   }));
 }
 
-/** The error-code catalogue (docs/api-notes.md, "Error codes"), with each code's status and meaning. */
-const ERROR_CODE = {
-  type: 'string',
-  enum: ERROR_CODE_NAMES,
-  description: 'stable error code; absent on the documented 401, 403, 404, 429 and analytics 400 bodies',
-  'x-sandbox-inferred': true,
-  'x-error-codes': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, [status, meaning]]) => [code, { status, meaning }])),
-};
-const ERROR_BODY = {
-  type: 'object',
-  required: ['error'],
-  properties: { error: { type: 'string' }, code: ERROR_CODE, details: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' } } } } },
-};
-const RATE_LIMITED_BODY = { type: 'object', required: ['error', 'retry_after'], properties: { error: { type: 'string' }, retry_after: { type: 'integer' } } };
 const STANDARD_HEADERS = {
   'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' },
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
@@ -86,30 +75,25 @@ const IDEMPOTENCY_KEY = {
   schema: { type: 'string', maxLength: 255 },
 };
 
-function response(status: string, schema: unknown, mediaType = 'application/json'): Record<string, unknown> {
-  const description = REASONS[status] ?? `HTTP ${status}`;
-  if (status === '204') return { description, headers: STANDARD_HEADERS };
-  return { description, headers: STANDARD_HEADERS, content: { [mediaType]: { schema } } };
-}
-
 /**
  * Answers the request pipeline gives on any route, whatever the route declares
  * (docs/api-notes.md): malformed input, a missing key or token, a Host or
  * Origin refused, a missing scope, an unknown id, a body too large or not JSON, an Idempotency-Key in
  * flight or reused with another body, and the rate limit.
  */
-function pipelineResponses(route: CatalogRoute, path: string, hasBody: boolean): Record<string, unknown> {
+function pipelineResponses(route: CatalogRoute, path: string, hasBody: boolean): Record<string, Body> {
   const api = path.startsWith('/v1');
-  const out: Record<string, unknown> = { '400': response('400', ERROR_BODY), '401': response('401', ERROR_BODY), '414': response('414', ERROR_BODY) };
+  const error = { schema: ErrorBodySchema, mediaType: 'application/json' };
+  const out: Record<string, Body> = { '400': error, '401': error, '414': error };
   // 403 everywhere: a Host a loopback sandbox does not answer, a cross-origin control request
   // (src/core/host-guard.ts), or on /v1 a missing scope
-  out['403'] = response('403', ERROR_BODY);
-  if (path.includes('{')) out['404'] = response('404', ERROR_BODY);
-  if (hasBody) Object.assign(out, { '413': response('413', ERROR_BODY), '415': response('415', ERROR_BODY) });
-  else if (!api && route.method === 'POST') out['415'] = response('415', ERROR_BODY); // a control POST must say JSON
-  if (route.method !== 'GET') out['409'] = response('409', ERROR_BODY); // a state conflict, or an Idempotency-Key in flight
-  if (api && route.method === 'POST') out['422'] = response('422', ERROR_BODY); // an Idempotency-Key reused with another body
-  if (api) out['429'] = response('429', RATE_LIMITED_BODY);
+  out['403'] = error;
+  if (path.includes('{')) out['404'] = error;
+  if (hasBody) Object.assign(out, { '413': error, '415': error });
+  else if (!api && route.method === 'POST') out['415'] = error; // a control POST must say JSON
+  if (route.method !== 'GET') out['409'] = error; // a state conflict, or an Idempotency-Key in flight
+  if (api && route.method === 'POST') out['422'] = error; // an Idempotency-Key reused with another body
+  if (api) out['429'] = { schema: RateLimitErrorBodySchema, mediaType: 'application/json' };
   return out;
 }
 
@@ -121,10 +105,29 @@ function pipelineResponses(route: CatalogRoute, path: string, hasBody: boolean):
 const DOCUMENTED_ERRORS = new Set(['400', '401', '403', '404', '429']);
 
 /** A /v1 answer the description does not state for this operation is marked x-sandbox-inferred. */
-function markInferred(route: CatalogRoute, responses: Record<string, unknown>): void {
-  for (const [status, value] of Object.entries(responses)) {
-    const documented = route.documentedStatuses?.includes(Number(status)) || (Number(status) >= 400 && DOCUMENTED_ERRORS.has(status));
-    if (route.inferred || !documented) responses[status] = { ...(value as object), 'x-sandbox-inferred': true };
+function isInferred(route: CatalogRoute, status: string): boolean {
+  const documented = route.documentedStatuses?.includes(Number(status)) || (Number(status) >= 400 && DOCUMENTED_ERRORS.has(status));
+  return Boolean(route.inferred) || !documented;
+}
+
+/**
+ * Response objects; an error answer with a named body (ErrorBody, ...) is a
+ * `$ref` to one of `components.responses` (`Error404`, `Error409Inferred`),
+ * written once for the whole document.
+ */
+class Responses {
+  readonly components: Record<string, unknown> = {};
+  constructor(private readonly schemas: OpenApiSchemas) {}
+
+  of(status: string, body: Body, inferred: boolean): Record<string, unknown> {
+    const object: Record<string, unknown> = { description: REASONS[status] ?? `HTTP ${status}`, headers: STANDARD_HEADERS };
+    if (body) object.content = { [body.mediaType]: { schema: this.schemas.json(body.schema, 'output') } };
+    if (inferred) object['x-sandbox-inferred'] = true;
+    const id = body && Number(status) >= 400 ? schemaIdOf(body.schema) : undefined;
+    if (!id) return object;
+    const name = `${id === 'ErrorBody' ? 'Error' : id.replace(/Body$/, '')}${status}${inferred ? 'Inferred' : ''}`;
+    this.components[name] ??= object;
+    return { $ref: `#/components/responses/${name}` };
   }
 }
 
@@ -135,19 +138,25 @@ function pathParameters(path: string, declared: ReturnType<typeof parameters>) {
   return [...declared, ...extra.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))];
 }
 
-function operation(route: CatalogRoute, path: string) {
+/** Every answer of a route, declared or the pipeline's: status -> body (null: 204). */
+function bodiesOf(route: CatalogRoute, path: string): Record<string, Body> {
   const s = route.schema ?? {};
   const api = path.startsWith('/v1');
-  const responses: Record<string, unknown> = {};
+  const out: Record<string, Body> = {};
   // the control plane's event stream is the one answer that is not JSON
   const mediaType = !api && path.endsWith('/stream') ? 'text/event-stream' : 'application/json';
   for (const [status, schema] of Object.entries((s.response as Record<string, unknown>) ?? {})) {
-    responses[status] = response(status, toJson(schema, 'output'), status.startsWith('2') ? mediaType : undefined);
+    out[status] = status === '204' ? null : { schema, mediaType: status.startsWith('2') ? mediaType : 'application/json' };
   }
   // every route declares its answer (a test holds the control plane to it); this is a last resort
-  if (!Object.keys(responses).some((status) => status.startsWith('2'))) responses['200'] = response('200', { type: 'object' });
-  for (const [status, value] of Object.entries(pipelineResponses(route, path, Boolean(s.body)))) responses[status] ??= value;
-  if (api) markInferred(route, responses);
+  if (!Object.keys(out).some((status) => status.startsWith('2'))) out['200'] = { schema: z.object({}).passthrough(), mediaType };
+  for (const [status, body] of Object.entries(pipelineResponses(route, path, Boolean(s.body)))) out[status] ??= body;
+  return out;
+}
+
+function operation(route: CatalogRoute, path: string, bodies: Record<string, Body>, schemas: OpenApiSchemas, responses: Responses) {
+  const s = route.schema ?? {};
+  const api = path.startsWith('/v1');
   return {
     operationId: operationIdOf(route),
     summary: route.summary ?? `${route.method} ${path}`,
@@ -157,24 +166,36 @@ function operation(route: CatalogRoute, path: string) {
     ...(route.inferred ? { 'x-sandbox-inferred': true } : {}),
     ...(api ? {} : { 'x-sandbox-only': true }),
     parameters: [
-      ...pathParameters(path, parameters(s.params, 'path')),
-      ...parameters(s.querystring, 'query'),
+      ...pathParameters(path, parameters(schemas, s.params, 'path')),
+      ...parameters(schemas, s.querystring, 'query'),
       ...(api && route.method === 'POST' ? [IDEMPOTENCY_KEY] : []),
     ],
-    ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(s.body, 'input') } } } } : {}),
-    responses,
+    ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.json(s.body, 'input') } } } } : {}),
+    responses: Object.fromEntries(Object.entries(bodies).map(([status, body]) => [status, responses.of(status, body, api && isInferred(route, status))])),
     security: api ? [{ bearerAuth: [] }] : [{}, { sandboxToken: [] }],
   };
 }
 
 function buildDocument(routes: readonly CatalogRoute[]) {
+  const included = routes
+    .filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS')
+    .map((route) => ({ route, path: openApiPath(route.url) }))
+    .filter(({ route, path }) => path !== '/__sandbox' || route.method === 'GET')
+    .map((entry) => ({ ...entry, bodies: bodiesOf(entry.route, entry.path) }));
+  // every schema of every route converted in one pass, so that the named ones are written once
+  const schemas = new OpenApiSchemas();
+  for (const { route, bodies } of included) {
+    const s = route.schema ?? {};
+    const name = pascalCase(operationIdOf(route));
+    for (const [part, input] of Object.entries({ Params: s.params, Query: s.querystring, Body: s.body })) if (input) schemas.add(input, 'input', `${name}${part}`);
+    for (const [status, body] of Object.entries(bodies)) if (body) schemas.add(body.schema, 'output', `${name}${status}`);
+  }
+  schemas.convert();
+  const responses = new Responses(schemas);
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
-  for (const route of routes) {
-    if (route.method === 'HEAD' || route.method === 'OPTIONS') continue;
-    const path = openApiPath(route.url);
-    if (path === '/__sandbox' && route.method !== 'GET') continue;
-    const op = operation(route, path);
+  for (const { route, path, bodies } of included) {
+    const op = operation(route, path, bodies, schemas, responses);
     tags.add(op.tags[0]!);
     paths[path] ??= {};
     paths[path]![route.method.toLowerCase()] = op;
@@ -194,6 +215,8 @@ function buildDocument(routes: readonly CatalogRoute[]) {
       description: name.startsWith('sandbox ') ? `Control plane: ${name.slice(8)} (sandbox only)` : `API area: ${name}`,
     })),
     components: {
+      schemas: schemas.components([paths, responses.components]),
+      responses: Object.fromEntries(Object.entries(responses.components).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A workspace or organization API key' },
         sandboxToken: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Token', description: 'The control-plane token; needed only when the sandbox is bound to a non-loopback host' },

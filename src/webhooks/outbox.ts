@@ -31,7 +31,7 @@ const deliveryFields = {
 };
 
 /** A delivery as the control plane shows it, each attempt with its request (docs/webhooks.md, "Control plane"). */
-export const DeliverySchema = z.object({ ...deliveryFields, attempts: z.array(AttemptSchema) });
+export const DeliverySchema = z.object({ ...deliveryFields, attempts: z.array(AttemptSchema) }).meta({ id: 'Delivery' });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
 /**

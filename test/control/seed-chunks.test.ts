@@ -122,16 +122,21 @@ describe('sandbox seed progress', () => {
     expect(small.stderr).toBe('');
   });
 
-  it('counts what it made when the departures sell out, and says so in the last line (issue 29; was "100% (5000/5000 bookings)")', async () => {
+  it('makes exactly the bookings asked on a workspace whose departures would sell out, adding products for the seats (issue 27; was "created 1,100 of 5,000")', async () => {
     const sandboxWs = s.sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
-    const before = s.sandbox.store.list('bookings', sandboxWs.id).length;
-    const r = await s.cli(['seed', '--workspace', sandboxWs.id, '--bookings', '5000']);
+    const store = s.sandbox.store;
+    const seatsOpen = () => store.list<Departure>('departures', sandboxWs.id).filter((d) => d.status === 'scheduled' || d.status === 'guaranteed').reduce((n, d) => n + d.seatsLeft, 0);
+    expect(seatsOpen()).toBeLessThan(3000); // 3,000 bookings of 1-6 travellers would sell it out
+    const before = store.list('bookings', sandboxWs.id).length;
+    const r = await s.cli(['seed', '--workspace', sandboxWs.id, '--bookings', '3000', '--json']);
     expect(r.code).toBe(0);
-    const created = s.sandbox.store.list('bookings', sandboxWs.id).length - before;
-    expect(created).toBeLessThan(5000); // the seed issue (27) is about making all of them; this one, about saying so
-    expect(r.stderr.trim().split('\n').at(-1)).toBe(`seeding: 100% (0/0 products, ${created}/5000 bookings)`);
-    expect(r.stdout).toContain(`created ${created.toLocaleString('en')} of 5,000 bookings: no future departure of the workspace has a seat left`);
-    const json = await s.cli(['seed', '--workspace', sandboxWs.id, '--bookings', '10', '--json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ created: { bookings: 0 }, requested: { products: 0, bookings: 10 }, shortfall: expect.stringMatching(/^created 0 of 10 bookings: no future departure/) });
+    const result = JSON.parse(r.stdout) as { created: Record<string, number>; requested: Record<string, number>; shortfall?: string };
+    expect(store.list('bookings', sandboxWs.id).length - before).toBe(3000);
+    expect(result).toMatchObject({ requested: { products: 0, bookings: 3000 }, created: { bookings: 3000 } });
+    expect(result.created.products).toBeGreaterThan(0); // added for the seats
+    expect(result.shortfall).toBeUndefined();
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(new RegExp(`^seeding: 100% \\(${result.created.products} products added for seats, 3000/3000 bookings\\)$`));
+    const again = await s.cli(['seed', '--workspace', sandboxWs.id, '--bookings', '10', '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: { bookings: 10 }, requested: { products: 0, bookings: 10 } });
   });
 });

@@ -6,12 +6,21 @@ import { Ajv, type ValidateFunction } from 'ajv';
  * documented schema. The HTTP test helper runs it on every response of the
  * suite, so no answer can leave the document unnoticed.
  */
+interface Response {
+  $ref?: string;
+  content?: Record<string, { schema: unknown }>;
+}
 interface Operation {
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, Response>;
 }
 interface Document {
   paths: Record<string, Record<string, Operation>>;
+  components: { responses?: Record<string, Response>; schemas?: Record<string, unknown> };
 }
+
+/** A response object, or the one of `components.responses` it refers to (issue 27: error answers are shared). */
+const resolved = (doc: Document, response: Response | undefined): Response | undefined =>
+  response?.$ref ? doc.components.responses?.[response.$ref.replace('#/components/responses/', '')] : response;
 
 const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false });
 const compiled = new Map<string, { routes: { regex: RegExp; params: number; path: string }[]; doc: Document; validators: Map<string, ValidateFunction> }>();
@@ -43,13 +52,14 @@ export function undocumentedAnswer(docText: string, method: string, url: string,
   if (!route) return null; // no such route: the router's 404, not an operation's answer
   const operation = doc.paths[route.path]![method.toLowerCase()];
   if (!operation) return null;
-  const documented = operation.responses[String(status)] ?? operation.responses.default;
+  const documented = resolved(doc, operation.responses[String(status)] ?? operation.responses.default);
   if (!documented) return `${method} ${route.path} answered ${status}, which the OpenAPI document does not list (${Object.keys(operation.responses).join(', ')})`;
   const schema = documented.content?.['application/json']?.schema;
   if (!schema || !contentType?.includes('application/json')) return null;
   const key = `${method} ${route.path} ${status}`;
   let validate = validators.get(key);
-  if (!validate) validators.set(key, (validate = ajv.compile(schema as object)));
+  // the document's components beside the schema, so that its `#/components/schemas/...` refs resolve
+  if (!validate) validators.set(key, (validate = ajv.compile({ ...(schema as object), components: doc.components })));
   if (validate(JSON.parse(body))) return null;
   return `${key}: the body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`;
 }

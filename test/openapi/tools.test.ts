@@ -28,6 +28,16 @@ describe('the OpenAPI document', () => {
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
 
+  // issue 27: the error body and its 62-code enum were copied into every error answer (4.2 MB); the
+  // shared parts now live once in components. A schema used again without an id (.meta({ id })) grows it back.
+  it('stays under 600 KB, its error body and error answers written once in components', () => {
+    expect(Buffer.byteLength(text)).toBeLessThan(600 * 1024);
+    const doc = JSON.parse(text) as { components: { schemas: Record<string, unknown>; responses: Record<string, unknown> } };
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['ErrorBody', 'ErrorCode', 'Booking', 'Product']));
+    expect(text.split('"x-error-codes"')).toHaveLength(2); // the catalogue, once
+    expect(doc.components.responses.Error404).toBeDefined();
+  });
+
   it('gives every operation a unique operationId, a summary, a tag, and its 401 and 429 (API) answers', () => {
     const doc = JSON.parse(text) as { paths: Record<string, Record<string, { operationId: string; summary: string; tags: string[]; responses: Record<string, unknown>; parameters: { name: string; in: string }[] }>> };
     const ids = new Set<string>();

@@ -21,7 +21,7 @@ export const FaultRuleSchema = z.object({
   remaining: z.number().int().nullable(),
   hits: z.number().int(),
   createdAt: z.string(),
-});
+}).meta({ id: 'FaultRule' });
 
 export const FAULT_ROUTES = defineRoutes({
   addFault: { method: 'POST', path: '/faults', body: FaultRuleInputSchema, data: FaultRuleSchema, statuses: [201], summary: 'Add a fault rule for /v1 requests' },

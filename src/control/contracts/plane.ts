@@ -23,7 +23,7 @@ export const WorkspaceViewSchema = z.object({
   created: z.boolean(),
   templateId: z.string().nullable(),
   keys: z.array(KeyViewSchema),
-});
+}).meta({ id: 'WorkspaceView' });
 /** A workspace key as created: the only answer that shows the key itself. */
 export const CreatedWorkspaceKeySchema = z.object({
   id: z.string(),
@@ -37,7 +37,7 @@ export const CreatedWorkspaceKeySchema = z.object({
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
 });
-export const ClockStateSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), nowMs: z.number(), pendingTimers: z.number() });
+export const ClockStateSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), nowMs: z.number(), pendingTimers: z.number() }).meta({ id: 'ClockState' });
 export const SandboxIndexSchema = z.object({ name: z.string(), api: z.string(), controlPlane: z.string(), openapi: z.string(), health: z.string(), stream: z.string() });
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 

@@ -15,14 +15,14 @@ export const RateBucketSchema = z.object({
   burst: z.number().int(),
   burstTokens: z.number().int(),
   perSecond: z.number().nullable(),
-});
+}).meta({ id: 'RateBucket' });
 export const SuspensionStateSchema = z.object({
   enabled: z.boolean(),
   maxViolations: z.number().int(),
   windowMs: z.number().int(),
   durationMs: z.number().int(),
   suspended: z.array(z.object({ workspaceId: z.string(), until: z.string() })),
-});
+}).meta({ id: 'SuspensionState' });
 const SuspensionBody = z.object({
   enabled: z.boolean().optional(),
   maxViolations: z.number().int().min(1).max(100_000).optional(),

@@ -7,7 +7,7 @@ import { defineRoutes } from '../contract.ts';
  */
 export const SnapshotName = z.string().regex(/^[\w.-]{1,64}$/, 'names are 1-64 letters, digits, _ . -');
 const NameParams = z.object({ name: SnapshotName });
-export const SnapshotSchema = z.object({ name: z.string(), createdAt: z.string(), bytes: z.number().int() });
+export const SnapshotSchema = z.object({ name: z.string(), createdAt: z.string(), bytes: z.number().int() }).meta({ id: 'Snapshot' });
 export const RestoredSchema = z.object({ name: z.string(), restored: z.literal(true), ms: z.number() });
 export const SnapshotDeletedSchema = z.object({ name: z.string(), deleted: z.literal(true) });
 const ImportBodySchema = z.object({

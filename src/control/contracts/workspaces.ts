@@ -19,7 +19,7 @@ export const WorkspaceClockSchema = z.object({
   pendingTimers: z.number(),
   workspaceId: z.string(),
   offsetMs: z.number(),
-});
+}).meta({ id: 'WorkspaceClock' });
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 
 export const WORKSPACE_ROUTES = defineRoutes({

@@ -122,6 +122,6 @@ export const BookingViewSchema = BookingSchema.extend({
 }).meta(inferred);
 export type BookingView = z.infer<typeof BookingViewSchema>;
 
-export const BookingResponseSchema = z.object({ data: BookingViewSchema });
+export const BookingResponseSchema = z.object({ data: BookingViewSchema }).meta({ id: 'BookingResponse' });
 export const BookingListSchema = bookingListEnvelopeSchema(BookingSchema);
 export const BookingIdParamsSchema = z.object({ id: z.string().describe('booking id, book_<uuid>') });

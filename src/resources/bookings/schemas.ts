@@ -25,7 +25,7 @@ export const QuoteLineSchema = z.object({
   quantity: z.number().int().min(1),
   unitAmount: money(),
   amount: money().describe('quantity * unitAmount'),
-});
+}).meta({ id: 'QuoteLine' });
 export type QuoteLine = z.infer<typeof QuoteLineSchema>;
 
 export const QuoteSchema = z
@@ -52,7 +52,8 @@ export const QuoteSchema = z
       ctx.addIssue({ code: 'custom', path: ['total'], message: 'total must be subtotal - discounts + taxes' });
     }
   })
-  .meta(inferred);
+  .meta(inferred)
+  .meta({ id: 'Quote' });
 export type Quote = z.infer<typeof QuoteSchema>;
 
 export const BookingTotalsSchema = z.object({
@@ -60,7 +61,7 @@ export const BookingTotalsSchema = z.object({
   taxes: money(),
   discounts: money(),
   total: money(),
-});
+}).meta({ id: 'BookingTotals' });
 export type BookingTotals = z.infer<typeof BookingTotalsSchema>;
 
 export const BookingSchema = z.object({
@@ -95,7 +96,7 @@ export const BookingSchema = z.object({
   totals: BookingTotalsSchema,
   createdAt: z.iso.datetime().meta(inferred),
   updatedAt: z.iso.datetime().meta(inferred),
-});
+}).meta({ id: 'Booking' });
 export type Booking = z.infer<typeof BookingSchema>;
 
 /** Stored passenger; responses spell the person reference `person_id`. */
@@ -127,5 +128,6 @@ export const BookingItemSchema = z
     path: ['amount'],
     message: 'amount must be quantity * unitAmount',
   })
-  .meta(inferred);
+  .meta(inferred)
+  .meta({ id: 'BookingItem' });
 export type BookingItem = z.infer<typeof BookingItemSchema>;

@@ -68,4 +68,4 @@ export const WizardBodySchema = z
   .meta(inferred);
 export type WizardBody = z.infer<typeof WizardBodySchema>;
 
-export const WizardResponseSchema = z.object({ data: WizardSessionSchema });
+export const WizardResponseSchema = z.object({ data: WizardSessionSchema }).meta({ id: 'WizardSessionResponse' });

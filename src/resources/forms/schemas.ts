@@ -22,7 +22,7 @@ export const FormFieldSchema = z.looseObject({
   label: z.string().min(1),
   required: z.boolean().default(false).describe('default false'),
   options: z.array(z.unknown()).optional().describe('choices of a select field, for example [{label, value}]; stored as sent').meta(inferred),
-});
+}).meta({ id: 'FormField' });
 export type FormField = z.infer<typeof FormFieldSchema>;
 
 /** "for example success message and redirect URL": an open object; other keys are stored and returned. */

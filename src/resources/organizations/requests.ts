@@ -27,7 +27,7 @@ export const CreateOrgKeyBodySchema = z.object({
     .optional()
     .describe('default: the workspace tier (sandbox 5/100/5, live 30/3000/30)')
     .meta(inferred),
-});
+}).meta({ id: 'CreateOrgKeyBody' });
 export type CreateOrgKeyBody = z.infer<typeof CreateOrgKeyBodySchema>;
 
 export const OrgParamsSchema = z.object({ id: z.string().describe('organization id, org_<uuid>') });

@@ -24,7 +24,7 @@ export const RateLimitPolicySchema = z.object({
   rps: z.number().int().min(1).describe('requests per second'),
   rpm: z.number().int().min(1).describe('requests per minute'),
   burst: z.number().int().min(1).describe('maximum burst size'),
-});
+}).meta({ id: 'RateLimitPolicy' });
 export type RateLimitPolicy = z.infer<typeof RateLimitPolicySchema>;
 
 export const ORG_KEY_PREFIX_PATTERN = /^[A-Za-z0-9]{8}$/;
@@ -62,7 +62,7 @@ export const OrgApiKeySchema = OrgApiKeyRecordSchema.omit({ keyHash: true, revok
   lastUsedAt: z.iso.datetime().describe('the last authenticated request with the key; a key never used reads its createdAt (the description types it string, present in listings)'),
   revokedAt: z.iso.datetime().optional().describe('present after revocation'),
   revokedBy: z.string().optional().describe('present after revocation'),
-});
+}).meta({ id: 'OrgApiKey' });
 export type OrgApiKey = z.infer<typeof OrgApiKeySchema>;
 
 /** The creation response: the only time `key` is returned (API description, "Organization API keys"). */
@@ -77,7 +77,7 @@ export const CreatedOrgKeySchema = OrgApiKeyRecordSchema.pick({
   expiresAt: true,
   rateLimitPolicy: true,
   createdAt: true,
-}).extend({ productIds: ProductUuidsSchema, key: z.string().regex(/^org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/).describe('org_<prefix>_<secret>; shown once') });
+}).extend({ productIds: ProductUuidsSchema, key: z.string().regex(/^org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/).describe('org_<prefix>_<secret>; shown once') }).meta({ id: 'CreatedOrgKey' });
 export type CreatedOrgKey = z.infer<typeof CreatedOrgKeySchema>;
 
 /** The revocation response: `{id, organizationId, status, revokedAt, revokedBy}`. */
@@ -87,4 +87,4 @@ export const RevokedOrgKeySchema = z.object({
   status: z.literal('revoked'),
   revokedAt: z.iso.datetime(),
   revokedBy: z.string().describe('id of the key that revoked it'),
-});
+}).meta({ id: 'RevokedOrgKey' });

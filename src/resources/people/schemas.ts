@@ -27,5 +27,5 @@ export const PersonSchema = z.object({
     .meta(inferred),
   createdAt: z.iso.datetime().meta(inferred),
   updatedAt: z.iso.datetime().meta(inferred),
-});
+}).meta({ id: 'Person' });
 export type Person = z.infer<typeof PersonSchema>;

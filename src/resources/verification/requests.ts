@@ -15,8 +15,8 @@ export const EmailStartBodySchema = z.object({ email });
 export const SmsConfirmBodySchema = z.object({ phone, code });
 export const EmailConfirmBodySchema = z.object({ email, code });
 
-export const StartResponseSchema = z.object({ ok: z.literal(true), expiresAt: z.iso.datetime() });
-export const ConfirmResponseSchema = z.object({ ok: z.literal(true) });
+export const StartResponseSchema = z.object({ ok: z.literal(true), expiresAt: z.iso.datetime() }).meta({ id: 'VerificationStarted' });
+export const ConfirmResponseSchema = z.object({ ok: z.literal(true) }).meta({ id: 'VerificationConfirmed' });
 
 /** Failures of a code or a target: `{error, code}` with a machine-readable code (docs/areas.md). */
 export const VERIFICATION_ERROR_CODES = ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'INVALID_NUMBER', 'UNDELIVERABLE'] as const;

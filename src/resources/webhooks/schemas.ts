@@ -24,7 +24,7 @@ export const WebhookSubscriptionSchema = z.object({
   updated_at: z.iso.datetime(),
   last_delivery_at: z.iso.datetime().nullable().describe('null until the first delivery attempt'),
   failure_count: z.number().int().min(0),
-});
+}).meta({ id: 'WebhookSubscription' });
 export type WebhookSubscription = z.infer<typeof WebhookSubscriptionSchema>;
 
 /**
@@ -48,7 +48,7 @@ export function subscriptionView(record: WebhookSubscriptionRecord): WebhookSubs
   return view;
 }
 
-export const SubscriptionEnvelopeSchema = z.object({ data: WebhookSubscriptionSchema });
+export const SubscriptionEnvelopeSchema = z.object({ data: WebhookSubscriptionSchema }).meta({ id: 'WebhookSubscriptionEnvelope' });
 export const SubscriptionListSchema = z.object({ data: z.array(WebhookSubscriptionSchema) });
 /** POST answers the subscription with its signing secret, shown this once (inferred: creation is "not shown"). */
 export const CreatedSubscriptionEnvelopeSchema = z

@@ -12,6 +12,14 @@ describe('sandbox openapi, --version and help', () => {
     const printed = await cli(['openapi']);
     expect(printed.code).toBe(0);
     const doc = JSON.parse(printed.stdout) as { openapi: string; paths: Record<string, unknown> };
+    // the document as served, byte for byte: the bound on its size (test/openapi/tools.test.ts) holds for the file too
+    const served = await (await import('../../../src/index.ts')).createSandbox({ listen: false, storage: 'memory', clock: 'manual' });
+    try {
+      await served.context.controlPlane.ready();
+      expect(printed.stdout).toBe(`${(await served.app.inject({ url: '/__sandbox/openapi.json' })).body}\n`);
+    } finally {
+      await served.stop();
+    }
     expect(doc.openapi).toBe('3.0.3');
     expect(doc.paths['/v1/bookings']).toBeDefined();
     const out = join(mkdtempSync(join(tmpdir(), 'tcs-openapi-')), 'openapi.json');

@@ -3,7 +3,10 @@ import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 
 /** Issue 10, point 11: the OpenAPI document marks every inferred part and lists every route. */
 let t: TestSandbox;
-let doc: { paths: Record<string, Record<string, Record<string, unknown> & { responses: Record<string, Record<string, unknown>> }>> };
+let doc: {
+  paths: Record<string, Record<string, Record<string, unknown> & { responses: Record<string, Record<string, unknown>> }>>;
+  components: { responses: Record<string, Record<string, unknown>> };
+};
 beforeAll(async () => {
   t = await testSandbox();
   doc = (await t.request('GET', '/__sandbox/openapi.json', { key: null })).json();
@@ -15,7 +18,9 @@ const op = (path: string, method: string) => {
   if (!found) throw new Error(`${method} ${path} is missing from the OpenAPI document`);
   return found;
 };
-const inferred = (o: Record<string, unknown> | undefined) => o?.['x-sandbox-inferred'] === true;
+/** A response, or the shared one of components.responses it refers to (issue 27). */
+const resolved = (o: Record<string, unknown> | undefined) => (typeof o?.$ref === 'string' ? doc.components.responses[o.$ref.replace('#/components/responses/', '')] : o);
+const inferred = (o: Record<string, unknown> | undefined) => resolved(o)?.['x-sandbox-inferred'] === true;
 
 describe('inferred status codes and responses are marked', () => {
   it.each([
