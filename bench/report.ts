@@ -8,6 +8,7 @@ import type { WriteCostResult } from './write-cost.ts';
 import type { LoadResult } from './lib/load.ts';
 import type { CreatesResult } from './creates.ts';
 import type { MemoryResult } from './memory.ts';
+import { scaleBlock, type ScaleResult } from './scale.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -28,6 +29,7 @@ export interface BenchReport {
   webhooks?: WebhookResult;
   creates?: CreatesResult;
   memory?: MemoryResult;
+  scale?: ScaleResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -138,6 +140,7 @@ export function formatReport(r: BenchReport): string {
   if (r.memory) blocks.push(memoryBlock(r.memory));
   if (r.workspaces) blocks.push(workspacesBlock(r.workspaces));
   if (r.workspaceReads) blocks.push(workspaceReadsBlock(r.workspaceReads));
+  if (r.scale) blocks.push(scaleBlock(r.scale, table));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

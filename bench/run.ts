@@ -11,7 +11,8 @@
  * 3 write cost, 4 reset, 5 webhook latency (bench/webhook-latency.ts),
  * 6 form and booking creates at 1k and 100k records, 7 memory (idle RSS against
  * bare Fastify, RSS after 100k requests, 10k failed deliveries, 100k bookings),
- * 8 workspaces on demand, 9 1,000 workspaces reading (bench/workspace-reads.ts).
+ * 8 workspaces on demand, 9 1,000 workspaces reading (bench/workspace-reads.ts), 10 scale: list, read,
+ * create and patch at 10k and 100k bookings, with the growth table (bench/scale.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -29,8 +30,9 @@ import { runCreates } from './creates.ts';
 import { runMemory } from './memory.ts';
 import { runWorkspaces } from './workspaces.ts';
 import { runWorkspaceReads } from './workspace-reads.ts';
+import { runScale } from './scale.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'scale'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -46,6 +48,7 @@ function parseOptions() {
       'memory-requests': { type: 'string', default: '100000' },
       'memory-deliveries': { type: 'string', default: '10000' },
       'memory-bookings': { type: 'string', default: '20000' },
+      'scale-sizes': { type: 'string', default: '10000,100000' },
       only: { type: 'string' },
       profile: { type: 'string' },
     },
@@ -68,6 +71,7 @@ function parseOptions() {
     memoryRequests: int('memory-requests', values['memory-requests'], 10, 10_000_000),
     memoryDeliveries: int('memory-deliveries', values['memory-deliveries'], 10, 1_000_000),
     memoryBookings: int('memory-bookings', values['memory-bookings'], 0, 1_000_000),
+    scaleSizes: values['scale-sizes'].split(',').map((n) => int('scale-sizes', n, 100, 1_000_000)),
     sections: new Set(only as Section[]),
     profileDir: values.profile,
   };
@@ -138,6 +142,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
       report.workspaceReads = [await runWorkspaceReads(tmpDir, 'file', log), await runWorkspaceReads(tmpDir, 'memory', log)];
     });
   }
+  if (has('scale')) await attempt(['scale'], async () => void (report.scale = await runScale(options.scaleSizes, log)));
 }
 
 async function main(): Promise<void> {
