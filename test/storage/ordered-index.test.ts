@@ -11,10 +11,15 @@ import { sortRows } from '../../src/core/pagination.ts';
 import { openStore, type Row } from '../../src/storage/index.ts';
 import { OrderedIndex } from '../../src/storage/ordered-index.ts';
 import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
+import { SortedEntries } from '../../src/storage/sorted-entries.ts';
 import { del, put } from './helpers.ts';
 
 const TINY = { packAfter: 8, hotRows: 4, pageBytes: 600 };
-afterEach(() => setPackLimits(DEFAULT_PACK_LIMITS));
+const BLOCK = SortedEntries.BLOCK;
+afterEach(() => {
+  setPackLimits(DEFAULT_PACK_LIMITS);
+  SortedEntries.BLOCK = BLOCK;
+});
 allowPacking('bookings');
 
 type Booking = { id: string; at: string | null; status: string; product: string };
@@ -43,8 +48,9 @@ const step = fc.oneof(
 );
 
 describe('OrderedIndex', () => {
-  it('answers every page and total as a sort and filter of every row, under writes, packed or not', async () => {
+  it.each([2, BLOCK])('answers every page and total as a sort and filter of every row, under writes, packed, in blocks of %i', async (block) => {
     setPackLimits(TINY);
+    SortedEntries.BLOCK = block;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 40, maxLength: 160 }), async (steps) => {
         const { store } = await openStore({});
