@@ -57,10 +57,12 @@ async function call(origin: string, method: string, path: string, body?: unknown
 }
 
 /** Server time of the /v1 requests made since the log was cleared (it keeps 1,000), matching `path`. */
-async function serverTimes(origin: string, match: (path: string) => boolean): Promise<number[]> {
+async function serverTimes(origin: string, method: string, match: (path: string) => boolean, status = 200): Promise<number[]> {
   const { json } = await call(origin, 'GET', '/__sandbox/requests?limit=1000', undefined, {});
   await call(origin, 'DELETE', '/__sandbox/requests', undefined, {});
-  return (json.data as { path: string; latencyMs: number }[]).filter((e) => match(e.path)).map((e) => e.latencyMs);
+  return (json.data as { method: string; path: string; status: number; latencyMs: number }[])
+    .filter((e) => e.method === method && e.status === status && match(e.path))
+    .map((e) => e.latencyMs);
 }
 
 const series = (values: number[]): Series => {
@@ -102,23 +104,36 @@ async function runAt(target: number, log: (line: string) => void): Promise<Scale
     const total = firstList.json.meta.total as number;
     const oldest = await call(origin, 'GET', `/v1/bookings?limit=1&offset=${total - 1}`);
     const firstRead = await call(origin, 'GET', `/v1/bookings/${oldest.json.data[0].id}`);
-    const [firstListMs] = await serverTimes(origin, (p) => p.startsWith('/v1/bookings?limit=1') && !p.includes('offset'));
+    const [firstListMs] = await serverTimes(origin, 'GET', (p) => p.startsWith('/v1/bookings?limit=1') && !p.includes('offset'));
+
+    log('scale: every page, one after another ...');
+    const pagesStart = performance.now();
+    let pages = 0;
+    for (let offset = 0; offset < total; offset += 100, pages++) {
+      const { status } = await call(origin, 'GET', `/v1/bookings?limit=100&offset=${offset}`);
+      if (status !== 200) throw new Error(`page at ${offset}: ${status}`);
+      if (pages % 900 === 899) await call(origin, 'DELETE', '/__sandbox/requests', undefined, {});
+    }
+    const allPagesSeconds = round((performance.now() - pagesStart) / 1000, 2);
+    await sleep(1000);
+    const rssAfterPagesMiB = rssMiB(child);
+    await call(origin, 'DELETE', '/__sandbox/requests', undefined, {});
 
     log('scale: pages at spread offsets, with and without a filter ...');
     const random = spread(27);
     const offsets = Array.from({ length: 150 }, () => Math.floor(random.next().value * Math.max(total - 100, 1)));
     const ids: string[] = [];
     for (const offset of offsets) ids.push(...(await call(origin, 'GET', `/v1/bookings?limit=100&offset=${offset}`)).json.data.map((b: { id: string }) => b.id));
-    const page = series(await serverTimes(origin, (p) => p.startsWith('/v1/bookings?')));
+    const page = series(await serverTimes(origin, 'GET', (p) => p.startsWith('/v1/bookings?')));
     const confirmed = (await call(origin, 'GET', '/v1/bookings?status=confirmed&limit=1')).json.meta.total as number;
     for (const offset of offsets) await call(origin, 'GET', `/v1/bookings?status=confirmed&sort=updatedAt&limit=100&offset=${Math.floor((offset / total) * Math.max(confirmed - 100, 1))}`);
-    const filteredPage = series(await serverTimes(origin, (p) => p.startsWith('/v1/bookings?status=confirmed&sort')));
+    const filteredPage = series(await serverTimes(origin, 'GET', (p) => p.startsWith('/v1/bookings?status=confirmed&sort')));
     for (let i = 0; i < 30; i++) await call(origin, 'GET', `/v1/bookings?q=${ids[i * 7]!.slice(-4)}&limit=20`);
-    const searchPage = series(await serverTimes(origin, (p) => p.startsWith('/v1/bookings?q=')));
+    const searchPage = series(await serverTimes(origin, 'GET', (p) => p.startsWith('/v1/bookings?q=')));
 
     log('scale: reads, creates and patches ...');
     for (let i = 0; i < 300; i++) await call(origin, 'GET', `/v1/bookings/${ids[Math.floor(random.next().value * ids.length)]}`);
-    const read = series(await serverTimes(origin, (p) => /^\/v1\/bookings\/[^/?]+$/.test(p)));
+    const read = series(await serverTimes(origin, 'GET', (p) => /^\/v1\/bookings\/[^/?]+$/.test(p)));
     let made = 0;
     for (let i = 0; made < 100 && i < ids.length; i++) {
       const booking = (await call(origin, 'GET', `/v1/bookings/${ids[i]}`)).json.data;
@@ -126,24 +141,13 @@ async function runAt(target: number, log: (line: string) => void): Promise<Scale
       const created = await call(origin, 'POST', '/v1/bookings', { departureId: booking.departureId, adults: 1 });
       if (created.status === 201) made++;
     }
-    const create = series(await serverTimes(origin, (p) => p === '/v1/bookings'));
+    const create = series(await serverTimes(origin, 'POST', (p) => p === '/v1/bookings', 201));
     for (let i = 0; i < 100; i++) await call(origin, 'PATCH', `/v1/bookings/${ids[i * 3]}`, { notes: `scale ${i}` });
-    const patch = series(await serverTimes(origin, (p) => /^\/v1\/bookings\/[^/?]+$/.test(p)));
+    const patch = series(await serverTimes(origin, 'PATCH', (p) => /^\/v1\/bookings\/[^/?]+$/.test(p)));
 
-    log('scale: every page, one after another ...');
-    const pagesStart = performance.now();
-    let pages = 0;
-    const finalTotal = (await call(origin, 'GET', '/v1/bookings?limit=1')).json.meta.total as number;
-    for (let offset = 0; offset < finalTotal; offset += 100, pages++) {
-      const { status } = await call(origin, 'GET', `/v1/bookings?limit=100&offset=${offset}`);
-      if (status !== 200) throw new Error(`page at ${offset}: ${status}`);
-      if (pages % 900 === 899) await call(origin, 'DELETE', '/__sandbox/requests', undefined, {});
-    }
-    const allPagesSeconds = round((performance.now() - pagesStart) / 1000, 2);
-    await sleep(1000);
     return {
       bookings: total, seedSeconds, firstListMs: firstListMs ?? firstList.ms, firstReadMs: firstRead.ms,
-      page, filteredPage, searchPage, read, create, patch, allPagesSeconds, pages, rssAfterSeedMiB, rssAfterPagesMiB: rssMiB(child),
+      page, filteredPage, searchPage, read, create, patch, allPagesSeconds, pages, rssAfterSeedMiB, rssAfterPagesMiB,
     };
   } finally {
     await stopChild(sandbox.child);
