@@ -64,7 +64,12 @@ export class BookingSearchText {
       return texts;
     }
     texts = new Map();
-    for (const booking of this.store.scan<Booking>(BOOKINGS.name, workspaceId)) texts.set(booking.id, this.#text(workspaceId, booking));
+    // people first, in one pass: a person read per booking inflated a packed page each (~10 s at 100k)
+    const people = new Map<string, string>();
+    for (const person of this.store.scan<Person>(PEOPLE.name, workspaceId)) people.set(person.id, personText(person));
+    for (const booking of this.store.scan<Booking>(BOOKINGS.name, workspaceId)) {
+      texts.set(booking.id, `${booking.code}\n${(booking.customerId && people.get(booking.customerId)) || NO_PERSON}`.toLowerCase());
+    }
     this.#texts.set(workspaceId, texts);
     for (const oldest of this.#texts.keys()) {
       if (this.#texts.size <= MAX_SEARCHED) break;
@@ -96,7 +101,13 @@ export class BookingSearchText {
 
 /** The text `q` is looked for in: code, full name, first and last name, e-mail, lower-cased. */
 export function searchText(booking: Booking, person: Person | undefined): string {
-  const name = person ? [person.firstName, person.middleName, person.lastName].filter(Boolean).join(' ') : '';
-  const short = person ? `${person.firstName} ${person.lastName}` : '';
-  return [booking.code, name, short, person?.email ?? ''].join('\n').toLowerCase();
+  return `${booking.code}\n${person ? personText(person) : NO_PERSON}`.toLowerCase();
+}
+
+/** a booking without a customer searches its code alone (the three fields empty) */
+const NO_PERSON = '\n\n';
+
+function personText(person: Person): string {
+  const name = [person.firstName, person.middleName, person.lastName].filter(Boolean).join(' ');
+  return [name, `${person.firstName} ${person.lastName}`, person.email].join('\n');
 }
