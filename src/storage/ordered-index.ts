@@ -103,6 +103,27 @@ export class OrderedIndex<T extends { readonly id: string }, E extends Entry> {
     return { ids, total };
   }
 
+  /**
+   * A page among the rows `ids` only (a search that matched a few rows: they are sorted, not
+   * every entry walked). Ids without an entry are left out; `bucket` and `filter` still apply.
+   */
+  pageAmong(workspaceId: string, ids: Iterable<string>, query: PageQuery<E>): { ids: string[]; total: number } {
+    const partition = this.#partition(workspaceId);
+    const key = this.spec.orders[query.order];
+    if (!key) throw new TypeError(`OrderedIndex: no order named ${query.order}`);
+    const picked: E[] = [];
+    for (const id of ids) {
+      const entry = partition.byId.get(id);
+      if (entry === undefined) continue;
+      if (query.bucket !== undefined && this.spec.bucket?.(entry) !== query.bucket) continue;
+      if (query.filter && !query.filter(entry)) continue;
+      picked.push(entry);
+    }
+    const out: string[] = [];
+    SortedEntries.from(key, picked).walk(query.descending, query.offset, (entry) => out.push(entry.id) < query.limit);
+    return { ids: out, total: picked.length };
+  }
+
   /** Entries of the partition (tests), building it if needed. */
   size(workspaceId: string): number {
     return this.#partition(workspaceId).byId.size;

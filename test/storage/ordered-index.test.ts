@@ -42,7 +42,7 @@ function naive(rows: readonly Booking[], q: { order: 'at' | 'id'; descending: bo
 const step = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('put' as const), id: fc.integer({ min: 0, max: 30 }), at: fc.option(fc.integer({ min: 0, max: 6 })), status: fc.constantFrom('pending', 'confirmed', 'cancelled'), product: fc.constantFrom('p1', 'p2'), ws: fc.constantFrom('ws_1', 'ws_2') }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 30 }), ws: fc.constantFrom('ws_1', 'ws_2') }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('page' as const), order: fc.constantFrom('at' as const, 'id' as const), descending: fc.boolean(), bucket: fc.option(fc.constantFrom('pending', 'confirmed', 'cancelled', 'other'), { nil: undefined }), product: fc.option(fc.constantFrom('p1', 'p2'), { nil: undefined }), offset: fc.integer({ min: 0, max: 20 }), limit: fc.integer({ min: 1, max: 12 }), ws: fc.constantFrom('ws_1', 'ws_2') }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('page' as const), order: fc.constantFrom('at' as const, 'id' as const), descending: fc.boolean(), bucket: fc.option(fc.constantFrom('pending', 'confirmed', 'cancelled', 'other'), { nil: undefined }), product: fc.option(fc.constantFrom('p1', 'p2'), { nil: undefined }), offset: fc.integer({ min: 0, max: 20 }), limit: fc.integer({ min: 1, max: 12 }), ws: fc.constantFrom('ws_1', 'ws_2'), among: fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 35 })), { nil: undefined }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('index' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replace' as const) }) },
 );
@@ -73,8 +73,14 @@ describe('OrderedIndex', () => {
           } else {
             index ??= new OrderedIndex<Booking, Entry>(store, 'bookings', spec);
             const filter = s.product === undefined ? undefined : (e: Entry) => e.product === s.product;
-            const got = index.page(s.ws, { order: s.order, descending: s.descending, bucket: s.bucket, filter, offset: s.offset, limit: s.limit });
-            expect(got).toEqual(naive([...model.get(s.ws)!.values()], s));
+            const query = { order: s.order, descending: s.descending, bucket: s.bucket, filter, offset: s.offset, limit: s.limit };
+            const rows = [...model.get(s.ws)!.values()];
+            if (s.among === undefined) expect(index.page(s.ws, query)).toEqual(naive(rows, s));
+            else {
+              // a search's matches: some ids of rows, some of no row
+              const ids = s.among.map((n) => `book_${n}`);
+              expect(index.pageAmong(s.ws, ids, query)).toEqual(naive(rows.filter((r) => ids.includes(r.id)), s));
+            }
           }
         }
         await store.close();

@@ -78,6 +78,13 @@ export class BookingSearchText {
     return texts;
   }
 
+  /** Ids of the workspace's bookings whose search text holds `q` (lower-cased). */
+  matching(workspaceId: string, q: string): string[] {
+    const out: string[] = [];
+    for (const [id, text] of this.texts(workspaceId)) if (text.includes(q)) out.push(id);
+    return out;
+  }
+
   #text(workspaceId: string, booking: Booking): string {
     return searchText(booking, booking.customerId ? PEOPLE.in(this.store).get(workspaceId, booking.customerId) : undefined);
   }

@@ -92,26 +92,20 @@ export class BookingService {
     const ws = principal.workspace.id;
     const spec = parseSort(query.sort, BOOKING_SORT_FIELDS, { field: 'createdAt', descending: true });
     if (query.dir !== undefined) spec.descending = query.dir === 'desc';
-    const filters: ((entry: BookingEntry) => boolean)[] = [];
-    if (principal.productIds.length > 0) {
-      const allowed = new Set(principal.productIds);
-      filters.push((e) => e.productId !== null && allowed.has(e.productId));
-    }
-    const q = query.q?.toLowerCase();
-    if (q) {
-      const texts = BookingSearchText.of(this.records.store).texts(ws);
-      filters.push((e) => texts.get(e.id)?.includes(q) ?? false);
-    }
-    const filter = filters.length === 0 ? undefined : filters.length === 1 ? filters[0] : (e: BookingEntry) => filters.every((f) => f(e));
+    const allowed = principal.productIds.length > 0 ? new Set(principal.productIds) : null;
+    const filter = allowed ? (e: BookingEntry) => e.productId !== null && allowed.has(e.productId) : undefined;
     const page = { order: spec.field, descending: spec.descending, bucket: query.status, filter, offset: query.offset, limit: query.limit };
     const bookings = BOOKINGS.in(this.records.store);
     const index = bookingListIndex(this.records.store);
-    let found = index.page(ws, page);
+    const q = query.q?.toLowerCase();
+    // q: the matching ids from the search text column, then sorted among themselves
+    const find = () => (q ? index.pageAmong(ws, BookingSearchText.of(this.records.store).matching(ws, q), page) : index.page(ws, page));
+    let found = find();
     let rows = found.ids.map((id) => bookings.get(ws, id));
     if (rows.includes(undefined)) {
       // never expected (the index follows every commit); rebuilt from the store rather than answer a hole
       index.forget(ws);
-      found = index.page(ws, page);
+      found = find();
       rows = found.ids.map((id) => bookings.get(ws, id));
     }
     return bookingPage(rows.filter((b) => b !== undefined), found.total, query);
