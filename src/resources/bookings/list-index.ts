@@ -101,7 +101,10 @@ export class BookingSearchText {
       if (op.collection === PEOPLE.name) this.#texts.delete(op.workspaceId);
       else if (op.collection !== BOOKINGS.name) continue;
       else if (op.type === 'delete') texts.delete(op.id);
-      else texts.set(op.row.id, this.#text(op.workspaceId, op.row as unknown as Booking));
+      else {
+        const booking = BOOKINGS.in(this.store).get(op.workspaceId, op.row.id); // as committed (a booking put, applied before the feed)
+        if (booking) texts.set(booking.id, this.#text(op.workspaceId, booking));
+      }
     }
   }
 }
