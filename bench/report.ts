@@ -10,6 +10,7 @@ import type { CreatesResult } from './creates.ts';
 import type { MemoryResult } from './memory.ts';
 import type { SoakResult } from './outbox-soak.ts';
 import { seedBlock, type SeedBenchResult } from './seed.ts';
+import { scaleBlock, type ScaleResult } from './scale.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -32,6 +33,7 @@ export interface BenchReport {
   memory?: MemoryResult;
   outboxSoak?: SoakResult;
   seed?: SeedBenchResult;
+  scale?: ScaleResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -154,6 +156,7 @@ export function formatReport(r: BenchReport): string {
   if (r.workspaceReads) blocks.push(workspaceReadsBlock(r.workspaceReads));
   if (r.outboxSoak) blocks.push(soakBlock(r.outboxSoak));
   if (r.seed) blocks.push(seedBlock(r.seed));
+  if (r.scale) blocks.push(scaleBlock(r.scale, table));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

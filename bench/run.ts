@@ -12,7 +12,9 @@
  * 6 form and booking creates at 1k and 100k records, 7 memory (idle RSS against
  * bare Fastify, RSS after 100k requests, 10k failed deliveries, 100k bookings),
  * 8 workspaces on demand, 9 1,000 workspaces reading (bench/workspace-reads.ts),
- * 10 the outbox soak: failing deliveries on a compressed schedule (bench/outbox-soak.ts).
+ * 10 the outbox soak: failing deliveries on a compressed schedule (bench/outbox-soak.ts), 11 the seed
+ * beside a CPU hog (bench/seed.ts), 12 scale: list, read, create and patch at 10k and 100k bookings,
+ * with the growth table (bench/scale.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -32,8 +34,9 @@ import { runWorkspaces } from './workspaces.ts';
 import { runWorkspaceReads } from './workspace-reads.ts';
 import { runOutboxSoak } from './outbox-soak.ts';
 import { runSeedBench } from './seed.ts';
+import { runScale } from './scale.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -51,6 +54,7 @@ function parseOptions() {
       'memory-bookings': { type: 'string', default: '20000' },
       // 3 min: the bound is reached after ~30 s, and the curve is level well before 3 min (docs/benchmarks.md)
       'soak-seconds': { type: 'string', default: '180' },
+      'scale-sizes': { type: 'string', default: '10000,100000' },
       only: { type: 'string' },
       profile: { type: 'string' },
     },
@@ -74,6 +78,7 @@ function parseOptions() {
     memoryDeliveries: int('memory-deliveries', values['memory-deliveries'], 10, 1_000_000),
     memoryBookings: int('memory-bookings', values['memory-bookings'], 0, 1_000_000),
     soakSeconds: int('soak-seconds', values['soak-seconds'], 10, 3600),
+    scaleSizes: values['scale-sizes'].split(',').map((n) => int('scale-sizes', n, 100, 1_000_000)),
     sections: new Set(only as Section[]),
     profileDir: values.profile,
   };
@@ -150,6 +155,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
     });
   }
   if (has('seed')) await attempt(['seed'], async () => void (report.seed = await runSeedBench(log)));
+  if (has('scale')) await attempt(['scale'], async () => void (report.scale = await runScale(options.scaleSizes, log)));
 }
 
 async function main(): Promise<void> {

@@ -92,7 +92,7 @@ export async function runSeedBench(log: (line: string) => void): Promise<SeedBen
 export function seedBlock(r: SeedBenchResult): string {
   const row = (name: string, l: Latency) => `  ${name.padEnd(34)} ${String(l.probes).padStart(6)} probes  p50 ${l.p50Ms} ms  p99 ${l.p99Ms} ms  max ${l.maxMs} ms`;
   return [
-    '10. seed beside a CPU hog (in memory)',
+    '11. seed beside a CPU hog (in memory)',
     `  asked ${r.requested.products} products, ${r.requested.bookings} bookings; made ${r.created.products} products, ${r.created.bookings} bookings in ${r.seedSeconds} s${r.shortfall ? ` (${r.shortfall})` : ''}`,
     row('GET /__sandbox/health, hog alone', r.idle),
     row('GET /__sandbox/health, seeding', r.health),

@@ -52,18 +52,9 @@ export function paginate<T>(rows: readonly T[], page: Page) {
   };
 }
 
-/** Booking list envelope: `{data, meta: {total, limit, offset, hasMore}}`. */
-export function paginateBookings<T>(rows: readonly T[], page: Page) {
-  const { data, pagination } = paginate(rows, page);
-  return {
-    data,
-    meta: {
-      total: pagination.total,
-      limit: pagination.limit,
-      offset: pagination.offset,
-      hasMore: pagination.has_more,
-    },
-  };
+/** The booking envelope of one page found in an index: `total` rows match, `data` are those at `page.offset`. */
+export function bookingPage<T>(data: T[], total: number, page: Page) {
+  return { data, meta: { total, limit: page.limit, offset: page.offset, hasMore: page.offset + data.length < total } };
 }
 
 export interface SortSpec {

@@ -1,4 +1,5 @@
 import type { Collection } from './collection.ts';
+import { EAGER_BUILD_ROWS } from './ordered-index.ts';
 import type { Store, StoreChange } from './types.ts';
 
 /**
@@ -153,7 +154,13 @@ export class FieldIndex<T extends { readonly id: string }> {
     for (const op of change.ops) {
       if (op.collection !== this.collection || op.type !== 'put') continue; // a deleted id fails its next check
       const partition = this.#partitions.get(op.workspaceId);
-      if (!partition) continue; // not built yet: the first lookup scans the current rows
+      if (!partition) {
+        // Not built yet. While the partition is small, build it now (this change included) and keep it from
+        // here on: a seed of 100k bookings then leaves it built, and the first read after the seed scans nothing
+        // (it inflated every packed page, ~1.3 s: issue 27). A large one is left to its first lookup.
+        if (this.store.count(this.collection, op.workspaceId) <= EAGER_BUILD_ROWS) this.#partition(op.workspaceId);
+        continue;
+      }
       const key = this.keyOf(op.row as unknown as T);
       if (key !== null) file(partition, key, op.row.id); // already filed there: keeps its place, as the store's order does
       this.#checkStale(op.workspaceId, partition);

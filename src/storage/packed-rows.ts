@@ -8,8 +8,9 @@
  * their JSON, deflated with the partition's first page as the dictionary, ~65
  * bytes per passenger and ~210 per booking, plus ~12 bytes in a PageIndex.
  * The newest `hotRows` rows, and up to `hotRows` rows changed since they were
- * packed, stay objects. A read of a packed row inflates and parses its page (~50 us), and
- * the last few pages read stay parsed.
+ * packed, stay objects. A read of a packed row inflates its page and parses that row's line
+ * alone (issue 27: a page of 100 bookings in date order reads 100 pages, and parsing each
+ * whole page cost ~100 us a row); the last pages read stay inflated.
  *
  * It behaves as the Map it replaces (codec.ts): `set` keeps an existing id's
  * place, a deleted and re-created id goes last, iteration is in that order.
@@ -22,7 +23,8 @@ import { keep } from './page-arena.ts';
 import { idHash, PageIndex } from './page-index.ts';
 import type { Row } from './types.ts';
 
-const CACHED_PAGES = 16;
+/** inflated page texts kept (~8 KB each) */
+const CACHED_PAGES = 32;
 /** zlib's window: a longer dictionary is not used */
 const DICTIONARY_BYTES = 32 * 1024;
 
@@ -48,8 +50,8 @@ export class PackedRows implements RowMap {
   /** live packed rows */
   #packed: number;
   readonly #limits: PackLimits;
-  /** parsed pages, least recently used first */
-  #parsed = new Map<number, Map<string, Row>>();
+  /** inflated page texts, least recently used first: one row per line (see #encodeRows) */
+  #texts = new Map<number, string>();
   /** walks of entries() in progress */
   #walks = 0;
 
@@ -105,7 +107,7 @@ export class PackedRows implements RowMap {
     const changed = this.#changed.get(id);
     if (changed !== undefined) return changed.row ?? undefined;
     const page = this.#pageOf(id);
-    return page < 0 ? undefined : this.#page(page).get(id);
+    return page < 0 ? undefined : this.#rowIn(page, id);
   }
 
   has(id: string): boolean {
@@ -155,9 +157,8 @@ export class PackedRows implements RowMap {
     const buffers = this.#pages.buffers;
     for (let page = 0; page < buffers.length; page++) {
       if (buffers[page] === null) continue;
-      const parsed = this.#parsed.get(page);
-      // a walk over every page parses each one without caching it (an array: no Map to build)
-      for (const packed of parsed ? parsed.values() : this.#parse(page)) {
+      // a walk over every page parses each one without caching it
+      for (const packed of this.#parse(page)) {
         const changed = this.#changed.get(packed.id);
         if (changed === undefined) yield [packed.id, packed];
         else if (changed.row !== null) yield [packed.id, changed.row];
@@ -203,7 +204,7 @@ export class PackedRows implements RowMap {
 
   /** The page holding a packed id (changed or not), or -1. */
   #pageOf(id: string): number {
-    return this.#index.find(idHash(id), (page) => this.#page(page).has(id));
+    return this.#index.find(idHash(id), (page) => this.#rowIn(page, id) !== undefined);
   }
 
   /** Packs the oldest tail rows into a new page of about `pageBytes` of JSON. */
@@ -226,7 +227,7 @@ export class PackedRows implements RowMap {
       this.#tail.delete(id);
     }
     const page = this.#pages.buffers.length;
-    this.#pages.buffers.push(this.#encode(`[${parts.join(',')}]`));
+    this.#pages.buffers.push(this.#encode(`[${parts.join(',\n')}]`));
     for (const hash of hashes) this.#index.add(hash, page);
     this.#packed += parts.length;
   }
@@ -247,14 +248,15 @@ export class PackedRows implements RowMap {
   /** Replaces one page with `changes` applied (a null drops the row); its place in the order is kept. */
   #rewrite(page: number, changes: Map<string, Row | null>): void {
     const rows: Row[] = [];
-    for (const [id, row] of this.#page(page)) {
+    for (const row of this.#parse(page)) {
+      const id = row.id;
       const change = changes.get(id);
       if (change === undefined) rows.push(row);
       else if (change === null) this.#index.remove(idHash(id), page);
       else rows.push(change);
     }
-    this.#parsed.delete(page);
-    this.#pages.buffers[page] = rows.length === 0 ? null : this.#encode(JSON.stringify(rows));
+    this.#texts.delete(page);
+    this.#pages.buffers[page] = rows.length === 0 ? null : this.#encode(`[${rows.map((row) => JSON.stringify(row)).join(',\n')}]`);
   }
 
   #encode(json: string): Buffer {
@@ -264,27 +266,45 @@ export class PackedRows implements RowMap {
   }
 
   #parse(page: number): Row[] {
+    const text = this.#texts.get(page) ?? this.#inflate(page);
+    return text === '' ? [] : (JSON.parse(text) as Row[]);
+  }
+
+  #inflate(page: number): string {
     const buffer = this.#pages.buffers[page];
-    return buffer ? (JSON.parse(inflateRawSync(buffer, { dictionary: this.#pages.dictionary! }).toString('utf8')) as Row[]) : [];
+    return buffer ? inflateRawSync(buffer, { dictionary: this.#pages.dictionary! }).toString('utf8') : '';
   }
 
-  #decode(page: number): Map<string, Row> {
-    const out = new Map<string, Row>();
-    for (const row of this.#parse(page)) out.set(row.id, row);
-    return out;
-  }
-
-  /** A page's rows as packed (changes not applied), through the cache of parsed pages. */
-  #page(page: number): Map<string, Row> {
-    let rows = this.#parsed.get(page);
-    if (rows) {
-      this.#parsed.delete(page);
+  /** A page's text, through the cache of inflated pages. */
+  #text(page: number): string {
+    let text = this.#texts.get(page);
+    if (text !== undefined) {
+      this.#texts.delete(page);
     } else {
-      rows = this.#decode(page);
-      if (this.#parsed.size >= CACHED_PAGES) this.#parsed.delete(this.#parsed.keys().next().value!);
+      text = this.#inflate(page);
+      if (this.#texts.size >= CACHED_PAGES) this.#texts.delete(this.#texts.keys().next().value!);
     }
-    this.#parsed.set(page, rows);
-    return rows;
+    this.#texts.set(page, text);
+    return text;
+  }
+
+  /**
+   * The row `id` of a packed page (as packed: changes not applied), parsing its line alone. A page is
+   * `[row,\nrow,\n...row]` (JSON.stringify writes no raw newline), so the lines holding the id's JSON
+   * string are the candidates; the row whose own id it is answers (another row may name it).
+   */
+  #rowIn(page: number, id: string): Row | undefined {
+    const text = this.#text(page);
+    const needle = JSON.stringify(id);
+    for (let at = text.indexOf(needle); at >= 0; ) {
+      const start = text.lastIndexOf('\n', at) + 1 || 1; // the first line starts after '['
+      let end = text.indexOf('\n', at);
+      if (end < 0) end = text.length;
+      const row = JSON.parse(text.slice(start, end - 1)) as Row; // without the ',' or the final ']'
+      if (row.id === id) return row;
+      at = text.indexOf(needle, end);
+    }
+    return undefined;
   }
 }
 

@@ -33,6 +33,19 @@ function expectSame(packed: PackedRows, model: Map<string, Row>): void {
 }
 
 describe('PackedRows', () => {
+  it('reads a packed row by its own id, whatever other rows of its page name it, and ids JSON escapes', () => {
+    const odd = ['a', 'quote"d', 'new\nline', 'back\\slash', 'uni☃'];
+    const rows = new Map<string, Row>();
+    // every row names the others, before and after its own id, so the id's JSON string is on every line
+    for (const id of odd) rows.set(id, { before: odd, id, after: { names: odd, [id]: id } });
+    for (let i = 0; i < 8; i++) rows.set(`filler_${i}`, { id: `filler_${i}`, refs: odd });
+    const packed = PackedRows.adopt(new Map(rows), 'now', { packAfter: 2, hotRows: 1, pageBytes: 400 });
+    expect(packed.pageCount).toBeGreaterThan(1);
+    for (const [id, row] of rows) expect(packed.get(id)).toEqual(row);
+    expect(packed.get('missing')).toBeUndefined();
+    expect([...packed.entries()]).toEqual([...rows.entries()]);
+  });
+
   it('behaves as a Map: values, order (set keeps a place, delete and re-create goes last) and size', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 20, maxLength: 300 }), (steps) => {

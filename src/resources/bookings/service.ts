@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Principal } from '../../core/auth.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { paginateBookings, parseSort, sortRows } from '../../core/pagination.ts';
+import { bookingPage, parseSort } from '../../core/pagination.ts';
 import type { Op } from '../../storage/types.ts';
 import { adjustSeats, type Pricer } from '../departures/pricing.ts';
 import { seatsRequired } from '../departures/schemas.ts';
@@ -12,9 +12,9 @@ import { BOOKING_SORT_FIELDS, type BookingView, type CreateBookingBody, type Lis
 import { mirrorItems, pricedFields, type BookingRecords } from './records.ts';
 import type { Booking, Quote } from './schemas.ts';
 import { assertTransition } from './state.ts';
+import { bookingListIndex, BookingSearchText, type BookingEntry } from './list-index.ts';
 import { BOOKINGS, BOOKING_ITEMS } from './collections.ts';
 import { DEPARTURES } from '../departures/collections.ts';
-import { PEOPLE } from '../people/collections.ts';
 import { PRODUCTS } from '../products/collections.ts';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -83,17 +83,32 @@ export class BookingService {
     return this.records.view(principal.workspace.id, this.records.find(principal, rawId));
   }
 
-  /** `dir` wins over a leading `-` in `sort`; default newest first. `locale` is accepted (bookings carry no translated text). */
+  /**
+   * `dir` wins over a leading `-` in `sort`; default newest first. `locale` is accepted (bookings carry no translated text).
+   * The page is found in the list index (list-index.ts) and only its rows are read (issue 27, point 1): the order,
+   * ties by id, is the one sorting every visible booking gave.
+   */
   list(principal: Principal, query: ListBookingsQuery) {
     const ws = principal.workspace.id;
     const spec = parseSort(query.sort, BOOKING_SORT_FIELDS, { field: 'createdAt', descending: true });
     if (query.dir !== undefined) spec.descending = query.dir === 'desc';
-    let rows = BOOKINGS.in(this.records.store).list(ws).filter((b) => this.records.visible(principal, b));
-    if (query.status) rows = rows.filter((b) => b.status === query.status);
+    const allowed = principal.productIds.length > 0 ? new Set(principal.productIds) : null;
+    const filter = allowed ? (e: BookingEntry) => e.productId !== null && allowed.has(e.productId) : undefined;
+    const page = { order: spec.field, descending: spec.descending, bucket: query.status, filter, offset: query.offset, limit: query.limit };
+    const bookings = BOOKINGS.in(this.records.store);
+    const index = bookingListIndex(this.records.store);
     const q = query.q?.toLowerCase();
-    if (q) rows = rows.filter((b) => this.searchText(ws, b).includes(q));
-    const sorted = sortRows([...rows].sort((a, b) => (a.id < b.id ? -1 : 1)), spec, (b, f) => b[f as keyof Booking]);
-    return paginateBookings(sorted, query);
+    // q: the matching ids from the search text column, then sorted among themselves
+    const find = () => (q ? index.pageAmong(ws, BookingSearchText.of(this.records.store).matching(ws, q), page) : index.page(ws, page));
+    let found = find();
+    let rows = found.ids.map((id) => bookings.get(ws, id));
+    if (rows.includes(undefined)) {
+      // never expected (the index follows every commit); rebuilt from the store rather than answer a hole
+      index.forget(ws);
+      found = find();
+      rows = found.ids.map((id) => bookings.get(ws, id));
+    }
+    return bookingPage(rows.filter((b) => b !== undefined), found.total, query);
   }
 
   /** PATCH {status, notes}: status moves follow the state machine; cancelling gives the seats back. */
@@ -125,13 +140,6 @@ export class BookingService {
     const product = departure && PRODUCTS.in(store).get(ws, departure.productId);
     if (!departure || !product) return [];
     return [DEPARTURES.putOp(ws, adjustSeats(departure, product, seatsRequired(booking), at))];
-  }
-
-  private searchText(ws: string, booking: Booking): string {
-    const person = booking.customerId ? PEOPLE.in(this.records.store).get(ws, booking.customerId) : undefined;
-    const name = person ? [person.firstName, person.middleName, person.lastName].filter(Boolean).join(' ') : '';
-    const short = person ? `${person.firstName} ${person.lastName}` : '';
-    return [booking.code, name, short, person?.email ?? ''].join('\n').toLowerCase();
   }
 
   /** Codes are unique per workspace; a custom code that is taken is a 409, a generated one is retried. */

@@ -9,6 +9,7 @@ import type { Coupon, Extension, PricingOption } from '../catalog/schemas.ts';
 import type { Product } from '../products/schemas.ts';
 import type { AddonSelection, PricingRequest } from './requests.ts';
 import { seatsRequired, type Departure } from './schemas.ts';
+import { ByProduct } from '../catalog/by-product.ts';
 import { COUPONS, EXTENSIONS, PRICING_OPTIONS } from '../catalog/collections.ts';
 import { DEPARTURES } from './collections.ts';
 import { PRODUCTS } from '../products/collections.ts';
@@ -47,10 +48,17 @@ export interface Bookable {
 }
 
 export class Pricer {
+  /** pricing options and extensions of one product, without filtering the workspace's whole catalog */
+  private readonly options: ByProduct<PricingOption>;
+  private readonly extensions: ByProduct<Extension>;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.options = new ByProduct(PRICING_OPTIONS.in(store));
+    this.extensions = new ByProduct(EXTENSIONS.in(store));
+  }
 
   /** A departure the principal may see: organization keys only see their products' departures. */
   find(principal: Principal, rawId: unknown, field = 'id'): Bookable {
@@ -87,7 +95,7 @@ export class Pricer {
     const { product, departure } = target;
     const ws = principal.workspace.id;
     const party: Party = { adults: input.adults, children: input.children ?? 0, infants: input.infants ?? 0 };
-    const options = PRICING_OPTIONS.in(this.store).list(ws).filter((o) => o.productId === product.id && o.active);
+    const options = this.options.of(ws, product.id).filter((o) => o.active);
     checkParty(party, options);
     const room = chooseRoom(options, party, input);
     const addons = this.addons(ws, product, party, input);
@@ -109,7 +117,7 @@ export class Pricer {
     if (input.addonQuantity !== undefined && input.addons !== undefined && input.addonQuantity !== sum) {
       throw badRequest('ADDON_QUANTITY_MISMATCH', `addonQuantity (${input.addonQuantity}) must equal the sum of addons[].quantity (${sum})`);
     }
-    const offered = EXTENSIONS.in(this.store).list(ws).filter((e) => e.productId === product.id);
+    const offered = this.extensions.of(ws, product.id);
     const seen = new Set<string>();
     return selections.map((selection, i) => {
       const field = `addons[${i}].extensionId`;
