@@ -59,7 +59,21 @@ export function undocumentedAnswer(docText: string, method: string, url: string,
   const key = `${method} ${route.path} ${status}`;
   let validate = validators.get(key);
   // the document's components beside the schema, so that its `#/components/schemas/...` refs resolve
-  if (!validate) validators.set(key, (validate = ajv.compile({ ...(schema as object), components: doc.components })));
+  if (!validate) validators.set(key, (validate = ajv.compile(nullableAsJsonSchema({ ...(schema as object), components: doc.components }))));
   if (validate(JSON.parse(body))) return null;
   return `${key}: the body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`;
+}
+
+/**
+ * OpenAPI 3.0's `nullable: true` as JSON Schema: null, or the schema without it. Ajv reads
+ * `nullable` only beside `type`, so a nullable reference to a component (zod writes
+ * `{nullable: true, allOf: [{$ref}]}`, issue 27) refused null, while the generated client
+ * (openapi-typescript) reads it as `Quote | null`, as the server answers.
+ */
+function nullableAsJsonSchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nullableAsJsonSchema);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) if (key !== 'nullable') out[key] = nullableAsJsonSchema(inner);
+  return (value as { nullable?: unknown }).nullable === true ? { anyOf: [{ type: 'null' }, out] } : out;
 }
