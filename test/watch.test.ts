@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,7 +115,9 @@ describe('sandbox start --watch', () => {
     const [id, product] = Object.entries(db.collections.products[liveId])[0] as [string, { title: unknown }];
     product.title = 42;
     db.collections.products[liveId].bad = { id: 'bad', garbage: true };
-    await writeFile(dbPath, JSON.stringify(db));
+    // saved as editors do (a temp file, then a rename): the watcher never reads half of it
+    await writeFile(`${dbPath}.edit`, JSON.stringify(db));
+    await rename(`${dbPath}.edit`, dbPath);
     await eventually(() => expect(logs.some((l) => l.includes('not loaded, keeping the last good state'))).toBe(true));
     const line = logs.find((l) => l.includes('not loaded'))!;
     expect(line).toMatch(/products row "(bad|[^"]+)".*(title|garbage|id)/);
