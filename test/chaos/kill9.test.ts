@@ -13,21 +13,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, type Running } from '../helpers/cli.ts';
+import { prng } from './process.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20260115);
 const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 10);
-
-/** mulberry32: a tiny seeded PRNG, so kill moments and choices repeat with the seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Row = { id: string } & Record<string, unknown>;
 type Export = Record<string, Row[]>;

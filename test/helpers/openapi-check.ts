@@ -59,7 +59,7 @@ export function undocumentedAnswer(docText: string, method: string, url: string,
   const key = `${method} ${route.path} ${status}`;
   let validate = validators.get(key);
   // the document's components beside the schema, so that its `#/components/schemas/...` refs resolve
-  if (!validate) validators.set(key, (validate = ajv.compile(nullableAsJsonSchema({ ...(schema as object), components: doc.components }))));
+  if (!validate) validators.set(key, (validate = ajv.compile(nullableAsJsonSchema({ ...(schema as object), components: doc.components }) as object)));
   if (validate(JSON.parse(body))) return null;
   return `${key}: the body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`;
 }

@@ -1,10 +1,10 @@
-import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
+import { raw } from './raw-http.ts';
 
 /**
  * The attack suite of issue 16: every spelling of the control-plane and API
@@ -12,27 +12,6 @@ import { KEYS } from '../helpers/sandbox.ts';
  * itself, and a corrupted acknowledged journal line. Requests go over a real
  * socket with the path exactly as written (no client-side normalisation).
  */
-interface Raw {
-  status: number;
-  body: string;
-}
-
-function raw(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { connection: 'close', ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-        if (text.length > 4096) res.destroy(); // an SSE stream that answered would never end
-      });
-      res.on('close', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** `/__sandbox` and `/v1` spelt as an attacker would; the router decodes some, others are different paths. */
 const controlSpellings = ['/%5F%5Fsandbox', '/%5f%5fsandbox', '/__%73andbox', '/%255F%255Fsandbox', '//__sandbox', '/./__sandbox', '/v1/../__sandbox'];
 const apiSpellings = ['/%761', '/%76%31', '/v%31', '/%25761', '//v1', '/./v1', '/x/../v1'];
