@@ -8,13 +8,14 @@ import { watchSandbox } from '../src/watch.ts';
 import { KEYS } from './helpers/sandbox.ts';
 
 /** Polls until `check` passes; file events arrive in real time, so this waits for them (bounded). */
-async function eventually(check: () => unknown | Promise<unknown>, attempts = 200): Promise<void> {
-  for (let i = 0; ; i++) {
+async function eventually(check: () => unknown | Promise<unknown>, deadlineMs = 30_000): Promise<void> {
+  // a deadline in time, not 200 turns of 25 ms: turns stretch on a loaded machine (issue 28)
+  for (const end = Date.now() + deadlineMs; ; ) {
     try {
       await check();
       return;
     } catch (err) {
-      if (i >= attempts) throw err;
+      if (Date.now() > end) throw err;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

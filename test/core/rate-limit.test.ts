@@ -27,6 +27,22 @@ describe('rate limiter (API description, Limits)', () => {
     expect(limiter.take(sandbox).allowed).toBe(false);
   });
 
+  it('retry_after rounds a partial second up: told to wait 2 s when 1.2 s remain, a client does not retry into another 429 (issue 28)', async () => {
+    const { clock, limiter } = setup();
+    for (let i = 0; i < 5; i++) expect(limiter.take(sandbox).allowed).toBe(true);
+    for (let i = 0; i < 95; i++) {
+      await clock.advance(600);
+      expect(limiter.take(sandbox).allowed).toBe(true);
+    }
+    await clock.advance(1_800); // 58.8 s into the minute, its 100 requests used: 1.2 s to wait
+    const refused = limiter.take(sandbox);
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfter: 2 });
+    await clock.advance(1_000); // had it said 1 s: still refused
+    expect(limiter.take(sandbox).allowed).toBe(false);
+    await clock.advance(1_000);
+    expect(limiter.take(sandbox).allowed).toBe(true);
+  });
+
   it('a refused request consumes nothing', () => {
     const { limiter } = setup();
     for (let i = 0; i < 5; i++) limiter.take(sandbox);

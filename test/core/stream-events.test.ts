@@ -5,8 +5,9 @@ import { toFeedItem } from '../../src/dashboard/control-source.ts';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 
-async function until<T>(check: () => T | undefined | false, what: string, attempts = 400): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
+async function until<T>(check: () => T | undefined | false, what: string, deadlineMs = 30_000): Promise<T> {
+  // a deadline in time, not a count of 10 ms turns: turns stretch on a loaded machine (issue 28)
+  for (const end = Date.now() + deadlineMs; Date.now() < end; ) {
     const value = check();
     if (value) return value;
     await new Promise((resolve) => setTimeout(resolve, 10));

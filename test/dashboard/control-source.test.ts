@@ -6,8 +6,9 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
 
 /** Polls `check` with a bounded number of attempts (real sockets: no fixed sleeps). */
-async function until<T>(check: () => T | undefined | false, what: string, attempts = 400): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
+async function until<T>(check: () => T | undefined | false, what: string, deadlineMs = 30_000): Promise<T> {
+  // a deadline in time, not a count of 10 ms turns: turns stretch on a loaded machine (issue 28)
+  for (const end = Date.now() + deadlineMs; Date.now() < end; ) {
     const value = check();
     if (value) return value;
     await new Promise((resolve) => setTimeout(resolve, 10));

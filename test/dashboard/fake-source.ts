@@ -71,9 +71,10 @@ export function delivery(overrides: { id?: string; status?: DeliveryView['status
 }
 
 /** Polls the latest frame until `check` passes, with a bounded number of turns of the event loop. */
-export async function waitForFrame(lastFrame: () => string | undefined, check: (frame: string) => boolean, attempts = 100): Promise<string> {
+export async function waitForFrame(lastFrame: () => string | undefined, check: (frame: string) => boolean, deadlineMs = 15_000): Promise<string> {
   let frame = '';
-  for (let i = 0; i < attempts; i++) {
+  // a deadline in time, not 100 turns of 5 ms: turns stretch on a loaded machine (issue 28)
+  for (const end = Date.now() + deadlineMs; Date.now() < end; ) {
     frame = lastFrame() ?? '';
     if (check(frame)) return frame;
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -27,6 +27,13 @@ describe('authentication (API description, Authentication 1-3, 11)', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it('the scheme is case-insensitive: "bearer" and "BEARER" work as "Bearer" does (RFC 7235; issue 28)', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      const res = await t.request('GET', '/v1/products?limit=1', { key: null, headers: { authorization: `${scheme} ${KEYS.liveFull}` } });
+      expect(res.statusCode, scheme).toBe(200);
+    }
+  });
+
   it('a workspace key only ever sees its own workspace', async () => {
     const live = await t.request('GET', '/v1/products?limit=100', { key: KEYS.liveFull });
     const sbx = await t.request('GET', '/v1/products?limit=100', { key: KEYS.sandboxFull });
@@ -97,5 +104,23 @@ describe('internal service keys (Authentication 6)', () => {
     const res = await plain.request('GET', '/v1/products', { key: INTERNAL, headers: { 'x-workspace-id': plain.liveWorkspaceId } });
     expect(res.statusCode).toBe(401);
     await plain.sandbox.stop();
+  });
+});
+
+describe('keys after the state is replaced (issue 28)', () => {
+  it('a key that exists only in imported state authenticates right after PUT /__sandbox/state', async () => {
+    const other = await testSandbox({ enforceRateLimits: false });
+    try {
+      const created = await other.request('POST', `/__sandbox/workspaces/${other.liveWorkspaceId}/keys`, { key: null, body: { name: 'imported', scopes: null } });
+      expect(created.statusCode).toBe(201);
+      const { key } = created.json().data as { key: string };
+      const exported = await other.request('GET', '/__sandbox/state', { key: null });
+      expect((await t.request('GET', '/v1/products?limit=1', { key })).statusCode).toBe(401); // not known here yet
+      const imported = await t.request('PUT', '/__sandbox/state', { key: null, payload: exported.body, headers: { 'content-type': 'application/json' } });
+      expect(imported.statusCode).toBe(200);
+      expect((await t.request('GET', '/v1/products?limit=1', { key })).statusCode).toBe(200);
+    } finally {
+      await other.sandbox.stop();
+    }
   });
 });

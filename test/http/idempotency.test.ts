@@ -74,6 +74,21 @@ describe('Idempotency-Key on POST (Common request rules)', () => {
     expect((await t.request('POST', '/v1/forms', { body: { fields: [] }, headers })).statusCode).toBe(400);
     expect((await t.request('POST', '/v1/forms', { body: form('Fixed'), headers })).statusCode).toBe(201);
   });
+
+  it('a key is 1 to 255 characters: an empty or a 256-character key gets 400 and stores nothing (issue 28)', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const records = () => t!.sandbox.store.list('idempotency', t!.liveWorkspaceId).length;
+    for (const key of ['k', 'k'.repeat(255)]) {
+      expect((await t.request('POST', '/v1/forms', { body: form(`ok ${key.length}`), headers: { 'idempotency-key': key } })).statusCode).toBe(201);
+    }
+    expect(records()).toBe(2);
+    for (const key of ['', 'k'.repeat(256), 'k'.repeat(10_000)]) {
+      const res = await t.request('POST', '/v1/forms', { body: form(`refused ${key.length}`), headers: { 'idempotency-key': key } });
+      expect(res.statusCode, `a key of ${key.length} characters`).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_INVALID', error: expect.stringMatching(/1 to 255 characters/) });
+    }
+    expect(records()).toBe(2);
+  });
 });
 
 describe('the idempotency purge service (src/core/idempotency-purge.ts)', () => {

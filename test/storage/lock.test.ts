@@ -64,7 +64,7 @@ describe('database lock', () => {
     try {
       const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
       let state = '';
-      for (let i = 0; i < 200 && state !== 'Z'; i++) {
+      for (const end = Date.now() + 15_000; state !== 'Z' && Date.now() < end; ) {
         await new Promise((resolve) => setTimeout(resolve, 10));
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);

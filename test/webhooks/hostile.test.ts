@@ -39,13 +39,12 @@ describe('hostile webhook receivers', () => {
       const receiver = await startHostileReceiver(behaviour);
       try {
         const sub = await subscribe(t, { url: receiver.url, events: ['booking.created'] });
-        const started = performance.now();
         await emit(t, 'booking.created');
-        const elapsed = performance.now() - started;
         const [delivery] = deliveriesOf(t, sub.id);
         expect(delivery).toMatchObject({ status: 'pending', retries: 1 });
         expect(delivery!.attempts[0]!.error).toBe(reason);
-        expect(elapsed).toBeLessThan(TIMEOUT_MS + 2_000); // cut off at the deadline, not when the receiver is done
+        // cut off at the deadline, not when the receiver is done: "hang" and "drip" never finish by themselves, and
+        // "huge" is checked below by the bytes it managed to send. No assertion on durations (issue 28).
         const sub2 = (await t.request('GET', `/v1/webhooks/subscriptions/${sub.id}`)).json().data;
         expect(sub2.failure_count).toBe(1);
         if (behaviour === 'huge') {

@@ -153,6 +153,18 @@ describe('passengers and items reject bad input', () => {
     await expectError(items('book_00000000-0000-4000-8000-000000000000', { items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }] }), 404, /^Booking not found$/);
   });
 
+  it('a completed booking takes no passengers or items either (409), and keeps its status (issue 28)', async () => {
+    const { id } = await newBooking();
+    expect((await t.request('PATCH', `/v1/bookings/${id}`, { body: { status: 'confirmed' } })).statusCode).toBe(200);
+    const lead = await createPerson(t);
+    expect((await passengers(id, { passengers: [{ personId: lead.id, role: 'lead' }] })).statusCode).toBe(200); // confirmed is still open
+    expect((await t.request('PATCH', `/v1/bookings/${id}`, { body: { status: 'completed' } })).statusCode).toBe(200);
+    const p = await createPerson(t);
+    await expectError(passengers(id, { passengers: [{ personId: p.id }] }), 409, new RegExp(`^Cannot change passengers: booking ${id} is completed$`));
+    await expectError(items(id, { items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }] }), 409, /^Cannot add items: booking .* is completed$/);
+    expect((await t.request('GET', `/v1/bookings/${id}`)).json().data).toMatchObject({ status: 'completed', passengers: [expect.objectContaining({ role: 'lead' })] });
+  });
+
   it('items: more seats than left 409 (nothing changes), foreign extension 400, another departure 400, unknown kind 400', async () => {
     const few = pickDeparture(t, { rooms: false, exclude: [day.departure.id] });
     const { id } = await newBooking(1, few.departure.id);

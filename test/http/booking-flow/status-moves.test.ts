@@ -10,6 +10,8 @@ beforeAll(async () => {
 afterAll(() => t.sandbox.stop());
 
 type Status = 'pending' | 'confirmed' | 'cancelled' | 'completed';
+/** The moves a 409 lists as allowed from each status (docs/bookings.md, "Status moves"). */
+const ALLOWED: Record<Status, Status[]> = { pending: ['confirmed', 'cancelled'], confirmed: ['completed', 'cancelled'], cancelled: [], completed: [] };
 const PATH_TO: Record<Status, Status[]> = { pending: [], confirmed: ['confirmed'], cancelled: ['cancelled'], completed: ['confirmed', 'completed'] };
 
 async function bookingIn(status: Status, extra: Record<string, unknown> = {}): Promise<string> {
@@ -46,7 +48,7 @@ describe('PATCH /v1/bookings/:id status moves', () => {
     const id = await bookingIn(from);
     const res = await patch(id, { status: to });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ error: `Cannot move booking from ${from} to ${to}: ${why}`, from, to });
+    expect(res.json()).toMatchObject({ error: `Cannot move booking from ${from} to ${to}: ${why}`, from, to, allowed: ALLOWED[from] });
     expect((await t.request('GET', `/v1/bookings/${id}`)).json().data.status).toBe(from);
   });
 
