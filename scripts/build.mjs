@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildInspector } from './build-inspector.mjs';
 import { generatorFingerprint } from './generator-fingerprint.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -111,6 +112,9 @@ await build({
   // import.meta.url is the bundle's own URL (bin/code-cache.js passes it in)
   define: { __SANDBOX_GENERATOR_FINGERPRINT__: fingerprint, 'import.meta.url': '__sandboxImportMetaUrl' },
 });
+
+// The browser inspector (issue 25), served at /__sandbox/ui/ from dist/inspector.
+await buildInspector(`${outdir}/inspector`);
 
 // The stamp tells bin/sandbox.js the bundle is at least as new as src/.
 await writeFile(`${outdir}/.stamp`, `${new Date().toISOString()}\n`);

@@ -1,6 +1,7 @@
 import type { SandboxContext } from '../context.ts';
 import type { ResourceModule, ZodApp } from '../resources/types.ts';
 import { registerFaultRoutes } from './faults.ts';
+import { registerInspectorRoutes } from './inspector.ts';
 import { registerObserveRoutes } from './observe.ts';
 import { registerRateLimitRoutes } from './rate-limits.ts';
 import { registerReportRoutes } from './report.ts';
@@ -27,6 +28,7 @@ export const CONTROL_MODULES: readonly ControlModule[] = [
   registerSeedControl,
   registerWorkspaceRoutes,
   registerReportRoutes,
+  registerInspectorRoutes,
 ];
 
 /** The whole control plane: the groups above, then each area's part (loaded now). */

@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** a route that hands its requests to another app (http/control-forward.ts): no catalog entry */
     forward?: boolean;
+    /** not part of the API (the inspector's static files, control/inspector.ts): not in the catalog or OpenAPI */
+    hidden?: boolean;
   }
 }
 
@@ -62,7 +64,8 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
   registerJsonBodyParser(app);
 
   app.addHook('onRoute', (route) => {
-    if (route.config?.forward) return;
+    // forwarded routes, and the inspector's static files (not an API: src/control/inspector.ts)
+    if (route.config?.forward || route.config?.hidden) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       ctx.routes.add({

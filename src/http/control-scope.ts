@@ -21,7 +21,7 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
     const refusal = crossOriginRefusal({ origin: headerValue(request, 'origin'), host: request.headers.host, site: headerValue(request, 'sec-fetch-site') }, rules)
       ?? formPostRefusal(request.method, request.headers['content-type'], controlUrlOf(request));
     if (refusal) return done(refusal);
-    if (!ctx.controlToken) return done();
+    if (!ctx.controlToken || isInspectorFile(request)) return done();
     const given = headerValue(request, 'x-sandbox-token') ?? /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!given || !hashesEqual(hashSecret(given), hashSecret(ctx.controlToken))) {
       return done(controlTokenRequired(Boolean(given)));
@@ -34,6 +34,14 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
     ctx.clock.run(workspaceOf(request), done);
   });
   control.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));
+}
+
+/**
+ * The inspector's page and its scripts hold no data: a browser loads them without a header, and
+ * the page then sends the token from the URL's #fragment with every call (src/control/inspector.ts).
+ */
+function isInspectorFile(request: FastifyRequest): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && /^\/__sandbox\/ui(\/|$|\?)/.test(request.url);
 }
 
 /** The URL the request was sent to, for the curl example of a refusal. */

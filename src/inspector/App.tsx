@@ -1,0 +1,79 @@
+import { Link, Redirect, Route, Router, Switch } from 'wouter';
+import { DataView } from './views/Data.tsx';
+import { KeysView } from './views/Keys.tsx';
+import { RequestsView } from './views/Requests.tsx';
+import { TimeView } from './views/Time.tsx';
+import { WebhooksView } from './views/Webhooks.tsx';
+import { useWorkspaces, WorkspacesProvider } from './workspaces.tsx';
+
+/** The inspector is served at /__sandbox/ui/; every view has a path of its own under it (deep links). */
+export const BASE = '/__sandbox/ui';
+
+const VIEWS = [
+  { path: '/requests', label: 'Requests' },
+  { path: '/data', label: 'Data' },
+  { path: '/webhooks', label: 'Webhooks' },
+  { path: '/time', label: 'Time & state' },
+  { path: '/keys', label: 'Keys' },
+] as const;
+
+export function App() {
+  return (
+    <Router base={BASE}>
+      <WorkspacesProvider>
+        <div className="app">
+          <header className="top">
+            <span className="brand">Sandbox inspector</span>
+            <nav>
+              {VIEWS.map((view) => (
+                <Link key={view.path} href={view.path} className={(active) => (active ? 'tab active' : 'tab')} data-testid={`nav${view.path.replace('/', '-')}`}>
+                  {view.label}
+                </Link>
+              ))}
+            </nav>
+            <WorkspacePicker />
+          </header>
+          <main className="view">
+            <Switch>
+              <Route path="/requests" nest>
+                <RequestsView />
+              </Route>
+              <Route path="/data" nest>
+                <DataView />
+              </Route>
+              <Route path="/webhooks" nest>
+                <WebhooksView />
+              </Route>
+              <Route path="/time" nest>
+                <TimeView />
+              </Route>
+              <Route path="/keys" nest>
+                <KeysView />
+              </Route>
+              <Route>
+                <Redirect to="/requests" replace />
+              </Route>
+            </Switch>
+          </main>
+        </div>
+      </WorkspacesProvider>
+    </Router>
+  );
+}
+
+function WorkspacePicker() {
+  const { workspaces, selected, select, error } = useWorkspaces();
+  if (error) return <span className="error" role="alert">{error}</span>;
+  return (
+    <label className="picker">
+      Workspace{' '}
+      <select aria-label="Workspace" value={selected?.id ?? ''} onChange={(event) => select(event.target.value)}>
+        {workspaces.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name} ({w.mode})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

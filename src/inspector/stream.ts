@@ -1,0 +1,66 @@
+import { authHeaders } from './api.ts';
+
+/**
+ * The live stream (GET /__sandbox/stream, Server-Sent Events). Read with
+ * fetch, not EventSource: EventSource cannot send the X-Sandbox-Token header,
+ * and the token must never go in a query string (issue 25). Reconnects after
+ * the server's `retry` (1 s) when the stream ends or fails, until stopped.
+ */
+export type StreamHandler = (event: string, data: unknown) => void;
+
+export function openStream(onEvent: StreamHandler, onState: (connected: boolean) => void = () => undefined): () => void {
+  const controller = new AbortController();
+  let stopped = false;
+  const run = async (): Promise<void> => {
+    while (!stopped) {
+      try {
+        const response = await fetch('/__sandbox/stream', { headers: { ...authHeaders, accept: 'text/event-stream' }, signal: controller.signal });
+        if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+        onState(true);
+        await readEvents(response.body, onEvent);
+      } catch {
+        if (stopped) return;
+      }
+      onState(false);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+  void run();
+  return () => {
+    stopped = true;
+    controller.abort();
+  };
+}
+
+async function readEvents(body: ReadableStream<Uint8Array>, onEvent: StreamHandler): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      dispatch(frame, onEvent);
+      end = buffer.indexOf('\n\n');
+    }
+  }
+}
+
+function dispatch(frame: string, onEvent: StreamHandler): void {
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of frame.split('\n')) {
+    if (line.startsWith('event: ')) event = line.slice(7);
+    else if (line.startsWith('data: ')) data.push(line.slice(6));
+  }
+  if (data.length === 0) return;
+  try {
+    onEvent(event, JSON.parse(data.join('\n')));
+  } catch {
+    // a frame that is not JSON is not ours to show
+  }
+}

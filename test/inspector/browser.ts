@@ -1,0 +1,46 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { ensureInspectorBuilt } from './bundle.ts';
+
+/**
+ * Real Chromium (Debian's package, driven by playwright-core: nothing is
+ * downloaded; .ci/run installs it when missing) for the inspector's tests.
+ */
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export const VIEWPORT = { width: 1280, height: 800 };
+/** docs/inspector.md shows these, taken by the tests themselves */
+export const SCREENSHOTS = join(import.meta.dirname, '../../docs/inspector');
+
+export interface InspectorBrowser {
+  browser: Browser;
+  /** a new page at `url`, whose console errors and page errors are collected in `errors` */
+  open(url: string): Promise<{ page: Page; errors: string[] }>;
+  close(): Promise<void>;
+}
+
+export async function launchInspectorBrowser(): Promise<InspectorBrowser> {
+  await ensureInspectorBuilt();
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  return {
+    browser,
+    async open(url) {
+      const page = await browser.newPage({ viewport: VIEWPORT });
+      const errors: string[] = [];
+      page.on('console', (message: ConsoleMessage) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(url);
+      return { page, errors };
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** Saves a 1280×800 screenshot of the page under docs/inspector/<name>.png (docs/inspector.md). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
