@@ -24,7 +24,8 @@ let building: Promise<void> | null = null;
 export function ensureInspectorBuilt(): Promise<void> {
   building ??= (async () => {
     if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newestSource(SOURCES)) return;
-    const { buildInspector } = (await import('../../scripts/build-inspector.mjs')) as { buildInspector: () => Promise<unknown> };
+    const script: string = join(root, 'scripts/build-inspector.mjs'); // a plain .mjs script: typed here
+    const { buildInspector } = (await import(script)) as { buildInspector: () => Promise<unknown> };
     await buildInspector();
   })();
   return building;
