@@ -80,7 +80,7 @@ describe('every route is listed', () => {
     // the listening app hands /__sandbox/* to the control plane's own app (src/http/control-forward.ts)
     const api = servedRoutes(t.sandbox.app.printRoutes({ commonPrefix: false })).filter((r) => !r.path.startsWith('/__sandbox'));
     // the inspector's static files (src/control/inspector.ts) are a page, not an API
-    const control = servedRoutes((await t.sandbox.context.controlPlane.app()).printRoutes({ commonPrefix: false })).filter((r) => !/^\/__sandbox\/ui(\/|$)/.test(r.path));
+    const control = servedRoutes((await t.sandbox.context.controlPlane.app()).printRoutes({ commonPrefix: false })).filter((r) => !/^\/__sandbox\/ui(\/|\*|$)/.test(r.path));
     expect(control.length).toBeGreaterThan(50);
     const served = [...api, ...control].filter((r) => r.method !== 'HEAD');
     expect(served.length).toBeGreaterThan(60);
