@@ -1,5 +1,6 @@
 import type { SandboxContext } from '../context.ts';
 import type { ResourceModule, ZodApp } from '../resources/types.ts';
+import { registerDataRoutes } from './data.ts';
 import { registerFaultRoutes } from './faults.ts';
 import { registerObserveRoutes } from './observe.ts';
 import { registerRateLimitRoutes } from './rate-limits.ts';
@@ -27,6 +28,7 @@ export const CONTROL_MODULES: readonly ControlModule[] = [
   registerSeedControl,
   registerWorkspaceRoutes,
   registerReportRoutes,
+  registerDataRoutes,
 ];
 
 /** The whole control plane: the groups above, then each area's part (loaded now). */
