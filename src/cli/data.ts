@@ -22,8 +22,8 @@ type Row = Page['rows'][number];
 
 /** Fields shown beside the id when a row has them, in this order (at most COLUMNS of them). */
 const TELLING = ['code', 'status', 'name', 'title', 'firstName', 'lastName', 'email', 'slug', 'filename', 'url', 'events', 'startDate', 'day', 'channel', 'event', 'cnt', 'role', 'type', 'productId', 'departureId', 'bookingId', 'personId', 'customerId', 'organizationId', 'subscriptionId', 'totalAmount', 'createdAt', 'created_at'];
-const COLUMNS = 5;
-const CELL = 40;
+const COLUMNS = 4;
+const CELL = 46; // a prefixed UUID (gal_file_ + 36) whole
 
 export async function runData(collection: string | undefined, flags: DataFlags): Promise<void> {
   if (collection === undefined && (flags.q !== undefined || flags.id !== undefined || flags.offset !== undefined || flags.limit !== undefined)) {
