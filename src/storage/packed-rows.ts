@@ -219,11 +219,22 @@ export class PackedRows implements RowMap {
       for (let page = 0; page < buffers.length; page++) {
         if (buffers[page] === null) continue;
         const text = this.#texts.get(page) ?? this.#inflate(page);
-        if (!changedPages.has(page) && !text.toLowerCase().includes(needle)) continue;
-        for (const packed of text === '' ? [] : (JSON.parse(text) as Row[])) {
-          const changed = this.#changed.get(packed.id);
-          const row = changed === undefined ? packed : changed.row;
-          if (row !== null && JSON.stringify(row).toLowerCase().includes(needle)) yield row;
+        if (text === '') continue;
+        if (changedPages.has(page)) {
+          for (const packed of JSON.parse(text) as Row[]) {
+            const changed = this.#changed.get(packed.id);
+            const row = changed === undefined ? packed : changed.row;
+            if (row !== null && JSON.stringify(row).toLowerCase().includes(needle)) yield row;
+          }
+          continue;
+        }
+        const lower = text.toLowerCase();
+        if (!lower.includes(needle)) continue;
+        // one row per line (`[row,\nrow,\n...row]`, see #rowIn): only the lines that hold the needle are parsed
+        const lines = text.split('\n');
+        const lowered = lower.split('\n'); // lower-casing never makes or takes a newline: the same lines
+        for (let i = 0; i < lines.length; i++) {
+          if (lowered[i]!.slice(i === 0 ? 1 : 0, -1).includes(needle)) yield JSON.parse(lines[i]!.slice(i === 0 ? 1 : 0, -1)) as Row;
         }
       }
       for (const row of this.#tail.values()) if (JSON.stringify(row).toLowerCase().includes(needle)) yield row;

@@ -29,7 +29,7 @@ function expectSame(packed: PackedRows, model: Map<string, Row>): void {
   const values = [...model.values()];
   for (let offset = 0; offset <= values.length + 1; offset++) expect([...packed.valuesFrom(offset)]).toEqual(values.slice(offset));
   // matching parses only the pages whose text holds the needle: the same rows as a filter of values()
-  for (const needle of ['"value":1', 'row_1', '☃', 'naïve 99', 'nothing']) {
+  for (const needle of ['"value":1', 'row_1', '☃', 'naïve 99', 'nothing', '[', '},', '}']) {
     expect([...packed.matching(needle)]).toEqual(values.filter((row) => JSON.stringify(row).toLowerCase().includes(needle)));
   }
   for (let i = 0; i < 16; i++) {
