@@ -145,7 +145,8 @@ export function dataPage(store: Store, collection: string, ws: string, query: Pa
   const { limit, offset } = query;
   const needle = query.q?.trim().toLowerCase() || undefined;
   const matches = (row: Row) => needle === undefined || JSON.stringify(redact(collection, row)).toLowerCase().includes(needle);
-  if (query.id !== undefined) {
+  // `id=` and `q=` left empty (a form's fields sent as they are) are no filter
+  if (query.id !== undefined && query.id !== '') {
     const row = store.get(collection, ws, query.id);
     const found = row !== undefined && matches(row) ? [redact(collection, row)] : [];
     return { rows: offset === 0 ? found : [], total: found.length, totalIsExact: true };
