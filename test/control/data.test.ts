@@ -135,6 +135,14 @@ describe('the data inspector routes (issue 25)', () => {
     const fileView = (await get(`/workspaces/${ws}/collections/gallery_files/${file.id}`)).data;
     expect(fileView.links).toContainEqual({ field: 'folderId', collection: 'gallery_folders', id: file.folderId, exists: true });
 
+    // at any depth, with a dotted path; text that only starts like an id is no link
+    const nested = { ...booking, id: 'book_00000000-0000-4000-8000-00000000abcd', metadata: { legs: [{ departure: booking.departureId }], note: 'p_ is not an id', file: 'gal_file_nope' } };
+    await BOOKINGS.in(store).put(ws, nested as Booking);
+    const deep = (await get(`/workspaces/${ws}/collections/bookings/${nested.id}`)).data;
+    expect(deep.links).toContainEqual({ field: 'metadata.legs.0.departure', collection: 'departures', id: booking.departureId, exists: true });
+    expect(deep.links).toContainEqual({ field: 'metadata.file', collection: 'gallery_files', id: 'gal_file_nope', exists: false });
+    expect(deep.links.some((l: Json) => l.field === 'metadata.note')).toBe(false);
+
     // a link to a record that is gone says so
     await store.commit([{ type: 'delete', collection: 'departures', workspaceId: ws, id: booking.departureId! }]);
     const after = (await get(`/workspaces/${ws}/collections/bookings/${booking.id}`)).data;
