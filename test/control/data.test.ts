@@ -187,7 +187,9 @@ describe('the data inspector routes (issue 25)', () => {
     expect(total).toBeGreaterThan(20_000);
     // list() of a packed partition would build (and cache, weakly) the whole list: spy on it
     const lists: string[] = [];
-    const store = ctx.store as unknown as { list: (c: string, w: string) => unknown };
+    // the engine under the created-workspace overlay, where a packed partition lives
+    const store = ((ctx.store as unknown as { inner?: unknown }).inner ?? ctx.store) as { list: (c: string, w: string) => unknown };
+    expect(store).not.toBe(ctx.store);
     const list = store.list.bind(store);
     store.list = (c: string, w: string) => {
       lists.push(c);
