@@ -38,6 +38,8 @@ interface Change {
 interface Pages {
   buffers: (Buffer | null)[];
   dictionary: Buffer | null;
+  /** live rows of each page (its rows less those deleted since): valuesFrom() skips whole pages by it */
+  live: number[];
 }
 
 export class PackedRows implements RowMap {
@@ -59,12 +61,12 @@ export class PackedRows implements RowMap {
     this.#tail = tail;
     this.#limits = limits;
     if (from) {
-      this.#pages = { buffers: from.#pages.buffers.slice(), dictionary: from.#pages.dictionary };
+      this.#pages = { buffers: from.#pages.buffers.slice(), dictionary: from.#pages.dictionary, live: from.#pages.live.slice() };
       this.#index = from.#index.copy();
       this.#changed = new Map(from.#changed);
       this.#packed = from.#packed;
     } else {
-      this.#pages = { buffers: [], dictionary: null };
+      this.#pages = { buffers: [], dictionary: null, live: [] };
       this.#index = new PageIndex(tail.size);
       this.#changed = new Map();
       this.#packed = 0;
@@ -140,6 +142,7 @@ export class PackedRows implements RowMap {
     const page = changed?.page ?? this.#pageOf(id);
     if (page < 0) return false;
     this.#packed--;
+    this.#pages.live[page]!--;
     this.#change(id, null, page);
     return true;
   }
@@ -169,6 +172,75 @@ export class PackedRows implements RowMap {
 
   *values(): IterableIterator<Row> {
     for (const [, row] of this.entries()) yield row;
+  }
+
+  /**
+   * The rows from position `offset` on (in the order of values()), for a page at a deep offset
+   * (the inspector's data route, src/control/data.ts): whole pages before it are skipped by their
+   * live counts, neither inflated nor parsed, so a page at 99,900 of 100k costs a page or two.
+   */
+  *valuesFrom(offset: number): IterableIterator<Row> {
+    this.#walks++;
+    try {
+      const { buffers, live } = this.#pages;
+      let skip = Math.max(0, offset);
+      let page = 0;
+      for (; page < buffers.length && skip >= live[page]!; page++) skip -= live[page]!;
+      for (; page < buffers.length; page++) {
+        if (buffers[page] === null) continue;
+        for (const packed of this.#parse(page)) {
+          const changed = this.#changed.get(packed.id);
+          const row = changed === undefined ? packed : changed.row;
+          if (row === null) continue;
+          if (skip > 0) skip--;
+          else yield row;
+        }
+      }
+      for (const row of this.#tail.values()) {
+        if (skip > 0) skip--;
+        else yield row;
+      }
+    } finally {
+      this.#walks--;
+    }
+  }
+
+  /**
+   * The rows of values() whose JSON, lower-cased, holds `needle` (lower-case), in order: a text
+   * search (the inspector's `q`) that parses only the pages whose text holds the needle. A page
+   * with changes since it was packed is tested row by row.
+   */
+  *matching(needle: string): IterableIterator<Row> {
+    this.#walks++;
+    try {
+      const changedPages = new Set<number>();
+      for (const change of this.#changed.values()) changedPages.add(change.page);
+      const buffers = this.#pages.buffers;
+      for (let page = 0; page < buffers.length; page++) {
+        if (buffers[page] === null) continue;
+        const text = this.#texts.get(page) ?? this.#inflate(page);
+        if (text === '') continue;
+        if (changedPages.has(page)) {
+          for (const packed of JSON.parse(text) as Row[]) {
+            const changed = this.#changed.get(packed.id);
+            const row = changed === undefined ? packed : changed.row;
+            if (row !== null && JSON.stringify(row).toLowerCase().includes(needle)) yield row;
+          }
+          continue;
+        }
+        const lower = text.toLowerCase();
+        if (!lower.includes(needle)) continue;
+        // one row per line (`[row,\nrow,\n...row]`, see #rowIn): only the lines that hold the needle are parsed
+        const lines = text.split('\n');
+        const lowered = lower.split('\n'); // lower-casing never makes or takes a newline: the same lines
+        for (let i = 0; i < lines.length; i++) {
+          if (lowered[i]!.slice(i === 0 ? 1 : 0, -1).includes(needle)) yield JSON.parse(lines[i]!.slice(i === 0 ? 1 : 0, -1)) as Row;
+        }
+      }
+      for (const row of this.#tail.values()) if (JSON.stringify(row).toLowerCase().includes(needle)) yield row;
+    } finally {
+      this.#walks--;
+    }
   }
 
   [Symbol.iterator](): IterableIterator<[string, Row]> {
@@ -228,6 +300,7 @@ export class PackedRows implements RowMap {
     }
     const page = this.#pages.buffers.length;
     this.#pages.buffers.push(this.#encode(`[${parts.join(',\n')}]`));
+    this.#pages.live.push(parts.length);
     for (const hash of hashes) this.#index.add(hash, page);
     this.#packed += parts.length;
   }

@@ -96,6 +96,18 @@ export interface Store {
    * as one list (packed-rows.ts). Must not be held across a commit.
    */
   scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T>;
+  /**
+   * What scan() gives from position `offset` on. Optional: without it, scan() is skipped
+   * through. The engine skips a packed partition's pages before `offset` without inflating
+   * them (the inspector's data route pages through 100k bookings at any offset).
+   */
+  scanFrom?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T>;
+  /**
+   * The rows of scan() whose JSON (JSON.stringify), lower-cased, holds `needle` (lower-case), in
+   * order. Optional: without it, scan() is filtered. The engine searches a packed partition's page
+   * texts and parses only the pages that hold the needle (the inspector's `q`).
+   */
+  scanMatching?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T>;
   /** workspace ids that have rows in a collection */
   partitions(collection: string): string[];
   /**
