@@ -115,3 +115,10 @@ export function Panel({ title, children, actions, id }: { title: string; childre
     </section>
   );
 }
+
+/**
+ * A control-plane POST must say JSON even without a body (so that no web page
+ * can send it as a simple request; docs/control-plane.md): spread into the
+ * options of a bodiless api.POST.
+ */
+export const JSON_HEADERS = { 'content-type': 'application/json' } as const;

@@ -99,7 +99,7 @@ export function FaultsPanel({ workspace, version }: { workspace: Workspace | nul
           Add fault
         </button>
       </form>
-      <p className="muted">A rule fires on the next `times` matching requests to /v1 (path glob: * within a segment, ** across), then goes away.</p>
+      <p className="muted">A rule answers the next “times” matching requests (path glob: * within a segment, ** across), then goes away; “Left” counts down.</p>
       <ErrorLine error={action.error ?? faults.error} />
       <table aria-label="Fault rules">
         <thead>

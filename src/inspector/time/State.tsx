@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, unwrap } from '../api.ts';
-import { ConfirmButton, ErrorLine, Panel, useAction, useLoad } from '../components/actions.tsx';
+import { ConfirmButton, ErrorLine, JSON_HEADERS, Panel, useAction, useLoad } from '../components/actions.tsx';
 import type { Workspace } from '../workspaces.tsx';
 
 function formatBytes(bytes: number): string {
@@ -51,18 +51,18 @@ export function StatePanel({ workspace, version, onChanged }: { workspace: Works
     }, `snapshot "${name.trim()}" taken of ${what}`);
   const restore = (snapshot: string) =>
     act(async () => {
-      if (scope === 'sandbox') await unwrap(api.POST('/__sandbox/snapshots/{name}/restore', { params: { path: { name: snapshot } } }));
-      else if (wsId) await unwrap(api.POST('/__sandbox/workspaces/{id}/snapshots/{name}/restore', { params: { path: { id: wsId, name: snapshot } } }));
+      if (scope === 'sandbox') await unwrap(api.POST('/__sandbox/snapshots/{name}/restore', { params: { path: { name: snapshot } }, headers: JSON_HEADERS }));
+      else if (wsId) await unwrap(api.POST('/__sandbox/workspaces/{id}/snapshots/{name}/restore', { params: { path: { id: wsId, name: snapshot } }, headers: JSON_HEADERS }));
     }, `restored snapshot "${snapshot}"`);
   const remove = (snapshot: string) =>
     act(async () => {
-      if (scope === 'sandbox') await unwrap(api.DELETE('/__sandbox/snapshots/{name}', { params: { path: { name: snapshot } } }));
-      else if (wsId) await unwrap(api.DELETE('/__sandbox/workspaces/{id}/snapshots/{name}', { params: { path: { id: wsId, name: snapshot } } }));
+      if (scope === 'sandbox') await unwrap(api.DELETE('/__sandbox/snapshots/{name}', { params: { path: { name: snapshot } }, headers: JSON_HEADERS }));
+      else if (wsId) await unwrap(api.DELETE('/__sandbox/workspaces/{id}/snapshots/{name}', { params: { path: { id: wsId, name: snapshot } }, headers: JSON_HEADERS }));
     }, `deleted snapshot "${snapshot}"`);
   const reset = () =>
     act(async () => {
-      if (scope === 'sandbox') await unwrap(api.POST('/__sandbox/reset'));
-      else if (wsId) await unwrap(api.POST('/__sandbox/workspaces/{id}/reset', { params: { path: { id: wsId } } }));
+      if (scope === 'sandbox') await unwrap(api.POST('/__sandbox/reset', { headers: JSON_HEADERS }));
+      else if (wsId) await unwrap(api.POST('/__sandbox/workspaces/{id}/reset', { params: { path: { id: wsId } }, headers: JSON_HEADERS }));
     }, scope === 'sandbox' ? 'the sandbox is back to its fixtures and its starting time' : `workspace ${workspace?.name ?? ''} is back to its template`);
 
   return (
@@ -122,7 +122,7 @@ export function StatePanel({ workspace, version, onChanged }: { workspace: Works
               <td className="mono">{snapshot.name}</td>
               <td className="mono">{snapshot.createdAt}</td>
               <td>{formatBytes(snapshot.bytes)}</td>
-              <td className="row">
+              <td className="actions">
                 <ConfirmButton label="Restore" ariaLabel={`Restore ${snapshot.name}`} confirmLabel={`Confirm restore of ${snapshot.name}`} onConfirm={() => restore(snapshot.name)} disabled={action.busy} />
                 <ConfirmButton label="Delete" ariaLabel={`Delete ${snapshot.name}`} confirmLabel={`Confirm delete of ${snapshot.name}`} onConfirm={() => remove(snapshot.name)} disabled={action.busy} />
               </td>

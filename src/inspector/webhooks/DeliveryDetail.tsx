@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, unwrap } from '../api.ts';
-import { ErrorLine, StatusBadge, useAction } from '../components/actions.tsx';
+import { ErrorLine, JSON_HEADERS, StatusBadge, useAction } from '../components/actions.tsx';
 import { JsonBlock } from '../components/JsonBlock.tsx';
 import { SIGNATURE_HEADERS, statusTone, type Delivery } from './types.ts';
 
@@ -18,7 +18,7 @@ export function DeliveryDetail({ delivery, onReplayed }: { delivery: Delivery; o
 
   const replay = () =>
     action.run(async () => {
-      const next = await unwrap(api.POST('/__sandbox/deliveries/{id}/replay', { params: { path: { id: delivery.id } } }));
+      const next = await unwrap(api.POST('/__sandbox/deliveries/{id}/replay', { params: { path: { id: delivery.id } }, headers: JSON_HEADERS }));
       setAttemptNo(null);
       onReplayed(next);
     });
