@@ -73,6 +73,14 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', () => {
     expect(received[2]!['webhook-id']).toBe(received[0]!['webhook-id']);
     await detail.getByTestId('attempt-3').getByText('replay').waitFor(UI_WAIT);
     await screenshot(page, 'webhooks');
+
+    // pause and resume from the page: what the control plane then reports
+    const activeOf = async () => (await control<{ subscription: { active: boolean } }>(sandbox, 'GET', `/webhook-subscriptions/by-url?workspaceId=${ws}&url=${encodeURIComponent(receiverUrl)}`)).subscription.active;
+    await subs.getByRole('button', { name: `Pause ${subscription.id}` }).click();
+    await expect.poll(activeOf, UI_WAIT).toBe(false);
+    await subs.getByRole('button', { name: `Resume ${subscription.id}` }).click();
+    await expect.poll(activeOf, UI_WAIT).toBe(true);
+    await subs.getByRole('button', { name: `Pause ${subscription.id}` }).waitFor(UI_WAIT);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -88,7 +88,7 @@ export function WebhooksView() {
   return (
     <section className="webhooks-view">
       <h1>Webhooks</h1>
-      <SubscriptionsPanel rows={subscriptions.value} error={subscriptions.error} selected={subscriptionId} onSelect={setSubscriptionId} />
+      <SubscriptionsPanel workspaceId={wsId} rows={subscriptions.value} error={subscriptions.error} selected={subscriptionId} onSelect={setSubscriptionId} onChanged={() => void subscriptions.reload()} />
       <TriggerPanel
         workspaceId={wsId}
         onEmitted={() => {

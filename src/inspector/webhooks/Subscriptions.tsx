@@ -1,5 +1,5 @@
 import { api, unwrap } from '../api.ts';
-import { ErrorLine, Panel } from '../components/actions.tsx';
+import { ErrorLine, Panel, useAction } from '../components/actions.tsx';
 import type { SubscriptionRow } from './types.ts';
 
 /** The workspace's webhook subscriptions, read through the data routes (GET /__sandbox/workspaces/:id/collections/webhook_subscriptions). */
@@ -10,10 +10,18 @@ export async function loadSubscriptions(workspaceId: string): Promise<Subscripti
   return page.rows as SubscriptionRow[];
 }
 
-export function SubscriptionsPanel({ rows, error, selected, onSelect }: { rows: SubscriptionRow[] | undefined; error: string | null; selected: string; onSelect: (id: string) => void }) {
+export function SubscriptionsPanel({ workspaceId, rows, error, selected, onSelect, onChanged }: { workspaceId: string | undefined; rows: SubscriptionRow[] | undefined; error: string | null; selected: string; onSelect: (id: string) => void; onChanged: () => void }) {
+  const action = useAction();
+  // pause or resume (POST /__sandbox/webhook-subscriptions/:id/active); resuming a disabled one clears the warning, as PATCH {active: true} does
+  const setActive = (id: string, active: boolean) =>
+    action.run(async () => {
+      if (!workspaceId) return;
+      await unwrap(api.POST('/__sandbox/webhook-subscriptions/{id}/active', { params: { path: { id } }, body: { workspaceId, active } }));
+      onChanged();
+    });
   return (
     <Panel title="Subscriptions" id="subscriptions">
-      <ErrorLine error={error} />
+      <ErrorLine error={error ?? action.error} />
       <table aria-label="Subscriptions">
         <thead>
           <tr>
@@ -45,7 +53,10 @@ export function SubscriptionsPanel({ rows, error, selected, onSelect }: { rows: 
               </td>
               <td>{sub.failure_count ?? 0}</td>
               <td className="mono">{sub.last_delivery_at ?? '—'}</td>
-              <td>
+              <td className="actions">
+                <button type="button" disabled={action.busy} aria-label={`${sub.active ? 'Pause' : 'Resume'} ${sub.id}`} onClick={() => void setActive(sub.id, !sub.active)}>
+                  {sub.active ? 'Pause' : 'Resume'}
+                </button>
                 <button type="button" aria-label={`Show deliveries of ${sub.id}`} onClick={() => onSelect(sub.id === selected ? '' : sub.id)}>
                   {sub.id === selected ? 'All deliveries' : 'Deliveries'}
                 </button>
