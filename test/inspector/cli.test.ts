@@ -30,7 +30,7 @@ describe('sandbox start shows the inspector', () => {
     } finally {
       await stop(run);
     }
-  });
+  }, 60_000);
 
   it('on a non-loopback host the banner and the ready line carry the token in the #fragment, never in a query string', async () => {
     const json = runCli(['start', '--in-memory', '--port', '0', '--host', '0.0.0.0', '--json']);
@@ -55,7 +55,7 @@ describe('sandbox start shows the inspector', () => {
     } finally {
       await stop(loopback);
     }
-  });
+  }, 60_000);
 
   it('--open with an opener that fails prints one line with the URL, and the sandbox keeps serving', async () => {
     const run = runCli(['start', '--in-memory', '--port', '0', '--open'], { SANDBOX_BROWSER: 'false' });
@@ -68,7 +68,7 @@ describe('sandbox start shows the inspector', () => {
     } finally {
       await stop(run);
     }
-  });
+  }, 60_000);
 });
 
 describe('sandbox inspect', () => {
