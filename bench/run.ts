@@ -14,7 +14,7 @@
  * 8 workspaces on demand, 9 1,000 workspaces reading (bench/workspace-reads.ts),
  * 10 the outbox soak: failing deliveries on a compressed schedule (bench/outbox-soak.ts), 11 the seed
  * beside a CPU hog (bench/seed.ts), 12 scale: list, read, create and patch at 10k and 100k bookings,
- * with the growth table (bench/scale.ts).
+ * with the growth table (bench/scale.ts), 13 data: the inspector's routes on 100k bookings (bench/data.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -35,8 +35,9 @@ import { runWorkspaceReads } from './workspace-reads.ts';
 import { runOutboxSoak } from './outbox-soak.ts';
 import { runSeedBench } from './seed.ts';
 import { runScale } from './scale.ts';
+import { runDataBench } from './data.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -55,6 +56,7 @@ function parseOptions() {
       // 3 min: the bound is reached after ~30 s, and the curve is level well before 3 min (docs/benchmarks.md)
       'soak-seconds': { type: 'string', default: '180' },
       'scale-sizes': { type: 'string', default: '10000,100000' },
+      'data-bookings': { type: 'string', default: '100000' },
       only: { type: 'string' },
       profile: { type: 'string' },
     },
@@ -79,6 +81,7 @@ function parseOptions() {
     memoryBookings: int('memory-bookings', values['memory-bookings'], 0, 1_000_000),
     soakSeconds: int('soak-seconds', values['soak-seconds'], 10, 3600),
     scaleSizes: values['scale-sizes'].split(',').map((n) => int('scale-sizes', n, 100, 1_000_000)),
+    dataBookings: int('data-bookings', values['data-bookings'], 100, 1_000_000),
     sections: new Set(only as Section[]),
     profileDir: values.profile,
   };
@@ -156,6 +159,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   }
   if (has('seed')) await attempt(['seed'], async () => void (report.seed = await runSeedBench(log)));
   if (has('scale')) await attempt(['scale'], async () => void (report.scale = await runScale(options.scaleSizes, log)));
+  if (has('data')) await attempt(['data'], async () => void (report.data = await runDataBench(options.dataBookings, log)));
 }
 
 async function main(): Promise<void> {

@@ -184,12 +184,8 @@ describe('the data inspector routes (issue 25)', () => {
       return list(c, w);
     };
     try {
-      let started = performance.now();
       const first = (await get(`/workspaces/${ws}/collections/bookings?limit=100`)).data;
-      const firstMs = performance.now() - started;
-      started = performance.now();
       const deep = (await get(`/workspaces/${ws}/collections/bookings?limit=100&offset=${total - 150}`)).data;
-      const deepMs = performance.now() - started;
       expect(first.rows).toHaveLength(100);
       expect(deep.rows).toHaveLength(100);
       expect(first.total).toBe(total);
@@ -199,9 +195,12 @@ describe('the data inspector routes (issue 25)', () => {
       const all = ctx.store.list<Booking>('bookings', ws);
       expect(deep.rows.map((r: Json) => r.id)).toEqual(all.slice(total - 150, total - 50).map((b) => b.id));
       expect(first.rows.map((r: Json) => r.id)).toEqual(all.slice(0, 100).map((b) => b.id));
-      // generous bounds for a loaded 2-core machine; the bench quotes the figures
-      expect(firstMs).toBeLessThan(250);
-      expect(deepMs).toBeLessThan(250);
+      // times are the bench's (section data): a shared machine makes them no test
+      // a rare text: the packed pages that do not hold it are not parsed; the one booking is found
+      const rare = all[total - 1234]!;
+      const found = (await get(`/workspaces/${ws}/collections/bookings?q=${rare.code.toLowerCase()}`)).data;
+      expect(found).toMatchObject({ total: 1, totalIsExact: true });
+      expect(found.rows.map((r: Json) => r.id)).toEqual([rare.id]);
       // a search that fills its page early stops counting past EXACT_COUNT_ROWS
       const q = (await get(`/workspaces/${ws}/collections/bookings?q=book_&limit=10`)).data;
       expect(q).toMatchObject({ totalIsExact: false });
