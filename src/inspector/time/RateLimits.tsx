@@ -1,31 +1,13 @@
-import { useEffect, useRef } from 'react';
 import { api, unwrap } from '../api.ts';
 import { ErrorLine, Panel, useLoad } from '../components/actions.tsx';
-import { openStream } from '../stream.ts';
 
 /**
- * Rate-limit buckets (GET /__sandbox/rate-limits), live: each `rate-limit`
- * stream event (and each `reset`) reads the buckets again, at most every 500 ms.
+ * Rate-limit buckets (GET /__sandbox/rate-limits), live: the view reads them
+ * again when its stream reports a `rate-limit` event (`live` changes, at most
+ * every 500 ms) or a reset (`version`).
  */
-export function RateLimitsPanel({ version }: { version: number }) {
-  const buckets = useLoad(() => unwrap(api.GET('/__sandbox/rate-limits')), [version]);
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const reload = buckets.reload;
-  useEffect(() => {
-    const stop = openStream((event) => {
-      if (event !== 'rate-limit' && event !== 'reset') return;
-      if (pending.current) return;
-      pending.current = setTimeout(() => {
-        pending.current = null;
-        void reload();
-      }, 500);
-    });
-    return () => {
-      stop();
-      if (pending.current) clearTimeout(pending.current);
-      pending.current = null;
-    };
-  }, [reload]);
+export function RateLimitsPanel({ version, live }: { version: number; live: number }) {
+  const buckets = useLoad(() => unwrap(api.GET('/__sandbox/rate-limits')), [version, live]);
 
   return (
     <Panel title="Rate-limit buckets (live)" id="rate-limits">

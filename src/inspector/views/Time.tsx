@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ClockPanel } from '../time/Clock.tsx';
 import { FaultsPanel } from '../time/Faults.tsx';
 import { RateLimitsPanel } from '../time/RateLimits.tsx';
@@ -15,13 +15,24 @@ export function TimeView() {
   const { selected, refresh } = useWorkspaces();
   const [version, setVersion] = useState(0);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
-  useEffect(
-    () =>
-      openStream((event) => {
-        if (event === 'reset') bump();
-      }),
-    [bump],
-  );
+  // one stream for the view (a browser keeps at most 6 connections to a host)
+  const [live, setLive] = useState(0);
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    const stop = openStream((event) => {
+      if (event === 'reset') bump();
+      if (event !== 'rate-limit' || pending.current) return;
+      pending.current = setTimeout(() => {
+        pending.current = null;
+        setLive((n) => n + 1);
+      }, 500);
+    });
+    return () => {
+      stop();
+      if (pending.current) clearTimeout(pending.current);
+      pending.current = null;
+    };
+  }, [bump]);
   return (
     <section className="time-view">
       <h1>Time &amp; state</h1>
@@ -35,7 +46,7 @@ export function TimeView() {
         }}
       />
       <FaultsPanel workspace={selected} version={version} />
-      <RateLimitsPanel version={version} />
+      <RateLimitsPanel version={version} live={live} />
     </section>
   );
 }

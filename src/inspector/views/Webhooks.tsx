@@ -21,6 +21,12 @@ export function WebhooksView() {
   const [eventType, setEventType] = useState('');
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  // another workspace: its own subscriptions and deliveries, nothing selected
+  useEffect(() => {
+    setSubscriptionId('');
+    setEventType('');
+    setSelectedId(null);
+  }, [wsId]);
 
   const subscriptions = useLoad(async () => (wsId ? loadSubscriptions(wsId) : []), [wsId]);
   const deliveries = useLoad(
