@@ -38,7 +38,7 @@ export function SubscriptionsPanel({ workspaceId, rows, error, selected, onSelec
           {(rows ?? []).map((sub) => (
             <tr key={sub.id} className={sub.id === selected ? 'selected' : undefined}>
               <td className="mono">{sub.id}</td>
-              <td className="mono">{sub.url}</td>
+              <td className="mono wrap url">{sub.url}</td>
               <td className="wrap mono">{sub.events?.join(' ')}</td>
               <td className="wrap">
                 {sub.disabled ? (
