@@ -94,8 +94,6 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', () => {
     await expect.poll(keysOf, UI_WAIT).toBe(keysBefore);
     await page.getByRole('status').filter({ hasText: 'restored snapshot "before-key"' }).waitFor(UI_WAIT);
 
-    await screenshot(page, 'time');
-
     await row.getByRole('button', { name: 'Delete before-key' }).click();
     await row.getByRole('button', { name: 'Cancel' }).click();
     expect((await control<unknown[]>(sandbox, 'GET', '/snapshots')).length).toBe(1);
@@ -113,6 +111,14 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', () => {
     expect(res.status).toBe(200);
     const remaining = res.headers.get('x-ratelimit-remaining');
     await page.getByRole('table', { name: 'Rate-limit buckets' }).getByText(`${remaining} / ${res.headers.get('x-ratelimit-limit')}`).first().waitFor(UI_WAIT);
+
+    // a rule to show in the screenshot
+    await page.getByLabel('Fault path').fill('/v1/bookings/*');
+    await page.getByLabel('Fault status').fill('429');
+    await page.getByLabel('Fault times').fill('3');
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await page.getByRole('table', { name: 'Fault rules' }).getByText('answer 429').waitFor(UI_WAIT);
+    await screenshot(page, 'time');
 
     await control(sandbox, 'POST', '/clock/advance', { ms: 7_200_000 });
     await page.getByRole('button', { name: 'Reset sandbox' }).click();
