@@ -10,6 +10,7 @@ import { dataCommand } from './commands/data.ts';
 import { eventsCommand } from './commands/events.ts';
 import { execCommand } from './commands/exec.ts';
 import { faultCommand } from './commands/fault.ts';
+import { inspectCommand } from './commands/inspect.ts';
 import { keysCommand } from './commands/keys.ts';
 import { listenCommand } from './commands/listen.ts';
 import { logsCommand } from './commands/logs.ts';
@@ -41,6 +42,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   listenCommand,
   triggerCommand,
   dashboardCommand,
+  inspectCommand,
   scenarioCommand,
   // the scripting commands: each a thin file over the control client
   keysCommand,

@@ -2,6 +2,7 @@ import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
 import { DEFAULT_SCENARIOS_DIR, type SandboxOptions } from '../config.ts';
 import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
+import { inspectorUrl } from './inspector-url.ts';
 import { armStopDeadline, endNow } from './stop-deadline.ts';
 import { holdYoungGeneration, limitHeapGrowth } from './young-generation.ts';
 
@@ -32,6 +33,8 @@ export interface StartFlags {
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
   dashboard?: boolean;
+  /** open the browser inspector once serving (docs/inspector.md) */
+  open?: boolean;
 }
 
 export function startOptions(flags: StartFlags): SandboxOptions {
@@ -93,6 +96,8 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   if (flags.json) printJson(startSummary(sandbox));
   else if (flags.dashboard) await openDashboard(sandbox, shutdown);
   else process.stdout.write(banner(sandbox, flags));
+  // not awaited: the sandbox serves whether a browser opens or not; a failure is one line on stderr
+  if (flags.open) void import('./open-browser.ts').then(({ openOrSay }) => openOrSay(sandboxInspectorUrl(sandbox)));
   return sandbox;
 }
 
@@ -138,16 +143,22 @@ export function emptyFixtures(sandbox: Sandbox, flags: Pick<StartFlags, 'fixture
   return `--fixtures ${flags.fixtures ?? '(bundled)'} defines no workspace, so no API key could call the sandbox; point it at a directory with fixture files (see fixtures/*.json)`;
 }
 
+/** The browser inspector's URL, with the control token in its #fragment when there is one (docs/inspector.md). */
+export function sandboxInspectorUrl(sandbox: Pick<Sandbox, 'url' | 'controlToken'>): string {
+  return inspectorUrl(sandbox.url, sandbox.controlToken);
+}
+
 /**
- * The --json ready line: {url, controlUrl, controlToken?, workspaces: [{id, name, mode, keys:
+ * The --json ready line: {url, controlUrl, controlToken?, inspectorUrl, workspaces: [{id, name, mode, keys:
  * [{id, name, key, scopes}]}]}. controlToken is there when the sandbox has one (a non-loopback
- * host), since a script cannot read it from the banner.
+ * host), since a script cannot read it from the banner; inspectorUrl then carries it in its #fragment.
  */
 export function startSummary(sandbox: Sandbox) {
   return {
     url: sandbox.url,
     controlUrl: sandbox.controlUrl,
     ...(sandbox.controlToken ? { controlToken: sandbox.controlToken } : {}),
+    inspectorUrl: sandboxInspectorUrl(sandbox),
     workspaces: sandbox.workspaces.map((w) => ({
       id: w.id,
       name: w.name,
@@ -172,6 +183,7 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
     }
     lines.push('');
   }
+  lines.push(`  inspector      ${cyan(sandboxInspectorUrl(sandbox))}`);
   lines.push(`  control plane  ${sandbox.controlUrl}   OpenAPI  ${sandbox.controlUrl}/openapi.json`);
   if (sandbox.controlToken) lines.push(`  control token  ${sandbox.controlToken}  (send it as X-Sandbox-Token)`);
   lines.push(dim('  Ctrl+C stops it; writes are flushed first.'), '');

@@ -48,7 +48,8 @@ export function startCommand(program: Command): void {
     .option('--watch', 'reload fixtures, scenarios and hand edits of the database file while running')
     .option('--scenarios <dir>', 'scenarios directory to watch (default: the bundled scenarios)')
     .option('--dashboard', 'open the live dashboard in this terminal instead of the banner (q stops the sandbox)')
-    .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7')
+    .option('--open', 'open the browser inspector (/__sandbox/ui/) once serving ($SANDBOX_BROWSER, else xdg-open / open / start)')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7\n  $ npx sandbox start --open')
     .action(async (opts) => {
       const { runStart } = await import('../start.ts');
       await runStart(opts);

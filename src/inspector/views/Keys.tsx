@@ -1,4 +1,15 @@
-/** Placeholder: filled in by the view's owner (issue 25). */
+import { OrgKeysPanel } from '../keys/OrgKeys.tsx';
+import { WorkspaceKeysPanel } from '../keys/WorkspaceKeys.tsx';
+import { useWorkspaces } from '../workspaces.tsx';
+
+/** Keys (issue 25): the selected workspace's keys and the organization keys it issued; a new key is shown whole once. */
 export function KeysView() {
-  return <section className="placeholder"><h1>Keys</h1></section>;
+  const { selected } = useWorkspaces();
+  return (
+    <section className="keys-view">
+      <h1>Keys</h1>
+      <WorkspaceKeysPanel workspace={selected} />
+      <OrgKeysPanel workspace={selected} />
+    </section>
+  );
 }
