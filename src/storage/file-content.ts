@@ -5,7 +5,7 @@
  * not its modification time or inode, which all of those change.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 export interface FileIdentity {
@@ -17,9 +17,9 @@ export interface FileIdentity {
 /** What is in the file now, compared with what the sandbox knows it put there. */
 export type FileLook =
   /** the very file the sandbox wrote or read last (same inode, size, mtime): not read */
-  | { kind: 'own' }
+  | { kind: 'own'; identity: FileIdentity }
   /** another file or another mtime, with content the sandbox knows: a touch, an unchanged save */
-  | { kind: 'unchanged' }
+  | { kind: 'unchanged'; identity: FileIdentity }
   /** content the sandbox did not write: a hand edit */
   | { kind: 'edited'; hash: string; bytes: Buffer }
   /** a FIFO, a device, a directory: never read (it could block forever) */
@@ -89,6 +89,23 @@ export class KnownContent {
   }
 
   /**
+   * Whether the path still holds the file a look() saw (`null`: no file), by a
+   * synchronous stat: called right before a synchronous rename over it, so that
+   * a hand edit renamed in after the look is never overwritten unseen; the gap
+   * left is two system calls, not a look's reads (issue 29, point 1).
+   */
+  stillThere(seen: FileIdentity | null): boolean {
+    let info;
+    try {
+      info = statSync(this.path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return seen === null;
+      throw err;
+    }
+    return seen !== null && sameIdentity(seen, { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs });
+  }
+
+  /**
    * Reads the file only when it is not the one last written (one handle: the
    * stat and the bytes agree). Opened non-blocking, so a FIFO put in its
    * place is seen for what it is instead of waiting for a writer forever.
@@ -105,12 +122,12 @@ export class KnownContent {
       const info = await handle.stat();
       const identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
       if (!info.isFile()) return { kind: 'not-a-file', hash: `not a file: ${info.ino}` };
-      if (sameIdentity(this.#identity, identity)) return { kind: 'own' };
+      if (sameIdentity(this.#identity, identity)) return { kind: 'own', identity };
       const bytes = await handle.readFile();
       const hash = sha256(bytes);
       if (!this.knows(hash)) return { kind: 'edited', hash, bytes };
       this.#identity = identity; // the next look at this same file is quick, and quiet
-      return { kind: 'unchanged' };
+      return { kind: 'unchanged', identity };
     } finally {
       await handle.close();
     }

@@ -3,10 +3,11 @@
  * errno checks, and the batch a group commit resolves together.
  */
 import { createHash, type Hash } from 'node:crypto';
+import { renameSync } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { oneLine } from './codec.ts';
-import { KnownContent, sha256 } from './file-content.ts';
+import { KnownContent, sha256, type FileIdentity } from './file-content.ts';
 import { FILE_LIMITS, readRegularFile } from './regular-file.ts';
 import type { DbSnapshot } from './types.ts';
 
@@ -110,6 +111,8 @@ export class DurableJsonFile<T> {
     const handle = await open(this.#temp, 'w');
     const hash = this.known.tracking ? createHash('sha256') : null;
     let identity;
+    /** with unlessEdited: the file the look found (null: none), which the rename may replace */
+    let replaces: FileIdentity | null | undefined;
     try {
       await writeSliced(handle, chunks, hash);
       if (this.fsync) await handle.sync();
@@ -117,10 +120,11 @@ export class DurableJsonFile<T> {
       // the rename could see a file someone renamed over it in between
       const info = await handle.stat();
       identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
-      if (options.unlessEdited && (await this.known.look()).kind === 'edited') {
-        await handle.close();
-        await unlink(this.#temp).catch(() => undefined);
-        return false;
+      if (options.unlessEdited) {
+        const look = await this.known.look();
+        if (look.kind === 'edited') return await this.#abandonTemp(handle);
+        // not a file (a FIFO put there): replaced, as without a watcher
+        if (look.kind !== 'not-a-file') replaces = look.kind === 'missing' ? null : look.identity;
       }
     } catch (err) {
       await handle.close().catch(() => undefined);
@@ -128,11 +132,28 @@ export class DurableJsonFile<T> {
       throw err;
     }
     await handle.close();
-    // noted before the rename: a watcher may look at the file as soon as it is there
-    this.known.noteOwn(hash?.digest('hex') ?? null, identity);
-    await rename(this.#temp, this.path);
+    // Watch mode: the look above took reads and awaits, during which an editor may have renamed a
+    // hand edit in; checked again, synchronously, with a synchronous rename right after it (under
+    // load, an edit lost in that gap was seen as the sandbox's own file and never loaded)
+    if (replaces !== undefined && !this.known.stillThere(replaces)) return await this.#abandonTemp(null);
+    const digest = hash?.digest('hex') ?? null;
+    if (replaces !== undefined) {
+      // noted before the rename: a watcher may look at the file as soon as it is there
+      this.known.noteOwn(digest, identity);
+      renameSync(this.#temp, this.path);
+    } else {
+      this.known.noteOwn(digest, identity);
+      await rename(this.#temp, this.path);
+    }
     if (this.fsync) await fsyncDir(dirname(this.path));
     return true;
+  }
+
+  /** A snapshot not put in place (a hand edit is there): its temp file goes; false, as writeChunks answers. */
+  async #abandonTemp(handle: FileHandle | null): Promise<false> {
+    await handle?.close();
+    await unlink(this.#temp).catch(() => undefined);
+    return false;
   }
 }
 

@@ -48,7 +48,9 @@ async function underWriters(change: Change, expectLine: RegExp, retryLine?: RegE
       // handled: the watcher's line, or (for an unchanged file, which a compaction may replace
       // before the watcher reads it, leaving nothing to report) the file written again since
       const done = async () => expectLine.test(handled()) || (quietIfRewritten && (await stat(file)).ino !== changed);
-      await until(async () => (await done()) || (retryLine?.test(handled()) ?? false), `the watcher to handle the change (${expectLine})`);
+      await until(async () => (await done()) || (retryLine?.test(handled()) ?? false), `the watcher to handle the change (${expectLine})`).catch((err: Error) => {
+        throw new Error(`${err.message}; the sandbox said since the change:\n${handled() || '(nothing)'}`);
+      });
       if (await done()) break;
       if (attempt === 5) throw new Error(`the change was refused ${attempt} times: ${handled()}`);
     }
