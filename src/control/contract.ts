@@ -36,6 +36,8 @@ export interface ControlRoute {
    */
   raw?: 'json' | 'sse';
   summary?: string;
+  /** the OpenAPI operationId, when the derived one (src/http/openapi-names.ts) is not unique or reads badly */
+  operationId?: string;
   /** designed by the sandbox where the API description is silent (docs/api-notes.md) */
   inferred?: boolean;
 }
@@ -92,6 +94,7 @@ export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: Co
     },
     config: {
       ...(route.summary ? { summary: route.summary } : {}),
+      ...(route.operationId ? { operationId: route.operationId } : {}),
       ...(route.inferred ? { inferred: true } : {}),
       ...(options.maxJsonDepth !== undefined ? { maxJsonDepth: options.maxJsonDepth } : {}),
     },

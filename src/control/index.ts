@@ -1,5 +1,6 @@
 import type { SandboxContext } from '../context.ts';
 import type { ResourceModule, ZodApp } from '../resources/types.ts';
+import { registerDataRoutes } from './data.ts';
 import { registerFaultRoutes } from './faults.ts';
 import { registerInspectorRoutes } from './inspector.ts';
 import { registerObserveRoutes } from './observe.ts';
@@ -29,6 +30,7 @@ export const CONTROL_MODULES: readonly ControlModule[] = [
   registerWorkspaceRoutes,
   registerReportRoutes,
   registerInspectorRoutes,
+  registerDataRoutes,
 ];
 
 /** The whole control plane: the groups above, then each area's part (loaded now). */

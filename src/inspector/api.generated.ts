@@ -1038,6 +1038,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/workspaces/{id}/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The collections of a workspace (sandbox bookkeeping left out), as the API names them, with their counts */
+        get: operations["listSandboxWorkspaceCollections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/workspaces/{id}/collections/{collection}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the records of one collection of a workspace, as stored (oldest first), by id or text search; secrets redacted */
+        get: operations["listSandboxWorkspaceCollectionRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/workspaces/{id}/collections/{collection}/{recordId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One record, the ids it holds (links) and the records of other collections that point to it (related) */
+        get: operations["getSandboxWorkspaceCollectionRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/deliveries": {
         parameters: {
             query?: never;
@@ -1476,6 +1527,44 @@ export interface components {
                 secret: string;
                 created: boolean;
             };
+        };
+        DataCollection: {
+            name: string;
+            stored: string;
+            count: number;
+            idPrefix: string | null;
+        };
+        DataPage: {
+            collection: string;
+            rows: ({
+                id: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            total: number;
+            totalIsExact: boolean;
+            limit: number;
+            offset: number;
+        };
+        DataRecord: {
+            collection: string;
+            record: {
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+            links: {
+                field: string;
+                collection: string;
+                id: string;
+                exists: boolean;
+            }[];
+            related: {
+                collection: string;
+                field: string;
+                count: number;
+                q: string;
+            }[];
         };
         Departure: {
             /** @description shape dept_<uuid> */
@@ -5750,6 +5839,115 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            414: components["responses"]["Error414"];
+        };
+    };
+    listSandboxWorkspaceCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DataCollection"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            414: components["responses"]["Error414"];
+        };
+    };
+    listSandboxWorkspaceCollectionRecords: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description case-insensitive text search over each record's JSON (secrets left out) */
+                q?: string;
+                /** @description exact id: 0 or 1 row */
+                id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                collection: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DataPage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            414: components["responses"]["Error414"];
+        };
+    };
+    getSandboxWorkspaceCollectionRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                collection: string;
+                recordId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DataRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             414: components["responses"]["Error414"];
         };
     };

@@ -130,6 +130,11 @@ export class OverlayStore implements Store {
     return this.#views.view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
   }
 
+  scanFrom<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T> {
+    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
+    return this.inner.scanFrom ? this.inner.scanFrom<T>(collection, workspaceId, offset) : skipped(this.inner.scan<T>(collection, workspaceId), offset);
+  }
+
   partitions(collection: string): string[] {
     const out = this.inner.partitions(collection).filter((p) => !p.startsWith(BASE_PREFIX));
     const seen = new Set(out);
@@ -249,5 +254,14 @@ export class OverlayStore implements Store {
         console.error('[storage] onChange listener threw:', err);
       }
     }
+  }
+}
+
+/** The rows of `rows` from position `offset` on. */
+function* skipped<T>(rows: Iterable<T>, offset: number): IterableIterator<T> {
+  let skip = offset;
+  for (const row of rows) {
+    if (skip > 0) skip--;
+    else yield row;
   }
 }

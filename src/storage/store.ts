@@ -137,6 +137,13 @@ export class LocalStore implements InstrumentedStore {
     return (partition.rows instanceof PackedRows ? partition.rows.values() : this.list(collection, workspaceId)) as Iterable<T>;
   }
 
+  scanFrom<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T> {
+    const partition = this.#state.get(collection)?.get(workspaceId);
+    if (!partition) return EMPTY_LIST as readonly T[];
+    if (partition.rows instanceof PackedRows) return partition.rows.valuesFrom(offset) as Iterable<T>;
+    return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
+  }
+
   partitions(collection: string): string[] {
     const out: string[] = [];
     for (const [workspaceId, partition] of this.#state.get(collection) ?? []) {

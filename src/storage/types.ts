@@ -96,6 +96,12 @@ export interface Store {
    * as one list (packed-rows.ts). Must not be held across a commit.
    */
   scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T>;
+  /**
+   * What scan() gives from position `offset` on. Optional: without it, scan() is skipped
+   * through. The engine skips a packed partition's pages before `offset` without inflating
+   * them (the inspector's data route pages through 100k bookings at any offset).
+   */
+  scanFrom?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T>;
   /** workspace ids that have rows in a collection */
   partitions(collection: string): string[];
   /**

@@ -25,6 +25,9 @@ const row = (id: string, value: number): Row => ({ id, value, text: `naïve ${va
 function expectSame(packed: PackedRows, model: Map<string, Row>): void {
   expect(packed.size).toBe(model.size);
   expect([...packed.entries()]).toEqual([...model.entries()]);
+  // valuesFrom skips whole pages by their live counts: the same rows as values() from each position
+  const values = [...model.values()];
+  for (let offset = 0; offset <= values.length + 1; offset++) expect([...packed.valuesFrom(offset)]).toEqual(values.slice(offset));
   for (let i = 0; i < 16; i++) {
     const id = `row_${i}`;
     expect(packed.get(id)).toEqual(model.get(id));

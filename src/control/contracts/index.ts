@@ -2,6 +2,7 @@ import { ORG_KEY_CONTROL_ROUTES } from '../../resources/organizations/control-co
 import { PEOPLE_CONTROL_ROUTES } from '../../resources/people/control-contract.ts';
 import { VERIFICATION_CONTROL_ROUTES } from '../../resources/verification/control-contract.ts';
 import { WEBHOOK_CONTROL_ROUTES } from '../../resources/webhooks/control-contract.ts';
+import { DATA_ROUTES } from './data.ts';
 import { FAULT_ROUTES } from './faults.ts';
 import { HEALTH_ROUTES } from './health.ts';
 import { OBSERVE_ROUTES } from './observe.ts';
@@ -29,6 +30,7 @@ export const CONTROL_ROUTES = {
   ...OBSERVE_ROUTES,
   ...REPORT_ROUTES,
   ...SEED_ROUTES,
+  ...DATA_ROUTES,
   ...ORG_KEY_CONTROL_ROUTES,
   ...PEOPLE_CONTROL_ROUTES,
   ...VERIFICATION_CONTROL_ROUTES,

@@ -1,0 +1,209 @@
+import { ApiError } from '../core/errors.ts';
+import type { SandboxContext } from '../context.ts';
+import type { ZodApp } from '../resources/types.ts';
+import type { Collection } from '../storage/collection.ts';
+import { FieldIndex } from '../storage/field-index.ts';
+import type { Row, Store } from '../storage/types.ts';
+import { serveAll } from './contract.ts';
+import { DATA_ROUTES } from './contracts/data.ts';
+import { requireWorkspace } from './workspace-keys.ts';
+
+/**
+ * The data inspector (issue 25; docs/control-plane.md, "Data inspector"): the
+ * records of a workspace's collections for the browser page and `sandbox data`.
+ * The routes' shapes are in ./contracts/data.ts.
+ *
+ * Cost: a page costs the page, not the collection. `total` is the store's
+ * count; the rows come from `store.scanFrom` (a packed partition skips the
+ * pages before the offset without inflating them, and the walk stops once
+ * the page is full), never from `list()`, which would inflate a large packed
+ * partition whole (storage/packed-rows.ts). A `q` search reads rows in order
+ * until its page is full, then counts on while it has read fewer than
+ * EXACT_COUNT_ROWS rows; past that `total` is the matches seen so far and
+ * `totalIsExact` false. A search that matches fewer rows than its page reads
+ * the whole collection (about 1.3 s at 100k bookings).
+ */
+export const EXACT_COUNT_ROWS = 5_000;
+/** Stored fields that hold secrets, by stored collection: answered as REDACTED, never searched. */
+export const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  orgApiKeys: ['keyHash'],
+  verifications: ['codeHash'],
+  webhookSubscriptions: ['secret'],
+};
+export const REDACTED = '[redacted]';
+/** Links the id prefixes cannot find (gallery folders have bare UUIDs): stored collection -> field -> collection. */
+const UNPREFIXED_LINKS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  galleryFiles: { folderId: 'galleryFolders' },
+  galleryFolders: { parentId: 'galleryFolders' },
+};
+/**
+ * What points back to a record: [from collection, field, to collection] (stored names). Counted
+ * through a FieldIndex per field (built by one scan of its collection on first use, then kept
+ * from the change feed; the booking's passengers and items share the bookings area's own).
+ */
+export const RELATIONS: readonly (readonly [from: string, field: string, to: string])[] = [
+  ['passengers', 'bookingId', 'bookings'],
+  ['bookingItems', 'bookingId', 'bookings'],
+  ['bookings', 'customerId', 'people'],
+  ['passengers', 'personId', 'people'],
+  ['bookings', 'departureId', 'departures'],
+  ['bookingItems', 'refId', 'departures'],
+  ['departures', 'productId', 'products'],
+  ['pricingOptions', 'productId', 'products'],
+  ['extensions', 'productId', 'products'],
+  ['bookings', 'productId', 'products'],
+  ['orgApiKeys', 'organizationId', 'organizations'],
+  ['webhookDeliveries', 'subscriptionId', 'webhookSubscriptions'],
+  ['galleryFiles', 'folderId', 'galleryFolders'],
+  ['galleryFolders', 'parentId', 'galleryFolders'],
+];
+/** links listed per record at most */
+const MAX_LINKS = 200;
+
+/** `webhookSubscriptions` -> `webhook_subscriptions`: how the API names a stored collection. */
+export const apiName = (stored: string): string => stored.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The collections the inspector shows (every one but the sandbox's bookkeeping), by both names. */
+class InspectedCollections {
+  readonly shown: readonly Collection[];
+  readonly #byName = new Map<string, Collection>();
+  /** `<prefix>_` -> collection, longest prefix first (`gal_file_` before any `gal_`) */
+  readonly #prefixes: [string, Collection][];
+
+  constructor(all: readonly Collection[]) {
+    this.shown = all.filter((c) => !c.internal);
+    for (const c of this.shown) this.#byName.set(apiName(c.name), c).set(c.name, c);
+    this.#prefixes = this.shown.filter((c) => c.idPrefix !== null).map((c) => [`${c.idPrefix}_`, c] as [string, Collection]);
+    this.#prefixes.sort((a, b) => b[0].length - a[0].length);
+  }
+
+  require(name: string): Collection {
+    const found = this.#byName.get(name);
+    if (found) return found;
+    throw new ApiError(404, { error: `Collection ${name} not found; the collections are: ${this.shown.map((c) => apiName(c.name)).join(', ')}` });
+  }
+
+  /** the collection whose ids look like `value` (`<prefix>_<id>`), if any */
+  ofId(value: string): Collection | undefined {
+    for (const [prefix, c] of this.#prefixes) if (value.startsWith(prefix)) return /^[A-Za-z0-9-]+$/.test(value.slice(prefix.length)) ? c : undefined;
+    return undefined;
+  }
+}
+
+const inspected = new WeakMap<SandboxContext, InspectedCollections>();
+function collectionsOf(ctx: SandboxContext): InspectedCollections {
+  let found = inspected.get(ctx);
+  if (!found) inspected.set(ctx, (found = new InspectedCollections(ctx.collections.all)));
+  return found;
+}
+
+/** A row as the inspector shows it: its secret fields replaced by REDACTED (a copy; the stored row is untouched). */
+export function redact(collection: string, row: Row): Row {
+  const fields = SECRET_FIELDS[collection];
+  if (!fields || !fields.some((f) => f in row)) return row;
+  const out: Record<string, unknown> = { ...row };
+  for (const f of fields) if (f in out) out[f] = REDACTED;
+  return out as Row;
+}
+
+export function registerDataRoutes(app: ZodApp, ctx: SandboxContext): void {
+  serveAll(app, DATA_ROUTES, {
+    dataCollections: async (request) => {
+      const ws = requireWorkspace(ctx, request.params.id).id;
+      return collectionsOf(ctx).shown.map((c) => ({ name: apiName(c.name), stored: c.name, count: ctx.store.count(c.name, ws), idPrefix: c.idPrefix }));
+    },
+
+    dataPage: async (request) => {
+      const ws = requireWorkspace(ctx, request.params.id).id;
+      const collection = collectionsOf(ctx).require(request.params.collection);
+      const { limit, offset, q, id } = request.query;
+      return { collection: apiName(collection.name), ...dataPage(ctx.store, collection.name, ws, { limit, offset, q, id }), limit, offset };
+    },
+
+    dataRecord: async (request) => {
+      const ws = requireWorkspace(ctx, request.params.id).id;
+      const collections = collectionsOf(ctx);
+      const collection = collections.require(request.params.collection);
+      const row = ctx.store.get(collection.name, ws, request.params.recordId);
+      if (!row) throw new ApiError(404, { error: `${apiName(collection.name)} record ${request.params.recordId} not found in workspace ${ws}` });
+      const record = redact(collection.name, row);
+      return { collection: apiName(collection.name), record, links: linksOf(ctx.store, ws, collections, collection.name, record), related: relatedTo(ctx.store, ws, collection.name, row.id) };
+    },
+  });
+}
+
+interface PageQuery {
+  limit: number;
+  offset: number;
+  q?: string | undefined;
+  id?: string | undefined;
+}
+
+/** One page of a partition, in stored order (see the module's comment for what it costs). */
+export function dataPage(store: Store, collection: string, ws: string, query: PageQuery): { rows: Row[]; total: number; totalIsExact: boolean } {
+  const { limit, offset } = query;
+  const needle = query.q?.trim().toLowerCase() || undefined;
+  const matches = (row: Row) => needle === undefined || JSON.stringify(redact(collection, row)).toLowerCase().includes(needle);
+  if (query.id !== undefined) {
+    const row = store.get(collection, ws, query.id);
+    const found = row !== undefined && matches(row) ? [redact(collection, row)] : [];
+    return { rows: offset === 0 ? found : [], total: found.length, totalIsExact: true };
+  }
+  if (needle === undefined) {
+    const total = store.count(collection, ws);
+    const rows: Row[] = [];
+    if (offset < total) {
+      for (const row of store.scanFrom ? store.scanFrom(collection, ws, offset) : skip(store.scan(collection, ws), offset)) {
+        rows.push(redact(collection, row));
+        if (rows.length === limit) break;
+      }
+    }
+    return { rows, total, totalIsExact: true };
+  }
+  const rows: Row[] = [];
+  let total = 0;
+  let read = 0;
+  for (const row of store.scan(collection, ws)) {
+    // the page is full and enough was read: stop counting (there are rows left, unread)
+    if (rows.length === limit && read >= EXACT_COUNT_ROWS) return { rows, total, totalIsExact: false };
+    read++;
+    if (!matches(row)) continue;
+    total++;
+    if (total > offset && rows.length < limit) rows.push(redact(collection, row));
+  }
+  return { rows, total, totalIsExact: true };
+}
+
+function* skip<T>(rows: Iterable<T>, offset: number): IterableIterator<T> {
+  let n = offset;
+  for (const row of rows) if (n > 0) n--; else yield row;
+}
+
+/** The ids a record holds, at any depth, that name a record of a shown collection (its own id left out). */
+function linksOf(store: Store, ws: string, collections: InspectedCollections, collection: string, record: Row) {
+  const links: { field: string; collection: string; id: string; exists: boolean }[] = [];
+  const unprefixed = UNPREFIXED_LINKS[collection] ?? {};
+  const add = (field: string, target: Collection, id: string) => {
+    if (links.length < MAX_LINKS) links.push({ field, collection: apiName(target.name), id, exists: store.get(target.name, ws, id) !== undefined });
+  };
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      const target = unprefixed[path] !== undefined ? collections.require(unprefixed[path]) : collections.ofId(value);
+      if (target && value !== '') add(path, target, value);
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => walk(item, `${path}.${i}`));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) walk(item, path === '' ? key : `${path}.${key}`);
+    }
+  };
+  for (const [key, value] of Object.entries(record)) if (key !== 'id') walk(value, key);
+  return links;
+}
+
+/** The records of other collections that point to this one (RELATIONS), with the `q` that lists them. */
+function relatedTo(store: Store, ws: string, collection: string, id: string) {
+  return RELATIONS.filter(([, , to]) => to === collection).map(([from, field]) => {
+    const index = FieldIndex.of<Row>(store, from, field, (row) => (typeof row[field] === 'string' ? (row[field] as string) : null));
+    return { collection: apiName(from), field, count: index.ids(ws, id).size, q: id };
+  });
+}
