@@ -11,6 +11,7 @@ import type { MemoryResult } from './memory.ts';
 import type { SoakResult } from './outbox-soak.ts';
 import { seedBlock, type SeedBenchResult } from './seed.ts';
 import { scaleBlock, type ScaleResult } from './scale.ts';
+import { inspectorBlock, type InspectorBenchResult } from './inspector.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -34,6 +35,7 @@ export interface BenchReport {
   outboxSoak?: SoakResult;
   seed?: SeedBenchResult;
   scale?: ScaleResult;
+  inspector?: InspectorBenchResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -157,6 +159,7 @@ export function formatReport(r: BenchReport): string {
   if (r.outboxSoak) blocks.push(soakBlock(r.outboxSoak));
   if (r.seed) blocks.push(seedBlock(r.seed));
   if (r.scale) blocks.push(scaleBlock(r.scale, table));
+  if (r.inspector) blocks.push(inspectorBlock(r.inspector));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

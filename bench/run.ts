@@ -14,7 +14,8 @@
  * 8 workspaces on demand, 9 1,000 workspaces reading (bench/workspace-reads.ts),
  * 10 the outbox soak: failing deliveries on a compressed schedule (bench/outbox-soak.ts), 11 the seed
  * beside a CPU hog (bench/seed.ts), 12 scale: list, read, create and patch at 10k and 100k bookings,
- * with the growth table (bench/scale.ts).
+ * with the growth table (bench/scale.ts), 13 the browser inspector: bundle size, first load, /v1 throughput
+ * with a page streaming, a 100k-row collection's first page (bench/inspector.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -35,8 +36,9 @@ import { runWorkspaceReads } from './workspace-reads.ts';
 import { runOutboxSoak } from './outbox-soak.ts';
 import { runSeedBench } from './seed.ts';
 import { runScale } from './scale.ts';
+import { runInspectorBench } from './inspector.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'inspector'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -156,6 +158,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   }
   if (has('seed')) await attempt(['seed'], async () => void (report.seed = await runSeedBench(log)));
   if (has('scale')) await attempt(['scale'], async () => void (report.scale = await runScale(options.scaleSizes, log)));
+  if (has('inspector')) await attempt(['inspector'], async () => void (report.inspector = await runInspectorBench({ ...options, log })));
 }
 
 async function main(): Promise<void> {
