@@ -22,7 +22,8 @@ export interface InspectorBenchResult {
   bundle: { jsGzipBytes: number; cssGzipBytes: number; totalGzipBytes: number; jsRawBytes: number; cssRawBytes: number };
   /** navigation start → the requests table in the DOM, and → the stream live; per run, fresh browser context */
   firstLoad: { runs: number; tableMs: number[]; liveMs: number[]; medianTableMs: number; medianLiveMs: number };
-  throughput: { connections: number; rounds: number; none: LoadResult; streaming: LoadResult; ratio: number };
+  /** none open; a bare SSE client reading the stream (the server's side of the cost alone); an inspector page streaming */
+  throughput: { connections: number; rounds: number; none: LoadResult; sseClient: LoadResult; streaming: LoadResult; ratio: number; sseClientRatio: number };
   bigCollection: { bookings: number; runs: number; rowsMs: number[]; medianRowsMs: number; apiFirstPageMs: number };
 }
 
@@ -77,16 +78,30 @@ export async function runInspectorBench(options: { connections: number; duration
     const bytes = (await first.body.arrayBuffer()).byteLength;
     const loader = new Loader({ name: 'sandbox', origin: sandbox.origin, path: '/v1/products', headers: AUTH_HEADERS, expectBytes: bytes, pid: sandbox.child.process.pid }, options.connections);
     const none: LoadSample[] = [];
+    const sseClient: LoadSample[] = [];
     const streaming: LoadSample[] = [];
     const perRound = Math.max(250, Math.round(options.durationMs / options.rounds));
     try {
       await loader.run(options.warmupMs);
       for (let r = 0; r < options.rounds; r++) {
         log(`inspector: throughput round ${r + 1}/${options.rounds}, ${perRound} ms each ...`);
-        const order = r % 2 === 0 ? (['none', 'streaming'] as const) : (['streaming', 'none'] as const);
+        const order = r % 2 === 0 ? (['none', 'sse', 'streaming'] as const) : (['streaming', 'sse', 'none'] as const);
         for (const mode of order) {
           if (mode === 'none') {
             none.push(await loader.run(perRound));
+            continue;
+          }
+          if (mode === 'sse') {
+            const controller = new AbortController();
+            const stream = await request(`${sandbox.origin}/__sandbox/stream`, { signal: controller.signal });
+            const reading = (async () => {
+              for await (const _chunk of stream.body) {
+                // read and dropped, as fast as it comes
+              }
+            })().catch(() => undefined);
+            sseClient.push(await loader.run(perRound));
+            controller.abort();
+            await reading;
             continue;
           }
           const context = await browser.newContext({ viewport });
@@ -100,8 +115,17 @@ export async function runInspectorBench(options: { connections: number; duration
     } finally {
       await loader.close();
     }
-    const throughput = { connections: options.connections, rounds: options.rounds, none: summarize('none open', none), streaming: summarize('a page streaming', streaming), ratio: 0 };
+    const throughput = {
+      connections: options.connections,
+      rounds: options.rounds,
+      none: summarize('none open', none),
+      sseClient: summarize('a bare SSE client', sseClient),
+      streaming: summarize('a page streaming', streaming),
+      ratio: 0,
+      sseClientRatio: 0,
+    };
     throughput.ratio = round(throughput.streaming.reqPerSec / throughput.none.reqPerSec, 2);
+    throughput.sseClientRatio = round(throughput.sseClient.reqPerSec / throughput.none.reqPerSec, 2);
 
     // (d) a 100k-row collection: its first page in the Data view
     log('inspector: seeding 100,000 bookings ...');
@@ -153,7 +177,7 @@ export function inspectorBlock(r: InspectorBenchResult): string {
     `13. the browser inspector (load average ${r.loadAvgStart} at the start, ${r.loadAvgEnd} at the end)`,
     `  (a) bundle gzipped: ${kb(r.bundle.totalGzipBytes)} (main.js ${kb(r.bundle.jsGzipBytes)}, main.css ${kb(r.bundle.cssGzipBytes)}; raw ${kb(r.bundle.jsRawBytes + r.bundle.cssRawBytes)}): ${r.bundle.totalGzipBytes <= 250 * 1024 ? 'within' : 'OVER'} 250 KB`,
     `  (b) first load, navigation start to the requests table: median ${r.firstLoad.medianTableMs} ms (${r.firstLoad.tableMs.join(', ')}); to the stream live: median ${r.firstLoad.medianLiveMs} ms: ${r.firstLoad.medianTableMs < 1000 ? 'under' : 'OVER'} 1 s`,
-    `  (c) GET /v1/products, ${r.throughput.connections} connections, ${r.throughput.rounds} rounds: none open ${fmt(r.throughput.none.reqPerSec)} req/s, a page streaming ${fmt(r.throughput.streaming.reqPerSec)} req/s: ratio ${r.throughput.ratio.toFixed(2)} (${r.throughput.ratio >= 0.9 ? 'meets' : 'BELOW'} 0.9)`,
+    `  (c) GET /v1/products, ${r.throughput.connections} connections, ${r.throughput.rounds} rounds: none open ${fmt(r.throughput.none.reqPerSec)} req/s (${r.throughput.none.serverCpuUsPerReq} us server CPU/req), a bare SSE client ${fmt(r.throughput.sseClient.reqPerSec)} req/s (${r.throughput.sseClient.serverCpuUsPerReq} us/req, ratio ${r.throughput.sseClientRatio.toFixed(2)}), a page streaming ${fmt(r.throughput.streaming.reqPerSec)} req/s (${r.throughput.streaming.serverCpuUsPerReq} us/req): ratio ${r.throughput.ratio.toFixed(2)} (${r.throughput.ratio >= 0.9 ? 'meets' : 'BELOW'} 0.9)`,
     `  (d) ${fmt(r.bigCollection.bookings)} bookings, navigation start to the first page's rows: median ${r.bigCollection.medianRowsMs} ms (${r.bigCollection.rowsMs.join(', ')}); the route alone ${r.bigCollection.apiFirstPageMs} ms: ${r.bigCollection.medianRowsMs < 1000 ? 'under' : 'OVER'} 1 s`,
   ].join('\n');
 }

@@ -9,8 +9,9 @@ import { openStream } from '../stream.ts';
  * the log, and the page stays a stream client (the sandbox captures headers and bodies only
  * while one is connected).
  *
- * Built to keep up with 1,000 requests a second: events are buffered and flushed once per
- * animation frame (one React update a frame, whatever the rate); the log is bounded (the last
+ * Built to keep up with 1,000 requests a second: events are buffered and flushed on an
+ * animation frame, at most every FLUSH_MS (one React update per flush, whatever the rate:
+ * nothing is drawn while the tab is hidden); the log is bounded (the last
  * LOG_CAPACITY entries; headers and bodies kept for the newest DETAIL_CAPACITY only).
  */
 export type RequestEntry = DataOf<'/__sandbox/requests', 'get'>[number];
@@ -19,6 +20,8 @@ export const LOG_CAPACITY = 5_000;
 export const DETAIL_CAPACITY = 1_000;
 /** what the page asks of the sandbox's own log on connecting (it keeps 1,000) */
 export const INITIAL_LIMIT = 1_000;
+/** the rows change at most this often under load (10 a second still reads as live, and costs the machine far less than 60) */
+export const FLUSH_MS = 100;
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 
@@ -38,6 +41,7 @@ class RequestLogStore {
   #byId = new Map<string, RequestEntry>();
   #pending: RequestEntry[] = [];
   #frame: number | null = null;
+  #lastFlush = 0;
   #listeners = new Set<() => void>();
   #started = false;
 
@@ -97,7 +101,12 @@ class RequestLogStore {
     this.#frame ??= requestAnimationFrame(this.#flush);
   }
 
-  #flush = (): void => {
+  #flush = (now: number): void => {
+    if (now - this.#lastFlush < FLUSH_MS) {
+      this.#frame = requestAnimationFrame(this.#flush);
+      return;
+    }
+    this.#lastFlush = now;
     this.#frame = null;
     const batch = this.#pending;
     if (batch.length === 0) return;
