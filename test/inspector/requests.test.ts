@@ -80,6 +80,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', () => {
       row(page, id).waitFor(WAIT),
     ]);
     const elapsed = performance.now() - started;
+    console.log(`sent to visible in the log: ${elapsed.toFixed(0)} ms`);
     expect(sent.status).toBe(200);
     expect(elapsed).toBeLessThan(2000);
     await expect.poll(() => row(page, id).textContent()).toContain('/v1/products?limit=2');
@@ -174,11 +175,14 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', () => {
   it('shows traffic with warnings and refusals (screenshot: requests)', async () => {
     const { page, errors } = await openLive();
     const base = sandbox.url;
+    await advanceClock(61_000); // full buckets, whatever the tests before used
     // the burst bucket (enforced) refuses past its size: a few 429s (sent first: the rows that follow stay in view)
     const burst = await Promise.all(Array.from({ length: 36 }, () => fetch(`${base}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveRead}` } })));
     expect(burst.some((res) => res.status === 429)).toBe(true);
+    await advanceClock(61_000); // the buckets refill: the requests that follow are answered
     await send(`${base}/v1/products?limit=5`, { key: KEYS.sandboxFull, requestId: requestId('list') });
-    await send(`${base}/v1/forms`, { key: KEYS.sandboxFull, requestId: requestId('warn'), method: 'POST', body: { name: 'Sign-up', fields: [], colour: 'red' } });
+    const warned = await send(`${base}/v1/forms`, { key: KEYS.sandboxFull, requestId: requestId('warn'), method: 'POST', body: { name: 'Sign-up', fields: [], colour: 'red' } });
+    expect(`${warned.status} ${warned.headers['x-sandbox-warning']} ${warned.body.slice(0, 300)}`).toMatch(/^201 UNKNOWN_FIELD/);
     await send(`${base}/v1/bookings?limit=3`, { key: KEYS.sandboxFull, requestId: requestId('bookings') });
     await send(`${base}/v1/products`, { key: 'tcs_live_wrong_key_00000000000000000000000', requestId: requestId('401') });
     await send(`${base}/v1/departures/dep_missing`, { key: KEYS.sandboxFull, requestId: requestId('404') });
@@ -227,6 +231,11 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', () => {
     await page.close();
   });
 });
+
+async function advanceClock(ms: number): Promise<void> {
+  const res = await fetch(`${sandbox.url}/__sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+  expect(res.status).toBe(200);
+}
 
 async function receivedCount(page: Page): Promise<number> {
   const text = (await page.getByTestId('request-count').textContent()) ?? '';
