@@ -8,7 +8,7 @@ import { AUTH_HEADERS, ROOT, startSandbox } from './lib/sandbox-child.ts';
 import { median, round } from './lib/stats.ts';
 
 /**
- * Section 13, the browser inspector (issue 25; docs/inspector.md, "Figures"):
+ * Section 14, the browser inspector (issue 25; docs/inspector.md, "Figures"):
  * (a) the bundle's size gzipped (≤ 250 KB), (b) first load to a usable Requests view in
  * headless Chromium (< 1 s), (c) /v1 throughput with an inspector page open and streaming
  * against none open, same run, interleaved rounds (≥ 0.9), (d) the first page of a
@@ -174,7 +174,7 @@ export function inspectorBlock(r: InspectorBenchResult): string {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   return [
-    `13. the browser inspector (load average ${r.loadAvgStart} at the start, ${r.loadAvgEnd} at the end)`,
+    `14. the browser inspector (load average ${r.loadAvgStart} at the start, ${r.loadAvgEnd} at the end)`,
     `  (a) bundle gzipped: ${kb(r.bundle.totalGzipBytes)} (main.js ${kb(r.bundle.jsGzipBytes)}, main.css ${kb(r.bundle.cssGzipBytes)}; raw ${kb(r.bundle.jsRawBytes + r.bundle.cssRawBytes)}): ${r.bundle.totalGzipBytes <= 250 * 1024 ? 'within' : 'OVER'} 250 KB`,
     `  (b) first load, navigation start to the requests table: median ${r.firstLoad.medianTableMs} ms (${r.firstLoad.tableMs.join(', ')}); to the stream live: median ${r.firstLoad.medianLiveMs} ms: ${r.firstLoad.medianTableMs < 1000 ? 'under' : 'OVER'} 1 s`,
     `  (c) GET /v1/products, ${r.throughput.connections} connections, ${r.throughput.rounds} rounds: none open ${fmt(r.throughput.none.reqPerSec)} req/s (${r.throughput.none.serverCpuUsPerReq} us server CPU/req), a bare SSE client ${fmt(r.throughput.sseClient.reqPerSec)} req/s (${r.throughput.sseClient.serverCpuUsPerReq} us/req, ratio ${r.throughput.sseClientRatio.toFixed(2)}), a page streaming ${fmt(r.throughput.streaming.reqPerSec)} req/s (${r.throughput.streaming.serverCpuUsPerReq} us/req): ratio ${r.throughput.ratio.toFixed(2)} (${r.throughput.ratio >= 0.9 ? 'meets' : 'BELOW'} 0.9)`,

@@ -11,6 +11,7 @@ import type { MemoryResult } from './memory.ts';
 import type { SoakResult } from './outbox-soak.ts';
 import { seedBlock, type SeedBenchResult } from './seed.ts';
 import { scaleBlock, type ScaleResult } from './scale.ts';
+import { dataBlock, type DataBenchResult } from './data.ts';
 import { inspectorBlock, type InspectorBenchResult } from './inspector.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
@@ -35,6 +36,7 @@ export interface BenchReport {
   outboxSoak?: SoakResult;
   seed?: SeedBenchResult;
   scale?: ScaleResult;
+  data?: DataBenchResult;
   inspector?: InspectorBenchResult;
 }
 
@@ -159,6 +161,7 @@ export function formatReport(r: BenchReport): string {
   if (r.outboxSoak) blocks.push(soakBlock(r.outboxSoak));
   if (r.seed) blocks.push(seedBlock(r.seed));
   if (r.scale) blocks.push(scaleBlock(r.scale, table));
+  if (r.data) blocks.push(dataBlock(r.data));
   if (r.inspector) blocks.push(inspectorBlock(r.inspector));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);

@@ -6,6 +6,7 @@ import { suggest } from '../core/suggest.ts';
 
 import { clockCommand } from './commands/clock.ts';
 import { dashboardCommand } from './commands/dashboard.ts';
+import { dataCommand } from './commands/data.ts';
 import { eventsCommand } from './commands/events.ts';
 import { execCommand } from './commands/exec.ts';
 import { faultCommand } from './commands/fault.ts';
@@ -51,6 +52,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   workspaceCommand,
   resetCommand,
   seedCommand,
+  dataCommand,
   logsCommand,
   eventsCommand,
   otpCommand,

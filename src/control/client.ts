@@ -184,6 +184,10 @@ export class ControlClient {
   seed(body: RouteInput<typeof ROUTES.seed>['body']) { return this.request(ROUTES.seed, { body }, { timeoutMs: STATE_TIMEOUT_MS }); }
   requests(limit?: number) { return this.request(ROUTES.requests, { query: { limit } }); }
   report() { return this.request(ROUTES.report); }
+  /** the data inspector (docs/control-plane.md, "Data inspector") */
+  dataCollections(workspaceId: string) { return this.request(ROUTES.dataCollections, { params: { id: workspaceId } }); }
+  dataPage(workspaceId: string, collection: string, query: RouteInput<typeof ROUTES.dataPage>['query'] = {}) { return this.request(ROUTES.dataPage, { params: { id: workspaceId, collection }, query }); }
+  dataRecord(workspaceId: string, collection: string, recordId: string) { return this.request(ROUTES.dataRecord, { params: { id: workspaceId, collection, recordId } }); }
   clearReport() { return this.request(ROUTES.clearReport); }
 
   /** Sends a delivery again now (same webhook-id); answers the delivery after the attempt. */

@@ -5880,9 +5880,9 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
-                /** @description case-insensitive text search over each record's JSON (secrets left out) */
+                /** @description case-insensitive text search over each record's JSON (secrets left out); empty: none */
                 q?: string;
-                /** @description exact id: 0 or 1 row */
+                /** @description exact id: 0 or 1 row; empty: none */
                 id?: string;
             };
             header?: never;

@@ -135,6 +135,12 @@ export class OverlayStore implements Store {
     return this.inner.scanFrom ? this.inner.scanFrom<T>(collection, workspaceId, offset) : skipped(this.inner.scan<T>(collection, workspaceId), offset);
   }
 
+  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T> {
+    const matches = (row: T) => JSON.stringify(row).toLowerCase().includes(needle);
+    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).filter(matches);
+    return this.inner.scanMatching ? this.inner.scanMatching<T>(collection, workspaceId, needle) : [...this.inner.scan<T>(collection, workspaceId)].filter(matches);
+  }
+
   partitions(collection: string): string[] {
     const out = this.inner.partitions(collection).filter((p) => !p.startsWith(BASE_PREFIX));
     const seen = new Set(out);

@@ -205,6 +205,44 @@ export class PackedRows implements RowMap {
     }
   }
 
+  /**
+   * The rows of values() whose JSON, lower-cased, holds `needle` (lower-case), in order: a text
+   * search (the inspector's `q`) that parses only the pages whose text holds the needle. A page
+   * with changes since it was packed is tested row by row.
+   */
+  *matching(needle: string): IterableIterator<Row> {
+    this.#walks++;
+    try {
+      const changedPages = new Set<number>();
+      for (const change of this.#changed.values()) changedPages.add(change.page);
+      const buffers = this.#pages.buffers;
+      for (let page = 0; page < buffers.length; page++) {
+        if (buffers[page] === null) continue;
+        const text = this.#texts.get(page) ?? this.#inflate(page);
+        if (text === '') continue;
+        if (changedPages.has(page)) {
+          for (const packed of JSON.parse(text) as Row[]) {
+            const changed = this.#changed.get(packed.id);
+            const row = changed === undefined ? packed : changed.row;
+            if (row !== null && JSON.stringify(row).toLowerCase().includes(needle)) yield row;
+          }
+          continue;
+        }
+        const lower = text.toLowerCase();
+        if (!lower.includes(needle)) continue;
+        // one row per line (`[row,\nrow,\n...row]`, see #rowIn): only the lines that hold the needle are parsed
+        const lines = text.split('\n');
+        const lowered = lower.split('\n'); // lower-casing never makes or takes a newline: the same lines
+        for (let i = 0; i < lines.length; i++) {
+          if (lowered[i]!.slice(i === 0 ? 1 : 0, -1).includes(needle)) yield JSON.parse(lines[i]!.slice(i === 0 ? 1 : 0, -1)) as Row;
+        }
+      }
+      for (const row of this.#tail.values()) if (JSON.stringify(row).toLowerCase().includes(needle)) yield row;
+    } finally {
+      this.#walks--;
+    }
+  }
+
   [Symbol.iterator](): IterableIterator<[string, Row]> {
     return this.entries();
   }

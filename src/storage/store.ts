@@ -144,6 +144,13 @@ export class LocalStore implements InstrumentedStore {
     return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
   }
 
+  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T> {
+    const partition = this.#state.get(collection)?.get(workspaceId);
+    if (!partition) return EMPTY_LIST as readonly T[];
+    if (partition.rows instanceof PackedRows) return partition.rows.matching(needle) as Iterable<T>;
+    return this.list<T>(collection, workspaceId).filter((row) => JSON.stringify(row).toLowerCase().includes(needle));
+  }
+
   partitions(collection: string): string[] {
     const out: string[] = [];
     for (const [workspaceId, partition] of this.#state.get(collection) ?? []) {

@@ -102,6 +102,12 @@ export interface Store {
    * them (the inspector's data route pages through 100k bookings at any offset).
    */
   scanFrom?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T>;
+  /**
+   * The rows of scan() whose JSON (JSON.stringify), lower-cased, holds `needle` (lower-case), in
+   * order. Optional: without it, scan() is filtered. The engine searches a packed partition's page
+   * texts and parses only the pages that hold the needle (the inspector's `q`).
+   */
+  scanMatching?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T>;
   /** workspace ids that have rows in a collection */
   partitions(collection: string): string[];
   /**

@@ -38,6 +38,8 @@ describe('the data inspector routes (issue 25)', () => {
     const first = (await get(`/workspaces/${ws}/collections/bookings`)).data;
     expect(first).toMatchObject({ collection: 'bookings', total: all.length, totalIsExact: true, limit: 100, offset: 0 });
     expect(first.rows.map((r: Json) => r.id)).toEqual(all.slice(0, 100).map((b) => b.id));
+    // the browser sends every field, empty ones too: the same first page
+    expect((await get(`/workspaces/${ws}/collections/bookings?limit=100&offset=0&q=&id=`)).data).toEqual(first);
     const page = (await get(`/workspaces/${ws}/collections/bookings?limit=7&offset=440`)).data;
     expect(page.rows.map((r: Json) => r.id)).toEqual(all.slice(440, 447).map((b) => b.id));
     expect((await get(`/workspaces/${ws}/collections/bookings?offset=100000`)).data.rows).toEqual([]);
@@ -133,6 +135,14 @@ describe('the data inspector routes (issue 25)', () => {
     const fileView = (await get(`/workspaces/${ws}/collections/gallery_files/${file.id}`)).data;
     expect(fileView.links).toContainEqual({ field: 'folderId', collection: 'gallery_folders', id: file.folderId, exists: true });
 
+    // at any depth, with a dotted path; text that only starts like an id is no link
+    const nested = { ...booking, id: 'book_00000000-0000-4000-8000-00000000abcd', metadata: { legs: [{ departure: booking.departureId }], note: 'p_ is not an id', file: 'gal_file_nope' } };
+    await BOOKINGS.in(store).put(ws, nested as Booking);
+    const deep = (await get(`/workspaces/${ws}/collections/bookings/${nested.id}`)).data;
+    expect(deep.links).toContainEqual({ field: 'metadata.legs.0.departure', collection: 'departures', id: booking.departureId, exists: true });
+    expect(deep.links).toContainEqual({ field: 'metadata.file', collection: 'gallery_files', id: 'gal_file_nope', exists: false });
+    expect(deep.links.some((l: Json) => l.field === 'metadata.note')).toBe(false);
+
     // a link to a record that is gone says so
     await store.commit([{ type: 'delete', collection: 'departures', workspaceId: ws, id: booking.departureId! }]);
     const after = (await get(`/workspaces/${ws}/collections/bookings/${booking.id}`)).data;
@@ -177,19 +187,17 @@ describe('the data inspector routes (issue 25)', () => {
     expect(total).toBeGreaterThan(20_000);
     // list() of a packed partition would build (and cache, weakly) the whole list: spy on it
     const lists: string[] = [];
-    const store = ctx.store as unknown as { list: (c: string, w: string) => unknown };
+    // the engine under the created-workspace overlay, where a packed partition lives
+    const store = ((ctx.store as unknown as { inner?: unknown }).inner ?? ctx.store) as { list: (c: string, w: string) => unknown };
+    expect(store).not.toBe(ctx.store);
     const list = store.list.bind(store);
     store.list = (c: string, w: string) => {
       lists.push(c);
       return list(c, w);
     };
     try {
-      let started = performance.now();
       const first = (await get(`/workspaces/${ws}/collections/bookings?limit=100`)).data;
-      const firstMs = performance.now() - started;
-      started = performance.now();
       const deep = (await get(`/workspaces/${ws}/collections/bookings?limit=100&offset=${total - 150}`)).data;
-      const deepMs = performance.now() - started;
       expect(first.rows).toHaveLength(100);
       expect(deep.rows).toHaveLength(100);
       expect(first.total).toBe(total);
@@ -199,9 +207,12 @@ describe('the data inspector routes (issue 25)', () => {
       const all = ctx.store.list<Booking>('bookings', ws);
       expect(deep.rows.map((r: Json) => r.id)).toEqual(all.slice(total - 150, total - 50).map((b) => b.id));
       expect(first.rows.map((r: Json) => r.id)).toEqual(all.slice(0, 100).map((b) => b.id));
-      // generous bounds for a loaded 2-core machine; the bench quotes the figures
-      expect(firstMs).toBeLessThan(250);
-      expect(deepMs).toBeLessThan(250);
+      // times are the bench's (section data): a shared machine makes them no test
+      // a rare text: the packed pages that do not hold it are not parsed; the one booking is found
+      const rare = all[total - 1234]!;
+      const found = (await get(`/workspaces/${ws}/collections/bookings?q=${rare.code.toLowerCase()}`)).data;
+      expect(found).toMatchObject({ total: 1, totalIsExact: true });
+      expect(found.rows.map((r: Json) => r.id)).toEqual([rare.id]);
       // a search that fills its page early stops counting past EXACT_COUNT_ROWS
       const q = (await get(`/workspaces/${ws}/collections/bookings?q=book_&limit=10`)).data;
       expect(q).toMatchObject({ totalIsExact: false });

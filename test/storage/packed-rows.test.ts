@@ -28,6 +28,10 @@ function expectSame(packed: PackedRows, model: Map<string, Row>): void {
   // valuesFrom skips whole pages by their live counts: the same rows as values() from each position
   const values = [...model.values()];
   for (let offset = 0; offset <= values.length + 1; offset++) expect([...packed.valuesFrom(offset)]).toEqual(values.slice(offset));
+  // matching parses only the pages whose text holds the needle: the same rows as a filter of values()
+  for (const needle of ['"value":1', 'row_1', '☃', 'naïve 99', 'nothing', '[', '},', '}']) {
+    expect([...packed.matching(needle)]).toEqual(values.filter((row) => JSON.stringify(row).toLowerCase().includes(needle)));
+  }
   for (let i = 0; i < 16; i++) {
     const id = `row_${i}`;
     expect(packed.get(id)).toEqual(model.get(id));

@@ -35,8 +35,8 @@ export const CollectionSummarySchema = z
 export const DataQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(DATA_PAGE_MAX).default(100),
   offset: z.coerce.number().int().min(0).default(0),
-  q: z.string().max(200).optional().describe('case-insensitive text search over each record\'s JSON (secrets left out)'),
-  id: z.string().max(200).optional().describe('exact id: 0 or 1 row'),
+  q: z.string().max(200).optional().describe('case-insensitive text search over each record\'s JSON (secrets left out); empty: none'),
+  id: z.string().max(200).optional().describe('exact id: 0 or 1 row; empty: none'),
 });
 
 export const DataPageSchema = z
