@@ -12,6 +12,7 @@ import type { SoakResult } from './outbox-soak.ts';
 import { seedBlock, type SeedBenchResult } from './seed.ts';
 import { scaleBlock, type ScaleResult } from './scale.ts';
 import { dataBlock, type DataBenchResult } from './data.ts';
+import { inspectorBlock, type InspectorBenchResult } from './inspector.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -36,6 +37,7 @@ export interface BenchReport {
   seed?: SeedBenchResult;
   scale?: ScaleResult;
   data?: DataBenchResult;
+  inspector?: InspectorBenchResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -160,6 +162,7 @@ export function formatReport(r: BenchReport): string {
   if (r.seed) blocks.push(seedBlock(r.seed));
   if (r.scale) blocks.push(scaleBlock(r.scale, table));
   if (r.data) blocks.push(dataBlock(r.data));
+  if (r.inspector) blocks.push(inspectorBlock(r.inspector));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

@@ -14,7 +14,9 @@
  * 8 workspaces on demand, 9 1,000 workspaces reading (bench/workspace-reads.ts),
  * 10 the outbox soak: failing deliveries on a compressed schedule (bench/outbox-soak.ts), 11 the seed
  * beside a CPU hog (bench/seed.ts), 12 scale: list, read, create and patch at 10k and 100k bookings,
- * with the growth table (bench/scale.ts), 13 data: the inspector's routes on 100k bookings (bench/data.ts).
+ * with the growth table (bench/scale.ts), 13 data: the inspector's routes on 100k bookings (bench/data.ts),
+ * 14 the browser inspector: bundle size, first load, /v1 throughput with a page streaming, a 100k-row
+ * collection's first page in Chromium (bench/inspector.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -36,8 +38,9 @@ import { runOutboxSoak } from './outbox-soak.ts';
 import { runSeedBench } from './seed.ts';
 import { runScale } from './scale.ts';
 import { runDataBench } from './data.ts';
+import { runInspectorBench } from './inspector.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseOptions() {
@@ -160,6 +163,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('seed')) await attempt(['seed'], async () => void (report.seed = await runSeedBench(log)));
   if (has('scale')) await attempt(['scale'], async () => void (report.scale = await runScale(options.scaleSizes, log)));
   if (has('data')) await attempt(['data'], async () => void (report.data = await runDataBench(options.dataBookings, log)));
+  if (has('inspector')) await attempt(['inspector'], async () => void (report.inspector = await runInspectorBench({ ...options, log })));
 }
 
 async function main(): Promise<void> {

@@ -55,7 +55,7 @@ describe.skipIf(!HAS_CHROMIUM)('the inspector in a real browser (chromium)', () 
     const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/`);
     await page.getByRole('link', { name: 'Requests' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/__sandbox/ui/requests');
-    const options = await page.getByLabel('Workspace').locator('option').allTextContents();
+    const options = await page.getByLabel('Workspace', { exact: true }).locator('option').allTextContents();
     expect(options).toEqual(sandbox.workspaces.map((w) => `${w.name} (${w.mode})`));
     expect(errors).toEqual([]);
     await page.close();
