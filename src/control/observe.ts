@@ -1,4 +1,5 @@
 import type { SandboxContext } from '../context.ts';
+import { notFound } from '../core/errors.ts';
 import { encodeStreamEvent, FORWARDED_EVENTS } from '../core/stream-events.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
@@ -23,6 +24,12 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
   serveAll(app, OBSERVE_ROUTES, {
     requests: async (request) => ctx.requestLog.recent(request.query.limit),
 
+    request: async (request) => {
+      const entry = ctx.requestLog.find(request.params.requestId);
+      if (!entry) throw notFound(`Request ${request.params.requestId}`); // never made, or older than the log's last 1,000
+      return entry;
+    },
+
     clearRequests: async () => {
       ctx.requestLog.clear();
       return { cleared: true };
@@ -38,15 +45,24 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
         'x-request-id': request.id,
       });
       res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
-      const send = (frame: string) => {
+      // frames of one tick go out in one write: under load that is one system call, not one a request
+      let queued: string[] = [];
+      const flush = () => {
+        const frames = queued.join('');
+        queued = [];
+        if (res.destroyed) return;
         if (res.writableLength > STREAM_BACKLOG_BYTES) {
           res.destroy(); // 'close' below unsubscribes
           return;
         }
-        res.write(frame);
+        res.write(frames);
       };
+      const send = (frame: string) => {
+        if (queued.push(frame) === 1) setImmediate(flush);
+      };
+      const withDetail = request.query.detail === 'full';
       const unsubscribe = [
-        ctx.bus.on('request', (payload) => send(encodeStreamEvent('request', payload))),
+        ctx.bus.on('request', (payload) => send(encodeStreamEvent('request', withDetail ? ctx.requestLog.withDetail(payload) : payload))),
         ctx.bus.on('domain', (payload) => send(encodeStreamEvent('domain', payload))),
         ctx.bus.on('delivery', (payload) => send(encodeStreamEvent('delivery', payload))),
         ctx.bus.on('rate-limit', (payload) => send(encodeStreamEvent('rate-limit', payload))),

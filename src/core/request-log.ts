@@ -1,16 +1,20 @@
-import type { EventBus, RequestLogEntry } from './events.ts';
+import type { EventBus, RequestDetail, RequestLogEntry } from './events.ts';
 
-/** Captured headers and bodies are kept on the newest entries only, so memory stays small. */
+/** Captured headers and bodies are kept for the newest entries only, so memory stays small. */
 const DETAIL_CAPACITY = 200;
 
 /**
  * The recent requests, newest last, bounded so a long run never grows memory.
- * While at least one stream client watches (the dashboard), the request hooks
- * also capture headers and bodies; otherwise they skip that work entirely.
+ * While at least one stream client watches (the dashboard, the inspector),
+ * the request hooks also capture headers and bodies, as references rendered
+ * into text only when read (src/http/request-capture.ts): by a stream client
+ * that asks for them, GET /__sandbox/requests, or one request's page.
  */
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private watchers = 0;
+  /** the newest captures by request id, oldest first; each renders once, when first read */
+  private readonly details = new Map<string, () => RequestDetail>();
 
   constructor(
     bus: EventBus,
@@ -20,12 +24,6 @@ export class RequestLog {
       this.entries.push(entry);
       // trimmed in batches: amortized constant time per request instead of a splice each time
       if (this.entries.length >= this.capacity * 2) this.entries = this.entries.slice(-this.capacity);
-      const old = this.entries.length - 1 - DETAIL_CAPACITY;
-      const stale = this.entries[old];
-      if (stale?.detail) {
-        const { detail: _dropped, ...rest } = stale;
-        this.entries[old] = rest;
-      }
     });
   }
 
@@ -45,11 +43,37 @@ export class RequestLog {
     };
   }
 
+  /** Keeps a request's capture (before its entry is emitted); `render` runs at most once, when first read. */
+  keepDetail(requestId: string, render: () => RequestDetail): void {
+    let rendered: RequestDetail | undefined;
+    this.details.set(requestId, () => (rendered ??= render()));
+    if (this.details.size > DETAIL_CAPACITY) this.details.delete(this.details.keys().next().value!);
+  }
+
+  /** The entry with its headers and bodies, when they are still kept. */
+  withDetail(entry: RequestLogEntry): RequestLogEntry {
+    const detail = this.details.get(entry.requestId);
+    return detail ? { ...entry, detail: detail() } : entry;
+  }
+
   recent(limit: number): RequestLogEntry[] {
-    return this.entries.slice(-Math.min(limit, this.capacity)).reverse();
+    return this.entries
+      .slice(-Math.min(limit, this.capacity))
+      .reverse()
+      .map((entry) => this.withDetail(entry));
+  }
+
+  /** One request of the log, with its headers and bodies when still kept; undefined once it left the log. */
+  find(requestId: string): RequestLogEntry | undefined {
+    const start = Math.max(0, this.entries.length - this.capacity);
+    for (let i = this.entries.length - 1; i >= start; i--) {
+      if (this.entries[i]!.requestId === requestId) return this.withDetail(this.entries[i]!);
+    }
+    return undefined;
   }
 
   clear(): void {
     this.entries = [];
+    this.details.clear();
   }
 }

@@ -2,36 +2,63 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestDetail } from '../core/events.ts';
 
 /**
- * Bounded captures of request and response headers and bodies for the
- * dashboard (docs/dashboard.md). Taken only while a stream client watches, so
- * the hot path pays nothing otherwise. Authorization is never kept: the key
- * prefix stands in for it.
+ * Captures of request and response headers and bodies for the dashboard and
+ * the inspector (docs/dashboard.md, docs/inspector.md). Taken only while a
+ * stream client watches, so the hot path pays nothing otherwise; and even then
+ * a capture keeps references only (the headers objects, the parsed body, the
+ * payload sent), and is rendered into bounded text when someone reads it: a
+ * stream client that asks for details, or GET /__sandbox/requests (issue 25:
+ * /v1 throughput with an inspector open, which reads one request's details on
+ * demand). Authorization is never kept: the key prefix stands in for it.
  */
 export const BODY_EXCERPT_BYTES = 4096;
 const MAX_HEADERS = 50;
 
-/** The serialized response body seen in onSend, keyed by request (no decorator needed). */
-const responseBodies = new WeakMap<FastifyRequest, { body: string | null; truncated: boolean }>();
-
-export function rememberResponseBody(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
-  if (typeof payload === 'string') responseBodies.set(request, excerpt(payload));
-  else if (Buffer.isBuffer(payload)) responseBodies.set(request, isJson(reply) ? jsonBytesExcerpt(payload) : { body: `[${payload.length} bytes]`, truncated: false });
-  else if (payload !== null && payload !== undefined) responseBodies.set(request, { body: '[streamed]', truncated: false });
+/** What a capture holds until it is rendered: references, no copies of bodies. */
+export interface RawExchange {
+  requestHeaders: FastifyRequest['headers'];
+  requestBody: unknown;
+  responseHeaders: ReturnType<FastifyReply['getHeaders']>;
+  /** the payload as sent: text, JSON bytes, other bytes, a stream; undefined when none */
+  payload: { text: string } | { json: Buffer } | { bytes: number } | { streamed: true } | undefined;
+  keyPrefix: string | null;
 }
 
-export function captureDetail(request: FastifyRequest, reply: FastifyReply, keyPrefix: string | null): RequestDetail {
+/** The payload seen in onSend, keyed by request (no decorator needed). */
+const payloads = new WeakMap<FastifyRequest, RawExchange['payload']>();
+
+export function rememberResponseBody(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+  if (typeof payload === 'string') payloads.set(request, { text: payload });
+  else if (Buffer.isBuffer(payload)) payloads.set(request, isJson(reply) ? { json: payload } : { bytes: payload.length });
+  else if (payload !== null && payload !== undefined) payloads.set(request, { streamed: true });
+}
+
+export function captureExchange(request: FastifyRequest, reply: FastifyReply, keyPrefix: string | null): RawExchange {
+  const payload = payloads.get(request);
+  payloads.delete(request);
+  return { requestHeaders: request.headers, requestBody: request.body, responseHeaders: reply.getHeaders(), payload, keyPrefix };
+}
+
+/** The bounded text of a capture: at most 50 headers, 512 characters a header value, 4 KB a body. */
+export function renderExchange(raw: RawExchange): RequestDetail {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers).slice(0, MAX_HEADERS)) {
+  for (const [name, value] of Object.entries(raw.requestHeaders).slice(0, MAX_HEADERS)) {
     if (value === undefined) continue;
-    headers[name] = name === 'authorization' ? `Bearer ${keyPrefix ?? '(not a known key)'}…` : String(value).slice(0, 512);
+    headers[name] = name === 'authorization' ? `Bearer ${raw.keyPrefix ?? '(not a known key)'}…` : String(value).slice(0, 512);
   }
   const responseHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders()).slice(0, MAX_HEADERS)) {
+  for (const [name, value] of Object.entries(raw.responseHeaders).slice(0, MAX_HEADERS)) {
     if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  const response = responseBodies.get(request) ?? { body: null, truncated: false };
-  responseBodies.delete(request);
-  return { request: { headers, ...requestBody(request.body) }, response: { headers: responseHeaders, ...response } };
+  return { request: { headers, ...requestBody(raw.requestBody) }, response: { headers: responseHeaders, ...responseBody(raw.payload) } };
+}
+
+function responseBody(payload: RawExchange['payload']): { body: string | null; truncated: boolean } {
+  if (payload === undefined) return { body: null, truncated: false };
+  if ('text' in payload) return excerpt(payload.text);
+  if ('json' in payload) return jsonBytesExcerpt(payload.json);
+  if ('bytes' in payload) return { body: `[${payload.bytes} bytes]`, truncated: false };
+  return { body: '[streamed]', truncated: false };
 }
 
 function requestBody(body: unknown): { body: string | null; truncated: boolean } {

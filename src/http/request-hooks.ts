@@ -6,7 +6,7 @@ import { isLoopback } from '../config.ts';
 import type { SandboxContext } from '../context.ts';
 import { hostRefusal } from '../core/host-guard.ts';
 import { sendApiError, toApiError } from './error-handler.ts';
-import { captureDetail, rememberResponseBody } from './request-capture.ts';
+import { captureExchange, rememberResponseBody, renderExchange } from './request-capture.ts';
 import { warningsOf } from './warnings.ts';
 
 export { API_PREFIX, CONTROL_PREFIX } from './paths.ts';
@@ -106,6 +106,10 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
 export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, status: number): void {
   if (!ctx.bus.hasListeners('request') || request.area === 'control') return;
   const principal = request.authenticated;
+  if (ctx.requestLog.capturing && status !== 0) {
+    const raw = captureExchange(request, reply, principal?.keyPrefix ?? null);
+    ctx.requestLog.keepDetail(request.id, () => renderExchange(raw));
+  }
   ctx.bus.emit('request', {
     requestId: request.id,
     method: request.method,
@@ -117,7 +121,6 @@ export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply:
     at: ctx.clock.iso(),
     ...warningsOf(request),
     ...(request.reason ? { reason: request.reason } : {}),
-    ...(ctx.requestLog.capturing && status !== 0 ? { detail: captureDetail(request, reply, principal?.keyPrefix ?? null) } : {}),
   });
 }
 

@@ -883,6 +883,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One request of the log, with its headers and bodies while they are kept (the newest 200 captured while a stream client watches); 404 once it left the log */
+        get: operations["getSandboxRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/stream": {
         parameters: {
             query?: never;
@@ -5355,9 +5372,75 @@ export interface operations {
             414: components["responses"]["Error414"];
         };
     };
-    getSandboxStream: {
+    getSandboxRequest: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            requestId: string;
+                            method: string;
+                            path: string;
+                            status: number;
+                            latencyMs: number;
+                            workspaceId: string | null;
+                            keyPrefix: string | null;
+                            at: string;
+                            detail?: {
+                                request: {
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    body: string | null;
+                                    truncated: boolean;
+                                };
+                                response: {
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    body: string | null;
+                                    truncated: boolean;
+                                };
+                            };
+                            warnings?: {
+                                code: string;
+                                message: string;
+                            }[];
+                            reason?: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            414: components["responses"]["Error414"];
+        };
+    };
+    getSandboxStream: {
+        parameters: {
+            query?: {
+                /** @description full: each request event carries its headers and bodies (the dashboard); none: not (the inspector reads one request's with GET /requests/:requestId, so /v1 does not pay for rendering every one) */
+                detail?: "full" | "none";
+            };
             header?: never;
             path?: never;
             cookie?: never;

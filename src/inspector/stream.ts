@@ -14,7 +14,9 @@ export function openStream(onEvent: StreamHandler, onState: (connected: boolean)
   const run = async (): Promise<void> => {
     while (!stopped) {
       try {
-        const response = await fetch('/__sandbox/stream', { headers: { ...authHeaders, accept: 'text/event-stream' }, signal: controller.signal });
+        // detail=none: a request's headers and bodies are read when it is opened (GET /__sandbox/requests/:id),
+        // so the sandbox does not render them for every request while a page is open (issue 25: throughput)
+        const response = await fetch('/__sandbox/stream?detail=none', { headers: { ...authHeaders, accept: 'text/event-stream' }, signal: controller.signal });
         if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
         onState(true);
         await readEvents(response.body, onEvent);

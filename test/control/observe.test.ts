@@ -38,6 +38,36 @@ describe('live stream (SSE)', () => {
     stream.close();
   });
 
+  it('detail=none: request events carry no headers or bodies; one request\'s are read by its id while kept (issue 25)', async () => {
+    sandbox = await createSandbox({ port: 0, clock: 'manual' });
+    const full = await openStream(sandbox.controlUrl);
+    const lean = await openStream(sandbox.controlUrl, '?detail=none');
+    await Promise.all([full.readUntil('event: hello'), lean.readUntil('event: hello')]);
+    const res = await fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}`, 'x-request-id': 'req-detail-1' } });
+    expect(res.status).toBe(200);
+    await Promise.all([full.readUntil('"requestId":"req-detail-1"'), lean.readUntil('"requestId":"req-detail-1"')]);
+    const fromFull = full.firstData('request') as { requestId: string; detail?: { request: { headers: Record<string, string> }; response: { body: string } } };
+    const fromLean = lean.firstData('request') as { requestId: string; detail?: unknown };
+    expect(fromFull.detail?.request.headers.authorization).toMatch(/^Bearer tcs_live_aurora_\w*…$/); // the key prefix, never the key
+    expect(fromFull.detail?.request.headers.authorization).not.toContain(KEYS.liveFull);
+    expect(fromFull.detail?.response.body).toContain('"data"');
+    expect(fromLean.requestId).toBe('req-detail-1');
+    expect(fromLean.detail).toBeUndefined();
+    const one = await fetch(`${sandbox.controlUrl}/requests/req-detail-1`);
+    expect(one.status).toBe(200);
+    const { data } = (await one.json()) as { data: { requestId: string; status: number; detail: { response: { body: string; headers: Record<string, string> } } } };
+    expect(data.requestId).toBe('req-detail-1');
+    expect(data.status).toBe(200);
+    expect(data.detail.response.body).toBe(fromFull.detail!.response.body);
+    expect(data.detail.response.headers['x-request-id']).toBe('req-detail-1');
+    const missing = await fetch(`${sandbox.controlUrl}/requests/req-never`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Request req-never not found' });
+    expect((await fetch(`${sandbox.controlUrl}/stream?detail=some`)).status).toBe(400);
+    full.close();
+    lean.close();
+  });
+
   it('streams each webhook delivery attempt with its attempt number and maximum', async () => {
     sandbox = await createSandbox({ port: 0 });
     const receiver = createServer((_req, res) => res.writeHead(500).end());

@@ -10,9 +10,9 @@ export interface StreamReader {
   close(): void;
 }
 
-export async function openStream(controlUrl: string): Promise<StreamReader> {
+export async function openStream(controlUrl: string, query = ''): Promise<StreamReader> {
   const controller = new AbortController();
-  const response = await fetch(`${controlUrl}/stream`, { signal: controller.signal });
+  const response = await fetch(`${controlUrl}/stream${query}`, { signal: controller.signal });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';

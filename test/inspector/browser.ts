@@ -10,6 +10,11 @@ import { ensureInspectorBuilt } from './bundle.ts';
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 export const VIEWPORT = { width: 1280, height: 800 };
+/**
+ * A browser test's own bound (vitest's default is 30 s): Chromium and the sandbox share the
+ * 2-core machine with the rest of the suite, and a bound is not a timing assertion.
+ */
+export const BROWSER_TEST_TIMEOUT = 120_000;
 /** docs/inspector.md shows these, taken by the tests themselves */
 export const SCREENSHOTS = join(import.meta.dirname, '../../docs/inspector');
 
@@ -27,6 +32,8 @@ export async function launchInspectorBrowser(): Promise<InspectorBrowser> {
     browser,
     async open(url) {
       const page = await browser.newPage({ viewport: VIEWPORT });
+      // a locator read (textContent...) inside expect.poll waits at most this long for its element
+      page.setDefaultTimeout(20_000);
       const errors: string[] = [];
       page.on('console', (message: ConsoleMessage) => {
         if (message.type() === 'error') errors.push(message.text());

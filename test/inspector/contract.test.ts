@@ -78,7 +78,7 @@ describe('the inspector calls only routes of the control-plane contract', () => 
       const text = readFileSync(file, 'utf8');
       const name = relative(root, file);
       for (const match of text.matchAll(CALL)) calls.push({ file: name, method: match[1]!.toLowerCase(), path: match[3]! });
-      for (const match of text.matchAll(FETCH)) calls.push({ file: name, method: 'get', path: match[2]! });
+      for (const match of text.matchAll(FETCH)) calls.push({ file: name, method: 'get', path: match[2]!.split('?')[0]! });
     }
     const served = Object.keys(document.paths);
     const problems = calls
@@ -87,7 +87,7 @@ describe('the inspector calls only routes of the control-plane contract', () => 
     expect(problems).toEqual([]);
     // what the inspector reads and changes, for the record (the views' calls)
     const used = [...new Set(calls.map((c) => `${c.method.toUpperCase()} ${c.path}`))].sort();
-    expect(used).toEqual(expect.arrayContaining(['GET /__sandbox/workspaces', 'GET /__sandbox/requests', 'DELETE /__sandbox/requests', 'GET /__sandbox/stream', 'GET /__sandbox/workspaces/{id}/collections/{collection}/{recordId}']));
+    expect(used).toEqual(expect.arrayContaining(['GET /__sandbox/workspaces', 'GET /__sandbox/requests', 'GET /__sandbox/requests/{requestId}', 'DELETE /__sandbox/requests', 'GET /__sandbox/stream', 'GET /__sandbox/workspaces/{id}/collections/{collection}/{recordId}']));
   });
 
   it('a path outside the document would be caught', () => {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser } from './browser.ts';
+import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
 
 /**
  * Issue 25, the inspector's Data view (docs/inspector.md, "Data") in a real Chromium: a
@@ -31,7 +31,7 @@ async function control(path: string, init?: { method: string; body: unknown }): 
 const ui = (path: string) => `${sandbox.url}/__sandbox/ui${path}`;
 const table = (page: Page, collection: string) => page.getByRole('table', { name: `${collection} records` });
 
-describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   it("lists a workspace's collections; its departures are browsable and a departure's page shows its id", async () => {
     const ws = sandbox.workspaces.find((w) => w.mode === 'live')!;
     const { page, errors } = await chrome.open(ui(`/data?workspace=${ws.id}`));

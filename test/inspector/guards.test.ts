@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Request, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { CHROMIUM, HAS_CHROMIUM, VIEWPORT } from './browser.ts';
+import { CHROMIUM, HAS_CHROMIUM, VIEWPORT, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { ensureInspectorBuilt } from './bundle.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
@@ -14,7 +14,7 @@ import { control, UI_WAIT } from './control-fetch.ts';
  * plane, and on a sandbox with a control token the page works only with the
  * token of its #fragment, which leaves the address bar and never travels in a URL.
  */
-describe.skipIf(!HAS_CHROMIUM)('the inspector behind the Host check, the cross-site rules and the control token (chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('the inspector behind the Host check, the cross-site rules and the control token (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   let sandbox: Sandbox;
   let browser: Browser;
   let other: Server;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser } from './browser.ts';
+import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
 /** Issue 25, the Keys view: a key created in the page is shown whole once; revoking it in the page shuts /v1 to it. */
-describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   let sandbox: Sandbox;
   let chrome: InspectorBrowser;
   const v1 = (key: string) => fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${key}` } });

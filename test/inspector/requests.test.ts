@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser } from './browser.ts';
+import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
 
 /**
  * Issue 25, the inspector's Requests view (docs/inspector.md, "Requests"): the live log of
@@ -70,7 +70,7 @@ async function openLive(path = '/requests'): Promise<{ page: Page; errors: strin
 
 const row = (page: Page, id: string) => page.locator(`[role="row"][data-request-id="${id}"]`);
 
-describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   it(`a request made with ${CURL ? 'curl' : 'fetch'} shows in the live log within 2 s; clicking it shows its response body`, async () => {
     const { page, errors } = await openLive();
     const id = requestId('curl');

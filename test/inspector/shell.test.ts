@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { INSPECTOR_CSP } from '../../src/control/inspector.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, type InspectorBrowser } from './browser.ts';
+import { HAS_CHROMIUM, launchInspectorBrowser, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { ensureInspectorBuilt } from './bundle.ts';
 
 /** Issue 25: the inspector's page, served by the sandbox at /__sandbox/ui/ (docs/inspector.md). */
@@ -44,7 +44,7 @@ describe('the inspector is served', () => {
   });
 });
 
-describe.skipIf(!HAS_CHROMIUM)('the inspector in a real browser (chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('the inspector in a real browser (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   let chrome: InspectorBrowser;
   beforeAll(async () => {
     chrome = await launchInspectorBrowser();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser } from './browser.ts';
+import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
 /** Issue 25, the Time & state view: what the page does is what the control plane then reports. */
-describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   let sandbox: Sandbox;
   let chrome: InspectorBrowser;
   beforeAll(async () => {

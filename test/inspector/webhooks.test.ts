@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser } from './browser.ts';
+import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
 /**
@@ -10,7 +10,7 @@ import { control, UI_WAIT } from './control-fetch.ts';
  * page, its delivery with every attempt, and Replay making the receiver get
  * it again with the same webhook-id.
  */
-describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   let sandbox: Sandbox;
   let chrome: InspectorBrowser;
   let receiver: Server;

@@ -11,11 +11,26 @@ export const OBSERVE_ROUTES = defineRoutes({
     data: z.array(RequestEventSchema),
     summary: 'The last requests to /v1 (up to 1,000 kept), newest first',
   },
+  request: {
+    method: 'GET',
+    path: '/requests/:requestId',
+    params: z.object({ requestId: z.string() }),
+    data: RequestEventSchema,
+    errors: [404],
+    inferred: true,
+    summary: "One request of the log, with its headers and bodies while they are kept (the newest 200 captured while a stream client watches); 404 once it left the log",
+  },
   clearRequests: { method: 'DELETE', path: '/requests', data: z.object({ cleared: z.boolean() }), summary: 'Clear the request log' },
   stream: {
     method: 'GET',
     path: '/stream',
     raw: 'sse',
+    query: z.object({
+      detail: z
+        .enum(['full', 'none'])
+        .default('full')
+        .describe("full: each request event carries its headers and bodies (the dashboard); none: not (the inspector reads one request's with GET /requests/:requestId, so /v1 does not pay for rendering every one)"),
+    }),
     // each event's data has its own schema: src/core/stream-events.ts
     data: z.string().describe('Server-Sent Events: hello, request, domain, delivery, rate-limit, reset (docs/dashboard.md)'),
     summary: 'Live Server-Sent Events of requests, domain events, deliveries, rate limits and resets',

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { api } from '../api.ts';
 import { Link } from 'wouter';
 import { BodyView } from '../components/JsonView.tsx';
 import { useWorkspaces } from '../workspaces.tsx';
@@ -6,10 +7,35 @@ import { curlCommand } from './curl.ts';
 import { formatLatency, statusClass } from './format.ts';
 import { requestLog, useRequestLog, LOG_CAPACITY, type RequestEntry } from './log.ts';
 
+/**
+ * The live log carries no headers or bodies (the stream is read with detail=none): a request's
+ * are read from the sandbox when its page opens, while the sandbox still keeps them (its newest 200).
+ */
+function useWithDetail(entry: RequestEntry | undefined): RequestEntry | undefined {
+  const [full, setFull] = useState<RequestEntry | null>(null);
+  const requestId = entry?.requestId;
+  const needed = entry !== undefined && entry.detail === undefined;
+  useEffect(() => {
+    setFull(null);
+    if (!needed || requestId === undefined) return;
+    let current = true;
+    void api.GET('/__sandbox/requests/{requestId}', { params: { path: { requestId } } }).then(
+      ({ data }) => {
+        if (current && data) setFull(data.data as RequestEntry);
+      },
+      () => undefined, // the page shows the entry without its headers and bodies
+    );
+    return () => {
+      current = false;
+    };
+  }, [requestId, needed]);
+  return full && full.requestId === requestId ? full : entry;
+}
+
 /** One request of the log, at /requests/:requestId (a link to it can be shared while the page keeps it). */
 export function RequestDetail({ requestId }: { requestId: string }) {
   const log = useRequestLog();
-  const entry = requestLog.get(requestId);
+  const entry = useWithDetail(requestLog.get(requestId));
   return (
     <section className="req-detail" aria-label="Request details">
       <p>
