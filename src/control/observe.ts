@@ -1,6 +1,6 @@
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../core/errors.ts';
-import { encodeStreamEvent, FORWARDED_EVENTS } from '../core/stream-events.ts';
+import { encodeStreamEvent, FORWARDED_EVENTS, type RateLimitChange } from '../core/stream-events.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
 import { OBSERVE_ROUTES } from './contracts/observe.ts';
@@ -45,11 +45,18 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
         'x-request-id': request.id,
       });
       res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
-      // frames of one tick go out in one write: under load that is one system call, not one a request
+      // Frames of one tick go out in one write: under load one system call, not one a request. A
+      // bucket's rate-limit changes of one tick are one frame, its last: every /v1 request changes its
+      // bucket, and only the newest state is worth showing (issue 25: /v1 throughput with a page open).
       let queued: string[] = [];
+      let buckets = new Map<string, RateLimitChange>();
+      let scheduled = false;
       const flush = () => {
+        scheduled = false;
+        for (const change of buckets.values()) queued.push(encodeStreamEvent('rate-limit', change));
         const frames = queued.join('');
         queued = [];
+        buckets = new Map();
         if (res.destroyed) return;
         if (res.writableLength > STREAM_BACKLOG_BYTES) {
           res.destroy(); // 'close' below unsubscribes
@@ -57,15 +64,25 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
         }
         res.write(frames);
       };
+      const later = () => {
+        if (scheduled) return;
+        scheduled = true;
+        setImmediate(flush);
+      };
       const send = (frame: string) => {
-        if (queued.push(frame) === 1) setImmediate(flush);
+        queued.push(frame);
+        later();
       };
       const withDetail = request.query.detail === 'full';
       const unsubscribe = [
         ctx.bus.on('request', (payload) => send(encodeStreamEvent('request', withDetail ? ctx.requestLog.withDetail(payload) : payload))),
         ctx.bus.on('domain', (payload) => send(encodeStreamEvent('domain', payload))),
         ctx.bus.on('delivery', (payload) => send(encodeStreamEvent('delivery', payload))),
-        ctx.bus.on('rate-limit', (payload) => send(encodeStreamEvent('rate-limit', payload))),
+        ctx.bus.on('rate-limit', (payload) => {
+          buckets.delete(payload.bucket); // the newest last
+          buckets.set(payload.bucket, payload);
+          later();
+        }),
         ctx.bus.on('reset', (payload) => send(encodeStreamEvent('reset', payload))),
       ];
       // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md)

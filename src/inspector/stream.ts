@@ -42,13 +42,13 @@ async function readEvents(body: ReadableStream<Uint8Array>, onEvent: StreamHandl
     const { value, done } = await reader.read();
     if (done) return;
     buffer += decoder.decode(value, { stream: true });
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      dispatch(frame, onEvent);
-      end = buffer.indexOf('\n\n');
+    // one cut per chunk, not one per frame: a chunk of a busy second holds hundreds of frames
+    let start = 0;
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n', start)) {
+      dispatch(buffer.slice(start, end), onEvent);
+      start = end + 2;
     }
+    buffer = buffer.slice(start);
   }
 }
 

@@ -20,8 +20,8 @@ export const LOG_CAPACITY = 5_000;
 export const DETAIL_CAPACITY = 1_000;
 /** what the page asks of the sandbox's own log on connecting (it keeps 1,000) */
 export const INITIAL_LIMIT = 1_000;
-/** the rows change at most this often under load (10 a second still reads as live, and costs the machine far less than 60) */
-export const FLUSH_MS = 100;
+/** the rows change at most this often under load (5 a second still reads as live, and costs a busy machine far less than 60: issue 25, /v1 throughput with a page open) */
+export const FLUSH_MS = 200;
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 
