@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { packedInBackground } from '../../src/storage/background-packing.ts';
+import { PackedRows } from '../../src/storage/packed-rows.ts';
+import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
 import {
   applyOps,
   captureState,
@@ -183,6 +186,34 @@ describe('applyOps', () => {
     expect(partition.sharedGen).toBe(8);
     applyOps(state, [put('f')], 6, 9);
     expect(partition.rows).toBe(rows);
+  });
+});
+
+describe('copy-on-write without a snapshot', () => {
+  it('a change while no snapshot is being written (generation 0) copies nothing', () => {
+    const state: State = new Map();
+    applyOps(state, [put('a')], 1);
+    const partition = state.get('products')!.get('ws_1')!;
+    const rows = partition.rows;
+    applyOps(state, [put('b'), del('a')], 2);
+    expect(partition.rows).toBe(rows);
+    expect(partition.sharedGen).toBe(0);
+  });
+});
+
+describe('large partitions (packed rows)', () => {
+  afterEach(() => setPackLimits(DEFAULT_PACK_LIMITS));
+
+  it('a partition loaded from a snapshot is packed in the background, one grown by commits as it grows', async () => {
+    allowPacking('bookings');
+    setPackLimits({ packAfter: 8, hotRows: 4, pageBytes: 600 });
+    const rows = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`b${i}`, { id: `b${i}`, text: 'x'.repeat(40) }]));
+    const loaded = stateFromCollections({ bookings: { ws_1: rows } }, 1, (problem) => new Error(problem)).get('bookings')!.get('ws_1')!;
+    expect(loaded.rows).toBeInstanceOf(PackedRows);
+    await packedInBackground();
+    expect((loaded.rows as PackedRows).pageCount).toBeGreaterThan(0);
+    expect(loaded.rows.get('b0')).toEqual(rows.b0);
+    expect(loaded.rows.size).toBe(40);
   });
 });
 
