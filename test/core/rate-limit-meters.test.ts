@@ -178,3 +178,51 @@ describe('a policy that changes (a workspace switched between live and sandbox)'
     expect(limiter.take(spec('k', { perMinute: 2, burst: 50 }))).toMatchObject({ allowed: false, limit: 2 });
   });
 });
+
+describe('edges the mutation run found (issue 28)', () => {
+  it('between buckets left with as many requests, the headers follow the first', () => {
+    const { limiter } = setup();
+    const ten = { perMinute: 10, burst: 100 };
+    const six = { perMinute: 6, burst: 100 };
+    for (let i = 0; i < 4; i++) limiter.take(spec('a', ten));
+    // after this take both have 5 left
+    expect(limiter.take([{ key: 'a', policy: ten }, { key: 'b', policy: six }])).toMatchObject({ limit: 10, remaining: 5 });
+  });
+
+  it('Retry-After is the longest wait of the buckets, not the shortest', () => {
+    const { limiter } = setup();
+    const quota = { perMinute: 1, burst: 10 };
+    limiter.take(spec('q', quota));
+    expect(limiter.take([{ key: 'q', policy: quota }, { key: 'open', policy: WORKSPACE_LIMITS.live }])).toMatchObject({ allowed: false, retryAfter: 60 });
+  });
+
+  it('a slow refill: Retry-After is the time until a whole token, from a fractional one', async () => {
+    const { clock, limiter } = setup();
+    const slow = { perMinute: 10, burst: 1 }; // one token per 6 s
+    expect(limiter.take(spec('s', slow)).allowed).toBe(true);
+    expect(limiter.take(spec('s', slow))).toMatchObject({ allowed: false, retryAfter: 6 });
+    await clock.advance(3_000); // half a token
+    expect(limiter.take(spec('s', slow))).toMatchObject({ allowed: false, retryAfter: 3 });
+    expect(limiter.blocking([{ key: 's' }])).toMatchObject({ meter: 'burst', waitMs: 3_000 });
+  });
+
+  it('a change of the burst alone counts as a change', () => {
+    const { limiter } = setup();
+    const wide = { perMinute: 600, burst: 50 };
+    for (let i = 0; i < 10; i++) limiter.take(spec('k', wide));
+    // 40 tokens left; a burst of 5 leaves 5
+    for (let i = 0; i < 5; i++) expect(limiter.take(spec('k', { perMinute: 600, burst: 5 })).allowed).toBe(true);
+    expect(limiter.take(spec('k', { perMinute: 600, burst: 5 })).allowed).toBe(false);
+  });
+
+  it('the per-second cap starts again every second, not only the first', async () => {
+    const { clock, limiter } = setup();
+    const policy = { perMinute: 600, burst: 50, perSecond: 2 };
+    for (const second of [0, 1, 2]) {
+      if (second > 0) await clock.advance(1_000);
+      expect(limiter.take(spec('key:a', policy)).allowed).toBe(true);
+      expect(limiter.take(spec('key:a', policy)).allowed).toBe(true);
+      expect(limiter.take(spec('key:a', policy)), `second ${second}`).toMatchObject({ allowed: false, retryAfter: 1 });
+    }
+  });
+});
