@@ -29,6 +29,8 @@ interface Fake {
   /** a hand edit is on disk: an `unlessEdited` write does nothing */
   edited: (yes: boolean) => void;
   seq: { value: number };
+  /** captures whose copy-on-write window is still open (done() not called) */
+  openCaptures: () => number;
 }
 
 function fake(opts: { onDisk?: boolean; seq?: number; hold?: boolean; compactAfter?: number } = {}): Fake {
@@ -77,6 +79,7 @@ function fake(opts: { onDisk?: boolean; seq?: number; hold?: boolean; compactAft
     failNext: (err) => void (fail = err),
     edited: (yes) => void (edited = yes),
     seq,
+    openCaptures: () => open,
   };
 }
 
@@ -143,6 +146,7 @@ describe('snapshots', () => {
     expect(f.writer.snapshotSeq).toBe(2);
     expect(f.writer.dirty(2)).toBe(false);
     expect(f.writer.dirty(3)).toBe(true);
+    expect(f.openCaptures()).toBe(0);
     await f.writer.release();
   });
 
@@ -231,6 +235,7 @@ describe('a failed write', () => {
     await f.writer.flush();
     expect(f.snapshots.map((s) => s.seq)).toEqual([2]);
     expect(f.writer.dirty(2)).toBe(false);
+    expect(f.openCaptures()).toBe(0); // the failed write ended its capture too
     await f.writer.release();
   });
 
