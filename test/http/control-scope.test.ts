@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
@@ -144,5 +145,27 @@ describe('on a loopback sandbox', () => {
     expect(res.statusCode, res.body).toBe(200);
     const bucket = res.json().data.find((b: { id: string }) => b.id === w.id);
     expect(bucket).toMatchObject({ remaining: 0, reset: t.sandbox.clock.nowIn(w.id) / 1000 + 60 });
+  });
+});
+
+describe('a request without a Host (HTTP/1.0)', () => {
+  it("the 415's curl example names the default address", async () => {
+    const listening = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(listening.port, '127.0.0.1', () =>
+          socket.end('POST /__sandbox/reset?x=1 HTTP/1.0\r\nContent-Type: text/plain\r\nContent-Length: 1\r\n\r\nx'));
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.\d 415 /);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
+      expect(body.error.endsWith(" curl -X POST -H 'content-type: application/json' http://127.0.0.1:4010/__sandbox/reset")).toBe(true);
+    } finally {
+      await listening.stop();
+    }
   });
 });
