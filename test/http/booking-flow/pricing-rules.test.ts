@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/core/errors.ts';
+import type { Coupon, PricingOption } from '../../../src/resources/catalog/schemas.ts';
+import { adjustSeats } from '../../../src/resources/departures/pricing.ts';
+import type { Departure } from '../../../src/resources/departures/schemas.ts';
+import type { Product } from '../../../src/resources/products/schemas.ts';
+import type { Quote } from '../../../src/resources/bookings/schemas.ts';
+import type { Row } from '../../../src/storage/types.ts';
+import type { TestSandbox } from '../../helpers/sandbox.ts';
+import { pickDeparture, setup } from './helpers.ts';
+
+/**
+ * Pricing rules of src/resources/departures/pricing.ts that issue 28's mutation
+ * testing found untested: seat accounting and the status that follows it,
+ * coupon matching and expiry, and the room a party gets by default.
+ */
+describe('seats and the departure status (adjustSeats)', () => {
+  const departure = (seatsLeft: number, status: Departure['status'] = 'scheduled') =>
+    ({ id: 'dept_1', capacity: 10, seatsLeft, status, updatedAt: 'before' }) as Departure;
+  const product = { minPax: 4 } as Product;
+
+  it('takes seats; the departure is guaranteed once minPax seats are taken, sold out at none left', () => {
+    expect(adjustSeats(departure(10), product, -3, 'now')).toMatchObject({ seatsLeft: 7, status: 'scheduled', updatedAt: 'now' });
+    expect(adjustSeats(departure(10), product, -4, 'now')).toMatchObject({ seatsLeft: 6, status: 'guaranteed' });
+    expect(adjustSeats(departure(5, 'guaranteed'), product, -4, 'now')).toMatchObject({ seatsLeft: 1, status: 'guaranteed' });
+    expect(adjustSeats(departure(3, 'guaranteed'), product, -3, 'now')).toMatchObject({ seatsLeft: 0, status: 'sold_out' });
+  });
+
+  it('gives seats back, never beyond capacity; the status follows', () => {
+    expect(adjustSeats(departure(0, 'sold_out'), product, 2, 'now')).toMatchObject({ seatsLeft: 2, status: 'guaranteed' });
+    expect(adjustSeats(departure(6, 'guaranteed'), product, 1, 'now')).toMatchObject({ seatsLeft: 7, status: 'scheduled' });
+    expect(adjustSeats(departure(9), product, 5, 'now')).toMatchObject({ seatsLeft: 10, status: 'scheduled' });
+  });
+
+  it('a cancelled or departed departure keeps its status', () => {
+    expect(adjustSeats(departure(5, 'cancelled'), product, -5, 'now')).toMatchObject({ seatsLeft: 0, status: 'cancelled' });
+    expect(adjustSeats(departure(5, 'departed'), product, 3, 'now')).toMatchObject({ seatsLeft: 8, status: 'departed' });
+  });
+
+  it('more seats than are left is a 409, and the departure is untouched', () => {
+    const d = departure(2);
+    let error: unknown;
+    try {
+      adjustSeats(d, product, -3, 'now');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).statusCode).toBe(409);
+    expect((error as ApiError).body).toEqual({ code: 'NOT_ENOUGH_SEATS', error: 'Not enough seats on departure dept_1' });
+    expect(d).toMatchObject({ seatsLeft: 2, updatedAt: 'before' });
+    expect(adjustSeats(d, product, -2, 'now').seatsLeft).toBe(0);
+  });
+});
+
+describe('POST /v1/departures/:id/price: coupons and rooms', () => {
+  let t: TestSandbox;
+  beforeAll(async () => {
+    t = await setup();
+  });
+  afterAll(() => t.sandbox.stop());
+
+  const price = (departureId: string, body: unknown) => t.request('POST', `/v1/departures/${departureId}/price`, { body });
+  const quote = async (departureId: string, body: unknown): Promise<Quote> => {
+    const res = await price(departureId, body);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as Quote;
+  };
+  const coupon = (code: string) => t.sandbox.store.list<Coupon>('coupons', t.liveWorkspaceId).find((c) => c.code === code)!;
+  const bookable = (match: (d: Departure) => boolean) => t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId)
+    .find((d) => d.status === 'scheduled' && d.seatsLeft > 2 && d.startDate > '2026-02-01' && match(d));
+
+  it('a code matches in any case and around spaces; the quote names the coupon', async () => {
+    const { departure } = pickDeparture(t, { rooms: false });
+    const q = await quote(departure.id, { adults: 1, couponCode: '  summer10 ' });
+    expect(q.couponCode).toBe('SUMMER10');
+    expect(q.discounts).toBe(Math.round(q.subtotal / 10));
+  });
+
+  it('an unknown code is named (trimmed, as the body schema reads it)', async () => {
+    const { departure } = pickDeparture(t, { rooms: false });
+    const res = await price(departure.id, { adults: 1, couponCode: ' nope ' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'UNKNOWN_COUPON', error: 'Unknown coupon code "nope"' });
+  });
+
+  it('a fixed coupon applies to its own currency only', async () => {
+    const welcome = coupon('WELCOME50');
+    // every fixture departure is in the coupon's currency: one is switched for this test (arrangement only)
+    const original = bookable((d) => d.currency === welcome.currency)!;
+    const other = { ...original, currency: welcome.currency === 'USD' ? 'GBP' : 'USD' };
+    const put = (row: Departure) => t.sandbox.store.commit([{ type: 'put', collection: 'departures', workspaceId: t.liveWorkspaceId, row: row as unknown as Row }]);
+    await put(other);
+    try {
+      const res = await price(other.id, { adults: 1, couponCode: 'WELCOME50' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 'COUPON_CURRENCY_MISMATCH', error: `Coupon WELCOME50 applies to ${welcome.currency} prices, not ${other.currency}` });
+      // a percent coupon has no currency
+      expect((await quote(other.id, { adults: 1, couponCode: 'SUMMER10' })).couponCode).toBe('SUMMER10');
+    } finally {
+      await put(original);
+    }
+    const same = bookable((d) => d.currency === welcome.currency);
+    expect(same).toBeDefined();
+    const q = await quote(same!.id, { adults: 2, couponCode: 'WELCOME50' });
+    expect(q).toMatchObject({ couponCode: 'WELCOME50', discounts: Math.min(welcome.value, q.subtotal) });
+  });
+
+  it('the room defaults to single for one sleeper, else double; rooms to what the sleepers need', async () => {
+    const multi = pickDeparture(t, { rooms: true, minSeats: 4 });
+    const rooms = multi.options.filter((o: PricingOption) => o.kind === 'room' && o.active);
+    const codes = rooms.map((o) => o.code);
+    const roomLine = (q: Quote) => q.lines.find((l) => l.code.startsWith('room:'));
+    const one = await quote(multi.departure.id, { adults: 1 });
+    const single = rooms.find((o) => o.code === 'single');
+    if (single && single.amount > 0) expect(roomLine(one)).toMatchObject({ code: 'room:single', quantity: 1, unitAmount: single.amount });
+    if (single) expect(roomLine(one)?.code ?? 'room:single').toBe('room:single');
+    const double = rooms.find((o) => o.code === 'double');
+    expect(codes).toContain('double');
+    const three = await quote(multi.departure.id, { adults: 3 });
+    if (double!.amount > 0) expect(roomLine(three)).toMatchObject({ code: 'room:double', quantity: 2, unitAmount: double!.amount });
+    else expect(roomLine(three)).toBeUndefined();
+    // rooms and roomsRequested agree when both are sent; rooms 0 counts as not sent
+    const agreed = await quote(multi.departure.id, { adults: 2, rooms: 2, roomsRequested: 2, roomCategory: 'double' });
+    if (double!.amount > 0) expect(roomLine(agreed)).toMatchObject({ quantity: 2 });
+    const zero = await quote(multi.departure.id, { adults: 2, rooms: 0, roomCategory: 'double' });
+    if (double!.amount > 0) expect(roomLine(zero)).toMatchObject({ quantity: 1 });
+  });
+
+  it('a day tour takes rooms: 0 as no rooms asked', async () => {
+    const { departure } = pickDeparture(t, { rooms: false });
+    expect((await price(departure.id, { adults: 1, rooms: 0 })).statusCode).toBe(200);
+    for (const body of [{ adults: 1, rooms: 1 }, { adults: 1, occupancyPerRoom: 1 }, { adults: 1, roomsRequested: 1 }]) {
+      const res = await price(departure.id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().code).toBe('NO_ACCOMMODATION');
+    }
+  });
+
+  it('a coupon expires after its validUntil, not at it', async () => {
+    const summer = coupon('SUMMER10');
+    const { product } = pickDeparture(t, { rooms: false });
+    const departure = t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId)
+      .find((d) => d.productId === product.id && d.status === 'scheduled' && d.seatsLeft > 1 && d.startDate > '2026-06-01')
+      ?? t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId).find((d) => d.status === 'scheduled' && d.seatsLeft > 1 && d.startDate > '2026-06-01')!;
+    await t.sandbox.clock.set(Date.parse(summer.validUntil!));
+    expect((await quote(departure.id, { adults: 1, couponCode: 'SUMMER10' })).couponCode).toBe('SUMMER10');
+    await t.sandbox.clock.advance(1);
+    const res = await price(departure.id, { adults: 1, couponCode: 'summer10' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'COUPON_EXPIRED', error: `Coupon SUMMER10 expired at ${summer.validUntil}` });
+  });
+});

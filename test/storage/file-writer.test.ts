@@ -1,0 +1,294 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FileBackend } from '../../src/storage/file-io.ts';
+import { FileWriter } from '../../src/storage/file-writer.ts';
+import { StoreError, type StoreStats } from '../../src/storage/types.ts';
+
+/**
+ * The file side of the store on its own (src/storage/file-writer.ts; issue 28's
+ * mutation testing): group commit, when a snapshot is written instead of a
+ * journal line, the hold of a new file, a failed write and what follows it, and
+ * watch mode's spared hand edit. The snapshot file is a stand-in that records
+ * what it was asked to write; the journal is a real file.
+ */
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'file-writer-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Fake {
+  writer: FileWriter;
+  stats: StoreStats;
+  snapshots: { seq: number; text: string; unlessEdited: boolean }[];
+  journal: () => string;
+  /** the next snapshot write throws this */
+  failNext: (err: Error | null) => void;
+  /** a hand edit is on disk: an `unlessEdited` write does nothing */
+  edited: (yes: boolean) => void;
+  seq: { value: number };
+  /** captures whose copy-on-write window is still open (done() not called) */
+  openCaptures: () => number;
+}
+
+function fake(opts: { onDisk?: boolean; seq?: number; hold?: boolean; compactAfter?: number } = {}): Fake {
+  const path = join(dir, 'db.json');
+  const journalPath = join(dir, 'db.journal');
+  const snapshots: Fake['snapshots'] = [];
+  let fail: Error | null = null;
+  let edited = false;
+  const seq = { value: opts.seq ?? 0 };
+  const snapshotFile = {
+    async writeChunks(chunks: Iterable<string>, options: { unlessEdited?: boolean } = {}) {
+      if (fail) {
+        const err = fail;
+        fail = null;
+        throw err;
+      }
+      if (options.unlessEdited && edited) return false;
+      const text = [...chunks].join('');
+      writeFileSync(path, text);
+      snapshots.push({ seq: Number(JSON.parse(text).seq), text, unlessEdited: options.unlessEdited === true });
+      return true;
+    },
+  };
+  const file = { path, journalPath, dir, fsync: true, compactAfter: opts.compactAfter ?? 1000, snapshotFile } as unknown as FileBackend;
+  const stats: StoreStats = { commits: 0, flushes: 0, journalBytes: 0, snapshots: 0, journalledCommits: 0 } as StoreStats;
+  let open = 0;
+  const source = {
+    capture: () => {
+      open++;
+      const at = seq.value;
+      return { seq: at, chunks: [`{"seq":${at}}`], done: () => void open-- };
+    },
+  };
+  const writer = new FileWriter(file, stats, source, { onDisk: opts.onDisk ?? true, seq: opts.seq ?? 0, hold: opts.hold });
+  return {
+    writer,
+    stats,
+    snapshots,
+    journal: () => {
+      try {
+        return readFileSync(journalPath, 'utf8');
+      } catch {
+        return '<none>';
+      }
+    },
+    failNext: (err) => void (fail = err),
+    edited: (yes) => void (edited = yes),
+    seq,
+    openCaptures: () => open,
+  };
+}
+
+const line = (seq: number) => `${JSON.stringify({ seq, ops: [] })}\n`;
+
+describe('group commit', () => {
+  it('commits issued in one tick are one write of the journal', async () => {
+    const f = fake();
+    await Promise.all([f.writer.append(line(1)), f.writer.append(line(2)), f.writer.append(line(3))]);
+    expect(f.journal()).toBe(line(1) + line(2) + line(3));
+    expect(f.stats).toMatchObject({ flushes: 1, journalledCommits: 3, journalBytes: (line(1) + line(2) + line(3)).length, snapshots: 0 });
+    await f.writer.append(line(4));
+    expect(f.stats).toMatchObject({ flushes: 2, journalledCommits: 4 });
+    expect(f.journal()).toBe(line(1) + line(2) + line(3) + line(4));
+    await f.writer.release();
+  });
+
+  it('a single line is written as it is', async () => {
+    const f = fake();
+    await f.writer.append('{"seq":1,"ops":[{"type":"delete","collection":"c","workspaceId":"w","id":"é"}]}\n');
+    expect(f.journal()).toBe('{"seq":1,"ops":[{"type":"delete","collection":"c","workspaceId":"w","id":"é"}]}\n');
+    expect(f.stats.journalBytes).toBe(Buffer.byteLength(f.journal()));
+    await f.writer.release();
+  });
+
+  it('flush waits for what is queued and resolves at once when nothing is', async () => {
+    const f = fake();
+    const appended = f.writer.append(line(1));
+    await f.writer.flush();
+    expect(f.journal()).toBe(line(1));
+    await appended;
+    await f.writer.flush();
+    expect(f.stats.flushes).toBe(1);
+    await f.writer.release();
+  });
+});
+
+describe('snapshots', () => {
+  it('the first write of a new file is a snapshot, not a journal line', async () => {
+    const f = fake({ onDisk: false });
+    f.seq.value = 1;
+    await f.writer.append(line(1));
+    expect(f.snapshots).toEqual([{ seq: 1, text: '{"seq":1}', unlessEdited: false }]);
+    expect(f.journal()).toBe('');
+    expect(f.writer.snapshotSeq).toBe(1);
+    expect(f.stats).toMatchObject({ snapshots: 1, journalledCommits: 0, flushes: 0 });
+    f.seq.value = 2;
+    await f.writer.append(line(2));
+    expect(f.journal()).toBe(line(2));
+    await f.writer.release();
+  });
+
+  it('after compactAfter journalled commits the journal is compacted into a snapshot', async () => {
+    const f = fake({ compactAfter: 2 });
+    f.seq.value = 1;
+    await f.writer.append(line(1));
+    expect(f.stats.snapshots).toBe(0);
+    f.seq.value = 2;
+    await f.writer.append(line(2));
+    await f.writer.flush();
+    expect(f.snapshots.map((s) => s.seq)).toEqual([2]);
+    expect(f.journal()).toBe('');
+    expect(f.stats).toMatchObject({ snapshots: 1, journalledCommits: 0 });
+    expect(f.writer.snapshotSeq).toBe(2);
+    expect(f.writer.dirty(2)).toBe(false);
+    expect(f.writer.dirty(3)).toBe(true);
+    expect(f.openCaptures()).toBe(0);
+    await f.writer.release();
+  });
+
+  it('one commit short of compactAfter stays in the journal', async () => {
+    const f = fake({ compactAfter: 3 });
+    await f.writer.append(line(1));
+    await f.writer.append(line(2));
+    await f.writer.flush();
+    expect(f.stats.snapshots).toBe(0);
+    expect(f.writer.dirty(0)).toBe(true); // journalled commits are not in the snapshot
+    await f.writer.release();
+  });
+
+  it('snapshotNext and compact write a snapshot; compact before any write does nothing', async () => {
+    const fresh = fake({ onDisk: false });
+    await fresh.writer.compact(0);
+    expect(fresh.snapshots).toEqual([]);
+    expect(fresh.writer.snapshotSeq).toBe(0);
+
+    const f = fake({ seq: 4 });
+    expect(f.writer.snapshotSeq).toBe(4);
+    expect(f.writer.dirty(4)).toBe(false);
+    await f.writer.append(line(5));
+    f.seq.value = 5;
+    await f.writer.compact(5);
+    expect(f.snapshots.map((s) => s.seq)).toEqual([5]);
+    expect(f.journal()).toBe('');
+    f.seq.value = 6;
+    await f.writer.snapshotNext();
+    expect(f.snapshots.map((s) => s.seq)).toEqual([5, 6]);
+    await f.writer.release();
+  });
+
+  it('a new file that is not on disk starts at snapshot seq 0 whatever it was given', () => {
+    expect(fake({ onDisk: false, seq: 9 }).writer.snapshotSeq).toBe(0);
+  });
+});
+
+describe('the hold of a new file (issue 26)', () => {
+  it('nothing is written until a commit or startWriting ends the hold', async () => {
+    const f = fake({ onDisk: false, hold: true });
+    expect(f.writer.holding).toBe(true);
+    await f.writer.startWriting();
+    expect(f.writer.holding).toBe(false);
+    expect(f.snapshots).toEqual([]);
+    await f.writer.startWriting(); // not holding: a flush
+    expect(f.snapshots).toEqual([]);
+  });
+
+  it('a commit ends the hold at once', async () => {
+    const f = fake({ onDisk: false, hold: true });
+    f.seq.value = 1;
+    await f.writer.append(line(1));
+    expect(f.writer.holding).toBe(false);
+    expect(f.snapshots.map((s) => s.seq)).toEqual([1]);
+    await f.writer.release();
+  });
+
+  it('a flush ends it too, and a compact writes what was asked', async () => {
+    const f = fake({ onDisk: false, hold: true });
+    await f.writer.flush();
+    expect(f.writer.holding).toBe(false);
+    const g = fake({ onDisk: false, hold: true });
+    g.seq.value = 3;
+    await g.writer.compact(3);
+    expect(g.writer.holding).toBe(false);
+    expect(g.snapshots.map((s) => s.seq)).toEqual([3]);
+    await g.writer.release();
+  });
+
+  it('only a new file is held', () => {
+    expect(fake({ onDisk: true, hold: true }).writer.holding).toBe(false);
+    expect(fake({ onDisk: false }).writer.holding).toBe(false);
+  });
+});
+
+describe('a failed write', () => {
+  it('rejects the commits with a StoreError naming the file; the next write is a snapshot', async () => {
+    const f = fake({ onDisk: false });
+    f.failNext(new Error('disk full\nreally'));
+    const failed = f.writer.append(line(1));
+    await expect(failed).rejects.toThrow(StoreError);
+    await expect(failed).rejects.toThrow(`Cannot write database ${join(dir, 'db.json')}: disk full really`);
+    expect(f.writer.dirty(0)).toBe(true);
+    f.seq.value = 2;
+    await f.writer.flush();
+    expect(f.snapshots.map((s) => s.seq)).toEqual([2]);
+    expect(f.writer.dirty(2)).toBe(false);
+    expect(f.openCaptures()).toBe(0); // the failed write ended its capture too
+    await f.writer.release();
+  });
+
+  it('after a failure the journal is not appended to before a snapshot', async () => {
+    const f = fake({ compactAfter: 1 });
+    await f.writer.append(line(1)); // journal, then compaction due: a snapshot
+    await f.writer.flush();
+    expect(f.stats.snapshots).toBe(1);
+    f.failNext(new Error('EIO'));
+    await f.writer.snapshotNext().catch(() => undefined);
+    f.seq.value = 2;
+    await f.writer.append(line(2));
+    expect(f.journal()).toBe('');
+    expect(f.snapshots.map((s) => s.seq)).toEqual([0, 2]);
+    await f.writer.release();
+  });
+});
+
+describe('watch mode: a spared hand edit', () => {
+  it('a compaction does not overwrite an edit: the batch goes to the journal until compact()', async () => {
+    const f = fake({ compactAfter: 1 });
+    f.writer.spareEdits();
+    f.edited(true);
+    await f.writer.append(line(1));
+    await f.writer.append(line(2));
+    await f.writer.flush();
+    expect(f.snapshots).toEqual([]);
+    expect(f.journal()).toBe(line(1) + line(2));
+    f.edited(false);
+    f.seq.value = 2;
+    await f.writer.compact(2);
+    expect(f.snapshots).toEqual([{ seq: 2, text: '{"seq":2}', unlessEdited: true }]);
+    expect(f.journal()).toBe('');
+    await f.writer.release();
+  });
+
+  it('without spareEdits a compaction writes over the file', async () => {
+    const f = fake({ compactAfter: 1 });
+    f.edited(true);
+    f.seq.value = 1;
+    await f.writer.append(line(1));
+    await f.writer.flush();
+    expect(f.snapshots.map((s) => [s.seq, s.unlessEdited])).toEqual([[1, false]]);
+    await f.writer.release();
+  });
+});
+
+describe('truncateJournal', () => {
+  it('empties the journal found at open', async () => {
+    const f = fake();
+    writeFileSync(join(dir, 'db.journal'), line(1));
+    await f.writer.truncateJournal();
+    expect(f.journal()).toBe('');
+    await f.writer.release();
+  });
+});
