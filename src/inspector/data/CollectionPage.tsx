@@ -1,3 +1,4 @@
+import { ErrorLine } from '../components/actions.tsx';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { loadPage, PAGE_SIZE, type DataPage } from './api.ts';
@@ -31,11 +32,7 @@ export function CollectionPage({ collection }: { collection: string }) {
         <h1>{collection}</h1>
         <SearchForm key={`${collection} ${q} ${id}`} q={q} id={id} onSearch={(search) => go({ ...search, offset: null })} />
       </div>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {data ? (
         <>
           <Pager page={data} onOffset={(next) => go({ offset: next })} loading={loading} />

@@ -1,3 +1,4 @@
+import { ErrorLine } from '../components/actions.tsx';
 import { Link } from 'wouter';
 import { JsonView } from '../components/JsonView.tsx';
 import { loadPage, loadRecord } from './api.ts';
@@ -15,11 +16,7 @@ export function RecordPage({ collection, recordId }: { collection: string; recor
       <p className="crumbs">
         <Link href={withWorkspace(`/${collection}`)}>{collection}</Link> / <span className="mono">{recordId}</span>
       </p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {data ? (
         <>
           <h1 className="mono" data-testid="record-id">

@@ -1,3 +1,4 @@
+import { ErrorLine } from '../components/actions.tsx';
 import { useEffect } from 'react';
 import { Link, Route, Switch, useRoute } from 'wouter';
 import { loadCollections } from '../data/api.ts';
@@ -45,11 +46,7 @@ function Collections() {
   return (
     <nav className="data-collections" aria-label="Collections">
       <h2>Collections</h2>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {data ? (
         <ul>
           {data.map((c) => (
