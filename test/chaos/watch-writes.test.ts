@@ -88,19 +88,24 @@ describe('chaos: --watch under eight concurrent writers, then a restart', () => 
 
   it('a real hand edit is loaded and every write since is applied on top', async () => {
     let productId = '';
+    let edits = 0;
     const result = await underWriters(
       async (file) => {
+        // each attempt's edit is new: a retry after a refusal that read the refused edit back and
+        // saved it again unchanged wrote the very bytes the watcher had refused, which it rightly
+        // took for nothing new ("unchanged"), and the test waited for a load that could not come
+        edits += 1;
         const db = JSON.parse(await readFile(file, 'utf8')) as { collections: Record<string, Record<string, Record<string, Row>>> };
         const live = Object.keys(db.collections.products!).find((ws) => !ws.startsWith('~') && Object.keys(db.collections.products![ws]!).length > 0)!;
         const product = Object.values(db.collections.products![live]!)[0]!;
         productId = product.id;
-        product.title = 'Edited by hand under load';
+        product.title = `Edited by hand under load, edit ${edits}`;
         await editorSave(file, JSON.stringify(db, null, 2));
       },
       /db\.json was edited; loaded/,
       /db\.json not loaded/,
     );
     expect(result.lost.length, `real edit: ${result.lost.length} of ${result.acked} acknowledged writes lost\n${result.stderr}`).toBe(0);
-    expect(result.data.products!.find((p) => p.id === productId)?.title).toBe('Edited by hand under load');
+    expect(result.data.products!.find((p) => p.id === productId)?.title).toBe(`Edited by hand under load, edit ${edits}`);
   }, 120_000);
 });
