@@ -1,3 +1,4 @@
+import { rowHolds } from '../storage/row-text.ts';
 import { ApiError } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
@@ -144,7 +145,7 @@ interface PageQuery {
 export function dataPage(store: Store, collection: string, ws: string, query: PageQuery): { rows: Row[]; total: number; totalIsExact: boolean } {
   const { limit, offset } = query;
   const needle = query.q?.trim().toLowerCase() || undefined;
-  const matches = (row: Row) => needle === undefined || JSON.stringify(redact(collection, row)).toLowerCase().includes(needle);
+  const matches = (row: Row) => needle === undefined || rowHolds(redact(collection, row), needle);
   // `id=` and `q=` left empty (a form's fields sent as they are) are no filter
   if (query.id !== undefined && query.id !== '') {
     const row = store.get(collection, ws, query.id);

@@ -1,3 +1,4 @@
+import { rowHolds } from './row-text.ts';
 import { maskId } from './id-mask.ts';
 import { BASE_PREFIX, basePartition, isTombstone, OVERLAYS_COLLECTION, tombstone, type OverlayRecord } from './overlay-records.ts';
 import { DEFAULT_CACHED_ROWS, OverlayViews, type OverlayStoreOptions } from './overlay-views.ts';
@@ -136,7 +137,7 @@ export class OverlayStore implements Store {
   }
 
   scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T> {
-    const matches = (row: T) => JSON.stringify(row).toLowerCase().includes(needle);
+    const matches = (row: T) => rowHolds(row, needle);
     if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).filter(matches);
     return this.inner.scanMatching ? this.inner.scanMatching<T>(collection, workspaceId, needle) : [...this.inner.scan<T>(collection, workspaceId)].filter(matches);
   }

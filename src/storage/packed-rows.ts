@@ -16,6 +16,7 @@
  * place, a deleted and re-created id goes last, iteration is in that order.
  * Rows read twice may be different objects with the same content.
  */
+import { rowHolds } from './row-text.ts';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { packInBackground } from './background-packing.ts';
 import { packLimits, packableCollection, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
@@ -224,7 +225,7 @@ export class PackedRows implements RowMap {
           for (const packed of JSON.parse(text) as Row[]) {
             const changed = this.#changed.get(packed.id);
             const row = changed === undefined ? packed : changed.row;
-            if (row !== null && JSON.stringify(row).toLowerCase().includes(needle)) yield row;
+            if (row !== null && rowHolds(row, needle)) yield row;
           }
           continue;
         }
@@ -234,10 +235,11 @@ export class PackedRows implements RowMap {
         const lines = text.split('\n');
         const lowered = lower.split('\n'); // lower-casing never makes or takes a newline: the same lines
         for (let i = 0; i < lines.length; i++) {
-          if (lowered[i]!.slice(i === 0 ? 1 : 0, -1).includes(needle)) yield JSON.parse(lines[i]!.slice(i === 0 ? 1 : 0, -1)) as Row;
+          const start = i === 0 ? 1 : 0; // after the page's '[', before the line's ',' or the final ']'
+          if (lowered[i]!.slice(start, -1).includes(needle)) yield JSON.parse(lines[i]!.slice(start, -1)) as Row;
         }
       }
-      for (const row of this.#tail.values()) if (JSON.stringify(row).toLowerCase().includes(needle)) yield row;
+      for (const row of this.#tail.values()) if (rowHolds(row, needle)) yield row;
     } finally {
       this.#walks--;
     }

@@ -8,6 +8,7 @@
  * final line without newline or that does not parse was never acknowledged:
  * dropped.
  */
+import { rowHolds } from './row-text.ts';
 import type { Low } from 'lowdb';
 import type { HeldLock } from './lock.ts';
 import type { FileBackend } from './file-io.ts';
@@ -148,7 +149,7 @@ export class LocalStore implements InstrumentedStore {
     const partition = this.#state.get(collection)?.get(workspaceId);
     if (!partition) return EMPTY_LIST as readonly T[];
     if (partition.rows instanceof PackedRows) return partition.rows.matching(needle) as Iterable<T>;
-    return this.list<T>(collection, workspaceId).filter((row) => JSON.stringify(row).toLowerCase().includes(needle));
+    return this.list<T>(collection, workspaceId).filter((row) => rowHolds(row, needle));
   }
 
   partitions(collection: string): string[] {
