@@ -107,10 +107,15 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
   it('reset asks first, then puts the clock back to its start; rate-limit buckets show up live', async () => {
     const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/time`);
     await page.getByRole('table', { name: 'Rate-limit buckets' }).waitFor(UI_WAIT);
-    const res = await fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${sandbox.workspaces[0]!.keys[0]!.key}` } });
-    expect(res.status).toBe(200);
-    const remaining = res.headers.get('x-ratelimit-remaining');
-    await page.getByRole('table', { name: 'Rate-limit buckets' }).getByText(`${remaining} / ${res.headers.get('x-ratelimit-limit')}`).first().waitFor(UI_WAIT);
+    // the table is drawn before the page's stream may be connected: a request made before then sends the
+    // page no event, so requests are made until one's bucket shows (each within a few seconds of it)
+    const shown = async () => {
+      const res = await fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${sandbox.workspaces[0]!.keys[0]!.key}` } });
+      expect(res.status).toBe(200);
+      const bucket = page.getByRole('table', { name: 'Rate-limit buckets' }).getByText(`${res.headers.get('x-ratelimit-remaining')} / ${res.headers.get('x-ratelimit-limit')}`).first();
+      return bucket.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    };
+    await expect.poll(shown, { timeout: 60_000, interval: 10 }).toBe(true);
 
     // a rule to show in the screenshot
     await page.getByLabel('Fault path').fill('/v1/bookings/*');
