@@ -18,7 +18,7 @@ const SELECTED_KEY = 'sandbox-inspector-workspace';
 
 export function WorkspacesProvider({ children }: { children: ReactNode }) {
   const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
-  const [selectedId, setSelectedId] = useState<string | null>(() => sessionStorage.getItem(SELECTED_KEY));
+  const [selectedId, setSelectedId] = useState<string | null>(initialSelection);
   const [error, setError] = useState<string | null>(null);
 
   const refresh = useCallback(async () => {
@@ -47,6 +47,18 @@ export function WorkspacesProvider({ children }: { children: ReactNode }) {
     };
   }, [workspaces, selectedId, refresh, error]);
   return <WorkspacesContext.Provider value={value}>{children}</WorkspacesContext.Provider>;
+}
+
+/**
+ * A link opened in a new page names its workspace (`?workspace=<id>`, the Data view's links
+ * carry it): that wins over the page's last choice. Read once, when the page starts, so the
+ * selection is right on the first render of every view that uses it (no view waits for
+ * another to adopt it).
+ */
+function initialSelection(): string | null {
+  const fromLink = new URLSearchParams(window.location.search).get('workspace');
+  if (fromLink) sessionStorage.setItem(SELECTED_KEY, fromLink);
+  return fromLink ?? sessionStorage.getItem(SELECTED_KEY);
 }
 
 export function useWorkspaces(): WorkspacesState {
