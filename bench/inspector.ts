@@ -4,7 +4,10 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { request } from 'undici';
 import { Loader, summarize, type LoadResult, type LoadSample } from './lib/load.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.ts';
 import { AUTH_HEADERS, ROOT, startSandbox } from './lib/sandbox-child.ts';
+
+export { CHROMIUM };
 import { median, round } from './lib/stats.ts';
 
 /**
@@ -14,7 +17,6 @@ import { median, round } from './lib/stats.ts';
  * against none open, same run, interleaved rounds (≥ 0.9), (d) the first page of a
  * 100k-row collection in the Data view (< 1 s). With the load average, start and end.
  */
-export const CHROMIUM = '/usr/bin/chromium';
 
 export interface InspectorBenchResult {
   loadAvgStart: string;
@@ -57,7 +59,7 @@ export async function runInspectorBench(options: { connections: number; duration
 
   log('inspector: starting the sandbox (--in-memory --no-rate-limits) and Chromium ...');
   const sandbox = await startSandbox(['--in-memory', '--no-rate-limits', '--port', '0']);
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM });
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   const viewport = { width: 1280, height: 800 };
   try {
     const ui = `${sandbox.origin}/__sandbox/ui`;

@@ -1,6 +1,7 @@
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../core/errors.ts';
-import { encodeStreamEvent, FORWARDED_EVENTS, type RateLimitChange } from '../core/stream-events.ts';
+import type { RequestLogEntry, SandboxEvents } from '../core/events.ts';
+import { encodeStreamEvent, FORWARDED_EVENTS, type RateLimitChange, type StreamEventName } from '../core/stream-events.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
 import { OBSERVE_ROUTES } from './contracts/observe.ts';
@@ -19,6 +20,8 @@ const HEARTBEAT_MS = 15_000;
  * the client reconnects after `retry` and continues with live events.
  */
 export const STREAM_BACKLOG_BYTES = 1024 * 1024;
+/** A busy stream's frames are gathered for this long into one write (a quiet one's leave at once). */
+export const STREAM_FLUSH_MS = 100;
 
 export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
   serveAll(app, OBSERVE_ROUTES, {
@@ -45,14 +48,20 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
         'x-request-id': request.id,
       });
       res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
-      // Frames of one tick go out in one write: under load one system call, not one a request. A
-      // bucket's rate-limit changes of one tick are one frame, its last: every /v1 request changes its
-      // bucket, and only the newest state is worth showing (issue 25: /v1 throughput with a page open).
+      // Frames go out at most every STREAM_FLUSH_MS, in one write: under load ten writes a second, not
+      // one a request (each write is a chunk the reader, a browser page, wakes up for). A quiet stream
+      // sends at once: an event after a pause leaves on the next turn of the loop. A bucket's rate-limit
+      // changes of one write are one frame, its last: every /v1 request changes its bucket, and only the
+      // newest state is worth showing (issue 25: /v1 throughput with a page open).
       let queued: string[] = [];
+      let requests: RequestLogEntry[] = []; // ?requests=batched: the run of requests not yet encoded
       let buckets = new Map<string, RateLimitChange>();
       let scheduled = false;
+      let lastFlush = 0;
       const flush = () => {
         scheduled = false;
+        lastFlush = performance.now();
+        endRun();
         for (const change of buckets.values()) queued.push(encodeStreamEvent('rate-limit', change));
         const frames = queued.join('');
         queued = [];
@@ -67,26 +76,47 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
       const later = () => {
         if (scheduled) return;
         scheduled = true;
-        setImmediate(flush);
+        const wait = lastFlush + STREAM_FLUSH_MS - performance.now();
+        if (wait <= 0) setImmediate(flush);
+        else setTimeout(flush, wait);
+      };
+      // a run of requests becomes one `requests` frame, in its place among the other frames
+      const endRun = () => {
+        if (requests.length === 0) return;
+        queued.push(encodeStreamEvent('requests', requests));
+        requests = [];
       };
       const send = (frame: string) => {
+        endRun();
         queued.push(frame);
         later();
       };
       const withDetail = request.query.detail === 'full';
-      const unsubscribe = [
-        ctx.bus.on('request', (payload) => send(encodeStreamEvent('request', withDetail ? ctx.requestLog.withDetail(payload) : payload))),
-        ctx.bus.on('domain', (payload) => send(encodeStreamEvent('domain', payload))),
-        ctx.bus.on('delivery', (payload) => send(encodeStreamEvent('delivery', payload))),
-        ctx.bus.on('rate-limit', (payload) => {
+      const onRequest =
+        request.query.requests === 'batched'
+          ? (payload: RequestLogEntry) => {
+              requests.push(withDetail ? ctx.requestLog.withDetail(payload) : payload);
+              later();
+            }
+          : (payload: RequestLogEntry) => send(encodeStreamEvent('request', withDetail ? ctx.requestLog.withDetail(payload) : payload));
+      const handlers: { [K in StreamEventName & keyof SandboxEvents]: (payload: SandboxEvents[K]) => void } = {
+        request: onRequest,
+        domain: (payload) => send(encodeStreamEvent('domain', payload)),
+        delivery: (payload) => send(encodeStreamEvent('delivery', payload)),
+        'rate-limit': (payload) => {
           buckets.delete(payload.bucket); // the newest last
           buckets.set(payload.bucket, payload);
           later();
-        }),
-        ctx.bus.on('reset', (payload) => send(encodeStreamEvent('reset', payload))),
-      ];
+        },
+        reset: (payload) => send(encodeStreamEvent('reset', payload)),
+      };
+      // ?events=: only what the client reads. An event no client reads is not even built (the
+      // rate-limit change of every /v1 request, a request's capture), so a page showing deliveries
+      // costs /v1 nothing per request (issue 25: throughput with the inspector open)
+      const wanted = request.query.events?.split(',') ?? STREAM_EVENT_TYPES;
+      const unsubscribe = STREAM_EVENT_TYPES.filter((type) => wanted.includes(type)).map((type) => ctx.bus.on(type, handlers[type] as never));
       // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md)
-      const unwatch = ctx.requestLog.watch();
+      const unwatch = wanted.includes('request') ? ctx.requestLog.watch() : () => undefined;
       const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       request.raw.on('close', () => {

@@ -1,5 +1,11 @@
 import type { EventBus, RequestDetail, RequestLogEntry } from './events.ts';
 
+interface Capture {
+  requestId: string;
+  render: () => RequestDetail;
+  rendered?: RequestDetail;
+}
+
 /** Captured headers and bodies are kept for the newest entries only, so memory stays small. */
 const DETAIL_CAPACITY = 200;
 
@@ -13,8 +19,12 @@ const DETAIL_CAPACITY = 200;
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private watchers = 0;
-  /** the newest captures by request id, oldest first; each renders once, when first read */
-  private readonly details = new Map<string, () => RequestDetail>();
+  /**
+   * The newest captures, a ring (a Map trimmed from its head cost more per request under load:
+   * issue 25, /v1 throughput while the inspector watches); each renders once, when first read.
+   */
+  private readonly details: (Capture | undefined)[] = new Array<Capture | undefined>(DETAIL_CAPACITY);
+  private nextDetail = 0;
 
   constructor(
     bus: EventBus,
@@ -45,15 +55,25 @@ export class RequestLog {
 
   /** Keeps a request's capture (before its entry is emitted); `render` runs at most once, when first read. */
   keepDetail(requestId: string, render: () => RequestDetail): void {
-    let rendered: RequestDetail | undefined;
-    this.details.set(requestId, () => (rendered ??= render()));
-    if (this.details.size > DETAIL_CAPACITY) this.details.delete(this.details.keys().next().value!);
+    this.details[this.nextDetail] = { requestId, render };
+    this.nextDetail = (this.nextDetail + 1) % DETAIL_CAPACITY;
   }
 
   /** The entry with its headers and bodies, when they are still kept. */
   withDetail(entry: RequestLogEntry): RequestLogEntry {
-    const detail = this.details.get(entry.requestId);
-    return detail ? { ...entry, detail: detail() } : entry;
+    const capture = this.capture(entry.requestId);
+    if (!capture) return entry;
+    capture.rendered ??= capture.render();
+    return { ...entry, detail: capture.rendered };
+  }
+
+  /** newest first: the stream asks for the capture just kept */
+  private capture(requestId: string): Capture | undefined {
+    for (let i = 1; i <= DETAIL_CAPACITY; i++) {
+      const capture = this.details[(this.nextDetail - i + DETAIL_CAPACITY) % DETAIL_CAPACITY];
+      if (capture?.requestId === requestId) return capture;
+    }
+    return undefined;
   }
 
   recent(limit: number): RequestLogEntry[] {
@@ -74,6 +94,6 @@ export class RequestLog {
 
   clear(): void {
     this.entries = [];
-    this.details.clear();
+    this.details.fill(undefined);
   }
 }

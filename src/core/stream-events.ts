@@ -49,6 +49,8 @@ export const HelloEventSchema = z.object({ now: z.string(), clock: z.enum(['real
 export const STREAM_EVENT_SCHEMAS = {
   hello: HelloEventSchema,
   request: RequestEventSchema,
+  /** the request events of one write, oldest first, for a client that asked `?requests=batched` (the inspector) */
+  requests: z.array(RequestEventSchema),
   domain: DomainEventSchema,
   delivery: DeliveryUpdateSchema,
   'rate-limit': RateLimitChangeSchema,

@@ -158,6 +158,8 @@ export function toFeedItem(event: StreamEvent): FeedItem | null {
       return null;
     case 'request':
       return { kind: 'request', entry: decoded.payload };
+    case 'requests': // only sent to a client that asks ?requests=batched, which the dashboard does not
+      return { kind: 'skipped', event: 'requests', reason: 'batched requests not asked for' };
     case 'domain':
       return { kind: 'domain', event: decoded.payload };
     case 'delivery':

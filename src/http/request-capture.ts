@@ -14,50 +14,43 @@ import type { RequestDetail } from '../core/events.ts';
 export const BODY_EXCERPT_BYTES = 4096;
 const MAX_HEADERS = 50;
 
-/** What a capture holds until it is rendered: references, no copies of bodies. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the payload onSend saw, kept (a reference) only while a stream client watches */
+    sentPayload: unknown;
+  }
+}
+
+/**
+ * What a capture holds until it is rendered: references, no copies. The reply's
+ * headers are read when rendered (they do not change once the response is sent):
+ * cloning them for every request cost /v1 throughput while a page watched.
+ */
 export interface RawExchange {
-  requestHeaders: FastifyRequest['headers'];
-  requestBody: unknown;
-  responseHeaders: ReturnType<FastifyReply['getHeaders']>;
-  /** the payload as sent: text, JSON bytes, other bytes, a stream; undefined when none */
-  payload: { text: string } | { json: Buffer } | { bytes: number } | { streamed: true } | undefined;
+  request: FastifyRequest;
+  reply: FastifyReply;
   keyPrefix: string | null;
-}
-
-/** The payload seen in onSend, keyed by request (no decorator needed). */
-const payloads = new WeakMap<FastifyRequest, RawExchange['payload']>();
-
-export function rememberResponseBody(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
-  if (typeof payload === 'string') payloads.set(request, { text: payload });
-  else if (Buffer.isBuffer(payload)) payloads.set(request, isJson(reply) ? { json: payload } : { bytes: payload.length });
-  else if (payload !== null && payload !== undefined) payloads.set(request, { streamed: true });
-}
-
-export function captureExchange(request: FastifyRequest, reply: FastifyReply, keyPrefix: string | null): RawExchange {
-  const payload = payloads.get(request);
-  payloads.delete(request);
-  return { requestHeaders: request.headers, requestBody: request.body, responseHeaders: reply.getHeaders(), payload, keyPrefix };
 }
 
 /** The bounded text of a capture: at most 50 headers, 512 characters a header value, 4 KB a body. */
 export function renderExchange(raw: RawExchange): RequestDetail {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw.requestHeaders).slice(0, MAX_HEADERS)) {
+  for (const [name, value] of Object.entries(raw.request.headers).slice(0, MAX_HEADERS)) {
     if (value === undefined) continue;
     headers[name] = name === 'authorization' ? `Bearer ${raw.keyPrefix ?? '(not a known key)'}…` : String(value).slice(0, 512);
   }
   const responseHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw.responseHeaders).slice(0, MAX_HEADERS)) {
+  for (const [name, value] of Object.entries(raw.reply.getHeaders()).slice(0, MAX_HEADERS)) {
     if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  return { request: { headers, ...requestBody(raw.requestBody) }, response: { headers: responseHeaders, ...responseBody(raw.payload) } };
+  return { request: { headers, ...requestBody(raw.request.body) }, response: { headers: responseHeaders, ...responseBody(raw.request.sentPayload, raw.reply) } };
 }
 
-function responseBody(payload: RawExchange['payload']): { body: string | null; truncated: boolean } {
-  if (payload === undefined) return { body: null, truncated: false };
-  if ('text' in payload) return excerpt(payload.text);
-  if ('json' in payload) return jsonBytesExcerpt(payload.json);
-  if ('bytes' in payload) return { body: `[${payload.bytes} bytes]`, truncated: false };
+/** the payload as sent: text, JSON bytes, other bytes, a stream; none */
+function responseBody(payload: unknown, reply: FastifyReply): { body: string | null; truncated: boolean } {
+  if (payload === undefined || payload === null) return { body: null, truncated: false };
+  if (typeof payload === 'string') return excerpt(payload);
+  if (Buffer.isBuffer(payload)) return isJson(reply) ? jsonBytesExcerpt(payload) : { body: `[${payload.length} bytes]`, truncated: false };
   return { body: '[streamed]', truncated: false };
 }
 

@@ -6,7 +6,7 @@ import { isLoopback } from '../config.ts';
 import type { SandboxContext } from '../context.ts';
 import { hostRefusal } from '../core/host-guard.ts';
 import { sendApiError, toApiError } from './error-handler.ts';
-import { captureExchange, rememberResponseBody, renderExchange } from './request-capture.ts';
+import { renderExchange } from './request-capture.ts';
 import { warningsOf } from './warnings.ts';
 
 export { API_PREFIX, CONTROL_PREFIX } from './paths.ts';
@@ -41,6 +41,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
   app.decorateRequest('idempotencyKey', null);
   app.decorateRequest('startedAt', 0);
   app.decorateRequest('reason', null);
+  app.decorateRequest('sentPayload', undefined);
 
   // Callback-style hooks (`done`): an `async` hook costs a promise and a
   // microtask hop on every request, and most requests return at its first line
@@ -66,7 +67,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
     // over a limit but let through (a workspace with rateLimits: report, or --no-rate-limits): say so (issue 24)
     if (request.rate?.allowed && request.rate.retryAfter > 0) reply.header(RATE_REPORT_HEADER, rateReport(request.rate.retryAfter));
     // only while the dashboard watches (docs/dashboard.md): the hot path stays free
-    if (ctx.requestLog.capturing && request.area === 'api') rememberResponseBody(request, reply, payload);
+    if (ctx.requestLog.capturing && request.area === 'api') request.sentPayload = payload;
     const principal = request.authenticated;
     if (!request.idempotencyKey || !principal) return done(null, payload);
     const key = request.idempotencyKey;
@@ -107,8 +108,8 @@ export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply:
   if (!ctx.bus.hasListeners('request') || request.area === 'control') return;
   const principal = request.authenticated;
   if (ctx.requestLog.capturing && status !== 0) {
-    const raw = captureExchange(request, reply, principal?.keyPrefix ?? null);
-    ctx.requestLog.keepDetail(request.id, () => renderExchange(raw));
+    const keyPrefix = principal?.keyPrefix ?? null;
+    ctx.requestLog.keepDetail(request.id, () => renderExchange({ request, reply, keyPrefix }));
   }
   ctx.bus.emit('request', {
     requestId: request.id,

@@ -5440,6 +5440,10 @@ export interface operations {
             query?: {
                 /** @description full: each request event carries its headers and bodies (the dashboard); none: not (the inspector reads one request's with GET /requests/:requestId, so /v1 does not pay for rendering every one) */
                 detail?: "full" | "none";
+                /** @description the events to receive, comma-separated (request, domain, delivery, rate-limit, reset); all by default. hello always comes first */
+                events?: string;
+                /** @description each: one `request` event a request; batched: the requests of one write as one `requests` event, an array (the inspector: one JSON parse a write, not one a request) */
+                requests?: "each" | "batched";
             };
             header?: never;
             path?: never;

@@ -68,6 +68,46 @@ describe('live stream (SSE)', () => {
     lean.close();
   });
 
+  it('requests=batched: a run of requests is one `requests` event, an array, in its place among the other events (issue 25)', async () => {
+    sandbox = await createSandbox({ port: 0, clock: 'manual' });
+    const batched = await openStream(sandbox.controlUrl, '?detail=none&requests=batched');
+    await batched.readUntil('event: hello');
+    const get = (id: string) => fetch(`${sandbox!.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}`, 'x-request-id': id } });
+    await Promise.all([get('req-batch-1'), get('req-batch-2')]);
+    expect((await fetch(`${sandbox.controlUrl}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    await get('req-batch-3');
+    await batched.readUntil('"requestId":"req-batch-3"');
+    expect(batched.text).not.toContain('event: request\n');
+    const events = [...batched.text.matchAll(/event: (requests|reset)\ndata: (.*)\n/g)].map(([, event, data]) =>
+      event === 'requests' ? (JSON.parse(data!) as { requestId: string; detail?: unknown }[]).map((r) => { expect(r.detail).toBeUndefined(); return r.requestId; }) : event,
+    );
+    // the two before the reset arrive before it, the third after it, whichever writes they shared
+    expect(events.flat()).toEqual([expect.stringMatching(/^req-batch-[12]$/), expect.stringMatching(/^req-batch-[12]$/), 'reset', 'req-batch-3']);
+    expect((await fetch(`${sandbox.controlUrl}/stream?requests=some`)).status).toBe(400);
+    batched.close();
+  });
+
+  it('events=: a client gets only the events it names (and hello); what no client reads is not captured (issue 25)', async () => {
+    sandbox = await createSandbox({ port: 0, clock: 'manual' });
+    const resets = await openStream(sandbox.controlUrl, '?events=reset');
+    await resets.readUntil('event: hello');
+    const res = await fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}`, 'x-request-id': 'req-events-1' } });
+    expect(res.status).toBe(200);
+    const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
+    expect((await fetch(`${sandbox.controlUrl}/reset`, post)).status).toBe(200);
+    await resets.readUntil('event: reset');
+    expect(resets.text).not.toContain('event: request');
+    expect(resets.text).not.toContain('event: rate-limit');
+    // no client reads requests, so none was captured: the log has the entry without headers or bodies
+    const logged = (await (await fetch(`${sandbox.controlUrl}/requests/req-events-1`)).json()) as { data: { requestId: string; detail?: unknown } };
+    expect(logged.data.requestId).toBe('req-events-1');
+    expect(logged.data.detail).toBeUndefined();
+    const bad = await fetch(`${sandbox.controlUrl}/stream?events=request,bogus`);
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-sandbox-reason')).toBe('VALIDATION_400 querystring.events: a comma-separated list of request, domain, delivery, rate-limit, reset');
+    resets.close();
+  });
+
   it('streams each webhook delivery attempt with its attempt number and maximum', async () => {
     sandbox = await createSandbox({ port: 0 });
     const receiver = createServer((_req, res) => res.writeHead(500).end());

@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../bench/lib/chromium.ts';
 import { ensureInspectorBuilt } from './bundle.ts';
 
 /**
  * Real Chromium (Debian's package, driven by playwright-core: nothing is
  * downloaded; .ci/run installs it when missing) for the inspector's tests.
  */
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM, CHROMIUM_ARGS };
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 export const VIEWPORT = { width: 1280, height: 800 };
 /**
@@ -27,7 +28,7 @@ export interface InspectorBrowser {
 
 export async function launchInspectorBrowser(): Promise<InspectorBrowser> {
   await ensureInspectorBuilt();
-  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   return {
     browser,
     async open(url) {

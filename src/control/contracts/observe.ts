@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { RequestEventSchema } from '../../core/stream-events.ts';
+import { FORWARDED_EVENTS, RequestEventSchema } from '../../core/stream-events.ts';
 import { defineRoutes } from '../contract.ts';
+
+const STREAM_EVENT_NAME = `(?:${FORWARDED_EVENTS.join('|')})`;
+const STREAM_EVENTS_LIST = new RegExp(`^${STREAM_EVENT_NAME}(?:,${STREAM_EVENT_NAME})*$`);
 
 /** The request log and the live event stream (docs/control-plane.md, docs/dashboard.md). */
 export const OBSERVE_ROUTES = defineRoutes({
@@ -30,9 +33,18 @@ export const OBSERVE_ROUTES = defineRoutes({
         .enum(['full', 'none'])
         .default('full')
         .describe("full: each request event carries its headers and bodies (the dashboard); none: not (the inspector reads one request's with GET /requests/:requestId, so /v1 does not pay for rendering every one)"),
+      events: z
+        .string()
+        .regex(STREAM_EVENTS_LIST, `a comma-separated list of ${FORWARDED_EVENTS.join(', ')}`)
+        .optional()
+        .describe(`the events to receive, comma-separated (${FORWARDED_EVENTS.join(', ')}); all by default. hello always comes first`),
+      requests: z
+        .enum(['each', 'batched'])
+        .default('each')
+        .describe('each: one `request` event a request; batched: the requests of one write as one `requests` event, an array (the inspector: one JSON parse a write, not one a request)'),
     }),
     // each event's data has its own schema: src/core/stream-events.ts
-    data: z.string().describe('Server-Sent Events: hello, request, domain, delivery, rate-limit, reset (docs/dashboard.md)'),
+    data: z.string().describe('Server-Sent Events: hello, request (or requests), domain, delivery, rate-limit, reset (docs/dashboard.md)'),
     summary: 'Live Server-Sent Events of requests, domain events, deliveries, rate limits and resets',
   },
 });

@@ -16,7 +16,7 @@ function useLastUsed(): Map<string, string> {
   const [live, setLive] = useState<Map<string, string>>(new Map());
   useEffect(
     () =>
-      openStream((event, data) => {
+      openStream(['request'], (event, data) => {
         if (event !== 'request') return;
         const request = data as { keyPrefix?: string | null; at?: string };
         if (!request.keyPrefix || !request.at) return;

@@ -10,7 +10,7 @@ import { openStream } from '../stream.ts';
  * while one is connected).
  *
  * Built to keep up with 1,000 requests a second: events are buffered and flushed on an
- * animation frame, at most every FLUSH_MS (one React update per flush, whatever the rate:
+ * animation frame, at most every FLUSH_MS (a timer waits out the rest) (one React update per flush, whatever the rate:
  * nothing is drawn while the tab is hidden); the log is bounded (the last
  * LOG_CAPACITY entries; headers and bodies kept for the newest DETAIL_CAPACITY only).
  */
@@ -20,8 +20,15 @@ export const LOG_CAPACITY = 5_000;
 export const DETAIL_CAPACITY = 1_000;
 /** what the page asks of the sandbox's own log on connecting (it keeps 1,000) */
 export const INITIAL_LIMIT = 1_000;
-/** the rows change at most this often under load (5 a second still reads as live, and costs a busy machine far less than 60: issue 25, /v1 throughput with a page open) */
+/** the rows change at most this often (5 a second still reads as live, and costs a busy machine far less than 60: issue 25, /v1 throughput with a page open) */
 export const FLUSH_MS = 200;
+/**
+ * ... and at most once a second while the traffic is heavy (the last draw brought BUSY_BATCH rows or
+ * more): no one reads hundreds of rows a second as they scroll by, and each draw costs the browser
+ * a layout and a paint that a busy machine takes from the sandbox it watches.
+ */
+export const BUSY_FLUSH_MS = 1000;
+export const BUSY_BATCH = 100;
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 
@@ -40,7 +47,8 @@ class RequestLogStore {
   #snapshot: LogSnapshot = { entries: [], connection: 'connecting', received: 0, loaded: false, error: null };
   #byId = new Map<string, RequestEntry>();
   #pending: RequestEntry[] = [];
-  #frame: number | null = null;
+  #scheduled = false;
+  #lastBatch = 0;
   #lastFlush = 0;
   #listeners = new Set<() => void>();
   #started = false;
@@ -70,6 +78,7 @@ class RequestLogStore {
     if (this.#started) return;
     this.#started = true;
     openStream(
+      ['request', 'reset'],
       (event, data) => {
         if (event === 'hello') void this.#loadRecent();
         else if (event === 'request') this.#receive(data as RequestEntry);
@@ -98,17 +107,20 @@ class RequestLogStore {
 
   #receive(entry: RequestEntry): void {
     this.#pending.push(entry);
-    this.#frame ??= requestAnimationFrame(this.#flush);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    // wait out the rest of FLUSH_MS with a timer, then draw on the next frame: asking for a frame
+    // every vsync while waiting would make the browser produce 60 frames a second under load
+    const wait = this.#lastFlush + (this.#lastBatch >= BUSY_BATCH ? BUSY_FLUSH_MS : FLUSH_MS) - performance.now();
+    if (wait <= 0) requestAnimationFrame(this.#flush);
+    else setTimeout(() => requestAnimationFrame(this.#flush), wait);
   }
 
   #flush = (now: number): void => {
-    if (now - this.#lastFlush < FLUSH_MS) {
-      this.#frame = requestAnimationFrame(this.#flush);
-      return;
-    }
     this.#lastFlush = now;
-    this.#frame = null;
+    this.#scheduled = false;
     const batch = this.#pending;
+    this.#lastBatch = batch.length;
     if (batch.length === 0) return;
     this.#pending = [];
     const fresh = batch.filter((entry) => !this.#byId.has(entry.requestId));

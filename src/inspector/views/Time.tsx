@@ -19,7 +19,7 @@ export function TimeView() {
   const [live, setLive] = useState(0);
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
-    const stop = openStream((event) => {
+    const stop = openStream(['rate-limit', 'reset'], (event) => {
       if (event === 'reset') bump();
       if (event !== 'rate-limit' || pending.current) return;
       pending.current = setTimeout(() => {

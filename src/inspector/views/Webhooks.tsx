@@ -70,7 +70,7 @@ export function WebhooksView() {
   const reloadSubscriptions = subscriptions.reload;
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const stop = openStream((event) => {
+    const stop = openStream(['delivery', 'reset'], (event) => {
       if (event !== 'delivery' && event !== 'reset') return;
       if (timer) return;
       timer = setTimeout(() => {
