@@ -19,16 +19,19 @@ export function RequestTable({ rows, workspaceName }: { rows: readonly RequestEn
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
-    getItemKey: (index) => rows[index]!.requestId,
+    // rows keyed by their place, not their request: when new rows arrive on top, the same DOM rows
+    // take new text, instead of every row moving and new ones being built (issue 25: the page's cost)
   });
 
-  // keep the reader's place when new rows arrive above it
+  // keep the reader's place when new rows arrive above it; whether they scrolled is kept from the
+  // scroll events, because reading scrollTop here would force a layout at every draw
   const top = useRef<string | null>(null);
+  const scrolled = useRef(false);
   useLayoutEffect(() => {
     const element = scroller.current;
     const previous = top.current;
     top.current = rows[0]?.requestId ?? null;
-    if (!element || previous === null || element.scrollTop === 0 || rows[0]?.requestId === previous) return;
+    if (!element || previous === null || !scrolled.current || rows[0]?.requestId === previous) return;
     const moved = rows.findIndex((row) => row.requestId === previous);
     if (moved > 0) element.scrollTop += moved * ROW_HEIGHT;
   }, [rows]);
@@ -45,7 +48,7 @@ export function RequestTable({ rows, workspaceName }: { rows: readonly RequestEn
         <span role="columnheader">Key</span>
         <span role="columnheader">Notes</span>
       </div>
-      <div className="req-scroll" ref={scroller} data-testid="request-rows">
+      <div className="req-scroll" ref={scroller} data-testid="request-rows" onScroll={(event) => void (scrolled.current = event.currentTarget.scrollTop > 0)}>
         {rows.length === 0 ? <p className="muted req-empty">No requests yet. Send one to /v1 and it shows here.</p> : null}
         <div className="req-sizer" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
