@@ -22,35 +22,42 @@ declare module 'fastify' {
 }
 
 /**
- * What a capture holds until it is rendered: references, no copies. The reply's
- * headers are read when rendered (they do not change once the response is sent):
- * cloning them for every request cost /v1 throughput while a page watched.
+ * What a capture holds until it is rendered: references, no copies of bodies. Not the request
+ * and reply themselves: kept for the newest 200 requests, they (and their sockets) would outlive
+ * the young generation, and the collector's copying cost /v1 throughput while a page watched.
  */
 export interface RawExchange {
-  request: FastifyRequest;
-  reply: FastifyReply;
+  requestHeaders: FastifyRequest['headers'];
+  requestBody: unknown;
+  responseHeaders: ReturnType<FastifyReply['getHeaders']>;
+  /** the payload onSend saw: text, bytes, a stream */
+  payload: unknown;
   keyPrefix: string | null;
+}
+
+export function captureExchange(request: FastifyRequest, reply: FastifyReply, keyPrefix: string | null): RawExchange {
+  return { requestHeaders: request.headers, requestBody: request.body, responseHeaders: reply.getHeaders(), payload: request.sentPayload, keyPrefix };
 }
 
 /** The bounded text of a capture: at most 50 headers, 512 characters a header value, 4 KB a body. */
 export function renderExchange(raw: RawExchange): RequestDetail {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw.request.headers).slice(0, MAX_HEADERS)) {
+  for (const [name, value] of Object.entries(raw.requestHeaders).slice(0, MAX_HEADERS)) {
     if (value === undefined) continue;
     headers[name] = name === 'authorization' ? `Bearer ${raw.keyPrefix ?? '(not a known key)'}…` : String(value).slice(0, 512);
   }
   const responseHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw.reply.getHeaders()).slice(0, MAX_HEADERS)) {
+  for (const [name, value] of Object.entries(raw.responseHeaders).slice(0, MAX_HEADERS)) {
     if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  return { request: { headers, ...requestBody(raw.request.body) }, response: { headers: responseHeaders, ...responseBody(raw.request.sentPayload, raw.reply) } };
+  return { request: { headers, ...requestBody(raw.requestBody) }, response: { headers: responseHeaders, ...responseBody(raw.payload, raw.responseHeaders) } };
 }
 
 /** the payload as sent: text, JSON bytes, other bytes, a stream; none */
-function responseBody(payload: unknown, reply: FastifyReply): { body: string | null; truncated: boolean } {
+function responseBody(payload: unknown, headers: RawExchange['responseHeaders']): { body: string | null; truncated: boolean } {
   if (payload === undefined || payload === null) return { body: null, truncated: false };
   if (typeof payload === 'string') return excerpt(payload);
-  if (Buffer.isBuffer(payload)) return isJson(reply) ? jsonBytesExcerpt(payload) : { body: `[${payload.length} bytes]`, truncated: false };
+  if (Buffer.isBuffer(payload)) return isJson(headers) ? jsonBytesExcerpt(payload) : { body: `[${payload.length} bytes]`, truncated: false };
   return { body: '[streamed]', truncated: false };
 }
 
@@ -65,8 +72,8 @@ function requestBody(body: unknown): { body: string | null; truncated: boolean }
 }
 
 /** Cached JSON goes out as UTF-8 bytes (src/core/response-cache.ts); the dashboard still shows its text. */
-function isJson(reply: FastifyReply): boolean {
-  return String(reply.getHeader('content-type') ?? '').startsWith('application/json');
+function isJson(headers: RawExchange['responseHeaders']): boolean {
+  return String(headers['content-type'] ?? '').startsWith('application/json');
 }
 
 function jsonBytesExcerpt(bytes: Buffer): { body: string; truncated: boolean } {
