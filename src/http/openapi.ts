@@ -67,6 +67,8 @@ const STANDARD_HEADERS = {
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
+/** a refusal's reason travels beside the documented error body (docs/api-notes.md, "Reasons") */
+const ERROR_HEADERS = { ...STANDARD_HEADERS, 'X-Sandbox-Reason': { $ref: '#/components/headers/X-Sandbox-Reason' } };
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -120,7 +122,7 @@ class Responses {
   constructor(private readonly schemas: OpenApiSchemas) {}
 
   of(status: string, body: Body, inferred: boolean): Record<string, unknown> {
-    const object: Record<string, unknown> = { description: REASONS[status] ?? `HTTP ${status}`, headers: STANDARD_HEADERS };
+    const object: Record<string, unknown> = { description: REASONS[status] ?? `HTTP ${status}`, headers: Number(status) >= 400 ? ERROR_HEADERS : STANDARD_HEADERS };
     if (body) object.content = { [body.mediaType]: { schema: this.schemas.json(body.schema, 'output') } };
     if (inferred) object['x-sandbox-inferred'] = true;
     const id = body && Number(status) >= 400 ? schemaIdOf(body.schema) : undefined;
@@ -226,6 +228,11 @@ function buildDocument(routes: readonly CatalogRoute[]) {
         'X-RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
         'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
+        'X-Sandbox-Reason': {
+          description: 'Sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body\'s where it has one). Production does not send it; the body stays exactly as documented',
+          schema: { type: 'string' },
+          'x-sandbox-only': true,
+        },
       },
     },
     paths,

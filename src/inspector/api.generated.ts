@@ -1980,6 +1980,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -1993,6 +1994,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2006,6 +2008,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2019,6 +2022,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2032,6 +2036,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2045,6 +2050,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2058,6 +2064,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2071,6 +2078,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2084,6 +2092,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2097,6 +2106,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2110,6 +2120,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2123,6 +2134,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2136,6 +2148,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2149,6 +2162,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2162,6 +2176,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2175,6 +2190,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2188,6 +2204,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2201,6 +2218,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2214,6 +2232,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2227,6 +2246,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2240,6 +2260,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2253,6 +2274,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2271,6 +2293,8 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Unix time (seconds) when the window resets */
         "X-RateLimit-Reset": number;
+        /** @description Sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body's where it has one). Production does not send it; the body stays exactly as documented */
+        "X-Sandbox-Reason": string;
     };
     pathItems: never;
 }
@@ -3056,6 +3080,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3109,6 +3134,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,6 +3159,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3185,6 +3212,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3209,6 +3237,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3261,6 +3290,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,6 +3315,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +3369,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3362,6 +3394,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
                     [name: string]: unknown;
                 };
                 content: {
