@@ -73,6 +73,24 @@ export function reasonFor(error: ApiError): Reason | null {
   return { code, message: list.length > 1 ? `${first} (and ${list.length - 1} more)` : first };
 }
 
+/**
+ * The reason of a replayed 4xx (a retry with the same Idempotency-Key gets the first answer
+ * again): the first answer's code and message, saying it is a replay and of when. The saved
+ * body is the documented error body, so its code is read back from it.
+ */
+export function replayReason(statusCode: number, savedBody: string, firstAt: string): Reason | null {
+  if (statusCode < 400 || statusCode >= 500) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(savedBody);
+  } catch {
+    body = null;
+  }
+  const error = new ApiError(statusCode, typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' ? (body as ApiError['body']) : { error: `HTTP ${statusCode}` });
+  const first = reasonFor(error)!;
+  return { code: first.code, message: `replayed the first answer to this Idempotency-Key (${firstAt}): ${first.message}` };
+}
+
 // -- 401 ---------------------------------------------------------------------
 
 /** How a bearer is shown: the part listings show (a key's prefix), never the secret. */

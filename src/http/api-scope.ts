@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../core/auth.ts';
 import { rateLimited, reasonText } from '../core/errors.ts';
 import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
-import { faultReason, frozenClockHint, rateLimitedBecause, suspendedBecause } from '../core/reasons.ts';
+import { faultReason, frozenClockHint, rateLimitedBecause, replayReason, suspendedBecause } from '../core/reasons.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError } from './error-handler.ts';
 import { headerValue } from './headers.ts';
@@ -52,8 +52,15 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
       return done(err as Error);
     }
     if (outcome.kind === 'replay') {
+      const { statusCode, body, createdAt } = outcome.record;
+      // a replayed refusal says why too (issue 24), beside the saved body
+      const reason = replayReason(statusCode, body, createdAt);
+      if (reason) {
+        request.reason = reasonText(reason);
+        reply.header('x-sandbox-reason', request.reason);
+      }
       // answered here: a callback-style hook that replies does not call done
-      reply.code(outcome.record.statusCode).header('idempotent-replayed', 'true').type('application/json').send(outcome.record.body);
+      reply.code(statusCode).header('idempotent-replayed', 'true').type('application/json').send(body);
       return;
     }
     request.idempotencyKey = key;

@@ -104,3 +104,33 @@ describe('the idempotency purge service (src/core/idempotency-purge.ts)', () => 
     expect(records()).toBe(0);
   });
 });
+
+describe('a replayed refusal says why (issue 24)', () => {
+  it('a retry that replays a saved 404 carries the first answer\'s reason, marked as a replay', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const headers = { 'idempotency-key': 'book-missing-departure' };
+    const body = { departureId: 'dept_00000000-0000-4000-8000-000000000000', adults: 1 };
+    const first = await t.request('POST', '/v1/bookings', { body, headers });
+    expect(first.statusCode).toBe(404);
+    const firstReason = first.headers['x-sandbox-reason'] as string;
+    expect(firstReason).toMatch(/^NOT_FOUND /);
+    const again = await t.request('POST', '/v1/bookings', { body, headers });
+    expect(again.statusCode).toBe(404);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect(again.headers['x-sandbox-reason']).toMatch(/^NOT_FOUND replayed the first answer to this Idempotency-Key \(\d{4}-\d\d-\d\dT[\d:.]+Z\): /);
+    // the saved body's message (the first sentence itself is not saved with the outcome)
+    expect(again.headers['x-sandbox-reason']).toContain(first.json().error);
+    const [logged] = (await t.request('GET', '/__sandbox/requests?limit=1', { key: null })).json().data;
+    expect(logged.reason).toBe(again.headers['x-sandbox-reason']);
+  });
+
+  it('a replayed success has no reason', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const headers = { 'idempotency-key': 'form-ok' };
+    await t.request('POST', '/v1/forms', { body: form('Fine'), headers });
+    const again = await t.request('POST', '/v1/forms', { body: form('Fine'), headers });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['x-sandbox-reason']).toBeUndefined();
+  });
+});
