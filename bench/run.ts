@@ -43,8 +43,27 @@ import { runInspectorBench } from './inspector.ts';
 const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector'] as const;
 type Section = (typeof SECTIONS)[number];
 
+const USAGE = `Usage: npm run bench -- [options]
+
+Measures the sandbox against a bare Fastify server in the same run (docs/benchmarks.md).
+
+  --only <sections>       comma-separated: ${SECTIONS.join(', ')}
+  --json                  the report as JSON on stdout
+  --connections <n>       load connections (32)      --duration <s>     seconds a round (5)
+  --warmup <s>            warm-up seconds (1)        --rounds <n>       interleaved rounds (6)
+  --startup-runs <n>      (9)                        --reset-runs <n>   (10)
+  --memory-requests <n>   (100000)                   --memory-deliveries <n> (10000)
+  --memory-bookings <n>   (20000)                    --soak-seconds <s> (180)
+  --scale-sizes <a,b>     (10000,100000)             --data-bookings <n> (100000)
+  --profile <dir>         write the sandbox's CPU profiles there
+  -h, --help              this text
+`;
+
+/** A mistyped option is the user's to fix: one line, no stack (exit code 2, as the CLI's usage errors). */
+class UsageError extends Error {}
+
 function parseOptions() {
-  const { values } = parseArgs({
+  const { values } = explainingUsage(() => parseArgs({
     options: {
       json: { type: 'boolean', default: false },
       connections: { type: 'string', default: '32' },
@@ -62,15 +81,20 @@ function parseOptions() {
       'data-bookings': { type: 'string', default: '100000' },
       only: { type: 'string' },
       profile: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
-  });
+  }));
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
   const int = (name: string, raw: string, min: number, max: number) => {
     const n = Number(raw);
-    if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+    if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}`);
     return n;
   };
   const only = values.only ? values.only.split(',').map((s) => s.trim()) : [...SECTIONS];
-  for (const s of only) if (!SECTIONS.includes(s as Section)) throw new Error(`--only takes ${SECTIONS.join(', ')}`);
+  for (const s of only) if (!SECTIONS.includes(s as Section)) throw new UsageError(`--only takes ${SECTIONS.join(', ')}`);
   return {
     json: values.json,
     connections: int('connections', values.connections, 1, 256),
@@ -88,6 +112,14 @@ function parseOptions() {
     sections: new Set(only as Section[]),
     profileDir: values.profile,
   };
+}
+
+function explainingUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError(`${err instanceof Error ? err.message : String(err)} (npm run bench -- --help)`);
+  }
 }
 
 type Options = ReturnType<typeof parseOptions>;
@@ -189,6 +221,10 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(process.exitCode ?? 0),
   (err: unknown) => {
+    if (err instanceof UsageError) {
+      console.error(`bench: ${err.message}`);
+      process.exit(2);
+    }
     console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     process.exit(1);
   },
