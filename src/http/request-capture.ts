@@ -29,14 +29,19 @@ declare module 'fastify' {
 export interface RawExchange {
   requestHeaders: FastifyRequest['headers'];
   requestBody: unknown;
-  responseHeaders: ReturnType<FastifyReply['getHeaders']>;
+  /**
+   * The response's header block as Node wrote it to the socket (a string that exists anyway: no
+   * copy), parsed when rendered; or, where there is none, a copy of the reply's headers.
+   */
+  responseHead: string | ReturnType<FastifyReply['getHeaders']>;
   /** the payload onSend saw: text, bytes, a stream */
   payload: unknown;
   keyPrefix: string | null;
 }
 
 export function captureExchange(request: FastifyRequest, reply: FastifyReply, keyPrefix: string | null): RawExchange {
-  return { requestHeaders: request.headers, requestBody: request.body, responseHeaders: reply.getHeaders(), payload: request.sentPayload, keyPrefix };
+  const head = (reply.raw as unknown as { _header?: unknown })._header;
+  return { requestHeaders: request.headers, requestBody: request.body, responseHead: typeof head === 'string' ? head : reply.getHeaders(), payload: request.sentPayload, keyPrefix };
 }
 
 /** The bounded text of a capture: at most 50 headers, 512 characters a header value, 4 KB a body. */
@@ -46,15 +51,33 @@ export function renderExchange(raw: RawExchange): RequestDetail {
     if (value === undefined) continue;
     headers[name] = name === 'authorization' ? `Bearer ${raw.keyPrefix ?? '(not a known key)'}…` : String(value).slice(0, 512);
   }
-  const responseHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw.responseHeaders).slice(0, MAX_HEADERS)) {
-    if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  const responseHeaders = typeof raw.responseHead === 'string' ? headersOfHead(raw.responseHead) : headersOfReply(raw.responseHead);
+  return { request: { headers, ...requestBody(raw.requestBody) }, response: { headers: responseHeaders, ...responseBody(raw.payload, responseHeaders) } };
+}
+
+/** `HTTP/1.1 200 OK\r\nname: value\r\n…\r\n\r\n`: names lower-cased, as Node's getHeaders gives them */
+function headersOfHead(head: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of head.split('\r\n').slice(1, MAX_HEADERS + 1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
-  return { request: { headers, ...requestBody(raw.requestBody) }, response: { headers: responseHeaders, ...responseBody(raw.payload, raw.responseHeaders) } };
+  return headers;
+}
+
+function headersOfReply(replyHeaders: ReturnType<FastifyReply['getHeaders']>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(replyHeaders).slice(0, MAX_HEADERS)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return headers;
 }
 
 /** the payload as sent: text, JSON bytes, other bytes, a stream; none */
-function responseBody(payload: unknown, headers: RawExchange['responseHeaders']): { body: string | null; truncated: boolean } {
+function responseBody(payload: unknown, headers: Record<string, string>): { body: string | null; truncated: boolean } {
   if (payload === undefined || payload === null) return { body: null, truncated: false };
   if (typeof payload === 'string') return excerpt(payload);
   if (Buffer.isBuffer(payload)) return isJson(headers) ? jsonBytesExcerpt(payload) : { body: `[${payload.length} bytes]`, truncated: false };
@@ -72,7 +95,7 @@ function requestBody(body: unknown): { body: string | null; truncated: boolean }
 }
 
 /** Cached JSON goes out as UTF-8 bytes (src/core/response-cache.ts); the dashboard still shows its text. */
-function isJson(headers: RawExchange['responseHeaders']): boolean {
+function isJson(headers: Record<string, string>): boolean {
   return String(headers['content-type'] ?? '').startsWith('application/json');
 }
 
