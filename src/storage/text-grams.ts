@@ -29,11 +29,12 @@ const PAD = '\0\0';
  */
 type Gram = number | string;
 
+/** The trigram at `i` of `text` padded with two NULs (no padded copy: charCodeAt of a concatenation was slow). */
 function gramAt(text: string, i: number): Gram {
   const a = text.charCodeAt(i);
-  const b = text.charCodeAt(i + 1);
-  const c = text.charCodeAt(i + 2);
-  return a < 1024 && b < 1024 && c < 1024 ? (a << 20) | (b << 10) | c : text.slice(i, i + 3);
+  const b = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+  const c = i + 2 < text.length ? text.charCodeAt(i + 2) : 0;
+  return a < 1024 && b < 1024 && c < 1024 ? (a << 20) | (b << 10) | c : (text.slice(i, i + 3) + PAD).slice(0, 3);
 }
 
 export class TextGrams {
@@ -119,14 +120,13 @@ export class TextGrams {
     this.#ids.push(id);
     this.#texts.push(text);
     this.#slotOf.set(id, slot);
-    const padded = text + PAD;
     for (let i = 0; i < text.length; i++) {
-      const gram = gramAt(padded, i);
+      const gram = gramAt(text, i);
       const list = this.#grams.get(gram);
       if (list === undefined) {
         this.#grams.set(gram, slot);
-        this.#prefix(padded.slice(i, i + 1), gram);
-        this.#prefix(padded.slice(i, i + 2), gram);
+        this.#prefix(text.slice(i, i + 1), gram);
+        this.#prefix((text.slice(i, i + 2) + PAD).slice(0, 2), gram);
       } else if (lastPosting(list) !== slot) {
         // (a trigram met again in the same text is already listed: slots only grow)
         const grown = appendPosting(list, slot);

@@ -99,15 +99,19 @@ export class BookingSearchText {
   }
 
   /**
-   * A booking as committed (the feed runs after the write is applied): its text, and its customer's bookings.
-   * `bookingId` is the op's own string, shared with the list index's entry (one copy of the id per booking).
+   * A booking's text, and its customer's bookings. `row` is the op's row when the booking was just
+   * put (no read back: the feed runs after the write is applied, and ops are taken in order), else it
+   * is read as committed. `written` holds the people this change wrote (a seed writes a customer
+   * with their bookings: no read of a person just written, nor of a packed people page).
+   * The booking id is the op's own string, shared with the list index's entry.
    */
-  #refresh(workspaceId: string, shelf: Shelf, bookingId: string): void {
-    const booking = BOOKINGS.in(this.store).get(workspaceId, bookingId);
+  #refresh(workspaceId: string, shelf: Shelf, bookingId: string, row: Booking | undefined, written: ReadonlyMap<string, Person | null>): void {
+    const booking = row ?? BOOKINGS.in(this.store).get(workspaceId, bookingId);
     if (!booking) return void shelf.grams.delete(bookingId);
-    const person = booking.customerId ? PEOPLE.in(this.store).get(workspaceId, booking.customerId) : undefined;
+    const customerId = booking.customerId;
+    const person = !customerId ? undefined : written.has(`${workspaceId}/${customerId}`) ? (written.get(`${workspaceId}/${customerId}`) ?? undefined) : PEOPLE.in(this.store).get(workspaceId, customerId);
     shelf.grams.set(bookingId, searchText(booking, person));
-    if (booking.customerId) own(shelf, booking.customerId, bookingId);
+    if (customerId) own(shelf, customerId, bookingId);
   }
 
   #apply(change: StoreChange): void {
@@ -116,6 +120,10 @@ export class BookingSearchText {
       return;
     }
     let builtNow: Set<string> | null = null;
+    const written = new Map<string, Person | null>();
+    for (const op of change.ops) {
+      if (op.collection === PEOPLE.name) written.set(`${op.workspaceId}/${op.type === 'put' ? op.row.id : op.id}`, op.type === 'put' ? (op.row as unknown as Person) : null);
+    }
     for (const op of change.ops) {
       if (op.collection === OVERLAYS_COLLECTION && op.workspaceId === GLOBAL_PARTITION) {
         // a created workspace's overlay row: its base rows appear or go without a change per row
@@ -132,12 +140,12 @@ export class BookingSearchText {
         (builtNow ??= new Set()).add(op.workspaceId);
       } else if (op.collection === BOOKINGS.name) {
         if (op.type === 'delete') shelf.grams.delete(id);
-        else this.#refresh(op.workspaceId, shelf, id);
+        else this.#refresh(op.workspaceId, shelf, id, op.row as unknown as Booking, written);
       } else {
         const named = shelf.owners.get(id);
         if (!named) continue; // a new person: no booking names them yet
         shelf.owners.delete(id);
-        for (const bookingId of typeof named === 'string' ? [named] : named) this.#refresh(op.workspaceId, shelf, bookingId);
+        for (const bookingId of typeof named === 'string' ? [named] : named) this.#refresh(op.workspaceId, shelf, bookingId, undefined, written);
       }
     }
   }
