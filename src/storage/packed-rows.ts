@@ -109,8 +109,10 @@ export class PackedRows implements RowMap {
     if (row !== undefined) return row;
     const changed = this.#changed.get(id);
     if (changed !== undefined) return changed.row ?? undefined;
-    const page = this.#pageOf(id);
-    return page < 0 ? undefined : this.#rowIn(page, id);
+    // the row the page lookup confirmed with (reading it a second time parsed its line twice: ~10% of a list page)
+    let found: Row | undefined;
+    this.#index.find(idHash(id), (page) => (found = this.#rowIn(page, id)) !== undefined);
+    return found;
   }
 
   has(id: string): boolean {
