@@ -29,7 +29,7 @@ const PAD = '\0\0';
  */
 type Gram = number | string;
 
-/** The trigram at `i` of `text` padded with two NULs (no padded copy: charCodeAt of a concatenation was slow). */
+/** The trigram at `i` of `text` padded with two NULs (read in place: no padded copy of each text). */
 function gramAt(text: string, i: number): Gram {
   const a = text.charCodeAt(i);
   const b = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
