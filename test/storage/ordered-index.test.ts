@@ -16,9 +16,11 @@ import { del, put } from './helpers.ts';
 
 const TINY = { packAfter: 8, hotRows: 4, pageBytes: 600 };
 const BLOCK = SortedEntries.BLOCK;
+const AMONG_WALK = OrderedIndex.AMONG_WALK;
 afterEach(() => {
   setPackLimits(DEFAULT_PACK_LIMITS);
   SortedEntries.BLOCK = BLOCK;
+  OrderedIndex.AMONG_WALK = AMONG_WALK;
 });
 allowPacking('bookings');
 
@@ -48,9 +50,15 @@ const step = fc.oneof(
 );
 
 describe('OrderedIndex', () => {
-  it.each([2, BLOCK])('answers every page and total as a sort and filter of every row, under writes, packed, in blocks of %i', async (block) => {
+  // pageAmong sorts the picked entries (AMONG_WALK 0) or walks the whole order (1e9)
+  it.each([
+    [2, 0],
+    [BLOCK, 1e9],
+    [2, 1e9],
+  ])('answers every page and total as a sort and filter of every row, under writes, packed, in blocks of %i, pageAmong walking past 1 in %i picked', async (block, walk) => {
     setPackLimits(TINY);
     SortedEntries.BLOCK = block;
+    OrderedIndex.AMONG_WALK = walk;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 40, maxLength: 160 }), async (steps) => {
         const { store } = await openStore({});

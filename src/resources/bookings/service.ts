@@ -12,7 +12,8 @@ import { BOOKING_SORT_FIELDS, type BookingView, type CreateBookingBody, type Lis
 import { mirrorItems, pricedFields, type BookingRecords } from './records.ts';
 import type { Booking, Quote } from './schemas.ts';
 import { assertTransition } from './state.ts';
-import { bookingListIndex, BookingSearchText, type BookingEntry } from './list-index.ts';
+import { bookingListIndex, type BookingEntry } from './list-index.ts';
+import { BookingSearchText } from './search-text.ts';
 import { BOOKINGS, BOOKING_ITEMS } from './collections.ts';
 import { DEPARTURES } from '../departures/collections.ts';
 import { PRODUCTS } from '../products/collections.ts';
@@ -26,7 +27,11 @@ export class BookingService {
     private readonly records: BookingRecords,
     private readonly pricer: Pricer,
     private readonly people: PeopleService,
-  ) {}
+  ) {
+    // followed from the first write on (a seed keeps them as it goes: the first list or search after it scans nothing)
+    bookingListIndex(records.store);
+    BookingSearchText.of(records.store);
+  }
 
   /**
    * Everything from the first read of the departure to store.commit() runs
@@ -98,7 +103,7 @@ export class BookingService {
     const bookings = BOOKINGS.in(this.records.store);
     const index = bookingListIndex(this.records.store);
     const q = query.q?.toLowerCase();
-    // q: the matching ids from the search text column, then sorted among themselves
+    // q: the matching ids from the search index (search-text.ts), then sorted among themselves
     const find = () => (q ? index.pageAmong(ws, BookingSearchText.of(this.records.store).matching(ws, q), page) : index.page(ws, page));
     let found = find();
     let rows = found.ids.map((id) => bookings.get(ws, id));
