@@ -79,8 +79,14 @@ const rowValues = new RowInterner();
  * is in memory is exactly what will be on disk; the caller keeps no reference
  * into the store). Each row is serialised exactly once; in file mode that
  * string is reused for the journal line. Throws InvalidOpError; applies nothing.
+ *
+ * `intern(collection, workspaceId)` says whether a put's row is worth sharing
+ * the strings and small values of (default: all). A row put into a packed
+ * partition is not: it stays an object only until packing serialises it, a few
+ * thousand puts later, and the walk was a tenth of a large seed's time and much
+ * of its garbage (issue 27; docs/storage.md "Memory per row").
  */
-export function prepareOps(ops: readonly Op[], wantJson: boolean): PreparedCommit {
+export function prepareOps(ops: readonly Op[], wantJson: boolean, intern: (collection: string, workspaceId: string) => boolean = () => true): PreparedCommit {
   if (!Array.isArray(ops)) throw new InvalidOpError('commit() expects an array of ops');
   const out: Op[] = new Array(ops.length);
   const parts: string[] | null = wantJson ? new Array(ops.length) : null;
@@ -100,7 +106,7 @@ export function prepareOps(ops: readonly Op[], wantJson: boolean): PreparedCommi
       if (!isPlainObject(row) || !isNonEmptyString(row.id)) {
         throw new InvalidOpError(`ops[${i}].row does not serialise to a JSON object with a string id`);
       }
-      rowValues.internRow(row); // the copy is ours alone until applied
+      if (intern(o.collection, o.workspaceId)) rowValues.internRow(row); // the copy is ours alone until applied
       out[i] = { type: 'put', collection: o.collection, workspaceId: o.workspaceId, row: row as Row };
       if (parts) {
         parts[i] =

@@ -189,7 +189,7 @@ export class LocalStore implements InstrumentedStore {
     if (this.#closing) return Promise.reject(this.#closedError());
     let prepared: PreparedCommit;
     try {
-      prepared = prepareOps(ops, this.#file !== null);
+      prepared = prepareOps(ops, this.#file !== null, (collection, workspaceId) => !(this.#state.get(collection)?.get(workspaceId)?.rows instanceof PackedRows));
     } catch (err) {
       return Promise.reject(err);
     }
