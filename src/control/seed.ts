@@ -4,7 +4,7 @@ import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import { DAY_MS, GenContext, RowSink } from '../fixtures/context.ts';
-import { generateBookings } from '../fixtures/generate-bookings.ts';
+import { generateBookingsOn } from '../fixtures/generate-bookings.ts';
 import { generateCatalog } from '../fixtures/generate-catalog.ts';
 import { finalizeDepartures, generateDepartures, type DepartureSlot } from '../fixtures/generate-departures.ts';
 import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts';
@@ -238,7 +238,9 @@ function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[])
   // new people first, then the workspace's own
   const pools: PeoplePools = { adults: concatView(fresh.adults, state.pools.adults), children: concatView(fresh.children, state.pools.children), infants: concatView(fresh.infants, state.pools.infants) };
   uniqueEmails(gen.rows(PEOPLE), state.emails);
-  generateBookings(gen, [...newSlots, ...oldSlots], pools);
+  // the open slots, new first, as generateBookings would filter them: the state's are all open
+  // (bookable), so they are viewed, not copied (issue 27: two copies of every slot per chunk)
+  generateBookingsOn(gen, concatView(newSlots.filter((s) => s.departure.status !== 'cancelled'), oldSlots), pools);
   uniqueCodes(gen, gen.rows(BOOKINGS), state.codes);
   const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== s.committed.seatsLeft);
   finalizeDepartures(gen, [...newSlots, ...changedSlots]);
