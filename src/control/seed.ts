@@ -209,7 +209,9 @@ function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker
   let changedSlots: DepartureSlot[];
   try {
     ({ newSlots, changedSlots } = generate(gen, state, COUPONS.in(ctx.store).list(workspace.id)));
-    committed = ctx.store.commit(commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id))));
+    // given, not copied through JSON (CommitOptions): built for this commit; the departures,
+    // which the state goes on changing, are given as copies (commitOps)
+    committed = ctx.store.commit(commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id))), { rowsGiven: true });
     state.absorb(sink, newSlots);
   } catch (err) {
     carried.delete(ctx.store); // generation changed the state's slots and sets: build it again
@@ -326,14 +328,19 @@ function uniqueCodes(gen: GenContext, bookings: Booking[], taken: Set<string>): 
   }
 }
 
-/** Puts for every generated row; a drawn id that already exists stops the run (409) rather than overwrite. */
+/**
+ * Puts for every generated row, given to the store (not copied); a drawn id
+ * that already exists stops the run (409) rather than overwrite. A departure is
+ * given as a copy: the state's slot keeps the generator's object, whose seats
+ * later chunks take (SeedState). The other rows are only read afterwards.
+ */
 function commitOps(ctx: SandboxContext, ws: string, sink: RowSink, newDepartures: ReadonlySet<string>): Op[] {
   const ops: Op[] = [];
   for (const collection of WRITTEN) {
     for (const row of sink.rows(collection, ws)) {
       const isNew = collection !== DEPARTURES || newDepartures.has(row.id);
       if (isNew && collection.in(ctx.store).has(ws, row.id)) throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
-      ops.push(collection.putOp(ws, row));
+      ops.push(collection.putOp(ws, collection === DEPARTURES ? { ...row } : row));
     }
   }
   return ops;
