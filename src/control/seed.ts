@@ -241,8 +241,9 @@ function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[])
   const pools: PeoplePools = { adults: concatView(fresh.adults, state.pools.adults), children: concatView(fresh.children, state.pools.children), infants: concatView(fresh.infants, state.pools.infants) };
   uniqueEmails(gen.rows(PEOPLE), state.emails);
   // the open slots, new first, as generateBookings would filter them: the state's are all open
-  // (bookable), so they are viewed, not copied (issue 27: two copies of every slot per chunk)
-  generateBookingsOn(gen, concatView(newSlots.filter((s) => s.departure.status !== 'cancelled'), oldSlots), pools);
+  // (bookable), so one plain copy instead of a spread and a filter (issue 27). Not concatView: a
+  // booking that finds no seat in 12 draws scans every slot, through the proxy 100 times slower
+  generateBookingsOn(gen, newSlots.filter((s) => s.departure.status !== 'cancelled').concat(oldSlots), pools);
   uniqueCodes(gen, gen.rows(BOOKINGS), state.codes);
   const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== s.committed.seatsLeft);
   finalizeDepartures(gen, [...newSlots, ...changedSlots]);
