@@ -242,7 +242,7 @@ function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[])
   uniqueEmails(gen.rows(PEOPLE), state.emails);
   // the open slots, new first, as generateBookings would filter them: the state's are all open
   // (bookable), so one plain copy instead of a spread and a filter (issue 27). Not concatView: a
-  // booking that finds no seat in 12 draws scans every slot, through the proxy 100 times slower
+  // booking that finds no seat in 12 draws scans every slot, which a proxy makes slow
   generateBookingsOn(gen, newSlots.filter((s) => s.departure.status !== 'cancelled').concat(oldSlots), pools);
   uniqueCodes(gen, gen.rows(BOOKINGS), state.codes);
   const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== s.committed.seatsLeft);
