@@ -44,6 +44,13 @@ export interface OpenSlot extends DepartureSlot {
   committed: { seatsLeft: number; status: Departure['status']; touchedMs: number };
 }
 
+/** Removes `gone` from `slots` in place, keeping the order (a filtered copy of every slot per chunk was garbage: issue 27). */
+function dropFrom<T>(slots: T[], gone: ReadonlySet<T>): void {
+  let kept = 0;
+  for (const slot of slots) if (!gone.has(slot)) slots[kept++] = slot;
+  slots.length = kept;
+}
+
 export class SeedState {
   readonly slugs = new Set<string>();
   /** lower-cased, as the people service compares them */
@@ -117,7 +124,7 @@ export class SeedState {
         slot.touchedMs = committed.touchedMs; // a cancelled booking moved it, but the departure was not written
       }
     }
-    if (closed.size > 0) this.slots = this.slots.filter((s) => !closed.has(s));
+    if (closed.size > 0) dropFrom(this.slots, closed);
     for (const { departure } of newSlots) if (this.#bookable(departure)) this.#addSlot(departure);
     this.#addPeople(people);
     this.counts.products += products.length;

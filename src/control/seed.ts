@@ -4,7 +4,7 @@ import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import { DAY_MS, GenContext, RowSink } from '../fixtures/context.ts';
-import { generateBookings } from '../fixtures/generate-bookings.ts';
+import { generateBookingsOn } from '../fixtures/generate-bookings.ts';
 import { generateCatalog } from '../fixtures/generate-catalog.ts';
 import { finalizeDepartures, generateDepartures, type DepartureSlot } from '../fixtures/generate-departures.ts';
 import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts';
@@ -209,7 +209,9 @@ function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker
   let changedSlots: DepartureSlot[];
   try {
     ({ newSlots, changedSlots } = generate(gen, state, COUPONS.in(ctx.store).list(workspace.id)));
-    committed = ctx.store.commit(commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id))));
+    // given, not copied through JSON (CommitOptions): built for this commit; the departures,
+    // which the state goes on changing, are given as copies (commitOps)
+    committed = ctx.store.commit(commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id))), { rowsGiven: true });
     state.absorb(sink, newSlots);
   } catch (err) {
     carried.delete(ctx.store); // generation changed the state's slots and sets: build it again
@@ -238,7 +240,10 @@ function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[])
   // new people first, then the workspace's own
   const pools: PeoplePools = { adults: concatView(fresh.adults, state.pools.adults), children: concatView(fresh.children, state.pools.children), infants: concatView(fresh.infants, state.pools.infants) };
   uniqueEmails(gen.rows(PEOPLE), state.emails);
-  generateBookings(gen, [...newSlots, ...oldSlots], pools);
+  // the open slots, new first, as generateBookings would filter them: the state's are all open
+  // (bookable), so one plain copy instead of a spread and a filter (issue 27). Not concatView: a
+  // booking that finds no seat in 12 draws scans every slot, which a proxy makes slow
+  generateBookingsOn(gen, newSlots.filter((s) => s.departure.status !== 'cancelled').concat(oldSlots), pools);
   uniqueCodes(gen, gen.rows(BOOKINGS), state.codes);
   const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== s.committed.seatsLeft);
   finalizeDepartures(gen, [...newSlots, ...changedSlots]);
@@ -324,14 +329,19 @@ function uniqueCodes(gen: GenContext, bookings: Booking[], taken: Set<string>): 
   }
 }
 
-/** Puts for every generated row; a drawn id that already exists stops the run (409) rather than overwrite. */
+/**
+ * Puts for every generated row, given to the store (not copied); a drawn id
+ * that already exists stops the run (409) rather than overwrite. A departure is
+ * given as a copy: the state's slot keeps the generator's object, whose seats
+ * later chunks take (SeedState). The other rows are only read afterwards.
+ */
 function commitOps(ctx: SandboxContext, ws: string, sink: RowSink, newDepartures: ReadonlySet<string>): Op[] {
   const ops: Op[] = [];
   for (const collection of WRITTEN) {
     for (const row of sink.rows(collection, ws)) {
       const isNew = collection !== DEPARTURES || newDepartures.has(row.id);
       if (isNew && collection.in(ctx.store).has(ws, row.id)) throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
-      ops.push(collection.putOp(ws, row));
+      ops.push(collection.putOp(ws, collection === DEPARTURES ? { ...row } : row));
     }
   }
   return ops;

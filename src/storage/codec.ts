@@ -3,6 +3,7 @@
  * The snapshot file's text is in snapshot-text.ts, the journal's in
  * journal-text.ts. Pure functions: no I/O here.
  */
+import { isJsonData } from './given-rows.ts';
 import type { RowMap } from './pack-policy.ts';
 import { copyRows, packIfLarge } from './packed-rows.ts';
 import { listChanged, type ListedRows } from './partition-list.ts';
@@ -79,8 +80,22 @@ const rowValues = new RowInterner();
  * is in memory is exactly what will be on disk; the caller keeps no reference
  * into the store). Each row is serialised exactly once; in file mode that
  * string is reused for the journal line. Throws InvalidOpError; applies nothing.
+ *
+ * `intern(collection, workspaceId)` says whether a put's row is worth sharing
+ * the strings and small values of (default: all). A row put into a packed
+ * partition is not: it stays an object only until packing serialises it, a few
+ * thousand puts later, and the walk was a tenth of a large seed's time and much
+ * of its garbage (issue 27; docs/storage.md "Memory per row").
+ *
+ * With `rowsGiven` (CommitOptions, given-rows.ts), a row that is already its
+ * own JSON copy is kept as it is, and serialised only for the journal.
  */
-export function prepareOps(ops: readonly Op[], wantJson: boolean): PreparedCommit {
+export function prepareOps(
+  ops: readonly Op[],
+  wantJson: boolean,
+  intern: (collection: string, workspaceId: string) => boolean = () => true,
+  rowsGiven = false,
+): PreparedCommit {
   if (!Array.isArray(ops)) throw new InvalidOpError('commit() expects an array of ops');
   const out: Op[] = new Array(ops.length);
   const parts: string[] | null = wantJson ? new Array(ops.length) : null;
@@ -90,17 +105,20 @@ export function prepareOps(ops: readonly Op[], wantJson: boolean): PreparedCommi
     if (problem) throw new InvalidOpError(`ops[${i}] ${problem}`);
     const o = op as Op;
     if (o.type === 'put') {
+      const kept = rowsGiven && isJsonData(o.row);
       let rowJson: string | undefined;
-      try {
-        rowJson = JSON.stringify(o.row);
-      } catch (err) {
-        throw new InvalidOpError(`ops[${i}].row is not JSON-serialisable: ${errorText(err)}`);
+      if (!kept || parts) {
+        try {
+          rowJson = JSON.stringify(o.row);
+        } catch (err) {
+          throw new InvalidOpError(`ops[${i}].row is not JSON-serialisable: ${errorText(err)}`);
+        }
       }
-      const row: unknown = rowJson === undefined ? undefined : JSON.parse(rowJson);
+      const row: unknown = kept ? o.row : rowJson === undefined ? undefined : JSON.parse(rowJson);
       if (!isPlainObject(row) || !isNonEmptyString(row.id)) {
         throw new InvalidOpError(`ops[${i}].row does not serialise to a JSON object with a string id`);
       }
-      rowValues.internRow(row); // the copy is ours alone until applied
+      if (intern(o.collection, o.workspaceId)) rowValues.internRow(row); // the copy (or the given row) is ours alone until applied
       out[i] = { type: 'put', collection: o.collection, workspaceId: o.workspaceId, row: row as Row };
       if (parts) {
         parts[i] =

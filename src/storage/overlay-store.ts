@@ -2,7 +2,7 @@ import { rowHolds } from './row-text.ts';
 import { maskId } from './id-mask.ts';
 import { BASE_PREFIX, basePartition, isTombstone, OVERLAYS_COLLECTION, tombstone, type OverlayRecord } from './overlay-records.ts';
 import { DEFAULT_CACHED_ROWS, OverlayViews, type OverlayStoreOptions } from './overlay-views.ts';
-import { GLOBAL_PARTITION, type Collections, type FileEdit, type InitialCollections, type ReplaceOptions, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
+import { GLOBAL_PARTITION, type Collections, type CommitOptions, type FileEdit, type InitialCollections, type ReplaceOptions, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
 
 /**
  * Copy-on-write workspaces (issue 12; docs/architecture.md, "Workspaces on
@@ -159,14 +159,14 @@ export class OverlayStore implements Store {
     return this.inner.version(collection, workspaceId);
   }
 
-  commit(ops: readonly Op[]): Promise<void> {
+  commit(ops: readonly Op[], options?: CommitOptions): Promise<void> {
     const mapped = ops.map((op) => {
       if (op.type !== 'delete') return op;
       const view = this.#views.view(op.workspaceId);
       if (!view || !this.#views.baseRow(view, op.collection, op.id)) return op;
       return { type: 'put' as const, collection: op.collection, workspaceId: op.workspaceId, row: tombstone(op.id) };
     });
-    return this.inner.commit(mapped);
+    return this.inner.commit(mapped, options);
   }
 
   replaceAll(collections: InitialCollections, options?: ReplaceOptions): Promise<void> {

@@ -34,6 +34,7 @@ import {
   SCHEMA_VERSION,
   StoreError,
   type Collections,
+  type CommitOptions,
   type DbSnapshot,
   type FileEdit,
   type InitialCollections,
@@ -185,11 +186,12 @@ export class LocalStore implements InstrumentedStore {
 
   // ---------------------------------------------------------------- writes
 
-  commit(ops: readonly Op[]): Promise<void> {
+  commit(ops: readonly Op[], options: CommitOptions = {}): Promise<void> {
     if (this.#closing) return Promise.reject(this.#closedError());
     let prepared: PreparedCommit;
     try {
-      prepared = prepareOps(ops, this.#file !== null);
+      const interned = (collection: string, workspaceId: string) => !(this.#state.get(collection)?.get(workspaceId)?.rows instanceof PackedRows);
+      prepared = prepareOps(ops, this.#file !== null, interned, options.rowsGiven === true);
     } catch (err) {
       return Promise.reject(err);
     }

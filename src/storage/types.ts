@@ -22,6 +22,16 @@ export type Op =
 
 export type Collections = Record<string, Record<string, Record<string, Row>>>;
 
+export interface CommitOptions {
+  /**
+   * The put rows are the caller's to give: built for this commit, and neither
+   * changed nor handed to anyone else by the caller afterwards (nested values
+   * included). The store then keeps a row that is already plain JSON data as it
+   * is, instead of a JSON copy of it (given-rows.ts; a seed's rows). Default false.
+   */
+  rowsGiven?: boolean;
+}
+
 /**
  * A database whose collections are parsed when first read, not when given:
  * the prepared fixture database at start and reset (issue 11: a start parses
@@ -124,7 +134,7 @@ export interface Store {
    * this returns), then resolves once they are durable on disk. Concurrent
    * commits share one flush (group commit).
    */
-  commit(ops: readonly Op[]): Promise<void>;
+  commit(ops: readonly Op[], options?: CommitOptions): Promise<void>;
   /** Replaces the whole state (reset, snapshot restore, a hand edit) and persists it. */
   replaceAll(collections: InitialCollections, options?: ReplaceOptions): Promise<void>;
   /** A deep copy of the whole state. */

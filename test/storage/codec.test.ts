@@ -129,6 +129,14 @@ describe('prepareOps', () => {
     expect(prepared.opsJson).toBeNull();
   });
 
+  it('shares the small values of the rows it is asked to intern, and only of those (issue 27)', () => {
+    const ops = [put('a', { meta: {} }, 'products'), put('b', { meta: {} }, 'bookings')];
+    const rows = prepareOps(ops, false, (collection) => collection === 'products').ops.map((op) => (op as Extract<Op, { type: 'put' }>).row);
+    expect(Object.isFrozen(rows[0]!.meta)).toBe(true); // a shared leaf is frozen
+    expect(Object.isFrozen(rows[1]!.meta)).toBe(false);
+    expect(rows[1]).toEqual({ id: 'b', meta: {} });
+  });
+
   it('in file mode, the journal text of the ops: each serialised once, joined with commas', () => {
     const extra = { type: 'put', collection: 'products', workspaceId: 'ws_1', row: { id: 'a', n: 1 }, note: 'dropped' } as unknown as Op;
     const prepared = prepareOps([extra, del('b')], true);

@@ -45,6 +45,23 @@ async function seedAndRead(): Promise<{ answers: string[]; packed: boolean }> {
 }
 
 describe('packed partitions', () => {
+  it("take a put's row as its JSON copy, without sharing its small values: it is packed soon (issue 27)", async () => {
+    setPackLimits(TINY);
+    const { store } = await openStore();
+    try {
+      await store.commit([put('bookings', 'ws_1', { id: 'small', meta: {} })]);
+      const small = store.get<{ id: string; meta: object }>('bookings', 'ws_1', 'small')!;
+      expect(Object.isFrozen(small.meta)).toBe(true); // shared (shared-leaves.ts)
+      for (let i = 0; i < 10; i++) await store.commit([put('bookings', 'ws_1', { id: `b${i}`, meta: {} })]);
+      await store.commit([put('bookings', 'ws_1', { id: 'late', meta: {} })]);
+      const late = store.get<{ id: string; meta: object }>('bookings', 'ws_1', 'late')!;
+      expect(late).toEqual({ id: 'late', meta: {} });
+      expect(Object.isFrozen(late.meta)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('answer the API exactly as unpacked ones do', async () => {
     const plain = await seedAndRead();
     setPackLimits(TINY);
