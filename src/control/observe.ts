@@ -1,7 +1,7 @@
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../core/errors.ts';
 import type { RequestLogEntry, SandboxEvents } from '../core/events.ts';
-import { encodeStreamEvent, FORWARDED_EVENTS, type RateLimitChange, type StreamEventName } from '../core/stream-events.ts';
+import { encodeRequestBatch, encodeStreamEvent, FORWARDED_EVENTS, type RateLimitChange, type StreamEventName } from '../core/stream-events.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
 import { OBSERVE_ROUTES } from './contracts/observe.ts';
@@ -83,7 +83,7 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
       // a run of requests becomes one `requests` frame, in its place among the other frames
       const endRun = () => {
         if (requests.length === 0) return;
-        queued.push(encodeStreamEvent('requests', requests));
+        queued.push(encodeRequestBatch(requests));
         requests = [];
       };
       const send = (frame: string) => {

@@ -5475,7 +5475,7 @@ export interface operations {
                 detail?: "full" | "none";
                 /** @description the events to receive, comma-separated (request, domain, delivery, rate-limit, reset); all by default. hello always comes first */
                 events?: string;
-                /** @description each: one `request` event a request; batched: the requests of one write as one `requests` event, an array (the inspector: one JSON parse a write, not one a request) */
+                /** @description each: one `request` event a request; batched: the requests of one write as one `requests` event, a table {columns, rows} (the inspector: one JSON parse a write, not one a request) */
                 requests?: "each" | "batched";
             };
             header?: never;

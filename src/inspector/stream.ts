@@ -67,10 +67,27 @@ function dispatch(frame: string, onEvent: StreamHandler): void {
   if (data.length === 0) return;
   try {
     const parsed: unknown = JSON.parse(data.join('\n'));
-    // a write's requests come as one array (requests=batched): handed on one by one, as `request`
-    if (event === 'requests' && Array.isArray(parsed)) for (const entry of parsed) onEvent('request', entry);
+    // a write's requests come as one table (requests=batched): handed on one by one, as `request`
+    if (event === 'requests') for (const entry of requestsOf(parsed)) onEvent('request', entry);
     else onEvent(event, parsed);
   } catch {
     // a frame that is not JSON is not ours to show
   }
+}
+
+/** fields a request event may lack (a null in the table); the others are null when null */
+const OPTIONAL = new Set(['warnings', 'reason', 'detail']);
+
+/** `{columns, rows}` back into request events */
+function requestsOf(batch: unknown): Record<string, unknown>[] {
+  const { columns, rows } = (batch ?? {}) as { columns?: unknown; rows?: unknown };
+  if (!Array.isArray(columns) || !Array.isArray(rows)) return [];
+  return rows.map((row: unknown[]) => {
+    const entry: Record<string, unknown> = {};
+    columns.forEach((column: string, i) => {
+      const value = row[i] ?? null;
+      if (value !== null || !OPTIONAL.has(column)) entry[column] = value;
+    });
+    return entry;
+  });
 }

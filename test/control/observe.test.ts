@@ -68,7 +68,7 @@ describe('live stream (SSE)', () => {
     lean.close();
   });
 
-  it('requests=batched: a run of requests is one `requests` event, an array, in its place among the other events (issue 25)', async () => {
+  it('requests=batched: a run of requests is one `requests` event, a table, in its place among the other events (issue 25)', async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
     const batched = await openStream(sandbox.controlUrl, '?detail=none&requests=batched');
     await batched.readUntil('event: hello');
@@ -76,11 +76,15 @@ describe('live stream (SSE)', () => {
     await Promise.all([get('req-batch-1'), get('req-batch-2')]);
     expect((await fetch(`${sandbox.controlUrl}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
     await get('req-batch-3');
-    await batched.readUntil('"requestId":"req-batch-3"');
+    await batched.readUntil('"req-batch-3"');
     expect(batched.text).not.toContain('event: request\n');
-    const events = [...batched.text.matchAll(/event: (requests|reset)\ndata: (.*)\n/g)].map(([, event, data]) =>
-      event === 'requests' ? (JSON.parse(data!) as { requestId: string; detail?: unknown }[]).map((r) => { expect(r.detail).toBeUndefined(); return r.requestId; }) : event,
-    );
+    const events = [...batched.text.matchAll(/event: (requests|reset)\ndata: (.*)\n/g)].map(([, event, data]) => {
+      if (event !== 'requests') return event;
+      const { columns, rows } = JSON.parse(data!) as { columns: string[]; rows: unknown[][] };
+      expect(columns).toEqual(['requestId', 'method', 'path', 'status', 'latencyMs', 'workspaceId', 'keyPrefix', 'at', 'warnings', 'reason', 'detail']);
+      for (const row of rows) expect(row).toEqual([expect.any(String), 'GET', '/v1/products?limit=1', 200, expect.any(Number), expect.stringMatching(/^wksp_/), 'tcs_live_aurora_f', expect.any(String), null, null, null]);
+      return rows.map((row) => row[0]);
+    });
     // the two before the reset arrive before it, the third after it, whichever writes they shared
     expect(events.flat()).toEqual([expect.stringMatching(/^req-batch-[12]$/), expect.stringMatching(/^req-batch-[12]$/), 'reset', 'req-batch-3']);
     expect((await fetch(`${sandbox.controlUrl}/stream?requests=some`)).status).toBe(400);

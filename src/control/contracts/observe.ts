@@ -41,7 +41,7 @@ export const OBSERVE_ROUTES = defineRoutes({
       requests: z
         .enum(['each', 'batched'])
         .default('each')
-        .describe('each: one `request` event a request; batched: the requests of one write as one `requests` event, an array (the inspector: one JSON parse a write, not one a request)'),
+        .describe('each: one `request` event a request; batched: the requests of one write as one `requests` event, a table {columns, rows} (the inspector: one JSON parse a write, not one a request)'),
     }),
     // each event's data has its own schema: src/core/stream-events.ts
     data: z.string().describe('Server-Sent Events: hello, request (or requests), domain, delivery, rate-limit, reset (docs/dashboard.md)'),
