@@ -40,7 +40,7 @@ export interface RawExchange {
 }
 
 export function captureExchange(request: FastifyRequest, reply: FastifyReply, keyPrefix: string | null): RawExchange {
-  const head = (reply.raw as unknown as { _header?: unknown })._header;
+  const head: unknown = Reflect.get(reply.raw, '_header'); // Node's own field: the header block it wrote
   return { requestHeaders: request.headers, requestBody: request.body, responseHead: typeof head === 'string' ? head : reply.getHeaders(), payload: request.sentPayload, keyPrefix };
 }
 

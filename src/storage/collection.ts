@@ -29,6 +29,8 @@ export interface Collection<T extends StoredRow = StoredRow> {
   readonly reseeded: boolean;
   putOp(workspaceId: string, row: T): Op;
   deleteOp(workspaceId: string, id: string): Op;
+  /** the row a change-feed op puts into this collection, typed; undefined for a delete or another collection's op */
+  rowOf(op: Op): T | undefined;
   /** a typed handle over one store */
   in(store: Store): Repository<T>;
 }
@@ -100,6 +102,11 @@ class DeclaredCollection<T extends StoredRow> implements Collection<T> {
 
   deleteOp(workspaceId: string, id: string): Op {
     return { type: 'delete', collection: this.name, workspaceId, id };
+  }
+
+  rowOf(op: Op): T | undefined {
+    // the other direction of putOp's step: what this collection stores is a row of its schema
+    return op.type === 'put' && op.collection === this.name ? (op.row as unknown as T) : undefined;
   }
 
   in(store: Store): Repository<T> {

@@ -122,7 +122,7 @@ export class BookingSearchText {
     let builtNow: Set<string> | null = null;
     const written = new Map<string, Person | null>();
     for (const op of change.ops) {
-      if (op.collection === PEOPLE.name) written.set(`${op.workspaceId}/${op.type === 'put' ? op.row.id : op.id}`, op.type === 'put' ? (op.row as unknown as Person) : null);
+      if (op.collection === PEOPLE.name) written.set(`${op.workspaceId}/${op.type === 'put' ? op.row.id : op.id}`, PEOPLE.rowOf(op) ?? null);
     }
     for (const op of change.ops) {
       if (op.collection === OVERLAYS_COLLECTION && op.workspaceId === GLOBAL_PARTITION) {
@@ -140,7 +140,7 @@ export class BookingSearchText {
         (builtNow ??= new Set()).add(op.workspaceId);
       } else if (op.collection === BOOKINGS.name) {
         if (op.type === 'delete') shelf.grams.delete(id);
-        else this.#refresh(op.workspaceId, shelf, id, op.row as unknown as Booking, written);
+        else this.#refresh(op.workspaceId, shelf, id, BOOKINGS.rowOf(op), written);
       } else {
         const named = shelf.owners.get(id);
         if (!named) continue; // a new person: no booking names them yet
