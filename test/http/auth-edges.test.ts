@@ -133,7 +133,7 @@ describe('the edge-cache lag (revocationLagMs)', () => {
 
   it('a revoked workspace key keeps working for the lag, then gets 401 KEY_REVOKED', async () => {
     const created = await s.request('POST', `/__sandbox/workspaces/${s.liveWorkspaceId}/keys`, { key: null, body: { name: 'lagging', scopes: null } });
-    const { id, key } = created.json().data as { id: string; key: string };
+    const { id, key, keyPrefix } = created.json().data as { id: string; key: string; keyPrefix: string };
     expect((await s.request('DELETE', `/__sandbox/keys/${id}`, { key: null })).statusCode).toBe(200);
     expect(await status(key)).toBe(200);
     expect((await advance(LAG - 1)).statusCode).toBe(200);
@@ -141,7 +141,21 @@ describe('the edge-cache lag (revocationLagMs)', () => {
     await advance(1);
     const res = await s.request('GET', '/v1/products?limit=1', { key });
     expect(res.statusCode).toBe(401);
-    expect(reasonOf(res)).toMatch(/^KEY_REVOKED /);
+    const { revokedAt } = s.sandbox.store.list<{ id: string; revokedAt: string }>('apiKeys', '_global').find((k) => k.id === id)!;
+    expect(reasonOf(res)).toBe(`KEY_REVOKED key ${keyPrefix}... was revoked at ${revokedAt} by the control plane`);
+  });
+
+  it('a revoked organization key names what revoked it, once the lag has passed', async () => {
+    const org = await issueKey(s, await orgOf(s, s.liveWorkspaceId), { scopes: ['products:read'] });
+    const revoked = await s.request('DELETE', `/v1/organizations/${await orgOf(s, s.liveWorkspaceId)}/api-keys/${org.id}`);
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    const { revokedAt, revokedBy } = revoked.json().data as { revokedAt: string; revokedBy: string };
+    expect(await status(org.key)).toBe(200);
+    await advance(LAG);
+    const res = await s.request('GET', '/v1/products?limit=1', { key: org.key });
+    expect(res.statusCode).toBe(401);
+    expect(reasonOf(res)).toBe(`KEY_REVOKED key org_${org.keyPrefix}... was revoked at ${revokedAt} by ${revokedBy}`);
+    expect(revokedBy).toMatch(/^wkey_/);
   });
 
   it('an expired organization key keeps working for the lag past its expiry, then gets 401 KEY_EXPIRED', async () => {
