@@ -16,11 +16,12 @@ import { StoreError, openStore } from '../../src/storage/index.ts';
 import { acquireLock, describeTakeover, lockPathOf } from '../../src/storage/lock.ts';
 import { tempDir } from './helpers.ts';
 
-const real = { readFileSync: fs.readFileSync, linkSync: fs.linkSync };
+const real = { readFileSync: fs.readFileSync, linkSync: fs.linkSync, renameSync: fs.renameSync };
 afterEach(() => {
   vi.restoreAllMocks();
   fs.readFileSync = real.readFileSync;
   fs.linkSync = real.linkSync;
+  fs.renameSync = real.renameSync;
   syncBuiltinESMExports();
 });
 
@@ -275,5 +276,85 @@ process.stdout.write('locked'); process.exit(3);`;
     expect(child.status).toBe(3);
     expect(existsSync(lockPathOf(path))).toBe(false);
     expect(existsSync(lockPathOf(`${path}.2`))).toBe(false);
+  });
+});
+
+describe('two sandboxes at one stale lock (issue 28)', () => {
+  const stale = { pid: 999_999_999, host: hostname(), startedAt: '2026-01-15T10:02:11.000Z' };
+
+  /** Between our reading the stale lock and moving it aside, `racer` replaces it. */
+  function raceWith(path: string, racer: object | null) {
+    let raced = false;
+    patch('renameSync', ((from: fs.PathLike, to: fs.PathLike) => {
+      if (!raced && String(from) === lockPathOf(path)) {
+        raced = true;
+        if (racer === null) {
+          unlinkSync(lockPathOf(path)); // the other sandbox moved it first
+          throw Object.assign(new Error('ENOENT: no such file or directory, rename'), { code: 'ENOENT' });
+        }
+        writeFileSync(lockPathOf(path), JSON.stringify(racer));
+      }
+      return real.renameSync(from, to);
+    }) as typeof fs.renameSync);
+    return () => raced;
+  }
+
+  it('a live lock with the stale start time but another pid is not the stale one: put back and obeyed', () => {
+    const path = join(tempDir(), 'db.json');
+    writeFileSync(lockPathOf(path), JSON.stringify(stale));
+    const racer = { ...stale, pid: process.ppid };
+    const raced = raceWith(path, racer);
+    expect(thrown(() => acquireLock(path)).problem).toMatch(new RegExp(`in use by process ${process.ppid} `));
+    expect(raced()).toBe(true);
+    expect(ownerOf(path)).toEqual(racer);
+  });
+
+  it('a lock with the stale pid but another start time is not the stale one: what is reported taken over is the lock replaced', () => {
+    const path = join(tempDir(), 'db.json');
+    writeFileSync(lockPathOf(path), JSON.stringify(stale));
+    const racer = { ...stale, startedAt: '2026-01-15T10:05:00.000Z' }; // the pid reused, and dead again
+    const raced = raceWith(path, racer);
+    const lock = acquireLock(path);
+    try {
+      expect(raced()).toBe(true);
+      expect(lock.tookOver).toEqual(racer);
+    } finally {
+      lock.release();
+    }
+  });
+
+  it('a stale lock another sandbox moved away first: this one takes the free lock and reports no takeover', () => {
+    const dir = tempDir();
+    const path = join(dir, 'db.json');
+    writeFileSync(lockPathOf(path), JSON.stringify(stale));
+    const raced = raceWith(path, null);
+    const lock = acquireLock(path);
+    try {
+      expect(raced()).toBe(true);
+      expect(lock.tookOver).toBeNull();
+      expect(ownerOf(path).pid).toBe(process.pid);
+      expect(leftovers(dir)).toEqual([]);
+    } finally {
+      lock.release();
+    }
+  });
+});
+
+describe('resources (issue 28)', () => {
+  it('one exit hook for the process, however many locks it takes', () => {
+    const dir = tempDir();
+    acquireLock(join(dir, 'first.json')).release(); // the hook is installed by now
+    const before = process.listenerCount('exit');
+    for (let i = 0; i < 3; i++) acquireLock(join(dir, `db${i}.json`)).release();
+    expect(process.listenerCount('exit')).toBe(before);
+  });
+
+  it.runIf(process.platform === 'linux')('taking and releasing locks leaves no file descriptor open', () => {
+    const dir = tempDir();
+    const open = () => readdirSync('/proc/self/fd').length;
+    acquireLock(join(dir, 'warm.json')).release();
+    const before = open();
+    for (let i = 0; i < 5; i++) acquireLock(join(dir, `db${i}.json`)).release();
+    expect(open()).toBe(before);
   });
 });
