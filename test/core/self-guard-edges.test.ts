@@ -1,6 +1,7 @@
+import dns, { type LookupAddress } from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
 import { networkInterfaces } from 'node:os';
-import type { LookupAddress } from 'node:dns';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SelfGuard } from '../../src/core/self-guard.ts';
 
 /**
@@ -57,6 +58,7 @@ describe('SelfGuard: the addresses of this machine', () => {
   });
 
   it("every address of this machine's interfaces is this machine, IPv4 and IPv6", async () => {
+    const guard = listeningOn(4010); // a guard of its own: the addresses are read on its first check
     const addresses = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []);
     expect(addresses.length).toBeGreaterThan(0);
     for (const { address, family } of addresses) {
@@ -147,5 +149,50 @@ describe('SelfGuard: the connect-time lookup', () => {
     const failed = await lookUp(guard, 'no-such-host.invalid', true);
     expect(failed.err?.code).toBe('ENOTFOUND');
     expect(failed.address).toBe('');
+  });
+});
+
+describe('SelfGuard: host names, through DNS', () => {
+  const realLookup = dns.lookup;
+  afterEach(() => {
+    dns.lookup = realLookup;
+    syncBuiltinESMExports();
+    vi.useRealTimers();
+  });
+
+  /** DNS as the guard sees it: `answers` for each name (never answering when null), as dns.lookup does for `all`. */
+  function fakeDns(answers: Record<string, string[] | null>) {
+    dns.lookup = ((host: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+      const found = answers[host];
+      if (found === null) return; // a resolver that never answers
+      if (found === undefined) return process.nextTick(callback, Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), '');
+      const all = found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      if (options.all) return process.nextTick(callback, null, all);
+      return process.nextTick(callback, null, all[0]!.address, all[0]!.family);
+    }) as typeof dns.lookup;
+    syncBuiltinESMExports();
+  }
+
+  it('a name any of whose addresses is this machine is refused, with that address in the reason', async () => {
+    fakeDns({ 'hooks.example': ['203.0.113.7', '127.0.0.1'], 'elsewhere.example': ['203.0.113.7', '198.51.100.2'] });
+    const guard = listeningOn(4010);
+    expect(await guard.urlProblem('http://hooks.example:4010/hook')).toBe('refused: 127.0.0.1:4010 is this sandbox itself; a webhook may not call the sandbox');
+    expect(await guard.urlProblem('http://hooks.example:3000/__sandbox/reset')).toBe(
+      "refused: 127.0.0.1 is this machine and /__sandbox is the sandbox's control plane; a webhook may not drive the sandbox",
+    );
+    expect(await guard.urlProblem('http://hooks.example:3000/hook')).toBeNull();
+    expect(await guard.urlProblem('http://elsewhere.example:4010/__sandbox')).toBeNull();
+  });
+
+  it('a resolver that has not answered after 1 s (fake timers) leaves the name to the delivery-time lookup', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    fakeDns({ 'slow.example': null });
+    let answer: string | null | undefined;
+    const checked = listeningOn(4010).urlProblem('http://slow.example:4010/__sandbox').then((problem) => (answer = problem));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    await checked;
+    expect(answer).toBeNull();
   });
 });
