@@ -323,6 +323,16 @@ describe('two sandboxes at one stale lock (issue 28)', () => {
     }
   });
 
+  it('an unreadable lock replaced by a live one as we move it aside: the live one is put back and obeyed', () => {
+    const path = join(tempDir(), 'db.json');
+    writeFileSync(lockPathOf(path), 'garbage');
+    const racer = { ...stale, pid: process.ppid };
+    const raced = raceWith(path, racer);
+    expect(thrown(() => acquireLock(path)).problem).toMatch(new RegExp(`in use by process ${process.ppid} `));
+    expect(raced()).toBe(true);
+    expect(ownerOf(path)).toEqual(racer);
+  });
+
   it('a stale lock another sandbox moved away first: this one takes the free lock and reports no takeover', () => {
     const dir = tempDir();
     const path = join(dir, 'db.json');
