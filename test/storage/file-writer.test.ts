@@ -399,3 +399,74 @@ describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at leas
     await f.writer.release();
   });
 });
+
+describe('the drain loop, to its end (issue 28)', () => {
+  it('a writer that never wrote releases cleanly', async () => {
+    const f = fake();
+    await expect(f.writer.release()).resolves.toBeUndefined();
+    expect(f.journal()).toBe('<none>');
+  });
+
+  it('a compaction due after a batch runs in the same drain: release finds it done, with no other write', async () => {
+    const f = fake({ compactAfter: 1 });
+    f.seq.value = 1;
+    await f.writer.append(line(1));
+    await f.writer.release(); // waits for the drain loop, asks nothing more of it
+    expect(f.snapshots.map((s) => s.seq)).toEqual([1]);
+    expect(f.journal()).toBe('');
+  });
+
+  it('compaction by count goes on after the first one', async () => {
+    const f = fake({ compactAfter: 1 });
+    for (const seq of [1, 2, 3]) {
+      f.seq.value = seq;
+      await f.writer.append(line(seq));
+      await f.writer.flush();
+    }
+    expect(f.snapshots.map((s) => s.seq)).toEqual([1, 2, 3]);
+    await f.writer.release();
+  });
+
+  it('a snapshot asked for during the hold waits for it too', async () => {
+    const f = fake({ onDisk: false, hold: true });
+    const asked = f.writer.snapshotNext();
+    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(f.snapshots).toEqual([]);
+    expect(f.writer.holding).toBe(true);
+    f.seq.value = 1;
+    await f.writer.startWriting();
+    await asked;
+    expect(f.snapshots.map((s) => s.seq)).toEqual([1]);
+    await f.writer.release();
+  });
+
+  it('a batch that arrives when a spared edit refuses the compaction still reaches the journal', async () => {
+    const f = fake({ compactAfter: 1 });
+    f.writer.spareEdits();
+    f.edited(true);
+    f.stats.journalledCommits = 1; // a compaction is due as this batch is written
+    await f.writer.append(line(1));
+    expect(f.snapshots).toEqual([]);
+    expect(f.journal()).toBe(line(1));
+    await f.writer.release();
+  });
+
+  it('a failed write names its cause; a failed compaction with no batch waiting is retried at the next flush', async () => {
+    const f = fake({ onDisk: false });
+    const disk = new Error('ENOSPC');
+    f.failNext(disk);
+    const failed = await f.writer.append(line(1)).catch((err: unknown) => err as StoreError);
+    expect((failed as StoreError).cause).toBe(disk);
+    f.seq.value = 1;
+    await f.writer.flush();
+
+    const g = fake({ compactAfter: 1 });
+    g.failNext(new Error('EIO')); // the compaction after this batch fails; nobody waits on it
+    await g.writer.append(line(1));
+    g.seq.value = 1;
+    await g.writer.flush(); // nothing else awaits the failed drain: it must end quietly
+    expect(g.snapshots.map((s) => s.seq)).toEqual([1]);
+    await g.writer.release();
+  });
+});
