@@ -401,6 +401,17 @@ describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at leas
 });
 
 describe('the drain loop, to its end (issue 28)', () => {
+  it('startWriting on a writer that holds nothing is a flush: it waits for the write in flight', async () => {
+    const f = fake();
+    const appended = f.writer.append(line(1));
+    await null; // the drain has taken the batch: nothing pending, a write in flight
+    await null;
+    await f.writer.startWriting();
+    expect(f.journal()).toBe(line(1));
+    await appended;
+    await f.writer.release();
+  });
+
   it('a writer that never wrote releases cleanly', async () => {
     const f = fake();
     await expect(f.writer.release()).resolves.toBeUndefined();
