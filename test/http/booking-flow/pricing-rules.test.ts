@@ -250,6 +250,9 @@ describe('POST /v1/departures/:id/price: what cannot be priced, word for word (i
     expect((await price(departure.id, { adults: 1, addonQuantity: 2 })).statusCode).toBe(200);
     const named = await price(departure.id, { adults: 1, addons: [{ extensionId: extension.id, quantity: 1 }] });
     expect(named.statusCode, named.body).toBe(200);
+    // both, and agreeing: fine
+    const both = await price(departure.id, { adults: 1, addonQuantity: 1, addons: [{ extensionId: extension.id, quantity: 1 }] });
+    expect(both.statusCode, both.body).toBe(200);
     const undo = await edit('extensions', [{ ...extension, active: false } as unknown as Row]);
     try {
       const res = await price(departure.id, { adults: 1, addons: [{ extensionId: extension.id, quantity: 1 }] });
