@@ -169,3 +169,33 @@ describe('a request without a Host (HTTP/1.0)', () => {
     }
   });
 });
+
+describe("the inspector's files pass without the token; nothing else does (issue 28)", () => {
+  // a POST says JSON, or the POST guard answers 415 before the token is looked at
+  const send = (method: string, url: string) =>
+    guarded.app.inject({ method: method as 'GET', url, headers: method === 'POST' ? { 'content-type': 'application/json' } : {} });
+  const refused = (res: { statusCode: number; headers: Record<string, unknown> }) => res.statusCode === 401 && /^CONTROL_TOKEN_REQUIRED /.test(reasonOf(res));
+
+  it('GET and HEAD of /__sandbox/ui, /ui/, a page and an asset, with or without a query, are served without a token', async () => {
+    for (const url of ['/__sandbox/ui', '/__sandbox/ui/', '/__sandbox/ui?x=1', '/__sandbox/ui/keys', '/__sandbox/ui/assets/none.js']) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await send(method, url);
+        expect(refused(res), `${method} ${url}: ${res.statusCode}`).toBe(false);
+      }
+    }
+  });
+
+  it('another method on the same paths, a path that only begins like it, or a query that names it needs the token', async () => {
+    for (const [method, url] of [
+      ['POST', '/__sandbox/ui/'],
+      ['DELETE', '/__sandbox/ui/keys'],
+      ['GET', '/__sandbox/uix'],
+      ['GET', '/__sandbox/ui-data'],
+      ['GET', '/__sandbox/requests?from=/__sandbox/ui/'],
+      ['GET', '/__sandbox/workspaces?x=/__sandbox/ui'],
+    ] as const) {
+      const res = await send(method, url);
+      expect(refused(res), `${method} ${url}: ${res.statusCode} ${reasonOf(res)}`).toBe(true);
+    }
+  });
+});

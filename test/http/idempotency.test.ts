@@ -103,6 +103,40 @@ describe('the idempotency purge service (src/core/idempotency-purge.ts)', () => 
     await t.sandbox.clock.advance(3_600_000); // expired, and the hourly sweep has run since
     expect(records()).toBe(0);
   });
+  it('saved outcomes are sandbox bookkeeping: not in the workspace export, not copied into a created workspace (issue 28)', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const saved = await t.request('POST', '/v1/forms', { body: form('Kept aside'), headers: { 'idempotency-key': 'k-internal' } });
+    expect(saved.statusCode).toBe(201);
+    expect(t.sandbox.store.list('idempotency', t.liveWorkspaceId)).toHaveLength(1);
+    const exported = (await t.request('GET', `/__sandbox/workspaces/${t.liveWorkspaceId}/export`, { key: null })).json().data;
+    expect(Object.keys(exported)).not.toContain('idempotency');
+    expect(Object.keys(exported)).toContain('forms');
+    const made = await t.request('POST', '/__sandbox/workspaces', { key: null, body: { name: 'copy', templateId: t.liveWorkspaceId } });
+    expect(made.statusCode, made.body).toBe(201);
+    const { id, keys } = made.json().data as { id: string; keys: { key: string }[] };
+    expect(t.sandbox.store.list('idempotency', id)).toHaveLength(0);
+    const again = await t.request('POST', '/v1/forms', { key: keys[0]!.key, body: form('Kept aside'), headers: { 'idempotency-key': 'k-internal' } });
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+  it('a state import checks saved outcomes like any row, and a good one replays after it (issue 28)', async () => {
+    t = await testSandbox({ enforceRateLimits: false });
+    const headers = { 'idempotency-key': 'k-import' };
+    const first = await t.request('POST', '/v1/forms', { body: form('Imported'), headers });
+    const state = (await t.request('GET', '/__sandbox/state', { key: null })).json();
+    const rows = state.collections.idempotency[t.liveWorkspaceId];
+    expect(rows['k-import']).toMatchObject({ id: 'k-import', method: 'POST', path: '/v1/forms', statusCode: 201 });
+    const put = (body: unknown) => t!.request('PUT', '/__sandbox/state', { key: null, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const bad = structuredClone(state);
+    bad.collections.idempotency[t.liveWorkspaceId]['k-import'].statusCode = 'created';
+    const refused = await put(bad);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().details[0].message).toMatch(new RegExp(`^idempotency row "k-import" \\(workspace ${t.liveWorkspaceId}\\): statusCode: `));
+    expect((await put(state)).statusCode).toBe(200);
+    const again = await t.request('POST', '/v1/forms', { body: form('Imported'), headers });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+  });
 });
 
 describe('a replayed refusal says why (issue 24)', () => {

@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { open } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FileBackend } from '../../src/storage/file-io.ts';
-import { FileWriter } from '../../src/storage/file-writer.ts';
+import { FileWriter, JOURNAL_COMPACT_MIN_BYTES } from '../../src/storage/file-writer.ts';
 import { StoreError, type StoreStats } from '../../src/storage/types.ts';
 
 /**
@@ -33,7 +34,7 @@ interface Fake {
   openCaptures: () => number;
 }
 
-function fake(opts: { onDisk?: boolean; seq?: number; hold?: boolean; compactAfter?: number } = {}): Fake {
+function fake(opts: { onDisk?: boolean; seq?: number; hold?: boolean; compactAfter?: number; fsync?: boolean } = {}): Fake {
   const path = join(dir, 'db.json');
   const journalPath = join(dir, 'db.journal');
   const snapshots: Fake['snapshots'] = [];
@@ -54,7 +55,7 @@ function fake(opts: { onDisk?: boolean; seq?: number; hold?: boolean; compactAft
       return true;
     },
   };
-  const file = { path, journalPath, dir, fsync: true, compactAfter: opts.compactAfter ?? 1000, snapshotFile } as unknown as FileBackend;
+  const file = { path, journalPath, dir, fsync: opts.fsync ?? true, compactAfter: opts.compactAfter ?? 1000, snapshotFile } as unknown as FileBackend;
   const stats: StoreStats = { commits: 0, flushes: 0, journalBytes: 0, snapshots: 0, journalledCommits: 0 } as StoreStats;
   let open = 0;
   const source = {
@@ -290,5 +291,193 @@ describe('truncateJournal', () => {
     await f.writer.truncateJournal();
     expect(f.journal()).toBe('');
     await f.writer.release();
+  });
+});
+
+/** The prototype of node:fs/promises' FileHandle, whose methods the writer calls on its journal. */
+async function fileHandlePrototype(): Promise<{ datasync: () => Promise<void>; write: (...args: unknown[]) => Promise<{ bytesWritten: number }> }> {
+  const handle = await open(join(dir, 'probe'), 'w');
+  await handle.close();
+  return Object.getPrototypeOf(handle);
+}
+
+describe('durability: the journal is fdatasync-ed before a commit resolves (issue 28)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('with fsync on: after each append, after a snapshot empties the journal, and after truncateJournal', async () => {
+    const datasync = vi.spyOn(await fileHandlePrototype(), 'datasync');
+    const f = fake({ compactAfter: 2 });
+    await f.writer.append(line(1));
+    expect(datasync).toHaveBeenCalledTimes(1);
+    await f.writer.append(line(2));
+    expect(datasync).toHaveBeenCalledTimes(2);
+    f.seq.value = 2;
+    await f.writer.flush(); // compaction due: the journal is truncated, then synced
+    expect(f.stats.snapshots).toBe(1);
+    expect(datasync).toHaveBeenCalledTimes(3);
+    await f.writer.truncateJournal();
+    expect(datasync).toHaveBeenCalledTimes(4);
+    await f.writer.release();
+  });
+
+  it('with fsync off (storage option fsync: false): never', async () => {
+    const datasync = vi.spyOn(await fileHandlePrototype(), 'datasync');
+    const f = fake({ compactAfter: 2, fsync: false });
+    await f.writer.append(line(1));
+    await f.writer.append(line(2));
+    f.seq.value = 2;
+    await f.writer.flush();
+    await f.writer.truncateJournal();
+    expect(f.stats).toMatchObject({ snapshots: 1, flushes: 2 });
+    expect(datasync).not.toHaveBeenCalled();
+    await f.writer.release();
+  });
+});
+
+describe('a short write of the journal (issue 28)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is continued where it stopped until the whole batch is written', async () => {
+    const proto = await fileHandlePrototype();
+    const write = proto.write;
+    const calls: number[] = [];
+    vi.spyOn(proto, 'write').mockImplementation(function (this: unknown, buffer: unknown, offset: unknown, length: unknown) {
+      const short = Math.min(Number(length), 7); // as a disk that takes 7 bytes at a time
+      calls.push(short);
+      return write.call(this, buffer, offset, short);
+    });
+    const f = fake();
+    const lines = line(1) + line(2) + line(3);
+    await Promise.all([f.writer.append(line(1)), f.writer.append(line(2)), f.writer.append(line(3))]);
+    expect(f.journal()).toBe(lines);
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(Buffer.byteLength(lines));
+    expect(calls.length).toBe(Math.ceil(Buffer.byteLength(lines) / 7));
+    expect(f.stats).toMatchObject({ flushes: 1, journalBytes: Buffer.byteLength(lines), journalledCommits: 3 });
+    await f.writer.release();
+  });
+});
+
+describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at least, or the snapshot's size (issue 28)`, () => {
+  /** one journal line of exactly `bytes` bytes */
+  const sized = (bytes: number) => `${'x'.repeat(bytes - 1)}\n`;
+
+  it('a journal of exactly the minimum is compacted once that write is done; one byte less is not', async () => {
+    const short = fake();
+    await short.writer.append(sized(JOURNAL_COMPACT_MIN_BYTES - 1));
+    await short.writer.flush();
+    expect(short.stats).toMatchObject({ snapshots: 0, journalBytes: JOURNAL_COMPACT_MIN_BYTES - 1 });
+    await short.writer.release();
+
+    const f = fake();
+    f.seq.value = 1;
+    await f.writer.append(sized(JOURNAL_COMPACT_MIN_BYTES));
+    await f.writer.flush();
+    expect(f.snapshots.map((s) => s.seq)).toEqual([1]);
+    expect(f.journal()).toBe('');
+    // the count starts again from the snapshot
+    await f.writer.append(line(2));
+    await f.writer.flush();
+    expect(f.stats.snapshots).toBe(1);
+    expect(f.journal()).toBe(line(2));
+    await f.writer.release();
+  });
+
+  it('a snapshot found at open that is larger than the minimum raises the bar to its own size', async () => {
+    const extra = 4096;
+    writeFileSync(join(dir, 'db.json'), 'y'.repeat(JOURNAL_COMPACT_MIN_BYTES + extra));
+    const f = fake();
+    await f.writer.append(sized(JOURNAL_COMPACT_MIN_BYTES));
+    await f.writer.flush();
+    await f.writer.append(sized(extra - 1));
+    await f.writer.flush();
+    expect(f.stats.snapshots).toBe(0);
+    f.seq.value = 3;
+    await f.writer.append(sized(1));
+    await f.writer.flush();
+    expect(f.snapshots.map((s) => s.seq)).toEqual([3]);
+    expect(f.journal()).toBe('');
+    await f.writer.release();
+  });
+});
+
+describe('the drain loop, to its end (issue 28)', () => {
+  it('startWriting on a writer that holds nothing is a flush: it waits for the write in flight', async () => {
+    const f = fake();
+    const appended = f.writer.append(line(1));
+    await null; // the drain has taken the batch: nothing pending, a write in flight
+    await null;
+    await f.writer.startWriting();
+    expect(f.journal()).toBe(line(1));
+    await appended;
+    await f.writer.release();
+  });
+
+  it('a writer that never wrote releases cleanly', async () => {
+    const f = fake();
+    await expect(f.writer.release()).resolves.toBeUndefined();
+    expect(f.journal()).toBe('<none>');
+  });
+
+  it('a compaction due after a batch runs in the same drain: release finds it done, with no other write', async () => {
+    const f = fake({ compactAfter: 1 });
+    f.seq.value = 1;
+    await f.writer.append(line(1));
+    await f.writer.release(); // waits for the drain loop, asks nothing more of it
+    expect(f.snapshots.map((s) => s.seq)).toEqual([1]);
+    expect(f.journal()).toBe('');
+  });
+
+  it('compaction by count goes on after the first one', async () => {
+    const f = fake({ compactAfter: 1 });
+    for (const seq of [1, 2, 3]) {
+      f.seq.value = seq;
+      await f.writer.append(line(seq));
+      await f.writer.flush();
+    }
+    expect(f.snapshots.map((s) => s.seq)).toEqual([1, 2, 3]);
+    await f.writer.release();
+  });
+
+  it('a snapshot asked for during the hold waits for it too', async () => {
+    const f = fake({ onDisk: false, hold: true });
+    const asked = f.writer.snapshotNext();
+    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(f.snapshots).toEqual([]);
+    expect(f.writer.holding).toBe(true);
+    f.seq.value = 1;
+    await f.writer.startWriting();
+    await asked;
+    expect(f.snapshots.map((s) => s.seq)).toEqual([1]);
+    await f.writer.release();
+  });
+
+  it('a batch that arrives when a spared edit refuses the compaction still reaches the journal', async () => {
+    const f = fake({ compactAfter: 1 });
+    f.writer.spareEdits();
+    f.edited(true);
+    f.stats.journalledCommits = 1; // a compaction is due as this batch is written
+    await f.writer.append(line(1));
+    expect(f.snapshots).toEqual([]);
+    expect(f.journal()).toBe(line(1));
+    await f.writer.release();
+  });
+
+  it('a failed write names its cause; a failed compaction with no batch waiting is retried at the next flush', async () => {
+    const f = fake({ onDisk: false });
+    const disk = new Error('ENOSPC');
+    f.failNext(disk);
+    const failed = await f.writer.append(line(1)).catch((err: unknown) => err as StoreError);
+    expect((failed as StoreError).cause).toBe(disk);
+    f.seq.value = 1;
+    await f.writer.flush();
+
+    const g = fake({ compactAfter: 1 });
+    g.failNext(new Error('EIO')); // the compaction after this batch fails; nobody waits on it
+    await g.writer.append(line(1));
+    g.seq.value = 1;
+    await g.writer.flush(); // nothing else awaits the failed drain: it must end quietly
+    expect(g.snapshots.map((s) => s.seq)).toEqual([1]);
+    await g.writer.release();
   });
 });

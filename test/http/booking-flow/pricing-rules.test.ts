@@ -7,7 +7,7 @@ import type { Product } from '../../../src/resources/products/schemas.ts';
 import type { Quote } from '../../../src/resources/bookings/schemas.ts';
 import type { Row } from '../../../src/storage/types.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
-import { pickDeparture, setup } from './helpers.ts';
+import { orgKey, pickDeparture, setup } from './helpers.ts';
 
 /**
  * Pricing rules of src/resources/departures/pricing.ts that issue 28's mutation
@@ -149,5 +149,117 @@ describe('POST /v1/departures/:id/price: coupons and rooms', () => {
     const res = await price(departure.id, { adults: 1, couponCode: 'summer10' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 'COUPON_EXPIRED', error: `Coupon SUMMER10 expired at ${summer.validUntil}` });
+  });
+});
+
+describe('POST /v1/departures/:id/price: what cannot be priced, word for word (issue 28)', () => {
+  let t: TestSandbox;
+  beforeAll(async () => {
+    t = await setup();
+  });
+  afterAll(() => t.sandbox.stop());
+
+  const price = (departureId: string, body: unknown, key?: string) => t.request('POST', `/v1/departures/${departureId}/price`, { body, ...(key ? { key } : {}) });
+  /** Puts rows as a state import or a hand edit could leave them (test arrangement only); returns the undo. */
+  async function edit(collection: string, rows: Row[]): Promise<() => Promise<void>> {
+    const before = rows.map((row) => t.sandbox.store.get<Row>(collection, t.liveWorkspaceId, row.id as string));
+    await t.sandbox.store.commit(rows.map((row) => ({ type: 'put' as const, collection, workspaceId: t.liveWorkspaceId, row })));
+    return async () => {
+      await t.sandbox.store.commit(before.map((row) => ({ type: 'put' as const, collection, workspaceId: t.liveWorkspaceId, row: row! })));
+    };
+  }
+
+  it('a product that is not active: 409 PRODUCT_NOT_BOOKABLE naming it and its status', async () => {
+    const { departure, product } = pickDeparture(t, {});
+    const undo = await edit('products', [{ ...product, status: 'draft' } as unknown as Row]);
+    try {
+      const res = await price(departure.id, { adults: 1 });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ code: 'PRODUCT_NOT_BOOKABLE', error: `Product ${product.id} is not bookable (status draft)` });
+    } finally {
+      await undo();
+    }
+  });
+
+  it('a departure marked departed, or whose start date is past on the sandbox clock: 409 DEPARTURE_DEPARTED', async () => {
+    const { departure } = pickDeparture(t, {});
+    const yesterday = new Date(t.sandbox.clock.now() - 86_400_000).toISOString().slice(0, 10);
+    for (const changed of [{ ...departure, status: 'departed' }, { ...departure, startDate: yesterday }]) {
+      const undo = await edit('departures', [changed as unknown as Row]);
+      try {
+        const res = await price(departure.id, { adults: 1 });
+        expect(res.statusCode, JSON.stringify(changed.status)).toBe(409);
+        expect(res.json()).toEqual({ code: 'DEPARTURE_DEPARTED', error: `Departure ${departure.id} has already departed` });
+      } finally {
+        await undo();
+      }
+    }
+    expect((await price(departure.id, { adults: 1 })).statusCode).toBe(200);
+  });
+
+  it('a departure whose product is gone (as an import can leave it) is not found, not a 500', async () => {
+    const { departure, product } = pickDeparture(t, {});
+    await t.sandbox.store.commit([{ type: 'delete', collection: 'products', workspaceId: t.liveWorkspaceId, id: product.id }]);
+    try {
+      const res = await price(departure.id, { adults: 1 });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: 'Departure not found' });
+    } finally {
+      await t.sandbox.store.commit([{ type: 'put', collection: 'products', workspaceId: t.liveWorkspaceId, row: product as unknown as Row }]);
+    }
+  });
+
+  it("an organization key limited to some products: another product's departure is not found, and the reason says why", async () => {
+    const allowed = pickDeparture(t, {});
+    const other = pickDeparture(t, { exclude: t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId).filter((d) => d.productId === allowed.product.id).map((d) => d.id) });
+    const key = await orgKey(t, { scopes: ['*'], productIds: [allowed.product.id] });
+    expect((await price(allowed.departure.id, { adults: 1 }, key)).statusCode).toBe(200);
+    const res = await price(other.departure.id, { adults: 1 }, key);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'Departure not found' });
+    expect(String(res.headers['x-sandbox-reason'])).toBe(
+      `OUTSIDE_KEY_PRODUCTS departure ${other.departure.id} is of product ${other.product.id}, which is not among the 1 product organization key ${key.slice(0, 12)}... may use (its productIds)`,
+    );
+  });
+
+  it('a product without an active adult price: 400 PRODUCT_NOT_PRICEABLE', async () => {
+    const { departure, options } = pickDeparture(t, {});
+    const adult = options.find((o) => o.kind === 'passenger' && o.code === 'adult')!;
+    const undo = await edit('pricingOptions', [{ ...adult, active: false } as unknown as Row]);
+    try {
+      const res = await price(departure.id, { adults: 1 });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 'PRODUCT_NOT_PRICEABLE', error: 'This product has no adult price and cannot be priced' });
+    } finally {
+      await undo();
+    }
+  });
+
+  it('a room category not offered: 400 naming the ones that are', async () => {
+    const { departure, options } = pickDeparture(t, { rooms: true });
+    const codes = options.filter((o) => o.kind === 'room' && o.active).map((o) => o.code);
+    const res = await price(departure.id, { adults: 1, roomCategory: 'palace' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'UNKNOWN_ROOM_CATEGORY', error: `Invalid roomCategory: "palace" is not offered; choose one of ${codes.join(', ')}` });
+    expect(codes.length).toBeGreaterThan(1);
+  });
+
+  it('add-ons: addonQuantity alone is unnamed units, addons alone need no addonQuantity; an inactive one is named', async () => {
+    const { departure, extensions } = pickDeparture(t, { extensions: 1 });
+    const extension = extensions[0]!;
+    expect((await price(departure.id, { adults: 1, addonQuantity: 2 })).statusCode).toBe(200);
+    const named = await price(departure.id, { adults: 1, addons: [{ extensionId: extension.id, quantity: 1 }] });
+    expect(named.statusCode, named.body).toBe(200);
+    // both, and agreeing: fine
+    const both = await price(departure.id, { adults: 1, addonQuantity: 1, addons: [{ extensionId: extension.id, quantity: 1 }] });
+    expect(both.statusCode, both.body).toBe(200);
+    const undo = await edit('extensions', [{ ...extension, active: false } as unknown as Row]);
+    try {
+      const res = await price(departure.id, { adults: 1, addons: [{ extensionId: extension.id, quantity: 1 }] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 'ADDON_UNAVAILABLE', error: `Invalid addons[0].extensionId: extension ${extension.id} is not available` });
+    } finally {
+      await undo();
+    }
   });
 });
