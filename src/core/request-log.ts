@@ -60,27 +60,29 @@ export class RequestLog {
   }
 
   /** The entry with its headers and bodies, when they are still kept. */
-  withDetail(entry: RequestLogEntry): RequestLogEntry {
-    const capture = this.capture(entry.requestId);
+  withDetail(entry: RequestLogEntry, capture: Capture | null = this.capture(entry.requestId)): RequestLogEntry {
     if (!capture) return entry;
     capture.rendered ??= capture.render();
     return { ...entry, detail: capture.rendered };
   }
 
   /** newest first: the stream asks for the capture just kept */
-  private capture(requestId: string): Capture | undefined {
+  private capture(requestId: string): Capture | null {
     for (let i = 1; i <= DETAIL_CAPACITY; i++) {
       const capture = this.details[(this.nextDetail - i + DETAIL_CAPACITY) % DETAIL_CAPACITY];
       if (capture?.requestId === requestId) return capture;
     }
-    return undefined;
+    return null;
   }
 
   recent(limit: number): RequestLogEntry[] {
+    // the ring by id once, not a walk of it for each of up to 1,000 entries
+    const kept = new Map<string, Capture>();
+    for (const capture of this.details) if (capture) kept.set(capture.requestId, capture);
     return this.entries
       .slice(-Math.min(limit, this.capacity))
       .reverse()
-      .map((entry) => this.withDetail(entry));
+      .map((entry) => this.withDetail(entry, kept.get(entry.requestId) ?? null));
   }
 
   /** One request of the log, with its headers and bodies when still kept; undefined once it left the log. */
