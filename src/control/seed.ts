@@ -4,7 +4,7 @@ import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import { DAY_MS, GenContext, RowSink } from '../fixtures/context.ts';
-import { generateBookingsOn } from '../fixtures/generate-bookings.ts';
+import { generateBookingsOn, type BookingWindow } from '../fixtures/generate-bookings.ts';
 import { generateCatalog } from '../fixtures/generate-catalog.ts';
 import { finalizeDepartures, generateDepartures, type DepartureSlot } from '../fixtures/generate-departures.ts';
 import { generatePeople, type PeoplePools } from '../fixtures/generate-people.ts';
@@ -162,7 +162,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
       products: Math.min(products - done.products, Math.max(products > 0 ? 1 : 0, Math.round(products * share))),
       bookings: Math.min(owed, Math.max(owed > 0 ? 1 : 0, Math.round(bookings * share))),
     };
-    const result = seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings);
+    const result = seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings, { from: created.bookings! / Math.max(1, bookings), to: (created.bookings! + chunk.bookings) / Math.max(1, bookings) });
     held = result.state;
     for (const { name } of WRITTEN) created[name]! += result.created[name] ?? 0;
     for (const id of result.touched) touched.add(id);
@@ -194,7 +194,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
  * and nothing else draws from the shared faker meanwhile. `committed` resolves
  * once the rows are on disk.
  */
-function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker, seed: number, products: number, bookings: number) {
+function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker, seed: number, products: number, bookings: number, part: RunPart) {
   const now = ctx.clock.now();
   const state = seedState(ctx, workspace.id, Math.floor(now / DAY_MS) * DAY_MS);
   // The state is part of the seed: the same seed on the same data gives the same rows,
@@ -208,7 +208,7 @@ function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker
   let newSlots: DepartureSlot[];
   let changedSlots: DepartureSlot[];
   try {
-    ({ newSlots, changedSlots } = generate(gen, state, COUPONS.in(ctx.store).list(workspace.id)));
+    ({ newSlots, changedSlots } = generate(gen, state, COUPONS.in(ctx.store).list(workspace.id), bookingWindow(now, part)));
     // given, not copied through JSON (CommitOptions): built for this commit; the departures,
     // which the state goes on changing, are given as copies (commitOps)
     committed = ctx.store.commit(commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id))), { rowsGiven: true });
@@ -230,7 +230,30 @@ function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker
   };
 }
 
-function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[]) {
+/** A chunk's place in its run: the fractions of the run's bookings made before it and after it. */
+interface RunPart {
+  from: number;
+  to: number;
+}
+
+/**
+ * A run's bookings were made in the last 30 days, up to an hour ago: a generated departure is
+ * created 30 days ago or earlier (generate-departures.ts), so every one the run may book existed.
+ */
+const SEED_HISTORY_MS = 30 * DAY_MS;
+
+/**
+ * The chunk's share of the run's booking history: a run writes its bookings in date order
+ * (generate-bookings.ts, bookingTime), so that a list page's rows sit together in the packed
+ * pages (issue 27).
+ */
+function bookingWindow(now: number, part: RunPart): BookingWindow {
+  const start = now - SEED_HISTORY_MS;
+  const span = SEED_HISTORY_MS - 3_600_000;
+  return { fromMs: start + Math.floor(span * part.from), toMs: start + Math.floor(span * part.to) };
+}
+
+function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[], window: BookingWindow) {
   for (const coupon of coupons) gen.put(COUPONS, coupon); // read by generateBookings, never written back
   const catalog = generateCatalog(gen);
   renameTaken(catalog.map((e) => e.product), state.slugs);
@@ -243,7 +266,7 @@ function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[])
   // the open slots, new first, as generateBookings would filter them: the state's are all open
   // (bookable), so one plain copy instead of a spread and a filter (issue 27). Not concatView: a
   // booking that finds no seat in 12 draws scans every slot, which a proxy makes slow
-  generateBookingsOn(gen, newSlots.filter((s) => s.departure.status !== 'cancelled').concat(oldSlots), pools);
+  generateBookingsOn(gen, newSlots.filter((s) => s.departure.status !== 'cancelled').concat(oldSlots), pools, window);
   uniqueCodes(gen, gen.rows(BOOKINGS), state.codes);
   const changedSlots = oldSlots.filter((s) => s.departure.seatsLeft !== s.committed.seatsLeft);
   finalizeDepartures(gen, [...newSlots, ...changedSlots]);
