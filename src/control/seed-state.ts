@@ -68,6 +68,8 @@ export class SeedState {
   /** the prefix of the workspace's booking codes (the first booking's), null without bookings */
   prefix: string | null = null;
   #versions: number[] = [];
+  /** seats left on the bookable departures, kept as they change (capacityTopUp reads it for every chunk) */
+  #openSeats = 0;
   /** departures starting before this day (YYYY-MM-DD) are no longer bookable */
   readonly #tomorrow: string;
 
@@ -94,6 +96,11 @@ export class SeedState {
     return state;
   }
 
+  /** Seats left on the bookable departures, all of them. */
+  get openSeats(): number {
+    return this.#openSeats;
+  }
+
   /** Nobody else has written what it derives from since it was built or last updated, and the anchor day is the same. */
   isCurrent(store: Store, workspaceId: string, anchorDayMs: number): boolean {
     if (store !== this.store || workspaceId !== this.workspaceId || anchorDayMs !== this.anchorDayMs) return false;
@@ -107,15 +114,17 @@ export class SeedState {
    * takes back what the generator changed on slots without committing it.
    * The slugs, e-mails and codes were added while the chunk was made unique.
    */
-  absorb(sink: RowSink, newSlots: readonly DepartureSlot[]): void {
+  absorb(sink: RowSink, newSlots: readonly DepartureSlot[], touched: readonly OpenSlot[]): void {
     const ws = this.workspaceId;
     const products = sink.rows(PRODUCTS, ws);
     const people = this.#stored(PEOPLE, sink.rows(PEOPLE, ws));
     this.#addProducts(products, sink.rows(PRICING_OPTIONS, ws), sink.rows(EXTENSIONS, ws));
     const closed = new Set<OpenSlot>();
-    for (const slot of this.slots) {
+    // only the slots the chunk's bookings went on changed (the generator says which: seed-generate.ts)
+    for (const slot of touched) {
       const { departure, committed } = slot;
       if (departure.seatsLeft !== committed.seatsLeft) {
+        this.#openSeats += departure.seatsLeft - committed.seatsLeft;
         // finalised and committed by the chunk: the private copy is now what is stored
         slot.committed = { seatsLeft: departure.seatsLeft, status: departure.status, touchedMs: Date.parse(departure.updatedAt) };
         slot.touchedMs = slot.committed.touchedMs;
@@ -124,7 +133,10 @@ export class SeedState {
         slot.touchedMs = committed.touchedMs; // a cancelled booking moved it, but the departure was not written
       }
     }
-    if (closed.size > 0) dropFrom(this.slots, closed);
+    if (closed.size > 0) {
+      dropFrom(this.slots, closed);
+      for (const slot of closed) this.#openSeats -= slot.departure.seatsLeft;
+    }
     for (const { departure } of newSlots) if (this.#bookable(departure)) this.#addSlot(departure);
     this.#addPeople(people);
     this.counts.products += products.length;
@@ -172,6 +184,7 @@ export class SeedState {
   /** `departure` must be a copy no one else holds: the generator takes seats on it. */
   #addSlot(departure: Departure): void {
     const touchedMs = Date.parse(departure.updatedAt);
+    this.#openSeats += departure.seatsLeft;
     this.slots.push({
       departure, entry: this.entries.get(departure.productId)!, createdMs: Date.parse(departure.createdAt), touchedMs,
       committed: { seatsLeft: departure.seatsLeft, status: departure.status, touchedMs },

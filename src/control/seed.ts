@@ -17,7 +17,7 @@ import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Op, Store } from '../storage/types.ts';
 import { serve } from './contract.ts';
 import { SEED_ROUTES, type SeedBody } from './contracts/seed.ts';
-import { SeedState } from './seed-state.ts';
+import { SeedState, type OpenSlot } from './seed-state.ts';
 import { bookingWindow, fixtureFor, generate, type RunPart } from './seed-generate.ts';
 
 export { concatView } from './seed-generate.ts';
@@ -82,9 +82,12 @@ function seedState(ctx: SandboxContext, ws: string, anchorDayMs: number): SeedSt
  * chunk take 16-26 ms at the median and 100-270 ms at p99 on a loaded 2-core
  * machine (mostly the commit: each row's JSON, interning, packing pages), and
  * health waited behind it (issue 27: p99 300 ms beside a CPU hog); 25 made it
- * 2-5 ms and 20-40 ms, for the same total time.
+ * 2-5 ms and 20-40 ms, for the same total time. 10, once a chunk stopped
+ * walking every bookable departure (seed-generate.ts, SeedState.absorb,
+ * openSeats): health's p99 beside a hog 58-67 ms instead of 78-101, and a seed
+ * of 5,000 products and 50,000 bookings as fast as at 25 (docs/benchmarks.md).
  */
-const CHUNK_ITEMS = 25;
+const CHUNK_ITEMS = 10;
 /**
  * Capacity a chunk makes sure of before it books (issue 27: `seed --bookings
  * 50000` made 22,135, the departures sold out). A booking takes 2.6 seats on
@@ -101,9 +104,7 @@ const MAX_STALLED = 3;
 /** Products a chunk adds beyond those asked, so that its bookings find seats on future departures. */
 export function capacityTopUp(state: SeedState, bookings: number): number {
   if (bookings === 0) return 0;
-  let open = 0;
-  for (const slot of state.slots) open += slot.departure.status === 'cancelled' ? 0 : slot.departure.seatsLeft;
-  const missing = bookings * SEATS_PER_BOOKING - open;
+  const missing = bookings * SEATS_PER_BOOKING - state.openSeats;
   return missing > 0 ? Math.ceil(missing / SEATS_PER_PRODUCT) : 0;
 }
 /**
@@ -201,12 +202,13 @@ function seedChunk(ctx: SandboxContext, workspace: WorkspaceRecord, faker: Faker
   let committed: Promise<void>;
   let newSlots: DepartureSlot[];
   let changedSlots: DepartureSlot[];
+  let touchedOld: OpenSlot[];
   try {
-    ({ newSlots, changedSlots } = generate(gen, state, COUPONS.in(ctx.store).list(workspace.id), bookingWindow(now, part)));
+    ({ newSlots, changedSlots, touchedOld } = generate(gen, state, COUPONS.in(ctx.store).list(workspace.id), bookingWindow(now, part)));
     // given, not copied through JSON (CommitOptions): built for this commit; the departures,
     // which the state goes on changing, are given as copies (commitOps)
     committed = ctx.store.commit(commitOps(ctx, workspace.id, sink, new Set(newSlots.map((s) => s.departure.id))), { rowsGiven: true });
-    state.absorb(sink, newSlots);
+    state.absorb(sink, newSlots, touchedOld);
   } catch (err) {
     carried.delete(ctx.store); // generation changed the state's slots and sets: build it again
     throw err;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedWorkspace, type SeedProgress } from '../../src/control/seed.ts';
+import { carriedSeedState, seedWorkspace, type SeedProgress } from '../../src/control/seed.ts';
+import { SeedState } from '../../src/control/seed-state.ts';
 import type { Booking } from '../../src/resources/bookings/schemas.ts';
 import type { Departure } from '../../src/resources/departures/schemas.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -75,7 +76,10 @@ describe('the generation state carried from chunk to chunk', () => {
         if (rederive) touch();
       });
       await seedWorkspace(sandbox.sandbox.context, { workspaceId: sandbox.liveWorkspaceId, bookings: 1200, seed: 22 }, () => rederive && touch());
-      const result = { chunks, digest: digest(sandbox), bookings: rows(sandbox, 'bookings').length };
+      // the seats left it keeps as slots change (capacityTopUp) are a fresh count's
+      const state = carriedSeedState(store);
+      if (state) expect(state.openSeats).toBe(SeedState.build(store, sandbox.liveWorkspaceId, state.anchorDayMs).openSeats);
+      const result = { chunks, digest: digest(sandbox), bookings: rows(sandbox, 'bookings').length, checkedSeats: state !== undefined };
       await sandbox.sandbox.stop();
       return result;
     };
@@ -84,6 +88,7 @@ describe('the generation state carried from chunk to chunk', () => {
     expect(carried.chunks).toBeGreaterThan(5);
     expect(carried.bookings).toBeGreaterThan(2100);
     expect(carried.digest).toBe(rederived.digest);
+    expect(carried.checkedSeats).toBe(true);
   });
 
   it('sees what others write between chunks: a departure cancelled meanwhile stays cancelled and gets no new bookings', async () => {

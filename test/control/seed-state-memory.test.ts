@@ -29,7 +29,7 @@ describe('SeedState after a chunk', () => {
       { type: 'put', collection: PEOPLE.name, workspaceId: ws, row: person },
       { type: 'put', collection: BOOKINGS.name, workspaceId: ws, row: booking },
     ]);
-    state.absorb(sink, []);
+    state.absorb(sink, [], []);
     const stored = store.get(PEOPLE.name, ws, 'ppl_1');
     expect(stored).not.toBe(person); // the store keeps a private copy
     expect(state.pools.adults).toHaveLength(1);
