@@ -1492,6 +1492,60 @@ export interface components {
             nowMs: number;
             pendingTimers: number;
         };
+        ControlDelivery: {
+            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
+            id: string;
+            workspaceId: string;
+            subscriptionId: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
+            /** @description why a delivery failed, was cancelled or expired */
+            reason: string | null;
+            /** @description automatic retries made so far */
+            retries: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** @description the raw JSON body, byte-for-byte what is signed and sent */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            attempts: {
+                number: number;
+                /** @enum {string} */
+                trigger: "initial" | "retry" | "replay";
+                /**
+                 * Format: date-time
+                 * @description sandbox clock
+                 */
+                at: string;
+                /** @description rebuilt from the delivery and the attempt's signature headers */
+                request: {
+                    url: string;
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body: string;
+                };
+                /** @description null when no response arrived (timeout, refused, ...) */
+                response: {
+                    status: number;
+                    /** @description only content-type, date, location, retry-after are kept */
+                    headers: {
+                        [key: string]: string;
+                    };
+                    /** @description the first 512 bytes of the body */
+                    bodyExcerpt: string;
+                } | null;
+                latencyMs: number;
+                error: string | null;
+            }[];
+            /** @description the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it */
+            maxAttempts: number;
+        };
         CreatedOrgKey: {
             /** @description shape orgkey_<uuid> */
             id: string;
@@ -1534,6 +1588,9 @@ export interface components {
                 /** @description maximum burst size */
                 burst: number;
             };
+        };
+        CreateSandboxFault201: {
+            data: components["schemas"]["FaultRule"];
         };
         CreateSandboxSnapshotBodyInput: {
             name: string;
@@ -1837,6 +1894,37 @@ export interface components {
             /** @description maximum burst size */
             burst: number;
         };
+        RequestEvent: {
+            requestId: string;
+            method: string;
+            path: string;
+            status: number;
+            latencyMs: number;
+            workspaceId: string | null;
+            keyPrefix: string | null;
+            at: string;
+            detail?: {
+                request: {
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body: string | null;
+                    truncated: boolean;
+                };
+                response: {
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body: string | null;
+                    truncated: boolean;
+                };
+            };
+            warnings?: {
+                code: string;
+                message: string;
+            }[];
+            reason?: string;
+        };
         RevokedOrgKey: {
             id: string;
             organizationId: string;
@@ -1874,9 +1962,15 @@ export interface components {
                 message: string;
             }[];
         };
+        VerificationBadRequestBody: components["schemas"]["BadRequestBody"] | components["schemas"]["VerificationError"];
         VerificationConfirmed: {
             /** @enum {boolean} */
             ok: true;
+        };
+        VerificationError: {
+            error: string;
+            /** @enum {string} */
+            code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
         };
         VerificationStarted: {
             /** @enum {boolean} */
@@ -1884,6 +1978,7 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        VerificationUnprocessableBody: components["schemas"]["VerificationError"] | components["schemas"]["ErrorBody"];
         WebhookSubscription: {
             /** @description shape whsub_<uuid> */
             id: string;
@@ -1999,6 +2094,53 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["BadRequestBody"];
+            };
+        };
+        /** @description Created */
+        BookingResponse201Inferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BookingResponse"];
+            };
+        };
+        /** @description Created */
+        CreateSandboxSnapshot201: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["Snapshot"];
+                };
+            };
+        };
+        /** @description OK */
+        DeleteSandboxSnapshot200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: {
+                        name: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
             };
         };
         /** @description Bad Request */
@@ -2225,6 +2367,111 @@ export interface components {
                 "application/json": components["schemas"]["ForbiddenBody"];
             };
         };
+        /** @description OK */
+        GetSandboxClock200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["ClockState"];
+                };
+            };
+        };
+        /** @description OK */
+        GetSandboxDelivery200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["ControlDelivery"];
+                };
+            };
+        };
+        /** @description OK */
+        GetSandboxSuspension200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["SuspensionState"];
+                };
+            };
+        };
+        /** @description OK */
+        GetSandboxWorkspace200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["WorkspaceView"];
+                };
+            };
+        };
+        /** @description OK */
+        ListSandboxRateLimits200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["RateBucket"][];
+                };
+            };
+        };
+        /** @description OK */
+        ListSandboxSnapshots200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["Snapshot"][];
+                };
+            };
+        };
+        /** @description OK */
+        ListSandboxWorkspaceClock200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["WorkspaceClock"];
+                };
+            };
+        };
         /** @description Too Many Requests */
         RateLimitError429: {
             headers: {
@@ -2253,6 +2500,26 @@ export interface components {
                 "application/json": components["schemas"]["RateLimitErrorBody"];
             };
         };
+        /** @description OK */
+        RestoreSandboxSnapshot200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: {
+                        name: string;
+                        /** @enum {boolean} */
+                        restored: true;
+                        ms: number;
+                    };
+                };
+            };
+        };
         /** @description Unauthorized */
         Unauthorized401: {
             headers: {
@@ -2279,6 +2546,87 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["UnauthorizedBody"];
+            };
+        };
+        /** @description Bad Request */
+        VerificationBadRequest400: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationBadRequestBody"];
+            };
+        };
+        /** @description Bad Request */
+        VerificationBadRequest400Inferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationBadRequestBody"];
+            };
+        };
+        /** @description OK */
+        VerificationConfirmed200Inferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationConfirmed"];
+            };
+        };
+        /** @description OK */
+        VerificationStarted200Inferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationStarted"];
+            };
+        };
+        /** @description Unprocessable Entity */
+        VerificationUnprocessable422Inferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationUnprocessableBody"];
+            };
+        };
+        /** @description OK */
+        WebhookSubscriptionEnvelope200: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
             };
         };
     };
@@ -2617,19 +2965,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
-                };
-            };
+            200: components["responses"]["WebhookSubscriptionEnvelope200"];
             400: components["responses"]["BadRequest400"];
             401: components["responses"]["Unauthorized401"];
             403: components["responses"]["Forbidden403"];
@@ -2695,19 +3031,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
-                };
-            };
+            200: components["responses"]["WebhookSubscriptionEnvelope200"];
             400: components["responses"]["BadRequest400"];
             401: components["responses"]["Unauthorized401"];
             403: components["responses"]["Forbidden403"];
@@ -3114,37 +3438,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationStarted"];
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestBody"] | {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    };
-                };
-            };
+            200: components["responses"]["VerificationStarted200Inferred"];
+            400: components["responses"]["VerificationBadRequest400"];
             401: components["responses"]["Unauthorized401"];
             403: components["responses"]["Forbidden403"];
             404: components["responses"]["Error404"];
@@ -3152,24 +3447,7 @@ export interface operations {
             413: components["responses"]["Error413Inferred"];
             414: components["responses"]["Error414Inferred"];
             415: components["responses"]["Error415Inferred"];
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    } | components["schemas"]["ErrorBody"];
-                };
-            };
+            422: components["responses"]["VerificationUnprocessable422Inferred"];
             429: components["responses"]["RateLimitError429"];
         };
     };
@@ -3192,37 +3470,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationConfirmed"];
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestBody"] | {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    };
-                };
-            };
+            200: components["responses"]["VerificationConfirmed200Inferred"];
+            400: components["responses"]["VerificationBadRequest400Inferred"];
             401: components["responses"]["Unauthorized401Inferred"];
             403: components["responses"]["Forbidden403Inferred"];
             404: components["responses"]["Error404Inferred"];
@@ -3230,24 +3479,7 @@ export interface operations {
             413: components["responses"]["Error413Inferred"];
             414: components["responses"]["Error414Inferred"];
             415: components["responses"]["Error415Inferred"];
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    } | components["schemas"]["ErrorBody"];
-                };
-            };
+            422: components["responses"]["VerificationUnprocessable422Inferred"];
             429: components["responses"]["RateLimitError429Inferred"];
         };
     };
@@ -3270,37 +3502,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationStarted"];
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestBody"] | {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    };
-                };
-            };
+            200: components["responses"]["VerificationStarted200Inferred"];
+            400: components["responses"]["VerificationBadRequest400Inferred"];
             401: components["responses"]["Unauthorized401Inferred"];
             403: components["responses"]["Forbidden403Inferred"];
             404: components["responses"]["Error404Inferred"];
@@ -3308,24 +3511,7 @@ export interface operations {
             413: components["responses"]["Error413Inferred"];
             414: components["responses"]["Error414Inferred"];
             415: components["responses"]["Error415Inferred"];
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    } | components["schemas"]["ErrorBody"];
-                };
-            };
+            422: components["responses"]["VerificationUnprocessable422Inferred"];
             429: components["responses"]["RateLimitError429Inferred"];
         };
     };
@@ -3349,37 +3535,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationConfirmed"];
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestBody"] | {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    };
-                };
-            };
+            200: components["responses"]["VerificationConfirmed200Inferred"];
+            400: components["responses"]["VerificationBadRequest400"];
             401: components["responses"]["Unauthorized401"];
             403: components["responses"]["Forbidden403"];
             404: components["responses"]["Error404"];
@@ -3387,24 +3544,7 @@ export interface operations {
             413: components["responses"]["Error413Inferred"];
             414: components["responses"]["Error414Inferred"];
             415: components["responses"]["Error415Inferred"];
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    } | components["schemas"]["ErrorBody"];
-                };
-            };
+            422: components["responses"]["VerificationUnprocessable422Inferred"];
             429: components["responses"]["RateLimitError429"];
         };
     };
@@ -3749,19 +3889,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingResponse"];
-                };
-            };
+            201: components["responses"]["BookingResponse201Inferred"];
             400: components["responses"]["BadRequest400Inferred"];
             401: components["responses"]["Unauthorized401Inferred"];
             403: components["responses"]["Forbidden403Inferred"];
@@ -4079,19 +4207,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingResponse"];
-                };
-            };
+            201: components["responses"]["BookingResponse201Inferred"];
             400: components["responses"]["BadRequest400Inferred"];
             401: components["responses"]["Unauthorized401Inferred"];
             403: components["responses"]["Forbidden403Inferred"];
@@ -4356,21 +4472,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WorkspaceView"];
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxWorkspace200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4630,21 +4732,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ClockState"];
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxClock200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4666,21 +4754,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ClockState"];
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxClock200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4706,21 +4780,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ClockState"];
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxClock200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4799,9 +4859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["FaultRule"];
-                    };
+                    "application/json": components["schemas"]["CreateSandboxFault201"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4867,9 +4925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["FaultRule"];
-                    };
+                    "application/json": components["schemas"]["CreateSandboxFault201"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4891,21 +4947,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RateBucket"][];
-                    };
-                };
-            };
+            200: components["responses"]["ListSandboxRateLimits200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4929,21 +4971,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RateBucket"][];
-                    };
-                };
-            };
+            200: components["responses"]["ListSandboxRateLimits200"];
             400: components["responses"]["BadRequest400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4972,21 +5000,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WorkspaceView"];
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxWorkspace200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5006,21 +5020,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["SuspensionState"];
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxSuspension200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5045,21 +5045,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["SuspensionState"];
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxSuspension200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5078,21 +5064,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Snapshot"][];
-                    };
-                };
-            };
+            200: components["responses"]["ListSandboxSnapshots200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5112,21 +5084,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Snapshot"];
-                    };
-                };
-            };
+            201: components["responses"]["CreateSandboxSnapshot201"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5147,26 +5105,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {boolean} */
-                            restored: true;
-                            ms: number;
-                        };
-                    };
-                };
-            };
+            200: components["responses"]["RestoreSandboxSnapshot200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5187,25 +5126,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-            };
+            200: components["responses"]["DeleteSandboxSnapshot200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5332,37 +5253,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            requestId: string;
-                            method: string;
-                            path: string;
-                            status: number;
-                            latencyMs: number;
-                            workspaceId: string | null;
-                            keyPrefix: string | null;
-                            at: string;
-                            detail?: {
-                                request: {
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string | null;
-                                    truncated: boolean;
-                                };
-                                response: {
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string | null;
-                                    truncated: boolean;
-                                };
-                            };
-                            warnings?: {
-                                code: string;
-                                message: string;
-                            }[];
-                            reason?: string;
-                        }[];
+                        data: components["schemas"]["RequestEvent"][];
                     };
                 };
             };
@@ -5427,37 +5318,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            requestId: string;
-                            method: string;
-                            path: string;
-                            status: number;
-                            latencyMs: number;
-                            workspaceId: string | null;
-                            keyPrefix: string | null;
-                            at: string;
-                            detail?: {
-                                request: {
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string | null;
-                                    truncated: boolean;
-                                };
-                                response: {
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string | null;
-                                    truncated: boolean;
-                                };
-                            };
-                            warnings?: {
-                                code: string;
-                                message: string;
-                            }[];
-                            reason?: string;
-                        };
+                        data: components["schemas"]["RequestEvent"];
                     };
                 };
             };
@@ -5613,21 +5474,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Snapshot"][];
-                    };
-                };
-            };
+            200: components["responses"]["ListSandboxSnapshots200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5652,21 +5499,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Snapshot"];
-                    };
-                };
-            };
+            201: components["responses"]["CreateSandboxSnapshot201"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5689,26 +5522,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {boolean} */
-                            restored: true;
-                            ms: number;
-                        };
-                    };
-                };
-            };
+            200: components["responses"]["RestoreSandboxSnapshot200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5730,25 +5544,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-            };
+            200: components["responses"]["DeleteSandboxSnapshot200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5768,21 +5564,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WorkspaceClock"];
-                    };
-                };
-            };
+            200: components["responses"]["ListSandboxWorkspaceClock200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -5807,21 +5589,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WorkspaceClock"];
-                    };
-                };
-            };
+            200: components["responses"]["ListSandboxWorkspaceClock200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -6097,60 +5865,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
-                            /** @description why a delivery failed, was cancelled or expired */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                /** @description rebuilt from the delivery and the attempt's signature headers */
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    /** @description only content-type, date, location, retry-after are kept */
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description the first 512 bytes of the body */
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                            /** @description the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it */
-                            maxAttempts: number;
-                        }[];
+                        data: components["schemas"]["ControlDelivery"][];
                     };
                 };
             };
@@ -6171,74 +5886,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
-                            /** @description why a delivery failed, was cancelled or expired */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                /** @description rebuilt from the delivery and the attempt's signature headers */
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    /** @description only content-type, date, location, retry-after are kept */
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description the first 512 bytes of the body */
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                            /** @description the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it */
-                            maxAttempts: number;
-                        };
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxDelivery200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -6257,74 +5905,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
-                            /** @description why a delivery failed, was cancelled or expired */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                /** @description rebuilt from the delivery and the attempt's signature headers */
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    /** @description only content-type, date, location, retry-after are kept */
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description the first 512 bytes of the body */
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                            /** @description the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it */
-                            maxAttempts: number;
-                        };
-                    };
-                };
-            };
+            200: components["responses"]["GetSandboxDelivery200"];
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];

@@ -1,0 +1,96 @@
+import { type OpenApiSchemas, schemaIdOf } from './openapi-schemas.ts';
+import { REASONS } from './openapi-names.ts';
+
+/**
+ * The response objects of the OpenAPI document (issue 27, point 3). Each one
+ * declares the headers every answer carries, so an answer several operations
+ * give alike (the same status, body schema, media type and mark) is written
+ * once, in `components.responses`, and each operation says `$ref` to it: the
+ * error answers (`Error404`, `Error409Inferred`), and the success answers of
+ * routes that share their schema (`GET` and `PUT /__sandbox/suspension`). An
+ * answer only one operation gives stays inline.
+ */
+
+/** A response's body as declared: a zod schema, or none (204). */
+export type Body = { schema: unknown; mediaType: string } | null;
+
+/** The answers alike: the operation that gave the first (its component's name when the body has no id) and how many give it. */
+interface Group {
+  first: string;
+  uses: number;
+  name?: string;
+}
+
+const headerRef = (name: keyof typeof HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });
+
+/** `components.headers`: the ones every answer carries, and the reason of a refusal. */
+export const HEADER_COMPONENTS = {
+  'X-Request-ID': { description: 'The request id, echoed when the caller sent a sane one', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
+  'X-Sandbox-Reason': {
+    description: 'Sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body\'s where it has one). Production does not send it; the body stays exactly as documented',
+    schema: { type: 'string' },
+    'x-sandbox-only': true,
+  },
+};
+
+const STANDARD_HEADERS = {
+  'X-Request-ID': headerRef('X-Request-ID'),
+  'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': headerRef('X-RateLimit-Reset'),
+};
+/** a refusal's reason travels beside the documented error body (docs/api-notes.md, "Reasons") */
+const ERROR_HEADERS = { ...STANDARD_HEADERS, 'X-Sandbox-Reason': headerRef('X-Sandbox-Reason') };
+
+export class Responses {
+  readonly components: Record<string, unknown> = {};
+  /** body schema (null: no body) -> `status mediaType inferred` -> its group */
+  readonly #groups = new Map<unknown, Map<string, Group>>();
+  /** component name -> the group it was given to */
+  readonly #names = new Map<string, Group>();
+  constructor(private readonly schemas: OpenApiSchemas) {}
+
+  /**
+   * Counts an answer of the operation `operation` (PascalCase operationId), before the schemas
+   * are converted. True for the first answer of its kind: its body is written once however many
+   * operations give it, so only then is its schema to be converted (`OpenApiSchemas.add`).
+   */
+  add(status: string, body: Body, inferred: boolean, operation: string): boolean {
+    let byKey = this.#groups.get(body?.schema ?? null);
+    if (!byKey) this.#groups.set(body?.schema ?? null, (byKey = new Map()));
+    const group = byKey.get(keyOf(status, body, inferred));
+    if (group) group.uses++;
+    else byKey.set(keyOf(status, body, inferred), { first: `${operation}${status}`, uses: 1 });
+    return !group;
+  }
+
+  /** The response object of an answer counted with `add`, or a `$ref` to the component it shares. */
+  of(status: string, body: Body, inferred: boolean): Record<string, unknown> {
+    const object: Record<string, unknown> = { description: REASONS[status] ?? `HTTP ${status}`, headers: Number(status) >= 400 ? ERROR_HEADERS : STANDARD_HEADERS };
+    if (body) object.content = { [body.mediaType]: { schema: this.schemas.json(body.schema, 'output') } };
+    if (inferred) object['x-sandbox-inferred'] = true;
+    const group = this.#groups.get(body?.schema ?? null)?.get(keyOf(status, body, inferred));
+    if (!group) throw new Error(`Responses: a ${status} answer was not counted before of()`);
+    const id = body ? schemaIdOf(body.schema) : undefined;
+    // an error body with an id is a component even for one operation: the error answers are read together
+    if (group.uses < 2 && !(id && Number(status) >= 400)) return object;
+    group.name ??= this.#nameOf(group, id, status, inferred);
+    this.components[group.name] ??= object;
+    return { $ref: `#/components/responses/${group.name}` };
+  }
+
+  /** `Error404`, `RateLimitError429Inferred` after the body's id; else after the first operation, `GetSandboxClock200`. */
+  #nameOf(group: Group, id: string | undefined, status: string, inferred: boolean): string {
+    const mark = inferred ? 'Inferred' : '';
+    const byId = id && `${id === 'ErrorBody' ? 'Error' : id.replace(/Body$/, '')}${status}${mark}`;
+    const name = byId && !this.#names.has(byId) ? byId : `${group.first}${mark}`;
+    if (this.#names.has(name)) throw new Error(`Responses: two answers would be components.responses.${name}`);
+    this.#names.set(name, group);
+    return name;
+  }
+}
+
+const keyOf = (status: string, body: Body, inferred: boolean) => `${status} ${body?.mediaType ?? ''} ${inferred}`;
