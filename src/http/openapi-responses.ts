@@ -23,27 +23,31 @@ interface Group {
 
 const headerRef = (name: keyof typeof HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });
 
-/** `components.headers`: the ones every answer carries, and the reason of a refusal. */
+/**
+ * `components.headers`: the ones every answer carries, and the reason of a refusal. Short keys
+ * (the header's name is the key where a response uses one): every response names them again,
+ * and in the generated types each use is a line `"X-RateLimit-Remaining": components["headers"]["Remaining"]`.
+ */
 export const HEADER_COMPONENTS = {
-  'X-Request-ID': { description: 'The request id, echoed when the caller sent a sane one', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
-  'X-Sandbox-Reason': {
-    description: 'Sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body\'s where it has one). Production does not send it; the body stays exactly as documented',
+  RequestID: { description: 'X-Request-ID: the request id, echoed when the caller sent a sane one', schema: { type: 'string' } },
+  Limit: { description: 'X-RateLimit-Limit: requests allowed in the current window', schema: { type: 'integer' } },
+  Remaining: { description: 'X-RateLimit-Remaining: requests left in the current window', schema: { type: 'integer' } },
+  Reset: { description: 'X-RateLimit-Reset: Unix time (seconds) when the window resets', schema: { type: 'integer' } },
+  Reason: {
+    description: 'X-Sandbox-Reason, sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body\'s where it has one). Production does not send it; the body stays exactly as documented',
     schema: { type: 'string' },
     'x-sandbox-only': true,
   },
 };
 
 const STANDARD_HEADERS = {
-  'X-Request-ID': headerRef('X-Request-ID'),
-  'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'),
-  'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'),
-  'X-RateLimit-Reset': headerRef('X-RateLimit-Reset'),
+  'X-Request-ID': headerRef('RequestID'),
+  'X-RateLimit-Limit': headerRef('Limit'),
+  'X-RateLimit-Remaining': headerRef('Remaining'),
+  'X-RateLimit-Reset': headerRef('Reset'),
 };
 /** a refusal's reason travels beside the documented error body (docs/api-notes.md, "Reasons") */
-const ERROR_HEADERS = { ...STANDARD_HEADERS, 'X-Sandbox-Reason': headerRef('X-Sandbox-Reason') };
+const ERROR_HEADERS = { ...STANDARD_HEADERS, 'X-Sandbox-Reason': headerRef('Reason') };
 
 export class Responses {
   readonly components: Record<string, unknown> = {};

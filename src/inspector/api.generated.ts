@@ -2071,11 +2071,11 @@ export interface components {
         /** @description Bad Request */
         BadRequest400: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2085,11 +2085,11 @@ export interface components {
         /** @description Bad Request */
         BadRequest400Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2099,10 +2099,10 @@ export interface components {
         /** @description Created */
         BookingResponse201Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2112,10 +2112,10 @@ export interface components {
         /** @description Created */
         CreateSandboxSnapshot201: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2127,10 +2127,10 @@ export interface components {
         /** @description OK */
         DeleteSandboxSnapshot200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2146,11 +2146,11 @@ export interface components {
         /** @description Bad Request */
         Error400: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2160,11 +2160,11 @@ export interface components {
         /** @description Unauthorized */
         Error401: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2174,11 +2174,11 @@ export interface components {
         /** @description Forbidden */
         Error403: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2188,11 +2188,11 @@ export interface components {
         /** @description Not Found */
         Error404: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2202,11 +2202,11 @@ export interface components {
         /** @description Not Found */
         Error404Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2216,11 +2216,11 @@ export interface components {
         /** @description Conflict */
         Error409: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2230,11 +2230,11 @@ export interface components {
         /** @description Conflict */
         Error409Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2244,11 +2244,11 @@ export interface components {
         /** @description Payload Too Large */
         Error413: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2258,11 +2258,11 @@ export interface components {
         /** @description Payload Too Large */
         Error413Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2272,11 +2272,11 @@ export interface components {
         /** @description URI Too Long */
         Error414: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2286,11 +2286,11 @@ export interface components {
         /** @description URI Too Long */
         Error414Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2300,11 +2300,11 @@ export interface components {
         /** @description Unsupported Media Type */
         Error415: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2314,11 +2314,11 @@ export interface components {
         /** @description Unsupported Media Type */
         Error415Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2328,11 +2328,11 @@ export interface components {
         /** @description Unprocessable Entity */
         Error422Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2342,11 +2342,11 @@ export interface components {
         /** @description Forbidden */
         Forbidden403: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2356,11 +2356,11 @@ export interface components {
         /** @description Forbidden */
         Forbidden403Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2370,10 +2370,10 @@ export interface components {
         /** @description OK */
         GetSandboxClock200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2385,10 +2385,10 @@ export interface components {
         /** @description OK */
         GetSandboxDelivery200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2400,10 +2400,10 @@ export interface components {
         /** @description OK */
         GetSandboxSuspension200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2415,10 +2415,10 @@ export interface components {
         /** @description OK */
         GetSandboxWorkspace200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2430,10 +2430,10 @@ export interface components {
         /** @description OK */
         ListSandboxRateLimits200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2445,10 +2445,10 @@ export interface components {
         /** @description OK */
         ListSandboxSnapshots200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2460,10 +2460,10 @@ export interface components {
         /** @description OK */
         ListSandboxWorkspaceClock200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2475,11 +2475,11 @@ export interface components {
         /** @description Too Many Requests */
         RateLimitError429: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2489,11 +2489,11 @@ export interface components {
         /** @description Too Many Requests */
         RateLimitError429Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2503,10 +2503,10 @@ export interface components {
         /** @description OK */
         RestoreSandboxSnapshot200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2523,11 +2523,11 @@ export interface components {
         /** @description Unauthorized */
         Unauthorized401: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2537,11 +2537,11 @@ export interface components {
         /** @description Unauthorized */
         Unauthorized401Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2551,11 +2551,11 @@ export interface components {
         /** @description Bad Request */
         VerificationBadRequest400: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2565,11 +2565,11 @@ export interface components {
         /** @description Bad Request */
         VerificationBadRequest400Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2579,10 +2579,10 @@ export interface components {
         /** @description OK */
         VerificationConfirmed200Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2592,10 +2592,10 @@ export interface components {
         /** @description OK */
         VerificationStarted200Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2605,11 +2605,11 @@ export interface components {
         /** @description Unprocessable Entity */
         VerificationUnprocessable422Inferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2619,10 +2619,10 @@ export interface components {
         /** @description OK */
         WebhookSubscriptionEnvelope200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2633,16 +2633,16 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The request id, echoed when the caller sent a sane one */
-        "X-Request-ID": string;
-        /** @description Requests allowed in the current window */
-        "X-RateLimit-Limit": number;
-        /** @description Requests left in the current window */
-        "X-RateLimit-Remaining": number;
-        /** @description Unix time (seconds) when the window resets */
-        "X-RateLimit-Reset": number;
-        /** @description Sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body's where it has one). Production does not send it; the body stays exactly as documented */
-        "X-Sandbox-Reason": string;
+        /** @description X-Request-ID: the request id, echoed when the caller sent a sane one */
+        RequestID: string;
+        /** @description X-RateLimit-Limit: requests allowed in the current window */
+        Limit: number;
+        /** @description X-RateLimit-Remaining: requests left in the current window */
+        Remaining: number;
+        /** @description X-RateLimit-Reset: Unix time (seconds) when the window resets */
+        Reset: number;
+        /** @description X-Sandbox-Reason, sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body's where it has one). Production does not send it; the body stays exactly as documented */
+        Reason: string;
     };
     pathItems: never;
 }
@@ -2660,10 +2660,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2699,10 +2699,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2739,10 +2739,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2798,10 +2798,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2855,10 +2855,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2905,10 +2905,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2989,10 +2989,10 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3058,10 +3058,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3100,10 +3100,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,10 +3141,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,10 +3180,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3233,10 +3233,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,10 +3282,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,10 +3338,10 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,10 +3381,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3400,11 +3400,11 @@ export interface operations {
             /** @description Bad Request */
             400: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    "X-Sandbox-Reason": components["headers"]["Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3563,10 +3563,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,10 +3598,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3633,10 +3633,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,10 +3670,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3737,10 +3737,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3787,10 +3787,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3989,10 +3989,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4002,10 +4002,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,10 +4039,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4080,10 +4080,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4140,10 +4140,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4235,10 +4235,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4265,10 +4265,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4300,10 +4300,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4340,10 +4340,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,10 +4377,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4421,10 +4421,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4494,10 +4494,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4539,10 +4539,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4585,10 +4585,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,10 +4621,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4661,10 +4661,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,10 +4698,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4802,10 +4802,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4852,10 +4852,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4883,10 +4883,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4918,10 +4918,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5147,10 +5147,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5206,10 +5206,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5245,10 +5245,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5275,10 +5275,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5310,10 +5310,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5348,10 +5348,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5385,10 +5385,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5436,10 +5436,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,10 +5612,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5708,10 +5708,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5744,10 +5744,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5785,10 +5785,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5820,10 +5820,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5857,10 +5857,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5943,10 +5943,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5956,10 +5956,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5991,10 +5991,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,10 +6034,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6068,10 +6068,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6115,10 +6115,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6162,10 +6162,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6200,10 +6200,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6266,10 +6266,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6302,10 +6302,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6340,10 +6340,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6399,10 +6399,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
