@@ -1589,18 +1589,8 @@ export interface components {
                 burst: number;
             };
         };
-        CreateSandboxFault201: {
-            data: components["schemas"]["FaultRule"];
-        };
         CreateSandboxSnapshotBodyInput: {
             name: string;
-        };
-        CreateSandboxWebhookSubscription200: {
-            data: {
-                subscription: components["schemas"]["WebhookSubscription"];
-                secret: string;
-                created: boolean;
-            };
         };
         DataCollection: {
             name: string;
@@ -2069,7 +2059,7 @@ export interface components {
     };
     responses: {
         /** @description Bad Request */
-        BadRequest400: {
+        BadRequest: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2083,7 +2073,7 @@ export interface components {
             };
         };
         /** @description Bad Request */
-        BadRequest400Inferred: {
+        BadRequestInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2096,8 +2086,8 @@ export interface components {
                 "application/json": components["schemas"]["BadRequestBody"];
             };
         };
-        /** @description Created */
-        BookingResponse201Inferred: {
+        /** @description 200 OK, 201 Created */
+        BookingResponseInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2107,6 +2097,21 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["BookingResponse"];
+            };
+        };
+        /** @description 200 OK, 201 Created */
+        CreateSandboxFault200Or201: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["FaultRule"];
+                };
             };
         };
         /** @description Created */
@@ -2121,6 +2126,25 @@ export interface components {
             content: {
                 "application/json": {
                     data: components["schemas"]["Snapshot"];
+                };
+            };
+        };
+        /** @description 200 OK, 201 Created */
+        CreateSandboxWebhookSubscription200Or201: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: {
+                        subscription: components["schemas"]["WebhookSubscription"];
+                        secret: string;
+                        created: boolean;
+                    };
                 };
             };
         };
@@ -2143,8 +2167,8 @@ export interface components {
                 };
             };
         };
-        /** @description Bad Request */
-        Error400: {
+        /** @description 400 Bad Request, 401 Unauthorized, 403 Forbidden, 404 Not Found, 409 Conflict, 413 Payload Too Large, 414 URI Too Long, 415 Unsupported Media Type */
+        Error: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2157,176 +2181,8 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Unauthorized */
-        Error401: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Forbidden */
-        Error403: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Not Found */
-        Error404: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Not Found */
-        Error404Inferred: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Conflict */
-        Error409: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Conflict */
-        Error409Inferred: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Payload Too Large */
-        Error413: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Payload Too Large */
-        Error413Inferred: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description URI Too Long */
-        Error414: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description URI Too Long */
-        Error414Inferred: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Unsupported Media Type */
-        Error415: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Unsupported Media Type */
-        Error415Inferred: {
-            headers: {
-                "X-Request-ID": components["headers"]["RequestID"];
-                "X-RateLimit-Limit": components["headers"]["Limit"];
-                "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                "X-RateLimit-Reset": components["headers"]["Reset"];
-                "X-Sandbox-Reason": components["headers"]["Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Unprocessable Entity */
-        Error422Inferred: {
+        /** @description 404 Not Found, 409 Conflict, 413 Payload Too Large, 414 URI Too Long, 415 Unsupported Media Type, 422 Unprocessable Entity */
+        ErrorInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2340,7 +2196,7 @@ export interface components {
             };
         };
         /** @description Forbidden */
-        Forbidden403: {
+        Forbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2354,7 +2210,7 @@ export interface components {
             };
         };
         /** @description Forbidden */
-        Forbidden403Inferred: {
+        ForbiddenInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2473,7 +2329,7 @@ export interface components {
             };
         };
         /** @description Too Many Requests */
-        RateLimitError429: {
+        RateLimitError: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2487,7 +2343,7 @@ export interface components {
             };
         };
         /** @description Too Many Requests */
-        RateLimitError429Inferred: {
+        RateLimitErrorInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2521,7 +2377,7 @@ export interface components {
             };
         };
         /** @description Unauthorized */
-        Unauthorized401: {
+        Unauthorized: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2535,7 +2391,7 @@ export interface components {
             };
         };
         /** @description Unauthorized */
-        Unauthorized401Inferred: {
+        UnauthorizedInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2549,7 +2405,7 @@ export interface components {
             };
         };
         /** @description Bad Request */
-        VerificationBadRequest400: {
+        VerificationBadRequest: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2563,7 +2419,7 @@ export interface components {
             };
         };
         /** @description Bad Request */
-        VerificationBadRequest400Inferred: {
+        VerificationBadRequestInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2577,7 +2433,7 @@ export interface components {
             };
         };
         /** @description OK */
-        VerificationConfirmed200Inferred: {
+        VerificationConfirmedInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2590,7 +2446,7 @@ export interface components {
             };
         };
         /** @description OK */
-        VerificationStarted200Inferred: {
+        VerificationStartedInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2603,7 +2459,7 @@ export interface components {
             };
         };
         /** @description Unprocessable Entity */
-        VerificationUnprocessable422Inferred: {
+        VerificationUnprocessableInferred: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2617,7 +2473,7 @@ export interface components {
             };
         };
         /** @description OK */
-        WebhookSubscriptionEnvelope200: {
+        WebhookSubscriptionEnvelope: {
             headers: {
                 "X-Request-ID": components["headers"]["RequestID"];
                 "X-RateLimit-Limit": components["headers"]["Limit"];
@@ -2627,6 +2483,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
+            };
+        };
+        /** @description 200 OK, 201 Created */
+        WizardSessionResponseInferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WizardSessionResponse"];
             };
         };
     };
@@ -2672,10 +2541,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listProducts: {
@@ -2717,12 +2586,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     getProduct: {
@@ -2751,12 +2620,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     createForm: {
@@ -2831,16 +2700,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     listWebhooksSubscriptions: {
@@ -2867,12 +2736,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createWebhooksSubscription: {
@@ -2941,16 +2810,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     getWebhooksSubscription: {
@@ -2965,13 +2834,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["WebhookSubscriptionEnvelope200"];
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            200: components["responses"]["WebhookSubscriptionEnvelope"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     deleteWebhooksSubscription: {
@@ -2997,13 +2866,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     updateWebhooksSubscription: {
@@ -3031,16 +2900,16 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookSubscriptionEnvelope200"];
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            200: components["responses"]["WebhookSubscriptionEnvelope"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     listOrganizationApiKeys: {
@@ -3070,12 +2939,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createOrganizationApiKey: {
@@ -3112,16 +2981,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     deleteOrganizationApiKey: {
@@ -3153,13 +3022,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     getPolicy: {
@@ -3210,12 +3079,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     deletePolicy: {
@@ -3246,13 +3115,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createGalleryFolder: {
@@ -3311,16 +3180,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     deleteGalleryFile: {
@@ -3353,13 +3222,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     listAnalyticsCommsDeliveryEvents: {
@@ -3413,11 +3282,11 @@ export interface operations {
                     } | components["schemas"]["BadRequestBody"];
                 };
             };
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     startVerifySms: {
@@ -3438,17 +3307,17 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["VerificationStarted200Inferred"];
-            400: components["responses"]["VerificationBadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["VerificationUnprocessable422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            200: components["responses"]["VerificationStartedInferred"];
+            400: components["responses"]["VerificationBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["VerificationUnprocessableInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     confirmVerifySms: {
@@ -3470,17 +3339,17 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["VerificationConfirmed200Inferred"];
-            400: components["responses"]["VerificationBadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["VerificationUnprocessable422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            200: components["responses"]["VerificationConfirmedInferred"];
+            400: components["responses"]["VerificationBadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["VerificationUnprocessableInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     startVerifyEmail: {
@@ -3502,17 +3371,17 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["VerificationStarted200Inferred"];
-            400: components["responses"]["VerificationBadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["VerificationUnprocessable422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            200: components["responses"]["VerificationStartedInferred"];
+            400: components["responses"]["VerificationBadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["VerificationUnprocessableInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     confirmVerifyEmail: {
@@ -3535,17 +3404,17 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["VerificationConfirmed200Inferred"];
-            400: components["responses"]["VerificationBadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["VerificationUnprocessable422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            200: components["responses"]["VerificationConfirmedInferred"];
+            400: components["responses"]["VerificationBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["VerificationUnprocessableInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     listProductPricingOptions: {
@@ -3575,12 +3444,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     listProductExtensions: {
@@ -3610,12 +3479,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     listCollectionMatches: {
@@ -3647,12 +3516,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     getDeparture: {
@@ -3682,12 +3551,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     priceDeparture: {
@@ -3749,16 +3618,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     listBookings: {
@@ -3805,12 +3674,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createBooking: {
@@ -3889,17 +3758,17 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["BookingResponse201Inferred"];
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            201: components["responses"]["BookingResponseInferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     createBookingsWizardSession: {
@@ -3986,42 +3855,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestID"];
-                    "X-RateLimit-Limit": components["headers"]["Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WizardSessionResponse"];
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestID"];
-                    "X-RateLimit-Limit": components["headers"]["Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WizardSessionResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            200: components["responses"]["WizardSessionResponseInferred"];
+            201: components["responses"]["WizardSessionResponseInferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     getBooking: {
@@ -4036,25 +3881,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestID"];
-                    "X-RateLimit-Limit": components["headers"]["Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            200: components["responses"]["BookingResponseInferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     updateBooking: {
@@ -4095,16 +3928,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createBookingPassenger: {
@@ -4160,16 +3993,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createBookingItem: {
@@ -4207,17 +4040,17 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["BookingResponse201Inferred"];
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            201: components["responses"]["BookingResponseInferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     getPerson: {
@@ -4245,12 +4078,12 @@ export interface operations {
                     "application/json": components["schemas"]["Person"];
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     getSandboxHealth: {
@@ -4282,10 +4115,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxOpenapiJson: {
@@ -4322,10 +4155,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandbox: {
@@ -4359,10 +4192,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaces: {
@@ -4389,10 +4222,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWorkspace: {
@@ -4452,13 +4285,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxWorkspace: {
@@ -4473,11 +4306,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GetSandboxWorkspace200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxWorkspace: {
@@ -4510,12 +4343,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWorkspaceKey: {
@@ -4563,14 +4396,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxScopes: {
@@ -4601,10 +4434,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxKey: {
@@ -4639,12 +4472,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceExport: {
@@ -4679,11 +4512,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     resetSandbox: {
@@ -4715,12 +4548,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxClock: {
@@ -4733,10 +4566,10 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GetSandboxClock200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     advanceSandboxClock: {
@@ -4755,13 +4588,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["GetSandboxClock200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     setSandboxClock: {
@@ -4781,13 +4614,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["GetSandboxClock200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxFaults: {
@@ -4814,10 +4647,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxFault: {
@@ -4849,26 +4682,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestID"];
-                    "X-RateLimit-Limit": components["headers"]["Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateSandboxFault201"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            201: components["responses"]["CreateSandboxFault200Or201"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     deleteSandboxFaults: {
@@ -4897,11 +4718,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxFault: {
@@ -4915,25 +4736,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestID"];
-                    "X-RateLimit-Limit": components["headers"]["Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateSandboxFault201"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["CreateSandboxFault200Or201"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxRateLimits: {
@@ -4948,11 +4757,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ListSandboxRateLimits200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     exhaustSandboxRateLimits: {
@@ -4972,14 +4781,14 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["ListSandboxRateLimits200"];
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     createSandboxWorkspaceMode: {
@@ -5001,14 +4810,14 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["GetSandboxWorkspace200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxSuspension: {
@@ -5021,10 +4830,10 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GetSandboxSuspension200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     replaceSandboxSuspension: {
@@ -5046,13 +4855,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["GetSandboxSuspension200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxSnapshots: {
@@ -5065,10 +4874,10 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ListSandboxSnapshots200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxSnapshot: {
@@ -5085,13 +4894,13 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["CreateSandboxSnapshot201"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     restoreSandboxSnapshot: {
@@ -5106,13 +4915,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RestoreSandboxSnapshot200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     deleteSandboxSnapshot: {
@@ -5127,12 +4936,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["DeleteSandboxSnapshot200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxState: {
@@ -5171,10 +4980,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     replaceSandboxState: {
@@ -5222,13 +5031,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxRequests: {
@@ -5257,10 +5066,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxRequests: {
@@ -5289,11 +5098,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxRequest: {
@@ -5322,11 +5131,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxStream: {
@@ -5358,10 +5167,10 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     seedSandbox: {
@@ -5412,14 +5221,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     resetSandboxWorkspace: {
@@ -5454,13 +5263,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceSnapshots: {
@@ -5475,11 +5284,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ListSandboxSnapshots200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWorkspaceSnapshot: {
@@ -5500,14 +5309,14 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["CreateSandboxSnapshot201"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     restoreSandboxWorkspaceSnapshot: {
@@ -5523,13 +5332,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RestoreSandboxSnapshot200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     deleteSandboxWorkspaceSnapshot: {
@@ -5545,12 +5354,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["DeleteSandboxSnapshot200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceClock: {
@@ -5565,11 +5374,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ListSandboxWorkspaceClock200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     advanceSandboxWorkspaceClock: {
@@ -5590,14 +5399,14 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["ListSandboxWorkspaceClock200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxReport: {
@@ -5690,10 +5499,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxReport: {
@@ -5723,11 +5532,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceCollections: {
@@ -5756,11 +5565,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceCollectionRecords: {
@@ -5797,11 +5606,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxWorkspaceCollectionRecord: {
@@ -5832,11 +5641,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxDeliveries: {
@@ -5869,10 +5678,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxDelivery: {
@@ -5887,11 +5696,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GetSandboxDelivery200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     replaySandboxDelivery: {
@@ -5906,13 +5715,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GetSandboxDelivery200"];
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     createSandboxWebhookSubscription: {
@@ -5940,40 +5749,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestID"];
-                    "X-RateLimit-Limit": components["headers"]["Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateSandboxWebhookSubscription200"];
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["RequestID"];
-                    "X-RateLimit-Limit": components["headers"]["Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateSandboxWebhookSubscription200"];
-                };
-            };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["CreateSandboxWebhookSubscription200Or201"];
+            201: components["responses"]["CreateSandboxWebhookSubscription200Or201"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxWebhookSubscriptionsByUrl: {
@@ -6006,11 +5791,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWebhookSubscriptionActive: {
@@ -6046,14 +5831,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxEventsTypes: {
@@ -6080,10 +5865,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxEvent: {
@@ -6138,14 +5923,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxOrganizations: {
@@ -6179,11 +5964,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxOrgKeys: {
@@ -6241,11 +6026,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxOrganizationApiKey: {
@@ -6278,14 +6063,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     deleteSandboxOrgKey: {
@@ -6314,12 +6099,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxVerifications: {
@@ -6364,10 +6149,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWorkspacePerson: {
@@ -6411,14 +6196,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
 }
