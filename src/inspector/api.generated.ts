@@ -1348,6 +1348,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AddonSelection: {
+            /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
+            extensionId: string;
+            quantity: number;
+        };
+        AddonSelectionInput: {
+            /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
+            extensionId: string;
+            quantity: number;
+        };
         BadRequestBody: components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
         Booking: {
             /** @description shape book_<uuid> */
@@ -2012,11 +2022,7 @@ export interface components {
                 roomCategory: string | null;
                 occupancyPerRoom: number | null;
                 roomsRequested: number | null;
-                addons: {
-                    /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                    extensionId: string;
-                    quantity: number;
-                }[];
+                addons: components["schemas"]["AddonSelection"][];
                 couponCode: string | null;
                 /** @description the current price, once a departure is chosen */
                 quote: components["schemas"]["Quote"] | null;
@@ -3592,11 +3598,7 @@ export interface operations {
                     /** @description total add-on units; must equal the sum of addons[].quantity when both are sent */
                     addonQuantity?: number;
                     /** @description the add-ons (extensions) and their quantities */
-                    addons?: {
-                        /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                        extensionId: string;
-                        quantity: number;
-                    }[];
+                    addons?: components["schemas"]["AddonSelectionInput"][];
                     /** @description coupon or promotion code */
                     couponCode?: string | null;
                 };
@@ -3749,11 +3751,7 @@ export interface operations {
                     /** @description the customer, an existing person (ppl_<uuid>) */
                     customerId?: string;
                     /** @description the add-ons (extensions) and their quantities */
-                    addons?: {
-                        /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                        extensionId: string;
-                        quantity: number;
-                    }[];
+                    addons?: components["schemas"]["AddonSelectionInput"][];
                 };
             };
         };
@@ -3810,11 +3808,7 @@ export interface operations {
                     /** @description rooms the customer asked for */
                     roomsRequested?: number | null;
                     /** @description the add-ons (extensions) and their quantities */
-                    addons?: {
-                        /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                        extensionId: string;
-                        quantity: number;
-                    }[];
+                    addons?: components["schemas"]["AddonSelectionInput"][];
                     /** @description coupon or promotion code */
                     couponCode?: string | null;
                     /** @description booking details used when the session completes (code, notes, metadata, ...) */
