@@ -101,6 +101,7 @@ function isInferred(route: CatalogRoute, status: string): boolean {
   const documented = route.documentedStatuses?.includes(Number(status)) || (Number(status) >= 400 && DOCUMENTED_ERRORS.has(status));
   return Boolean(route.inferred) || !documented;
 }
+/** Whether this answer of this route carries x-sandbox-inferred: /v1 only. */
 const marked = (route: CatalogRoute, path: string, status: string) => path.startsWith('/v1') && isInferred(route, status);
 
 /** Path parameters named in the URL but not in a params schema are plain strings. */
