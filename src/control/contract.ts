@@ -49,9 +49,20 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** What a route answers (unwrapped from `{data}`), as the client receives it. */
 export type RouteData<R extends ControlRoute> = z.output<R['data']>;
 
+/**
+ * `{data}` around a route's data, one object for every route that answers the same data schema,
+ * so that the OpenAPI document writes their answer once (src/http/openapi-responses.ts).
+ */
+const wrappers = new WeakMap<z.ZodType, z.ZodType>();
+function wrapped(data: z.ZodType): z.ZodType {
+  let schema = wrappers.get(data);
+  if (!schema) wrappers.set(data, (schema = z.object({ data })));
+  return schema;
+}
+
 /** The response schemas of a route by status: `{data}` (or the raw body), and its error bodies. */
 export function responseSchemas(route: ControlRoute): Record<number, z.ZodType> {
-  const success = route.raw ? route.data : z.object({ data: route.data });
+  const success = route.raw ? route.data : wrapped(route.data);
   const out: Record<number, z.ZodType> = {};
   for (const status of route.statuses ?? [200]) out[status] = success;
   for (const status of route.errors ?? []) out[status] = status === 400 ? errorResponses[400] : ErrorBodySchema;

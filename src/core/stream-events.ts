@@ -33,7 +33,7 @@ export const RequestEventSchema = z.object({
   warnings: z.array(z.object({ code: z.string(), message: z.string() })).optional(),
   /** why the sandbox refused it (X-Sandbox-Reason: `CODE sentence`), when it did */
   reason: z.string().optional(),
-});
+}).meta({ id: 'RequestEvent' }); // the request log's listing and one entry: written once in the OpenAPI document
 
 export const DomainEventSchema = z.object({
   id: z.string(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ErrorBodySchema, RateLimitErrorBodySchema } from './error-schemas.ts';
-import { OpenApiSchemas, schemaIdOf } from './openapi-schemas.ts';
-import { deriveOperationId, REASONS, tagOf } from './openapi-names.ts';
+import { OpenApiSchemas } from './openapi-schemas.ts';
+import { deriveOperationId, tagOf } from './openapi-names.ts';
+import { type Body, HEADER_COMPONENTS, Responses } from './openapi-responses.ts';
 
 /**
  * The OpenAPI document, generated from the zod schemas every route declares.
@@ -46,9 +47,6 @@ export const operationIdOf = (route: Pick<CatalogRoute, 'method' | 'url' | 'oper
 
 const pascalCase = (id: string) => id[0]!.toUpperCase() + id.slice(1);
 
-/** A response's body as declared: a zod schema, or none (204). */
-type Body = { schema: unknown; mediaType: string } | null;
-
 function parameters(schemas: OpenApiSchemas, schema: unknown, where: 'path' | 'query') {
   if (!schema) return [];
   const json = schemas.body(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
@@ -61,14 +59,6 @@ function parameters(schemas: OpenApiSchemas, schema: unknown, where: 'path' | 'q
   }));
 }
 
-const STANDARD_HEADERS = {
-  'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' },
-  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
-  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
-  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
-};
-/** a refusal's reason travels beside the documented error body (docs/api-notes.md, "Reasons") */
-const ERROR_HEADERS = { ...STANDARD_HEADERS, 'X-Sandbox-Reason': { $ref: '#/components/headers/X-Sandbox-Reason' } };
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -111,27 +101,8 @@ function isInferred(route: CatalogRoute, status: string): boolean {
   const documented = route.documentedStatuses?.includes(Number(status)) || (Number(status) >= 400 && DOCUMENTED_ERRORS.has(status));
   return Boolean(route.inferred) || !documented;
 }
-
-/**
- * Response objects; an error answer with a named body (ErrorBody, ...) is a
- * `$ref` to one of `components.responses` (`Error404`, `Error409Inferred`),
- * written once for the whole document.
- */
-class Responses {
-  readonly components: Record<string, unknown> = {};
-  constructor(private readonly schemas: OpenApiSchemas) {}
-
-  of(status: string, body: Body, inferred: boolean): Record<string, unknown> {
-    const object: Record<string, unknown> = { description: REASONS[status] ?? `HTTP ${status}`, headers: Number(status) >= 400 ? ERROR_HEADERS : STANDARD_HEADERS };
-    if (body) object.content = { [body.mediaType]: { schema: this.schemas.json(body.schema, 'output') } };
-    if (inferred) object['x-sandbox-inferred'] = true;
-    const id = body && Number(status) >= 400 ? schemaIdOf(body.schema) : undefined;
-    if (!id) return object;
-    const name = `${id === 'ErrorBody' ? 'Error' : id.replace(/Body$/, '')}${status}${inferred ? 'Inferred' : ''}`;
-    this.components[name] ??= object;
-    return { $ref: `#/components/responses/${name}` };
-  }
-}
+/** Whether this answer of this route carries x-sandbox-inferred: /v1 only. */
+const marked = (route: CatalogRoute, path: string, status: string) => path.startsWith('/v1') && isInferred(route, status);
 
 /** Path parameters named in the URL but not in a params schema are plain strings. */
 function pathParameters(path: string, declared: ReturnType<typeof parameters>) {
@@ -173,7 +144,7 @@ function operation(route: CatalogRoute, path: string, bodies: Record<string, Bod
       ...(api && route.method === 'POST' ? [IDEMPOTENCY_KEY] : []),
     ],
     ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.json(s.body, 'input') } } } } : {}),
-    responses: Object.fromEntries(Object.entries(bodies).map(([status, body]) => [status, responses.of(status, body, api && isInferred(route, status))])),
+    responses: Object.fromEntries(Object.entries(bodies).map(([status, body]) => [status, responses.of(status, body, marked(route, path, status))])),
     security: api ? [{ bearerAuth: [] }] : [{}, { sandboxToken: [] }],
   };
 }
@@ -186,14 +157,15 @@ function buildDocument(routes: readonly CatalogRoute[]) {
     .map((entry) => ({ ...entry, bodies: bodiesOf(entry.route, entry.path) }));
   // every schema of every route converted in one pass, so that the named ones are written once
   const schemas = new OpenApiSchemas();
-  for (const { route, bodies } of included) {
+  const responses = new Responses(schemas);
+  for (const { route, path, bodies } of included) {
     const s = route.schema ?? {};
     const name = pascalCase(operationIdOf(route));
     for (const [part, input] of Object.entries({ Params: s.params, Query: s.querystring, Body: s.body })) if (input) schemas.add(input, 'input', `${name}${part}`);
-    for (const [status, body] of Object.entries(bodies)) if (body) schemas.add(body.schema, 'output', `${name}${status}`);
+    // an answer several operations give alike is one response object, its body converted once
+    for (const [status, body] of Object.entries(bodies)) if (responses.add(status, body, marked(route, path, status), name) && body) schemas.add(body.schema, 'output', `${name}${status}`);
   }
   schemas.convert();
-  const responses = new Responses(schemas);
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
   for (const { route, path, bodies } of included) {
@@ -223,17 +195,7 @@ function buildDocument(routes: readonly CatalogRoute[]) {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A workspace or organization API key' },
         sandboxToken: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Token', description: 'The control-plane token; needed only when the sandbox is bound to a non-loopback host' },
       },
-      headers: {
-        'X-Request-ID': { description: 'The request id, echoed when the caller sent a sane one', schema: { type: 'string' } },
-        'X-RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
-        'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
-        'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
-        'X-Sandbox-Reason': {
-          description: 'Sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body\'s where it has one). Production does not send it; the body stays exactly as documented',
-          schema: { type: 'string' },
-          'x-sandbox-only': true,
-        },
-      },
+      headers: HEADER_COMPONENTS,
     },
     paths,
   };

@@ -1348,6 +1348,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AddonSelection: {
+            /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
+            extensionId: string;
+            quantity: number;
+        };
+        AddonSelectionInput: {
+            /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
+            extensionId: string;
+            quantity: number;
+        };
         BadRequestBody: components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
         Booking: {
             /** @description shape book_<uuid> */
@@ -1492,6 +1502,60 @@ export interface components {
             nowMs: number;
             pendingTimers: number;
         };
+        ControlDelivery: {
+            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
+            id: string;
+            workspaceId: string;
+            subscriptionId: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
+            /** @description why a delivery failed, was cancelled or expired */
+            reason: string | null;
+            /** @description automatic retries made so far */
+            retries: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** @description the raw JSON body, byte-for-byte what is signed and sent */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            attempts: {
+                number: number;
+                /** @enum {string} */
+                trigger: "initial" | "retry" | "replay";
+                /**
+                 * Format: date-time
+                 * @description sandbox clock
+                 */
+                at: string;
+                /** @description rebuilt from the delivery and the attempt's signature headers */
+                request: {
+                    url: string;
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body: string;
+                };
+                /** @description null when no response arrived (timeout, refused, ...) */
+                response: {
+                    status: number;
+                    /** @description only content-type, date, location, retry-after are kept */
+                    headers: {
+                        [key: string]: string;
+                    };
+                    /** @description the first 512 bytes of the body */
+                    bodyExcerpt: string;
+                } | null;
+                latencyMs: number;
+                error: string | null;
+            }[];
+            /** @description the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it */
+            maxAttempts: number;
+        };
         CreatedOrgKey: {
             /** @description shape orgkey_<uuid> */
             id: string;
@@ -1537,13 +1601,6 @@ export interface components {
         };
         CreateSandboxSnapshotBodyInput: {
             name: string;
-        };
-        CreateSandboxWebhookSubscription200: {
-            data: {
-                subscription: components["schemas"]["WebhookSubscription"];
-                secret: string;
-                created: boolean;
-            };
         };
         DataCollection: {
             name: string;
@@ -1837,6 +1894,37 @@ export interface components {
             /** @description maximum burst size */
             burst: number;
         };
+        RequestEvent: {
+            requestId: string;
+            method: string;
+            path: string;
+            status: number;
+            latencyMs: number;
+            workspaceId: string | null;
+            keyPrefix: string | null;
+            at: string;
+            detail?: {
+                request: {
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body: string | null;
+                    truncated: boolean;
+                };
+                response: {
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body: string | null;
+                    truncated: boolean;
+                };
+            };
+            warnings?: {
+                code: string;
+                message: string;
+            }[];
+            reason?: string;
+        };
         RevokedOrgKey: {
             id: string;
             organizationId: string;
@@ -1874,9 +1962,15 @@ export interface components {
                 message: string;
             }[];
         };
+        VerificationBadRequestBody: components["schemas"]["BadRequestBody"] | components["schemas"]["VerificationError"];
         VerificationConfirmed: {
             /** @enum {boolean} */
             ok: true;
+        };
+        VerificationError: {
+            error: string;
+            /** @enum {string} */
+            code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
         };
         VerificationStarted: {
             /** @enum {boolean} */
@@ -1884,6 +1978,7 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        VerificationUnprocessableBody: components["schemas"]["VerificationError"] | components["schemas"]["ErrorBody"];
         WebhookSubscription: {
             /** @description shape whsub_<uuid> */
             id: string;
@@ -1927,11 +2022,7 @@ export interface components {
                 roomCategory: string | null;
                 occupancyPerRoom: number | null;
                 roomsRequested: number | null;
-                addons: {
-                    /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                    extensionId: string;
-                    quantity: number;
-                }[];
+                addons: components["schemas"]["AddonSelection"][];
                 couponCode: string | null;
                 /** @description the current price, once a departure is chosen */
                 quote: components["schemas"]["Quote"] | null;
@@ -1974,13 +2065,13 @@ export interface components {
     };
     responses: {
         /** @description Bad Request */
-        BadRequest400: {
+        BadRequest: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -1988,41 +2079,122 @@ export interface components {
             };
         };
         /** @description Bad Request */
-        BadRequest400Inferred: {
+        BadRequestInferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["BadRequestBody"];
             };
         };
-        /** @description Bad Request */
-        Error400: {
+        /** @description 200 OK, 201 Created */
+        BookingResponseInferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BookingResponse"];
+            };
+        };
+        /** @description 200 OK, 201 Created */
+        CreateSandboxFault200Or201: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["FaultRule"];
+                };
+            };
+        };
+        /** @description Created */
+        CreateSandboxSnapshot201: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["Snapshot"];
+                };
+            };
+        };
+        /** @description 200 OK, 201 Created */
+        CreateSandboxWebhookSubscription200Or201: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: {
+                        subscription: components["schemas"]["WebhookSubscription"];
+                        secret: string;
+                        created: boolean;
+                    };
+                };
+            };
+        };
+        /** @description OK */
+        DeleteSandboxSnapshot200: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: {
+                        name: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+        };
+        /** @description 400 Bad Request, 401 Unauthorized, 403 Forbidden, 404 Not Found, 409 Conflict, 413 Payload Too Large, 414 URI Too Long, 415 Unsupported Media Type */
+        Error: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Unauthorized */
-        Error401: {
+        /** @description 404 Not Found, 409 Conflict, 413 Payload Too Large, 414 URI Too Long, 415 Unsupported Media Type, 422 Unprocessable Entity */
+        ErrorInferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
@@ -2030,271 +2202,322 @@ export interface components {
             };
         };
         /** @description Forbidden */
-        Error403: {
+        Forbidden: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": components["schemas"]["ForbiddenBody"];
             };
         };
-        /** @description Not Found */
-        Error404: {
+        /** @description Forbidden */
+        ForbiddenInferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": components["schemas"]["ForbiddenBody"];
             };
         };
-        /** @description Not Found */
-        Error404Inferred: {
+        /** @description OK */
+        GetSandboxClock200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": {
+                    data: components["schemas"]["ClockState"];
+                };
             };
         };
-        /** @description Conflict */
-        Error409: {
+        /** @description OK */
+        GetSandboxDelivery200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": {
+                    data: components["schemas"]["ControlDelivery"];
+                };
             };
         };
-        /** @description Conflict */
-        Error409Inferred: {
+        /** @description OK */
+        GetSandboxSuspension200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": {
+                    data: components["schemas"]["SuspensionState"];
+                };
             };
         };
-        /** @description Payload Too Large */
-        Error413: {
+        /** @description OK */
+        GetSandboxWorkspace200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": {
+                    data: components["schemas"]["WorkspaceView"];
+                };
             };
         };
-        /** @description Payload Too Large */
-        Error413Inferred: {
+        /** @description OK */
+        ListSandboxRateLimits200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": {
+                    data: components["schemas"]["RateBucket"][];
+                };
             };
         };
-        /** @description URI Too Long */
-        Error414: {
+        /** @description OK */
+        ListSandboxSnapshots200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": {
+                    data: components["schemas"]["Snapshot"][];
+                };
             };
         };
-        /** @description URI Too Long */
-        Error414Inferred: {
+        /** @description OK */
+        ListSandboxWorkspaceClock200: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": {
+                    data: components["schemas"]["WorkspaceClock"];
+                };
             };
         };
-        /** @description Unsupported Media Type */
-        Error415: {
+        /** @description Too Many Requests */
+        RateLimitError: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": components["schemas"]["RateLimitErrorBody"];
             };
         };
-        /** @description Unsupported Media Type */
-        Error415Inferred: {
+        /** @description Too Many Requests */
+        RateLimitErrorInferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": components["schemas"]["RateLimitErrorBody"];
+            };
+        };
+        /** @description OK */
+        RestoreSandboxSnapshot200: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: {
+                        name: string;
+                        /** @enum {boolean} */
+                        restored: true;
+                        ms: number;
+                    };
+                };
+            };
+        };
+        /** @description Unauthorized */
+        Unauthorized: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnauthorizedBody"];
+            };
+        };
+        /** @description Unauthorized */
+        UnauthorizedInferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnauthorizedBody"];
+            };
+        };
+        /** @description Bad Request */
+        VerificationBadRequest: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationBadRequestBody"];
+            };
+        };
+        /** @description Bad Request */
+        VerificationBadRequestInferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationBadRequestBody"];
+            };
+        };
+        /** @description OK */
+        VerificationConfirmedInferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationConfirmed"];
+            };
+        };
+        /** @description OK */
+        VerificationStartedInferred: {
+            headers: {
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VerificationStarted"];
             };
         };
         /** @description Unprocessable Entity */
-        Error422Inferred: {
+        VerificationUnprocessableInferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
+                "X-Sandbox-Reason": components["headers"]["Reason"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": components["schemas"]["VerificationUnprocessableBody"];
             };
         };
-        /** @description Forbidden */
-        Forbidden403: {
+        /** @description OK */
+        WebhookSubscriptionEnvelope: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ForbiddenBody"];
+                "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
             };
         };
-        /** @description Forbidden */
-        Forbidden403Inferred: {
+        /** @description 200 OK, 201 Created */
+        WizardSessionResponseInferred: {
             headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                "X-Request-ID": components["headers"]["RequestID"];
+                "X-RateLimit-Limit": components["headers"]["Limit"];
+                "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                "X-RateLimit-Reset": components["headers"]["Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ForbiddenBody"];
-            };
-        };
-        /** @description Too Many Requests */
-        RateLimitError429: {
-            headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["RateLimitErrorBody"];
-            };
-        };
-        /** @description Too Many Requests */
-        RateLimitError429Inferred: {
-            headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["RateLimitErrorBody"];
-            };
-        };
-        /** @description Unauthorized */
-        Unauthorized401: {
-            headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["UnauthorizedBody"];
-            };
-        };
-        /** @description Unauthorized */
-        Unauthorized401Inferred: {
-            headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["UnauthorizedBody"];
+                "application/json": components["schemas"]["WizardSessionResponse"];
             };
         };
     };
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The request id, echoed when the caller sent a sane one */
-        "X-Request-ID": string;
-        /** @description Requests allowed in the current window */
-        "X-RateLimit-Limit": number;
-        /** @description Requests left in the current window */
-        "X-RateLimit-Remaining": number;
-        /** @description Unix time (seconds) when the window resets */
-        "X-RateLimit-Reset": number;
-        /** @description Sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body's where it has one). Production does not send it; the body stays exactly as documented */
-        "X-Sandbox-Reason": string;
+        /** @description X-Request-ID: the request id, echoed when the caller sent a sane one */
+        RequestID: string;
+        /** @description X-RateLimit-Limit: requests allowed in the current window */
+        Limit: number;
+        /** @description X-RateLimit-Remaining: requests left in the current window */
+        Remaining: number;
+        /** @description X-RateLimit-Reset: Unix time (seconds) when the window resets */
+        Reset: number;
+        /** @description X-Sandbox-Reason, sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body's where it has one). Production does not send it; the body stays exactly as documented */
+        Reason: string;
     };
     pathItems: never;
 }
@@ -2312,10 +2535,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2324,10 +2547,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listProducts: {
@@ -2351,10 +2574,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2369,12 +2592,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     getProduct: {
@@ -2391,10 +2614,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,12 +2626,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     createForm: {
@@ -2450,10 +2673,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2483,16 +2706,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     listWebhooksSubscriptions: {
@@ -2507,10 +2730,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2519,12 +2742,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createWebhooksSubscription: {
@@ -2557,10 +2780,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2593,16 +2816,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     getWebhooksSubscription: {
@@ -2617,25 +2840,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
-                };
-            };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            200: components["responses"]["WebhookSubscriptionEnvelope"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     deleteWebhooksSubscription: {
@@ -2653,21 +2864,21 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     updateWebhooksSubscription: {
@@ -2695,28 +2906,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookSubscriptionEnvelope"];
-                };
-            };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            200: components["responses"]["WebhookSubscriptionEnvelope"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     listOrganizationApiKeys: {
@@ -2734,10 +2933,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2746,12 +2945,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createOrganizationApiKey: {
@@ -2776,10 +2975,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2788,16 +2987,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     deleteOrganizationApiKey: {
@@ -2817,10 +3016,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2829,13 +3028,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     getPolicy: {
@@ -2856,10 +3055,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,12 +3085,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     deletePolicy: {
@@ -2909,10 +3108,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2922,13 +3121,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createGalleryFolder: {
@@ -2958,10 +3157,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2987,16 +3186,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     deleteGalleryFile: {
@@ -3014,10 +3213,10 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,13 +3228,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     listAnalyticsCommsDeliveryEvents: {
@@ -3057,10 +3256,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3076,11 +3275,11 @@ export interface operations {
             /** @description Bad Request */
             400: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    "X-Sandbox-Reason": components["headers"]["Reason"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3089,11 +3288,11 @@ export interface operations {
                     } | components["schemas"]["BadRequestBody"];
                 };
             };
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     startVerifySms: {
@@ -3114,63 +3313,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationStarted"];
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestBody"] | {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    } | components["schemas"]["ErrorBody"];
-                };
-            };
-            429: components["responses"]["RateLimitError429"];
+            200: components["responses"]["VerificationStartedInferred"];
+            400: components["responses"]["VerificationBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["VerificationUnprocessableInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     confirmVerifySms: {
@@ -3192,63 +3345,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationConfirmed"];
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestBody"] | {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    } | components["schemas"]["ErrorBody"];
-                };
-            };
-            429: components["responses"]["RateLimitError429Inferred"];
+            200: components["responses"]["VerificationConfirmedInferred"];
+            400: components["responses"]["VerificationBadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["VerificationUnprocessableInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     startVerifyEmail: {
@@ -3270,63 +3377,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationStarted"];
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestBody"] | {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    } | components["schemas"]["ErrorBody"];
-                };
-            };
-            429: components["responses"]["RateLimitError429Inferred"];
+            200: components["responses"]["VerificationStartedInferred"];
+            400: components["responses"]["VerificationBadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["VerificationUnprocessableInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     confirmVerifyEmail: {
@@ -3349,63 +3410,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VerificationConfirmed"];
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestBody"] | {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Sandbox-Reason": components["headers"]["X-Sandbox-Reason"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        /** @enum {string} */
-                        code: "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE";
-                    } | components["schemas"]["ErrorBody"];
-                };
-            };
-            429: components["responses"]["RateLimitError429"];
+            200: components["responses"]["VerificationConfirmedInferred"];
+            400: components["responses"]["VerificationBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["VerificationUnprocessableInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     listProductPricingOptions: {
@@ -3423,10 +3438,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3435,12 +3450,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     listProductExtensions: {
@@ -3458,10 +3473,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,12 +3485,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     listCollectionMatches: {
@@ -3493,10 +3508,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3507,12 +3522,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     getDeparture: {
@@ -3530,10 +3545,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3542,12 +3557,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     priceDeparture: {
@@ -3583,11 +3598,7 @@ export interface operations {
                     /** @description total add-on units; must equal the sum of addons[].quantity when both are sent */
                     addonQuantity?: number;
                     /** @description the add-ons (extensions) and their quantities */
-                    addons?: {
-                        /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                        extensionId: string;
-                        quantity: number;
-                    }[];
+                    addons?: components["schemas"]["AddonSelectionInput"][];
                     /** @description coupon or promotion code */
                     couponCode?: string | null;
                 };
@@ -3597,10 +3608,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3609,16 +3620,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     listBookings: {
@@ -3647,10 +3658,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3665,12 +3676,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createBooking: {
@@ -3740,38 +3751,22 @@ export interface operations {
                     /** @description the customer, an existing person (ppl_<uuid>) */
                     customerId?: string;
                     /** @description the add-ons (extensions) and their quantities */
-                    addons?: {
-                        /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                        extensionId: string;
-                        quantity: number;
-                    }[];
+                    addons?: components["schemas"]["AddonSelectionInput"][];
                 };
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            201: components["responses"]["BookingResponseInferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     createBookingsWizardSession: {
@@ -3813,11 +3808,7 @@ export interface operations {
                     /** @description rooms the customer asked for */
                     roomsRequested?: number | null;
                     /** @description the add-ons (extensions) and their quantities */
-                    addons?: {
-                        /** @description shape ext_<uuid>; see GET /v1/products/:id/extensions */
-                        extensionId: string;
-                        quantity: number;
-                    }[];
+                    addons?: components["schemas"]["AddonSelectionInput"][];
                     /** @description coupon or promotion code */
                     couponCode?: string | null;
                     /** @description booking details used when the session completes (code, notes, metadata, ...) */
@@ -3858,42 +3849,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WizardSessionResponse"];
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WizardSessionResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            200: components["responses"]["WizardSessionResponseInferred"];
+            201: components["responses"]["WizardSessionResponseInferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     getBooking: {
@@ -3908,25 +3875,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            200: components["responses"]["BookingResponseInferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     updateBooking: {
@@ -3952,10 +3907,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3967,16 +3922,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createBookingPassenger: {
@@ -4012,10 +3967,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4032,16 +3987,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     createBookingItem: {
@@ -4079,29 +4034,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest400Inferred"];
-            401: components["responses"]["Unauthorized401Inferred"];
-            403: components["responses"]["Forbidden403Inferred"];
-            404: components["responses"]["Error404Inferred"];
-            409: components["responses"]["Error409Inferred"];
-            413: components["responses"]["Error413Inferred"];
-            414: components["responses"]["Error414Inferred"];
-            415: components["responses"]["Error415Inferred"];
-            422: components["responses"]["Error422Inferred"];
-            429: components["responses"]["RateLimitError429Inferred"];
+            201: components["responses"]["BookingResponseInferred"];
+            400: components["responses"]["BadRequestInferred"];
+            401: components["responses"]["UnauthorizedInferred"];
+            403: components["responses"]["ForbiddenInferred"];
+            404: components["responses"]["ErrorInferred"];
+            409: components["responses"]["ErrorInferred"];
+            413: components["responses"]["ErrorInferred"];
+            414: components["responses"]["ErrorInferred"];
+            415: components["responses"]["ErrorInferred"];
+            422: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitErrorInferred"];
         };
     };
     getPerson: {
@@ -4119,22 +4062,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Unauthorized401"];
-            403: components["responses"]["Forbidden403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414Inferred"];
-            429: components["responses"]["RateLimitError429"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["ErrorInferred"];
+            429: components["responses"]["RateLimitError"];
         };
     };
     getSandboxHealth: {
@@ -4149,10 +4092,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4166,10 +4109,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxOpenapiJson: {
@@ -4184,10 +4127,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4206,10 +4149,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandbox: {
@@ -4224,10 +4167,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,10 +4186,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaces: {
@@ -4261,10 +4204,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4273,10 +4216,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWorkspace: {
@@ -4305,10 +4248,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,13 +4279,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxWorkspace: {
@@ -4356,26 +4299,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WorkspaceView"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["GetSandboxWorkspace200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxWorkspace: {
@@ -4392,10 +4321,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,12 +4337,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWorkspaceKey: {
@@ -4437,10 +4366,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4461,14 +4390,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxScopes: {
@@ -4483,10 +4412,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4499,10 +4428,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxKey: {
@@ -4519,10 +4448,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,12 +4466,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceExport: {
@@ -4559,10 +4488,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4577,11 +4506,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     resetSandbox: {
@@ -4596,10 +4525,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4613,12 +4542,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxClock: {
@@ -4630,25 +4559,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ClockState"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["GetSandboxClock200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     advanceSandboxClock: {
@@ -4666,28 +4581,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ClockState"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["GetSandboxClock200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     setSandboxClock: {
@@ -4706,28 +4607,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ClockState"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["GetSandboxClock200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxFaults: {
@@ -4742,10 +4629,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4754,10 +4641,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxFault: {
@@ -4789,28 +4676,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["FaultRule"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            201: components["responses"]["CreateSandboxFault200Or201"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     deleteSandboxFaults: {
@@ -4825,10 +4698,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4839,11 +4712,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxFault: {
@@ -4857,27 +4730,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["FaultRule"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["CreateSandboxFault200Or201"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxRateLimits: {
@@ -4891,26 +4750,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RateBucket"][];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["ListSandboxRateLimits200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     exhaustSandboxRateLimits: {
@@ -4929,29 +4774,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RateBucket"][];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["ListSandboxRateLimits200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     createSandboxWorkspaceMode: {
@@ -4972,29 +4803,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WorkspaceView"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["GetSandboxWorkspace200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxSuspension: {
@@ -5006,25 +4823,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["SuspensionState"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["GetSandboxSuspension200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     replaceSandboxSuspension: {
@@ -5045,28 +4848,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["SuspensionState"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["GetSandboxSuspension200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxSnapshots: {
@@ -5078,25 +4867,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Snapshot"][];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["ListSandboxSnapshots200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxSnapshot: {
@@ -5112,28 +4887,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Snapshot"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            201: components["responses"]["CreateSandboxSnapshot201"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     restoreSandboxSnapshot: {
@@ -5147,33 +4908,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {boolean} */
-                            restored: true;
-                            ms: number;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["RestoreSandboxSnapshot200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     deleteSandboxSnapshot: {
@@ -5187,31 +4929,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["DeleteSandboxSnapshot200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxState: {
@@ -5226,10 +4950,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5250,10 +4974,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     replaceSandboxState: {
@@ -5285,10 +5009,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5301,13 +5025,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxRequests: {
@@ -5324,52 +5048,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            requestId: string;
-                            method: string;
-                            path: string;
-                            status: number;
-                            latencyMs: number;
-                            workspaceId: string | null;
-                            keyPrefix: string | null;
-                            at: string;
-                            detail?: {
-                                request: {
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string | null;
-                                    truncated: boolean;
-                                };
-                                response: {
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string | null;
-                                    truncated: boolean;
-                                };
-                            };
-                            warnings?: {
-                                code: string;
-                                message: string;
-                            }[];
-                            reason?: string;
-                        }[];
+                        data: components["schemas"]["RequestEvent"][];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxRequests: {
@@ -5384,10 +5078,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5398,11 +5092,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxRequest: {
@@ -5419,53 +5113,23 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            requestId: string;
-                            method: string;
-                            path: string;
-                            status: number;
-                            latencyMs: number;
-                            workspaceId: string | null;
-                            keyPrefix: string | null;
-                            at: string;
-                            detail?: {
-                                request: {
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string | null;
-                                    truncated: boolean;
-                                };
-                                response: {
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string | null;
-                                    truncated: boolean;
-                                };
-                            };
-                            warnings?: {
-                                code: string;
-                                message: string;
-                            }[];
-                            reason?: string;
-                        };
+                        data: components["schemas"]["RequestEvent"];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxStream: {
@@ -5487,20 +5151,20 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/event-stream": string;
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     seedSandbox: {
@@ -5524,10 +5188,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5551,14 +5215,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     resetSandboxWorkspace: {
@@ -5575,10 +5239,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5593,13 +5257,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceSnapshots: {
@@ -5613,26 +5277,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Snapshot"][];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["ListSandboxSnapshots200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWorkspaceSnapshot: {
@@ -5652,29 +5302,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Snapshot"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            201: components["responses"]["CreateSandboxSnapshot201"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     restoreSandboxWorkspaceSnapshot: {
@@ -5689,33 +5325,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {boolean} */
-                            restored: true;
-                            ms: number;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["RestoreSandboxSnapshot200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     deleteSandboxWorkspaceSnapshot: {
@@ -5730,31 +5347,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["DeleteSandboxSnapshot200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceClock: {
@@ -5768,26 +5367,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WorkspaceClock"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["ListSandboxWorkspaceClock200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     advanceSandboxWorkspaceClock: {
@@ -5807,29 +5392,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WorkspaceClock"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["ListSandboxWorkspaceClock200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxReport: {
@@ -5844,10 +5415,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5922,10 +5493,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     deleteSandboxReport: {
@@ -5940,10 +5511,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5955,11 +5526,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceCollections: {
@@ -5976,10 +5547,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5988,11 +5559,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxWorkspaceCollectionRecords: {
@@ -6017,10 +5588,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,11 +5600,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxWorkspaceCollectionRecord: {
@@ -6052,10 +5623,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6064,11 +5635,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxDeliveries: {
@@ -6089,75 +5660,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
-                            /** @description why a delivery failed, was cancelled or expired */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                /** @description rebuilt from the delivery and the attempt's signature headers */
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    /** @description only content-type, date, location, retry-after are kept */
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description the first 512 bytes of the body */
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                            /** @description the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it */
-                            maxAttempts: number;
-                        }[];
+                        data: components["schemas"]["ControlDelivery"][];
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     getSandboxDelivery: {
@@ -6171,79 +5689,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
-                            /** @description why a delivery failed, was cancelled or expired */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                /** @description rebuilt from the delivery and the attempt's signature headers */
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    /** @description only content-type, date, location, retry-after are kept */
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description the first 512 bytes of the body */
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                            /** @description the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it */
-                            maxAttempts: number;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            200: components["responses"]["GetSandboxDelivery200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     replaySandboxDelivery: {
@@ -6257,81 +5708,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
-                            id: string;
-                            workspaceId: string;
-                            subscriptionId: string;
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
-                            /** @description why a delivery failed, was cancelled or expired */
-                            reason: string | null;
-                            /** @description automatic retries made so far */
-                            retries: number;
-                            /** Format: date-time */
-                            nextAttemptAt: string | null;
-                            /** @description the raw JSON body, byte-for-byte what is signed and sent */
-                            body: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                number: number;
-                                /** @enum {string} */
-                                trigger: "initial" | "retry" | "replay";
-                                /**
-                                 * Format: date-time
-                                 * @description sandbox clock
-                                 */
-                                at: string;
-                                /** @description rebuilt from the delivery and the attempt's signature headers */
-                                request: {
-                                    url: string;
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    body: string;
-                                };
-                                /** @description null when no response arrived (timeout, refused, ...) */
-                                response: {
-                                    status: number;
-                                    /** @description only content-type, date, location, retry-after are kept */
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description the first 512 bytes of the body */
-                                    bodyExcerpt: string;
-                                } | null;
-                                latencyMs: number;
-                                error: string | null;
-                            }[];
-                            /** @description the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it */
-                            maxAttempts: number;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["GetSandboxDelivery200"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     createSandboxWebhookSubscription: {
@@ -6359,40 +5743,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateSandboxWebhookSubscription200"];
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateSandboxWebhookSubscription200"];
-                };
-            };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            200: components["responses"]["CreateSandboxWebhookSubscription200Or201"];
+            201: components["responses"]["CreateSandboxWebhookSubscription200Or201"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxWebhookSubscriptionsByUrl: {
@@ -6410,10 +5770,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6425,11 +5785,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWebhookSubscriptionActive: {
@@ -6453,10 +5813,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6465,14 +5825,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxEventsTypes: {
@@ -6487,10 +5847,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6499,10 +5859,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxEvent: {
@@ -6534,10 +5894,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6557,14 +5917,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     listSandboxOrganizations: {
@@ -6581,10 +5941,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6598,11 +5958,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxOrgKeys: {
@@ -6619,10 +5979,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6660,11 +6020,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxOrganizationApiKey: {
@@ -6685,10 +6045,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6697,14 +6057,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     deleteSandboxOrgKey: {
@@ -6721,10 +6081,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6733,12 +6093,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     listSandboxVerifications: {
@@ -6759,10 +6119,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6783,10 +6143,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            414: components["responses"]["Error414"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
         };
     };
     createSandboxWorkspacePerson: {
@@ -6818,10 +6178,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6830,14 +6190,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            415: components["responses"]["Error415"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
 }

@@ -60,12 +60,15 @@ describe('the control-plane contract', () => {
   });
 
   it('the OpenAPI document shows each control operation\'s own answer, not a placeholder', () => {
-    const doc = JSON.parse(t.sandbox.context.routes.document()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>> };
+    type Response = { $ref?: string; content?: Record<string, { schema: Record<string, unknown> }> };
+    const doc = JSON.parse(t.sandbox.context.routes.document()) as { paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { responses: Record<string, Response> } };
+    // an answer several operations give alike is one of components.responses (issue 27)
+    const resolved = (r: Response) => (r.$ref ? doc.components.responses[r.$ref.replace('#/components/responses/', '')]! : r);
     const placeholders: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths)) {
       if (!path.startsWith(CONTROL_PREFIX)) continue;
       for (const [method, op] of Object.entries(operations)) {
-        const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))![1];
+        const success = resolved(Object.entries(op.responses).find(([status]) => status.startsWith('2'))![1]);
         const schema = Object.values(success.content ?? {})[0]?.schema;
         if (!schema || (schema.type === 'object' && !schema.properties && !schema.additionalProperties)) placeholders.push(`${method.toUpperCase()} ${path}`);
       }

@@ -16,6 +16,8 @@ export const RateBucketSchema = z.object({
   burstTokens: z.number().int(),
   perSecond: z.number().nullable(),
 }).meta({ id: 'RateBucket' });
+/** both routes answer the buckets: one schema object, one answer in the OpenAPI document */
+const RateBucketListSchema = z.array(RateBucketSchema);
 export const SuspensionStateSchema = z.object({
   enabled: z.boolean(),
   maxViolations: z.number().int(),
@@ -36,7 +38,7 @@ export const RATE_LIMIT_ROUTES = defineRoutes({
     path: '/rate-limits',
     // ?workspaceId= keeps one workspace's bucket and its organization keys' buckets
     query: z.object({ workspaceId: z.string().optional() }),
-    data: z.array(RateBucketSchema),
+    data: RateBucketListSchema,
     errors: [404],
     summary: "Every rate-limit bucket, or one workspace's (?workspaceId=)",
   },
@@ -44,7 +46,7 @@ export const RATE_LIMIT_ROUTES = defineRoutes({
     method: 'POST',
     path: '/rate-limits/exhaust',
     body: z.object({ workspaceId: z.string().optional(), keyId: z.string().optional() }),
-    data: z.array(RateBucketSchema),
+    data: RateBucketListSchema,
     errors: [400, 404],
     summary: 'Empty a bucket (of a workspace or a key): the next request gets 429',
   },

@@ -8,6 +8,8 @@ import { defineRoutes } from '../contract.ts';
 export const SnapshotName = z.string().regex(/^[\w.-]{1,64}$/, 'names are 1-64 letters, digits, _ . -');
 const NameParams = z.object({ name: SnapshotName });
 export const SnapshotSchema = z.object({ name: z.string(), createdAt: z.string(), bytes: z.number().int() }).meta({ id: 'Snapshot' });
+/** one schema object for both listings, so that the OpenAPI document writes their answer once */
+export const SnapshotListSchema = z.array(SnapshotSchema);
 export const RestoredSchema = z.object({ name: z.string(), restored: z.literal(true), ms: z.number() });
 export const SnapshotDeletedSchema = z.object({ name: z.string(), deleted: z.literal(true) });
 const ImportBodySchema = z.object({
@@ -17,7 +19,7 @@ const ImportBodySchema = z.object({
 
 export const SNAPSHOT_ROUTES = defineRoutes({
   saveSnapshot: { method: 'POST', path: '/snapshots', body: NameParams, data: SnapshotSchema, statuses: [201], summary: 'Keep the whole state in memory under a name' },
-  snapshots: { method: 'GET', path: '/snapshots', data: z.array(SnapshotSchema), summary: 'The saved snapshots' },
+  snapshots: { method: 'GET', path: '/snapshots', data: SnapshotListSchema, summary: 'The saved snapshots' },
   restoreSnapshot: { method: 'POST', path: '/snapshots/:name/restore', params: NameParams, data: RestoredSchema, summary: 'Go back to a saved snapshot' },
   deleteSnapshot: { method: 'DELETE', path: '/snapshots/:name', params: NameParams, data: SnapshotDeletedSchema, summary: 'Forget a saved snapshot' },
   // The whole state in the database file's own format, so an export is also a valid --data file.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RateLimitModeSchema, WorkspaceModeSchema } from '../../core/tenancy.ts';
 import { defineRoutes } from '../contract.ts';
-import { RestoredSchema, SnapshotDeletedSchema, SnapshotName, SnapshotSchema } from './snapshots.ts';
+import { RestoredSchema, SnapshotDeletedSchema, SnapshotListSchema, SnapshotName, SnapshotSchema } from './snapshots.ts';
 
 /**
  * Workspaces on demand, one per parallel test worker (issue 12;
@@ -64,7 +64,7 @@ export const WORKSPACE_ROUTES = defineRoutes({
     statuses: [201],
     summary: 'Save one workspace under a name (in memory, for the process)',
   },
-  workspaceSnapshots: { method: 'GET', path: '/workspaces/:id/snapshots', params: IdParams, data: z.array(SnapshotSchema), summary: 'The saved snapshots of one workspace' },
+  workspaceSnapshots: { method: 'GET', path: '/workspaces/:id/snapshots', params: IdParams, data: SnapshotListSchema, summary: 'The saved snapshots of one workspace' },
   restoreWorkspaceSnapshot: { method: 'POST', path: '/workspaces/:id/snapshots/:name/restore', params: SnapshotParams, data: RestoredSchema, summary: 'Restore one workspace from its snapshot' },
   deleteWorkspaceSnapshot: { method: 'DELETE', path: '/workspaces/:id/snapshots/:name', params: SnapshotParams, data: SnapshotDeletedSchema, summary: 'Forget a snapshot of one workspace' },
   workspaceClock: { method: 'GET', path: '/workspaces/:id/clock', params: IdParams, data: WorkspaceClockSchema, summary: "One workspace's time: the global clock plus its own advance" },

@@ -20,4 +20,4 @@ export const ConfirmResponseSchema = z.object({ ok: z.literal(true) }).meta({ id
 
 /** Failures of a code or a target: `{error, code}` with a machine-readable code (docs/areas.md). */
 export const VERIFICATION_ERROR_CODES = ['INVALID_CODE', 'CODE_EXPIRED', 'TOO_MANY_ATTEMPTS', 'INVALID_NUMBER', 'UNDELIVERABLE'] as const;
-export const VerificationErrorSchema = z.object({ error: z.string(), code: z.enum(VERIFICATION_ERROR_CODES) });
+export const VerificationErrorSchema = z.object({ error: z.string(), code: z.enum(VERIFICATION_ERROR_CODES) }).meta({ id: 'VerificationError' });

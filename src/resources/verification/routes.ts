@@ -17,13 +17,11 @@ import type { VerificationService } from './service.ts';
  * code is never in a response. Scope `verification:write` and the 200 status
  * are the sandbox's design (docs/areas.md).
  */
-const responses = (ok: typeof StartResponseSchema | typeof ConfirmResponseSchema) => ({
-  200: ok,
-  ...errorResponses,
-  400: errorResponses[400].or(VerificationErrorSchema),
-  // 422 is also the idempotency answer to a reused Idempotency-Key (no code; found by test/fuzz)
-  422: VerificationErrorSchema.or(ErrorBodySchema),
-});
+// the four routes' error bodies, one schema object each (and an id), so the OpenAPI document writes them once
+const BadRequestSchema = errorResponses[400].or(VerificationErrorSchema).meta({ id: 'VerificationBadRequestBody' });
+// 422 is also the idempotency answer to a reused Idempotency-Key (no code; found by test/fuzz)
+const UnprocessableSchema = VerificationErrorSchema.or(ErrorBodySchema).meta({ id: 'VerificationUnprocessableBody' });
+const responses = (ok: typeof StartResponseSchema | typeof ConfirmResponseSchema) => ({ 200: ok, ...errorResponses, 400: BadRequestSchema, 422: UnprocessableSchema });
 const scope = 'verification:write';
 
 export function registerVerificationRoutes(app: ZodApp, service: VerificationService): void {

@@ -19,7 +19,7 @@ const SubscriptionWithSecretSchema = z.object({ subscription: WebhookSubscriptio
  */
 const ControlDeliverySchema = DeliverySchema.extend({
   maxAttempts: z.number().int().min(1).describe("the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it"),
-});
+}).meta({ id: 'ControlDelivery' }); // three routes answer it: written once in the OpenAPI document
 
 export const EmittedEventSchema = z.object({
   id: z.string(),
