@@ -186,14 +186,17 @@ export function scaleBlock(s: ScaleResult, table: (head: string[], rows: (string
   const fmt = (n: number) => n.toLocaleString('en-US');
   const lines = [`12. scale: bookings at ${s.runs.map((r) => fmt(r.bookings)).join(' and ')} (sandbox --in-memory; server time from its request log; load average ${s.loadAverage.join(', ')})`];
   for (const r of s.runs) {
-    const worst = Math.max(r.page.p95Ms, r.statusPage.p95Ms, r.filteredPage.p95Ms);
-    const pageVerdict = `p95 ${worst < 10 ? 'under' : 'AT OR OVER'} 10 ms in every series; ${Math.max(r.page.maxMs, r.statusPage.maxMs, r.filteredPage.maxMs) < 10 ? 'every sampled page under 10 ms' : 'some page at 10 ms or more'}`;
+    // the target (issue 27): a page with and without a filter under 10 ms; sorting by updatedAt is reported beside it
+    const worst = Math.max(r.page.p95Ms, r.statusPage.p95Ms);
+    const pageVerdict =
+      `pages with and without the filter: p95 ${worst < 10 ? 'under' : 'AT OR OVER'} 10 ms, ` +
+      `${Math.max(r.page.maxMs, r.statusPage.maxMs) < 10 ? 'every sampled one under 10 ms' : 'some sampled page at 10 ms or more'}`;
     lines.push(
       `  ${fmt(r.bookings)}: seeded in ${r.seedSeconds} s; first list ${r.firstListMs} ms, first read ${r.firstReadMs} ms (client; target < 100); ` +
         `all ${fmt(r.pages)} pages in ${r.allPagesSeconds} s (target < 10 s)`,
       `    page of 100 at ${r.page.count} offsets: median ${r.page.medianMs} ms, p95 ${r.page.p95Ms}, max ${r.page.maxMs}; ` +
-        `status=confirmed: median ${r.statusPage.medianMs}, p95 ${r.statusPage.p95Ms}, max ${r.statusPage.maxMs}; ` +
-        `status=confirmed by updatedAt: median ${r.filteredPage.medianMs}, p95 ${r.filteredPage.p95Ms}, max ${r.filteredPage.maxMs} (${pageVerdict}); ` +
+        `status=confirmed: median ${r.statusPage.medianMs}, p95 ${r.statusPage.p95Ms}, max ${r.statusPage.maxMs} (${pageVerdict}); ` +
+        `status=confirmed by updatedAt: median ${r.filteredPage.medianMs}, p95 ${r.filteredPage.p95Ms}, max ${r.filteredPage.maxMs}; ` +
         `q search (trigram index): median ${r.searchPage.medianMs}, p95 ${r.searchPage.p95Ms}, max ${r.searchPage.maxMs}; ` +
         `q = a code: median ${r.codeSearchPage.medianMs}, p95 ${r.codeSearchPage.p95Ms}, max ${r.codeSearchPage.maxMs}`,
       `    RSS ${r.rssAfterSeedMiB} MiB after the seed, ${r.rssAfterPagesMiB} MiB after every page ` +
