@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../bench/lib/chromium.ts';
 import { ensureInspectorBuilt } from './bundle.ts';
@@ -16,8 +17,13 @@ export const VIEWPORT = { width: 1280, height: 800 };
  * 2-core machine with the rest of the suite, and a bound is not a timing assertion.
  */
 export const BROWSER_TEST_TIMEOUT = 120_000;
-/** docs/inspector.md shows these, taken by the tests themselves */
-export const SCREENSHOTS = join(import.meta.dirname, '../../docs/inspector');
+/**
+ * docs/inspector.md shows these, taken by the tests themselves: written there with
+ * UPDATE_SCREENSHOTS=1 (`UPDATE_SCREENSHOTS=1 npx vitest run test/inspector`), to a temporary
+ * folder otherwise, so that `npm test` leaves the checkout as it found it (each run's pictures
+ * differ by the times and ids they show)
+ */
+export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? join(import.meta.dirname, '../../docs/inspector') : join(tmpdir(), 'sandbox-inspector-screenshots');
 
 export interface InspectorBrowser {
   browser: Browser;
@@ -47,7 +53,7 @@ export async function launchInspectorBrowser(): Promise<InspectorBrowser> {
   };
 }
 
-/** Saves a 1280×800 screenshot of the page under docs/inspector/<name>.png (docs/inspector.md). */
+/** Saves a 1280×800 screenshot of the page as <name>.png under SCREENSHOTS (docs/inspector.md). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
