@@ -13,8 +13,9 @@ const isNone = (value: unknown): value is null | undefined => value === null || 
  * walk takes the key groups from the last one back, each group still by id,
  * then the keyless entries, so one order serves both directions.
  *
- * Sorted blocks of at most 2 x BLOCK entries, not one array: a seed writes
- * bookings in no date order, and inserting 100k of them at random places in
+ * Sorted blocks of at most 2 x BLOCK entries, not one array: entries come in
+ * no key order (updatedAt, a second seed run beside the first; a seed wrote
+ * bookings in no date order at all), and inserting 100k of them at random places in
  * one array moved 400 KB per insert (17 s for 100k, under load). A block is
  * found by binary search over the blocks' last entries, a position by summing
  * block lengths (~200 blocks at 100k). sorted-btree would do the same job; no
