@@ -129,7 +129,8 @@ export function registerDataRoutes(app: ZodApp, ctx: SandboxContext): void {
       const row = ctx.store.get(collection.name, ws, request.params.recordId);
       if (!row) throw new ApiError(404, { error: `${apiName(collection.name)} record ${request.params.recordId} not found in workspace ${ws}` });
       const record = redact(collection.name, row);
-      return { collection: apiName(collection.name), record, links: linksOf(ctx.store, ws, collections, collection.name, record), related: relatedTo(ctx.store, ws, collection.name, row.id) };
+      const related = await relatedTo(ctx.store, ws, collection.name, row.id);
+      return { collection: apiName(collection.name), record, links: linksOf(ctx.store, ws, collections, collection.name, record), related };
     },
   });
 }
@@ -207,10 +208,15 @@ function linksOf(store: Store, ws: string, collections: InspectedCollections, co
   return links;
 }
 
-/** The records of other collections that point to this one (RELATIONS), with the `q` that lists them. */
-function relatedTo(store: Store, ws: string, collection: string, id: string) {
-  return RELATIONS.filter(([, , to]) => to === collection).map(([from, field]) => {
-    const index = FieldIndex.of<Row>(store, from, field, (row) => (typeof row[field] === 'string' ? (row[field] as string) : null));
-    return { collection: apiName(from), field, count: index.ids(ws, id).size, q: id };
-  });
+/**
+ * The records of other collections that point to this one (RELATIONS), with the `q` that lists them.
+ * Each index is made ready first in slices (FieldIndex.prepare): a first count over 100k bookings
+ * built its index in one go and held every other request for 2.5-3 s (docs/benchmarks.md section 13).
+ */
+async function relatedTo(store: Store, ws: string, collection: string, id: string) {
+  const relations = RELATIONS.filter(([, , to]) => to === collection).map(([from, field]) => ({
+    from, field, index: FieldIndex.of<Row>(store, from, field, (row) => (typeof row[field] === 'string' ? (row[field] as string) : null)),
+  }));
+  for (const { index } of relations) await index.prepare(ws);
+  return relations.map(({ from, field, index }) => ({ collection: apiName(from), field, count: index.ids(ws, id).size, q: id }));
 }

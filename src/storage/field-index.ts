@@ -1,6 +1,8 @@
 import type { Collection } from './collection.ts';
 import { EAGER_BUILD_ROWS } from './ordered-index.ts';
-import type { Store, StoreChange } from './types.ts';
+import type { Op, Store, StoreChange } from './types.ts';
+
+type PutOp = Extract<Op, { type: 'put' }>;
 
 /**
  * The ids filed under one key, in the order they were filed: a lone id as is
@@ -68,6 +70,8 @@ export class FieldIndex<T extends { readonly id: string }> {
 
   /** by workspace id, least recently looked up first */
   readonly #partitions = new Map<string, Partition>();
+  /** partitions being built in slices (prepare), with the puts to them since their copy was taken */
+  readonly #building = new Map<string, { done: Promise<void>; puts: PutOp[]; abandoned: boolean }>();
   /** the last key of #partitions (a lookup there needs no reordering) */
   #newest: string | undefined;
 
@@ -111,6 +115,55 @@ export class FieldIndex<T extends { readonly id: string }> {
     return out;
   }
 
+  /**
+   * Builds the partition's index, if it is not built, in slices of about SLICE_MS between other
+   * work, from a copy of the partition (Store.scanDetached), then files the puts made since. A first
+   * lookup builds it in one go: over 100k packed bookings that blocked every request for 1-3 s (the
+   * inspector's related records, issue 27). Small partitions, and stores without scanDetached, are
+   * built at once.
+   */
+  prepare(workspaceId: string): Promise<void> {
+    if (this.#partitions.has(workspaceId)) return Promise.resolve();
+    const building = this.#building.get(workspaceId);
+    if (building) return building.done;
+    if (!this.store.scanDetached || this.store.count(this.collection, workspaceId) <= EAGER_BUILD_ROWS) {
+      this.#partition(workspaceId);
+      return Promise.resolve();
+    }
+    const rows = this.store.scanDetached<T>(this.collection, workspaceId);
+    const state = { done: Promise.resolve(), puts: [] as PutOp[], abandoned: false };
+    state.done = this.#buildInSlices(workspaceId, rows, state).finally(() => {
+      if (this.#building.get(workspaceId) === state) this.#building.delete(workspaceId);
+    });
+    this.#building.set(workspaceId, state);
+    return state.done;
+  }
+
+  /** time a slice of prepare() runs before it lets other work in */
+  static SLICE_MS = 8;
+
+  async #buildInSlices(workspaceId: string, rows: Iterable<T>, state: { puts: PutOp[]; abandoned: boolean }): Promise<void> {
+    const partition: Partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
+    let deadline = performance.now() + FieldIndex.SLICE_MS;
+    for (const row of rows) {
+      const key = this.keyOf(row);
+      if (key !== null) file(partition, key, row.id);
+      if (performance.now() >= deadline) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (state.abandoned) return; // the store was replaced meanwhile: the next lookup builds it again
+        deadline = performance.now() + FieldIndex.SLICE_MS;
+      }
+    }
+    if (state.abandoned) return; // replaced, or a lookup meanwhile built it in one go
+    // the puts since the copy, in commit order: a new row is filed after the rows before it, as the store orders them
+    for (const op of state.puts) {
+      const key = this.keyOf(op.row as unknown as T);
+      if (key !== null) file(partition, key, op.row.id);
+    }
+    partition.checkedAt = partition.filed;
+    this.#register(workspaceId, partition);
+  }
+
   /** Ids filed for the partition, stale ones included (0 before its first lookup): for tests of the bound. */
   filedIds(workspaceId: string): number {
     return this.#partitions.get(workspaceId)?.filed ?? 0;
@@ -137,24 +190,38 @@ export class FieldIndex<T extends { readonly id: string }> {
       if (key !== null) file(partition, key, row.id);
     }
     partition.checkedAt = partition.filed;
+    this.#register(workspaceId, partition);
+    // a build in slices under way is superseded: the puts from now on reach this partition
+    const building = this.#building.get(workspaceId);
+    if (building) building.abandoned = true;
+    return partition;
+  }
+
+  /** Keeps a built partition as the most recently looked up; past maxPartitions the least recent goes. */
+  #register(workspaceId: string, partition: Partition): void {
     this.#partitions.set(workspaceId, partition);
     this.#newest = workspaceId;
     for (const oldest of this.#partitions.keys()) {
       if (this.#partitions.size <= this.maxPartitions) break;
       this.#partitions.delete(oldest);
     }
-    return partition;
   }
 
   #apply(change: StoreChange): void {
     if (change.kind === 'replaced') {
       this.#partitions.clear();
+      for (const building of this.#building.values()) building.abandoned = true;
       return;
     }
     for (const op of change.ops) {
       if (op.collection !== this.collection || op.type !== 'put') continue; // a deleted id fails its next check
       const partition = this.#partitions.get(op.workspaceId);
       if (!partition) {
+        const building = this.#building.get(op.workspaceId);
+        if (building) {
+          building.puts.push(op);
+          continue;
+        }
         // Not built yet. While the partition is small, build it now (this change included) and keep it from
         // here on: a seed of 100k bookings then leaves it built, and the first read after the seed scans nothing
         // (it inflated every packed page, ~1.3 s: issue 27). A large one is left to its first lookup.

@@ -131,6 +131,11 @@ export class OverlayStore implements Store {
     return this.#views.view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
   }
 
+  scanDetached<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
+    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId);
+    return this.inner.scanDetached ? this.inner.scanDetached<T>(collection, workspaceId) : [...this.inner.scan<T>(collection, workspaceId)];
+  }
+
   scanFrom<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T> {
     if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
     return this.inner.scanFrom ? this.inner.scanFrom<T>(collection, workspaceId, offset) : skipped(this.inner.scan<T>(collection, workspaceId), offset);

@@ -139,6 +139,13 @@ export class LocalStore implements InstrumentedStore {
     return (partition.rows instanceof PackedRows ? partition.rows.values() : this.list(collection, workspaceId)) as Iterable<T>;
   }
 
+  scanDetached<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
+    const partition = this.#state.get(collection)?.get(workspaceId);
+    if (!partition) return EMPTY_LIST as readonly T[];
+    // rows are never changed in place: a copy of the map (of the page list, when packed) is the partition as of now
+    return (partition.rows instanceof PackedRows ? partition.rows.copy().values() : [...partition.rows.values()]) as Iterable<T>;
+  }
+
   scanFrom<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T> {
     const partition = this.#state.get(collection)?.get(workspaceId);
     if (!partition) return EMPTY_LIST as readonly T[];

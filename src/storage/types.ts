@@ -118,6 +118,12 @@ export interface Store {
    * texts and parses only the pages that hold the needle (the inspector's `q`).
    */
   scanMatching?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T>;
+  /**
+   * What scan() gives, from a copy of the partition taken now, so it may be walked across commits
+   * and turns of the event loop (an index built in slices: field-index.ts, prepare). Optional:
+   * without it, such a build scans at once. The engine copies a packed partition in O(pages).
+   */
+  scanDetached?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T>;
   /** workspace ids that have rows in a collection */
   partitions(collection: string): string[];
   /**
