@@ -23,7 +23,8 @@ import { requireWorkspace } from './workspace-keys.ts';
  * pages whose text holds `q`) until its page is full, then counts on until
  * EXACT_COUNT_ROWS matches; past that `total` is a lower bound and
  * `totalIsExact` false. A search with few matches reads the whole collection's
- * text (bench section "data" has the figures at 100k bookings).
+ * text (bench section "data" has the figures at 100k bookings), from a copy of
+ * the partition, in slices between other work (dataPage).
  */
 export const EXACT_COUNT_ROWS = 2_000;
 /** Stored fields that hold secrets, by stored collection: answered as REDACTED, never searched. */
@@ -119,7 +120,7 @@ export function registerDataRoutes(app: ZodApp, ctx: SandboxContext): void {
       const ws = requireWorkspace(ctx, request.params.id).id;
       const collection = collectionsOf(ctx).require(request.params.collection);
       const { limit, offset, q, id } = request.query;
-      return { collection: apiName(collection.name), ...dataPage(ctx.store, collection.name, ws, { limit, offset, q, id }), limit, offset };
+      return { collection: apiName(collection.name), ...(await dataPage(ctx.store, collection.name, ws, { limit, offset, q, id })), limit, offset };
     },
 
     dataRecord: async (request) => {
@@ -142,8 +143,15 @@ interface PageQuery {
   id?: string | undefined;
 }
 
-/** One page of a partition, in stored order (see the module's comment for what it costs). */
-export function dataPage(store: Store, collection: string, ws: string, query: PageQuery): { rows: Row[]; total: number; totalIsExact: boolean } {
+/** Time a search runs before it lets other work in (tests make it 0: a pause at every page). */
+export const SEARCH_SLICE = { ms: 8 };
+
+/**
+ * One page of a partition, in stored order (see the module's comment for what it costs). A `q`
+ * search walks a copy of the partition in slices of SEARCH_SLICE.ms between other work: over 100k
+ * bookings it takes a second or two, which held every other request (issue 27).
+ */
+export async function dataPage(store: Store, collection: string, ws: string, query: PageQuery): Promise<{ rows: Row[]; total: number; totalIsExact: boolean }> {
   const { limit, offset } = query;
   const needle = query.q?.trim().toLowerCase() || undefined;
   const matches = (row: Row) => needle === undefined || rowHolds(redact(collection, row), needle);
@@ -168,8 +176,17 @@ export function dataPage(store: Store, collection: string, ws: string, query: Pa
   let total = 0;
   // a collection without secrets is searched by the store (a packed partition parses only the pages
   // that hold the text); one with secrets is searched here, on its redacted rows
-  const found: Iterable<Row> = SECRET_FIELDS[collection] === undefined && store.scanMatching ? store.scanMatching(collection, ws, needle) : filter(store.scan(collection, ws), matches);
+  // (a null is a pause point between two packed pages)
+  const found: Iterable<Row | null> =
+    SECRET_FIELDS[collection] === undefined && store.scanMatching ? store.scanMatching(collection, ws, needle, { detached: true })
+    : filter(store.scanDetached ? store.scanDetached(collection, ws) : store.list(collection, ws), matches);
+  let deadline = performance.now() + SEARCH_SLICE.ms;
   for (const row of found) {
+    if (performance.now() >= deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+      deadline = performance.now() + SEARCH_SLICE.ms;
+    }
+    if (row === null) continue;
     // the page is full and enough matches were counted: stop (there may be more)
     if (rows.length === limit && total >= EXACT_COUNT_ROWS) return { rows, total, totalIsExact: false };
     total++;

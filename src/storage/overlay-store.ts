@@ -141,10 +141,10 @@ export class OverlayStore implements Store {
     return this.inner.scanFrom ? this.inner.scanFrom<T>(collection, workspaceId, offset) : skipped(this.inner.scan<T>(collection, workspaceId), offset);
   }
 
-  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T> {
+  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string, options: { detached?: boolean } = {}): Iterable<T | null> {
     const matches = (row: T) => rowHolds(row, needle);
     if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).filter(matches);
-    return this.inner.scanMatching ? this.inner.scanMatching<T>(collection, workspaceId, needle) : [...this.inner.scan<T>(collection, workspaceId)].filter(matches);
+    return this.inner.scanMatching ? this.inner.scanMatching<T>(collection, workspaceId, needle, options) : [...this.inner.scan<T>(collection, workspaceId)].filter(matches);
   }
 
   partitions(collection: string): string[] {

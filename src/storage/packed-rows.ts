@@ -217,15 +217,17 @@ export class PackedRows implements RowMap {
   /**
    * The rows of values() whose JSON, lower-cased, holds `needle` (lower-case), in order: a text
    * search (the inspector's `q`) that parses only the pages whose text holds the needle. A page
-   * with changes since it was packed is tested row by row.
+   * with changes since it was packed is tested row by row. With `pauses`, a null after each page:
+   * where a walk in slices may stop for a while (only on a copy: see Store.scanMatching).
    */
-  *matching(needle: string): IterableIterator<Row> {
+  *matching(needle: string, pauses = false): IterableIterator<Row | null> {
     this.#walks++;
     try {
       const changedPages = new Set<number>();
       for (const change of this.#changed.values()) changedPages.add(change.page);
       const buffers = this.#pages.buffers;
       for (let page = 0; page < buffers.length; page++) {
+        if (pauses && page > 0) yield null;
         if (buffers[page] === null) continue;
         const text = (this.#texts.get(page) ?? this.#inflate(page)).toString('utf8');
         if (text === '') continue;

@@ -153,10 +153,12 @@ export class LocalStore implements InstrumentedStore {
     return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
   }
 
-  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T> {
+  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string, options: { detached?: boolean } = {}): Iterable<T | null> {
     const partition = this.#state.get(collection)?.get(workspaceId);
     if (!partition) return EMPTY_LIST as readonly T[];
-    if (partition.rows instanceof PackedRows) return partition.rows.matching(needle) as Iterable<T>;
+    if (partition.rows instanceof PackedRows) {
+      return (options.detached ? partition.rows.copy().matching(needle, true) : partition.rows.matching(needle)) as Iterable<T | null>;
+    }
     return this.list<T>(collection, workspaceId).filter((row) => rowHolds(row, needle));
   }
 

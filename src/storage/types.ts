@@ -115,9 +115,11 @@ export interface Store {
   /**
    * The rows of scan() whose JSON (JSON.stringify), lower-cased, holds `needle` (lower-case), in
    * order. Optional: without it, scan() is filtered. The engine searches a packed partition's page
-   * texts and parses only the pages that hold the needle (the inspector's `q`).
+   * texts and parses only the pages that hold the needle (the inspector's `q`). `detached`: over a
+   * copy of the partition taken now, as scanDetached, so the walk may be held across commits, and
+   * with a null between two pages, where a caller walking in slices may pause.
    */
-  scanMatching?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T>;
+  scanMatching?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string, options?: { detached?: boolean }): Iterable<T | null>;
   /**
    * What scan() gives, from a copy of the partition taken now, so it may be walked across commits
    * and turns of the event loop (an index built in slices: field-index.ts, prepare). Optional:
