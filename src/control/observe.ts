@@ -57,8 +57,10 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
       // costs /v1 nothing per request (issue 25: throughput with the inspector open)
       const wanted = request.query.events?.split(',') ?? STREAM_EVENT_TYPES;
       const unsubscribe = STREAM_EVENT_TYPES.filter((type) => wanted.includes(type)).map((type) => ctx.bus.on(type, handlers[type] as never));
-      // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md)
-      const unwatch = wanted.includes('request') ? ctx.requestLog.watch() : () => undefined;
+      // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md); capture=off: a
+      // client that only shows that requests happened (the inspector's Keys view) makes /v1 pay for none
+      const captures = wanted.includes('request') && (withDetail || request.query.capture === 'on');
+      const unwatch = captures ? ctx.requestLog.watch() : () => undefined;
       const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       request.raw.on('close', () => {

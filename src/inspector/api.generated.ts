@@ -5139,6 +5139,8 @@ export interface operations {
                 detail?: "full" | "none";
                 /** @description the events to receive, comma-separated (request, domain, delivery, rate-limit, reset); all by default. hello always comes first */
                 events?: string;
+                /** @description on: while this client streams requests, each one's headers and bodies are kept (the newest 200) for GET /requests/:requestId; off: not for this client (a view that only shows that requests happened, such as the inspector's Keys view); detail=full captures either way */
+                capture?: "on" | "off";
                 /** @description each: one `request` event a request; batched: the requests of one write as one `requests` event, a table {columns, rows} (the inspector: one JSON parse a write, not one a request) */
                 requests?: "each" | "batched";
             };

@@ -10,7 +10,8 @@ export type StreamHandler = (event: string, data: unknown) => void;
 /** the stream's event names a view may ask for (`?events=`): it gets those only, and `hello` */
 export type StreamEvent = 'request' | 'domain' | 'delivery' | 'rate-limit' | 'reset';
 
-export function openStream(events: readonly StreamEvent[], onEvent: StreamHandler, onState: (connected: boolean) => void = () => undefined): () => void {
+/** `capture: false`: the view never opens a request's details, so the sandbox keeps none for it (capture=off). */
+export function openStream(events: readonly StreamEvent[], onEvent: StreamHandler, onState: (connected: boolean) => void = () => undefined, options: { capture?: boolean } = {}): () => void {
   const controller = new AbortController();
   let stopped = false;
   const run = async (): Promise<void> => {
@@ -20,7 +21,7 @@ export function openStream(events: readonly StreamEvent[], onEvent: StreamHandle
         // every /v1 request, a capture of each); detail=none: a request's headers and bodies are read when it
         // is opened (GET /__sandbox/requests/:id); requests=batched: a write's requests come as one
         // `requests` array, one JSON parse for hundreds (issue 25: /v1 throughput with a page open)
-        const query = `events=${events.join(',')}&detail=none&requests=batched`;
+        const query = `events=${events.join(',')}&detail=none&requests=batched${options.capture === false ? '&capture=off' : ''}`;
         const response = await fetch(`/__sandbox/stream?${query}`, { headers: { ...authHeaders, accept: 'text/event-stream' }, signal: controller.signal });
         if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
         onState(true);

@@ -112,6 +112,26 @@ describe('live stream (SSE)', () => {
     resets.close();
   });
 
+  it('capture=off: the client gets request events, and no request is captured for it (the Keys view)', async () => {
+    sandbox = await createSandbox({ port: 0, clock: 'manual' });
+    const keys = await openStream(sandbox.controlUrl, '?events=request&detail=none&capture=off');
+    await keys.readUntil('event: hello');
+    const get = (id: string) => fetch(`${sandbox!.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}`, 'x-request-id': id } });
+    expect((await get('req-nocap-1')).status).toBe(200);
+    await keys.readUntil('"requestId":"req-nocap-1"');
+    const detailOf = async (id: string) => ((await (await fetch(`${sandbox!.controlUrl}/requests/${id}`)).json()) as { data: { detail?: unknown } }).data.detail;
+    expect(await detailOf('req-nocap-1')).toBeUndefined();
+    // a client that may open a request's details (the Requests view) still has them captured
+    const requests = await openStream(sandbox.controlUrl, '?events=request&detail=none');
+    await requests.readUntil('event: hello');
+    expect((await get('req-nocap-2')).status).toBe(200);
+    await requests.readUntil('"requestId":"req-nocap-2"');
+    expect(await detailOf('req-nocap-2')).toBeDefined();
+    expect((await fetch(`${sandbox.controlUrl}/stream?capture=maybe`)).status).toBe(400);
+    keys.close();
+    requests.close();
+  });
+
   it('streams each webhook delivery attempt with its attempt number and maximum', async () => {
     sandbox = await createSandbox({ port: 0 });
     const receiver = createServer((_req, res) => res.writeHead(500).end());

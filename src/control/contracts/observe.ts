@@ -38,6 +38,10 @@ export const OBSERVE_ROUTES = defineRoutes({
         .regex(STREAM_EVENTS_LIST, `a comma-separated list of ${FORWARDED_EVENTS.join(', ')}`)
         .optional()
         .describe(`the events to receive, comma-separated (${FORWARDED_EVENTS.join(', ')}); all by default. hello always comes first`),
+      capture: z
+        .enum(['on', 'off'])
+        .default('on')
+        .describe("on: while this client streams requests, each one's headers and bodies are kept (the newest 200) for GET /requests/:requestId; off: not for this client (a view that only shows that requests happened, such as the inspector's Keys view); detail=full captures either way"),
       requests: z
         .enum(['each', 'batched'])
         .default('each')

@@ -27,7 +27,7 @@ function useLastUsed(): Map<string, string> {
           next.set(keyPrefix, at);
           return next;
         });
-      }),
+      }, undefined, { capture: false }), // only that a key was used: no request's headers or bodies kept for it
     [],
   );
   const last = new Map<string, string>();
