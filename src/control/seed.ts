@@ -19,9 +19,9 @@ import { serve } from './contract.ts';
 import { SEED_ROUTES, type SeedBody } from './contracts/seed.ts';
 import { SeedState, type OpenSlot } from './seed-state.ts';
 import { bookingWindow, fixtureFor, generate, type RunPart } from './seed-generate.ts';
+import { requireWorkspace } from './workspace-keys.ts';
 
 export { concatView } from './seed-generate.ts';
-import { requireWorkspace } from './workspace-keys.ts';
 
 /**
  * POST /__sandbox/seed (`sandbox seed`): more volume in a running sandbox,
