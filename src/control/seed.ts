@@ -1,4 +1,5 @@
 import { conflict } from '../core/errors.ts';
+import { leaveCommitGroup } from '../storage/commit-group.ts';
 import { bulkRuns } from '../core/heap.ts';
 import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
@@ -43,6 +44,7 @@ const DEFAULT_BOOKINGS = 50;
 export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
   serve(app, SEED_ROUTES.seed, async (request) => {
     bulkRuns.started();
+    leaveCommitGroup(); // chunk by chunk, each chunk one commit (docs/storage.md, "One request, one commit")
     const result = await seedWorkspace(ctx, request.body);
     bulkRuns.ended(Object.values(result.created).reduce((sum, n) => sum + n, 0));
     return result;

@@ -5,6 +5,7 @@ import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError } from './error-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
+import { registerCommitHooks } from './commit-hooks.ts';
 import { registerRequestHooks, requestIdFor } from './request-hooks.ts';
 import { registerWarningHooks } from './warnings.ts';
 import { registerRepeatedQueryCheck } from './repeated-query.ts';
@@ -86,6 +87,7 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
   registerRepeatedQueryCheck(app);
   registerWarningHooks(app, ctx);
   registerRequestHooks(app, ctx);
+  registerCommitHooks(app, ctx); // after: its onSend closes the group once the idempotency outcome is in it
   app.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));
   return app;
 }

@@ -16,7 +16,9 @@
  *    lines with seq <= snapshot seq, which load skips.
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { CommitGroup, GroupHolder } from './commit-group.ts';
 import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
+import { JournalQueue, journalText, type Unit } from './journal-queue.ts';
 import { StoreError, type StoreStats } from './types.ts';
 
 /** What the store gives a snapshot write: its state as of now. */
@@ -37,9 +39,11 @@ export interface SnapshotSource {
  */
 export const JOURNAL_COMPACT_MIN_BYTES = 32 * 1024 * 1024;
 
-export class FileWriter {
+export class FileWriter implements GroupHolder {
   #journal: FileHandle | null = null;
-  /** commits waiting for the next flush */
+  /** commits waiting for a flush, with the open groups' lines held (journal-queue.ts) */
+  readonly #queue = new JournalQueue();
+  /** waiters for the next pass of the drain loop that does what they asked (a snapshot, or any flush) */
   #pending: Batch | null = null;
   /** the drain loop, while it runs (the flush lock) */
   #draining: Promise<void> | null = null;
@@ -88,19 +92,45 @@ export class FileWriter {
   startWriting(): Promise<void> {
     if (!this.#holding) return this.flush();
     this.#holding = false;
-    if (!this.#pending) return Promise.resolve();
-    const { promise } = this.#pending;
+    const waiting = this.#queue.tail?.promise ?? this.#pending?.promise;
+    if (!waiting) return Promise.resolve();
     this.#kick();
-    return promise;
+    return waiting;
   }
 
-  /** Queues one commit's journal line; resolves once it is durable. */
-  append(line: string): Promise<void> {
+  /**
+   * Queues one commit's journal line; resolves once it is durable. A commit of an
+   * open group is held until the group is released, and resolves at once: the
+   * group's close is what waits (commit-group.ts).
+   */
+  append(line: string, grouped?: { group: CommitGroup; seq: number; opsJson: string }): Promise<void> {
     if (this.#holding) void this.startWriting();
-    const batch = this.#batch();
-    batch.lines.push(line);
-    batch.commits++;
-    return batch.promise;
+    if (grouped) {
+      grouped.group.holdIn(this);
+      void this.#queue.add(grouped);
+      return Promise.resolve();
+    }
+    const durable = this.#queue.add({ line, group: null });
+    if (!this.#holding) this.#kick();
+    return durable;
+  }
+
+  /** GroupHolder: the group's lines may be written; resolves once they are durable. */
+  releaseGroup(group: CommitGroup): Promise<void> {
+    const durable = this.#queue.release(group);
+    if (!this.#holding) this.#kick();
+    return durable;
+  }
+
+  /**
+   * At close: the groups still open are dropped (journal-queue.ts, abandonOpen);
+   * returns how many. The caller then flushes instead of compacting, so memory,
+   * which holds their commits, is not written either.
+   */
+  abandonOpenGroups(): number {
+    const dropped = this.#queue.abandonOpen();
+    if (dropped > 0 && !this.#holding) this.#kick();
+    return dropped;
   }
 
   /** The next flush writes a whole snapshot (the state was replaced). */
@@ -109,8 +139,11 @@ export class FileWriter {
     return this.#batch().promise;
   }
 
+  /** Resolves once everything committed so far is durable, the lines of open groups included. */
   flush(): Promise<void> {
     if (this.#holding) return this.startWriting();
+    const tail = this.#queue.tail;
+    if (tail) return tail.promise;
     if (this.#pending) return this.#pending.promise;
     // something in flight, or a write failed and must be redone as a snapshot
     if (this.#draining || this.#forceSnapshot) return this.#batch().promise;
@@ -172,8 +205,15 @@ export class FileWriter {
     if (this.#draining) return;
     this.#draining = this.#drain().finally(() => {
       this.#draining = null;
-      if (this.#pending) this.#kick();
+      if (this.#waitsForNothing()) this.#kick();
     });
+  }
+
+  /** Whether the drain loop has something it may do now (else a release or a new commit kicks it). */
+  #waitsForNothing(): boolean {
+    if ((this.#forceSnapshot || !this.#snapshotOnDisk) && this.#queue.hasOpen) return false;
+    if (this.#queue.hasReady) return true;
+    return this.#pending !== null && !(this.#queue.hasOpen && this.#compactionDue());
   }
 
   #compactionDue(): boolean {
@@ -183,24 +223,38 @@ export class FileWriter {
       || this.#journalBytesSinceSnapshot >= Math.max(JOURNAL_COMPACT_MIN_BYTES, this.#snapshotBytes);
   }
 
-  /** The flush lock: only this loop touches the files once the store is open. */
+  /**
+   * The flush lock: only this loop touches the files once the store is open. A
+   * snapshot is never taken while a group holds lines: memory holds part of that
+   * request, and the snapshot would make that part durable without the rest. It
+   * waits for the group's release (which kicks the loop); the lines before the
+   * group are journalled meanwhile.
+   */
   async #drain(): Promise<void> {
     await null; // let commits issued in the same tick join the first batch
     let failed = false;
     for (;;) {
-      const batch = this.#pending;
-      if (!batch && (failed || !this.#compactionDue())) return;
-      this.#pending = null;
+      const mustSnapshot = this.#forceSnapshot || !this.#snapshotOnDisk;
+      const compacting = mustSnapshot || this.#compactionDue();
+      const canSnapshot = compacting && !this.#queue.hasOpen;
+      const hasWork = this.#pending !== null || this.#queue.hasReady;
+      if (!hasWork && (failed || !canSnapshot)) return;
+      if (!canSnapshot && mustSnapshot) return; // nothing may be journalled before that snapshot
+      const units = this.#queue.takeReady(); // all of the queue when a snapshot is taken: no group holds lines
+      // a waiter for a snapshot stays for the pass that writes it
+      const batch = canSnapshot || !compacting ? this.#pending : null;
+      if (batch) this.#pending = null;
+      if (!canSnapshot && !batch && units.length === 0) return;
       try {
-        const mustSnapshot = this.#forceSnapshot || !this.#snapshotOnDisk;
-        if (!mustSnapshot && !this.#compactionDue()) await this.#append(batch!);
+        if (!canSnapshot) await this.#append(units);
         else if (!(await this.#writeSnapshot(!mustSnapshot && this.#spareEdits))) {
           // a hand edit is on disk: the batch goes to the journal, which the edit's load
           // replays; the next snapshot waits for a compact() (the watcher deals with the edit)
           this.#waitingForEdit = true;
-          if (batch) await this.#append(batch);
+          await this.#append(units);
         }
         failed = false;
+        for (const unit of units) unit.resolve();
         batch?.resolve();
       } catch (err) {
         failed = true;
@@ -208,6 +262,7 @@ export class FileWriter {
         // line: never append again before a snapshot has been written
         this.#forceSnapshot = true;
         const error = new StoreError(`Cannot write database ${this.file.path}: ${errorMessage(err)}`, { cause: err });
+        for (const unit of units) unit.reject(error);
         batch?.reject(error);
       }
     }
@@ -218,10 +273,11 @@ export class FileWriter {
     return this.#journal;
   }
 
-  async #append(batch: Batch): Promise<void> {
-    if (batch.commits === 0) return;
+  async #append(units: readonly Unit[]): Promise<void> {
+    const { text, commits } = journalText(units);
+    if (commits === 0) return;
     const journal = await this.#openJournal();
-    const buffer = Buffer.from(batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join(''), 'utf8');
+    const buffer = Buffer.from(text, 'utf8');
     let offset = 0;
     while (offset < buffer.length) {
       const { bytesWritten } = await journal.write(buffer, offset, buffer.length - offset);
@@ -233,7 +289,7 @@ export class FileWriter {
     this.#journalBytesSinceSnapshot += buffer.length;
     // the snapshot this process found at open: its size, once, for the rule above
     if (this.#snapshotOnDisk && this.#snapshotBytes === 0) this.#snapshotBytes = (await stat(this.file.path).catch(() => ({ size: 0 }))).size;
-    this.stats.journalledCommits += batch.commits;
+    this.stats.journalledCommits += commits;
   }
 
   /** False when `unlessEdited` and the file holds a hand edit: nothing written. */

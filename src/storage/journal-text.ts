@@ -1,5 +1,7 @@
 /**
- * The journal's text: one line per acknowledged commit. Pure functions: no I/O here.
+ * The journal's text: one line per acknowledged commit, or one line for all the
+ * commits of a request (`{"seq":7,"from":5,"ops":[...]}` covers seqs 5 to 7:
+ * journal-queue.ts, docs/storage.md "One request, one commit"). Pure functions: no I/O here.
  */
 import { errorText, isPlainObject, opProblem } from './codec.ts';
 import { StoreError, type Op } from './types.ts';
@@ -46,15 +48,19 @@ export function parseJournal(text: string, file: string, baseSeq: number): Parse
       throw fail('not a journal entry ({"seq":n,"ops":[...]})');
     }
     const seq = entry.seq as number;
+    const from = entry.from === undefined ? seq : (entry.from as number);
+    if (!Number.isSafeInteger(from) || from > seq) throw fail(`"from" ${String(entry.from)} is not a seq at or before ${seq}`);
     if (seq <= baseSeq) {
       if (entries.length > 0) throw fail(`seq ${seq} goes backwards`);
       continue; // already contained in the snapshot (compaction was interrupted)
     }
-    if (seq !== expected) {
+    // a request's line may straddle the snapshot only if a compaction was cut between its
+    // rename and the journal's truncation: its ops are whole rows, so applying them again is harmless
+    if (entries.length === 0 ? from > expected : from !== expected) {
       throw fail(
         entries.length === 0
-          ? `journal continues at seq ${seq} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`
-          : `expected seq ${expected}, found ${seq}`,
+          ? `journal continues at seq ${from} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`
+          : `expected seq ${expected}, found ${from}`,
       );
     }
     for (let j = 0; j < entry.ops.length; j++) {
@@ -62,7 +68,7 @@ export function parseJournal(text: string, file: string, baseSeq: number): Parse
       if (problem) throw fail(`op ${j} ${problem}`);
     }
     entries.push({ seq, ops: entry.ops as Op[] });
-    expected++;
+    expected = seq + 1;
   }
   return { entries, tornTail };
 }

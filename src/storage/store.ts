@@ -9,6 +9,7 @@
  * dropped.
  */
 import { rowHolds } from './row-text.ts';
+import { currentCommitGroup } from './commit-group.ts';
 import type { Low } from 'lowdb';
 import type { HeldLock } from './lock.ts';
 import type { FileBackend } from './file-io.ts';
@@ -204,17 +205,24 @@ export class LocalStore implements InstrumentedStore {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (prepared.ops.length === 0) return this.flush();
+    const group = this.#writer ? currentCommitGroup() : undefined;
+    // in a request's group, nothing of its own may wait for the group's close
+    if (prepared.ops.length === 0) return group ? Promise.resolve() : this.flush();
     const seq = ++this.#seq;
     applyOps(this.#state, prepared.ops, seq, this.#writingGen);
     this.stats.commits++;
     this.#recent?.add(seq, prepared.ops, this.#writer!.snapshotSeq);
     this.#emit({ kind: 'ops', ops: prepared.ops });
-    return this.#writer ? this.#writer.append(`{"seq":${seq},"ops":[${prepared.opsJson}]}\n`) : Promise.resolve();
+    if (!this.#writer) return Promise.resolve();
+    const opsJson = prepared.opsJson!;
+    return this.#writer.append(group ? '' : `{"seq":${seq},"ops":[${opsJson}]}\n`, group && { group, seq, opsJson });
   }
 
   replaceAll(collections: InitialCollections, options: ReplaceOptions = {}): Promise<void> {
     if (this.#closing) return Promise.reject(this.#closedError());
+    // its snapshot must not wait for the close of the request that asked for it (a reset, a
+    // restore): what that request committed before is released, and it goes on ungrouped
+    currentCommitGroup()?.release();
     const seq = this.#seq + 1;
     const makeError = (problem: string) => new InvalidOpError(`replaceAll(): ${problem}`);
     let state: State;
@@ -257,7 +265,10 @@ export class LocalStore implements InstrumentedStore {
     const writer = this.#writer;
     if (!writer) return;
     try {
-      await (writer.dirty(this.#seq) ? this.compact() : this.flush());
+      // a request cut at the stop deadline: none of it is written, and memory, which holds
+      // part of it, is not snapshotted; the journal holds every acknowledged write
+      const cut = writer.abandonOpenGroups();
+      await (cut === 0 && writer.dirty(this.#seq) ? this.compact() : this.flush());
     } finally {
       await writer.release();
       this.#lock?.release();

@@ -133,7 +133,11 @@ export class WebhookDispatcher {
     const expired = this.outbox.expireOps(event.workspaceId, subscriptions.map((s) => s.id), this.ctx.options.webhookMaxPending, now);
     await this.ctx.store.commit([...this.outbox.trimOps(event.workspaceId, deliveries.length), ...expired.ops, ...deliveries.map((d) => this.outbox.putOp(d))]);
     for (const id of expired.ids) this.forgetTimer(id);
-    for (const d of deliveries) void this.track(this.attempt(d.workspaceId, d.id, 'initial'));
+    // Sent once the outbox rows are durable, which, for an event a request caused, is with that
+    // request's whole commit (docs/storage.md, "One request, one commit"): a receiver never hears
+    // of a write a crash then undoes. Not awaited here: the request's own close is what flushes.
+    const durable = this.ctx.store.flush().catch(() => undefined); // a failed write: pending rows are sent after a restart
+    for (const d of deliveries) void this.track(durable.then(() => this.attempt(d.workspaceId, d.id, 'initial')));
     return deliveries.map((d) => d.id);
   }
 
