@@ -68,6 +68,8 @@ export const SandboxOptionsSchema = z.object({
   listen: z.boolean().default(true),
   /** fsync the journal on each group commit */
   fsync: z.boolean().default(true),
+  /** a journal that does not continue the database file is set aside, not refused (docs/storage.md, "A journal that does not match") */
+  recover: z.boolean().default(false),
   /** reject plain http:// webhook URLs even for loopback hosts, as production would (docs/webhooks.md) */
   strictWebhookUrls: z.boolean().default(false),
   /** the deadline of one webhook delivery attempt, connect to last body byte (docs/webhooks.md, "Receiver limits") */

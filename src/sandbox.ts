@@ -54,6 +54,7 @@ export interface Sandbox {
   app: FastifyInstance;
   options: ResolvedOptions;
   /** one line each: what opening the database had to drop (the CLI prints them on stderr) */
+  /** one line each: what start had to drop or take over, and (appended by stop) what stop set aside */
   warnings: readonly string[];
   /** back to the fixtures (created workspaces are kept, back at their template) */
   reset(): Promise<void>;
@@ -95,7 +96,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const clock = new Clock(options.clock, clockStart(options));
   // a new database file is first written once the sandbox listens: a start that fails (a port
   // in use) leaves none behind (issue 26); the lock is taken now, and released on failure
-  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync, holdNewFile: true });
+  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync, holdNewFile: true, recover: options.recover });
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
   if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
@@ -247,6 +248,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
         await controlPlane.close();
         for (const service of running.reverse()) await service.stop();
         await store.close();
+        warnings.push(...engine.notes); // the CLI prints what stop added (an edit set aside)
       })()),
   };
 }

@@ -13,6 +13,8 @@ export interface StartFlags {
   allowedHost?: string[];
   data: string;
   inMemory?: boolean;
+  /** --recover: set an unmatched journal aside instead of refusing to start */
+  recover?: boolean;
   fixtures?: string;
   seed?: number;
   clock: string;
@@ -57,6 +59,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.webhookMaxPending !== undefined ? { webhookMaxPending: flags.webhookMaxPending } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
     ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),
+    ...(flags.recover ? { recover: true } : {}),
   };
 }
 
@@ -66,6 +69,7 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   let sandbox: Sandbox | undefined;
   let stopWatching: (() => Promise<void>) | undefined;
   let stopping = false;
+  let shownWarnings = 0;
   const shutdown = (exitCode = 0) => {
     // a second signal does not wait for the first stop (stop-deadline.ts)
     if (stopping) return endNow('a second signal came while stopping');
@@ -75,7 +79,10 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
     Promise.resolve(stopWatching?.())
       .then(() => sandbox!.stop())
       .then(
-        () => exit(exitCode),
+        () => {
+          for (const warning of sandbox!.warnings.slice(shownWarnings)) process.stderr.write(`sandbox: ${warning}\n`);
+          exit(exitCode);
+        },
         (err) => {
           process.stderr.write(`sandbox: could not stop cleanly: ${errorMessage(err).split('\n')[0]}\n`);
           exit(1);
@@ -86,6 +93,7 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   process.on('SIGTERM', () => shutdown());
   sandbox = await openCliSandbox(startOptions(flags), flags);
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
+  shownWarnings = sandbox.warnings.length;
   if (flags.watch) {
     const { watchSandbox } = await import('../watch.ts');
     stopWatching = await watchSandbox(sandbox, {

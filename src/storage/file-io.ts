@@ -3,7 +3,7 @@
  * errno checks, and the batch a group commit resolves together.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { renameSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { oneLine } from './codec.ts';
@@ -107,7 +107,7 @@ export class DurableJsonFile<T> {
    * edit nobody has dealt with yet (watch mode: the watcher loads it, with the
    * writes since on top): returns false, and the file is left as it is.
    */
-  async writeChunks(chunks: Iterable<string>, options: { unlessEdited?: boolean } = {}): Promise<boolean> {
+  async writeChunks(chunks: Iterable<string>, options: { unlessEdited?: boolean; setAsideEdit?: (aside: string) => void } = {}): Promise<boolean> {
     const handle = await open(this.#temp, 'w');
     const hash = this.known.tracking ? createHash('sha256') : null;
     let identity;
@@ -122,7 +122,7 @@ export class DurableJsonFile<T> {
       identity = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
       if (options.unlessEdited) {
         const look = await this.known.look();
-        if (look.kind === 'edited') return await this.#abandonTemp(handle);
+        if (look.kind === 'edited') return await this.#keepBeside(handle);
         // not a file (a FIFO put there): replaced, as without a watcher
         if (look.kind !== 'not-a-file') replaces = look.kind === 'missing' ? null : look.identity;
       }
@@ -132,15 +132,21 @@ export class DurableJsonFile<T> {
       throw err;
     }
     await handle.close();
+    if (options.setAsideEdit) {
+      this.#replaceSettingAside(hash?.digest('hex') ?? null, identity, options.setAsideEdit);
+      if (this.fsync) await fsyncDir(dirname(this.path));
+      return true;
+    }
     // Watch mode: the look above took reads and awaits, during which an editor may have renamed a
     // hand edit in; checked again, synchronously, with a synchronous rename right after it (under
     // load, an edit lost in that gap was seen as the sandbox's own file and never loaded)
-    if (replaces !== undefined && !this.known.stillThere(replaces)) return await this.#abandonTemp(null);
+    if (replaces !== undefined && !this.known.stillThere(replaces)) return await this.#keepBeside(null);
     const digest = hash?.digest('hex') ?? null;
     if (replaces !== undefined) {
       // noted before the rename: a watcher may look at the file as soon as it is there
       this.known.noteOwn(digest, identity);
       renameSync(this.#temp, this.path);
+      this.#dropBeside();
     } else {
       this.known.noteOwn(digest, identity);
       await rename(this.#temp, this.path);
@@ -149,11 +155,61 @@ export class DurableJsonFile<T> {
     return true;
   }
 
-  /** A snapshot not put in place (a hand edit is there): its temp file goes; false, as writeChunks answers. */
-  async #abandonTemp(handle: FileHandle | null): Promise<false> {
+  /**
+   * The last snapshot of a watching sandbox (at stop, issue 34): it goes in place whatever the file
+   * holds, so the file holds every write. What was there is first renamed aside, then looked at
+   * where nobody can rename over it: the sandbox's own bytes (or an edit the watcher already
+   * loaded or refused) are deleted; a hand edit nobody dealt with is kept under a name that says
+   * so, and reported. Only an edit renamed in between the two synchronous renames is lost.
+   */
+  #replaceSettingAside(digest: string | null, identity: FileIdentity, report: (aside: string) => void): void {
+    const aside = `${this.path}.unloaded-edit-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+    let moved = true;
+    try {
+      renameSync(this.path, aside);
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) throw err;
+      moved = false;
+    }
+    this.known.noteOwn(digest, identity);
+    renameSync(this.#temp, this.path);
+    this.#dropBeside();
+    if (!moved) return;
+    if (this.#isKnown(aside)) unlinkSync(aside);
+    else report(basename(aside));
+  }
+
+  #isKnown(file: string): boolean {
+    const info = statSync(file);
+    if (!info.isFile()) return false;
+    return this.known.knows(sha256(readFileSync(file)));
+  }
+
+  /**
+   * A snapshot not put in place (a hand edit is there, watch mode): kept beside the file instead
+   * (`<file>.sandbox-latest`), because the journal now goes on from it. If the process dies before
+   * the watcher deals with the edit, the next start finds the journal does not continue the edited
+   * file, and starts from this one (open-store.ts, issue 34); false, as writeChunks answers.
+   */
+  async #keepBeside(handle: FileHandle | null): Promise<false> {
     await handle?.close();
-    await unlink(this.#temp).catch(() => undefined);
+    await rename(this.#temp, this.besidePath);
+    if (this.fsync) await fsyncDir(dirname(this.path));
     return false;
+  }
+
+  /** The file holds the sandbox's own snapshot again: one kept beside an edit is not needed. */
+  #dropBeside(): void {
+    try {
+      unlinkSync(this.besidePath);
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) throw err;
+    }
+  }
+
+  /** where a snapshot kept beside an unloaded edit is (see #keepBeside) */
+  get besidePath(): string {
+    return `${this.path}.sandbox-latest`;
   }
 }
 

@@ -170,6 +170,22 @@ export class FileWriter implements GroupHolder {
     this.#spareEdits = true;
   }
 
+  /** where the last snapshot of a watching store reports an edit it set aside (finalSnapshot) */
+  #setAside: ((aside: string) => void) | null = null;
+
+  /**
+   * At close (issue 34): the last snapshot of a watching store goes in place whatever the file
+   * holds; an edit nobody dealt with is set aside and reported (file-io.ts). Returns whether the
+   * close must write a snapshot even with nothing new: a watched file may hold an edit.
+   */
+  finalSnapshot(report: (aside: string) => void): boolean {
+    if (!this.#spareEdits) return false;
+    this.#spareEdits = false;
+    this.#waitingForEdit = false;
+    this.#setAside = report;
+    return true;
+  }
+
   /** whether the files lag behind memory at `seq` (close then compacts) */
   dirty(seq: number): boolean {
     return seq !== this.#snapshotSeq || this.stats.journalledCommits > 0 || this.#forceSnapshot;
@@ -305,7 +321,7 @@ export class FileWriter implements GroupHolder {
       await this.#openJournal(); // created on first write; its dir entry is synced with the rename
       // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
       // so the new snapshot is durable before the journal shrinks
-      if (!(await this.file.snapshotFile.writeChunks(snapshot.chunks, { unlessEdited }))) return false;
+      if (!(await this.file.snapshotFile.writeChunks(snapshot.chunks, { unlessEdited, ...(this.#setAside ? { setAsideEdit: this.#setAside } : {}) }))) return false;
     } finally {
       snapshot.done();
     }

@@ -6,6 +6,17 @@
 import { errorText, isPlainObject, opProblem } from './codec.ts';
 import { StoreError, type Op } from './types.ts';
 
+/**
+ * The journal does not continue the snapshot: the writes between are in neither
+ * file (the database file was replaced by an older copy). open-store.ts says how
+ * to recover, or sets the journal aside with `recover` (docs/storage.md).
+ */
+export class JournalMismatchError extends StoreError {
+  constructor(message: string, readonly journalSeq: number, readonly snapshotSeq: number) {
+    super(message);
+  }
+}
+
 export interface JournalEntry {
   seq: number;
   ops: Op[];
@@ -56,7 +67,10 @@ export function parseJournal(text: string, file: string, baseSeq: number): Parse
     }
     // a request's line may straddle the snapshot only if a compaction was cut between its
     // rename and the journal's truncation: its ops are whole rows, so applying them again is harmless
-    if (entries.length === 0 ? from > expected : from !== expected) {
+    if (entries.length === 0 && from > expected) {
+      throw new JournalMismatchError(fail(`journal continues at seq ${from} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`).message, from, baseSeq);
+    }
+    if (from !== expected) {
       throw fail(
         entries.length === 0
           ? `journal continues at seq ${from} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`

@@ -2,13 +2,13 @@
  * Opening a database: in memory, a new file (seeded by the caller), or an
  * existing snapshot plus journal, validated and replayed.
  */
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { applyOps, emptySnapshot, stateFromCollections } from './codec.ts';
-import { parseJournal } from './journal-text.ts';
+import { JournalMismatchError, parseJournal, type ParsedJournal } from './journal-text.ts';
 import { parseSnapshotText, snapshotChunks } from './snapshot-text.ts';
-import { DurableJsonFile, errorMessage, isErrno, type FileBackend } from './file-io.ts';
+import { DurableJsonFile, errorMessage, fsyncDir, isErrno, type FileBackend } from './file-io.ts';
 import { acquireLock, type HeldLock } from './lock.ts';
 import { resolveDatabasePath } from './real-path.ts';
 import { DEFAULT_COMPACT_AFTER_COMMITS, LocalStore } from './store.ts';
@@ -98,10 +98,28 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
   } catch (err) {
     if (!isErrno(err, 'ENOENT')) throw cannot(`cannot read journal ${file.journalPath}: ${errorMessage(err)}`);
   }
-  const { entries, tornTail } = parseJournal(journalText, file.journalPath, snapshot.seq);
-  const warnings = tornTail
-    ? [`dropped the last line of ${file.journalPath}: it was cut short by a crash while being written, so that write was never acknowledged`]
-    : [];
+  const warnings: string[] = [];
+  let parsed: ParsedJournal;
+  try {
+    parsed = parseJournal(journalText, file.journalPath, snapshot.seq);
+  } catch (err) {
+    if (!(err instanceof JournalMismatchError)) throw err;
+    // an edit saved under --watch, and the process died before the watcher dealt with it: the
+    // sandbox's own last snapshot is beside it, and the journal goes on from that one
+    const aside = await adoptBeside(path, snapshotFile.besidePath, err);
+    if (aside) {
+      const reopened = await openFile(path, compactAfter, options, lock, undoMkdir);
+      reopened.warnings.unshift(`${basename(path)} held a hand edit (seq ${err.snapshotSeq}) that was never loaded before the sandbox stopped; set aside as ${aside}, and started from the sandbox's own last snapshot and its journal: no write lost`);
+      return reopened;
+    }
+    if (!options.recover) throw cannot(mismatchAdvice(err, file.journalPath));
+    const journalAside = await setJournalAside(file.journalPath, err);
+    warnings.push(`recovered: ${basename(file.journalPath)} (writes from seq ${err.journalSeq}) did not continue ${basename(path)} (seq ${err.snapshotSeq}); set aside as ${journalAside}, started from ${basename(path)} as it is`);
+    journalText = '';
+    parsed = { entries: [], tornTail: false };
+  }
+  const { entries, tornTail } = parsed;
+  if (tornTail) warnings.push(`dropped the last line of ${file.journalPath}: it was cut short by a crash while being written, so that write was never acknowledged`);
   let seq = snapshot.seq;
   for (const entry of entries) {
     applyOps(state, entry.ops, entry.seq);
@@ -120,4 +138,42 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     throw err instanceof StoreError ? err : cannot(errorMessage(err));
   }
   return { store, fresh: false, staleLock, warnings };
+}
+
+/** One line: both seqs, what happened, and the one command that recovers. */
+function mismatchAdvice(err: JournalMismatchError, journalPath: string): string {
+  return `its journal ${basename(journalPath)} continues at seq ${err.journalSeq} but the file is at seq ${err.snapshotSeq}, so the writes between are in neither (the file was replaced by an older copy); ` +
+    'start with --recover (createSandbox: recover: true) to set the journal aside beside it and start from the file as it is';
+}
+
+/** `<journal>.unmatched-from-seq<N>`, numbered if that name is taken: nothing is overwritten. */
+async function setJournalAside(journalPath: string, err: JournalMismatchError): Promise<string> {
+  for (let n = 1; ; n++) {
+    const aside = `${journalPath}.unmatched-from-seq${err.journalSeq}${n === 1 ? '' : `-${n}`}`;
+    const taken = await stat(aside).then(() => true, () => false);
+    if (taken) continue;
+    await rename(journalPath, aside);
+    return basename(aside);
+  }
+}
+
+/**
+ * The snapshot a watching sandbox kept beside an unloaded edit (file-io.ts, #keepBeside), when the
+ * journal continues it: the edit is renamed aside (`<file>.unloaded-edit-seq<N>`) and that
+ * snapshot put in its place. Returns the edit's new name, or null when there is no such snapshot.
+ */
+async function adoptBeside(path: string, besidePath: string, err: JournalMismatchError): Promise<string | null> {
+  let beside: DbSnapshot;
+  try {
+    beside = parseSnapshotText(await readFile(besidePath, 'utf8'), besidePath);
+  } catch {
+    return null; // none, or not whole: the refusal (or --recover) stands
+  }
+  if (beside.seq + 1 < err.journalSeq) return null;
+  const aside = `${path}.unloaded-edit-seq${err.snapshotSeq}`;
+  if (await stat(aside).then(() => true, () => false)) return null; // never overwrite one set aside before
+  await rename(path, aside);
+  await rename(besidePath, path);
+  await fsyncDir(dirname(path));
+  return basename(aside);
 }

@@ -69,6 +69,8 @@ export interface StoreInit {
 
 export class LocalStore implements InstrumentedStore {
   readonly path: string | null;
+  /** one line each: what closing had to set aside (an unloaded hand edit, watch mode) */
+  readonly notes: string[] = [];
   readonly stats: StoreStats = { commits: 0, flushes: 0, journalBytes: 0, snapshots: 0, journalledCommits: 0 };
 
   #state: State;
@@ -268,7 +270,8 @@ export class LocalStore implements InstrumentedStore {
       // a request cut at the stop deadline: none of it is written, and memory, which holds
       // part of it, is not snapshotted; the journal holds every acknowledged write
       const cut = writer.abandonOpenGroups();
-      await (cut === 0 && writer.dirty(this.#seq) ? this.compact() : this.flush());
+      const watched = writer.finalSnapshot((aside) => this.notes.push(`${aside}: ${this.path} was edited by hand as the sandbox stopped, and nobody had loaded the edit; it was set aside under this name, and the file holds every write`));
+      await (cut === 0 && (watched || writer.dirty(this.#seq)) ? this.compact() : this.flush());
     } finally {
       await writer.release();
       this.#lock?.release();

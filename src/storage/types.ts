@@ -186,6 +186,11 @@ export interface OpenStoreOptions {
    * flush): createSandbox holds it until it listens, so a failed start writes no database (issue 26)
    */
   holdNewFile?: boolean;
+  /**
+   * a journal that does not continue the snapshot (docs/storage.md, "A journal that does not
+   * match") is renamed aside, under a name that says so, instead of refusing the open
+   */
+  recover?: boolean;
 }
 
 export interface OpenedStore {
@@ -239,6 +244,8 @@ export interface InstrumentedStore extends Store {
   /** sequence number of the last commit (or replaceAll) applied in memory */
   readonly seq: number;
   readonly stats: Readonly<StoreStats>;
+  /** one line each: what closing had to set aside (docs/storage.md, "What a watched edit does") */
+  readonly notes: readonly string[];
   /** Writes the snapshot and truncates the journal now (file mode; no-op in memory). */
   compact(): Promise<void>;
   /** Writes what a new file held back (OpenStoreOptions.holdNewFile); resolves once durable. */

@@ -27,6 +27,7 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
     .option('--allowed-host <name>', 'on loopback, also answer this Host (a proxy or container name; .name for its subdomains too); repeatable. Any other name gets a 403, against DNS rebinding', collectAllowedHost)
     .option('--data <file>', 'database file', defaults.port === 0 ? undefined : '.sandbox/db.json')
     .option('--in-memory', 'keep everything in memory; nothing is written to disk')
+    .option('--recover', 'when the journal does not continue the database file (an older copy was put in its place), set the journal aside beside it and start from the file')
     .option('--fixtures <dir>', 'fixtures directory (default: the bundled fixtures)')
     .option('--seed <n>', 'faker seed for generated fixture data', parseInteger('--seed', 0, 2 ** 31 - 1))
     .option('--clock <mode>', 'real, or manual (time moves only via the control plane)', 'real')
