@@ -34,6 +34,8 @@ export default defineConfig({
     // the machine has 2 cores; spawn-heavy CLI tests behave better with few workers
     maxWorkers: 2,
     reporters: ['default'],
+    // a store change listener that throws fails the test (test/setup/listener-errors.ts); both projects extend this
+    setupFiles: ['test/setup/listener-errors.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include: TEST_FILES, exclude: [...configDefaults.exclude, ...ISOLATED_FILES], isolate: false } },
       { extends: true, test: { name: 'isolated', include: ISOLATED_FILES } },

@@ -26,6 +26,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    setupFiles: ['test/setup/listener-errors.ts'],
     include: chosen?.length ? chosen : ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: [...configDefaults.exclude, ...NOT_UNDER_STRYKER],
     isolate: true,

@@ -94,19 +94,25 @@ export function hostRefusal(hostHeader: string | undefined, rules: HostRules): A
 
 /**
  * Why a control-plane request may not be served, as the 403 to answer; null
- * when it may. `Origin` must be the sandbox's own (http, and the host and port
- * the request was sent to), or name an allowed host; `Origin: null` (a
+ * when it may. `Origin` must be the sandbox's own: scheme, host and port all
+ * those of the request (`http:`, the only scheme the sandbox serves, and its
+ * `Host`), as a browser compares origins. An `--allowed-host` name makes its
+ * Host reachable (hostRefusal), not its Origin: `http://devbox:9999` is another
+ * origin than `devbox:4010`, and `b.example.test` another than
+ * `a.example.test`, whatever the rules allow, so a page on another port or a
+ * sibling subdomain may not drive the sandbox (issue 34). `Origin: null` (a
  * sandboxed frame, a file:// page) is another origin. `Sec-Fetch-Site:
  * cross-site` is refused, and so is `same-site` (a page on another port of
- * localhost) unless its Origin is allowed. `same-origin` and `none` (typed in
- * the address bar) pass, as does a request with neither header (not a browser).
+ * localhost) unless its Origin is the sandbox's own. `same-origin` and `none`
+ * (typed in the address bar) pass, as does a request with neither header (not
+ * a browser).
  */
-export function crossOriginRefusal(headers: { origin?: string | undefined; host?: string | undefined; site?: string | undefined }, rules: HostRules): ApiError | null {
+export function crossOriginRefusal(headers: { origin?: string | undefined; host?: string | undefined; site?: string | undefined }): ApiError | null {
   const { origin, site } = headers;
-  const originOk = origin !== undefined && isOwnOrAllowedOrigin(origin, headers.host, rules);
+  const originOk = origin !== undefined && isOwnOrigin(origin, headers.host);
   if (origin !== undefined && !originOk) {
     const own = headers.host ? `http://${headers.host}` : 'its own';
-    return crossOrigin(`Blocked cross-origin request: the control plane answers only its own origin (${own}), and this one comes from ${JSON.stringify(origin.slice(0, 200))}; a web page may not drive the sandbox. Use the CLI, the control client or curl, or start the sandbox with --allowed-host <name> for a proxy`);
+    return crossOrigin(`Blocked cross-origin request: the control plane answers only its own origin (${own}), and this one comes from ${JSON.stringify(origin.slice(0, 200))}; a web page may not drive the sandbox. Use the CLI, the control client or curl; behind a proxy, have it forward the page's own Host (allowed with --allowed-host <name>)`);
   }
   if (site === 'cross-site' || (site === 'same-site' && !originOk)) {
     return crossOrigin(`Blocked cross-site request (Sec-Fetch-Site: ${site}): a web page may not drive the sandbox's control plane. Use the CLI, the control client or curl, or open the URL from the address bar`);
@@ -128,16 +134,16 @@ export function formPostRefusal(method: string, contentType: string | undefined,
     `${contentType ? `Unsupported Content-Type ${JSON.stringify(contentType.slice(0, 100))}` : 'No Content-Type'}: a control-plane POST must be sent with Content-Type: application/json, even with no body (so that no web page can send it), e.g. curl -X POST -H 'content-type: application/json' ${controlUrl}`);
 }
 
-function isOwnOrAllowedOrigin(origin: string, hostHeader: string | undefined, rules: HostRules): boolean {
+/** Same origin as a browser decides it: the Origin's scheme is http and its host and port are the Host's, after the URL parser's normalisation (case, `127.1`, a default port). */
+function isOwnOrigin(origin: string, hostHeader: string | undefined): boolean {
+  if (hostHeader === undefined || hostnameOf(hostHeader) === null) return false;
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
     return false; // `null`, or not a URL
   }
-  if (isAllowedHostname(url.hostname, rules.allowedHosts)) return true;
-  if (url.protocol !== 'http:' || hostHeader === undefined || hostnameOf(hostHeader) === null) return false;
-  return url.host === new URL(`http://${hostHeader}`).host;
+  return url.protocol === 'http:' && url.host === new URL(`http://${hostHeader}`).host;
 }
 
 const crossOrigin = (message: string) => apiError(403, 'CROSS_ORIGIN_REFUSED', message);

@@ -14,11 +14,10 @@ import { unknownRoute } from './route-suggest.ts';
  * spelling (`/%5F%5Fsandbox/...` is routed here too). Call before any route.
  */
 export function registerControlScope(control: FastifyInstance, ctx: SandboxContext): void {
-  const rules = { allowedHosts: ctx.options.allowedHosts };
   control.addHook('onRequest', (request, _reply, done) => {
     request.area = 'control';
     // no web page may drive the control plane (src/core/host-guard.ts), token or not
-    const refusal = crossOriginRefusal({ origin: headerValue(request, 'origin'), host: request.headers.host, site: headerValue(request, 'sec-fetch-site') }, rules)
+    const refusal = crossOriginRefusal({ origin: headerValue(request, 'origin'), host: request.headers.host, site: headerValue(request, 'sec-fetch-site') })
       ?? formPostRefusal(request.method, request.headers['content-type'], controlUrlOf(request));
     if (refusal) return done(refusal);
     if (!ctx.controlToken || isInspectorFile(request)) return done();

@@ -26,6 +26,17 @@ interface Partition {
 const NONE: ReadonlySet<string> = new Set();
 
 /**
+ * A row's key, or null (or undefined) to leave the row out of the index. It
+ * runs on every row the store can hold, not only on rows the API validated (a
+ * row put by a test, an imported state, a hand-edited or older database file),
+ * so it must not throw on a missing field: use `textKey(row.field)` (issue 34).
+ */
+export type KeyOf<T> = (row: T) => string | null | undefined;
+
+/** A field's value when it is a string, else null: the guard for a key function (`textKey(p.email)?.toLowerCase()`). */
+export const textKey = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
  * A secondary index over one collection, by a key derived from each row,
  * kept per workspace partition. It is built on the first lookup of a partition
  * (one scan) and then kept up to date from the store's change feed, which runs
@@ -47,7 +58,7 @@ export class FieldIndex<T extends { readonly id: string }> {
   static readonly #shared = new WeakMap<Store, Map<string, FieldIndex<never>>>();
 
   /** The one index of `store` named `name` (services built twice share it), created on first use. */
-  static of<T extends { readonly id: string }>(store: Store, collection: string, name: string, keyOf: (row: T) => string | null): FieldIndex<T> {
+  static of<T extends { readonly id: string }>(store: Store, collection: string, name: string, keyOf: KeyOf<T>): FieldIndex<T> {
     let byName = FieldIndex.#shared.get(store);
     if (!byName) FieldIndex.#shared.set(store, (byName = new Map()));
     const id = `${collection}:${name}`;
@@ -57,7 +68,7 @@ export class FieldIndex<T extends { readonly id: string }> {
   }
 
   /** The index of a declared collection, its rows typed by the collection's schema. */
-  static on<T extends { readonly id: string }>(store: Store, collection: Collection<T>, name: string, keyOf: (row: T) => string | null): FieldIndex<T> {
+  static on<T extends { readonly id: string }>(store: Store, collection: Collection<T>, name: string, keyOf: KeyOf<T>): FieldIndex<T> {
     return FieldIndex.of<T>(store, collection.name, name, keyOf);
   }
 
@@ -78,11 +89,16 @@ export class FieldIndex<T extends { readonly id: string }> {
   constructor(
     private readonly store: Store,
     private readonly collection: string,
-    /** the row's key, or null to leave the row out of the index */
-    private readonly keyOf: (row: T) => string | null,
+    private readonly keyFn: KeyOf<T>,
     private readonly maxPartitions = FieldIndex.MAX_PARTITIONS,
   ) {
     store.onChange((change) => this.#apply(change));
+  }
+
+  /** The row's key; anything but a string (a row without the field: an import, an older file) files nothing. */
+  #keyOf(row: T): string | null {
+    const key = this.keyFn(row);
+    return typeof key === 'string' ? key : null;
   }
 
   /** ids of the partition's rows whose key is `key` */
@@ -108,7 +124,7 @@ export class FieldIndex<T extends { readonly id: string }> {
     let stale: string[] | null = null;
     for (const id of typeof group === 'string' ? [group] : group) {
       const row = this.store.get<T>(this.collection, workspaceId, id);
-      if (row !== undefined && this.keyOf(row) === key) out.push(row);
+      if (row !== undefined && this.#keyOf(row) === key) out.push(row);
       else (stale ??= []).push(id);
     }
     if (stale) for (const id of stale) unfile(partition, key, id);
@@ -146,7 +162,7 @@ export class FieldIndex<T extends { readonly id: string }> {
     const partition: Partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
     let deadline = performance.now() + FieldIndex.SLICE_MS;
     for (const row of rows) {
-      const key = this.keyOf(row);
+      const key = this.#keyOf(row);
       if (key !== null) file(partition, key, row.id);
       if (performance.now() >= deadline) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -157,7 +173,7 @@ export class FieldIndex<T extends { readonly id: string }> {
     if (state.abandoned) return; // replaced, or a lookup meanwhile built it in one go
     // the puts since the copy, in commit order: a new row is filed after the rows before it, as the store orders them
     for (const op of state.puts) {
-      const key = this.keyOf(op.row as unknown as T);
+      const key = this.#keyOf(op.row as unknown as T);
       if (key !== null) file(partition, key, op.row.id);
     }
     partition.checkedAt = partition.filed;
@@ -186,7 +202,7 @@ export class FieldIndex<T extends { readonly id: string }> {
     }
     partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
     for (const row of this.store.scan<T>(this.collection, workspaceId)) {
-      const key = this.keyOf(row);
+      const key = this.#keyOf(row);
       if (key !== null) file(partition, key, row.id);
     }
     partition.checkedAt = partition.filed;
@@ -228,7 +244,7 @@ export class FieldIndex<T extends { readonly id: string }> {
         if (this.store.count(this.collection, op.workspaceId) <= EAGER_BUILD_ROWS) this.#partition(op.workspaceId);
         continue;
       }
-      const key = this.keyOf(op.row as unknown as T);
+      const key = this.#keyOf(op.row as unknown as T);
       if (key !== null) file(partition, key, op.row.id); // already filed there: keeps its place, as the store's order does
       this.#checkStale(op.workspaceId, partition);
     }

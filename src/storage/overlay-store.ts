@@ -1,5 +1,6 @@
 import { rowHolds } from './row-text.ts';
 import { maskId } from './id-mask.ts';
+import { reportListenerError } from './listener-errors.ts';
 import { BASE_PREFIX, basePartition, isTombstone, OVERLAYS_COLLECTION, tombstone, type OverlayRecord } from './overlay-records.ts';
 import { DEFAULT_CACHED_ROWS, OverlayViews, type OverlayStoreOptions } from './overlay-views.ts';
 import { GLOBAL_PARTITION, type Collections, type CommitOptions, type FileEdit, type InitialCollections, type ReplaceOptions, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
@@ -263,7 +264,7 @@ export class OverlayStore implements Store {
       try {
         listener(out);
       } catch (err) {
-        console.error('[storage] onChange listener threw:', err);
+        reportListenerError(err, out);
       }
     }
   }

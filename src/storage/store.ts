@@ -8,6 +8,7 @@
  * final line without newline or that does not parse was never acknowledged:
  * dropped.
  */
+import { reportListenerError } from './listener-errors.ts';
 import { rowHolds } from './row-text.ts';
 import { currentCommitGroup } from './commit-group.ts';
 import type { Low } from 'lowdb';
@@ -290,8 +291,8 @@ export class LocalStore implements InstrumentedStore {
       try {
         listener(change);
       } catch (err) {
-        // a listener must not break a commit that is already applied
-        console.error('[storage] onChange listener threw:', err);
+        // a listener must not break a commit that is already applied; its throw is a bug, reported (listener-errors.ts)
+        reportListenerError(err, change);
       }
     }
   }

@@ -6,8 +6,6 @@ import { crossOriginRefusal, formPostRefusal, hostnameOf, hostRefusal, normalise
  * untested: values that pass the Host pattern but are no URL, the wording of
  * each refusal (what a developer reads to fix the request) and its bounds.
  */
-const rules = { allowedHosts: ['proxy.test'] };
-
 describe('host names that match the pattern but are no host', () => {
   it.each(['[1::2::3]', 'localhost:99999', '[::1]:70000'])('%s is none', (header) => {
     expect(hostnameOf(header)).toBeNull();
@@ -39,29 +37,29 @@ describe('the Host refusal', () => {
 
 describe('the cross-origin refusal', () => {
   it("names the sandbox's own origin, or says \"its own\" when no Host was sent", () => {
-    expect(crossOriginRefusal({ origin: 'http://attacker.example', host: '127.0.0.1:4010' }, rules)!.body.error).toBe(
-      'Blocked cross-origin request: the control plane answers only its own origin (http://127.0.0.1:4010), and this one comes from "http://attacker.example"; a web page may not drive the sandbox. Use the CLI, the control client or curl, or start the sandbox with --allowed-host <name> for a proxy',
+    expect(crossOriginRefusal({ origin: 'http://attacker.example', host: '127.0.0.1:4010' })!.body.error).toBe(
+      'Blocked cross-origin request: the control plane answers only its own origin (http://127.0.0.1:4010), and this one comes from "http://attacker.example"; a web page may not drive the sandbox. Use the CLI, the control client or curl; behind a proxy, have it forward the page\'s own Host (allowed with --allowed-host <name>)',
     );
-    expect(crossOriginRefusal({ origin: 'http://attacker.example' }, rules)!.body.error).toContain('answers only its own origin (its own), and');
+    expect(crossOriginRefusal({ origin: 'http://attacker.example' })!.body.error).toContain('answers only its own origin (its own), and');
   });
 
   it('cuts the origin it shows at 200 characters', () => {
     const origin = `http://${'a'.repeat(300)}.example`;
-    const error = crossOriginRefusal({ origin, host: '127.0.0.1:4010' }, rules)!.body.error;
+    const error = crossOriginRefusal({ origin, host: '127.0.0.1:4010' })!.body.error;
     expect(error).toContain(`comes from ${JSON.stringify(origin.slice(0, 200))};`);
   });
 
   it('says which Sec-Fetch-Site was refused', () => {
-    expect(crossOriginRefusal({ site: 'cross-site' }, rules)!.body.error).toBe(
+    expect(crossOriginRefusal({ site: 'cross-site' })!.body.error).toBe(
       "Blocked cross-site request (Sec-Fetch-Site: cross-site): a web page may not drive the sandbox's control plane. Use the CLI, the control client or curl, or open the URL from the address bar",
     );
-    expect(crossOriginRefusal({ site: 'same-site' }, rules)!.body.error).toContain('(Sec-Fetch-Site: same-site)');
+    expect(crossOriginRefusal({ site: 'same-site' })!.body.error).toContain('(Sec-Fetch-Site: same-site)');
   });
 
   it('an origin is never its own without a Host to compare it with, nor with a Host that is no host', () => {
-    expect(crossOriginRefusal({ origin: 'http://undefined' }, rules)?.body.code).toBe('CROSS_ORIGIN_REFUSED');
-    expect(crossOriginRefusal({ origin: 'http://localhost', host: 'a b' }, rules)?.body.code).toBe('CROSS_ORIGIN_REFUSED');
-    expect(crossOriginRefusal({ origin: 'http://localhost', host: 'localhost:99999' }, rules)?.body.code).toBe('CROSS_ORIGIN_REFUSED');
+    expect(crossOriginRefusal({ origin: 'http://undefined' })?.body.code).toBe('CROSS_ORIGIN_REFUSED');
+    expect(crossOriginRefusal({ origin: 'http://localhost', host: 'a b' })?.body.code).toBe('CROSS_ORIGIN_REFUSED');
+    expect(crossOriginRefusal({ origin: 'http://localhost', host: 'localhost:99999' })?.body.code).toBe('CROSS_ORIGIN_REFUSED');
   });
 });
 

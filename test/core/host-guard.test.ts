@@ -55,22 +55,45 @@ describe('--allowed-host and allowedHosts', () => {
 });
 
 describe('the control plane\'s origin rules', () => {
-  const rules = { allowedHosts: ['proxy.test'] };
   it.each([
     [{ origin: 'http://127.0.0.1:4010', host: '127.0.0.1:4010' }, null],
     [{ origin: 'http://localhost', host: 'localhost:80' }, null],
-    [{ origin: 'https://proxy.test', host: 'proxy.test' }, null],
+    [{ origin: 'http://127.0.0.1:4010', host: '127.1:4010' }, null],
+    [{ origin: 'http://localhost:4010', host: 'LOCALHOST:4010' }, null],
+    [{ origin: 'http://[::1]:4010', host: '[0:0:0:0:0:0:0:1]:4010' }, null],
+    [{ origin: 'http://proxy.test', host: 'proxy.test' }, null],
+    [{ origin: 'http://devbox:4010', host: 'devbox:4010' }, null],
+    [{ origin: 'http://a.example.test:4010', host: 'A.Example.Test:4010' }, null],
     [{ site: 'same-origin' }, null],
     [{ site: 'none' }, null],
     [{}, null],
     [{ origin: 'https://127.0.0.1:4010', host: '127.0.0.1:4010' }, 'CROSS_ORIGIN_REFUSED'],
     [{ origin: 'http://localhost:4010', host: '127.0.0.1:4010' }, 'CROSS_ORIGIN_REFUSED'],
+    [{ origin: 'http://127.0.0.1:4010', host: 'localhost:4010' }, 'CROSS_ORIGIN_REFUSED'],
+    [{ origin: 'http://[::1]:4010', host: '127.0.0.1:4010' }, 'CROSS_ORIGIN_REFUSED'],
+    [{ origin: 'http://localhost:4011', host: 'localhost:4010' }, 'CROSS_ORIGIN_REFUSED'],
     [{ origin: 'null', host: '127.0.0.1:4010' }, 'CROSS_ORIGIN_REFUSED'],
     [{ origin: 'http://127.0.0.1:4010' }, 'CROSS_ORIGIN_REFUSED'],
     [{ site: 'cross-site' }, 'CROSS_ORIGIN_REFUSED'],
     [{ site: 'same-site' }, 'CROSS_ORIGIN_REFUSED'],
+    [{ origin: 'http://localhost:4011', host: 'localhost:4010', site: 'same-site' }, 'CROSS_ORIGIN_REFUSED'],
+    [{ origin: 'http://localhost:4010', host: 'localhost:4010', site: 'same-site' }, null],
   ])('%j -> %s', (headers, code) => {
-    expect(crossOriginRefusal(headers, rules)?.body.code ?? null).toBe(code);
+    expect(crossOriginRefusal(headers)?.body.code ?? null).toBe(code);
+  });
+
+  // issue 34: an --allowed-host name makes its Host reachable, and its own origin only
+  it.each([
+    [{ origin: 'http://devbox:9999', host: 'devbox:4010' }, 'another port of an allowed host'],
+    [{ origin: 'http://devbox', host: 'devbox:4010' }, 'the default port of an allowed host'],
+    [{ origin: 'https://devbox:4010', host: 'devbox:4010' }, 'https: the sandbox serves http only'],
+    [{ origin: 'https://proxy.test', host: 'proxy.test' }, 'https on the default ports: 443 is not 80'],
+    [{ origin: 'http://b.example.test:4010', host: 'a.example.test:4010' }, 'a sibling under a .name rule'],
+    [{ origin: 'http://example.test:4010', host: 'a.example.test:4010' }, 'the parent of a .name rule'],
+    [{ origin: 'http://devbox:4010', host: '127.0.0.1:4010' }, 'an allowed name sent to a loopback Host'],
+  ])('%j is another origin (%s)', (headers) => {
+    expect(hostRefusal(headers.host, { allowedHosts: ['devbox', '.example.test', 'proxy.test'] })).toBeNull();
+    expect(crossOriginRefusal(headers)?.body.code).toBe('CROSS_ORIGIN_REFUSED');
   });
 
   it('wants application/json on a POST only, and says what to send', () => {

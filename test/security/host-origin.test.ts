@@ -150,11 +150,12 @@ describe('cross-site requests to the control plane', () => {
     expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
 
-  it('still serves its own origin, an allowed host, the address bar and non-browser clients', async () => {
+  it("still serves its own origin, an allowed host's own origin, the address bar and non-browser clients", async () => {
     const port = sandbox.port;
     expect((await raw(port, 'POST', '/__sandbox/snapshots', { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin', ...json }, JSON.stringify({ name: 'own' }))).status).toBe(201);
     expect((await raw(port, 'GET', '/__sandbox/clock', { host: `localhost:${port}`, origin: `http://localhost:${port}` })).status).toBe(200);
-    expect((await raw(port, 'GET', '/__sandbox/clock', { host: 'proxy.test', origin: 'https://proxy.test' })).status).toBe(200);
+    expect((await raw(port, 'GET', '/__sandbox/clock', { host: 'proxy.test', origin: 'http://proxy.test' })).status).toBe(200);
+    expect((await raw(port, 'GET', '/__sandbox/clock', { host: `api.dev.test:${port}`, origin: `http://api.dev.test:${port}` })).status).toBe(200);
     expect((await raw(port, 'GET', '/__sandbox/clock', { 'sec-fetch-site': 'none' })).status).toBe(200);
     expect((await raw(port, 'POST', '/__sandbox/snapshots/own/restore', json)).status).toBe(200);
   });

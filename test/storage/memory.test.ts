@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   GLOBAL_PARTITION,
   InvalidOpError,
   SCHEMA_VERSION,
   StoreError,
+  onListenerError,
   openStore,
   type DbSnapshot,
   type Op,
@@ -194,19 +195,23 @@ describe('memory store: change notifications', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('keeps going when a listener throws', async () => {
+  it('keeps going when a listener throws, and reports it (test/storage/listener-errors.test.ts)', async () => {
     const store = await memoryStore();
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const seen: string[] = [];
-    store.onChange(() => {
-      throw new Error('boom');
-    });
-    store.onChange(() => seen.push('second'));
-    await store.commit([put('c', 'ws', { id: 'a' })]);
-    expect(seen).toEqual(['second']);
-    expect(store.get('c', 'ws', 'a')).toBeDefined();
-    expect(errors).toHaveBeenCalled();
-    errors.mockRestore();
+    const reported: string[] = [];
+    const previous = onListenerError((failure) => reported.push(failure.message));
+    try {
+      const seen: string[] = [];
+      store.onChange(() => {
+        throw new Error('boom');
+      });
+      store.onChange(() => seen.push('second'));
+      await store.commit([put('c', 'ws', { id: 'a' })]);
+      expect(seen).toEqual(['second']);
+      expect(store.get('c', 'ws', 'a')).toBeDefined();
+      expect(reported).toEqual([expect.stringContaining('put c ws/a: Error: boom')]);
+    } finally {
+      onListenerError(previous);
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import type { Principal } from '../../core/auth.ts';
 import type { Clock } from '../../core/clock.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { bareUuid, newId, parseId } from '../../core/ids.ts';
-import { FieldIndex } from '../../storage/field-index.ts';
+import { FieldIndex, textKey } from '../../storage/field-index.ts';
 import type { Store } from '../../storage/types.ts';
 import type { PricedSelection } from '../departures/pricing.ts';
 import type { BookingView } from './requests.ts';
@@ -25,7 +25,7 @@ export class BookingRecords {
     readonly clock: Clock,
     private readonly bus: EventBus,
   ) {
-    this.codes = FieldIndex.on(store, BOOKINGS, 'code', (b) => b.code.toUpperCase());
+    this.codes = FieldIndex.on(store, BOOKINGS, 'code', (b) => textKey(b.code)?.toUpperCase());
     this.passengersByBooking = FieldIndex.on(store, PASSENGERS, 'bookingId', (p) => p.bookingId);
     this.itemsByBooking = FieldIndex.on(store, BOOKING_ITEMS, 'bookingId', (i) => i.bookingId);
   }

@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import { JOBS } from '../../core/collections.ts';
 import { conflict } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
-import { FieldIndex } from '../../storage/field-index.ts';
+import { FieldIndex, textKey } from '../../storage/field-index.ts';
 import type { Store } from '../../storage/types.ts';
 import {
   GALLERY_DELETE_JOB,
@@ -28,7 +28,7 @@ export class GalleryService {
     private readonly clock: Clock,
     private readonly deletionDelayMs: number,
   ) {
-    this.folderNames = FieldIndex.on(store, GALLERY_FOLDERS, 'parent+name', (f) => folderKey(f.parentId, f.name));
+    this.folderNames = FieldIndex.on(store, GALLERY_FOLDERS, 'parent+name', (f) => (textKey(f.name) === null ? null : folderKey(f.parentId, f.name)));
   }
 
   /** Names are unique within a parent (exact match after trimming): 409; an unknown parent: 404. */

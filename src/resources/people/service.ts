@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { conflict } from '../../core/errors.ts';
 import { emitDomainEvent, type EventBus } from '../../core/events.ts';
 import { newId, parseId } from '../../core/ids.ts';
-import { FieldIndex } from '../../storage/field-index.ts';
+import { FieldIndex, textKey } from '../../storage/field-index.ts';
 import type { Store } from '../../storage/types.ts';
 import type { CreatePersonBody } from './requests.ts';
 import type { Person } from './schemas.ts';
@@ -18,7 +18,7 @@ export class PeopleService {
     private readonly clock: Clock,
     private readonly bus: EventBus,
   ) {
-    this.emails = FieldIndex.on(store, PEOPLE, 'email', (person) => person.email.toLowerCase());
+    this.emails = FieldIndex.on(store, PEOPLE, 'email', (person) => textKey(person.email)?.toLowerCase());
   }
 
   /** A person of the workspace; another workspace's person is simply not found (404), a wrong prefix is a 400. */

@@ -6,7 +6,7 @@ import { apiError, type ApiError } from '../../core/errors.ts';
 import { frozenClockHint, resendTooSoon } from '../../core/reasons.ts';
 import { newId } from '../../core/ids.ts';
 import { hashesEqual, hashSecret } from '../../core/secrets.ts';
-import { FieldIndex } from '../../storage/field-index.ts';
+import { FieldIndex, textKey } from '../../storage/field-index.ts';
 import type { Op, Store } from '../../storage/types.ts';
 import { deliveryCountOps } from '../analytics/service.ts';
 import type { Verification } from './schemas.ts';
@@ -31,7 +31,7 @@ export class VerificationService {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.byTarget = FieldIndex.on(store, VERIFICATIONS, 'channel+target', (v) => `${v.channel}\u0000${v.target}`);
+    this.byTarget = FieldIndex.on(store, VERIFICATIONS, 'channel+target', (v) => (textKey(v.channel) !== null && textKey(v.target) !== null ? `${v.channel}\u0000${v.target}` : null));
   }
 
   /**
