@@ -29,6 +29,8 @@ export interface StartFlags {
   suspension?: boolean;
   /** created workspaces at most */
   maxWorkspaces?: number;
+  /** GET /__sandbox/stream clients at once */
+  maxStreamClients?: number;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -57,6 +59,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.webhookMaxPending !== undefined ? { webhookMaxPending: flags.webhookMaxPending } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
     ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),
+    ...(flags.maxStreamClients !== undefined ? { maxStreamClients: flags.maxStreamClients } : {}),
   };
 }
 
