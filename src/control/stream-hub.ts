@@ -3,7 +3,7 @@ import { conflict } from '../core/errors.ts';
 import type { EventBus, SandboxEvents } from '../core/events.ts';
 import type { RequestLog } from '../core/request-log.ts';
 import { encodeStreamEvent, FORWARDED_EVENTS, type StreamEventName } from '../core/stream-events.ts';
-import { StreamWriter } from './stream-writer.ts';
+import { STREAM_BYTES_PER_SECOND, STREAM_MIN_BYTES_PER_SECOND, StreamWriter } from './stream-writer.ts';
 
 /**
  * Bytes a stream client may fall behind (written, not yet taken by its socket). Past this its
@@ -67,11 +67,11 @@ class StreamGroup {
   readonly writer: StreamWriter;
   readonly #unsubscribe: (() => void)[];
 
-  constructor(bus: EventBus, requestLog: RequestLog, shape: StreamShape) {
-    this.writer = new StreamWriter((frames, events) => this.#broadcast(frames, events), shape.batched);
+  constructor(bus: EventBus, requestLog: RequestLog, shape: StreamShape, budget: () => number, now?: () => number) {
+    this.writer = new StreamWriter((frames, events) => this.#broadcast(frames, events), shape.batched, budget, now);
     const writer = this.writer;
     const handlers: { [K in StreamEventName & keyof SandboxEvents]: (payload: SandboxEvents[K]) => void } = {
-      request: (payload) => writer.request(shape.detail ? requestLog.withDetail(payload) : payload),
+      request: (payload) => writer.request(shape.detail ? () => requestLog.withDetail(payload) : payload),
       domain: (payload) => writer.frame(encodeStreamEvent('domain', payload)),
       delivery: (payload) => writer.frame(encodeStreamEvent('delivery', payload)),
       'rate-limit': (payload) => writer.rateLimit(payload),
@@ -107,11 +107,16 @@ export class StreamHub {
     private readonly bus: EventBus,
     private readonly requestLog: RequestLog,
     readonly maxClients: number,
+    /** the budget's clock (tests pass theirs) */
+    private readonly now?: () => number,
   ) {}
 
   get clients(): number {
     return this.#count;
   }
+
+  /** what each client may be sent a second: the stream's bytes a second, shared */
+  readonly bytesPerClient = (): number => Math.max(STREAM_MIN_BYTES_PER_SECOND, Math.floor(STREAM_BYTES_PER_SECOND / Math.max(1, this.#count)));
 
   /** Throws the 409 when the cap is reached; call before answering, so the refusal is an ordinary error. */
   admit(): void {
@@ -126,7 +131,7 @@ export class StreamHub {
   join(res: ServerResponse, shape: StreamShape): () => void {
     const key = `${shape.detail ? 'full' : 'none'}|${shape.batched ? 'batched' : 'each'}|${shape.events.join(',')}`;
     let group = this.#groups.get(key);
-    if (!group) this.#groups.set(key, (group = new StreamGroup(this.bus, this.requestLog, shape)));
+    if (!group) this.#groups.set(key, (group = new StreamGroup(this.bus, this.requestLog, shape, this.bytesPerClient, this.now)));
     const client = new StreamClient(res);
     group.clients.add(client);
     this.#count += 1;

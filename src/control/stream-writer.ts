@@ -7,6 +7,18 @@ export const STREAM_FLUSH_MS = 100;
 export const STREAM_FLUSH_BYTES = 64 * 1024;
 /** what a request of a batch adds to a write, about (a row of `encodeRequestBatch`) */
 const BATCHED_REQUEST_BYTES = 160;
+/**
+ * Bytes the stream sends a second, all its clients together, at most: each client's share is this
+ * divided by their number (not less than STREAM_MIN_BYTES_PER_SECOND). Past its share in a second, a
+ * client's request events are dropped until the next second, and a comment says how many. Every
+ * client reads what it is sent, so 100 dashboards of a busy /v1 were 100 copies of its requests
+ * with their bodies, and the socket writes alone took /v1's CPU (issue 34). One client alone keeps
+ * ~3,000 requests a second with their headers and bodies; each of 100, ~30 (a person's reading),
+ * or ~700 with `detail=none`. Other events always go.
+ */
+export const STREAM_BYTES_PER_SECOND = 16 * 1024 * 1024;
+/** ... and each client's share is at least this, however many they are (with the cap raised) */
+export const STREAM_MIN_BYTES_PER_SECOND = 64 * 1024;
 
 /** Where a write goes: `frames`, the SSE text of `events` stream events, built once for every client that shares it. */
 export type StreamSink = (frames: string, events: number) => void;
@@ -29,26 +41,50 @@ export class StreamWriter {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #immediate = false;
   #lastFlush = 0;
+  /** the budget's second: when it began, the bytes queued in it, the request events dropped */
+  #secondStart = -Infinity;
+  #secondBytes = 0;
+  #dropped = 0;
 
   constructor(
     private readonly sink: StreamSink,
     private readonly batched: boolean,
+    /** bytes this writer may send a second, now (its share of STREAM_BYTES_PER_SECOND) */
+    private readonly budget: () => number = () => STREAM_BYTES_PER_SECOND,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   frame(frame: string): void {
     this.#endRun();
     this.#queued.push(frame);
     this.#queuedBytes += frame.length;
+    this.#secondBytes += frame.length;
     this.#events += 1;
     this.#later();
   }
 
-  request(entry: RequestLogEntry): void {
-    if (!this.batched) return this.frame(encodeStreamEvent('request', entry));
-    this.#requests.push(entry);
+  /** `entry` is built only when the budget has room: past it, nothing of it is encoded. */
+  request(entry: RequestLogEntry | (() => RequestLogEntry)): void {
+    if (this.#overBudget()) {
+      this.#dropped += 1;
+      return this.#later();
+    }
+    const built = typeof entry === 'function' ? entry() : entry;
+    if (!this.batched) return this.frame(encodeStreamEvent('request', built));
+    this.#requests.push(built);
     this.#queuedBytes += BATCHED_REQUEST_BYTES;
+    this.#secondBytes += BATCHED_REQUEST_BYTES;
     this.#events += 1;
     this.#later();
+  }
+
+  #overBudget(): boolean {
+    const now = this.now();
+    if (now - this.#secondStart >= 1000) {
+      this.#secondStart = now;
+      this.#secondBytes = 0;
+    }
+    return this.#secondBytes >= this.budget();
   }
 
   rateLimit(change: RateLimitChange): void {
@@ -88,6 +124,11 @@ export class StreamWriter {
     this.#lastFlush = performance.now();
     this.#endRun();
     for (const change of this.#buckets.values()) this.#queued.push(encodeStreamEvent('rate-limit', change));
+    if (this.#dropped > 0) {
+      // a comment: every reader skips it (SSE), and one reading the raw stream sees the gap; the request log has them
+      this.#queued.push(`: dropped ${this.#dropped} request events: this client's share of the stream is ${this.budget()} bytes a second (GET /__sandbox/requests lists the newest 1000)\n\n`);
+      this.#dropped = 0;
+    }
     const events = this.#events + this.#buckets.size;
     const frames = this.#queued.join('');
     this.#queued = [];
