@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { normaliseAllowedHost } from './core/host-guard.ts';
+import { DEFAULT_CAPTURE_BYTES } from './core/request-log.ts';
 import { DEFAULT_CACHED_ROWS } from './storage/overlay-store.ts';
 
 /**
@@ -84,6 +85,8 @@ export const SandboxOptionsSchema = z.object({
   maxWorkspaces: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_WORKSPACES),
   /** GET /__sandbox/stream clients at once (a new one answers 409 past it; docs/control-plane.md) */
   maxStreamClients: z.number().int().min(1).max(100_000).default(DEFAULT_MAX_STREAM_CLIENTS),
+  /** the request log's captured headers and bodies, all together, in bytes (the oldest leave first; docs/configuration.md) */
+  requestCaptureBytes: z.number().int().min(0).default(DEFAULT_CAPTURE_BYTES),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
   workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),
 });
