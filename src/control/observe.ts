@@ -53,10 +53,13 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
       // client that only shows that requests happened (the inspector's Keys view) makes /v1 pay for none
       const captures = wanted.includes('request') && (withDetail || request.query.capture === 'on');
       const unwatch = captures ? ctx.requestLog.watch() : () => undefined;
-      request.raw.on('close', () => {
+      const end = () => {
         leave();
         unwatch();
-      });
+      };
+      // a client gone before this line would never send 'close': its place in the cap is freed now
+      if (request.raw.socket?.destroyed ?? true) end();
+      else request.raw.on('close', end);
     },
   });
 }
