@@ -13,6 +13,7 @@ import { seedBlock, type SeedBenchResult } from './seed.ts';
 import { scaleBlock, type ScaleResult } from './scale.ts';
 import { dataBlock, type DataBenchResult } from './data.ts';
 import { inspectorBlock, type InspectorBenchResult } from './inspector.ts';
+import { streamBlock, type StreamBenchResult } from './stream.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -38,6 +39,7 @@ export interface BenchReport {
   scale?: ScaleResult;
   data?: DataBenchResult;
   inspector?: InspectorBenchResult;
+  stream?: StreamBenchResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -163,6 +165,7 @@ export function formatReport(r: BenchReport): string {
   if (r.scale) blocks.push(scaleBlock(r.scale, table));
   if (r.data) blocks.push(dataBlock(r.data));
   if (r.inspector) blocks.push(inspectorBlock(r.inspector));
+  if (r.stream) blocks.push(streamBlock(r.stream));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

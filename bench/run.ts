@@ -16,7 +16,8 @@
  * beside a CPU hog (bench/seed.ts), 12 scale: list, read, create and patch at 10k and 100k bookings,
  * with the growth table (bench/scale.ts), 13 data: the inspector's routes on 100k bookings (bench/data.ts),
  * 14 the browser inspector: bundle size, first load, /v1 throughput with a page streaming, a 100k-row
- * collection's first page in Chromium (bench/inspector.ts).
+ * collection's first page in Chromium (bench/inspector.ts), 15 stream: /v1 throughput with none and with
+ * 100 default-option stream clients reading (bench/stream.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -39,8 +40,9 @@ import { runSeedBench } from './seed.ts';
 import { runScale } from './scale.ts';
 import { runDataBench } from './data.ts';
 import { runInspectorBench } from './inspector.ts';
+import { runStreamBench } from './stream.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'stream'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -196,6 +198,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('scale')) await attempt(['scale'], async () => void (report.scale = await runScale(options.scaleSizes, log)));
   if (has('data')) await attempt(['data'], async () => void (report.data = await runDataBench(options.dataBookings, log)));
   if (has('inspector')) await attempt(['inspector'], async () => void (report.inspector = await runInspectorBench({ ...options, log })));
+  if (has('stream')) await attempt(['stream'], async () => void (report.stream = await runStreamBench({ ...options, log })));
 }
 
 async function main(): Promise<void> {

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { normaliseAllowedHost } from './core/host-guard.ts';
+import { DEFAULT_CAPTURE_BYTES } from './core/request-log.ts';
 import { DEFAULT_CACHED_ROWS } from './storage/overlay-store.ts';
 
 /**
@@ -26,6 +27,8 @@ export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';
 export const DEFAULT_MAX_WORKSPACES = 1000;
 /** pending webhook deliveries per subscription, by default (issue 27; src/webhooks/outbox.ts, expireOps) */
 export const DEFAULT_MAX_PENDING_DELIVERIES = 1000;
+/** GET /__sandbox/stream clients at once, by default (issue 34; src/control/stream-hub.ts) */
+export const DEFAULT_MAX_STREAM_CLIENTS = 100;
 
 export const SandboxOptionsSchema = z.object({
   /** 0 = any free port */
@@ -82,6 +85,10 @@ export const SandboxOptionsSchema = z.object({
   webhookMaxPending: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_PENDING_DELIVERIES),
   /** created workspaces at most (POST /__sandbox/workspaces answers 409 past it; docs/control-plane.md) */
   maxWorkspaces: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_WORKSPACES),
+  /** GET /__sandbox/stream clients at once (a new one answers 409 past it; docs/control-plane.md) */
+  maxStreamClients: z.number().int().min(1).max(100_000).default(DEFAULT_MAX_STREAM_CLIENTS),
+  /** the request log's captured headers and bodies, all together, in bytes (the oldest leave first; docs/configuration.md) */
+  requestCaptureBytes: z.number().int().min(0).default(DEFAULT_CAPTURE_BYTES),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
   workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),
 });

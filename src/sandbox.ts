@@ -161,7 +161,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     },
     faults: new FaultInjector(options.seed),
     selfGuard,
-    requestLog: new RequestLog(bus),
+    requestLog: new RequestLog(bus, undefined, options.requestCaptureBytes),
     runReport: new RunReportCounters(() => clock.iso()),
     suspension,
     collections,

@@ -31,6 +31,10 @@ export interface StartFlags {
   suspension?: boolean;
   /** created workspaces at most */
   maxWorkspaces?: number;
+  /** GET /__sandbox/stream clients at once */
+  maxStreamClients?: number;
+  /** the request log's captures, all together, in MB */
+  requestCaptureMb?: number;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -60,6 +64,8 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.suspension ? { suspension: true } : {}),
     ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),
     ...(flags.recover ? { recover: true } : {}),
+    ...(flags.maxStreamClients !== undefined ? { maxStreamClients: flags.maxStreamClients } : {}),
+    ...(flags.requestCaptureMb !== undefined ? { requestCaptureBytes: flags.requestCaptureMb * 1024 * 1024 } : {}),
   };
 }
 

@@ -1,13 +1,12 @@
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../core/errors.ts';
-import type { SandboxEvents } from '../core/events.ts';
-import { encodeStreamEvent, FORWARDED_EVENTS, type StreamEventName } from '../core/stream-events.ts';
+import { encodeStreamEvent, FORWARDED_EVENTS } from '../core/stream-events.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
 import { OBSERVE_ROUTES } from './contracts/observe.ts';
-import { StreamWriter } from './stream-writer.ts';
+import { StreamHub } from './stream-hub.ts';
 
-export { STREAM_BACKLOG_BYTES } from './stream-writer.ts';
+export { STREAM_BACKLOG_BYTES } from './stream-hub.ts';
 
 /**
  * Watching the sandbox: the recent request log, and a Server-Sent Events
@@ -16,9 +15,10 @@ export { STREAM_BACKLOG_BYTES } from './stream-writer.ts';
  * schema of src/core/stream-events.ts, which the dashboard decodes with.
  */
 export const STREAM_EVENT_TYPES = FORWARDED_EVENTS;
-const HEARTBEAT_MS = 15_000;
 
 export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
+  // one per control plane: clients with the same options share each event's encoding (issue 34)
+  const hub = new StreamHub(ctx.bus, ctx.requestLog, ctx.options.maxStreamClients);
   serveAll(app, OBSERVE_ROUTES, {
     requests: async (request) => ctx.requestLog.recent(request.query.limit),
 
@@ -34,6 +34,7 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
     },
 
     stream: async (request, reply) => {
+      hub.admit(); // past the cap: the 409, before anything is written
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -43,32 +44,22 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
         'x-request-id': request.id,
       });
       res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
-      const writer = new StreamWriter(res, request.query.requests === 'batched');
-      const withDetail = request.query.detail === 'full';
-      const handlers: { [K in StreamEventName & keyof SandboxEvents]: (payload: SandboxEvents[K]) => void } = {
-        request: (payload) => writer.request(withDetail ? ctx.requestLog.withDetail(payload) : payload),
-        domain: (payload) => writer.frame(encodeStreamEvent('domain', payload)),
-        delivery: (payload) => writer.frame(encodeStreamEvent('delivery', payload)),
-        'rate-limit': (payload) => writer.rateLimit(payload),
-        reset: (payload) => writer.frame(encodeStreamEvent('reset', payload)),
-      };
-      // ?events=: only what the client reads. An event no client reads is not even built (the
-      // rate-limit change of every /v1 request, a request's capture), so a page showing deliveries
-      // costs /v1 nothing per request (issue 25: throughput with the inspector open)
+      // ?events=: only what the client reads (issue 25: throughput with the inspector open)
       const wanted = request.query.events?.split(',') ?? STREAM_EVENT_TYPES;
-      const unsubscribe = STREAM_EVENT_TYPES.filter((type) => wanted.includes(type)).map((type) => ctx.bus.on(type, handlers[type] as never));
+      const withDetail = request.query.detail === 'full';
+      const events = STREAM_EVENT_TYPES.filter((type) => wanted.includes(type));
+      const leave = hub.join(res, { detail: withDetail, batched: request.query.requests === 'batched', events });
       // a watcher makes the request hooks capture headers and bodies (docs/dashboard.md); capture=off: a
       // client that only shows that requests happened (the inspector's Keys view) makes /v1 pay for none
       const captures = wanted.includes('request') && (withDetail || request.query.capture === 'on');
       const unwatch = captures ? ctx.requestLog.watch() : () => undefined;
-      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
-      heartbeat.unref();
-      request.raw.on('close', () => {
-        clearInterval(heartbeat);
-        writer.close();
+      const end = () => {
+        leave();
         unwatch();
-        for (const off of unsubscribe) off();
-      });
+      };
+      // a client gone before this line would never send 'close': its place in the cap is freed now
+      if (request.raw.socket?.destroyed ?? true) end();
+      else request.raw.on('close', end);
     },
   });
 }

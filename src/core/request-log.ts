@@ -2,12 +2,19 @@ import type { EventBus, RequestDetail, RequestLogEntry } from './events.ts';
 
 interface Capture {
   requestId: string;
-  render: () => RequestDetail;
+  /** dropped once rendered: the references it holds (bodies, headers) go with it */
+  render: (() => RequestDetail) | undefined;
   rendered?: RequestDetail;
+  /** what it holds, about (its bodies' bytes and some for the headers): counted against the byte bound */
+  bytes: number;
 }
 
 /** Captured headers and bodies are kept for the newest entries only, so memory stays small. */
-const DETAIL_CAPACITY = 200;
+export const DETAIL_CAPACITY = 200;
+/** ... and for as many of them as fit in this many bytes, all together (the sandbox option requestCaptureBytes) */
+export const DEFAULT_CAPTURE_BYTES = 8 * 1024 * 1024;
+/** what a capture's headers and bookkeeping count for, beside its bodies */
+export const CAPTURE_OVERHEAD_BYTES = 1024;
 
 /**
  * The recent requests, newest last, bounded so a long run never grows memory.
@@ -25,10 +32,14 @@ export class RequestLog {
    */
   private readonly details: (Capture | undefined)[] = new Array<Capture | undefined>(DETAIL_CAPACITY);
   private nextDetail = 0;
+  /** the bytes of the captures in the ring, about */
+  private detailBytes = 0;
 
   constructor(
     bus: EventBus,
     private readonly capacity = 1000,
+    /** the captures' bytes at most, all together: a 1 MB body 200 times is not kept (issue 34) */
+    private readonly captureBytes = DEFAULT_CAPTURE_BYTES,
   ) {
     bus.on('request', (entry) => {
       this.entries.push(entry);
@@ -53,16 +64,40 @@ export class RequestLog {
     };
   }
 
-  /** Keeps a request's capture (before its entry is emitted); `render` runs at most once, when first read. */
-  keepDetail(requestId: string, render: () => RequestDetail): void {
-    this.details[this.nextDetail] = { requestId, render };
+  /**
+   * Keeps a request's capture (before its entry is emitted); `render` runs at most once, when first
+   * read. `bodyBytes`: its request and response bodies' size; the oldest captures leave until the
+   * kept ones fit in the byte bound (one larger than the bound alone is not kept).
+   */
+  keepDetail(requestId: string, render: () => RequestDetail, bodyBytes = 0): void {
+    const bytes = bodyBytes + CAPTURE_OVERHEAD_BYTES;
+    this.forget(this.nextDetail); // the oldest, whose place this is
+    if (bytes > this.captureBytes) return;
+    for (let i = 1; this.detailBytes + bytes > this.captureBytes && i < DETAIL_CAPACITY; i++) this.forget((this.nextDetail + i) % DETAIL_CAPACITY);
+    this.details[this.nextDetail] = { requestId, render, bytes };
+    this.detailBytes += bytes;
     this.nextDetail = (this.nextDetail + 1) % DETAIL_CAPACITY;
+  }
+
+  /** the bytes the kept captures count for (tests, docs/configuration.md) */
+  get keptCaptureBytes(): number {
+    return this.detailBytes;
+  }
+
+  private forget(slot: number): void {
+    const old = this.details[slot];
+    if (!old) return;
+    this.detailBytes -= old.bytes;
+    this.details[slot] = undefined;
   }
 
   /** The entry with its headers and bodies, when they are still kept. */
   withDetail(entry: RequestLogEntry, capture: Capture | null = this.capture(entry.requestId)): RequestLogEntry {
     if (!capture) return entry;
-    capture.rendered ??= capture.render();
+    if (!capture.rendered) {
+      capture.rendered = capture.render!();
+      capture.render = undefined;
+    }
     return { ...entry, detail: capture.rendered };
   }
 
@@ -97,5 +132,6 @@ export class RequestLog {
   clear(): void {
     this.entries = [];
     this.details.fill(undefined);
+    this.detailBytes = 0;
   }
 }

@@ -44,6 +44,18 @@ export function captureExchange(request: FastifyRequest, reply: FastifyReply, ke
   return { requestHeaders: request.headers, requestBody: request.body, responseHead: typeof head === 'string' ? head : reply.getHeaders(), payload: request.sentPayload, keyPrefix };
 }
 
+/**
+ * What a capture holds, about, in bytes: its bodies (the request's as sent, the response's payload),
+ * counted against the request log's byte bound (src/core/request-log.ts). Headers are bounded by
+ * Node's header limit and counted as a fixed overhead there.
+ */
+export function exchangeBytes(raw: RawExchange): number {
+  const sent = Number(raw.requestHeaders['content-length']);
+  const payload = raw.payload;
+  const answered = typeof payload === 'string' ? payload.length : Buffer.isBuffer(payload) ? payload.length : 0;
+  return (Number.isFinite(sent) && sent > 0 ? sent : 0) + answered;
+}
+
 /** The bounded text of a capture: at most 50 headers, 512 characters a header value, 4 KB a body. */
 export function renderExchange(raw: RawExchange): RequestDetail {
   const headers: Record<string, string> = {};

@@ -6,7 +6,7 @@ import { isLoopback } from '../config.ts';
 import type { SandboxContext } from '../context.ts';
 import { hostRefusal } from '../core/host-guard.ts';
 import { sendApiError, toApiError } from './error-handler.ts';
-import { captureExchange, renderExchange } from './request-capture.ts';
+import { captureExchange, exchangeBytes, renderExchange } from './request-capture.ts';
 import { warningsOf } from './warnings.ts';
 
 export { API_PREFIX, CONTROL_PREFIX } from './paths.ts';
@@ -109,7 +109,7 @@ export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply:
   const principal = request.authenticated;
   if (ctx.requestLog.capturing && status !== 0) {
     const raw = captureExchange(request, reply, principal?.keyPrefix ?? null);
-    ctx.requestLog.keepDetail(request.id, () => renderExchange(raw));
+    ctx.requestLog.keepDetail(request.id, () => renderExchange(raw), exchangeBytes(raw));
   }
   ctx.bus.emit('request', {
     requestId: request.id,

@@ -907,7 +907,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live Server-Sent Events of requests, domain events, deliveries, rate limits and resets */
+        /** Live Server-Sent Events of requests, domain events, deliveries, rate limits and resets; 409 past the cap of stream clients (100 by default) */
         get: operations["getSandboxStream"];
         put?: never;
         post?: never;
@@ -5166,6 +5166,7 @@ export interface operations {
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
             414: components["responses"]["Error"];
         };
     };

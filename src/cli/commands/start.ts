@@ -40,7 +40,9 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
     .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300))
     .option('--webhook-max-pending <n>', 'pending webhook deliveries per subscription; past it the oldest expires (default 1000)', parseInteger('--webhook-max-pending', 1, 1_000_000))
     .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)')
-    .option('--max-workspaces <n>', 'created workspaces at most (POST /__sandbox/workspaces answers 409 past it; default 1000)', parseInteger('--max-workspaces', 1, 1_000_000));
+    .option('--max-workspaces <n>', 'created workspaces at most (POST /__sandbox/workspaces answers 409 past it; default 1000)', parseInteger('--max-workspaces', 1, 1_000_000))
+    .option('--max-stream-clients <n>', 'GET /__sandbox/stream clients at once (dashboards, inspector tabs, logs --follow; a new one answers 409 past it; default 100)', parseInteger('--max-stream-clients', 1, 100_000))
+    .option('--request-capture-mb <n>', "the request log's captured headers and bodies, all together, in MB (the oldest leave first; default 8)", parseInteger('--request-capture-mb', 0, 4096));
 }
 
 export function startCommand(program: Command): void {

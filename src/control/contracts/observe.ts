@@ -49,6 +49,8 @@ export const OBSERVE_ROUTES = defineRoutes({
     }),
     // each event's data has its own schema: src/core/stream-events.ts
     data: z.string().describe('Server-Sent Events: hello, request (or requests), domain, delivery, rate-limit, reset (docs/dashboard.md)'),
-    summary: 'Live Server-Sent Events of requests, domain events, deliveries, rate limits and resets',
+    // 409: the sandbox already streams to maxStreamClients clients (the message says how to close one or raise it)
+    errors: [409],
+    summary: 'Live Server-Sent Events of requests, domain events, deliveries, rate limits and resets; 409 past the cap of stream clients (100 by default)',
   },
 });
