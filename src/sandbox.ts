@@ -8,6 +8,7 @@ import { RequestLog } from './core/request-log.ts';
 import { Idempotency } from './core/idempotency.ts';
 import { idempotencyPurgeService } from './core/idempotency-purge.ts';
 import { RateLimiter } from './core/rate-limit.ts';
+import { clockIsSaved, clockOps, restoreSavedClock, wholeClockOps, withClock, type ClockOrigin } from './core/saved-clock.ts';
 import { randomToken } from './core/secrets.ts';
 import { libraryWording, type OptionAdvice } from './core/option-advice.ts';
 import { SelfGuard } from './core/self-guard.ts';
@@ -49,6 +50,8 @@ export interface Sandbox {
   /** the control-plane token when bound to a non-loopback host */
   controlToken: string | null;
   clock: Clock;
+  /** what the start did with the clock saved in the database file (docs/storage.md, "The clock is saved") */
+  clockOrigin: ClockOrigin;
   events: EventBus;
   store: Store;
   app: FastifyInstance;
@@ -106,13 +109,18 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
     if (fresh) {
-      seeded = store.replaceAll(await fixtures.initial());
+      seeded = store.replaceAll(withClock(await fixtures.initial(), clock));
       seeded.catch(() => undefined); // awaited after listening, where its error is thrown
     }
   } catch (err) {
     await engine.discardHeld().catch(() => undefined); // releases the lock
     throw err;
   }
+
+  // after the fixtures (dated from the clock a reset goes back to), before the services schedule
+  // their stored due times on it (issue 35)
+  const clockOrigin = restoreSavedClock(clock, store, { fresh: options.freshClock, explicitStart: options.clockStart !== undefined });
+  clock.saveWith((changes) => store.commit(clockOps(changes)));
 
   const bus = new EventBus();
   const collections = collectionsOf(resources);
@@ -152,7 +160,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       await ctx.replaceState(state, replaceOptions);
     },
     replaceState: async (state, replaceOptions) => {
-      await store.replaceAll(state, replaceOptions);
+      await store.replaceAll(withClock(state, clock), replaceOptions);
       rateLimiter.clear();
       suspension.forget();
       for (const service of running) await service.afterReset?.();
@@ -215,6 +223,8 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   try {
     await engine.writeHeld();
     await seeded;
+    // a clock moved on, set aside (--fresh-clock) or never saved (an older file) is saved now
+    if (!clockIsSaved(clock, store)) await store.commit(wholeClockOps(clock, store));
   } catch (err) {
     await abort(err);
   }
@@ -232,6 +242,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     context: ctx,
     controlToken,
     clock,
+    clockOrigin,
     events: bus,
     store,
     app,
