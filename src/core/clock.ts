@@ -273,7 +273,8 @@ export class Clock {
   }
 
   private globalChange(nowMs: number): ClockChange {
-    return { workspaceId: null, mode: this.mode, nowMs, offsetMs: nowMs - this.wallClock() };
+    // a manual clock has no offset from wall time (and a saved one thus no wall time in it)
+    return { workspaceId: null, mode: this.mode, nowMs, offsetMs: this.mode === 'manual' ? 0 : nowMs - this.wallClock() };
   }
 
   private setNow(value: number): void {

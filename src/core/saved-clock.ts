@@ -22,7 +22,7 @@ const SandboxClockRowSchema = z.object({
   nowMs: z.number(),
   /** for people reading the file: nowMs as ISO 8601 */
   now: z.string(),
-  /** nowMs less the wall time when saved (a real clock's time travel) */
+  /** a real clock: nowMs less the wall time when saved (its time travel); a manual clock: 0 */
   offsetMs: z.number(),
 });
 const WorkspaceClockRowSchema = z.object({
@@ -132,11 +132,8 @@ export function wholeClockOps(clock: Clock, store: Store): Op[] {
  */
 export function withClock(state: InitialCollections, clock: Clock): InitialCollections {
   if (!isDeferred(state)) delete state[CLOCKS.name];
-  const rows: Record<string, Row> = Object.create(null) as Record<string, Row>;
-  for (const change of clock.changes()) {
-    const row = rowOf(change);
-    rows[row.id] = row as unknown as Row; // a row of CLOCKS' schema, as putOp's
-  }
+  const rows: Record<string, Row> = {};
+  for (const op of clockOps(clock.changes())) if (op.type === 'put') rows[op.row.id] = op.row;
   const extra: Collections = { [CLOCKS.name]: { [GLOBAL_PARTITION]: rows } };
   return withRows(state, extra);
 }
