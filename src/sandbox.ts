@@ -34,7 +34,7 @@ import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle
 import { WorkspaceManager, type CreateWorkspaceInput } from './workspaces/manager.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { freshenCopiedRow } from './workspaces/templates.ts';
-import type { Collections, Store } from './storage/types.ts';
+import type { Collections, InitialCollections, Store } from './storage/types.ts';
 
 export interface Sandbox {
   /** base URL of the API and control plane, e.g. http://127.0.0.1:4010 (empty when not listening) */
@@ -103,13 +103,15 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
   const store = new OverlayStore(engine, { freshen: freshenCopiedRow, cachedRows: options.workspaceCacheRows });
+  // the clock is saved with a database file (issue 35); a store in memory is never started again
+  const withSavedClock = (state: InitialCollections): InitialCollections => (engine.path ? withClock(state, clock) : state);
   let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
   // the seed is in memory at once; on a new file it is durable once writeHeld() has written it, below
   let seeded: Promise<void> = Promise.resolve();
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
     if (fresh) {
-      seeded = store.replaceAll(withClock(await fixtures.initial(), clock));
+      seeded = store.replaceAll(withSavedClock(await fixtures.initial()));
       seeded.catch(() => undefined); // awaited after listening, where its error is thrown
     }
   } catch (err) {
@@ -120,7 +122,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   // after the fixtures (dated from the clock a reset goes back to), before the services schedule
   // their stored due times on it (issue 35)
   const clockOrigin = restoreSavedClock(clock, store, { fresh: options.freshClock, explicitStart: options.clockStart !== undefined });
-  clock.saveWith((changes) => store.commit(clockOps(changes)));
+  if (engine.path) clock.saveWith((changes) => store.commit(clockOps(changes)));
 
   const bus = new EventBus();
   const collections = collectionsOf(resources);
@@ -160,7 +162,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       await ctx.replaceState(state, replaceOptions);
     },
     replaceState: async (state, replaceOptions) => {
-      await store.replaceAll(withClock(state, clock), replaceOptions);
+      await store.replaceAll(withSavedClock(state), replaceOptions);
       rateLimiter.clear();
       suspension.forget();
       for (const service of running) await service.afterReset?.();
@@ -224,7 +226,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     await engine.writeHeld();
     await seeded;
     // a clock moved on, set aside (--fresh-clock) or never saved (an older file) is saved now
-    if (!clockIsSaved(clock, store)) await store.commit(wholeClockOps(clock, store));
+    if (engine.path && !clockIsSaved(clock, store)) await store.commit(wholeClockOps(clock, store));
   } catch (err) {
     await abort(err);
   }

@@ -125,7 +125,10 @@ export class Clock {
 
   /** The whole clock as changes to save: the global time, then every workspace's own advance. */
   changes(): ClockChange[] {
-    return [this.globalChange(this.nowIn(null)), ...[...this.offsets].map(([workspaceId, offsetMs]) => ({ workspaceId, offsetMs }))];
+    // one reading of the wall clock: a real clock's saved offset is its offset, exactly
+    const wall = this.wallClock();
+    const global = this.globalChange(this.mode === 'manual' ? this.manualNow : wall + this.offset, wall);
+    return [global, ...[...this.offsets].map(([workspaceId, offsetMs]) => ({ workspaceId, offsetMs }))];
   }
 
   /** The time of the workspace the current code serves (the global time outside any). */
@@ -272,9 +275,9 @@ export class Clock {
     return this.state();
   }
 
-  private globalChange(nowMs: number): ClockChange {
+  private globalChange(nowMs: number, wall = this.wallClock()): ClockChange {
     // a manual clock has no offset from wall time (and a saved one thus no wall time in it)
-    return { workspaceId: null, mode: this.mode, nowMs, offsetMs: this.mode === 'manual' ? 0 : nowMs - this.wallClock() };
+    return { workspaceId: null, mode: this.mode, nowMs, offsetMs: this.mode === 'manual' ? 0 : nowMs - wall };
   }
 
   private setNow(value: number): void {
