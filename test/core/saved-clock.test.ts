@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/config.ts';
+import { Clock, type ClockChange } from '../../src/core/clock.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { exported, issueKey, orgOf } from '../http/areas/helpers.ts';
 
@@ -132,5 +133,45 @@ describe('a manual clock, restarted on the same file', () => {
       expect((await t.request('DELETE', `/__sandbox/workspaces/${id}`, { key: null })).statusCode).toBe(200);
       expect(t.sandbox.store.get('clocks', '_global', id)).toBeUndefined();
     });
+  });
+});
+
+describe('Clock.saveWith', () => {
+  it('hands the time a move ends at to the saver before any due timer runs, and answers once it is saved', async () => {
+    const clock = new Clock('manual', 0);
+    const log: string[] = [];
+    let saved: () => void = () => undefined;
+    clock.saveWith((changes: readonly ClockChange[]) => {
+      log.push(`save ${changes.map((c) => (c.workspaceId === null ? `global@${c.nowMs}` : `${c.workspaceId}+${c.offsetMs}`)).join(',')}`);
+      return new Promise<void>((resolve) => (saved = resolve));
+    });
+    clock.schedule(100, () => log.push(`timer@${clock.now()}`));
+    let answered = false;
+    const move = clock.advance(1_000).then(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(log).toEqual(['save global@1000', 'timer@100']); // a record the timer dates at 100 is journaled after the 1000 saved
+    expect(answered).toBe(false); // not before the save is durable
+    saved();
+    await move;
+    const workspace = clock.advanceWorkspace('ws_1', 500);
+    saved();
+    await workspace;
+    const rewind = clock.rewindTo(200);
+    saved();
+    await rewind;
+    expect(log.slice(2)).toEqual(['save ws_1+500', 'save global@200']);
+  });
+
+  it('restore puts back the global time and each workspace advance; changes() gives them to save', () => {
+    const clock = new Clock('manual', 0);
+    clock.restore({ atMs: 5_000 }, [['ws_1', 60_000]]);
+    expect(clock.now()).toBe(5_000);
+    expect(clock.nowIn('ws_1')).toBe(65_000);
+    expect(clock.changes()).toEqual([{ workspaceId: null, mode: 'manual', nowMs: 5_000, offsetMs: 0 }, { workspaceId: 'ws_1', offsetMs: 60_000 }]);
+    const real = new Clock('real', undefined, () => 1_000_000);
+    real.restore({ wallOffsetMs: 3 * DAY }, []);
+    expect(real.now()).toBe(1_000_000 + 3 * DAY);
+    expect(real.changes()[0]).toEqual({ workspaceId: null, mode: 'real', nowMs: 1_000_000 + 3 * DAY, offsetMs: 3 * DAY });
+    real.dispose();
   });
 });
