@@ -120,6 +120,19 @@ describe('a manual clock, restarted on the same file', () => {
     });
   });
 
+  it('an imported state keeps the running clock, whatever clock rows it holds', async () => {
+    const storage = databaseFile();
+    await on(storage, {}, async (t) => {
+      await setClock(t, '2026-01-17T09:00:00.000Z');
+      const state = (await t.request('GET', '/__sandbox/state', { key: null })).json();
+      expect(state.collections.clocks._global.sandbox).toMatchObject({ mode: 'manual', now: '2026-01-17T09:00:00.000Z' });
+      await setClock(t, '2026-01-18T09:00:00.000Z');
+      expect((await t.request('PUT', '/__sandbox/state', { key: null, body: state })).statusCode).toBe(200);
+      expect(t.sandbox.clock.iso()).toBe('2026-01-18T09:00:00.000Z');
+    });
+    await on(storage, {}, async (t) => expect(t.sandbox.clock.iso()).toBe('2026-01-18T09:00:00.000Z'));
+  });
+
   it("keeps a created workspace's own advance, and forgets it with the workspace", async () => {
     const storage = databaseFile();
     const id = await on(storage, {}, async (t) => {
