@@ -121,7 +121,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
 
   // after the fixtures (dated from the clock a reset goes back to), before the services schedule
   // their stored due times on it (issue 35)
-  const clockOrigin = restoreSavedClock(clock, store, { fresh: options.freshClock, explicitStart: options.clockStart !== undefined });
+  const clockOrigin = restoreSavedClock(clock, store, { newDatabase: fresh, fresh: options.freshClock, explicitStart: options.clockStart !== undefined });
   if (engine.path) clock.saveWith((changes) => store.commit(clockOps(changes)));
 
   const bus = new EventBus();

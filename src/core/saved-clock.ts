@@ -64,6 +64,8 @@ export interface ClockOrigin {
 }
 
 export interface RestoreOptions {
+  /** the store was just seeded (a new file, memory): whatever clock it holds is the one just configured */
+  newDatabase: boolean;
   /** --fresh-clock: start as configured, and save that */
   fresh: boolean;
   /** --clock-start (or clockStart) was given */
@@ -78,7 +80,7 @@ export interface RestoreOptions {
  * time when a real clock starts on a file a manual clock wrote.
  */
 export function restoreSavedClock(clock: Clock, store: Store, options: RestoreOptions): ClockOrigin {
-  const rows = CLOCKS.in(store).list(GLOBAL_PARTITION);
+  const rows = options.newDatabase ? [] : CLOCKS.in(store).list(GLOBAL_PARTITION);
   const saved = rows.find((row): row is SandboxClockRow => row.kind === 'sandbox');
   const configured = clock.nowIn(null);
   const origin = (source: ClockOrigin['source'], overrodeStart = false): ClockOrigin => ({

@@ -45,6 +45,7 @@ describe('a real clock advanced 3 days, restarted on the same file', () => {
     const storage = databaseFile();
     const real = { clock: 'real', galleryDeletionDelayMs: 600_000 } as const;
     const before = await on(storage, real, async (t) => {
+      expect(t.sandbox.clockOrigin).toMatchObject({ source: 'fresh', savedMode: null, offsetMs: 0, discarded: false }); // a new file
       const org = await orgOf(t, t.liveWorkspaceId);
       const partner = await issueKey(t, org, { scopes: ['products:read'], expiresAt: new Date(t.sandbox.clock.now() + DAY).toISOString() });
       expect((await products(t, partner.key)).statusCode).toBe(200);
