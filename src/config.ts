@@ -50,6 +50,11 @@ export const SandboxOptionsSchema = z.object({
   /** ISO time or epoch ms where the clock starts (manual default: 2026-01-15T09:00Z) */
   clockStart: z.union([z.string(), z.number()]).optional(),
   /**
+   * start with the clock configured here even when the database file saved a later one
+   * (by default the saved clock is restored: docs/storage.md, "The clock is saved")
+   */
+  freshClock: z.boolean().default(false),
+  /**
    * emulated suspension after repeated 429s (docs/api-notes.md, "Suspension"); off by default.
    * true turns it on with the defaults; an object sets them.
    */

@@ -7,6 +7,7 @@ export { createSandbox, SandboxError, type Sandbox } from './sandbox.ts';
 export type { SandboxOptions, ResolvedOptions } from './config.ts';
 export type { FixtureWorkspaceView as SandboxWorkspace } from './fixtures/fixture-workspaces.ts';
 export { Clock, type ClockState, type WorkspaceClockState } from './core/clock.ts';
+export type { ClockOrigin } from './core/saved-clock.ts';
 export type { DomainEvent, RequestLogEntry } from './core/events.ts';
 export {
   ControlClient,

@@ -8,6 +8,7 @@ import { RequestLog } from './core/request-log.ts';
 import { Idempotency } from './core/idempotency.ts';
 import { idempotencyPurgeService } from './core/idempotency-purge.ts';
 import { RateLimiter } from './core/rate-limit.ts';
+import { clockIsSaved, clockOps, restoreSavedClock, wholeClockOps, withClock, type ClockOrigin } from './core/saved-clock.ts';
 import { randomToken } from './core/secrets.ts';
 import { libraryWording, type OptionAdvice } from './core/option-advice.ts';
 import { SelfGuard } from './core/self-guard.ts';
@@ -33,7 +34,7 @@ import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle
 import { WorkspaceManager, type CreateWorkspaceInput } from './workspaces/manager.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { freshenCopiedRow } from './workspaces/templates.ts';
-import type { Collections, Store } from './storage/types.ts';
+import type { Collections, InitialCollections, Store } from './storage/types.ts';
 
 export interface Sandbox {
   /** base URL of the API and control plane, e.g. http://127.0.0.1:4010 (empty when not listening) */
@@ -49,6 +50,8 @@ export interface Sandbox {
   /** the control-plane token when bound to a non-loopback host */
   controlToken: string | null;
   clock: Clock;
+  /** what the start did with the clock saved in the database file (docs/storage.md, "The clock is saved") */
+  clockOrigin: ClockOrigin;
   events: EventBus;
   store: Store;
   app: FastifyInstance;
@@ -101,19 +104,26 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
   const store = new OverlayStore(engine, { freshen: freshenCopiedRow, cachedRows: options.workspaceCacheRows });
+  // the clock is saved with a database file (issue 35); a store in memory is never started again
+  const withSavedClock = (state: InitialCollections): InitialCollections => (engine.path ? withClock(state, clock) : state);
   let fixtures: Awaited<ReturnType<typeof openFixtureSource>>;
   // the seed is in memory at once; on a new file it is durable once writeHeld() has written it, below
   let seeded: Promise<void> = Promise.resolve();
   try {
     fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });
     if (fresh) {
-      seeded = store.replaceAll(await fixtures.initial());
+      seeded = store.replaceAll(withSavedClock(await fixtures.initial()));
       seeded.catch(() => undefined); // awaited after listening, where its error is thrown
     }
   } catch (err) {
     await engine.discardHeld().catch(() => undefined); // releases the lock
     throw err;
   }
+
+  // after the fixtures (dated from the clock a reset goes back to), before the services schedule
+  // their stored due times on it (issue 35)
+  const clockOrigin = restoreSavedClock(clock, store, { newDatabase: fresh, fresh: options.freshClock, explicitStart: options.clockStart !== undefined });
+  if (engine.path) clock.saveWith((changes) => store.commit(clockOps(changes)));
 
   const bus = new EventBus();
   const collections = collectionsOf(resources);
@@ -153,7 +163,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       await ctx.replaceState(state, replaceOptions);
     },
     replaceState: async (state, replaceOptions) => {
-      await store.replaceAll(state, replaceOptions);
+      await store.replaceAll(withSavedClock(state), replaceOptions);
       rateLimiter.clear();
       suspension.forget();
       for (const service of running) await service.afterReset?.();
@@ -216,6 +226,8 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   try {
     await engine.writeHeld();
     await seeded;
+    // a clock moved on, set aside (--fresh-clock) or never saved (an older file) is saved now
+    if (engine.path && !clockIsSaved(clock, store)) await store.commit(wholeClockOps(clock, store));
   } catch (err) {
     await abort(err);
   }
@@ -233,6 +245,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     context: ctx,
     controlToken,
     clock,
+    clockOrigin,
     events: bus,
     store,
     app,

@@ -1,6 +1,8 @@
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
 import { DEFAULT_SCENARIOS_DIR, type SandboxOptions } from '../config.ts';
+import type { ClockOrigin } from '../core/saved-clock.ts';
+import { formatDuration } from '../inspector/time/duration.ts';
 import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
 import { inspectorUrl } from './inspector-url.ts';
 import { armStopDeadline, endNow } from './stop-deadline.ts';
@@ -18,6 +20,10 @@ export interface StartFlags {
   fixtures?: string;
   seed?: number;
   clock: string;
+  /** --clock-start: ISO 8601 */
+  clockStart?: string;
+  /** --fresh-clock: set aside the clock saved in the data file */
+  freshClock?: boolean;
   rateLimits: boolean;
   internalKey?: string;
   controlToken?: string;
@@ -53,6 +59,8 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.fixtures ? { fixturesDir: flags.fixtures } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     clock: flags.clock,
+    ...(flags.clockStart !== undefined ? { clockStart: flags.clockStart } : {}),
+    ...(flags.freshClock ? { freshClock: true } : {}),
     enforceRateLimits: flags.rateLimits,
     ...(flags.internalKey ? { internalApiKey: flags.internalKey } : {}),
     ...(flags.controlToken ? { controlToken: flags.controlToken } : {}),
@@ -163,8 +171,8 @@ export function sandboxInspectorUrl(sandbox: Pick<Sandbox, 'url' | 'controlToken
 }
 
 /**
- * The --json ready line: {url, controlUrl, controlToken?, inspectorUrl, workspaces: [{id, name, mode, keys:
- * [{id, name, key, scopes}]}]}. controlToken is there when the sandbox has one (a non-loopback
+ * The --json ready line: {url, controlUrl, controlToken?, inspectorUrl, clock, workspaces: [{id, name, mode, keys:
+ * [{id, name, key, scopes}]}]}; clock is what the start did with the clock saved in the data file (ClockOrigin). controlToken is there when the sandbox has one (a non-loopback
  * host), since a script cannot read it from the banner; inspectorUrl then carries it in its #fragment.
  */
 export function startSummary(sandbox: Sandbox) {
@@ -173,6 +181,7 @@ export function startSummary(sandbox: Sandbox) {
     controlUrl: sandbox.controlUrl,
     ...(sandbox.controlToken ? { controlToken: sandbox.controlToken } : {}),
     inspectorUrl: sandboxInspectorUrl(sandbox),
+    clock: sandbox.clockOrigin,
     workspaces: sandbox.workspaces.map((w) => ({
       id: w.id,
       name: w.name,
@@ -186,7 +195,7 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
   const lines = [
     '',
     `${green('●')} ${bold('travel-commerce-sandbox')} is serving ${cyan(sandbox.url)}`,
-    dim(`  data: ${flags.inMemory ? 'in memory' : sandbox.store.path}   clock: ${sandbox.clock.mode}   rate limits: ${flags.rateLimits ? 'enforced' : 'reported, not enforced'}`),
+    dim(`  data: ${flags.inMemory ? 'in memory' : sandbox.store.path}   clock: ${clockLine(sandbox.clockOrigin)}   rate limits: ${flags.rateLimits ? 'enforced' : 'reported, not enforced'}`),
     '',
   ];
   for (const w of sandbox.workspaces) {
@@ -203,3 +212,22 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
   lines.push(dim('  Ctrl+C stops it; writes are flushed first.'), '');
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The banner's clock: its mode, and where it comes from when a data file saved one
+ * (docs/storage.md, "The clock is saved"), e.g. `real +3d, restored` or
+ * `manual at 2026-01-17T09:00:00.000Z, restored (later than --clock-start, which it wins over; --fresh-clock starts there)`.
+ */
+export function clockLine(origin: ClockOrigin): string {
+  const at = origin.mode === 'manual' ? `manual at ${origin.now}` : origin.offsetMs === 0 ? 'real' : `real ${offset(origin.offsetMs)}`;
+  switch (origin.source) {
+    case 'restored':
+      return `${at}, restored${origin.overrodeStart ? ' (later than --clock-start, which it wins over; --fresh-clock starts there)' : ''}`;
+    case 'configured-later':
+      return `${at} (${origin.savedMode === origin.mode ? '--clock-start' : 'real time'} is later than the saved ${origin.savedMode} clock)`;
+    case 'fresh':
+      return origin.discarded ? `${at}, fresh (--fresh-clock: the saved clock set aside)` : at;
+  }
+}
+
+const offset = (ms: number) => `${ms < 0 ? '-' : '+'}${formatDuration(Math.round(Math.abs(ms) / 1000) * 1000)}`;

@@ -19,6 +19,22 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export type ClockMode = 'real' | 'manual';
 
+/**
+ * What a clock change leaves to save with the data (src/core/saved-clock.ts,
+ * issue 35): the global time (a real clock's offset from wall time with it),
+ * or one workspace's own advance.
+ */
+export type ClockChange =
+  | { workspaceId: null; mode: ClockMode; nowMs: number; offsetMs: number }
+  | { workspaceId: string; offsetMs: number };
+
+/**
+ * Saves changes. It must apply them at once, before it returns (as Store.commit does, then
+ * resolves when durable): a change is handed over before the clock moves, so every write a
+ * due timer makes while the clock moves is journaled after the time it is dated at.
+ */
+export type ClockSaver = (changes: readonly ClockChange[]) => Promise<void>;
+
 type Timer = { id: number; at: number; run: () => unknown; workspaceId: string | null };
 
 export interface ClockState {
@@ -47,6 +63,7 @@ export class Clock {
   private nextId = 1;
   private wake: NodeJS.Timeout | undefined;
   private firing: Promise<void> = Promise.resolve();
+  private save: ClockSaver = () => Promise.resolve();
 
   constructor(
     readonly mode: ClockMode,
@@ -76,10 +93,42 @@ export class Clock {
    * do not run again; pending ones fire when the clock reaches them once more.
    * A real clock never goes back (its timers are tied to wall time).
    */
-  rewindTo(at: number): ClockState {
+  async rewindTo(at: number): Promise<ClockState> {
     if (this.mode !== 'manual') throw new RangeError('a real clock cannot go backwards');
     this.manualNow = Math.min(this.manualNow, at);
+    await this.save([this.globalChange(this.manualNow)]);
     return this.state();
+  }
+
+  /**
+   * Every move from now on (advance, set, a workspace's advance, a rewind) is
+   * handed to `save` and answered once it is saved (src/core/saved-clock.ts).
+   * A restart is not: the reset that restarts the clock saves it with its state.
+   */
+  saveWith(save: ClockSaver): void {
+    this.save = save;
+  }
+
+  /**
+   * Where a saved clock was (a start on a database file, issue 35): the global
+   * time, in this clock's own mode, and each workspace's own advance. The start
+   * a reset goes back to is not changed, nor any timer.
+   */
+  restore(global: { atMs: number } | { wallOffsetMs: number }, workspaceOffsets: Iterable<readonly [string, number]>): void {
+    const at = 'atMs' in global ? global.atMs : this.wallClock() + global.wallOffsetMs;
+    if (this.mode === 'manual') this.manualNow = at;
+    else this.offset = 'wallOffsetMs' in global ? global.wallOffsetMs : at - this.wallClock();
+    this.offsets.clear();
+    for (const [workspaceId, offset] of workspaceOffsets) this.offsets.set(workspaceId, offset);
+    this.arm();
+  }
+
+  /** The whole clock as changes to save: the global time, then every workspace's own advance. */
+  changes(): ClockChange[] {
+    // one reading of the wall clock: a real clock's saved offset is its offset, exactly
+    const wall = this.wallClock();
+    const global = this.globalChange(this.mode === 'manual' ? this.manualNow : wall + this.offset, wall);
+    return [global, ...[...this.offsets].map(([workspaceId, offsetMs]) => ({ workspaceId, offsetMs }))];
   }
 
   /** The time of the workspace the current code serves (the global time outside any). */
@@ -147,6 +196,9 @@ export class Clock {
   async advanceWorkspace(workspaceId: string, ms: number): Promise<WorkspaceClockState> {
     checkMs(ms);
     const target = this.nowIn(workspaceId) + ms;
+    // saved first (see ClockSaver): its own advance once it reaches target, never less than now
+    const saved = this.save([{ workspaceId, offsetMs: Math.max(this.offsets.get(workspaceId) ?? 0, target - this.nowIn(null)) }]);
+    saved.catch(() => undefined); // awaited below, once the timers have run
     for (;;) {
       const next = this.timers.get(workspaceId)?.[0];
       if (!next || next.at > target) break;
@@ -155,6 +207,7 @@ export class Clock {
     }
     this.setWorkspaceNow(workspaceId, target);
     await this.fireDue();
+    await saved;
     return this.stateOf(workspaceId);
   }
 
@@ -204,6 +257,10 @@ export class Clock {
   }
 
   private async moveTo(target: number): Promise<ClockState> {
+    // saved first (see ClockSaver); a real clock's saved offset may thus be ahead of where it
+    // ends by the time its due timers took to run, never behind
+    const saved = this.save([this.globalChange(Math.max(this.nowIn(null), target))]);
+    saved.catch(() => undefined); // awaited below, once the timers have run
     // Timers fire at their own due time, so a timer that schedules another
     // (a webhook retry, say) sees the clock where it would have been.
     for (;;) {
@@ -214,7 +271,13 @@ export class Clock {
     }
     this.setNow(Math.max(this.nowIn(null), target));
     await this.fireDue();
+    await saved;
     return this.state();
+  }
+
+  private globalChange(nowMs: number, wall = this.wallClock()): ClockChange {
+    // a manual clock has no offset from wall time (and a saved one thus no wall time in it)
+    return { workspaceId: null, mode: this.mode, nowMs, offsetMs: this.mode === 'manual' ? 0 : nowMs - wall };
   }
 
   private setNow(value: number): void {

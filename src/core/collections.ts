@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineCollection, type Collection } from '../storage/collection.ts';
 import { IDEMPOTENCY } from './idempotency.ts';
+import { CLOCKS } from './saved-clock.ts';
 import { API_KEYS, WORKSPACES } from './tenancy.ts';
 
 /**
  * The collections no API area owns: workspaces and their keys, idempotency
- * records and durable jobs (sandbox bookkeeping). Every other collection is
+ * records, durable jobs and the saved clock (sandbox bookkeeping). Every other collection is
  * declared by its area (ResourceModule.collections, src/resources/index.ts).
  */
 
@@ -17,4 +18,4 @@ export const JOBS = defineCollection({ name: 'jobs', schema: JobSchema, idPrefix
 /** Declared before the areas' collections (the order of an export and of the database file). */
 export const CORE_COLLECTIONS_FIRST: readonly Collection[] = [WORKSPACES, API_KEYS];
 /** Declared after the areas' collections. */
-export const CORE_COLLECTIONS_LAST: readonly Collection[] = [IDEMPOTENCY, JOBS];
+export const CORE_COLLECTIONS_LAST: readonly Collection[] = [IDEMPOTENCY, JOBS, CLOCKS];

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
 import { defineCollection, deleteRowOp, putRowOp } from '../storage/collection.ts';
 import type { RateLimiter } from '../core/rate-limit.ts';
+import { CLOCKS } from '../core/saved-clock.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
 import { API_KEYS, WORKSPACES, type ApiKeyRecord, type RateLimitMode, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
 import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
@@ -139,6 +140,7 @@ export class WorkspaceManager {
     }
     ops.push(WORKSPACES.deleteOp(GLOBAL_PARTITION, id));
     ops.push(OVERLAYS.deleteOp(GLOBAL_PARTITION, id));
+    if (CLOCKS.in(store).has(GLOBAL_PARTITION, id)) ops.push(CLOCKS.deleteOp(GLOBAL_PARTITION, id)); // its own advance
     const buckets = this.bucketKeys(id);
     await store.inner.commit(ops);
     this.deps.clock.forget(id);

@@ -10,7 +10,8 @@ describe('sandbox start (real sockets)', () => {
   it('--json prints exactly one JSON line, serves the API, and exits 0 on SIGTERM', async () => {
     const run = runCli(['start', '--in-memory', '--port', '0', '--json']);
     const summary = JSON.parse(await run.firstLine);
-    expect(Object.keys(summary)).toEqual(['url', 'controlUrl', 'inspectorUrl', 'workspaces']);
+    expect(Object.keys(summary)).toEqual(['url', 'controlUrl', 'inspectorUrl', 'clock', 'workspaces']);
+    expect(summary.clock).toMatchObject({ source: 'fresh', mode: 'real', offsetMs: 0, savedMode: null }); // in memory: nothing saved
     expect(summary.inspectorUrl).toBe(`${summary.url}/__sandbox/ui/`);
     expect(summary.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(summary.workspaces).toHaveLength(2);

@@ -14,6 +14,11 @@ function collectAllowedHost(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+function parseClockStart(value: string): string {
+  if (Number.isNaN(Date.parse(value))) throw new InvalidArgumentError(`--clock-start takes an ISO 8601 time such as 2026-01-15T09:00:00Z, not "${value}"`);
+  return value;
+}
+
 function parseFactor(value: string): number {
   const n = Number(value);
   if (!(n > 0 && n <= 1)) throw new InvalidArgumentError('--webhook-retry-scale must be a number above 0 and at most 1');
@@ -31,6 +36,8 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
     .option('--fixtures <dir>', 'fixtures directory (default: the bundled fixtures)')
     .option('--seed <n>', 'faker seed for generated fixture data', parseInteger('--seed', 0, 2 ** 31 - 1))
     .option('--clock <mode>', 'real, or manual (time moves only via the control plane)', 'real')
+    .option('--clock-start <iso>', 'where the clock starts (manual default 2026-01-15T09:00:00Z); on a data file that saved a later clock, the saved one wins', parseClockStart)
+    .option('--fresh-clock', 'start the clock as --clock/--clock-start say, setting aside the clock saved in the data file')
     .option('--no-rate-limits', 'compute and report rate limits but never enforce them (for load tests)')
     .option('--internal-key <key>', 'internal service key (or SANDBOX_INTERNAL_API_KEY)')
     .option('--control-token <token>', 'token for /__sandbox when bound to a non-loopback host (at least 8 characters)', parseControlToken)

@@ -25,6 +25,12 @@ describe('errors a person can act on', () => {
     expect(r.stderr).not.toContain('controlToken');
   });
 
+  it('--clock-start that is not a time names the flag', async () => {
+    const r = await bare(['start', '--clock-start', 'tomorrow', '--in-memory', '--port', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toContain('--clock-start takes an ISO 8601 time such as 2026-01-15T09:00:00Z, not "tomorrow"');
+  });
+
   it('snapshot export to a missing directory names it', async () => {
     expect(expectOneLineFailure(await t.cli(['snapshot', 'export', '/nonexistent-dir-15/state.json']))).toBe('sandbox: cannot write /nonexistent-dir-15/state.json: the directory /nonexistent-dir-15 does not exist');
   });
