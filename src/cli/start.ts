@@ -1,6 +1,8 @@
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
-import { DEFAULT_SCENARIOS_DIR, type SandboxOptions } from '../config.ts';
+import { DEFAULT_SCENARIOS_DIR, DEFAULT_STOP_TIMEOUT_MS, type SandboxOptions } from '../config.ts';
+import type { StopSummary } from '../http/drain.ts';
+import { plural } from './format.ts';
 import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
 import { inspectorUrl } from './inspector-url.ts';
 import { armStopDeadline, endNow } from './stop-deadline.ts';
@@ -35,6 +37,8 @@ export interface StartFlags {
   dashboard?: boolean;
   /** open the browser inspector once serving (docs/inspector.md) */
   open?: boolean;
+  /** --stop-timeout, in milliseconds */
+  stopTimeout?: number;
 }
 
 export function startOptions(flags: StartFlags): SandboxOptions {
@@ -57,6 +61,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.webhookMaxPending !== undefined ? { webhookMaxPending: flags.webhookMaxPending } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
     ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),
+    ...(flags.stopTimeout !== undefined ? { stopTimeoutMs: flags.stopTimeout } : {}),
   };
 }
 
@@ -70,12 +75,16 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
     // a second signal does not wait for the first stop (stop-deadline.ts)
     if (stopping) return endNow('a second signal came while stopping');
     stopping = true;
-    const exit = armStopDeadline();
+    // the requests in flight get --stop-timeout, the flush its own grace after it (stop-deadline.ts)
+    const exit = armStopDeadline(flags.stopTimeout ?? DEFAULT_STOP_TIMEOUT_MS);
     if (!sandbox) return exit(exitCode); // still starting: nothing acknowledged yet
     Promise.resolve(stopWatching?.())
       .then(() => sandbox!.stop())
       .then(
-        () => exit(exitCode),
+        (summary) => {
+          printStopped(summary, flags);
+          exit(exitCode);
+        },
         (err) => {
           process.stderr.write(`sandbox: could not stop cleanly: ${errorMessage(err).split('\n')[0]}\n`);
           exit(1);
@@ -99,6 +108,18 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   // not awaited: the sandbox serves whether a browser opens or not; a failure is one line on stderr
   if (flags.open) void import('./open-browser.ts').then(({ openOrSay }) => openOrSay(sandboxInspectorUrl(sandbox)));
   return sandbox;
+}
+
+/**
+ * The exit line: how many requests in flight the stop let finish (drained), answered 503 at its
+ * deadline (cut), and refused because they came after it began. With --json, a second JSON line
+ * on stdout after the ready line; otherwise one line on stderr, where the banner's reader does
+ * not parse it.
+ */
+function printStopped(summary: StopSummary, flags: StartFlags): void {
+  if (flags.json) return printJson({ stopped: true, ...summary });
+  const refused = summary.refused > 0 ? `, refused ${summary.refused}` : '';
+  process.stderr.write(`sandbox: stopped; drained ${plural(summary.drained, 'request')}, cut ${summary.cut}${refused}\n`);
 }
 
 /**

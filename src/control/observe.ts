@@ -2,6 +2,7 @@ import type { SandboxContext } from '../context.ts';
 import { notFound } from '../core/errors.ts';
 import type { SandboxEvents } from '../core/events.ts';
 import { encodeStreamEvent, FORWARDED_EVENTS, type StreamEventName } from '../core/stream-events.ts';
+import { endsAtStop } from '../http/drain.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
 import { OBSERVE_ROUTES } from './contracts/observe.ts';
@@ -36,6 +37,7 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
     stream: async (request, reply) => {
       reply.hijack();
       const res = reply.raw;
+      endsAtStop(res); // a stop ends it at once rather than waiting for it until its deadline
       res.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
