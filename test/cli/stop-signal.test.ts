@@ -18,6 +18,7 @@ afterEach(async () => {
 });
 
 const IN_FLIGHT = 30;
+type Created = { id?: string; data?: { id: string }; error?: string };
 
 describe('sandbox start: SIGTERM with requests in flight', () => {
   it('answers every client, stores what it answered, exits 0 and counts them in the --json exit line', async () => {
@@ -34,7 +35,10 @@ describe('sandbox start: SIGTERM with requests in flight', () => {
         method: 'POST',
         headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json', 'idempotency-key': `stop-${i}` },
         body: JSON.stringify({ name: `in flight #${i}`, fields: [] }),
-      }).then(async (res) => ({ status: res.status, body: (await res.json()) as { id?: string; data?: { id: string } } }), (err: Error) => ({ status: 0, body: { error: String(err.cause ?? err) } })),
+      }).then(
+        async (res) => ({ status: res.status, body: (await res.json()) as Created }),
+        (err: Error): { status: number; body: Created } => ({ status: 0, body: { error: String(err.cause ?? err) } }),
+      ),
     );
     // the rule is gone once all of them took it: every request is in flight
     for (;;) {
@@ -51,7 +55,7 @@ describe('sandbox start: SIGTERM with requests in flight', () => {
     expect(lines).toHaveLength(2);
     expect(JSON.parse(lines[1]!)).toEqual({ stopped: true, drained: IN_FLIGHT, cut: 0, refused: 0 });
     const onDisk = await readFile(file, 'utf8');
-    for (const { body } of all) expect(onDisk).toContain((body.data ?? body).id);
+    for (const { body } of all) expect(onDisk).toContain((body.data ?? body).id!);
   });
 
   it('says how many it drained in one line on stderr without --json', async () => {
