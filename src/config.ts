@@ -25,6 +25,8 @@ export const DEFAULT_SEED = 20260115;
 export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';
 /** created workspaces at most, by default (issue 23, point 5) */
 export const DEFAULT_MAX_WORKSPACES = 1000;
+/** how long a stop lets requests in flight finish before it answers them 503 (issue 35; src/http/drain.ts) */
+export const DEFAULT_STOP_TIMEOUT_MS = 3_000;
 /** pending webhook deliveries per subscription, by default (issue 27; src/webhooks/outbox.ts, expireOps) */
 export const DEFAULT_MAX_PENDING_DELIVERIES = 1000;
 /** GET /__sandbox/stream clients at once, by default (issue 34; src/control/stream-hub.ts) */
@@ -94,6 +96,8 @@ export const SandboxOptionsSchema = z.object({
   maxStreamClients: z.number().int().min(1).max(100_000).default(DEFAULT_MAX_STREAM_CLIENTS),
   /** the request log's captured headers and bodies, all together, in bytes (the oldest leave first; docs/configuration.md) */
   requestCaptureBytes: z.number().int().min(0).default(DEFAULT_CAPTURE_BYTES),
+  /** a stop lets requests in flight finish for this long; then they are answered 503 SANDBOX_STOPPING (docs/configuration.md, "Stopping") */
+  stopTimeoutMs: z.number().int().min(0).max(600_000).default(DEFAULT_STOP_TIMEOUT_MS),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
   workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),
 });

@@ -4,6 +4,7 @@
  * public and has its declarations in dist/index.d.ts.
  */
 export { createSandbox, SandboxError, type Sandbox } from './sandbox.ts';
+export type { StopSummary } from './http/drain.ts';
 export type { SandboxOptions, ResolvedOptions } from './config.ts';
 export type { FixtureWorkspaceView as SandboxWorkspace } from './fixtures/fixture-workspaces.ts';
 export { Clock, type ClockState, type WorkspaceClockState } from './core/clock.ts';

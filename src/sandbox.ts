@@ -26,6 +26,7 @@ import type { ResourceModule } from './resources/types.ts';
 import { ORG_API_KEYS } from './resources/organizations/collections.ts';
 import { buildApp } from './server.ts';
 import { LazyControlPlane } from './http/control-forward.ts';
+import { Drain, type StopSummary } from './http/drain.ts';
 import { openStore } from './storage/index.ts';
 import { withRows } from './storage/deferred.ts';
 import { describeTakeover } from './storage/lock.ts';
@@ -65,8 +66,12 @@ export interface Sandbox {
   createWorkspace(input?: CreateWorkspaceInput): Promise<WorkspaceHandle>;
   /** what the /v1 API was asked since the start: by operation and status, never called, warnings, refusals, deliveries (docs/cli.md, "The run report") */
   report(): RunReport;
-  /** flushes storage and closes the server */
-  stop(): Promise<void>;
+  /**
+   * Stops taking connections, lets the requests in flight answer (up to `stopTimeoutMs`, then
+   * they get 503 SANDBOX_STOPPING), stops the background services and flushes storage; says
+   * how many requests were drained, cut and refused. A second call gets the first one's result.
+   */
+  stop(): Promise<StopSummary>;
 }
 
 /**
@@ -200,7 +205,8 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   // the areas' services, and the sandbox's own: the hourly idempotency purge
   for (const service of [...servicesOf(resources), idempotencyPurgeService]) running.push(await service.start(ctx));
 
-  const app = buildApp(ctx, resources, controlPlane);
+  const drain = new Drain();
+  const app = buildApp(ctx, resources, controlPlane, drain);
   await app.ready();
   let url = '';
   // a start that fails from here stops what it started, and throws the first error
@@ -218,6 +224,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       await abort(listenError(err, options));
     }
   }
+  if (url) drain.listening([app.server]);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   ctx.selfGuard.listening(port);
@@ -233,7 +240,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   }
   if (url) controlPlane.prewarmAfter(CONTROL_PREWARM_MS);
 
-  let stopped: Promise<void> | null = null;
+  let stopped: Promise<StopSummary> | null = null;
   return {
     url,
     controlUrl: url ? `${url}/__sandbox` : '',
@@ -256,12 +263,16 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     report: () => ctx.runReport.build(ctx.routes.routes, ctx.webhooks.outbox.pending().length),
     stop: () =>
       (stopped ??= (async () => {
+        // first the requests in flight, while everything they use still runs (src/http/drain.ts);
+        // past the deadline the ones left are abandoned: a write they make after store.close() is refused
+        const summary = await drain.stop(options.stopTimeoutMs);
         clock.dispose();
         await app.close();
         await controlPlane.close();
         for (const service of running.reverse()) await service.stop();
         await store.close();
         warnings.push(...engine.notes); // the CLI prints what stop added (an edit set aside)
+        return summary;
       })()),
   };
 }

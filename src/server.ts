@@ -6,6 +6,7 @@ import { registerRootIndex } from './control/where.ts';
 import { registerApiScope } from './http/api-scope.ts';
 import { createBaseApp } from './http/base-app.ts';
 import { registerControlForward, type LazyControlPlane } from './http/control-forward.ts';
+import type { Drain } from './http/drain.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './http/request-hooks.ts';
 import type { ResourceModule } from './resources/types.ts';
 
@@ -15,10 +16,13 @@ import type { ResourceModule } from './resources/types.ts';
  * request to the control plane's own app, built on first use
  * (http/control-forward.ts): a start registers only what its first /v1
  * request needs (issue 11, docs/benchmarks.md). Only the health check is
- * served here, so a readiness probe does not build the control plane.
+ * served here, so a readiness probe does not build the control plane. A stop
+ * drains the requests in flight first (http/drain.ts).
  */
-export function buildApp(ctx: SandboxContext, resources: readonly ResourceModule[], controlPlane: LazyControlPlane): FastifyInstance {
+export function buildApp(ctx: SandboxContext, resources: readonly ResourceModule[], controlPlane: LazyControlPlane, drain: Drain): FastifyInstance {
   const app = createBaseApp(ctx);
+  // the listening app only: a /__sandbox request is tracked here, before its hand-over
+  drain.register(app);
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.register(async (v1) => {
     registerApiScope(v1, ctx);

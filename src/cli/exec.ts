@@ -56,7 +56,9 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? 128 + (signal ? (constants.signals[signal] ?? 1) : 1)));
   });
   const exitCode = ran ? reportRun(sandbox, flags, code) : code;
-  await sandbox.stop();
+  const stopped = await sandbox.stop();
+  // the command has exited, so a request still in flight is one it left behind (a background process): say what became of it
+  if (stopped.drained + stopped.cut > 0) process.stderr.write(`sandbox: stopped; drained ${stopped.drained} requests the command left running, cut ${stopped.cut} (--stop-timeout)\n`);
   process.exit(exitCode);
 }
 

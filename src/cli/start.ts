@@ -1,8 +1,10 @@
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
-import { DEFAULT_SCENARIOS_DIR, type SandboxOptions } from '../config.ts';
+import { DEFAULT_SCENARIOS_DIR, DEFAULT_STOP_TIMEOUT_MS, type SandboxOptions } from '../config.ts';
 import type { ClockOrigin } from '../core/saved-clock.ts';
+import type { StopSummary } from '../http/drain.ts';
 import { formatDuration } from '../inspector/time/duration.ts';
+import { plural } from './format.ts';
 import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.ts';
 import { inspectorUrl } from './inspector-url.ts';
 import { armStopDeadline, endNow } from './stop-deadline.ts';
@@ -47,6 +49,8 @@ export interface StartFlags {
   dashboard?: boolean;
   /** open the browser inspector once serving (docs/inspector.md) */
   open?: boolean;
+  /** --stop-timeout, in milliseconds */
+  stopTimeout?: number;
 }
 
 export function startOptions(flags: StartFlags): SandboxOptions {
@@ -74,6 +78,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.recover ? { recover: true } : {}),
     ...(flags.maxStreamClients !== undefined ? { maxStreamClients: flags.maxStreamClients } : {}),
     ...(flags.requestCaptureMb !== undefined ? { requestCaptureBytes: flags.requestCaptureMb * 1024 * 1024 } : {}),
+    ...(flags.stopTimeout !== undefined ? { stopTimeoutMs: flags.stopTimeout } : {}),
   };
 }
 
@@ -88,13 +93,15 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
     // a second signal does not wait for the first stop (stop-deadline.ts)
     if (stopping) return endNow('a second signal came while stopping');
     stopping = true;
-    const exit = armStopDeadline();
+    // the requests in flight get --stop-timeout, the flush its own grace after it (stop-deadline.ts)
+    const exit = armStopDeadline(flags.stopTimeout ?? DEFAULT_STOP_TIMEOUT_MS);
     if (!sandbox) return exit(exitCode); // still starting: nothing acknowledged yet
     Promise.resolve(stopWatching?.())
       .then(() => sandbox!.stop())
       .then(
-        () => {
+        (summary) => {
           for (const warning of sandbox!.warnings.slice(shownWarnings)) process.stderr.write(`sandbox: ${warning}\n`);
+          printStopped(summary, flags);
           exit(exitCode);
         },
         (err) => {
@@ -121,6 +128,18 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   // not awaited: the sandbox serves whether a browser opens or not; a failure is one line on stderr
   if (flags.open) void import('./open-browser.ts').then(({ openOrSay }) => openOrSay(sandboxInspectorUrl(sandbox)));
   return sandbox;
+}
+
+/**
+ * The exit line: how many requests in flight the stop let finish (drained), answered 503 at its
+ * deadline (cut), and refused because they came after it began. With --json, a second JSON line
+ * on stdout after the ready line; otherwise one line on stderr, where the banner's reader does
+ * not parse it.
+ */
+function printStopped(summary: StopSummary, flags: StartFlags): void {
+  if (flags.json) return printJson({ stopped: true, ...summary });
+  const refused = summary.refused > 0 ? `, refused ${summary.refused}` : '';
+  process.stderr.write(`sandbox: stopped; drained ${plural(summary.drained, 'request')}, cut ${summary.cut}${refused}\n`);
 }
 
 /**

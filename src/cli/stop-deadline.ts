@@ -1,7 +1,9 @@
 /**
- * SIGTERM (or Ctrl+C) ends `sandbox start` within STOP_GRACE_MS, whatever it
- * is doing (issue 29, point 2). A clean stop flushes and compacts; when it has
- * not finished by then, or a second signal comes, the process ends anyway.
+ * SIGTERM (or Ctrl+C) ends `sandbox start` within its drain deadline (the
+ * --stop-timeout the requests in flight get, issue 35) plus FLUSH_GRACE_MS,
+ * whatever it is doing (issue 29, point 2). A clean stop drains, then flushes
+ * and compacts; when it has not finished by then, or a second signal comes,
+ * the process ends anyway.
  * That loses nothing: every acknowledged write is already in the journal, and
  * a compaction cut short is redone at the next start (docs/storage.md).
  *
@@ -11,7 +13,8 @@
  * them is the signal's default action, which ends the process as "killed by
  * SIGTERM" (exit status 143 in a shell).
  */
-export const STOP_GRACE_MS = 5_000;
+/** what a stop may take after its drain: stopping the services, the flush and the compaction */
+export const FLUSH_GRACE_MS = 5_000;
 const POLL_MS = 25;
 
 /** Ends the process at once, by the default action of SIGTERM (no exit handlers, no waiting for threads). */
@@ -21,10 +24,11 @@ export function endNow(why: string): void {
   process.kill(process.pid, 'SIGTERM');
 }
 
-/** Arms the deadline of a stop; returns the exit to call once the stop is done. */
-export function armStopDeadline(graceMs = STOP_GRACE_MS): (code: number) => void {
+/** Arms the deadline of a stop whose drain may take `drainMs`; returns the exit to call once the stop is done. */
+export function armStopDeadline(drainMs: number): (code: number) => void {
+  const graceMs = drainMs + FLUSH_GRACE_MS;
   const deadline = Date.now() + graceMs;
-  setTimeout(() => endNow(`stopping took longer than ${graceMs / 1000} s`), graceMs);
+  setTimeout(() => endNow(`stopping took longer than ${graceMs / 1000} s (--stop-timeout ${drainMs / 1000} s for the requests in flight, then ${FLUSH_GRACE_MS / 1000} s to flush)`), graceMs);
   return function exitWhenIdle(code: number): void {
     // a file-system call still in flight may never return (see above): wait for it, up to the deadline
     if (!process.getActiveResourcesInfo().some((kind) => kind.startsWith('FSReq'))) process.exit(code);

@@ -1,6 +1,8 @@
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../core/errors.ts';
-import { encodeStreamEvent, FORWARDED_EVENTS } from '../core/stream-events.ts';
+import type { SandboxEvents } from '../core/events.ts';
+import { encodeStreamEvent, FORWARDED_EVENTS, type StreamEventName } from '../core/stream-events.ts';
+import { endsAtStop } from '../http/drain.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
 import { OBSERVE_ROUTES } from './contracts/observe.ts';
@@ -37,6 +39,7 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
       hub.admit(); // past the cap: the 409, before anything is written
       reply.hijack();
       const res = reply.raw;
+      endsAtStop(res); // a stop ends it at once rather than waiting for it until its deadline
       res.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',

@@ -72,6 +72,7 @@ export const ERROR_CODES = {
   UNDELIVERABLE: [422, 'verification: the message could not be delivered'],
   CONTROL_INVALID: [400, 'control plane: a request it cannot carry out (the message says why)'],
   CONTROL_CONFLICT: [409, 'control plane: the state does not allow it (the message says why)'],
+  SANDBOX_STOPPING: [503, 'the sandbox is stopping: the request came after the stop began, or was still running at its deadline (X-Sandbox-Reason says which)'],
   INTERNAL_ERROR: [500, 'an unexpected failure; the message is never sent'],
 } as const satisfies Record<string, readonly [number, string]>;
 

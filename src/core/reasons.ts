@@ -44,6 +44,7 @@ export const REASON_CODES = {
   MISSING_PARAMETER: [400, 'analytics: a required query parameter is missing'],
   FAULT_INJECTED: [null, 'a fault rule answered (its status and body): names the rule'],
   FAULT_DROPPED: [null, 'a fault rule dropped the connection: no answer, so the request log alone (status 0) says why'],
+  SANDBOX_STOPPING: [503, 'the sandbox is stopping: a request that came after the stop began, or one still running at the stop deadline (stopTimeoutMs, --stop-timeout)'],
   REFUSED: [null, 'any other 4xx: the error message'],
 } as const satisfies Record<string, readonly [number | null, string]>;
 

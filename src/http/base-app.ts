@@ -40,6 +40,8 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
     logger: false,
     bodyLimit: ctx.options.bodyLimit,
     genReqId: (req) => requestIdFor(req.headers['x-request-id']),
+    // app.close() comes after the stop has drained the requests in flight (http/drain.ts): what is
+    // left then (a connection of a second address bound, a half-sent request) is closed outright
     return503OnClosing: true,
     forceCloseConnections: true,
     // what Node's HTTP parser refuses gets the documented body and headers too (issue 26)

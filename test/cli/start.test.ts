@@ -7,7 +7,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, waitForStdout } from '../helpers/cli.ts';
 
 describe('sandbox start (real sockets)', () => {
-  it('--json prints exactly one JSON line, serves the API, and exits 0 on SIGTERM', async () => {
+  it('--json prints exactly one JSON ready line, serves the API, and exits 0 on SIGTERM with one JSON exit line', async () => {
     const run = runCli(['start', '--in-memory', '--port', '0', '--json']);
     const summary = JSON.parse(await run.firstLine);
     expect(Object.keys(summary)).toEqual(['url', 'controlUrl', 'inspectorUrl', 'clock', 'workspaces']);
@@ -26,7 +26,8 @@ describe('sandbox start (real sockets)', () => {
     run.child.kill('SIGTERM');
     const { code, stdout } = await run.exit;
     expect(code).toBe(0);
-    expect(stdout.trim().split('\n')).toHaveLength(1);
+    // the ready line, then the exit line (issue 35): nothing else on stdout
+    expect(stdout.trim().split('\n').slice(1).map((line) => JSON.parse(line))).toEqual([{ stopped: true, drained: 0, cut: 0, refused: 0 }]);
   });
 
   it('prints a banner with the URL, each workspace and its keys', async () => {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { normaliseAllowedHost } from '../../core/host-guard.ts';
+import { parseDuration } from '../duration.ts';
 import { parseInteger } from './options.ts';
 
 /** `sandbox start`, and the options of every command that runs a sandbox itself (start, exec). */
@@ -23,6 +24,18 @@ function parseFactor(value: string): number {
   const n = Number(value);
   if (!(n > 0 && n <= 1)) throw new InvalidArgumentError('--webhook-retry-scale must be a number above 0 and at most 1');
   return n;
+}
+
+/** --stop-timeout: a duration (5s, 1500ms, plain milliseconds), 0 to 10 minutes, as milliseconds. */
+function parseStopTimeout(value: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(value);
+  } catch {
+    ms = Number.NaN;
+  }
+  if (!(ms >= 0 && ms <= 600_000)) throw new InvalidArgumentError(`--stop-timeout takes a duration from 0 to 10m, such as 5s or 1500ms, not "${value}"`);
+  return ms;
 }
 
 export function withServeOptions(command: Command, defaults: { port: number }): Command {
@@ -49,7 +62,8 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
     .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)')
     .option('--max-workspaces <n>', 'created workspaces at most (POST /__sandbox/workspaces answers 409 past it; default 1000)', parseInteger('--max-workspaces', 1, 1_000_000))
     .option('--max-stream-clients <n>', 'GET /__sandbox/stream clients at once (dashboards, inspector tabs, logs --follow; a new one answers 409 past it; default 100)', parseInteger('--max-stream-clients', 1, 100_000))
-    .option('--request-capture-mb <n>', "the request log's captured headers and bodies, all together, in MB (the oldest leave first; default 8)", parseInteger('--request-capture-mb', 0, 4096));
+    .option('--request-capture-mb <n>', "the request log's captured headers and bodies, all together, in MB (the oldest leave first; default 8)", parseInteger('--request-capture-mb', 0, 4096))
+    .option('--stop-timeout <duration>', 'on SIGTERM or Ctrl+C, how long requests in flight may run on before they are answered 503 (e.g. 10s; default 3s)', parseStopTimeout);
 }
 
 export function startCommand(program: Command): void {
