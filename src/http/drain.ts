@@ -156,6 +156,7 @@ export class Drain {
     const res = reply.raw;
     if (res.writableEnded) return; // written in full, the socket still flushing: it answered after all
     cutRequests.add(request.raw);
+    request.commitGroup?.drop(); // none of its writes is kept (docs/storage.md, "One request, one commit")
     this.#summary.cut++;
     const socket = request.raw.socket;
     if (entry.closed) return; // its client is gone already: nobody to answer
@@ -163,7 +164,7 @@ export class Drain {
       socket?.destroy(); // half an answer already went out: only closing tells the client it is not whole
       return;
     }
-    const error = stoppingError(`the request was still running at the stop deadline (${this.#stopTimeoutMs} ms: stopTimeoutMs, --stop-timeout); whether its writes were kept is not known`);
+    const error = stoppingError(`the request was still running at the stop deadline (${this.#stopTimeoutMs} ms: stopTimeoutMs, --stop-timeout); none of its writes was kept`);
     const body = JSON.stringify(error.body);
     res.writeHead(503, STATUS_CODES[503], {
       'content-type': 'application/json; charset=utf-8',

@@ -20,6 +20,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface GroupHolder {
   /** the group's lines may be written now; resolves once they are durable */
   releaseGroup(group: CommitGroup): Promise<void>;
+  /** the group's lines are never to be written (a request cut at the stop deadline) */
+  dropGroup(group: CommitGroup): void;
 }
 
 /**
@@ -34,6 +36,7 @@ const groups = new AsyncLocalStorage<CommitGroup>();
 
 export class CommitGroup {
   #closed = false;
+  #dropped = false;
   readonly #holders = new Set<GroupHolder>();
   /** what releasing cost: awaited by close() */
   readonly #released: Promise<void>[] = [];
@@ -76,6 +79,25 @@ export class CommitGroup {
     this.#holders.clear();
   }
 
+  /**
+   * A request cut at the stop deadline (src/http/drain.ts, answered 503): none of its lines is
+   * written, and a commit its handler makes later in its context is refused (store.ts), so the
+   * request is committed not at all.
+   */
+  drop(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#dropped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    for (const holder of this.#holders) holder.dropGroup(this);
+    this.#holders.clear();
+  }
+
+  get dropped(): boolean {
+    return this.#dropped;
+  }
+
   /** Releases the group and resolves once everything it committed is durable. */
   async close(): Promise<void> {
     this.release();
@@ -86,6 +108,11 @@ export class CommitGroup {
 /** Runs `fn` (and everything it starts) inside `group`. */
 export function runInCommitGroup<T>(group: CommitGroup, fn: () => T): T {
   return groups.run(group, fn);
+}
+
+/** Whether the current async context is a request that was cut at the stop deadline (its group dropped). */
+export function inDroppedGroup(): boolean {
+  return groups.getStore()?.dropped === true;
 }
 
 /** The open group of the current async context, if any. */

@@ -115,6 +115,12 @@ export class FileWriter implements GroupHolder {
     return durable;
   }
 
+  /** GroupHolder: a cut request's lines are never written. */
+  dropGroup(group: CommitGroup): void {
+    this.#queue.drop(group);
+    if (!this.#holding) this.#kick();
+  }
+
   /** GroupHolder: the group's lines may be written; resolves once they are durable. */
   releaseGroup(group: CommitGroup): Promise<void> {
     const durable = this.#queue.release(group);

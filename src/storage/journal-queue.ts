@@ -92,6 +92,15 @@ export class JournalQueue {
    * process is ending; memory is not snapshotted, docs/storage.md). Returns
    * how many groups were dropped.
    */
+  /** One open group's lines are dropped (see abandonOpen): a request cut at the stop deadline. */
+  drop(group: CommitGroup): void {
+    const unit = this.#byGroup.get(group);
+    if (!unit) return;
+    for (const entry of unit.entries) if (entry.group === group) entry.opsJson = '';
+    unit.open.delete(group);
+    this.#byGroup.delete(group);
+  }
+
   abandonOpen(): number {
     const dropped = this.#byGroup.size;
     for (const [group, unit] of this.#byGroup) {

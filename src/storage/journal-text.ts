@@ -70,7 +70,7 @@ export function parseJournal(text: string, file: string, baseSeq: number): Parse
     if (entries.length === 0 && from > expected) {
       throw new JournalMismatchError(fail(`journal continues at seq ${from} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`).message, from, baseSeq);
     }
-    if (from !== expected) {
+    if (entries.length > 0 && from !== expected) {
       throw fail(
         entries.length === 0
           ? `journal continues at seq ${from} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`

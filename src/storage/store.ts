@@ -10,7 +10,7 @@
  */
 import { reportListenerError } from './listener-errors.ts';
 import { rowHolds } from './row-text.ts';
-import { currentCommitGroup } from './commit-group.ts';
+import { currentCommitGroup, inDroppedGroup } from './commit-group.ts';
 import type { Low } from 'lowdb';
 import type { HeldLock } from './lock.ts';
 import type { FileBackend } from './file-io.ts';
@@ -201,6 +201,7 @@ export class LocalStore implements InstrumentedStore {
 
   commit(ops: readonly Op[], options: CommitOptions = {}): Promise<void> {
     if (this.#closing) return Promise.reject(this.#closedError());
+    if (this.#writer && inDroppedGroup()) return Promise.reject(new StoreError('the request was cut at the stop deadline (answered 503): nothing it writes is kept'));
     let prepared: PreparedCommit;
     try {
       const interned = (collection: string, workspaceId: string) => !(this.#state.get(collection)?.get(workspaceId)?.rows instanceof PackedRows);
