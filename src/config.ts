@@ -26,6 +26,10 @@ export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';
 export const DEFAULT_MAX_WORKSPACES = 1000;
 /** pending webhook deliveries per subscription, by default (issue 27; src/webhooks/outbox.ts, expireOps) */
 export const DEFAULT_MAX_PENDING_DELIVERIES = 1000;
+/** named snapshots per workspace, and of the whole state, by default (issue 34) */
+export const DEFAULT_MAX_SNAPSHOTS = 100;
+/** the JSON text of every named snapshot together, by default: 256 MiB (issue 34) */
+export const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 
 export const SandboxOptionsSchema = z.object({
   /** 0 = any free port */
@@ -80,6 +84,10 @@ export const SandboxOptionsSchema = z.object({
   webhookMaxPending: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_PENDING_DELIVERIES),
   /** created workspaces at most (POST /__sandbox/workspaces answers 409 past it; docs/control-plane.md) */
   maxWorkspaces: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_WORKSPACES),
+  /** named snapshots per workspace, and of the whole state (POST .../snapshots answers 409 past it; docs/configuration.md, "Bounds") */
+  maxSnapshots: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_SNAPSHOTS),
+  /** characters of JSON text of every named snapshot together (a snapshot is kept as that text; 409 past it) */
+  maxSnapshotBytes: z.number().int().min(1024).default(DEFAULT_MAX_SNAPSHOT_BYTES),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
   workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),
 });

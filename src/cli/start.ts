@@ -29,6 +29,9 @@ export interface StartFlags {
   suspension?: boolean;
   /** created workspaces at most */
   maxWorkspaces?: number;
+  /** named snapshots per scope, and MiB of them all */
+  maxSnapshots?: number;
+  maxSnapshotMib?: number;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -57,6 +60,8 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.webhookMaxPending !== undefined ? { webhookMaxPending: flags.webhookMaxPending } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
     ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),
+    ...(flags.maxSnapshots !== undefined ? { maxSnapshots: flags.maxSnapshots } : {}),
+    ...(flags.maxSnapshotMib !== undefined ? { maxSnapshotBytes: flags.maxSnapshotMib * 1024 * 1024 } : {}),
   };
 }
 

@@ -3,10 +3,11 @@ import { MAX_STATE_DEPTH } from '../core/json-depth.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { deferredFromJson } from '../storage/deferred.ts';
-import { SCHEMA_VERSION, type Collections, type SpannedJson } from '../storage/types.ts';
+import { SCHEMA_VERSION, type Collections } from '../storage/types.ts';
 import { serve, serveAll } from './contract.ts';
 import { StateImportError } from './state-import.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
+import { WHOLE_STATE } from '../workspaces/snapshot-shelf.ts';
 
 /**
  * Named snapshots, kept in memory for the life of the process (fast restore
@@ -16,29 +17,32 @@ import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
 export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
-  // each kept as JSON with its collections' spans: a restore hands it to the store deferred (issue 11)
-  const snapshots = new Map<string, { json: SpannedJson; createdAt: string }>();
+  // each kept as JSON with its collections' spans: a restore hands it to the store deferred (issue 11);
+  // on the shelf the workspaces' snapshots are on, within the same bounds (workspaces/snapshot-shelf.ts)
+  const shelf = ctx.workspaces.snapshots;
   const { importState, ...routes } = SNAPSHOT_ROUTES;
 
   serveAll(app, routes, {
     saveSnapshot: async (request) => {
-      const json = ctx.store.exportJson();
-      snapshots.set(request.body.name, { json, createdAt: ctx.clock.iso() });
-      return { name: request.body.name, createdAt: ctx.clock.iso(), bytes: json.text.length };
+      shelf.checkRoom(WHOLE_STATE, request.body.name);
+      const { text, spans } = ctx.store.exportJson();
+      const createdAt = ctx.clock.iso();
+      shelf.put(WHOLE_STATE, request.body.name, { text, spans, createdAt });
+      return { name: request.body.name, createdAt, bytes: text.length };
     },
 
-    snapshots: async () => [...snapshots].map(([name, s]) => ({ name, createdAt: s.createdAt, bytes: s.json.text.length })),
+    snapshots: async () => shelf.list(WHOLE_STATE),
 
     restoreSnapshot: async (request) => {
-      const snapshot = snapshots.get(request.params.name);
+      const snapshot = shelf.get(WHOLE_STATE, request.params.name);
       if (!snapshot) throw notFound(`Snapshot ${request.params.name}`);
       const started = performance.now();
-      await ctx.replaceState(deferredFromJson(snapshot.json.text, snapshot.json.spans));
+      await ctx.replaceState(deferredFromJson(snapshot.text, snapshot.spans ?? []));
       return { name: request.params.name, restored: true as const, ms: Math.round((performance.now() - started) * 100) / 100 };
     },
 
     deleteSnapshot: async (request) => {
-      if (!snapshots.delete(request.params.name)) throw notFound(`Snapshot ${request.params.name}`);
+      if (!shelf.delete(WHOLE_STATE, request.params.name)) throw notFound(`Snapshot ${request.params.name}`);
       return { name: request.params.name, deleted: true as const };
     },
 
