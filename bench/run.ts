@@ -16,7 +16,9 @@
  * beside a CPU hog (bench/seed.ts), 12 scale: list, read, create and patch at 10k and 100k bookings,
  * with the growth table (bench/scale.ts), 13 data: the inspector's routes on 100k bookings (bench/data.ts),
  * 14 the browser inspector: bundle size, first load, /v1 throughput with a page streaming, a 100k-row
- * collection's first page in Chromium (bench/inspector.ts).
+ * collection's first page in Chromium (bench/inspector.ts), 15 snapshots: 400 of a workspace with 2,000 bookings
+ * and of the whole state, against the bounds, 16 import: /v1 latency during a 200 MB PUT /__sandbox/state
+ * and RSS after it against a start with the same file (bench/bounds.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -39,8 +41,9 @@ import { runSeedBench } from './seed.ts';
 import { runScale } from './scale.ts';
 import { runDataBench } from './data.ts';
 import { runInspectorBench } from './inspector.ts';
+import { runImportBench, runSnapshotBounds } from './bounds.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'snapshots', 'import'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -196,6 +199,8 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('scale')) await attempt(['scale'], async () => void (report.scale = await runScale(options.scaleSizes, log)));
   if (has('data')) await attempt(['data'], async () => void (report.data = await runDataBench(options.dataBookings, log)));
   if (has('inspector')) await attempt(['inspector'], async () => void (report.inspector = await runInspectorBench({ ...options, log })));
+  if (has('snapshots')) await attempt(['snapshots'], async () => void (report.snapshots = await runSnapshotBounds(log)));
+  if (has('import')) await attempt(['import'], async () => void (report.import = await runImportBench(tmpDir, log)));
 }
 
 async function main(): Promise<void> {
