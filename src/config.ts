@@ -28,8 +28,8 @@ export const DEFAULT_MAX_WORKSPACES = 1000;
 export const DEFAULT_MAX_PENDING_DELIVERIES = 1000;
 /** named snapshots per workspace, and of the whole state, by default (issue 34) */
 export const DEFAULT_MAX_SNAPSHOTS = 100;
-/** the JSON text of every named snapshot together, by default: 256 MiB (issue 34) */
-export const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+/** the bytes of JSON of every named snapshot together, by default: 128 MiB (issue 34) */
+export const DEFAULT_MAX_SNAPSHOT_BYTES = 128 * 1024 * 1024;
 
 export const SandboxOptionsSchema = z.object({
   /** 0 = any free port */
@@ -86,7 +86,7 @@ export const SandboxOptionsSchema = z.object({
   maxWorkspaces: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_WORKSPACES),
   /** named snapshots per workspace, and of the whole state (POST .../snapshots answers 409 past it; docs/configuration.md, "Bounds") */
   maxSnapshots: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_SNAPSHOTS),
-  /** characters of JSON text of every named snapshot together (a snapshot is kept as that text; 409 past it) */
+  /** bytes of JSON of every named snapshot together (a snapshot is kept as those bytes; 409 past it) */
   maxSnapshotBytes: z.number().int().min(1024).default(DEFAULT_MAX_SNAPSHOT_BYTES),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
   workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),

@@ -4,7 +4,7 @@ import type { ZodApp } from '../resources/types.ts';
 import { deferredFromJson } from '../storage/deferred.ts';
 import { serve, serveAll } from './contract.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
-import { WHOLE_STATE } from '../workspaces/snapshot-shelf.ts';
+import { asciiJson, WHOLE_STATE } from '../workspaces/snapshot-shelf.ts';
 
 /**
  * Named snapshots, kept in memory for the life of the process (fast restore
@@ -22,10 +22,11 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
   serveAll(app, routes, {
     saveSnapshot: async (request) => {
       shelf.checkRoom(WHOLE_STATE, request.body.name);
-      const { text, spans } = ctx.store.exportJson();
+      const exported = ctx.store.exportJson();
+      const { json, spans } = asciiJson(exported.text, exported.spans);
       const createdAt = ctx.clock.iso();
-      shelf.put(WHOLE_STATE, request.body.name, { text, spans, createdAt });
-      return { name: request.body.name, createdAt, bytes: text.length };
+      shelf.put(WHOLE_STATE, request.body.name, { json, spans, createdAt });
+      return { name: request.body.name, createdAt, bytes: json.length };
     },
 
     snapshots: async () => shelf.list(WHOLE_STATE),
@@ -34,7 +35,7 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
       const snapshot = shelf.get(WHOLE_STATE, request.params.name);
       if (!snapshot) throw notFound(`Snapshot ${request.params.name}`);
       const started = performance.now();
-      await ctx.replaceState(deferredFromJson(snapshot.text, snapshot.spans ?? []));
+      await ctx.replaceState(deferredFromJson(snapshot.json, snapshot.spans ?? []));
       return { name: request.params.name, restored: true as const, ms: Math.round((performance.now() - started) * 100) / 100 };
     },
 

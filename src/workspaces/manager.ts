@@ -10,7 +10,7 @@ import { API_KEYS, WORKSPACES, type ApiKeyRecord, type RateLimitMode, type Works
 import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
 import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
 import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
-import { SnapshotShelf } from './snapshot-shelf.ts';
+import { asciiJson, SnapshotShelf } from './snapshot-shelf.ts';
 import { freshSecrets, parsedFixtures, templateBase } from './templates.ts';
 
 /**
@@ -172,10 +172,10 @@ export class WorkspaceManager {
     this.requireWorkspace(id);
     // before the rows are copied out: a full shelf costs nothing
     this.snapshots.checkRoom(id, name);
-    const text = JSON.stringify(this.ownRows(id));
+    const { json } = asciiJson(JSON.stringify(this.ownRows(id)));
     const createdAt = this.deps.clock.isoIn(id);
-    this.snapshots.put(id, name, { text, createdAt });
-    return { name, createdAt, bytes: text.length };
+    this.snapshots.put(id, name, { json, createdAt });
+    return { name, createdAt, bytes: json.length };
   }
 
   listSnapshots(id: string): { name: string; createdAt: string; bytes: number }[] {
@@ -187,7 +187,7 @@ export class WorkspaceManager {
     this.requireWorkspace(id);
     const snapshot = this.snapshots.get(id, name);
     if (!snapshot) throw notFound(`Snapshot ${name} of workspace ${id}`);
-    await this.replaceOwnRows(id, JSON.parse(snapshot.text) as [string, Row][]);
+    await this.replaceOwnRows(id, JSON.parse(snapshot.json.toString('latin1')) as [string, Row][]);
   }
 
   deleteSnapshot(id: string, name: string): void {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_SNAPSHOT_BYTES, DEFAULT_MAX_SNAPSHOTS, resolveOptions } from '../../src/config.ts';
+import { asciiJson } from '../../src/workspaces/snapshot-shelf.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
@@ -33,10 +34,38 @@ function expectRefusal(res: Awaited<ReturnType<typeof control>>, route: string, 
 }
 
 describe('the bounds on named snapshots', () => {
-  it('are 100 per workspace and 256 MiB in all by default', () => {
+  it('are 100 per workspace and 128 MiB in all by default', () => {
     expect(DEFAULT_MAX_SNAPSHOTS).toBe(100);
-    expect(DEFAULT_MAX_SNAPSHOT_BYTES).toBe(256 * 1024 * 1024);
-    expect(resolveOptions({})).toMatchObject({ maxSnapshots: 100, maxSnapshotBytes: 256 * 1024 * 1024 });
+    expect(DEFAULT_MAX_SNAPSHOT_BYTES).toBe(128 * 1024 * 1024);
+    expect(resolveOptions({})).toMatchObject({ maxSnapshots: 100, maxSnapshotBytes: 128 * 1024 * 1024 });
+  });
+
+  it('keeps a snapshot as ASCII bytes that restore to the same rows, accents and emoji included', async () => {
+    const name = 'Café ☕ 😀 naïve';
+    const forms = async (ws: string) => (await control('GET', `/workspaces/${ws}/export`)).json().data.forms as { id: string; name: string }[];
+    const worker = await t.sandbox.createWorkspace();
+    const workerForm = (await t.request('POST', '/v1/forms', { key: worker.keys[0]!.key, body: { name, fields: [] } })).json() as { id: string };
+    expect((await control('POST', `/workspaces/${worker.id}/snapshots`, { name: 'accents' })).statusCode).toBe(201);
+    await t.request('POST', '/v1/forms', { key: worker.keys[0]!.key, body: { name: 'after', fields: [] } });
+    expect((await control('POST', `/workspaces/${worker.id}/snapshots/accents/restore`)).statusCode).toBe(200);
+    expect((await forms(worker.id)).filter((f) => f.id === workerForm.id || f.name === 'after').map((f) => f.name)).toEqual([name]);
+    await worker.delete();
+
+    const form = (await t.request('POST', '/v1/forms', { body: { name, fields: [] } })).json() as { id: string };
+    expect((await control('POST', '/snapshots', { name: 'accents' })).statusCode).toBe(201);
+    await t.request('POST', '/v1/forms', { body: { name: 'after', fields: [] } });
+    expect((await control('POST', '/snapshots/accents/restore')).statusCode).toBe(200);
+    expect((await forms(t.liveWorkspaceId)).filter((f) => f.id === form.id || f.name === 'after').map((f) => f.name)).toEqual([name]);
+    expect((await control('DELETE', '/snapshots/accents')).statusCode).toBe(200);
+  });
+
+  it('asciiJson escapes past ASCII and moves the spans to match', () => {
+    const text = '{"a":{"x":"é"},"b":{"y":"😀"}}';
+    const { json, spans } = asciiJson(text, [['a', 5, 14], ['b', 19, 29]]);
+    const ascii = json.toString('latin1');
+    expect(/^[\x00-\x7f]*$/.test(ascii)).toBe(true);
+    expect(JSON.parse(ascii)).toEqual(JSON.parse(text));
+    for (const [name, start, end] of spans!) expect(JSON.parse(ascii.slice(start, end))).toEqual(JSON.parse(text)[name]);
   });
 
   it("a workspace's snapshots past maxSnapshots: 409 naming its delete route and the option; saving a kept name again and a delete make room", async () => {

@@ -41,7 +41,7 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
     .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)')
     .option('--max-workspaces <n>', 'created workspaces at most (POST /__sandbox/workspaces answers 409 past it; default 1000)', parseInteger('--max-workspaces', 1, 1_000_000))
     .option('--max-snapshots <n>', 'named snapshots per workspace, and of the whole state (a save answers 409 past it; default 100)', parseInteger('--max-snapshots', 1, 1_000_000))
-    .option('--max-snapshot-mib <n>', 'MiB of JSON all named snapshots together may hold (a save answers 409 past it; default 256)', parseInteger('--max-snapshot-mib', 1, 1_000_000));
+    .option('--max-snapshot-mib <n>', 'MiB of JSON all named snapshots together may hold (a save answers 409 past it; default 128)', parseInteger('--max-snapshot-mib', 1, 1_000_000));
 }
 
 export function startCommand(program: Command): void {
