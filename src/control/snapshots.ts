@@ -2,6 +2,7 @@ import { notFound } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { deferredFromJson } from '../storage/deferred.ts';
+import { registerBodyBytesParser } from './body-bytes.ts';
 import { serve, serveAll } from './contract.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
 import { asciiJson, WHOLE_STATE } from '../workspaces/snapshot-shelf.ts';
@@ -51,13 +52,14 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
   // The body as bytes, read and checked a row at a time, giving way to other requests every few
   // milliseconds (state-reader.ts, issue 34): in a scope of its own, for its own body parser.
   app.register(async (scope) => {
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    registerBodyBytesParser(scope, IMPORT_BODY_LIMIT);
     serve(scope as ZodApp, importState, async (request) => {
-      const { readStateBody } = await import('./state-reader.ts');
+      const { readStateBody, handedOver } = await import('./state-reader.ts');
       const { collections } = await readStateBody(request.body as unknown as Buffer | undefined, ctx.collections);
-      await ctx.replaceState(collections); // checked, so handed over as trusted rows
-      return { imported: true as const, collections: Object.keys(collections).length };
+      const count = Object.keys(collections).length;
+      // checked, so handed over as trusted rows; each collection's Maps are built when first read
+      await ctx.replaceState(handedOver(collections));
+      return { imported: true as const, collections: count };
     }, { bodyLimit: IMPORT_BODY_LIMIT, bodyCheckedByHandler: true });
   });
 }

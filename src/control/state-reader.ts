@@ -4,7 +4,7 @@ import { MAX_STATE_DEPTH, tooDeepMessage, tooDeepPath } from '../core/json-depth
 import { emptyBodyError, protoKeyPath } from '../http/json-body.ts';
 import type { CollectionRegistry } from '../storage/collection.ts';
 import { BASE_PREFIX, OVERLAYS } from '../storage/overlay-store.ts';
-import { GLOBAL_PARTITION, SCHEMA_VERSION, type Collections, type Row } from '../storage/types.ts';
+import { GLOBAL_PARTITION, SCHEMA_VERSION, type Collections, type DeferredCollections, type Row } from '../storage/types.ts';
 import { JsonCursor, malformed } from './json-cursor.ts';
 import { clip, importedCollection, isTombstoneRow, quote, rowProblem } from './state-import.ts';
 
@@ -151,4 +151,22 @@ function refuseTooDeepOrProto(row: unknown, name: string, workspaceId: string, k
     const where = protoKeyPath(inBody());
     if (where) throw refused(`${where}: ${PROTO_REFUSAL}`);
   }
+}
+
+/**
+ * The checked rows for the store, deferred: each collection's Maps are built when it is first
+ * read (storage/lazy-state.ts), as at start, not all in the tick of the import's answer (~500 ms
+ * for 220k bookings). Each collection is handed over once, and then forgotten here, so that the
+ * store holds the only reference to its rows; every row was checked, so its loading cannot fail.
+ */
+export function handedOver(collections: Collections): DeferredCollections {
+  return {
+    kind: 'deferred',
+    names: Object.keys(collections),
+    load(name) {
+      const partitions = collections[name] ?? {};
+      delete collections[name];
+      return partitions;
+    },
+  };
 }
