@@ -146,6 +146,16 @@ async function largeState(origin: string, targetBytes: number, file: string): Pr
   return bytes;
 }
 
+/** RSS once settled: the least of ten samples a second apart (V8 gives memory back some seconds after a peak, unevenly) */
+async function settledRssMiB(sandbox: RunningSandbox): Promise<number> {
+  let least = Infinity;
+  for (let i = 0; i < 10; i++) {
+    await sleep(1000);
+    least = Math.min(least, rssMiB(sandbox.child));
+  }
+  return least;
+}
+
 async function measureImport(sandbox: RunningSandbox, body: Buffer, log: (line: string) => void) {
   const { origin } = sandbox;
   let done = false;
@@ -179,7 +189,7 @@ export async function runImportBench(tmpDir: string, log: (line: string) => void
     const body = readFileSync(file);
     const { importSeconds, latencies } = await measureImport(sandbox, body, log);
     const firstBookingsReadMs = (await call(sandbox.origin, 'GET', '/v1/bookings?limit=1', undefined, AUTH_HEADERS)).ms;
-    await sleep(2000);
+    const rssAfterImportMiB = await settledRssMiB(sandbox);
     const sorted = latencies.sort((a, b) => a - b);
     result = {
       bodyMiB: round(bytes / 1024 / 1024, 1),
@@ -189,7 +199,7 @@ export async function runImportBench(tmpDir: string, log: (line: string) => void
       v1P99Ms: round(percentile(sorted, 99), 1),
       v1MaxMs: round(sorted.at(-1) ?? NaN, 1),
       firstBookingsReadMs: round(firstBookingsReadMs, 1),
-      rssAfterImportMiB: rssMiB(sandbox.child),
+      rssAfterImportMiB,
     };
   } finally {
     await stopChild(sandbox.child);
@@ -198,8 +208,7 @@ export async function runImportBench(tmpDir: string, log: (line: string) => void
   const started = await startSandbox(['--data', file, '--no-rate-limits', '--port', '0']);
   try {
     await call(started.origin, 'GET', '/v1/bookings?limit=1', undefined, AUTH_HEADERS);
-    await sleep(2000);
-    const rssAtStartWithFileMiB = rssMiB(started.child);
+    const rssAtStartWithFileMiB = await settledRssMiB(started);
     return { ...result, rssAtStartWithFileMiB, ratio: round(result.rssAfterImportMiB / rssAtStartWithFileMiB, 2) };
   } finally {
     await stopChild(started.child);
