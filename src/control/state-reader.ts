@@ -23,10 +23,13 @@ import { clip, importedCollection, isTombstoneRow, quote, rowProblem } from './s
  * it stands.
  */
 
-/** how long one slice of the walk may hold the event loop */
-export const IMPORT_SLICE_MS = 8;
-/** rows per slice at most, whatever the clock says: a large import gives way at least every so many rows */
-export const IMPORT_SLICE_ROWS = 2_000;
+/**
+ * How long one slice of the walk may hold the event loop, and rows per slice at most whatever
+ * the clock says (a large import gives way at least every so many rows). `slices` counts the
+ * turns given so far, all imports together: tests wait for it to know an import is under way,
+ * and set `rows` low to have many slices from a small state.
+ */
+export const importSlicing = { ms: 8, rows: 2_000, slices: 0 };
 
 /** Rows sit four levels into the body ({collections: {name: {workspace: {id: row}}}}). */
 const ROW_DEPTH = MAX_STATE_DEPTH - 4;
@@ -82,8 +85,8 @@ async function readCollections(cursor: JsonCursor, registry: CollectionRegistry)
   if (!cursor.openObject()) throw notAnObject(cursor, 'body.collections: expected an object of collections');
   const collections: Collections = dictionary();
   const tombstones: Tombstone[] = [];
-  let sliceEnds = performance.now() + IMPORT_SLICE_MS;
-  let rowsLeft = IMPORT_SLICE_ROWS;
+  let sliceEnds = performance.now() + importSlicing.ms;
+  let rowsLeft = importSlicing.rows;
   for (let firstCollection = true; cursor.nextMember(firstCollection); firstCollection = false) {
     const name = cursor.key();
     refuseProtoKey(name, 'body.collections');
@@ -111,9 +114,10 @@ async function readCollections(cursor: JsonCursor, registry: CollectionRegistry)
         }
         rows[key] = row as Row;
         if (--rowsLeft === 0 || performance.now() >= sliceEnds) {
+          importSlicing.slices++;
           await nextTurn(); // the event loop's turn: /v1 requests, timers, the rest of other bodies
-          sliceEnds = performance.now() + IMPORT_SLICE_MS;
-          rowsLeft = IMPORT_SLICE_ROWS;
+          sliceEnds = performance.now() + importSlicing.ms;
+          rowsLeft = importSlicing.rows;
         }
       }
     }
