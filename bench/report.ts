@@ -12,6 +12,7 @@ import type { SoakResult } from './outbox-soak.ts';
 import { seedBlock, type SeedBenchResult } from './seed.ts';
 import { scaleBlock, type ScaleResult } from './scale.ts';
 import { dataBlock, type DataBenchResult } from './data.ts';
+import { boundsBlock, type ImportBenchResult, type SnapshotRun } from './bounds.ts';
 import { inspectorBlock, type InspectorBenchResult } from './inspector.ts';
 import { streamBlock, type StreamBenchResult } from './stream.ts';
 
@@ -40,6 +41,8 @@ export interface BenchReport {
   data?: DataBenchResult;
   inspector?: InspectorBenchResult;
   stream?: StreamBenchResult;
+  snapshots?: SnapshotRun[];
+  import?: ImportBenchResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -166,6 +169,7 @@ export function formatReport(r: BenchReport): string {
   if (r.data) blocks.push(dataBlock(r.data));
   if (r.inspector) blocks.push(inspectorBlock(r.inspector));
   if (r.stream) blocks.push(streamBlock(r.stream));
+  if (r.snapshots || r.import) blocks.push(boundsBlock(r.snapshots, r.import));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

@@ -17,7 +17,9 @@
  * with the growth table (bench/scale.ts), 13 data: the inspector's routes on 100k bookings (bench/data.ts),
  * 14 the browser inspector: bundle size, first load, /v1 throughput with a page streaming, a 100k-row
  * collection's first page in Chromium (bench/inspector.ts), 15 stream: /v1 throughput with none and with
- * 100 default-option stream clients reading (bench/stream.ts).
+ * 100 default-option stream clients reading (bench/stream.ts), 16 snapshots: 400 of a workspace with 2,000
+ * bookings and of the whole state, against the bounds, 17 import: /v1 latency during a 200 MB PUT /__sandbox/state
+ * and RSS after it against a start with the same file (bench/bounds.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -41,8 +43,9 @@ import { runScale } from './scale.ts';
 import { runDataBench } from './data.ts';
 import { runInspectorBench } from './inspector.ts';
 import { runStreamBench } from './stream.ts';
+import { runImportBench, runSnapshotBounds } from './bounds.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'stream'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'stream', 'snapshots', 'import'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -199,6 +202,8 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('data')) await attempt(['data'], async () => void (report.data = await runDataBench(options.dataBookings, log)));
   if (has('inspector')) await attempt(['inspector'], async () => void (report.inspector = await runInspectorBench({ ...options, log })));
   if (has('stream')) await attempt(['stream'], async () => void (report.stream = await runStreamBench({ ...options, log })));
+  if (has('snapshots')) await attempt(['snapshots'], async () => void (report.snapshots = await runSnapshotBounds(log)));
+  if (has('import')) await attempt(['import'], async () => void (report.import = await runImportBench(tmpDir, log)));
 }
 
 async function main(): Promise<void> {

@@ -31,6 +31,10 @@ export const DEFAULT_STOP_TIMEOUT_MS = 3_000;
 export const DEFAULT_MAX_PENDING_DELIVERIES = 1000;
 /** GET /__sandbox/stream clients at once, by default (issue 34; src/control/stream-hub.ts) */
 export const DEFAULT_MAX_STREAM_CLIENTS = 100;
+/** named snapshots per workspace, and of the whole state, by default (issue 34) */
+export const DEFAULT_MAX_SNAPSHOTS = 100;
+/** the bytes of JSON of every named snapshot together, by default: 128 MiB (issue 34) */
+export const DEFAULT_MAX_SNAPSHOT_BYTES = 128 * 1024 * 1024;
 
 export const SandboxOptionsSchema = z.object({
   /** 0 = any free port */
@@ -98,6 +102,10 @@ export const SandboxOptionsSchema = z.object({
   requestCaptureBytes: z.number().int().min(0).default(DEFAULT_CAPTURE_BYTES),
   /** a stop lets requests in flight finish for this long; then they are answered 503 SANDBOX_STOPPING (docs/configuration.md, "Stopping") */
   stopTimeoutMs: z.number().int().min(0).max(600_000).default(DEFAULT_STOP_TIMEOUT_MS),
+  /** named snapshots per workspace, and of the whole state (POST .../snapshots answers 409 past it; docs/configuration.md, "Bounds") */
+  maxSnapshots: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_SNAPSHOTS),
+  /** bytes of JSON of every named snapshot together (a snapshot is kept as those bytes; 409 past it) */
+  maxSnapshotBytes: z.number().int().min(1024).default(DEFAULT_MAX_SNAPSHOT_BYTES),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
   workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),
 });

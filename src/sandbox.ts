@@ -193,6 +193,8 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       fixtureWorkspaces: () => fixtures.workspaces,
       afterDeleted: (workspaceId) => suspension.forget(workspaceId),
       maxWorkspaces: options.maxWorkspaces,
+      maxSnapshots: options.maxSnapshots,
+      maxSnapshotBytes: options.maxSnapshotBytes,
       afterReplaced: async (workspaceId) => {
         suspension.forget(workspaceId);
         for (const service of running) await service.afterReset?.();

@@ -43,6 +43,9 @@ export interface StartFlags {
   maxStreamClients?: number;
   /** the request log's captures, all together, in MB */
   requestCaptureMb?: number;
+  /** named snapshots per scope, and MiB of them all */
+  maxSnapshots?: number;
+  maxSnapshotMib?: number;
   watch?: boolean;
   scenarios?: string;
   /** open the dashboard instead of printing the banner (docs/dashboard.md) */
@@ -79,6 +82,8 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.maxStreamClients !== undefined ? { maxStreamClients: flags.maxStreamClients } : {}),
     ...(flags.requestCaptureMb !== undefined ? { requestCaptureBytes: flags.requestCaptureMb * 1024 * 1024 } : {}),
     ...(flags.stopTimeout !== undefined ? { stopTimeoutMs: flags.stopTimeout } : {}),
+    ...(flags.maxSnapshots !== undefined ? { maxSnapshots: flags.maxSnapshots } : {}),
+    ...(flags.maxSnapshotMib !== undefined ? { maxSnapshotBytes: flags.maxSnapshotMib * 1024 * 1024 } : {}),
   };
 }
 

@@ -1,12 +1,11 @@
-import { badRequest, notFound, validationError } from '../core/errors.ts';
-import { MAX_STATE_DEPTH } from '../core/json-depth.ts';
+import { notFound } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { deferredFromJson } from '../storage/deferred.ts';
-import { SCHEMA_VERSION, type Collections, type SpannedJson } from '../storage/types.ts';
+import { registerBodyBytesParser } from './body-bytes.ts';
 import { serve, serveAll } from './contract.ts';
-import { StateImportError } from './state-import.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
+import { asciiJson, WHOLE_STATE } from '../workspaces/snapshot-shelf.ts';
 
 /**
  * Named snapshots, kept in memory for the life of the process (fast restore
@@ -16,29 +15,33 @@ import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
 export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
-  // each kept as JSON with its collections' spans: a restore hands it to the store deferred (issue 11)
-  const snapshots = new Map<string, { json: SpannedJson; createdAt: string }>();
+  // each kept as JSON with its collections' spans: a restore hands it to the store deferred (issue 11);
+  // on the shelf the workspaces' snapshots are on, within the same bounds (workspaces/snapshot-shelf.ts)
+  const shelf = ctx.workspaces.snapshots;
   const { importState, ...routes } = SNAPSHOT_ROUTES;
 
   serveAll(app, routes, {
     saveSnapshot: async (request) => {
-      const json = ctx.store.exportJson();
-      snapshots.set(request.body.name, { json, createdAt: ctx.clock.iso() });
-      return { name: request.body.name, createdAt: ctx.clock.iso(), bytes: json.text.length };
+      shelf.checkRoom(WHOLE_STATE, request.body.name);
+      const exported = ctx.store.exportJson();
+      const { json, spans } = asciiJson(exported.text, exported.spans);
+      const createdAt = ctx.clock.iso();
+      shelf.put(WHOLE_STATE, request.body.name, { json, spans, createdAt });
+      return { name: request.body.name, createdAt, bytes: json.length };
     },
 
-    snapshots: async () => [...snapshots].map(([name, s]) => ({ name, createdAt: s.createdAt, bytes: s.json.text.length })),
+    snapshots: async () => shelf.list(WHOLE_STATE),
 
     restoreSnapshot: async (request) => {
-      const snapshot = snapshots.get(request.params.name);
+      const snapshot = shelf.get(WHOLE_STATE, request.params.name);
       if (!snapshot) throw notFound(`Snapshot ${request.params.name}`);
       const started = performance.now();
-      await ctx.replaceState(deferredFromJson(snapshot.json.text, snapshot.json.spans));
+      await ctx.replaceState(deferredFromJson(snapshot.json, snapshot.spans ?? []));
       return { name: request.params.name, restored: true as const, ms: Math.round((performance.now() - started) * 100) / 100 };
     },
 
     deleteSnapshot: async (request) => {
-      if (!snapshots.delete(request.params.name)) throw notFound(`Snapshot ${request.params.name}`);
+      if (!shelf.delete(WHOLE_STATE, request.params.name)) throw notFound(`Snapshot ${request.params.name}`);
       return { name: request.params.name, deleted: true as const };
     },
 
@@ -46,15 +49,17 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
     exportState: async () => ctx.store.serialize(),
   });
 
-  serve(app, importState, async (request) => {
-    if (request.body.schemaVersion > SCHEMA_VERSION) throw badRequest('CONTROL_INVALID', `This state has schemaVersion ${request.body.schemaVersion}; this sandbox reads up to ${SCHEMA_VERSION}`);
-    try {
-      await ctx.importState(request.body.collections as Collections);
-    } catch (err) {
-      // the documented validation body, its one message naming the collection, the row and the field
-      if (err instanceof StateImportError) throw validationError([err.message]);
-      throw err;
-    }
-    return { imported: true as const, collections: Object.keys(request.body.collections).length };
-  }, { bodyLimit: IMPORT_BODY_LIMIT, maxJsonDepth: MAX_STATE_DEPTH });
+  // The body as bytes, read and checked a row at a time, giving way to other requests every few
+  // milliseconds (state-reader.ts, issue 34): in a scope of its own, for its own body parser.
+  app.register(async (scope) => {
+    registerBodyBytesParser(scope, IMPORT_BODY_LIMIT);
+    serve(scope as ZodApp, importState, async (request) => {
+      const { readStateBody, handedOver } = await import('./state-reader.ts');
+      const { collections } = await readStateBody(request.body as unknown as Buffer | undefined, ctx.collections);
+      const count = Object.keys(collections).length;
+      // checked, so handed over as trusted rows; each collection's Maps are built when first read
+      await ctx.replaceState(handedOver(collections));
+      return { imported: true as const, collections: count };
+    }, { bodyLimit: IMPORT_BODY_LIMIT, bodyCheckedByHandler: true });
+  });
 }

@@ -35,8 +35,8 @@ const ROW_DEPTH = MAX_STATE_DEPTH - 4;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Names from the file, kept short: a key can be any length */
-const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
-const quote = (s: string) => JSON.stringify(clip(s));
+export const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
+export const quote = (s: string) => JSON.stringify(clip(s));
 
 /** The engine's own collections (workspaces on demand), beside the ones the areas declare. */
 const ENGINE: ReadonlyMap<string, { schema: z.ZodType }> = new Map<string, { schema: z.ZodType }>([
@@ -50,8 +50,8 @@ export function stateImportProblem(collections: unknown, registry: CollectionReg
   const overlays = collections[OVERLAYS.name];
   const created = new Set(isPlainObject(overlays) && isPlainObject(overlays[GLOBAL_PARTITION]) ? Object.keys(overlays[GLOBAL_PARTITION]) : []);
   for (const [name, partitions] of Object.entries(collections)) {
-    const collection = registry.get(name) ?? ENGINE.get(name);
-    if (!collection) return `collection ${quote(name)} is not one this sandbox knows${name.length <= 64 ? suggest(name, registry.names) : ''}`;
+    const collection = importedCollection(name, registry);
+    if (typeof collection === 'string') return collection;
     if (!isPlainObject(partitions)) return `collection ${clip(name)}: not an object of workspaces`;
     for (const [workspaceId, rows] of Object.entries(partitions)) {
       if (!isPlainObject(rows)) return `collection ${name}, workspace ${clip(workspaceId)}: not an object of rows by id`;
@@ -65,11 +65,17 @@ export function stateImportProblem(collections: unknown, registry: CollectionReg
   return null;
 }
 
+/** A collection an import may hold (the areas' and the engine's), or the line that refuses its name. */
+export function importedCollection(name: string, registry: CollectionRegistry): { schema: z.ZodType } | string {
+  return registry.get(name) ?? ENGINE.get(name) ?? `collection ${quote(name)} is not one this sandbox knows${name.length <= 64 ? suggest(name, registry.names) : ''}`;
+}
+
 /** `{id, "~deleted": true}` and nothing else: a created workspace's deletion of a template row */
-const isTombstoneRow = (key: string, row: unknown): boolean =>
+export const isTombstoneRow = (key: string, row: unknown): boolean =>
   isPlainObject(row) && row.id === key && isTombstone(row as Row) && Object.keys(row).length === 2;
 
-function rowProblem(schema: z.ZodType, collection: string, key: string, row: unknown): string | null {
+/** The first problem of one row stored under `key`, or null. */
+export function rowProblem(schema: z.ZodType, collection: string, key: string, row: unknown): string | null {
   if (!isPlainObject(row)) return 'not an object';
   if (row.id !== key) {
     const id = typeof row.id === 'string' ? quote(row.id) : (JSON.stringify(row.id) ?? 'missing');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { conflict } from './errors.ts';
 import type { FaultRuleInput } from './fault-rule.ts';
 import { SeededRandom } from './random.ts';
 
@@ -26,6 +27,15 @@ export interface FaultTarget {
   keyPrefix: string | null;
 }
 
+/**
+ * Rules kept at most (issue 34): each /v1 request is matched against every rule, and a rule
+ * without `times` or `probability` fires once and goes, but one with `probability` stays until
+ * removed, so a client adding rules in a loop grew the list (and every request's cost) forever.
+ */
+export const MAX_FAULT_RULES = 1000;
+/** compiled path patterns kept (a rule's path is any string a client sends) */
+const MAX_GLOBS = 1000;
+
 export class FaultInjector {
   private rules: FaultRule[] = [];
   private randoms = new Map<string, SeededRandom>();
@@ -33,6 +43,13 @@ export class FaultInjector {
   constructor(private readonly defaultSeed: number) {}
 
   add(input: FaultRuleInput, now: string): FaultRule {
+    if (this.rules.length >= MAX_FAULT_RULES) {
+      // a 409: waiting frees a place only if rules fire; removing some always does
+      throw conflict(
+        'CONTROL_CONFLICT',
+        `This sandbox has ${this.rules.length} fault rules, its limit: remove some (DELETE /__sandbox/faults/:id, DELETE /__sandbox/faults for all, or \`sandbox fault clear\`); GET /__sandbox/faults lists them`,
+      );
+    }
     const rule: FaultRule = {
       ...input,
       id: `fault_${randomUUID().slice(0, 8)}`,
@@ -55,12 +72,14 @@ export class FaultInjector {
   remove(id: string): FaultRule | undefined {
     const rule = this.rules.find((r) => r.id === id);
     this.rules = this.rules.filter((r) => r !== rule);
+    this.randoms.delete(id);
     return rule;
   }
 
   clear(): number {
     const n = this.rules.length;
     this.rules = [];
+    this.randoms.clear();
     return n;
   }
 
@@ -72,7 +91,10 @@ export class FaultInjector {
       rule.hits += 1;
       if (rule.remaining !== null) {
         rule.remaining -= 1;
-        if (rule.remaining <= 0) this.rules = this.rules.filter((r) => r !== rule);
+        if (rule.remaining <= 0) {
+          this.rules = this.rules.filter((r) => r !== rule);
+          this.randoms.delete(rule.id);
+        }
       }
       return { ...rule };
     }
@@ -102,6 +124,8 @@ export function globToRegExp(glob: string): RegExp {
       .split('**')
       .map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))
       .join('.*');
+    // the oldest pattern goes first: the rules' own patterns are the ones asked for again
+    if (globCache.size >= MAX_GLOBS) globCache.delete(globCache.keys().next().value!);
     globCache.set(glob, (re = new RegExp(`^${source}/?$`)));
   }
   return re;

@@ -11,6 +11,7 @@ import { API_KEYS, WORKSPACES, type ApiKeyRecord, type RateLimitMode, type Works
 import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
 import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
 import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
+import { asciiJson, SnapshotShelf } from './snapshot-shelf.ts';
 import { freshSecrets, parsedFixtures, templateBase } from './templates.ts';
 
 /**
@@ -76,15 +77,22 @@ export interface WorkspaceManagerDeps {
   afterDeleted: (workspaceId: string) => void;
   /** created workspaces at most (the sandbox option maxWorkspaces) */
   maxWorkspaces: number;
+  /** named snapshots per workspace (and of the whole state), and their JSON text all together (maxSnapshots, maxSnapshotBytes) */
+  maxSnapshots: number;
+  maxSnapshotBytes: number;
 }
 
 export class WorkspaceManager {
-  /** per workspace: name -> its own rows as JSON, for the life of the process */
-  private readonly snapshots = new Map<string, Map<string, { json: string; createdAt: string }>>();
+  /**
+   * every named snapshot, a workspace's (its own rows as JSON) and the whole state's
+   * (control/snapshots.ts), for the life of the process, within the bounds (snapshot-shelf.ts)
+   */
+  readonly snapshots: SnapshotShelf;
   private readonly collectionNames: Set<string>;
 
   constructor(private readonly deps: WorkspaceManagerDeps) {
     this.collectionNames = new Set(deps.collections.names);
+    this.snapshots = new SnapshotShelf({ maxSnapshots: deps.maxSnapshots, maxSnapshotBytes: deps.maxSnapshotBytes });
     deps.store.onChange((change) => {
       if (change.kind === 'ops') for (const op of change.ops) this.collectionNames.add(op.collection);
     });
@@ -145,7 +153,7 @@ export class WorkspaceManager {
     await store.inner.commit(ops);
     this.deps.clock.forget(id);
     this.deps.rateLimiter.forget(buckets);
-    this.snapshots.delete(id);
+    this.snapshots.dropScope(id);
     this.deps.afterDeleted(id);
     return { id, deleted: true };
   }
@@ -164,29 +172,29 @@ export class WorkspaceManager {
 
   snapshot(id: string, name: string): { name: string; createdAt: string; bytes: number } {
     this.requireWorkspace(id);
-    const json = JSON.stringify(this.ownRows(id));
-    let byName = this.snapshots.get(id);
-    if (!byName) this.snapshots.set(id, (byName = new Map()));
+    // before the rows are copied out: a full shelf costs nothing
+    this.snapshots.checkRoom(id, name);
+    const { json } = asciiJson(JSON.stringify(this.ownRows(id)));
     const createdAt = this.deps.clock.isoIn(id);
-    byName.set(name, { json, createdAt });
+    this.snapshots.put(id, name, { json, createdAt });
     return { name, createdAt, bytes: json.length };
   }
 
   listSnapshots(id: string): { name: string; createdAt: string; bytes: number }[] {
     this.requireWorkspace(id);
-    return [...(this.snapshots.get(id) ?? [])].map(([name, s]) => ({ name, createdAt: s.createdAt, bytes: s.json.length }));
+    return this.snapshots.list(id);
   }
 
   async restore(id: string, name: string): Promise<void> {
     this.requireWorkspace(id);
-    const snapshot = this.snapshots.get(id)?.get(name);
+    const snapshot = this.snapshots.get(id, name);
     if (!snapshot) throw notFound(`Snapshot ${name} of workspace ${id}`);
-    await this.replaceOwnRows(id, JSON.parse(snapshot.json) as [string, Row][]);
+    await this.replaceOwnRows(id, JSON.parse(snapshot.json.toString('latin1')) as [string, Row][]);
   }
 
   deleteSnapshot(id: string, name: string): void {
     this.requireWorkspace(id);
-    if (!this.snapshots.get(id)?.delete(name)) throw notFound(`Snapshot ${name} of workspace ${id}`);
+    if (!this.snapshots.delete(id, name)) throw notFound(`Snapshot ${name} of workspace ${id}`);
   }
 
   /**

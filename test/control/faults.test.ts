@@ -85,3 +85,21 @@ describe('dropped connections', () => {
     expect(after.status).toBe(200);
   });
 });
+
+describe('the bound on fault rules (issue 34)', () => {
+  it('keeps 1,000 rules at most: past it a 409 whose one line says how to remove some; removing one makes room', async () => {
+    const { MAX_FAULT_RULES } = await import('../../src/core/faults.ts');
+    expect(MAX_FAULT_RULES).toBe(1000);
+    t = await testSandbox({ enforceRateLimits: false });
+    for (let i = 0; i < MAX_FAULT_RULES; i++) t.sandbox.context.faults.add({ path: `/v1/never-${i}`, status: 500, probability: 0.5 }, t.sandbox.clock.iso());
+    const refused = await addFault({ path: '/v1/products', status: 503 });
+    expect(refused.statusCode).toBe(409);
+    const body = refused.json() as { error: string; code: string };
+    expect(body.code).toBe('CONTROL_CONFLICT');
+    expect(body.error).toMatch(/^This sandbox has 1000 fault rules, its limit: remove some \(DELETE \/__sandbox\/faults\/:id, DELETE \/__sandbox\/faults for all, or `sandbox fault clear`\)/);
+    expect(String(refused.headers['x-sandbox-reason'])).toContain('DELETE /__sandbox/faults/:id');
+    const [first] = (await t.request('GET', '/__sandbox/faults', { key: null })).json().data as { id: string }[];
+    expect((await t.request('DELETE', `/__sandbox/faults/${first!.id}`, { key: null })).statusCode).toBe(200);
+    expect((await addFault({ path: '/v1/products', status: 503 })).statusCode).toBe(201);
+  });
+});

@@ -63,7 +63,9 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
     .option('--max-workspaces <n>', 'created workspaces at most (POST /__sandbox/workspaces answers 409 past it; default 1000)', parseInteger('--max-workspaces', 1, 1_000_000))
     .option('--max-stream-clients <n>', 'GET /__sandbox/stream clients at once (dashboards, inspector tabs, logs --follow; a new one answers 409 past it; default 100)', parseInteger('--max-stream-clients', 1, 100_000))
     .option('--request-capture-mb <n>', "the request log's captured headers and bodies, all together, in MB (the oldest leave first; default 8)", parseInteger('--request-capture-mb', 0, 4096))
-    .option('--stop-timeout <duration>', 'on SIGTERM or Ctrl+C, how long requests in flight may run on before they are answered 503 (e.g. 10s; default 3s)', parseStopTimeout);
+    .option('--stop-timeout <duration>', 'on SIGTERM or Ctrl+C, how long requests in flight may run on before they are answered 503 (e.g. 10s; default 3s)', parseStopTimeout)
+    .option('--max-snapshots <n>', 'named snapshots per workspace, and of the whole state (a save answers 409 past it; default 100)', parseInteger('--max-snapshots', 1, 1_000_000))
+    .option('--max-snapshot-mib <n>', 'MiB of JSON all named snapshots together may hold (a save answers 409 past it; default 128)', parseInteger('--max-snapshot-mib', 1, 1_000_000));
 }
 
 export function startCommand(program: Command): void {

@@ -62,7 +62,9 @@ export const WORKSPACE_ROUTES = defineRoutes({
     body: z.object({ name: SnapshotName }),
     data: SnapshotSchema,
     statuses: [201],
-    summary: 'Save one workspace under a name (in memory, for the process)',
+    // 409: maxSnapshots of this workspace, or maxSnapshotBytes of all snapshots (the message says how to delete one or raise it)
+    errors: [409],
+    summary: 'Save one workspace under a name (in memory, for the process); 409 past the bounds on snapshots (100 per workspace, 128 MiB in all by default)',
   },
   workspaceSnapshots: { method: 'GET', path: '/workspaces/:id/snapshots', params: IdParams, data: SnapshotListSchema, summary: 'The saved snapshots of one workspace' },
   restoreWorkspaceSnapshot: { method: 'POST', path: '/workspaces/:id/snapshots/:name/restore', params: SnapshotParams, data: RestoredSchema, summary: 'Restore one workspace from its snapshot' },
