@@ -3,8 +3,8 @@
  * errno checks, and the batch a group commit resolves together.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { constants as fsConstants, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { copyFile, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { oneLine } from './codec.ts';
 import { KnownContent, sha256, type FileIdentity } from './file-content.ts';
@@ -123,6 +123,10 @@ export class DurableJsonFile<T> {
       if (options.unlessEdited) {
         const look = await this.known.look();
         if (look.kind === 'edited') return await this.#keepBeside(handle);
+        // watched, this snapshot is also kept beside the file, before it goes in place: an editor
+        // may save an older copy over it at any moment, and a kill -9 before the watcher deals with
+        // that copy must still find the snapshot the journal goes on from (open-store.ts, adoptBeside)
+        await this.#copyBeside(this.#temp);
         // not a file (a FIFO put there): replaced, as without a watcher
         if (look.kind !== 'not-a-file') replaces = look.kind === 'missing' ? null : look.identity;
       }
@@ -146,7 +150,6 @@ export class DurableJsonFile<T> {
       // noted before the rename: a watcher may look at the file as soon as it is there
       this.known.noteOwn(digest, identity);
       renameSync(this.#temp, this.path);
-      this.#dropBeside();
     } else {
       this.known.noteOwn(digest, identity);
       await rename(this.#temp, this.path);
@@ -198,6 +201,36 @@ export class DurableJsonFile<T> {
     return false;
   }
 
+  /**
+   * Copies `from` (a snapshot the sandbox wrote) to the beside path, whole or not at all: a copy
+   * (a clone where the file system can), fsynced like the snapshot, then renamed into place.
+   */
+  async #copyBeside(from: string, stillOwn: () => boolean = () => true): Promise<void> {
+    const temp = `${this.#temp}.beside`;
+    await copyFile(from, temp, fsConstants.COPYFILE_FICLONE);
+    if (!stillOwn()) return await unlink(temp); // edited while copied: the copy is not the sandbox's
+    if (this.fsync) {
+      const copy = await open(temp, 'r+');
+      try {
+        await copy.sync();
+      } finally {
+        await copy.close();
+      }
+    }
+    await rename(temp, this.besidePath);
+  }
+
+  /**
+   * When a watcher starts: the snapshot the journal goes on from is copied beside the file, as each
+   * later compaction's is (writeChunks), if the file still holds the sandbox's own bytes.
+   */
+  async keepCopyBeside(): Promise<void> {
+    if (!this.known.tracking) return;
+    const look = await this.known.look();
+    if (look.kind !== 'own' && look.kind !== 'unchanged') return;
+    await this.#copyBeside(this.path, () => this.known.stillThere(look.identity));
+  }
+
   /** The file holds the sandbox's own snapshot again: one kept beside an edit is not needed. */
   #dropBeside(): void {
     try {
@@ -207,7 +240,15 @@ export class DurableJsonFile<T> {
     }
   }
 
-  /** where a snapshot kept beside an unloaded edit is (see #keepBeside) */
+  /**
+   * At a stop that left the sandbox's last snapshot in place (store.ts #close): no copy is needed
+   * beside it; one left there would only be found by a later start that has no use for it.
+   */
+  dropBeside(): void {
+    this.#dropBeside();
+  }
+
+  /** where a snapshot kept beside an unloaded edit is, and, under --watch, the last one written (see #keepBeside, #copyBeside) */
   get besidePath(): string {
     return `${this.path}.sandbox-latest`;
   }

@@ -59,6 +59,11 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     compactAfter,
   };
   const cannot = (problem: string) => new StoreError(`Cannot open database ${path}: ${problem}`);
+  const reopenedFromBeside = async (found: string, aside: string) => {
+    const reopened = await openFile(path, compactAfter, options, lock, undoMkdir);
+    reopened.warnings.unshift(`${found} that was never loaded before the sandbox stopped; set aside as ${aside}, and started from the sandbox's own last snapshot and its journal: no write lost`);
+    return reopened;
+  };
   const low = new Low<DbSnapshot>(snapshotFile, emptySnapshot());
 
   let exists = true;
@@ -86,6 +91,9 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
   try {
     await low.read();
   } catch (err) {
+    // half an editor's save under --watch, then kill -9: the sandbox's own last snapshot is beside it
+    const aside = await adoptBeside(path, snapshotFile.besidePath, { fileSeq: null, journalSeq: null });
+    if (aside) return reopenedFromBeside(`${basename(path)} could not be read (${errorMessage(err).replace(/^Cannot open database [^:]*: /, '')})`, aside);
     if (err instanceof StoreError) throw err;
     throw cannot(errorMessage(err));
   }
@@ -106,17 +114,19 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     if (!(err instanceof JournalMismatchError)) throw err;
     // an edit saved under --watch, and the process died before the watcher dealt with it: the
     // sandbox's own last snapshot is beside it, and the journal goes on from that one
-    const aside = await adoptBeside(path, snapshotFile.besidePath, err);
-    if (aside) {
-      const reopened = await openFile(path, compactAfter, options, lock, undoMkdir);
-      reopened.warnings.unshift(`${basename(path)} held a hand edit (seq ${err.snapshotSeq}) that was never loaded before the sandbox stopped; set aside as ${aside}, and started from the sandbox's own last snapshot and its journal: no write lost`);
-      return reopened;
-    }
+    const aside = await adoptBeside(path, snapshotFile.besidePath, { fileSeq: err.snapshotSeq, journalSeq: err.journalSeq });
+    if (aside) return reopenedFromBeside(`${basename(path)} held a hand edit (seq ${err.snapshotSeq})`, aside);
     if (!options.recover) throw cannot(mismatchAdvice(err, file.journalPath));
     const journalAside = await setJournalAside(file.journalPath, err);
     warnings.push(`recovered: ${basename(file.journalPath)} (writes from seq ${err.journalSeq}) did not continue ${basename(path)} (seq ${err.snapshotSeq}); set aside as ${journalAside}, started from ${basename(path)} as it is`);
     journalText = '';
     parsed = { entries: [], tornTail: false };
+  }
+  // an older copy saved over the file under --watch, then kill -9 right after a compaction (an
+  // empty journal, so nothing above noticed): the sandbox's own last snapshot beside it is newer
+  if (parsed.entries.length === 0) {
+    const aside = await adoptBeside(path, snapshotFile.besidePath, { fileSeq: snapshot.seq, journalSeq: null });
+    if (aside) return reopenedFromBeside(`${basename(path)} held an older copy (seq ${snapshot.seq})`, aside);
   }
   const { entries, tornTail } = parsed;
   if (tornTail) warnings.push(`dropped the last line of ${file.journalPath}: it was cut short by a crash while being written, so that write was never acknowledged`);
@@ -137,6 +147,8 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     await store.abandon().catch(() => undefined);
     throw err instanceof StoreError ? err : cannot(errorMessage(err));
   }
+  // the file and its journal agree: a copy a killed watcher left beside the file has no use now
+  snapshotFile.dropBeside();
   return { store, fresh: false, staleLock, warnings };
 }
 
@@ -158,20 +170,22 @@ async function setJournalAside(journalPath: string, err: JournalMismatchError): 
 }
 
 /**
- * The snapshot a watching sandbox kept beside an unloaded edit (file-io.ts, #keepBeside), when the
- * journal continues it: the edit is renamed aside (`<file>.unloaded-edit-seq<N>`) and that
- * snapshot put in its place. Returns the edit's new name, or null when there is no such snapshot.
+ * The snapshot a watching sandbox keeps beside its file (file-io.ts, #keepBeside and #copyBeside),
+ * adopted when the file is not what the journal goes on from: unreadable (`fileSeq` null), older
+ * than it, or not continued by the journal (`journalSeq`), while the journal continues it. The
+ * file is renamed aside (`<file>.unloaded-edit-seq<N>`, never over one set aside before) and that
+ * snapshot put in its place. Returns the file's new name, or null when there is no such snapshot.
  */
-async function adoptBeside(path: string, besidePath: string, err: JournalMismatchError): Promise<string | null> {
+async function adoptBeside(path: string, besidePath: string, found: { fileSeq: number | null; journalSeq: number | null }): Promise<string | null> {
   let beside: DbSnapshot;
   try {
     beside = parseSnapshotText(await readFile(besidePath, 'utf8'), besidePath);
   } catch {
     return null; // none, or not whole: the refusal (or --recover) stands
   }
-  if (beside.seq + 1 < err.journalSeq) return null;
-  const aside = `${path}.unloaded-edit-seq${err.snapshotSeq}`;
-  if (await stat(aside).then(() => true, () => false)) return null; // never overwrite one set aside before
+  if (found.journalSeq !== null ? beside.seq + 1 < found.journalSeq : found.fileSeq !== null && beside.seq <= found.fileSeq) return null;
+  const aside = `${path}.unloaded-edit-seq${found.fileSeq ?? 'unreadable'}`;
+  if (await stat(aside).then(() => true, () => false)) return null;
   await rename(path, aside);
   await rename(besidePath, path);
   await fsyncDir(dirname(path));

@@ -322,6 +322,9 @@ export class LocalStore implements InstrumentedStore {
     this.#recent = new RecentWrites(this.#seq);
     this.#writer.spareEdits();
     await this.#file!.snapshotFile.known.track();
+    // from now on an editor may save an older copy over the file: the snapshot the journal goes on
+    // from is kept beside it too (file-io.ts), so a kill -9 before the watcher looks loses nothing
+    await this.#file!.snapshotFile.keepCopyBeside();
   }
 
   async readFileEdit(): Promise<FileEdit> {

@@ -3,10 +3,12 @@
  * saves a copy of db.json taken before the last compaction (by rename, in place,
  * or half and then whole), and the sandbox is stopped at once: by SIGTERM, or
  * by kill -9. The next start (plain, no --recover) must succeed and hold every
- * acknowledged write. The moments repeat with CHAOS_SEED; CHAOS_ROUNDS repeats
+ * acknowledged write: under --watch the sandbox keeps its last snapshot beside the
+ * file (db.json.sandbox-latest), and a start adopts it when the file is older or
+ * unreadable. The moments repeat with CHAOS_SEED; CHAOS_ROUNDS repeats
  * each case.
  */
-import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,11 +33,9 @@ const SAVES: Record<string, Save> = {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await writeFile(file, stale);
   },
+  // killed before the editor's save is whole: an unreadable file
+  'half, never whole': (file, stale) => writeFile(file, stale.subarray(0, stale.length >> 1)),
 };
-
-/** The plain start again (the first try above already started it when it succeeded: see below). */
-let startedAgain: Awaited<ReturnType<typeof startSandbox>> | null = null;
-const startSandboxAgain = async (_file: string) => startedAgain!;
 
 const seqOf = async (file: string) => {
   try {
@@ -65,26 +65,13 @@ async function staleSaveThenStop(save: Save, signal: 'SIGTERM' | 'SIGKILL') {
   } finally {
     await writers.stop();
   }
-  const refused = await startSandbox(file).then((started) => {
-    startedAgain = started;
-    return null;
-  }, (err: Error) => err.message);
-  let recovered = '';
-  if (refused !== null) {
-    expect(signal, `a start after SIGTERM was refused: ${refused}`).toBe('SIGKILL');
-    expect(refused).toMatch(/continues at seq \d+ but the file is at seq \d+.*start with --recover/);
-    expect(refused.trim().split('\n')).toHaveLength(1);
-  }
-  const again = refused === null ? await startSandboxAgain(file) : await startSandbox(file, ['--recover']);
-  if (refused !== null) {
-    recovered = again.run.output().stderr;
-    expect(recovered).toMatch(/recovered: db\.json\.journal \(writes from seq \d+\) did not continue db\.json .*set aside as db\.json\.journal\.unmatched-from-seq\d+/);
-    expect((await readdir(dir)).some((name) => name.startsWith('db.json.journal.unmatched-from-seq'))).toBe(true);
-  }
+  // no --recover: the sandbox's own last snapshot was kept beside the file, and the start adopts it
+  const again = await startSandbox(file);
+  if (save === SAVES['half, never whole']) expect(again.run.output().stderr).toMatch(/db\.json could not be read .*set aside as db\.json\.unloaded-edit-sequnreadable/);
   try {
     const forms = new Set((await exported(again.url, again.workspaceId)).forms!.map((f) => f.id));
     const lost = [...writers.acked].filter((id) => !forms.has(id));
-    return { lost, recovered: refused !== null, acked: writers.acked.size, stderr: run.output().stderr, restartErr: again.run.output().stderr };
+    return { lost, acked: writers.acked.size, stderr: run.output().stderr, restartErr: again.run.output().stderr };
   } finally {
     await stopSandbox(again.run);
   }
@@ -93,10 +80,10 @@ async function staleSaveThenStop(save: Save, signal: 'SIGTERM' | 'SIGKILL') {
 describe('chaos: a stale save under --watch, then an immediate stop', () => {
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     for (const [name, save] of Object.entries(SAVES)) {
+      if (name === 'half, never whole' && signal === 'SIGTERM') continue; // a stop sets it aside: covered by the kill
       it(`${name}, then ${signal}: the next start holds every acknowledged write`, async () => {
         for (let round = 0; round < ROUNDS; round++) {
           const result = await staleSaveThenStop(save, signal);
-          if (result.recovered) continue; // refused in one line, then --recover: what the copy destroyed is gone
           expect(result.lost.length, `${result.lost.length} of ${result.acked} acknowledged writes lost\n${result.stderr}\n${result.restartErr}`).toBe(0);
         }
       }, 120_000 * ROUNDS);
