@@ -58,13 +58,32 @@ export const auth = { authorization: `Bearer ${KEYS.liveFull}` };
  * (201), with what `phase()` said when its request was sent. They run until
  * stop() or until the process is gone (a refused connection: never acknowledged).
  */
-export function formWriters(url: string, count: number, tag: string, phase: () => string = () => ''): { acked: Set<string>; sentIn: Map<string, string>; stop: () => Promise<void> } {
+export interface FormWriters {
+  acked: Set<string>;
+  sentIn: Map<string, string>;
+  /** resolves once every writer has had its answer and sends nothing more until resume() */
+  pause: () => Promise<void>;
+  resume: () => void;
+  stop: () => Promise<void>;
+}
+
+export function formWriters(url: string, count: number, tag: string, phase: () => string = () => ''): FormWriters {
   const acked = new Set<string>();
   const sentIn = new Map<string, string>();
   let running = true;
   let n = 0;
+  let alive = count;
+  /** while paused: the gate the writers wait at, and how many are waiting there */
+  let gate = null as { opened: Promise<void>; open: () => void; waiting: number; allWaiting: () => void; idle: Promise<void> } | null;
+  const paused = () => gate; // read through a call: TypeScript does not see the closures that set it
   const loop = async (w: number) => {
     while (running) {
+      const here = paused();
+      if (here) {
+        if (++here.waiting >= alive) here.allWaiting();
+        await here.opened;
+        continue;
+      }
       const sent = phase();
       try {
         const res = await fetch(`${url}/v1/forms`, {
@@ -78,6 +97,9 @@ export function formWriters(url: string, count: number, tag: string, phase: () =
           sentIn.set((body.data ?? body).id, sent);
         }
       } catch {
+        alive--;
+        const here = paused();
+        if (here && here.waiting >= alive) here.allWaiting();
         return; // the process is gone
       }
     }
@@ -86,8 +108,26 @@ export function formWriters(url: string, count: number, tag: string, phase: () =
   return {
     acked,
     sentIn,
+    pause: () => {
+      if (!gate) {
+        let open!: () => void;
+        let allWaiting!: () => void;
+        const opened = new Promise<void>((resolve) => (open = resolve));
+        const idle = new Promise<void>((resolve) => (allWaiting = resolve));
+        gate = { opened, open, waiting: 0, allWaiting, idle };
+      }
+      return gate.idle;
+    },
+    resume: () => {
+      const opened = gate;
+      gate = null;
+      opened?.open();
+    },
     stop: async () => {
       running = false;
+      const opened = gate;
+      gate = null;
+      opened?.open();
       await Promise.all(loops);
     },
   };
