@@ -3,11 +3,20 @@ import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
 import { FAULT_ROUTES } from './contracts/faults.ts';
+import { requireKeyRef, requireV1Path } from './targets.ts';
+import { requireWorkspace } from './workspace-keys.ts';
 
 /** Fault injection routes: POST/GET/DELETE /__sandbox/faults (docs/control-plane.md). */
 export function registerFaultRoutes(app: ZodApp, ctx: SandboxContext): void {
   serveAll(app, FAULT_ROUTES, {
-    addFault: async (request) => ctx.faults.add(request.body, ctx.clock.iso()),
+    addFault: async (request) => {
+      // a rule that names what does not exist would never fire (issue 38, point 1)
+      const { workspaceId, key, path } = request.body;
+      if (workspaceId !== undefined) requireWorkspace(ctx, workspaceId);
+      if (key !== undefined) requireKeyRef(ctx, key);
+      if (path !== undefined) requireV1Path(ctx, path);
+      return ctx.faults.add(request.body, ctx.clock.iso());
+    },
     faults: async () => ctx.faults.list(),
     clearFaults: async () => ({ removed: ctx.faults.clear() }),
     removeFault: async (request) => {

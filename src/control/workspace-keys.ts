@@ -1,4 +1,5 @@
 import { notFound, conflict } from '../core/errors.ts';
+import { workspaceNotFound } from '../core/workspace-not-found.ts';
 import { newId } from '../core/ids.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
 import type { ApiKeyRecord, KeyView, WorkspaceRecord } from '../core/tenancy.ts';
@@ -19,7 +20,7 @@ export function listWorkspaces(ctx: SandboxContext): WorkspaceRecord[] {
 
 export function requireWorkspace(ctx: SandboxContext, id: string): WorkspaceRecord {
   const workspace = ctx.auth.workspace(id);
-  if (!workspace) throw notFound(`Workspace ${id}`);
+  if (!workspace) throw workspaceNotFound(ctx.store, id);
   return workspace;
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import { badRequest, conflict, notFound } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
+import { workspaceNotFound } from '../core/workspace-not-found.ts';
 import { z } from 'zod';
 import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
 import { defineCollection, deleteRowOp, putRowOp } from '../storage/collection.ts';
@@ -252,7 +253,7 @@ export class WorkspaceManager {
   }
 
   private requireWorkspace(id: string): void {
-    if (!WORKSPACES.in(this.deps.store).has(GLOBAL_PARTITION, id)) throw notFound(`Workspace ${id}`);
+    if (!WORKSPACES.in(this.deps.store).has(GLOBAL_PARTITION, id)) throw workspaceNotFound(this.deps.store, id);
   }
 
   private requireCreated(id: string, verb: string): void {

@@ -24,7 +24,7 @@ export const FaultRuleSchema = z.object({
 }).meta({ id: 'FaultRule' });
 
 export const FAULT_ROUTES = defineRoutes({
-  addFault: { method: 'POST', path: '/faults', body: FaultRuleInputSchema, data: FaultRuleSchema, statuses: [201], errors: [409], summary: 'Add a fault rule for /v1 requests; 409 past 1,000 rules' },
+  addFault: { method: 'POST', path: '/faults', body: FaultRuleInputSchema, data: FaultRuleSchema, statuses: [201], errors: [404, 409], summary: 'Add a fault rule for /v1 requests; 404 when its workspace or key does not exist, 400 when no /v1 route has its path, 409 past 1,000 rules' },
   faults: { method: 'GET', path: '/faults', data: z.array(FaultRuleSchema), summary: 'The fault rules' },
   clearFaults: { method: 'DELETE', path: '/faults', data: z.object({ removed: z.number().int() }), summary: 'Remove every fault rule' },
   removeFault: { method: 'DELETE', path: '/faults/:id', params: z.object({ id: z.string() }), data: FaultRuleSchema, summary: 'Remove one fault rule' },
