@@ -1,4 +1,5 @@
-import type { ControlClient } from '../control/client.ts';
+import type { ControlClient, WorkspaceSummary } from '../control/client.ts';
+import { pickKey } from './lookup.ts';
 import { scopeProblem } from '../control/known-scopes.ts';
 import { dim, printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
@@ -37,10 +38,17 @@ export async function runKeysCreate(flags: KeyCreateFlags): Promise<void> {
   ].join('\n'));
 }
 
-export async function runKeysRevoke(id: string, flags: ScriptFlags): Promise<void> {
+export async function runKeysRevoke(given: string, flags: ScriptFlags): Promise<void> {
   const client = await controlClient(flags);
-  const revoked = await client.revokeKey(id);
+  const { key } = findWorkspaceKey(await client.workspaces(), given);
+  const revoked = await client.revokeKey(key.id);
   report(flags, revoked, () => `Revoked ${revoked.id} at ${revoked.revokedAt}; the next request with it gets 401`);
+}
+
+/** A workspace key by its id, its listing prefix or the key itself (./lookup.ts), with its workspace. */
+export function findWorkspaceKey(workspaces: readonly WorkspaceSummary[], given: string): { key: WorkspaceSummary['keys'][number]; workspace: WorkspaceSummary } {
+  const key = pickKey(workspaces.flatMap((w) => w.keys), given, 'workspace key', 'sandbox keys list');
+  return { key, workspace: workspaces.find((w) => w.keys.includes(key))! };
 }
 
 export function splitList(value: string): string[] {
