@@ -700,7 +700,7 @@ export interface paths {
         /** The fault rules */
         get: operations["listSandboxFaults"];
         put?: never;
-        /** Add a fault rule for /v1 requests */
+        /** Add a fault rule for /v1 requests; 409 past 1,000 rules */
         post: operations["createSandboxFault"];
         /** Remove every fault rule */
         delete: operations["deleteSandboxFaults"];
@@ -805,7 +805,7 @@ export interface paths {
         /** The saved snapshots */
         get: operations["listSandboxSnapshots"];
         put?: never;
-        /** Keep the whole state in memory under a name */
+        /** Keep the whole state in memory under a name; 409 past the bounds on snapshots (100, 128 MiB in all by default) */
         post: operations["createSandboxSnapshot"];
         delete?: never;
         options?: never;
@@ -961,7 +961,7 @@ export interface paths {
         /** The saved snapshots of one workspace */
         get: operations["listSandboxWorkspaceSnapshots"];
         put?: never;
-        /** Save one workspace under a name (in memory, for the process) */
+        /** Save one workspace under a name (in memory, for the process); 409 past the bounds on snapshots (100 per workspace, 128 MiB in all by default) */
         post: operations["createSandboxWorkspaceSnapshot"];
         delete?: never;
         options?: never;
@@ -1501,6 +1501,7 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
+            advancedMs: number;
         };
         ControlDelivery: {
             /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
