@@ -2043,6 +2043,7 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
+            advancedMs: number;
             workspaceId: string;
             offsetMs: number;
         };
