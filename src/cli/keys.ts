@@ -1,5 +1,5 @@
 import type { ControlClient, WorkspaceSummary } from '../control/client.ts';
-import { pickKey } from './lookup.ts';
+import { orgKeyForms, pickKey } from './lookup.ts';
 import { scopeProblem } from '../control/known-scopes.ts';
 import { dim, printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
@@ -49,6 +49,20 @@ export async function runKeysRevoke(given: string, flags: ScriptFlags): Promise<
 export function findWorkspaceKey(workspaces: readonly WorkspaceSummary[], given: string): { key: WorkspaceSummary['keys'][number]; workspace: WorkspaceSummary } {
   const key = pickKey(workspaces.flatMap((w) => w.keys), given, 'workspace key', 'sandbox keys list');
   return { key, workspace: workspaces.find((w) => w.keys.includes(key))! };
+}
+
+/**
+ * Any key, a workspace's or an organization's, by its id, its listing prefix or the key itself
+ * (`ratelimit exhaust --key`, `fault add --key`): its id, and the workspace of a workspace key.
+ */
+export async function findAnyKey(client: ControlClient, given: string): Promise<{ id: string; workspaceId: string | null }> {
+  const [workspaces, orgKeys] = await Promise.all([client.workspaces(), client.orgKeys({})]);
+  const all = [
+    ...workspaces.flatMap((w) => w.keys.map((k) => ({ id: k.id, key: k.key, keyPrefix: k.keyPrefix, workspaceId: w.id as string | null }))),
+    ...orgKeys.flatMap((k) => orgKeyForms({ id: k.id, keyPrefix: k.keyPrefix, workspaceId: null as string | null })),
+  ];
+  const { id, workspaceId } = pickKey(all, given, 'key', 'sandbox keys list` or `sandbox org-keys list');
+  return { id, workspaceId };
 }
 
 export function splitList(value: string): string[] {

@@ -1,5 +1,5 @@
-import type { ControlClient, RateBucketSummary, WorkspaceSummary } from '../control/client.ts';
-import { pickKey } from './lookup.ts';
+import type { ControlClient, RateBucketSummary } from '../control/client.ts';
+import { findAnyKey } from './keys.ts';
 import { printJson } from './output.ts';
 import { say, table } from './format.ts';
 import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts';
@@ -26,7 +26,7 @@ export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
   if (flags.key && flags.workspace) throw new Error('name --workspace or --key, not both');
   const client = await controlClient(flags);
   const workspaces = await client.workspaces();
-  const target = flags.key ? await keyTarget(client, workspaces, flags.key) : { workspaceId: (await resolveWorkspace(client, flags.workspace)).id };
+  const target = flags.key ? await keyTarget(client, flags.key) : { workspaceId: (await resolveWorkspace(client, flags.workspace)).id };
   const [buckets, clock] = await Promise.all([client.exhaustRateLimit(target), client.clock()]);
   const bucket = buckets.find((b) => b.id === ('keyId' in target ? target.keyId : target.workspaceId));
   if (flags.json) return printJson(bucket ?? null);
@@ -46,11 +46,9 @@ export function exhaustedLine(bucket: RateBucketSummary, who: string, nowMs: num
   return `Emptied ${who}'s minute window (${bucket.limit} requests) and ${burst}: requests get 429 until the window refills at ${new Date(bucket.reset * 1000).toISOString()}, in ${inSeconds} s of sandbox time`;
 }
 
-/** --key: a workspace key (its workspace's bucket: a workspace key has none of its own) or an organization key, by id, prefix or the key itself. */
-async function keyTarget(client: ControlClient, workspaces: readonly WorkspaceSummary[], given: string): Promise<{ keyId: string } | { workspaceId: string }> {
-  const orgKeys = await client.orgKeys({});
-  const all = [...workspaces.flatMap((w) => w.keys.map((k) => ({ ...k, workspaceId: w.id }))), ...orgKeys.map((k) => ({ id: k.id, keyPrefix: k.keyPrefix, workspaceId: null }))];
-  const key = pickKey(all, given, 'key', 'sandbox keys list` or `sandbox org-keys list');
+/** --key: an organization key's own bucket, or a workspace key's workspace (a workspace key has none of its own). */
+async function keyTarget(client: ControlClient, given: string): Promise<{ keyId: string } | { workspaceId: string }> {
+  const key = await findAnyKey(client, given);
   return key.workspaceId === null ? { keyId: key.id } : { workspaceId: key.workspaceId };
 }
 
