@@ -46,7 +46,8 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
     progress?.(made, i / steps);
   }
   interrupt.release();
-  if (interrupt.asked) stoppedEarly(workspace.name, mergeResults(results, { products, bookings }));
+  // a Ctrl-C during the last chunk stopped nothing: the run ends as any other
+  if (interrupt.asked && results.length < steps) stoppedEarly(workspace.name, mergeResults(results, { products, bookings }));
   const result = mergeResults(results, { products, bookings });
   if (flags.json) return printJson(result);
   const added = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`);
