@@ -42,7 +42,7 @@ export const withUrlOptions = (command: Command): Command =>
 /** The options of every scripting command: --url, --token, --json. */
 export const withControlOptions = (command: Command): Command => withUrlOptions(command).option('--json', 'machine-readable output: JSON on stdout');
 
-/** --workspace, by id or name. */
+/** --workspace: by id, name or part of a name (resolveWorkspace). */
 export const withWorkspace = (command: Command): Command => command.option('--workspace <id|name>', 'workspace: its id, name or part of its name, any case (default: the first one)');
 
 /** A scripting command (or a subcommand of a group); `--help` shows the examples. */
