@@ -158,7 +158,16 @@ async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => 
   await openStartDashboard(sandbox.url, sandbox.controlToken, shutdown);
 }
 
-/** A --fixtures directory that defines no workspace makes a sandbox nobody can call: refuse it. */
+/**
+ * A start that may not write its database, its lock or their folder (issue 37: `Cannot lock
+ * database: ... EACCES`): the two ways to start anyway. A start in memory never writes, so the
+ * advice appears only where a file was being opened.
+ */
+export function withWriteAdvice(message: string): string {
+  if (!/^Cannot (lock|open) database\b/.test(message) || !/\b(EACCES|EPERM|EROFS)\b/.test(message)) return message;
+  return `${message}; the sandbox may not write there: start with --in-memory, or --data <a file in a folder you can write>`;
+}
+
 /**
  * createSandbox for `start` and `exec`: V8's young generation held small while
  * it starts and its old generation's growth bounded (young-generation.ts), one
@@ -172,7 +181,7 @@ export async function openCliSandbox(options: SandboxOptions, flags: Pick<StartF
   try {
     sandbox = await createSandbox(options);
   } catch (err) {
-    fail(errorMessage(err));
+    fail(withWriteAdvice(errorMessage(err)));
   } finally {
     releaseYoungGeneration();
   }

@@ -1501,6 +1501,7 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
+            advancedMs: number;
         };
         ControlDelivery: {
             /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
@@ -2042,6 +2043,7 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
+            advancedMs: number;
             workspaceId: string;
             offsetMs: number;
         };
