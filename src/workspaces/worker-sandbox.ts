@@ -36,9 +36,17 @@ export interface WorkerSandbox {
   release(): Promise<void>;
 }
 
-/** The runner's worker number, from 1: Vitest's pool id or Jest's worker id. */
-export function workerNumber(env: Record<string, string | undefined>): number | null {
-  const raw = env.VITEST_POOL_ID ?? env.JEST_WORKER_ID;
+/** Vitest's worker state: a global in a Vitest worker only. */
+const inVitestWorker = (): boolean => '__vitest_worker__' in globalThis;
+
+/**
+ * The runner's worker number, from 1: Vitest's pool id or Jest's worker id.
+ * Each runner sets its own, but a child process inherits the other's: a Jest
+ * run started from a Vitest test still sees VITEST_POOL_ID. So the runner
+ * that is running wins, and outside Vitest that is Jest when JEST_WORKER_ID is set.
+ */
+export function workerNumber(env: Record<string, string | undefined>, vitest = inVitestWorker()): number | null {
+  const raw = vitest ? (env.VITEST_POOL_ID ?? env.JEST_WORKER_ID) : (env.JEST_WORKER_ID ?? env.VITEST_POOL_ID);
   const n = raw === undefined ? NaN : Number(raw);
   return Number.isInteger(n) && n >= 1 ? n : null;
 }

@@ -80,4 +80,11 @@ describe('workerSandbox()', () => {
     expect(workerNumber({ VITEST_POOL_ID: 'x' })).toBeNull();
     expect(workerNumber({})).toBeNull();
   });
+
+  it('takes the id of the runner that is running: a Jest run started from a Vitest test inherits VITEST_POOL_ID', () => {
+    const both = { VITEST_POOL_ID: '1', JEST_WORKER_ID: '3' };
+    expect(workerNumber(both, false)).toBe(3); // a Jest worker
+    expect(workerNumber(both, true)).toBe(1); // a Vitest worker (this file runs in one)
+    expect(workerNumber(both)).toBe(1);
+  });
 });
