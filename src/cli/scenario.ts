@@ -3,6 +3,7 @@ import { DEFAULT_SCENARIOS_DIR } from '../config.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { findScenario, listScenarioFiles, loadScenarioFile } from '../scenarios/load.ts';
 import { countSteps, runScenario, type StepResult } from '../scenarios/runner.ts';
+import { plural } from './format.ts';
 import { dim, green, printJson, yellow } from './output.ts';
 import { controlClient, controlToken, requireRunning } from './control.ts';
 
@@ -23,7 +24,7 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
   }
   if (flags.json) return printJson(rows);
   const width = Math.max(...rows.map((r) => r.name.length), 4);
-  for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${dim(`${row.steps} steps`)}  ${row.description}\n`);
+  for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${dim(plural(row.steps, 'step'))}  ${row.description}\n`);
 }
 
 /**
@@ -46,7 +47,7 @@ export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): 
   try {
     const result = await runScenario(scenario, { url, token }, print);
     if (flags.json) printJson(result);
-    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${result.total} steps passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
+    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${plural(result.total, 'step')} passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
     process.exitCode = result.passed ? 0 : 1;
   } finally {
     await own?.stop();

@@ -1,6 +1,6 @@
 import type { SeedResult } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
-import { say } from './format.ts';
+import { plural, say } from './format.ts';
 import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
@@ -50,11 +50,11 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
   if (interrupt.asked && results.length < steps) stoppedEarly(workspace.name, mergeResults(results, { products, bookings }));
   const result = mergeResults(results, { products, bookings });
   if (flags.json) return printJson(result);
-  const added = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`);
+  const added = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => plural(n, n === 1 ? singular(name) : name, name));
   say([
     `Seeded ${workspace.name} (seed ${result.seed}) in ${result.ms} ms: ${added.join(', ') || 'nothing to add'}`,
-    ...(result.updated.departures > 0 ? [dim(`  ${result.updated.departures} existing departures took seats`)] : []),
-    ...((result.created.products ?? 0) > products ? [dim(`  ${(result.created.products ?? 0) - products} products added so that the bookings find seats`)] : []),
+    ...(result.updated.departures > 0 ? [dim(`  ${plural(result.updated.departures, 'existing departure')} took seats`)] : []),
+    ...((result.created.products ?? 0) > products ? [dim(`  ${plural((result.created.products ?? 0) - products, 'product')} added so that the bookings find seats`)] : []),
     ...(result.shortfall ? [`  ${result.shortfall}`] : []),
   ].join('\n'));
 }
@@ -111,10 +111,13 @@ function mergeResults(results: SeedResult[], requested: { products: number; book
   };
 }
 
+/** A collection's name for one row: `bookings` -> `booking`, `people` -> `person`. */
+const singular = (collection: string): string => (collection === 'people' ? 'person' : collection.replace(/s$/, ''));
+
 /** Products made of those asked; a run adds more when the bookings need seats (issue 27). */
 function productsText(made: number, asked: number): string {
   if (made <= asked) return `${made}/${asked} products`;
-  return asked === 0 ? `${made} products added for seats` : `${made} products (${asked} asked, the rest added for seats)`;
+  return asked === 0 ? `${plural(made, 'product')} added for seats` : `${made} products (${asked} asked, the rest added for seats)`;
 }
 
 /**
