@@ -199,7 +199,7 @@ export function frozenClockHint(clock: Clock, workspaceId: string | null, waitMs
 
 /** The refusal of one meter of one bucket (the one Retry-After reports). */
 export interface RateRefusal {
-  /** `workspace <id> (sandbox: 100/min, burst 5)` or `organization key org_ab... (rpm 60, burst 5, rps 2)` */
+  /** `workspace <id> (sandbox: 100/min, burst 5/s)` or `organization key org_ab... (rpm 60, burst 5, rps 2)` */
   bucket: string;
   meter: RateMeter;
   /** the meter's size: requests a minute, a second, or burst tokens */
@@ -207,6 +207,8 @@ export interface RateRefusal {
   /** when it lets one request through (ISO, the workspace's clock) */
   at: string;
   waitMs: number;
+  /** a workspace's burst: `size` requests within any one second, not a token bucket (rate-limit.ts) */
+  slidingBurst?: boolean;
 }
 
 export function rateLimitedBecause(retryAfter: number, refusal: RateRefusal, hint: string): ApiError {
@@ -214,7 +216,9 @@ export function rateLimitedBecause(retryAfter: number, refusal: RateRefusal, hin
   const error = rateLimited(retryAfter);
   switch (meter) {
     case 'burst':
-      return because(error, 'RATE_LIMIT_BURST', `${bucket} used its burst of ${size}; the next token comes at ${at}${hint}`);
+      return because(error, 'RATE_LIMIT_BURST', refusal.slidingBurst
+        ? `${bucket} made ${size} requests within the last second, its burst; the next may pass at ${at}${hint}`
+        : `${bucket} used its burst of ${size}; the next token comes at ${at}${hint}`);
     case 'minute':
       return because(error, 'RATE_LIMIT_MINUTE', `${bucket} used its ${size} requests of this minute; the window resets at ${at}${hint}`);
     case 'second':

@@ -135,10 +135,10 @@ function rateRefusal(request: FastifyRequest, ctx: SandboxContext, buckets: { ke
   const { policy, meter } = block;
   const bucket = block.key.startsWith('key:')
     ? `organization key ${principal.keyPrefix}... (rpm ${policy.perMinute}, burst ${policy.burst}${policy.perSecond !== undefined ? `, rps ${policy.perSecond}` : ''})`
-    : `workspace ${principal.workspace.id} (${principal.workspace.mode}: ${policy.perMinute}/min, burst ${policy.burst})`;
+    : `workspace ${principal.workspace.id} (${principal.workspace.mode}: ${policy.perMinute}/min, burst ${policy.burst}/s)`;
   const size = meter === 'minute' ? policy.perMinute : meter === 'second' ? policy.perSecond! : policy.burst;
   const hint = frozenClockHint(ctx.clock, principal.workspace.id, block.waitMs);
-  return rateLimitedBecause(retryAfter, { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs }, hint);
+  return rateLimitedBecause(retryAfter, { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs, slidingBurst: policy.burstWindowMs !== undefined }, hint);
 }
 
 /**
