@@ -484,6 +484,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop the sandbox as SIGTERM does (drain, flush, exit); `sandbox stop` sends it */
+        post: operations["createSandboxStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/openapi.json": {
         parameters: {
             query?: never;
@@ -700,7 +717,7 @@ export interface paths {
         /** The fault rules */
         get: operations["listSandboxFaults"];
         put?: never;
-        /** Add a fault rule for /v1 requests */
+        /** Add a fault rule for /v1 requests; 409 past 1,000 rules */
         post: operations["createSandboxFault"];
         /** Remove every fault rule */
         delete: operations["deleteSandboxFaults"];
@@ -805,7 +822,7 @@ export interface paths {
         /** The saved snapshots */
         get: operations["listSandboxSnapshots"];
         put?: never;
-        /** Keep the whole state in memory under a name */
+        /** Keep the whole state in memory under a name; 409 past the bounds on snapshots (100, 128 MiB in all by default) */
         post: operations["createSandboxSnapshot"];
         delete?: never;
         options?: never;
@@ -961,7 +978,7 @@ export interface paths {
         /** The saved snapshots of one workspace */
         get: operations["listSandboxWorkspaceSnapshots"];
         put?: never;
-        /** Save one workspace under a name (in memory, for the process) */
+        /** Save one workspace under a name (in memory, for the process); 409 past the bounds on snapshots (100 per workspace, 128 MiB in all by default) */
         post: operations["createSandboxWorkspaceSnapshot"];
         delete?: never;
         options?: never;
@@ -4113,6 +4130,44 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             414: components["responses"]["Error"];
+        };
+    };
+    createSandboxStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            stopping: true;
+                            pid: number;
+                            hostname: string;
+                            stopTimeoutMs: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
     getSandboxOpenapiJson: {
