@@ -39,7 +39,8 @@ export function withEnvOptions(command: Command): Command {
         if (value !== undefined) command.setOptionValueWithSource(key, value, 'env');
       } catch (err) {
         if (!(err instanceof InvalidArgumentError)) throw err;
-        command.error(`error: ${variable}=${JSON.stringify(raw)}: ${err.message}`, { exitCode: 1, code: 'commander.invalidArgument' });
+        // a plain error: main() prints it as the one line, without commander's "run with --help" under it
+        throw new Error(`${variable}=${JSON.stringify(raw)}: ${err.message}`);
       }
     });
   }
