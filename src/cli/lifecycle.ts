@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_STOP_TIMEOUT_MS } from '../config.ts';
@@ -17,6 +17,9 @@ export interface LifecycleFlags extends Omit<ControlFlags, 'workspace'> {
   json?: boolean;
   /** `wait`: milliseconds */
   timeout?: number;
+  /** `stop`: write the run report (GET /__sandbox/report) to this file before stopping */
+  report?: string;
+  reportFormat?: string;
 }
 
 const POLL_MS = 100;
@@ -34,9 +37,11 @@ const target = (flags: LifecycleFlags): LifecycleFlags & { url: string } =>
  */
 export async function runStop(given: LifecycleFlags): Promise<void> {
   const flags = target(given);
+  if (flags.report && !['json', 'junit'].includes(flags.reportFormat ?? 'json')) fail(`--report-format must be json or junit, not "${flags.reportFormat}"`);
   const client = await controlClient(flags);
   let answer;
   try {
+    if (flags.report) await writeReport(client, flags.report, flags.reportFormat ?? 'json');
     answer = await client.stop();
   } catch (err) {
     if (err instanceof Error && err.name === 'SandboxNotRunningError') fail(`${err.message}; nothing to stop`);
@@ -51,6 +56,21 @@ export async function runStop(given: LifecycleFlags): Promise<void> {
   if (!gone) fail(`the sandbox at ${flags.url} (process ${answer.pid}) is still ${local ? 'running' : 'answering'} ${Math.round(deadlineMs / 1000)} s after it was asked to stop; see its log, or kill ${answer.pid}`);
   report(flags, { stopped: true, url: flags.url, pid: answer.pid, exited: local }, () =>
     local ? `stopped the sandbox at ${flags.url} (process ${answer.pid} has exited; its data is flushed)` : `stopped the sandbox at ${flags.url} (it takes no more connections; its process, ${answer.pid} on ${answer.hostname}, ends after its flush)`);
+}
+
+/**
+ * The run report of a sandbox that ran in the background, as `sandbox exec --report` writes it:
+ * the summary on stderr, the file as asked. Read just before the stop, when every request is in.
+ */
+async function writeReport(client: Awaited<ReturnType<typeof controlClient>>, file: string, format: string): Promise<void> {
+  const report = await client.report();
+  const { junitXml, summaryLines } = await import('./run-report.ts');
+  try {
+    writeFileSync(file, format === 'junit' ? junitXml(report) : `${JSON.stringify(report, null, 2)}\n`);
+  } catch (err) {
+    fail(`cannot write the report to ${file}: ${(err as Error).message}; the sandbox was not stopped`);
+  }
+  process.stderr.write(`${[...summaryLines(report), `report: ${file} (${format})`].join('\n')}\n`);
 }
 
 /** GET /__sandbox/health until it answers 200, for up to --timeout. */

@@ -77,7 +77,7 @@ describe('sandbox start --detach, then sandbox stop', () => {
     expect(await readFile(ready.log, 'utf8')).toContain('{"stopped":true,"drained":5,"cut":0,"refused":0}');
   });
 
-  it('prints the short ready line without --json, and stop finds the sandbox by --port', async () => {
+  it('prints the short ready line without --json; stop finds the sandbox by --port and writes its run report first', async () => {
     dir = await mkdtemp(join(tmpdir(), 'sandbox-detach-'));
     const port = await freePort();
     const r = await cli(['start', '--detach', '--in-memory', '--port', String(port)]);
@@ -87,8 +87,14 @@ describe('sandbox start --detach, then sandbox stop', () => {
     expect(r.stdout).toContain(`is serving http://127.0.0.1:${port} in the background`);
     expect(r.stdout).toContain(`npx sandbox stop --url http://127.0.0.1:${port}`);
     expect(r.stdout).toMatch(new RegExp(`log ${tmpdir()}/travel-commerce-sandbox-\\d+-\\d+\\.log`));
-    const stop = await cli(['stop', '--port', String(port), '--json']);
+    for (let i = 0; i < 2; i++) expect((await fetch(`http://127.0.0.1:${port}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } })).status).toBe(200);
+    // the run report of a sandbox that ran in the background, written by the stop, as exec --report writes it
+    const stop = await cli(['stop', '--port', String(port), '--json', '--report', 'report.xml', '--report-format', 'junit']);
     expect(JSON.parse(stop.stdout)).toEqual({ stopped: true, url: `http://127.0.0.1:${port}`, pid, exited: true });
+    expect(stop.stderr).toMatch(/^sandbox: 2 requests to \/v1 \(200 x2\); 1 of \d+ operations called\n/);
+    expect(stop.stderr).toContain('report: report.xml (junit)\n');
+    const junit = await readFile(join(dir, 'report.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase classname="sandbox\.v1" name="\w+ \(GET \/v1\/products\)"><system-out>2 requests: 200 x2<\/system-out><\/testcase>/);
   });
 
   it('fails with the sandbox\'s own line when it cannot start (a port in use), naming the log', async () => {
