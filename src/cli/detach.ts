@@ -87,7 +87,8 @@ async function announce(ready: Ready, pid: number, log: string, flags: DetachFla
   } else {
     const lines = [`${bold('travel-commerce-sandbox')} is serving ${cyan(ready.url)} in the background (process ${pid}; log ${log})`];
     for (const w of ready.workspaces) {
-      for (const k of w.keys) lines.push(`  ${w.name.padEnd(20)} ${(k.scopes === null ? 'full access' : k.scopes.join(' ')).padEnd(16)} ${k.key}`);
+      lines.push(`  ${bold(w.name)}  ${w.mode}`);
+      for (const k of w.keys) lines.push(`    ${(k.scopes === null ? 'full access' : k.scopes.join(' ')).padEnd(16)} ${k.key}`);
     }
     if (ready.controlToken) lines.push(`  control token  ${ready.controlToken}  (send it as X-Sandbox-Token)`);
     lines.push(dim(`  stop it with: npx sandbox stop --url ${ready.url}`));

@@ -17,7 +17,9 @@ import { runCli } from '../helpers/cli.ts';
  */
 let dir: string;
 const started: number[] = [];
+const onTheWayOut: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  for (const clean of onTheWayOut.splice(0)) await clean();
   for (const pid of started.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -82,8 +84,10 @@ describe('sandbox start --detach, then sandbox stop', () => {
     const port = await freePort();
     const r = await cli(['start', '--detach', '--in-memory', '--port', String(port)]);
     expect(r.code).toBe(0);
-    const pid = Number(/process (\d+); log (\S+)\)/.exec(r.stdout)?.[1]);
+    const [, pidText, log] = /process (\d+); log (\S+)\)/.exec(r.stdout) ?? [];
+    const pid = Number(pidText);
     started.push(pid);
+    onTheWayOut.push(() => rm(log!, { force: true }));
     expect(r.stdout).toContain(`is serving http://127.0.0.1:${port} in the background`);
     expect(r.stdout).toContain(`npx sandbox stop --url http://127.0.0.1:${port}`);
     expect(r.stdout).toMatch(new RegExp(`log ${tmpdir()}/travel-commerce-sandbox-\\d+-\\d+\\.log`));

@@ -161,6 +161,8 @@ describe('the GitHub Action, its steps run in bash', { timeout: 300_000 }, () =>
     expect(out['api-key']).toBe(KEY);
     expect(out['live-api-key']).toMatch(/^tcs_live_/);
     expect(out['inspector-url']).toBe(`${out.url}/__sandbox/ui/`);
+    expect(out['control-token']).toBe(''); // loopback: no token, and no SANDBOX_CONTROL_TOKEN for later steps
+    expect(env.SANDBOX_CONTROL_TOKEN).toBeUndefined();
     expect((JSON.parse(out.keys!) as { keys: unknown[] }[]).length).toBeGreaterThan(0);
     // the action's outputs are the start step's
     for (const [name, value] of Object.entries(action.outputs)) expect(value, name).toBe(`\${{ steps.start.outputs.${name} }}`);
