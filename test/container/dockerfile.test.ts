@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,7 +81,7 @@ describe('the Dockerfile', () => {
     expect(spawnSync(process.execPath, [join(ROOT, 'docker/healthcheck.mjs')], { env: { ...env, SANDBOX_CONTROL_TOKEN: 'a-wrong-token' } }).status).toBe(1);
 
     // docker stop: SIGTERM to PID 1, seen from outside its namespace
-    const pid1 = Number(spawnSync('pgrep', ['-P', String(unshare.pid)], { encoding: 'utf8' }).stdout.trim());
+    const pid1 = childOf(unshare.pid!);
     expect(pid1).toBeGreaterThan(1);
     process.kill(pid1, 'SIGTERM');
     expect(await exited).toBe(0);
@@ -90,6 +90,21 @@ describe('the Dockerfile', () => {
     expect(spawnSync(process.execPath, [join(ROOT, 'docker/healthcheck.mjs')], { env }).status).toBe(1);
   });
 });
+
+/** The one child of `parent`, read from /proc (unshare --fork runs the entry command as it). */
+function childOf(parent: number): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // the fields after the command's closing parenthesis: state, then the parent pid
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return 0;
+}
 
 /** fetch cannot set Host: node:http can */
 async function get(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
