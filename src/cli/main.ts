@@ -23,6 +23,7 @@ import { scenarioCommand } from './commands/scenario.ts';
 import { seedCommand } from './commands/seed.ts';
 import { resetCommand, snapshotCommand } from './commands/snapshot.ts';
 import { startCommand } from './commands/start.ts';
+import { stopCommand, waitCommand } from './commands/lifecycle.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { workspaceCommand } from './commands/workspace.ts';
 
@@ -38,6 +39,8 @@ export { withDefaultV8Flags } from './young-generation.ts';
  */
 const COMMANDS: readonly ((program: Command) => void)[] = [
   startCommand,
+  stopCommand,
+  waitCommand,
   openapiCommand,
   execCommand,
   listenCommand,

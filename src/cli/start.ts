@@ -118,6 +118,8 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   process.on('SIGINT', () => shutdown());
   process.on('SIGTERM', () => shutdown());
   sandbox = await openCliSandbox(startOptions(flags), flags);
+  // POST /__sandbox/stop (`sandbox stop`) takes the same path as SIGTERM
+  sandbox.context.stopRequest.handler = () => shutdown();
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
   shownWarnings = sandbox.warnings.length;
   if (flags.watch) {

@@ -484,6 +484,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop the sandbox as SIGTERM does (drain, flush, exit); `sandbox stop` sends it */
+        post: operations["createSandboxStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/openapi.json": {
         parameters: {
             query?: never;
@@ -700,7 +717,7 @@ export interface paths {
         /** The fault rules */
         get: operations["listSandboxFaults"];
         put?: never;
-        /** Add a fault rule for /v1 requests; 404 when its workspace or key does not exist, 400 when no /v1 route has its path, 409 past 1,000 rules */
+        /** Add a fault rule for /v1 requests; 409 past 1,000 rules */
         post: operations["createSandboxFault"];
         /** Remove every fault rule */
         delete: operations["deleteSandboxFaults"];
@@ -1501,7 +1518,6 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
-            advancedMs: number;
         };
         ControlDelivery: {
             /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
@@ -2043,7 +2059,6 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
-            advancedMs: number;
             workspaceId: string;
             offsetMs: number;
         };
@@ -4117,6 +4132,44 @@ export interface operations {
             414: components["responses"]["Error"];
         };
     };
+    createSandboxStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            stopping: true;
+                            pid: number;
+                            hostname: string;
+                            stopTimeoutMs: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
+        };
+    };
     getSandboxOpenapiJson: {
         parameters: {
             query?: never;
@@ -4682,7 +4735,6 @@ export interface operations {
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             413: components["responses"]["Error"];
             414: components["responses"]["Error"];

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { collect, onUnknownOption, parseInteger } from './options.ts';
 import { withServeOptions } from './start.ts';
+import { withEnvOptions } from '../env-options.ts';
 
 /** `sandbox exec -- <command>`: a sandbox for the length of one command. */
 export function execCommand(program: Command): void {
@@ -20,4 +21,5 @@ export function execCommand(program: Command): void {
       const { runExec } = await import('../exec.ts');
       await runExec(command, opts);
     });
+  withEnvOptions(exec); // SANDBOX_<OPTION> for every option above (docs/configuration.md)
 }
