@@ -19,7 +19,7 @@ import { checkJobRuns, checkKeptAfterRestart, deliveriesSettled, fixture, keepBe
 import { exported, prng, startSandbox, stopSandbox } from './process.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261127);
-const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 4);
+const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 6);
 const CLIENTS = 8;
 
 const root = await mkdtemp(join(tmpdir(), 'tcs-ledger-kill9-'));
@@ -52,7 +52,7 @@ describe('chaos ledger: kill -9 under keyed and unkeyed writes with a subscribed
         const again = await ledger.retry(started.url);
         retried += again.retried;
         replayed += again.replayed;
-        await deliveriesSettled(started.url, subscription);
+        await deliveriesSettled(started.url, subscription, where);
         ledger.verify(await exported(started.url, started.workspaceId), receiver, where);
         await checkJobRuns(started.url, started.workspaceId, kept, receiver, where);
       }
