@@ -19,7 +19,7 @@ import { checkJobRuns, checkKeptAfterRestart, deliveriesSettled, fixture, keepBe
 import { exported, prng, startSandbox, stopSandbox } from './process.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261127);
-const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 4);
 const CLIENTS = 8;
 
 const root = await mkdtemp(join(tmpdir(), 'tcs-ledger-kill9-'));
