@@ -61,6 +61,11 @@ export function App() {
   );
 }
 
+/** The name, and the mode unless the name says it already ("Borealis Adventures (sandbox)", issue 37). */
+export function pickerLabel(w: { name: string; mode: string }): string {
+  return new RegExp(`\\b${w.mode}\\b`, 'i').test(w.name) ? w.name : `${w.name} (${w.mode})`;
+}
+
 function WorkspacePicker() {
   const { workspaces, selected, select, error } = useWorkspaces();
   if (error) return <span className="error" role="alert">{error}</span>;
@@ -70,7 +75,7 @@ function WorkspacePicker() {
       <select aria-label="Workspace" value={selected?.id ?? ''} onChange={(event) => select(event.target.value)}>
         {workspaces.map((w) => (
           <option key={w.id} value={w.id}>
-            {w.name} ({w.mode})
+            {pickerLabel(w)}
           </option>
         ))}
       </select>
