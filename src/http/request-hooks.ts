@@ -42,6 +42,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
   app.decorateRequest('startedAt', 0);
   app.decorateRequest('reason', null);
   app.decorateRequest('sentPayload', undefined);
+  app.decorateRequest('refusedBody', undefined);
 
   // Callback-style hooks (`done`): an `async` hook costs a promise and a
   // microtask hop on every request, and most requests return at its first line
