@@ -700,7 +700,7 @@ export interface paths {
         /** The fault rules */
         get: operations["listSandboxFaults"];
         put?: never;
-        /** Add a fault rule for /v1 requests */
+        /** Add a fault rule for /v1 requests; 409 past 1,000 rules */
         post: operations["createSandboxFault"];
         /** Remove every fault rule */
         delete: operations["deleteSandboxFaults"];
@@ -805,7 +805,7 @@ export interface paths {
         /** The saved snapshots */
         get: operations["listSandboxSnapshots"];
         put?: never;
-        /** Keep the whole state in memory under a name */
+        /** Keep the whole state in memory under a name; 409 past the bounds on snapshots (100, 128 MiB in all by default) */
         post: operations["createSandboxSnapshot"];
         delete?: never;
         options?: never;
@@ -961,7 +961,7 @@ export interface paths {
         /** The saved snapshots of one workspace */
         get: operations["listSandboxWorkspaceSnapshots"];
         put?: never;
-        /** Save one workspace under a name (in memory, for the process) */
+        /** Save one workspace under a name (in memory, for the process); 409 past the bounds on snapshots (100 per workspace, 128 MiB in all by default) */
         post: operations["createSandboxWorkspaceSnapshot"];
         delete?: never;
         options?: never;
@@ -1079,7 +1079,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the records of one collection of a workspace, as stored (oldest first), by id or text search; secrets redacted */
+        /** A page of the records of one collection of a workspace, as stored (oldest first) or newest first, by id or text search; secrets redacted */
         get: operations["listSandboxWorkspaceCollectionRecords"];
         put?: never;
         post?: never;
@@ -5578,6 +5578,8 @@ export interface operations {
                 q?: string;
                 /** @description exact id: 0 or 1 row; empty: none */
                 id?: string;
+                /** @description stored: as stored, oldest first; newest: the newest first (a booking just made is on the first page). A `q` search lists its matches as stored */
+                order?: "stored" | "newest";
             };
             header?: never;
             path: {
