@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultWebhookWorkspace } from '../../src/cli/webhook-workspace.ts';
 import type { WorkspaceSummary } from '../../src/control/client.ts';
-import { curlCommand, schemeOf } from '../../src/inspector/requests/curl.ts';
-import type { RequestEntry } from '../../src/inspector/requests/log.ts';
+import { curlCommand, schemeOf, type CurlEntry } from '../../src/inspector/requests/curl.ts';
 import { pickerLabel } from '../../src/inspector/workspace-label.ts';
 
 /** Issue 37: listen's default workspace, Copy as curl's scheme, the picker's label. */
@@ -21,10 +20,12 @@ describe('listen and trigger without --workspace', () => {
 });
 
 describe('Copy as curl', () => {
-  const entry = (authorization: string | null, body: string | null = null) => ({
-    requestId: 'r', method: 'POST', path: '/v1/bookings', status: 401, latencyMs: 1, workspaceId: null, keyPrefix: null, at: '',
-    detail: { request: { headers: { ...(authorization ? { authorization } : {}), 'content-type': 'application/json' }, body, truncated: false }, response: { headers: {}, body: null, truncated: false } },
-  }) as unknown as RequestEntry;
+  const entry = (authorization: string | null, body: string | null = null): CurlEntry => ({
+    method: 'POST',
+    path: '/v1/bookings',
+    keyPrefix: null,
+    detail: { request: { headers: { ...(authorization ? { authorization } : {}), 'content-type': 'application/json' }, body } },
+  });
 
   it('sends the scheme the request used, its headers and its body', () => {
     const command = curlCommand(entry('Token tcs_test_borealis_f…', '{"adults":2}'), 'http://127.0.0.1:4010', null);

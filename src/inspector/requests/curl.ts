@@ -1,4 +1,10 @@
-import type { RequestEntry } from './log.ts';
+/** What the command is made of: a logged request (RequestEntry) has it; named here so the suite's node tests can import this file without the page's DOM code. */
+export interface CurlEntry {
+  method: string;
+  path: string;
+  keyPrefix: string | null;
+  detail?: { request: { headers: Record<string, string>; body: string | null } } | undefined;
+}
 
 /**
  * "Copy as curl" for a logged request. The sandbox logs Authorization as its
@@ -15,7 +21,7 @@ export function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-export function curlCommand(entry: RequestEntry, origin: string, key: string | null): string {
+export function curlCommand(entry: CurlEntry, origin: string, key: string | null): string {
   const lines = [`curl -X ${entry.method} ${quote(origin + entry.path)}`];
   const headers = entry.detail?.request.headers ?? {};
   const authorized = entry.keyPrefix !== null || 'authorization' in headers;
