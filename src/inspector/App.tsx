@@ -1,3 +1,4 @@
+import { pickerLabel } from './workspace-label.ts';
 import { Link, Redirect, Route, Router, Switch } from 'wouter';
 import { DataView } from './views/Data.tsx';
 import { KeysView } from './views/Keys.tsx';
@@ -59,11 +60,6 @@ export function App() {
       </WorkspacesProvider>
     </Router>
   );
-}
-
-/** The name, and the mode unless the name says it already ("Borealis Adventures (sandbox)", issue 37). */
-export function pickerLabel(w: { name: string; mode: string }): string {
-  return new RegExp(`\\b${w.mode}\\b`, 'i').test(w.name) ? w.name : `${w.name} (${w.mode})`;
 }
 
 function WorkspacePicker() {
