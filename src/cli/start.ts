@@ -1,3 +1,4 @@
+import { firstBookableDeparture } from '../resources/departures/bookable.ts';
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
 import { DEFAULT_SCENARIOS_DIR, DEFAULT_STOP_TIMEOUT_MS, type SandboxOptions } from '../config.ts';
@@ -226,6 +227,7 @@ export function startSummary(sandbox: Sandbox) {
   };
 }
 
+/** What `sandbox start` prints for people: the URL, each workspace with its keys (and, for a sandbox-mode one, a bookable departure), the inspector. */
 function banner(sandbox: Sandbox, flags: StartFlags): string {
   const lines = [
     '',
@@ -239,6 +241,9 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
       const scope = k.scopes === null ? 'full access' : k.scopes.join(' ');
       lines.push(`    ${scope.padEnd(16)} ${k.key}`);
     }
+    // the README's key books here: offer a departure a first booking can take (issue 37)
+    const bookable = w.mode === 'sandbox' ? firstBookableDeparture(sandbox.store, w.id, sandbox.clock.isoIn(w.id).slice(0, 10)) : null;
+    if (bookable) lines.push(`    ${'bookable'.padEnd(16)} ${bookable.departure.id}  ${dim(`${bookable.productTitle}, ${bookable.departure.startDate}, ${bookable.departure.seatsLeft} seats left`)}`);
     lines.push('');
   }
   lines.push(`  inspector      ${cyan(sandboxInspectorUrl(sandbox))}`);

@@ -7,6 +7,7 @@ import type { SandboxContext } from '../context.ts';
 import { sendApiError } from './error-handler.ts';
 import { headerValue } from './headers.ts';
 import { emitRequest } from './request-hooks.ts';
+import { readRefusedBody } from './refused-body.ts';
 import { unknownRoute } from './route-suggest.ts';
 
 /**
@@ -32,7 +33,8 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     try {
       request.authenticated = ctx.auth.authenticate(request.headers.authorization, headerValue(request, 'x-workspace-id'));
     } catch (err) {
-      return done(err as Error);
+      // its body read first, so that its capture (Copy as curl) has it (issue 37)
+      return readRefusedBody(request, () => done(err as Error));
     }
     admit(request, ctx, done);
   });

@@ -1096,7 +1096,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the records of one collection of a workspace, as stored (oldest first), by id or text search; secrets redacted */
+        /** A page of the records of one collection of a workspace, as stored (oldest first) or newest first, by id or text search; secrets redacted */
         get: operations["listSandboxWorkspaceCollectionRecords"];
         put?: never;
         post?: never;
@@ -5633,6 +5633,8 @@ export interface operations {
                 q?: string;
                 /** @description exact id: 0 or 1 row; empty: none */
                 id?: string;
+                /** @description stored: as stored, oldest first; newest: the newest first (a booking just made is on the first page). A `q` search lists its matches as stored */
+                order?: "stored" | "newest";
             };
             header?: never;
             path: {

@@ -99,7 +99,9 @@ for (const file of docFiles()) {
         let detached: number | null = null;
         let output = '';
         try {
-          const { commands: cmds, shown } = commands(block);
+          const { commands: listed, shown } = commands(block);
+          // one-shell: the lines share the reader's shell (variables), stopping at the first that fails
+          const cmds = directive.oneShell ? [`set -e\n${listed.join('\n')}`] : listed;
           for (const written of cmds) {
             let command = written;
             if (/^npx sandbox start\b.*--detach\b/.test(command)) {
