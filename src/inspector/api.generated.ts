@@ -717,7 +717,7 @@ export interface paths {
         /** The fault rules */
         get: operations["listSandboxFaults"];
         put?: never;
-        /** Add a fault rule for /v1 requests; 409 past 1,000 rules */
+        /** Add a fault rule for /v1 requests; 404 when its workspace or key does not exist, 400 when no /v1 route has its path, 409 past 1,000 rules */
         post: operations["createSandboxFault"];
         /** Remove every fault rule */
         delete: operations["deleteSandboxFaults"];
@@ -1518,6 +1518,7 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
+            advancedMs: number;
         };
         ControlDelivery: {
             /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
@@ -2059,6 +2060,7 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
+            advancedMs: number;
             workspaceId: string;
             offsetMs: number;
         };
@@ -4735,6 +4737,7 @@ export interface operations {
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             413: components["responses"]["Error"];
             414: components["responses"]["Error"];
