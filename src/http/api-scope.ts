@@ -9,6 +9,8 @@ import { headerValue } from './headers.ts';
 import { emitRequest } from './request-hooks.ts';
 import { readRefusedBody } from './refused-body.ts';
 import { unknownRoute } from './route-suggest.ts';
+import { inferredLimit } from './warnings.ts';
+import { idempotencyKeyInvalid, MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency.ts';
 
 /**
  * The /v1 scope's own hooks (docs/architecture.md, "Request classification"):
@@ -49,6 +51,9 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     if (request.method !== 'POST' || key === undefined) return done();
     let outcome: ReturnType<typeof ctx.idempotency.begin>;
     try {
+      if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+        inferredLimit(request, ctx.options.strict, `Idempotency-Key is ${key.length} characters; the sandbox infers at most ${MAX_IDEMPOTENCY_KEY_LENGTH} (the API description says "any unique string")`, idempotencyKeyInvalid);
+      }
       outcome = ctx.idempotency.begin(request.principal.workspace.id, key, request.method, request.url, request.body);
     } catch (err) {
       return done(err as Error);
