@@ -34,9 +34,9 @@ export async function runScenarioValidate(files: string[], flags: ScenarioValida
   }
 }
 
-/** Each mistake on its own line, and exit 1: nothing runs from a file with one. */
+/** Each mistake on its own line, as every CLI failure is (`sandbox: <reason>`), and exit 1: nothing runs from a file with one. */
 function refuse(problems: readonly ScenarioProblem[]): void {
-  for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
+  for (const problem of problems) process.stderr.write(`sandbox: ${formatProblem(problem)}\n`);
   process.exitCode = 1;
 }
 

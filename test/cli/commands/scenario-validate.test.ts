@@ -36,9 +36,9 @@ describe('sandbox scenario validate', () => {
     const r = await runCliInProcess(['scenario', 'validate', file]);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([
-      `${file}:1:1: a scenario file needs "name", "description" and "steps" ("sandbox" and "$comment" are optional); this one has no "description"`,
-      `${file}:5:49: steps[1] "let time pass": unknown control action "advanceClok" (did you mean "advanceClock"?); actions: advanceClock, revokeKey, createKey, addFault, clearFaults, exhaustRateLimit, reset, setSuspension, readOtp, get, findDeparture`,
-      `${file}:6:46: steps[2] "control: advanceClock": control.ms takes a duration from 0 to 3650d, written 250 (ms), 250ms, 2s, 5m, 1h, 2d or 1h30m; not "5 min"`,
+      `sandbox: ${file}:1:1: a scenario file needs "name", "description" and "steps" ("sandbox" and "$comment" are optional); this one has no "description"`,
+      `sandbox: ${file}:5:49: steps[1] "let time pass": unknown control action "advanceClok" (did you mean "advanceClock"?); actions: advanceClock, revokeKey, createKey, addFault, clearFaults, exhaustRateLimit, reset, setSuspension, readOtp, get, findDeparture`,
+      `sandbox: ${file}:6:46: steps[2] "control: advanceClock": control.ms takes a duration from 0 to 3650d, written 250 (ms), 250ms, 2s, 5m, 1h, 2d or 1h30m; not "5 min"`,
     ]);
   });
 
@@ -47,7 +47,7 @@ describe('sandbox scenario validate', () => {
     await writeFile(file, '{\n  "name": "x",\n  "description": "y",\n  "steps": [ { "control": } ]\n}\n');
     const r = await runCliInProcess(['scenario', 'validate', file]);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`${file}:4:27: malformed JSON: expected a value, found "}"`);
+    expect(r.stderr.trim()).toBe(`sandbox: ${file}:4:27: malformed JSON: expected a value, found "}"`);
   });
 
   it('finds variables no earlier step defines, receivers never started, and workspace ids the fixtures do not have', async () => {
@@ -61,7 +61,7 @@ describe('sandbox scenario validate', () => {
     expect(r.code).toBe(1);
     const [variable, name, unknown, receiver, ...rest] = lines(r.stderr);
     expect(rest).toEqual([]);
-    expect(variable).toMatch(new RegExp(`^${file}:5:39: steps\\[0\\] "GET /v1/bookings/\\{\\{subId\\}\\}": request\\.path: no step before this one defines \\{\\{subId\\}\\}`));
+    expect(variable).toMatch(new RegExp(`^sandbox: ${file}:5:39: steps\\[0\\] "GET /v1/bookings/\\{\\{subId\\}\\}": request\\.path: no step before this one defines \\{\\{subId\\}\\}`));
     expect(name).toMatch(/^.*:6:\d+: steps\[1\] "control: exhaustRateLimit": workspaceId: "Aurora Tours" is the name of workspace wksp_\S+: give its id/);
     expect(unknown).toMatch(/^.*:7:\d+: steps\[2\] "control: addFault": fault\.workspaceId: no workspace has the id "wksp_nope"; the workspaces: wksp_/);
     expect(receiver).toMatch(/^.*:8:\d+: steps\[3\] "wait for booking\.created": waitForDelivery\.receiver: no receiver step before this one starts "hook"/);
@@ -77,7 +77,7 @@ describe('sandbox scenario validate', () => {
     const r = await runCliInProcess(['scenario', 'validate', good, bad, alsoBad]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`ok  ${good}  good, 2 steps`);
-    expect(lines(r.stderr)).toEqual([`${bad}:5:6: steps[0] "step": unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`]);
+    expect(lines(r.stderr)).toEqual([`sandbox: ${bad}:5:6: steps[0] "step": unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`]);
     expect(r.stdout + r.stderr).not.toContain(alsoBad);
   });
 });
@@ -90,7 +90,7 @@ describe('sandbox scenario run checks first', () => {
     ]);
     const r = await t.cli(['scenario', 'run', file]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${file}:6:26: steps[1] "control: advanceClok": unknown control action "advanceClok"`);
+    expect(r.stderr).toContain(`sandbox: ${file}:6:26: steps[1] "control: advanceClok": unknown control action "advanceClok"`);
     expect(r.stdout).not.toContain('✓');
     expect(json(await t.cli(['fault', 'list', '--json']))).toEqual([]);
   });
