@@ -16,6 +16,8 @@ export interface JsonLocator {
   value(path: JsonPath): Position;
   /** the start of an object's key (for "unknown key"), else its object's start */
   key(path: JsonPath, key: string): Position;
+  /** the `index`th character of the string at `path` (escapes counted as the character they write) */
+  inString(path: JsonPath, index: number): Position;
 }
 
 export function positionAt(text: string, offset: number): Position {
@@ -131,5 +133,12 @@ export function locateJson(text: string, maxDepth = 64): JsonLocator {
   return {
     value: (path) => positionAt(text, nearest(path)),
     key: (path, key) => positionAt(text, keys.get(JSON.stringify([...path, key])) ?? nearest(path)),
+    inString: (path, index) => {
+      const start = values.get(JSON.stringify(path));
+      if (start === undefined || text[start] !== '"') return positionAt(text, nearest(path));
+      let at = start + 1;
+      for (let n = 0; n < index && text[at] !== '"'; n++) at += text[at] !== '\\' ? 1 : text[at + 1] === 'u' ? 6 : 2;
+      return positionAt(text, at);
+    },
   };
 }

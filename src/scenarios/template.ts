@@ -34,13 +34,13 @@ export const BUILTIN_VARIABLES = ['run', 'keys.live', 'keys.sandbox', 'keys.live
 /**
  * The variables a step's rendered parts use (a request with its expectation,
  * or a control action: what the runner renders), each with where it is in the
- * step; `{{wrong:x}}` uses x.
+ * step (and where in its string); `{{wrong:x}}` uses x.
  */
-export function usedVariables(step: Record<string, unknown>): { name: string; path: (string | number)[] }[] {
-  const found: { name: string; path: (string | number)[] }[] = [];
+export function usedVariables(step: Record<string, unknown>): { name: string; path: (string | number)[]; index: number }[] {
+  const found: { name: string; path: (string | number)[]; index: number }[] = [];
   const walk = (value: unknown, path: (string | number)[]): void => {
     if (typeof value === 'string') {
-      for (const [, name] of value.matchAll(PART)) found.push({ name: name!.replace(/^wrong:/, ''), path });
+      for (const match of value.matchAll(PART)) found.push({ name: match[1]!.replace(/^wrong:/, ''), path, index: match.index });
     } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
   };

@@ -139,7 +139,7 @@ class Checker {
         const rawStep = rawList[i] as Record<string, unknown>;
         if ('repeat' in step) return walk(step.steps, rawStep.steps as unknown[], [...at, 'steps']);
         for (const use of usedVariables(rawStep)) {
-          if (!defined.has(use.name)) this.add([...at, ...use.path], `${fieldPath(use.path)}: no step before this one defines {{${use.name}}}${suggest(use.name, [...defined])}; defined here: ${[...defined].join(', ')}`);
+          if (!defined.has(use.name)) this.add([...at, ...use.path], `${fieldPath(use.path)}: no step before this one defines {{${use.name}}}${suggest(use.name, [...defined])}; defined here: ${[...defined].join(', ')}`, this.locate.inString([...at, ...use.path], use.index));
         }
         if ('waitForDelivery' in step && !defined.has(`receivers.${step.waitForDelivery.receiver}.url`)) {
           this.add([...at, 'waitForDelivery', 'receiver'], `waitForDelivery.receiver: no receiver step before this one starts "${step.waitForDelivery.receiver}"`);
