@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { depthProblem, MAX_JSON_DEPTH } from '../core/json-depth.ts';
 import { suggest } from '../core/suggest.ts';
 import { JsonSyntaxError, locateJson, type JsonLocator, type JsonPath, type Position } from './json-locate.ts';
 import { CONTROL_ACTIONS, ControlStepSchema, ReceiverStepSchema, RepeatStepShape, RequestStepSchema, ScenarioSchema, STEP_KINDS, WaitStepSchema, type Scenario, type Step } from './schema.ts';
@@ -36,16 +37,17 @@ export const formatProblem = (p: ScenarioProblem): string => `${p.file}:${p.posi
 export const REQUIRED_FIELDS = 'a scenario file needs "name", "description" and "steps" ("sandbox" and "$comment" are optional)';
 
 export function validateScenarioText(file: string, text: string, options: ValidateOptions = {}): { scenario: Scenario | null; problems: ScenarioProblem[] } {
-  let locate: JsonLocator;
   let json: unknown;
   try {
-    locate = locateJson(text);
     json = JSON.parse(text);
   } catch (err) {
-    const position = err instanceof JsonSyntaxError ? err.position : { line: 1, column: 1 };
-    return { scenario: null, problems: [{ file, position, where: '', message: `malformed JSON: ${(err as Error).message}` }] };
+    return { scenario: null, problems: [malformed(file, text, err as Error)] };
   }
-  const checker = new Checker(file, locate);
+  const tooDeep = depthProblem(json, MAX_JSON_DEPTH, '');
+  if (tooDeep) return { scenario: null, problems: [{ file, position: { line: 1, column: 1 }, where: '', message: tooDeep }] };
+  // positions are worked out only for a file with a mistake: a good file costs its JSON.parse and the schema
+  let locator: JsonLocator | undefined;
+  const checker = new Checker(file, () => (locator ??= locateJson(text)));
   checker.structure(json);
   if (checker.problems.length > 0) return { scenario: null, problems: checker.problems };
   const parsed = ScenarioSchema.safeParse(json);
@@ -56,6 +58,16 @@ export function validateScenarioText(file: string, text: string, options: Valida
   }
   checker.references(parsed.data.steps, json as { steps: unknown[] }, options);
   return { scenario: checker.problems.length === 0 ? parsed.data : null, problems: checker.problems };
+}
+
+/** JSON.parse names no position for some mistakes (`{"a": }`): the scanner finds it. */
+function malformed(file: string, text: string, err: Error): ScenarioProblem {
+  try {
+    locateJson(text);
+  } catch (found) {
+    if (found instanceof JsonSyntaxError) return { file, position: found.position, where: '', message: `malformed JSON: ${found.message}` };
+  }
+  return { file, position: { line: 1, column: 1 }, where: '', message: `malformed JSON: ${err.message}` };
 }
 
 /** The top level with its steps left unchecked: each step is checked by its kind, so a mistake is named inside it. */
@@ -70,8 +82,12 @@ class Checker {
 
   constructor(
     private readonly file: string,
-    private readonly locate: JsonLocator,
+    private readonly locator: () => JsonLocator,
   ) {}
+
+  private get locate(): JsonLocator {
+    return this.locator();
+  }
 
   add(path: JsonPath, message: string, position = this.locate.value(path)): void {
     this.problems.push({ file: this.file, position, where: this.where(path), message });
