@@ -2,6 +2,7 @@ import type { ClockState } from '../control/client.ts';
 import { plural, say } from './format.ts';
 import { controlClient, report, type ScriptFlags } from './control.ts';
 import { parseDuration } from './duration.ts';
+import { formatDuration } from '../inspector/time/duration.ts';
 
 export { parseDuration } from './duration.ts';
 
@@ -27,5 +28,11 @@ export async function runClockSet(at: string, flags: ScriptFlags): Promise<void>
 }
 
 function show(state: ClockState, flags: ScriptFlags, action?: string): void {
-  report(flags, state, () => `${state.now}  (${state.mode} clock${action ? `, ${action}` : ''}; ${plural(state.pendingTimers, 'timer')} pending)`);
+  report(flags, state, () => `${state.now}  (${state.mode} clock${action ? `, ${action}` : ''}; ${offsetText(state.advancedMs)}; ${plural(state.pendingTimers, 'timer')} pending)`);
+}
+
+/** `offset +2h from its start`: how far the clock was moved (issue 37), or that it was not. */
+function offsetText(ms: number): string {
+  if (ms === 0) return 'no offset';
+  return `offset ${ms < 0 ? '-' : '+'}${formatDuration(Math.abs(ms))} from its start`;
 }

@@ -2,6 +2,7 @@ import type { FaultRuleInput, FaultRuleSummary } from '../control/client.ts';
 import { printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
+import { findAnyKey } from './keys.ts';
 
 /**
  * `sandbox fault add|list|clear`: fault injection rules (POST/GET/DELETE
@@ -33,7 +34,8 @@ export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
     ...(flags.method ? { method: flags.method } : {}),
     ...(flags.path ? { path: flags.path } : {}),
     ...(flags.workspace ? { workspaceId: (await resolveWorkspace(client, flags.workspace)).id } : {}),
-    ...(flags.key ? { key: flags.key } : {}),
+    // the key by id, listing prefix or the key itself; the rule names it by id
+    ...(flags.key ? { key: (await findAnyKey(client, flags.key)).id } : {}),
     ...(flags.status !== undefined ? { status: flags.status } : {}),
     ...(flags.body !== undefined ? { body: parseBody(flags.body) } : {}),
     ...(flags.header?.length ? { headers: parseHeaders(flags.header) } : {}),

@@ -6,6 +6,7 @@ import { findScenarioFile, listScenarioFiles, loadScenarioFile, validateScenario
 import { countSteps, runScenario, type StepResult } from '../scenarios/runner.ts';
 import { formatProblem, type KnownWorkspace, type ScenarioProblem } from '../scenarios/validate.ts';
 import type { Scenario } from '../scenarios/schema.ts';
+import { plural } from './format.ts';
 import { dim, green, printJson, yellow } from './output.ts';
 import { controlClient, controlToken, requireRunning } from './control.ts';
 
@@ -30,7 +31,7 @@ export async function runScenarioValidate(files: string[], flags: ScenarioValida
   for (const file of files) {
     const { scenario, problems } = await validateScenarioFile(file, { workspaces });
     if (!scenario) return refuse(problems);
-    process.stdout.write(`${green('ok')}  ${file}  ${dim(`${scenario.name}, ${countSteps(scenario.steps)} steps`)}\n`);
+    process.stdout.write(`${green('ok')}  ${file}  ${dim(`${scenario.name}, ${plural(countSteps(scenario.steps), 'step')}`)}\n`);
   }
 }
 
@@ -50,7 +51,7 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
   }
   if (flags.json) return printJson(rows);
   const width = Math.max(...rows.map((r) => r.name.length), 4);
-  for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${dim(`${row.steps} steps`)}  ${row.description}\n`);
+  for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${dim(plural(row.steps, 'step'))}  ${row.description}\n`);
 }
 
 /**
@@ -85,7 +86,7 @@ async function runChecked(scenario: Scenario, flags: ScenarioFlags, token: strin
   try {
     const result = await runScenario(scenario, { url, token }, print);
     if (flags.json) printJson(result);
-    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${result.total} steps passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
+    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${plural(result.total, 'step')} passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
     process.exitCode = result.passed ? 0 : 1;
   } finally {
     await own?.stop();

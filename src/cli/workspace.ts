@@ -3,6 +3,7 @@ import { dim, printJson } from './output.ts';
 import { parseDuration } from './clock.ts';
 import { say, table } from './format.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
+import { pickWorkspace } from './lookup.ts';
 
 /**
  * `sandbox workspace create|list|delete|reset|advance`: workspaces on demand,
@@ -21,8 +22,10 @@ export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<v
   const mode = flags.mode as 'live' | 'sandbox' | undefined; // checked above
   if (flags.rateLimits !== undefined && flags.rateLimits !== 'enforce' && flags.rateLimits !== 'report') throw new Error(`--rate-limits must be enforce or report, not "${flags.rateLimits}"`);
   const rateLimits = flags.rateLimits as 'enforce' | 'report' | undefined; // checked above
-  const body = { ...(flags.template ? { template: flags.template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}), ...(rateLimits ? { rateLimits } : {}) };
   const client = await controlClient(flags);
+  // --template as --workspace: an id, a name or an unambiguous part of one, among the fixture workspaces
+  const template = flags.template === undefined ? undefined : pickWorkspace((await client.workspaces()).filter((w) => !w.created), flags.template).id;
+  const body = { ...(template ? { template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}), ...(rateLimits ? { rateLimits } : {}) };
   const created = await client.createWorkspace(body);
   if (flags.json) return printJson(created);
   say([

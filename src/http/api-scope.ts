@@ -7,6 +7,7 @@ import type { SandboxContext } from '../context.ts';
 import { sendApiError } from './error-handler.ts';
 import { headerValue } from './headers.ts';
 import { emitRequest } from './request-hooks.ts';
+import { readRefusedBody } from './refused-body.ts';
 import { unknownRoute } from './route-suggest.ts';
 
 /**
@@ -32,7 +33,8 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     try {
       request.authenticated = ctx.auth.authenticate(request.headers.authorization, headerValue(request, 'x-workspace-id'));
     } catch (err) {
-      return done(err as Error);
+      // its body read first, so that its capture (Copy as curl) has it (issue 37)
+      return readRefusedBody(request, () => done(err as Error));
     }
     admit(request, ctx, done);
   });
@@ -135,10 +137,10 @@ function rateRefusal(request: FastifyRequest, ctx: SandboxContext, buckets: { ke
   const { policy, meter } = block;
   const bucket = block.key.startsWith('key:')
     ? `organization key ${principal.keyPrefix}... (rpm ${policy.perMinute}, burst ${policy.burst}${policy.perSecond !== undefined ? `, rps ${policy.perSecond}` : ''})`
-    : `workspace ${principal.workspace.id} (${principal.workspace.mode}: ${policy.perMinute}/min, burst ${policy.burst})`;
+    : `workspace ${principal.workspace.id} (${principal.workspace.mode}: ${policy.perMinute}/min, burst ${policy.burst}/s)`;
   const size = meter === 'minute' ? policy.perMinute : meter === 'second' ? policy.perSecond! : policy.burst;
   const hint = frozenClockHint(ctx.clock, principal.workspace.id, block.waitMs);
-  return rateLimitedBecause(retryAfter, { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs }, hint);
+  return rateLimitedBecause(retryAfter, { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs, slidingBurst: policy.burstWindowMs !== undefined }, hint);
 }
 
 /**

@@ -37,7 +37,14 @@ export const CreatedWorkspaceKeySchema = z.object({
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
 });
-export const ClockStateSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), nowMs: z.number(), pendingTimers: z.number() }).meta({ id: 'ClockState' });
+export const ClockStateSchema = z.object({
+  mode: z.enum(['real', 'manual']),
+  now: z.string(),
+  nowMs: z.number(),
+  pendingTimers: z.number(),
+  /** how far advance and set have moved the clock from where it started; 0 after a reset */
+  advancedMs: z.number(),
+}).meta({ id: 'ClockState' });
 export const SandboxIndexSchema = z.object({ name: z.string(), api: z.string(), controlPlane: z.string(), openapi: z.string(), health: z.string(), stream: z.string() });
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 

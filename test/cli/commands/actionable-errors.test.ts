@@ -11,11 +11,13 @@ const bare = async (args: string[]) => runCliInProcess(args, { SANDBOX_URL: '' }
 
 describe('errors a person can act on', () => {
   it('ratelimit exhaust --key <unknown> says not found', async () => {
-    expect(expectOneLineFailure(await t.cli(['ratelimit', 'exhaust', '--key', 'orgkey_nope']))).toBe('sandbox: Key orgkey_nope not found');
+    expect(expectOneLineFailure(await t.cli(['ratelimit', 'exhaust', '--key', 'orgkey_nope']))).toBe('sandbox: no key "orgkey_nope": give its id, its prefix or the key itself (`sandbox keys list` or `sandbox org-keys list` lists them)');
   });
 
-  it('an unknown subcommand of a group is an unknown command, not "too many arguments"', async () => {
-    expect(expectOneLineFailure(await bare(['keys', 'bogus']))).toBe('sandbox: unknown command "keys bogus"; keys has: list, create, revoke (run `sandbox keys --help`)');
+  it('an unknown subcommand of a group is an unknown command, not "too many arguments" (a usage error: exit 2)', async () => {
+    const r = await bare(['keys', 'bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sandbox: unknown command "keys bogus"; keys has: list, create, revoke (sandbox keys --help)\n');
   });
 
   it('--control-token too short names the flag', async () => {
