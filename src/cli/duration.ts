@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { parseBoundedDuration, parseDuration as parseAnyDuration } from '../core/duration.ts';
+import { formatDuration, parseBoundedDuration, parseDuration as parseAnyDuration } from '../core/duration.ts';
 import { looksNegative, negativeDuration } from './commands/options.ts';
 
 /**
@@ -16,6 +16,19 @@ import { looksNegative, negativeDuration } from './commands/options.ts';
 export function parseDuration(text: string): number {
   if (looksNegative(text.trim())) throw new Error(negativeDuration(text));
   return parseAnyDuration(text);
+}
+
+/** What POST /__sandbox/clock/advance (and a workspace's) accepts at most. */
+const MAX_ADVANCE_MS = 10 * 365 * 86_400_000;
+
+/**
+ * The <duration> of `clock advance` and `workspace advance`: past the control
+ * plane's bound, said in the command's words rather than its `body.ms`.
+ */
+export function parseAdvance(text: string, command: string): number {
+  const ms = parseDuration(text);
+  if (ms > MAX_ADVANCE_MS) throw new Error(`${command} moves the clock ${formatDuration(MAX_ADVANCE_MS)} (ten years) at most; "${text}" is more`);
+  return ms;
 }
 
 /**

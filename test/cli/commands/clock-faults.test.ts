@@ -25,6 +25,12 @@ describe('sandbox clock', () => {
     expect(expectOneLineFailure(await t.cli(['clock', 'advance', '5 parsecs']))).toMatch(/invalid duration "5 parsecs"/);
   });
 
+  it('a duration past the control plane\'s bound is refused in the command\'s words, not as body.ms (issue 38, point 3)', async () => {
+    expect(expectOneLineFailure(await t.cli(['clock', 'advance', '4000d']))).toBe('sandbox: clock advance moves the clock 3650d (ten years) at most; "4000d" is more');
+    const name = t.sandbox.workspaces.find((w) => w.mode === 'sandbox')!.name;
+    expect(expectOneLineFailure(await t.cli(['workspace', 'advance', name, '4000d']))).toBe('sandbox: workspace advance moves the clock 3650d (ten years) at most; "4000d" is more');
+  });
+
   it('sets a manual clock backwards (issue 15)', async () => {
     const back = await t.cli(['clock', 'set', '2000-01-01T00:00:00Z', '--json']);
     expect(json(back).now).toBe('2000-01-01T00:00:00.000Z');
