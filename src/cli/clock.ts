@@ -1,7 +1,7 @@
 import type { ClockState } from '../control/client.ts';
 import { plural, say } from './format.ts';
 import { controlClient, report, type ScriptFlags } from './control.ts';
-import { parseDuration } from './duration.ts';
+import { parseAdvance } from './duration.ts';
 import { formatDuration } from '../inspector/time/duration.ts';
 
 export { parseDuration } from './duration.ts';
@@ -17,7 +17,7 @@ export async function runClockShow(flags: ScriptFlags): Promise<void> {
 }
 
 export async function runClockAdvance(duration: string, flags: ScriptFlags): Promise<void> {
-  const ms = parseDuration(duration);
+  const ms = parseAdvance(duration, 'clock advance');
   const client = await controlClient(flags);
   show(await client.advanceClock(ms), flags, `advanced ${duration} (${ms} ms)`);
 }

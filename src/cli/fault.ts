@@ -24,6 +24,11 @@ export interface FaultAddFlags extends ScriptFlags {
 }
 
 export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
+  // said in the flags the user typed, before the control plane's words for them (status, latencyMs, drop)
+  if (flags.status === undefined && flags.latency === undefined && !flags.drop) {
+    throw new Error('fault add needs what the rule does: --status <code>, --latency <duration> or --drop');
+  }
+  if (flags.drop && flags.status !== undefined) throw new Error('--drop and --status exclude each other: a dropped connection answers no status');
   const client = await controlClient(flags);
   const rule: FaultRuleInput = {
     ...(flags.method ? { method: flags.method } : {}),

@@ -35,6 +35,7 @@ export interface StartFlags {
   strictWebhookUrls?: boolean;
   webhookRetryScale?: number;
   /** seconds */
+  /** milliseconds (the option reads a duration) */
   webhookTimeout?: number;
   webhookMaxPending?: number;
   suspension?: boolean;
@@ -75,7 +76,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.strict ? { strict: true } : {}),
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
-    ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
+    ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout } : {}),
     ...(flags.webhookMaxPending !== undefined ? { webhookMaxPending: flags.webhookMaxPending } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
     ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),

@@ -1,6 +1,6 @@
 import type { WorkspaceSummary } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
-import { parseDuration } from './clock.ts';
+import { parseAdvance } from './duration.ts';
 import { say, table } from './format.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 import { pickWorkspace } from './lookup.ts';
@@ -59,6 +59,6 @@ export async function runWorkspaceReset(given: string, flags: ScriptFlags): Prom
 export async function runWorkspaceAdvance(given: string, duration: string, flags: ScriptFlags): Promise<void> {
   const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
-  const state = await client.advanceWorkspaceClock(workspace.id, parseDuration(duration));
+  const state = await client.advanceWorkspaceClock(workspace.id, parseAdvance(duration, 'workspace advance'));
   report(flags, state, () => `${workspace.name}: ${state.now} (${state.offsetMs} ms ahead of the sandbox clock)`);
 }

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { normaliseAllowedHost } from '../../core/host-guard.ts';
-import { parseDuration } from '../duration.ts';
+import { durationOption, parseDuration } from '../duration.ts';
 import { withEnvOptions } from '../env-options.ts';
 import { parseInteger } from './options.ts';
 
@@ -58,7 +58,7 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
     .option('--strict', 'refuse, with a 400, every request the sandbox would accept only by guessing (X-Sandbox-Warning)')
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
     .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
-    .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300))
+    .option('--webhook-timeout <duration>', 'deadline of one webhook delivery attempt: 10s, 2500ms (a plain number is seconds; default 10s)', durationOption('--webhook-timeout', 1, 300_000, { plainSeconds: true }))
     .option('--webhook-max-pending <n>', 'pending webhook deliveries per subscription; past it the oldest expires (default 1000)', parseInteger('--webhook-max-pending', 1, 1_000_000))
     .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)')
     .option('--max-workspaces <n>', 'created workspaces at most (POST /__sandbox/workspaces answers 409 past it; default 1000)', parseInteger('--max-workspaces', 1, 1_000_000))

@@ -55,7 +55,7 @@ describe('errors a person can act on', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tcs-scenario-'));
     const file = join(dir, 'typo.json');
     await writeFile(file, JSON.stringify({ name: 'typo', description: 'x', steps: [{ request: { method: 'GET', path: '/v1/products' }, expcet: { status: 200 } }] }));
-    expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(`sandbox: ${file}: steps[0]: unknown key "expcet" (did you mean "expect"?)`);
+    expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(`sandbox: ${file}:1:93: steps[0] "GET /v1/products": unknown key "expcet" (did you mean "expect"?)`);
   });
 
   it('a misspelt step kind names the key, suggests the kind and lists the kinds', async () => {
@@ -63,7 +63,7 @@ describe('errors a person can act on', () => {
     const file = join(dir, 'typo.json');
     await writeFile(file, JSON.stringify({ name: 'typo', description: 'x', steps: [{ name: 'list', reqest: { method: 'GET', path: '/v1/products' } }] }));
     expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(
-      `sandbox: ${file}: steps[0]: unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`,
+      `sandbox: ${file}:1:58: steps[0] "list": unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`,
     );
   });
 
