@@ -16,6 +16,9 @@ export const paginationQuery = (defaultLimit: number) => ({
   offset: z.coerce.number().int().min(0).default(0).describe('rows to skip, default 0'),
 });
 
+/** One page of a list whose documented envelope is a bare `{data: [...]}` (no pagination object to fill). */
+export const pageOf = <T>(rows: readonly T[], page: Page): T[] => rows.slice(page.offset, page.offset + page.limit);
+
 export const paginationEnvelopeSchema = <T extends z.ZodType>(item: T) =>
   z.object({
     data: z.array(item),

@@ -76,7 +76,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook subscriptions */
+        /** List webhook subscriptions; limit and offset as every list */
         get: operations["listWebhooksSubscriptions"];
         put?: never;
         /** Create a webhook subscription (the secret is shown once) */
@@ -113,7 +113,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an organization's API keys (prefix only, never the key; 200: inferred) */
+        /** List an organization's API keys (prefix only, never the key; 200: inferred); limit and offset as every list */
         get: operations["listOrganizationApiKeys"];
         put?: never;
         /** Issue an organization API key (201: inferred) */
@@ -2739,7 +2739,12 @@ export interface operations {
     };
     listWebhooksSubscriptions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description page size, default 50, max 100 */
+                limit?: number;
+                /** @description rows to skip, default 0 */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2939,7 +2944,12 @@ export interface operations {
     };
     listOrganizationApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description page size, default 50, max 100 */
+                limit?: number;
+                /** @description rows to skip, default 0 */
+                offset?: number;
+            };
             header?: never;
             path: {
                 /** @description organization id, org_<uuid> */

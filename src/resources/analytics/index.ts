@@ -7,6 +7,6 @@ export const analyticsResource: ResourceModule = {
   name: 'analytics',
   collections: [DELIVERY_EVENTS],
   routes(app, ctx) {
-    registerAnalyticsRoutes(app, new AnalyticsService(ctx.store));
+    registerAnalyticsRoutes(app, new AnalyticsService(ctx.store), ctx.options.strict);
   },
 };

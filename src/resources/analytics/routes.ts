@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-schemas.ts';
+import { inferredLimit } from '../../http/warnings.ts';
 import type { ZodApp } from '../types.ts';
 import { DeliveryEventsQuerySchema, type DeliveryEventsQuery, DeliveryEventsResponseSchema, PlainErrorSchema } from './requests.ts';
 import { assertParameters, type AnalyticsService } from './service.ts';
 
 /** API description, "Analytics": needs `analytics:read`; answers a bare array. */
-export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService): void {
+export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService, strict: boolean): void {
   app.get('/analytics/comms/delivery-events', {
     // a missing parameter gets the documented plain body (service.ts), any other failure VALIDATION_400
     attachValidation: true,
@@ -19,6 +20,6 @@ export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService):
       assertParameters(request.query as Partial<DeliveryEventsQuery>);
       throw request.validationError;
     }
-    return service.deliveryEvents(request.principal, request.query);
+    return service.deliveryEvents(request.principal, request.query, (message, refusal) => inferredLimit(request, strict, message, refusal));
   });
 }

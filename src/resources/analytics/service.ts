@@ -8,7 +8,7 @@ import type { DeliveryEventResponseRow, DeliveryEventsQuery } from './requests.t
 import { deliveryEventRowId, type DeliveryEventRow } from './schemas.ts';
 import { DELIVERY_EVENTS } from './collections.ts';
 
-/** Longest range one request may ask for (the sandbox's choice: a bit over a year). */
+/** Longest range the sandbox infers for one request (a bit over a year): past it a warning, refused under --strict. */
 export const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 const REQUIRED = ['from', 'to', 'workspaceId'] as const;
@@ -41,7 +41,7 @@ export class AnalyticsService {
    * workspaceId other than the key's own is a 403 whether or not it exists, so
    * nothing about other workspaces leaks.
    */
-  deliveryEvents(principal: Principal, query: DeliveryEventsQuery): DeliveryEventResponseRow[] {
+  deliveryEvents(principal: Principal, query: DeliveryEventsQuery, longRange: (message: string, refusal: () => ApiError) => void = () => undefined): DeliveryEventResponseRow[] {
     assertParameters(query);
     const { from, to, workspaceId } = query;
     const fromMs = parseDay(from);
@@ -49,7 +49,11 @@ export class AnalyticsService {
     const invalid = [fromMs === null ? 'from' : null, toMs === null ? 'to' : null].filter((n) => n !== null);
     if (invalid.length > 0) throw badRequest('INVALID_DATE', `Invalid ${invalid.join(' and ')}: expected a date YYYY-MM-DD`);
     if (fromMs! > toMs!) throw badRequest('INVALID_DATE_RANGE', `Invalid range: from (${from}) is after to (${to})`);
-    if ((toMs! - fromMs!) / DAY_MS + 1 > MAX_RANGE_DAYS) throw badRequest('INVALID_DATE_RANGE', `Invalid range: at most ${MAX_RANGE_DAYS} days per request`);
+    const days = (toMs! - fromMs!) / DAY_MS + 1;
+    // the description gives from and to with no limit: a longer range is answered, with a warning (issue 39, point 2)
+    if (days > MAX_RANGE_DAYS) {
+      longRange(`the range is ${days} days; the sandbox infers at most ${MAX_RANGE_DAYS} per request`, () => badRequest('INVALID_DATE_RANGE', `Invalid range: at most ${MAX_RANGE_DAYS} days per request`));
+    }
     if (!this.isOwnWorkspace(principal, workspaceId)) throw otherWorkspace(principal.workspace.id);
     return DELIVERY_EVENTS.in(this.store)
       .list(principal.workspace.id)

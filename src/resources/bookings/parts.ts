@@ -30,6 +30,7 @@ export class BookingPartsService {
     const ws = principal.workspace.id;
     const booking = this.records.find(principal, rawId);
     assertOpen(booking, 'change passengers');
+    if (inputs.length === 0) return { passengers: [] }; // nothing to write, and no event (warned: warnings.ts)
     const at = this.records.clock.iso();
     const current = new Map(this.records.passengers(ws, booking.id).map((p) => [p.personId, p]));
     const seen = new Set<string>();

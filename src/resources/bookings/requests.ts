@@ -73,14 +73,12 @@ export const ListBookingsQuerySchema = z.object({
 });
 export type ListBookingsQuery = z.infer<typeof ListBookingsQuerySchema>;
 
-export const PatchBookingBodySchema = z
-  .object({
-    status: z.enum(BOOKING_STATUSES).optional(),
-    notes: text(5000).nullable().optional(),
-  })
-  .refine((b) => b.status !== undefined || b.notes !== undefined, { message: 'send at least one of status, notes' })
-  // the refine does not reach the OpenAPI document; this says it there (test/openapi/required.test.ts)
-  .meta({ minProperties: 1 });
+// "{status?, notes?}" (API description): an empty PATCH changes nothing, accepted with a
+// warning (warnings.ts, patchBookingWarnings) and refused under --strict (issue 39, point 5)
+export const PatchBookingBodySchema = z.object({
+  status: z.enum(BOOKING_STATUSES).optional(),
+  notes: text(5000).nullable().optional(),
+});
 
 export const PatchBookingResponseSchema = z.object({ id: z.string(), status: z.enum(BOOKING_STATUSES), notes: z.string().nullable() });
 
@@ -90,7 +88,8 @@ export const PassengerInputSchema = z.object({
   roomAllocation: z.string().trim().min(1).max(60).nullable().optional(),
   extras: objectField().optional(),
 });
-export const PassengersBodySchema = z.object({ passengers: z.array(PassengerInputSchema).min(1).max(100) });
+// no minimum in the description: an empty list changes nothing, with a warning (issue 39, point 12); 100 bounds the work
+export const PassengersBodySchema = z.object({ passengers: z.array(PassengerInputSchema).max(100) });
 export type PassengerInput = z.infer<typeof PassengerInputSchema>;
 export const PassengersResponseSchema = z.object({
   passengers: z.array(z.object({ id: z.string(), person_id: z.uuid().describe('the person (bare UUID, as the description types it)'), role: z.string() })),

@@ -6,7 +6,7 @@ import {
   PassengersBodySchema, PassengersResponseSchema, PatchBookingBodySchema, PatchBookingResponseSchema,
 } from './requests.ts';
 import type { BookingService } from './service.ts';
-import { createBookingWarnings, wizardWarnings } from './warnings.ts';
+import { createBookingWarnings, passengersWarnings, patchBookingWarnings, wizardWarnings } from './warnings.ts';
 import { WizardBodySchema, WizardResponseSchema } from './wizard-requests.ts';
 import type { WizardService } from './wizard.ts';
 
@@ -47,12 +47,12 @@ export function registerBookingRoutes(app: ZodApp, { bookings, parts, wizard }: 
 
   app.patch('/bookings/:id', {
     schema: { params: BookingIdParamsSchema, body: PatchBookingBodySchema, response: { 200: PatchBookingResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', documentedStatuses: [200], summary: 'Update status and notes (bare {id, status, notes}); status moves follow the inferred state machine' },
+    config: { scope: 'bookings:write', documentedStatuses: [200], summary: 'Update status and notes (bare {id, status, notes}); status moves follow the inferred state machine', warnings: patchBookingWarnings },
   }, async (request) => bookings.patch(request.principal, request.params.id, request.body));
 
   app.post('/bookings/:id/passengers', {
     schema: { params: BookingIdParamsSchema, body: PassengersBodySchema, response: { 200: PassengersResponseSchema, ...writeErrors } },
-    config: { scope: 'bookings:write', documentedStatuses: [200], summary: 'Create or update passengers by person' },
+    config: { scope: 'bookings:write', documentedStatuses: [200], summary: 'Create or update passengers by person', warnings: passengersWarnings },
   }, async (request) => parts.upsertPassengers(request.principal, request.params.id, request.body.passengers));
 
   app.post('/bookings/:id/items', {

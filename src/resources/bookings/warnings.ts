@@ -42,3 +42,15 @@ export const createBookingWarnings = (body: BookingDetails & Parameters<typeof a
 
 export const wizardWarnings = (body: { booking?: BookingDetails | undefined }): SandboxWarning[] =>
   body.booking ? bookingDetailWarnings(body.booking, 'body.booking') : [];
+
+/** An empty PATCH: nothing to change (the description requires "at least one" only of the webhook PATCH). */
+export const patchBookingWarnings = (body: { status?: unknown; notes?: unknown }): SandboxWarning[] =>
+  body.status === undefined && body.notes === undefined
+    ? [warning('INFERRED_LIMIT', 'the PATCH names neither status nor notes, so it changes nothing; the sandbox infers at least one (refused under --strict)')]
+    : [];
+
+/** An empty passenger list: nothing to create or update (the description gives no minimum). */
+export const passengersWarnings = (body: { passengers: unknown[] }): SandboxWarning[] =>
+  body.passengers.length === 0
+    ? [warning('INFERRED_LIMIT', 'passengers is empty, so nothing is created or updated; the sandbox infers at least one (refused under --strict)')]
+    : [];

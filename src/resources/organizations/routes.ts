@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { pageOf, paginationQuery } from '../../core/pagination.ts';
 import { MAX_SECRET_REPLAYS, type Idempotency } from '../../core/idempotency.ts';
 import { errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
@@ -21,6 +22,12 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
       response: { 201: z.object({ data: CreatedOrgKeySchema }), ...errorResponses },
     },
     config: { scope: 'organizations:write', summary: 'Issue an organization API key (201: inferred)' },
+    // every field has a default in the description: no body at all is the defaults (issue 39, point 4)
+    preValidation: (request, _reply, done) => {
+      // before validation the body is what was sent: the schema then fills in the defaults
+      if (request.body === undefined) Reflect.set(request, 'body', {});
+      done();
+    },
   }, async (request, reply) => {
     const data = await service.create(request.principal, request.params.id, request.body);
     await saveReplay(request, idempotency, data);
@@ -28,9 +35,10 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
   });
 
   app.get('/organizations/:id/api-keys', {
-    schema: { params: OrgParamsSchema, response: { 200: z.object({ data: z.array(OrgApiKeySchema) }), ...errorResponses } },
-    config: { scope: 'organizations:read', summary: 'List an organization\'s API keys (prefix only, never the key; 200: inferred)' },
-  }, async (request) => ({ data: service.list(request.principal, request.params.id) }));
+    // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination (issue 39, point 10)
+    schema: { params: OrgParamsSchema, querystring: z.object(paginationQuery(50)), response: { 200: z.object({ data: z.array(OrgApiKeySchema) }), ...errorResponses } },
+    config: { scope: 'organizations:read', summary: 'List an organization\'s API keys (prefix only, never the key; 200: inferred); limit and offset as every list' },
+  }, async (request) => ({ data: pageOf(service.list(request.principal, request.params.id), request.query) }));
 
   app.delete('/organizations/:id/api-keys/:keyId', {
     schema: {

@@ -7,7 +7,7 @@ export const verificationResource: ResourceModule = {
   name: 'verification',
   collections: [VERIFICATIONS],
   routes(app, ctx) {
-    registerVerificationRoutes(app, new VerificationService(ctx.store, ctx.clock));
+    registerVerificationRoutes(app, new VerificationService(ctx.store, ctx.clock), ctx.options.strict);
   },
   control: () => import('./control.ts').then((m) => m.registerVerificationControl),
 };

@@ -1,4 +1,5 @@
 import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
+import { inferredLimit } from '../../http/warnings.ts';
 import type { ZodApp } from '../types.ts';
 import {
   ConfirmResponseSchema,
@@ -24,11 +25,11 @@ const UnprocessableSchema = VerificationErrorSchema.or(ErrorBodySchema).meta({ i
 const responses = (ok: typeof StartResponseSchema | typeof ConfirmResponseSchema) => ({ 200: ok, ...errorResponses, 400: BadRequestSchema, 422: UnprocessableSchema });
 const scope = 'verification:write';
 
-export function registerVerificationRoutes(app: ZodApp, service: VerificationService): void {
+export function registerVerificationRoutes(app: ZodApp, service: VerificationService, strict: boolean): void {
   app.post('/verify/sms/start', {
     schema: { body: SmsStartBodySchema, response: responses(StartResponseSchema) },
     config: { scope, summary: 'Send a 6-digit code by SMS (200 and failure bodies: inferred)' },
-  }, async (request) => service.start(request.principal, 'sms', request.body.phone));
+  }, async (request) => service.start(request.principal, 'sms', request.body.phone, (message, refusal) => inferredLimit(request, strict, message, refusal)));
 
   app.post('/verify/sms/confirm', {
     schema: { body: SmsConfirmBodySchema, response: responses(ConfirmResponseSchema) },
@@ -38,7 +39,7 @@ export function registerVerificationRoutes(app: ZodApp, service: VerificationSer
   app.post('/verify/email/start', {
     schema: { body: EmailStartBodySchema, response: responses(StartResponseSchema) },
     config: { scope, summary: 'Send a 6-digit code by e-mail', inferred: true },
-  }, async (request) => service.start(request.principal, 'email', request.body.email));
+  }, async (request) => service.start(request.principal, 'email', request.body.email, (message, refusal) => inferredLimit(request, strict, message, refusal)));
 
   app.post('/verify/email/confirm', {
     schema: { body: EmailConfirmBodySchema, response: responses(ConfirmResponseSchema) },

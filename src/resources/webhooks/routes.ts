@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, paginationQuery } from '../../core/pagination.ts';
 import { errorResponses } from '../../http/error-schemas.ts';
 import { addStateWarnings } from '../../http/warnings.ts';
 import type { ZodApp } from '../types.ts';
@@ -18,17 +19,26 @@ const createWarnings = (body: Parameters<typeof eventWarnings>[0]) => [...eventW
 const deleteWarnings = () => [undocumented('DELETE /v1/webhooks/subscriptions/:id')];
 
 /**
+ * "must be HTTPS" (API description): plain http:// to a loopback host is accepted so a local
+ * receiver works, and every such answer says production refuses it (issue 39, point 6). Not a
+ * guess about the request, so --strict does not refuse it; --strict-webhook-urls does.
+ */
+const loopbackHttp = (url: string | undefined): SandboxWarning[] =>
+  url?.startsWith('http:') ? [warning('LOOPBACK_HTTP_URL', `${url.slice(0, 80)} is plain http:// to a loopback host: accepted for a local receiver; production requires https:// (--strict-webhook-urls refuses it here too)`)] : [];
+
+/**
  * API description, "Webhook subscriptions": list, get and PATCH as described;
  * create (201, secret shown once) and delete (204) are "not shown" and
  * designed by the sandbox (docs/webhooks.md).
  */
 export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionService): void {
   app.get('/webhooks/subscriptions', {
-    schema: { response: { 200: SubscriptionListSchema, ...errorResponses } },
-    config: { scope: 'webhooks:read', documentedScope: true, documentedStatuses: [200], summary: 'List webhook subscriptions' },
+    // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination (issue 39, point 10)
+    schema: { querystring: z.object(paginationQuery(50)), response: { 200: SubscriptionListSchema, ...errorResponses } },
+    config: { scope: 'webhooks:read', documentedScope: true, documentedStatuses: [200], summary: 'List webhook subscriptions; limit and offset as every list' },
   }, async (request) => {
     addStateWarnings(request, service.disabledWarnings(request.principal));
-    return { data: service.list(request.principal) };
+    return { data: pageOf(service.list(request.principal), request.query) };
   });
 
   app.get('/webhooks/subscriptions/:id', {
@@ -43,12 +53,20 @@ export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionS
   app.patch('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, body: UpdateSubscriptionBodySchema, response: { 200: SubscriptionEnvelopeSchema, ...errorResponses } },
     config: { scope: 'webhooks:write', documentedScope: true, documentedStatuses: [200], summary: 'Update a webhook subscription', warnings: eventWarnings },
-  }, async (request) => ({ data: await service.update(request.principal, request.params.id, request.body) }));
+  }, async (request) => {
+    const data = await service.update(request.principal, request.params.id, request.body);
+    addStateWarnings(request, loopbackHttp(request.body.url));
+    return { data };
+  });
 
   app.post('/webhooks/subscriptions', {
     schema: { body: CreateSubscriptionBodySchema, response: { 201: CreatedSubscriptionEnvelopeSchema, ...errorResponses } },
     config: { scope: 'webhooks:write', summary: 'Create a webhook subscription (the secret is shown once)', inferred: true, warnings: createWarnings },
-  }, async (request, reply) => reply.code(201).send({ data: await service.create(request.principal, request.body) }));
+  }, async (request, reply) => {
+    const data = await service.create(request.principal, request.body);
+    addStateWarnings(request, loopbackHttp(request.body.url));
+    return reply.code(201).send({ data });
+  });
 
   app.delete('/webhooks/subscriptions/:id', {
     schema: { params: SubscriptionIdParamsSchema, response: { 204: z.null().describe('no body'), ...errorResponses } },

@@ -56,7 +56,6 @@ describe('GET /v1/analytics/comms/delivery-events (Analytics)', () => {
     ['an impossible date', { from: '2026-02-30', to: '2026-03-01' }, /from/],
     ['a malformed to', { from: '2026-01-01', to: 'today' }, /to/],
     ['from after to', { from: '2026-01-15', to: '2026-01-14' }, /after/],
-    ['a range over 366 days', { from: '2024-01-01', to: '2026-01-01' }, /366/],
     ['a workspaceId that is not a uuid', { from: '2026-01-01', to: '2026-01-02', workspaceId: 'nope' }, /workspaceId/],
   ])('%s -> 400 {error, code}', async (_name, query, message) => {
     const res = await get({ workspaceId: t.liveWorkspaceId, ...query });
@@ -64,6 +63,13 @@ describe('GET /v1/analytics/comms/delivery-events (Analytics)', () => {
     expect(Object.keys(res.json())).toEqual(['error', 'code']);
     expect(res.json().code).toMatch(/^INVALID_(DATE|DATE_RANGE|ID)$/);
     expect(res.json().error).toMatch(message);
+  });
+
+  it('a range over 366 days is answered with an INFERRED_LIMIT warning: the description gives from and to with no limit (issue 39)', async () => {
+    const res = await get({ workspaceId: t.liveWorkspaceId, from: '2024-01-01', to: '2026-01-01' });
+    expect(res.statusCode).toBe(200);
+    expect(Array.isArray(res.json())).toBe(true);
+    expect(res.headers['x-sandbox-warning']).toBe('INFERRED_LIMIT: the range is 732 days, the sandbox infers at most 366 per request');
   });
 
   it('another workspace\'s id, known or not, -> 403 and never its data', async () => {

@@ -61,14 +61,16 @@ describe('PATCH /v1/bookings/:id status moves', () => {
     expect(events).toEqual([]);
   });
 
-  it('an empty body, an unknown field or an unknown status is a 400', async () => {
+  it('an empty PATCH changes nothing, with a warning (issue 39: only the webhook PATCH needs "at least one"); no body, or an unknown status, is a 400', async () => {
     const id = await bookingIn('pending');
     const empty = await patch(id, {});
-    expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toMatchObject({ error: 'Validation failed', code: 'VALIDATION_400' });
-    expect(empty.json().details[0].message).toMatch(/at least one of status, notes/);
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual({ id, status: 'pending', notes: null });
+    expect(empty.headers['x-sandbox-warning']).toMatch(/^INFERRED_LIMIT: the PATCH names neither status nor notes, so it changes nothing/);
     expect((await t.request('PATCH', `/v1/bookings/${id}`, { payload: '', headers: { 'content-type': 'application/json' } })).statusCode).toBe(400);
-    expect((await patch(id, { paymentStatus: 'paid' })).statusCode).toBe(400);
+    const unknownOnly = await patch(id, { paymentStatus: 'paid' });
+    expect(unknownOnly.statusCode).toBe(200);
+    expect(unknownOnly.headers['x-sandbox-warning']).toMatch(/UNKNOWN_FIELD: ignored body.paymentStatus.*INFERRED_LIMIT/);
     const bad = await patch(id, { status: 'shipped' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0].message).toMatch(/body\.status/);
