@@ -200,17 +200,20 @@ export class Clock {
   /** Moves one workspace's time alone and runs its own timers that fall due, in order. */
   async advanceWorkspace(workspaceId: string, ms: number): Promise<WorkspaceClockState> {
     checkMs(ms);
-    const target = this.nowIn(workspaceId) + ms;
+    // one reading of the global clock for the whole move: on a real clock, a second reading a
+    // millisecond later made an advance of 600000 ms an offset of 599999
+    const global = this.nowIn(null);
+    const target = global + (this.offsets.get(workspaceId) ?? 0) + ms;
     // saved first (see ClockSaver): its own advance once it reaches target, never less than now
-    const saved = this.save([{ workspaceId, offsetMs: Math.max(this.offsets.get(workspaceId) ?? 0, target - this.nowIn(null)) }]);
+    const saved = this.save([{ workspaceId, offsetMs: Math.max(this.offsets.get(workspaceId) ?? 0, target - global) }]);
     saved.catch(() => undefined); // awaited below, once the timers have run
     for (;;) {
       const next = this.timers.get(workspaceId)?.[0];
       if (!next || next.at > target) break;
-      this.setWorkspaceNow(workspaceId, next.at);
+      this.setWorkspaceNow(workspaceId, next.at, global);
       await this.fireDue();
     }
-    this.setWorkspaceNow(workspaceId, target);
+    this.setWorkspaceNow(workspaceId, target, global);
     await this.fireDue();
     await saved;
     return this.stateOf(workspaceId);
@@ -296,8 +299,8 @@ export class Clock {
     else this.offset = value - this.wallClock();
   }
 
-  private setWorkspaceNow(workspaceId: string, value: number): void {
-    const offset = value - this.nowIn(null);
+  private setWorkspaceNow(workspaceId: string, value: number, global = this.nowIn(null)): void {
+    const offset = value - global;
     if (offset > (this.offsets.get(workspaceId) ?? 0)) this.offsets.set(workspaceId, offset);
   }
 

@@ -53,3 +53,14 @@ describe('clock', () => {
     await expect(new Clock('manual', 0).advance(-1)).rejects.toThrow(RangeError);
   });
 });
+
+describe('a workspace advance on a real clock', () => {
+  it('adds exactly the milliseconds asked to its offset, however the wall clock ticks meanwhile', async () => {
+    let wall = Date.UTC(2026, 0, 15, 9, 0, 0);
+    const clock = new Clock('real', undefined, () => wall++); // every reading a millisecond later
+    await clock.advanceWorkspace('ws_a', 600_000);
+    expect(clock.stateOf('ws_a').offsetMs).toBe(600_000);
+    await clock.advanceWorkspace('ws_a', 1_000);
+    expect(clock.stateOf('ws_a').offsetMs).toBe(601_000);
+  });
+});
