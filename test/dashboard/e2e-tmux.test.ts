@@ -108,9 +108,9 @@ describe.skipIf(!hasTmux)('sandbox start --dashboard in a terminal (tmux)', () =
     await until(() => /GET\s+\/v1\/products\?revoked=1\s+401/.test(screen()), 'the 401 of a revoked key', screen);
 
     // faults: an injected 503
-    await client.addFault({ path: '/v1/people', status: 503 });
-    expect(await call(KEYS.liveFull, '/v1/people')).toBe(503);
-    await until(() => /GET\s+\/v1\/people\s+503/.test(screen()), 'the injected 503', screen);
+    await client.addFault({ path: '/v1/bookings', status: 503 });
+    expect(await call(KEYS.liveFull, '/v1/bookings')).toBe(503);
+    await until(() => /GET\s+\/v1\/bookings\s+503/.test(screen()), 'the injected 503', screen);
 
     // the events panel lists what happened, and nothing crashed the screen
     expect(screen()).toMatch(/booking\.cancelled/);
