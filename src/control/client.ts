@@ -159,6 +159,8 @@ export class ControlClient {
   revokeOrgKey(id: string) { return this.request(ROUTES.revokeOrgKey, { params: { id } }); }
   clock() { return this.request(ROUTES.clock); }
   advanceClock(ms: number) { return this.request(ROUTES.advanceClock, { body: { ms } }); }
+  /** To the next due timer of a workspace (or of any, on the sandbox clock); answers what ran. */
+  advanceClockToNext(workspaceId?: string) { return this.request(ROUTES.advanceClockToNext, { body: workspaceId ? { workspaceId } : {} }); }
   setClock(at: string) { return this.request(ROUTES.setClock, { body: { at } }); }
   addFault(rule: FaultRuleInput) { return this.request(ROUTES.addFault, { body: rule }); }
   faults() { return this.request(ROUTES.faults); }
@@ -190,6 +192,8 @@ export class ControlClient {
   dataRecord(workspaceId: string, collection: string, recordId: string) { return this.request(ROUTES.dataRecord, { params: { id: workspaceId, collection, recordId } }); }
   clearReport() { return this.request(ROUTES.clearReport); }
 
+  delivery(id: string) { return this.request(ROUTES.delivery, { params: { id } }); }
+  workspaceClock(id: string) { return this.request(ROUTES.workspaceClock, { params: { id } }); }
   /** Sends a delivery again now (same webhook-id); answers the delivery after the attempt. */
   replayDelivery(id: string) { return this.request(ROUTES.replayDelivery, { params: { id } }); }
   verifications(query: RouteInput<typeof ROUTES.verifications>['query'] = {}) { return this.request(ROUTES.verifications, { query }); }
