@@ -23,6 +23,7 @@ import { seedCommand } from './commands/seed.ts';
 import { resetCommand, snapshotCommand } from './commands/snapshot.ts';
 import { startCommand } from './commands/start.ts';
 import { triggerCommand } from './commands/trigger.ts';
+import { verifyCommand } from './commands/verify.ts';
 import { workspaceCommand } from './commands/workspace.ts';
 
 // for bin/sandbox.js, which writes the CLI's code cache inside it (bin/code-cache.js)
@@ -56,6 +57,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   seedCommand,
   dataCommand,
   logsCommand,
+  verifyCommand,
   eventsCommand,
   otpCommand,
 ];
