@@ -10,6 +10,7 @@ import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts'
  */
 export interface ExhaustFlags extends ScriptFlags {
   key?: string;
+  window?: string;
 }
 
 export async function runRateLimitShow(flags: ScriptFlags): Promise<void> {
@@ -23,6 +24,7 @@ export async function runRateLimitShow(flags: ScriptFlags): Promise<void> {
 
 export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
   if (flags.key && flags.workspace) throw new Error('name --workspace or --key, not both');
+  if (flags.window !== undefined && flags.window !== 'burst' && flags.window !== 'minute') throw new Error(`--window must be burst or minute (default: both), not "${flags.window}"`);
   const client = await controlClient(flags);
   const workspaces = await client.workspaces();
   // a workspace key has no bucket of its own: exhausting it means exhausting its workspace
@@ -30,7 +32,7 @@ export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
   const target = flags.key && !owner
     ? { keyId: flags.key }
     : { workspaceId: owner?.id ?? (await resolveWorkspace(client, flags.workspace)).id };
-  const buckets = await client.exhaustRateLimit(target);
+  const buckets = await client.exhaustRateLimit(target, flags.window as 'burst' | 'minute' | undefined);
   const bucket = buckets.find((b) => b.id === ('keyId' in target ? target.keyId : target.workspaceId));
   if (flags.json) return printJson(bucket ?? null);
   say(`Exhausted ${bucket?.bucket ?? JSON.stringify(target)}: the next request gets 429${bucket?.reset ? `; the window resets at ${new Date(bucket.reset * 1000).toISOString()}` : ''}`);

@@ -167,7 +167,7 @@ export class ControlClient {
   clearFaults() { return this.request(ROUTES.clearFaults); }
   removeFault(id: string) { return this.request(ROUTES.removeFault, { params: { id } }); }
   rateLimits(query: RouteInput<typeof ROUTES.rateLimits>['query'] = {}) { return this.request(ROUTES.rateLimits, { query }); }
-  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }) { return this.request(ROUTES.exhaustRateLimit, { body: target }); }
+  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }, window?: 'burst' | 'minute') { return this.request(ROUTES.exhaustRateLimit, { body: { ...target, ...(window ? { window } : {}) } }); }
   setWorkspaceMode(workspaceId: string, mode: 'live' | 'sandbox') { return this.request(ROUTES.setWorkspaceMode, { params: { id: workspaceId }, body: { mode } }); }
   saveSnapshot(name: string) { return this.request(ROUTES.saveSnapshot, { body: { name } }); }
   snapshots() { return this.request(ROUTES.snapshots); }

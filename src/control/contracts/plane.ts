@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ScopeSchema, WorkspaceModeSchema } from '../../core/tenancy.ts';
+import { RateLimitModeSchema, ScopeSchema, WorkspaceModeSchema } from '../../core/tenancy.ts';
 import { defineRoutes } from '../contract.ts';
 
 /**
@@ -19,6 +19,7 @@ export const WorkspaceViewSchema = z.object({
   id: z.string(),
   name: z.string(),
   mode: WorkspaceModeSchema,
+  rateLimits: RateLimitModeSchema.describe("enforce: the tier's 429s; report: counted, never refused (the workspace's own setting, else the sandbox's enforceRateLimits)"),
   /** true for workspaces made by POST /__sandbox/workspaces (deletable) */
   created: z.boolean(),
   templateId: z.string().nullable(),
