@@ -17,28 +17,35 @@ export interface RequestsTableProps {
   withReason?: boolean;
 }
 
-/** The reason codes are at most this long (RATE_LIMIT_PER_SECOND is 21): the column shows them whole from 120 columns. */
+/** The reason codes are at most this long (RATE_LIMIT_PER_SECOND is 21): the column shows them whole in a table of 120 columns. */
 const REASON_WIDTH = 21;
-/** The path keeps at least this much before the request id is given room. */
-const PATH_BEFORE_ID = 30;
+/** With the REASON column, the request id and the key prefix are shown only while the path keeps this much. */
+const MIN_PATH = 24;
 
 /**
  * Column widths for a table `width` wide. With `withReason` (a terminal of 100 columns or
  * more, issue 38) a REASON column shows the short code of a refusal (X-Sandbox-Reason's
- * first word); in the 70-odd columns the wide layout leaves the table, it takes the KEY
- * column's place (the key is in the details). The request id appears only when the path
- * keeps PATH_BEFORE_ID columns beside it.
+ * first word); then the request id (from 105 columns) and the key prefix follow, each only
+ * while the path keeps MIN_PATH columns (both are in the details). Without it, as before:
+ * the key always, the request id from 105 columns.
  */
 export function requestColumns(width: number, withReason = width >= 100) {
-  const reason = !withReason ? 0 : width >= 120 ? REASON_WIDTH : width >= 100 ? 16 : 14;
-  const key = withReason && width < 100 ? 0 : width >= 120 || (!withReason && width >= 100) ? 16 : 12;
-  const workspace = width >= 120 || (!withReason && width >= 100) ? 14 : width >= 100 ? 12 : 10;
-  const fixed = { time: 8, method: 6, status: 3, latency: 7, workspace, key, reason };
-  const columns = Object.values(fixed).filter((w) => w > 0);
-  const used = columns.reduce((sum, w) => sum + w, 0) + columns.length; // each column and the gap before the path's neighbour
-  const idWidth = width >= 160 ? 36 : 24;
-  const id = width - used - idWidth - 1 >= PATH_BEFORE_ID ? idWidth : 0;
-  return { ...fixed, id, path: Math.max(8, width - used - (id ? id + 1 : 0)) };
+  const roomy = width >= 100;
+  const fixed = { time: 8, method: 6, status: 3, latency: 7, workspace: width >= 120 || (roomy && !withReason) ? 14 : roomy ? 12 : 10 };
+  let used = Object.values(fixed).reduce((sum, w) => sum + w + 1, 0); // each column and its gap
+  const fits = (w: number) => width - used - (w + 1) >= MIN_PATH;
+  const take = (w: number, always: boolean) => {
+    if (!always && !fits(w)) return 0;
+    used += w + 1;
+    return w;
+  };
+  // RATE_LIMIT_MINUTE whole below 120 columns; only RATE_LIMIT_PER_SECOND (organization keys) is cut there
+  const reason = withReason ? take(width >= 120 ? REASON_WIDTH : 17, true) : 0;
+  const keyWidth = roomy ? 16 : 12;
+  const key = withReason ? 0 : take(keyWidth, true);
+  const id = width >= 105 ? take(width >= 140 ? 36 : 24, !withReason) : 0;
+  const lateKey = withReason ? take(width >= 120 ? keyWidth : 12, false) : key;
+  return { ...fixed, key: lateKey, reason, id, path: Math.max(8, width - used) };
 }
 
 /** KEY_REVOKED from "KEY_REVOKED key tcs_... was revoked at ..."; "-" for a request served. */
