@@ -31,7 +31,9 @@ const MIN_PATH = 24;
  */
 export function requestColumns(width: number, withReason = width >= 100) {
   const roomy = width >= 100;
-  const fixed = { time: 8, method: 6, status: 3, latency: 7, workspace: width >= 120 || (roomy && !withReason) ? 14 : roomy ? 12 : 10 };
+  // below 100 columns the reason takes 8 of the path's columns and 2 of the workspace's (a name is cut there anyway)
+  const workspace = width >= 120 || (roomy && !withReason) ? 14 : roomy ? 12 : withReason ? 8 : 10;
+  const fixed = { time: 8, method: 6, status: 3, latency: 7, workspace };
   let used = Object.values(fixed).reduce((sum, w) => sum + w + 1, 0); // each column and its gap
   const fits = (w: number) => width - used - (w + 1) >= MIN_PATH;
   const take = (w: number, always: boolean) => {
