@@ -18,8 +18,9 @@ function packageRoot(): string {
 }
 
 /** Options of createSandbox(). Every default is documented in README.md and docs/configuration.md. */
-export const DEFAULT_FIXTURES_DIR = join(packageRoot(), 'fixtures');
-export const DEFAULT_SCENARIOS_DIR = join(packageRoot(), 'scenarios');
+export const PACKAGE_ROOT = packageRoot();
+export const DEFAULT_FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures');
+export const DEFAULT_SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios');
 export const DEFAULT_SEED = 20260115;
 /** where a manual clock starts unless told otherwise */
 export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';

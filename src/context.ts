@@ -60,6 +60,11 @@ export interface SandboxContext {
   collections: CollectionRegistry;
   /** the /__sandbox app, built on first use (src/http/control-forward.ts) */
   controlPlane: ControlPlane;
+  /**
+   * POST /__sandbox/stop calls `handler`: the stop of the process that owns the sandbox (`sandbox
+   * start` puts its SIGTERM path here). Null by default: a createSandbox() caller stops its own.
+   */
+  stopRequest: { handler: (() => void) | null };
 }
 
 /** The control plane's app is built on its first request; `ready()` builds it now (the route catalog then lists its routes). */

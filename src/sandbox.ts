@@ -181,6 +181,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     suspension,
     collections,
     controlPlane,
+    stopRequest: { handler: null },
     webhooks: new WebhookDispatcher({ store, clock, bus, selfGuard, options }),
     workspaces: new WorkspaceManager({
       store,

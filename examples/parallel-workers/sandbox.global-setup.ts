@@ -1,15 +1,10 @@
 import { createSandbox } from 'travel-commerce-sandbox';
-import type { TestProject } from 'vitest/node';
 
-// One sandbox for the whole run, started before any worker.
-export default async function setup(project: TestProject) {
+// One sandbox for the whole run, started before any worker, unless one runs already:
+// `sandbox exec` (or your CI) sets SANDBOX_URL, and then its sandbox and report are the ones used.
+export default async function setup() {
+  if (process.env.SANDBOX_URL) return;
   const sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
-  project.provide('sandboxUrl', sandbox.url);
+  process.env.SANDBOX_URL = sandbox.url; // the workers inherit it
   return () => sandbox.stop();
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    sandboxUrl: string;
-  }
 }

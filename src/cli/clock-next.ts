@@ -14,9 +14,9 @@ export async function runClockAdvanceToNext(flags: ScriptFlags): Promise<void> {
   const moved = await client.advanceClockToNext(workspace?.id);
   report(flags, moved, () => {
     const whose = workspace ? `${workspace.name}'s clock` : 'the sandbox clock';
-    if (moved.ran.length === 0 && moved.advancedMs === 0) return `Nothing is due on ${whose}: no timer is pending (${moved.now})`;
+    if (moved.ran.length === 0 && moved.movedMs === 0) return `Nothing is due on ${whose}: no timer is pending (${moved.now})`;
     return [
-      `Advanced ${whose} ${formatMs(moved.advancedMs)} to ${moved.now}; ran ${plural(moved.ran.length, 'timer')}:`,
+      `Advanced ${whose} ${formatMs(moved.movedMs)} to ${moved.now}; ran ${plural(moved.ran.length, 'timer')}:`,
       ...moved.ran.map((r) => `  ${dim(r.at)}  ${r.label}`),
       moved.next ? dim(`Next: ${moved.next.label} at ${moved.next.at}`) : dim('Nothing else is due'),
     ].join('\n');

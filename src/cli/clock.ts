@@ -1,7 +1,8 @@
 import type { ClockState } from '../control/client.ts';
 import { plural, say } from './format.ts';
 import { controlClient, report, type ScriptFlags } from './control.ts';
-import { parseDuration } from './duration.ts';
+import { parseAdvance } from './duration.ts';
+import { formatDuration } from '../inspector/time/duration.ts';
 
 export { parseDuration } from './duration.ts';
 
@@ -26,7 +27,7 @@ export async function runClockAdvance(duration: string | undefined, flags: Clock
   }
   if (duration === undefined) throw new Error('clock advance needs a duration (90s, 5m, 2h, 1d) or --to-next');
   if (flags.workspace !== undefined) throw new Error(`--workspace goes with --to-next; to move one workspace's clock by ${duration}, \`sandbox workspace advance <id|name> ${duration}\``);
-  const ms = parseDuration(duration);
+  const ms = parseAdvance(duration, 'clock advance');
   const client = await controlClient(flags);
   show(await client.advanceClock(ms), flags, `advanced ${duration} (${ms} ms)`);
 }
@@ -37,5 +38,11 @@ export async function runClockSet(at: string, flags: ScriptFlags): Promise<void>
 }
 
 function show(state: ClockState, flags: ScriptFlags, action?: string): void {
-  report(flags, state, () => `${state.now}  (${state.mode} clock${action ? `, ${action}` : ''}; ${plural(state.pendingTimers, 'timer')} pending)`);
+  report(flags, state, () => `${state.now}  (${state.mode} clock${action ? `, ${action}` : ''}; ${offsetText(state.advancedMs)}; ${plural(state.pendingTimers, 'timer')} pending)`);
+}
+
+/** `offset +2h from its start`: how far the clock was moved (issue 37), or that it was not. */
+function offsetText(ms: number): string {
+  if (ms === 0) return 'no offset';
+  return `offset ${ms < 0 ? '-' : '+'}${formatDuration(Math.abs(ms))} from its start`;
 }

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { ControlClient, WorkspaceSummary } from '../control/client.ts';
 import { errorMessage, printJson } from './output.ts';
 import { say } from './format.ts';
+import { pickWorkspace } from './lookup.ts';
 
 /**
  * What every command that talks to a running sandbox shares (docs/cli.md):
@@ -41,8 +42,8 @@ export const withUrlOptions = (command: Command): Command =>
 /** The options of every scripting command: --url, --token, --json. */
 export const withControlOptions = (command: Command): Command => withUrlOptions(command).option('--json', 'machine-readable output: JSON on stdout');
 
-/** --workspace, by id or name. */
-export const withWorkspace = (command: Command): Command => command.option('--workspace <id|name>', 'workspace (default: the first one)');
+/** --workspace: by id, name or part of a name (resolveWorkspace). */
+export const withWorkspace = (command: Command): Command => command.option('--workspace <id|name>', 'workspace: its id, name or part of its name, any case (default: the first one)');
 
 /** A scripting command (or a subcommand of a group); `--help` shows the examples. */
 export function controlCommand(parent: Command, name: string, description: string, examples: string[], opts: { isDefault?: boolean } = {}): Command {
@@ -72,14 +73,15 @@ export async function requireRunning(client: ControlClient): Promise<void> {
   await client.health();
 }
 
-/** --workspace takes an id or a name (any case); without it, the first workspace of the sandbox. */
+/**
+ * --workspace of every command (listen's included): an id, a full name, or an unambiguous part of
+ * a name, in any case (./lookup.ts); without it, the first workspace of the sandbox.
+ */
 export async function resolveWorkspace(client: ControlClient, given: string | undefined): Promise<WorkspaceSummary> {
   const workspaces = await client.workspaces();
-  const found = given === undefined
-    ? workspaces[0]
-    : workspaces.find((w) => w.id === given || w.name.toLowerCase() === given.toLowerCase());
-  if (!found) throw new Error(`no workspace "${given ?? ''}"; known: ${workspaces.map((w) => `${w.name} (${w.id})`).join(', ')}`);
-  return found;
+  if (given !== undefined) return pickWorkspace(workspaces, given);
+  if (!workspaces[0]) throw new Error('the sandbox has no workspace');
+  return workspaces[0];
 }
 
 /** With --json, `value` as one JSON document on stdout; otherwise the line(s) for people. */

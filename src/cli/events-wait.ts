@@ -46,7 +46,7 @@ export async function runEventsWait(deliveryId: string, flags: EventsWaitFlags):
 }
 
 function finish(delivery: ListedDelivery, moved: number, flags: EventsWaitFlags): void {
-  if (flags.json) printJson({ ...delivery, advancedMs: moved });
+  if (flags.json) printJson({ ...delivery, movedMs: moved });
   else say(deliveryDetails(delivery));
   const after = `after ${delivery.attempts.length} ${delivery.attempts.length === 1 ? 'attempt' : 'attempts'} (clock advanced ${formatMs(moved)})`;
   if (delivery.status !== 'succeeded') throw new Error(`${delivery.id} ${delivery.status} ${after}: ${delivery.reason ?? 'no reason given'}`);

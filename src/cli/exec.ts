@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Sandbox } from '../sandbox.ts';
-import { fail } from './output.ts';
+import { WARNING_CODES } from '../core/warnings.ts';
+import { appendJobSummary } from '../report/job-summary.ts';
+import { plural } from './format.ts';
+import { bold, fail, yellow } from './output.ts';
 import { junitXml, summaryLines } from './run-report.ts';
 import { openCliSandbox, startOptions, type StartFlags } from './start.ts';
 
@@ -16,6 +19,10 @@ export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
   reportFormat: string;
   /** exit 1 when any request was accepted only by guessing (and the command itself succeeded) */
   failOnWarning?: boolean;
+  /** --allow-warning, repeatable: codes --fail-on-warning and the JUnit report accept */
+  allowWarning?: string[];
+  /** a run that sent no request to /v1 passes --report and --fail-on-warning */
+  allowEmpty?: boolean;
 }
 
 const REPORT_FORMATS = ['json', 'junit'];
@@ -29,6 +36,7 @@ const REPORT_FORMATS = ['json', 'junit'];
 export async function runExec(command: string[], flags: ExecFlags): Promise<void> {
   if (flags.key !== 'sandbox' && flags.key !== 'live') fail(`--key must be sandbox or live, not "${flags.key}"`);
   if (!REPORT_FORMATS.includes(flags.reportFormat)) fail(`--report-format must be json or junit, not "${flags.reportFormat}"`);
+  allowedWarnings(flags.allowWarning); // a typo is refused before the command runs, not after
   const sandbox = await openCliSandbox(startOptions({ ...flags, data: flags.data ?? '', inMemory: flags.inMemory || !flags.data }), flags);
   const workspace = sandbox.workspaces.find((w) => w.mode === flags.key) ?? sandbox.workspaces[0]!;
   const key = workspace.keys.find((k) => k.scopes === null) ?? workspace.keys[0]!;
@@ -58,34 +66,66 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
   const exitCode = ran ? reportRun(sandbox, flags, code) : code;
   const stopped = await sandbox.stop();
   // the command has exited, so a request still in flight is one it left behind (a background process): say what became of it
-  if (stopped.drained + stopped.cut > 0) process.stderr.write(`sandbox: stopped; drained ${stopped.drained} requests the command left running, cut ${stopped.cut} (--stop-timeout)\n`);
+  if (stopped.drained + stopped.cut > 0) process.stderr.write(`sandbox: stopped; drained ${plural(stopped.drained, 'request')} the command left running, cut ${stopped.cut} (--stop-timeout)\n`);
   process.exit(exitCode);
 }
 
 /**
  * The run report at the end (issue 24): the summary on stderr (never mixed
- * with the command's stdout), the file if asked; returns the exit code. The
- * command's own failure wins; --fail-on-warning fails a run that passed.
+ * with the command's stdout), the file if asked, the GitHub job summary when
+ * GITHUB_STEP_SUMMARY is set; returns the exit code. The command's own
+ * failure wins; a run that passed fails on --fail-on-warning (but for the
+ * --allow-warning codes), and, under --report or --fail-on-warning, when it
+ * sent nothing to /v1 (issue 36: a gate that checked nothing must not pass).
  */
 function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
   const report = sandbox.report();
-  const lines = summaryLines(report);
+  const allowed = allowedWarnings(flags.allowWarning);
+  const lines = summaryLines(report, allowed);
   if (flags.report) {
     try {
-      writeFileSync(flags.report, flags.reportFormat === 'junit' ? junitXml(report) : `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(flags.report, flags.reportFormat === 'junit' ? junitXml(report, allowed) : `${JSON.stringify(report, null, 2)}\n`);
       lines.push(`report: ${flags.report} (${flags.reportFormat})`);
     } catch (err) {
       lines.push(`sandbox: cannot write the report to ${flags.report}: ${(err as Error).message}`);
       if (code === 0) code = 1;
     }
   }
-  const guessed = report.warnings.reduce((sum, w) => sum + w.count, 0);
-  if (flags.failOnWarning && guessed > 0 && code === 0) {
-    lines.push(`sandbox: --fail-on-warning: ${guessed} warnings (${report.warnings.map((w) => w.code).join(', ')}); exit 1`);
+  const gated = Boolean(flags.report || flags.failOnWarning);
+  if (report.requests === 0) {
+    const fails = gated && !flags.allowEmpty && code === 0;
+    lines.push(yellow(bold(emptyRunLine(sandbox.url, fails))));
+    if (fails) code = 1;
+  }
+  const guessed = report.warnings.filter((w) => !allowed.has(w.code));
+  const count = guessed.reduce((sum, w) => sum + w.count, 0);
+  if (flags.failOnWarning && count > 0 && code === 0) {
+    lines.push(`sandbox: --fail-on-warning: ${plural(count, 'warning')} (${guessed.map((w) => w.code).join(', ')}); exit 1${allowed.size === 0 ? '; accept a code with --allow-warning <code>' : ''}`);
     code = 1;
+  }
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    try {
+      appendJobSummary(summaryFile, report, { allowed, exitCode: code, title: 'sandbox exec' });
+    } catch (err) {
+      lines.push(`sandbox: cannot append the job summary to ${summaryFile}: ${(err as Error).message}`);
+    }
   }
   process.stderr.write(`${lines.join('\n')}\n`);
   return code;
+}
+
+/** Said loudly: the usual cause is a test setup that started a sandbox of its own instead of using SANDBOX_URL. */
+const emptyRunLine = (url: string, fails: boolean) =>
+  `sandbox: the command sent 0 requests to /v1 at ${url}, so this report checked nothing; did its setup start a sandbox of its own instead of using SANDBOX_URL? (README, "Parallel test workers")${fails ? '; exit 1 (--allow-empty to accept an empty run)' : ''}`;
+
+/** --allow-warning, repeatable or comma-separated; an unknown code is a typo, refused at once. */
+function allowedWarnings(values: string[] | undefined): Set<string> {
+  const codes = (values ?? []).flatMap((v) => v.split(',')).map((c) => c.trim().toUpperCase()).filter(Boolean);
+  for (const code of codes) {
+    if (!Object.hasOwn(WARNING_CODES, code)) fail(`--allow-warning: no warning is called "${code}"; the codes: ${Object.keys(WARNING_CODES).join(', ')}`);
+  }
+  return new Set(codes);
 }
 
 /** SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n: one created workspace per worker, copied from the --key workspace. */

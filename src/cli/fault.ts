@@ -3,6 +3,7 @@ import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
 import { dim, printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
+import { findAnyKey } from './keys.ts';
 
 /**
  * `sandbox fault add|list|clear`: fault injection rules (POST/GET/DELETE
@@ -24,13 +25,19 @@ export interface FaultAddFlags extends ScriptFlags {
 }
 
 export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
+  // said in the flags the user typed, before the control plane's words for them (status, latencyMs, drop)
+  if (flags.status === undefined && flags.latency === undefined && !flags.drop) {
+    throw new Error('fault add needs what the rule does: --status <code>, --latency <duration> or --drop');
+  }
+  if (flags.drop && flags.status !== undefined) throw new Error('--drop and --status exclude each other: a dropped connection answers no status');
   const client = await controlClient(flags);
   const target = flags.workspace ? await resolveWorkspace(client, flags.workspace) : undefined;
   const rule: FaultRuleInput = {
     ...(flags.method ? { method: flags.method } : {}),
     ...(flags.path ? { path: flags.path } : {}),
     ...(target ? { workspaceId: target.id } : {}),
-    ...(flags.key ? { key: flags.key } : {}),
+    // the key by id, listing prefix or the key itself; the rule names it by id
+    ...(flags.key ? { key: (await findAnyKey(client, flags.key)).id } : {}),
     ...(flags.status !== undefined ? { status: flags.status } : {}),
     ...(flags.body !== undefined ? { body: parseBody(flags.body) } : {}),
     ...(flags.header?.length ? { headers: parseHeaders(flags.header) } : {}),

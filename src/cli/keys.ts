@@ -1,4 +1,5 @@
-import type { ControlClient } from '../control/client.ts';
+import type { ControlClient, WorkspaceSummary } from '../control/client.ts';
+import { orgKeyForms, pickKey } from './lookup.ts';
 import { scopeProblem } from '../control/known-scopes.ts';
 import { dim, printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
@@ -37,10 +38,31 @@ export async function runKeysCreate(flags: KeyCreateFlags): Promise<void> {
   ].join('\n'));
 }
 
-export async function runKeysRevoke(id: string, flags: ScriptFlags): Promise<void> {
+export async function runKeysRevoke(given: string, flags: ScriptFlags): Promise<void> {
   const client = await controlClient(flags);
-  const revoked = await client.revokeKey(id);
+  const { key } = findWorkspaceKey(await client.workspaces(), given);
+  const revoked = await client.revokeKey(key.id);
   report(flags, revoked, () => `Revoked ${revoked.id} at ${revoked.revokedAt}; the next request with it gets 401`);
+}
+
+/** A workspace key by its id, its listing prefix or the key itself (./lookup.ts), with its workspace. */
+export function findWorkspaceKey(workspaces: readonly WorkspaceSummary[], given: string): { key: WorkspaceSummary['keys'][number]; workspace: WorkspaceSummary } {
+  const key = pickKey(workspaces.flatMap((w) => w.keys), given, 'workspace key', 'sandbox keys list');
+  return { key, workspace: workspaces.find((w) => w.keys.includes(key))! };
+}
+
+/**
+ * Any key, a workspace's or an organization's, by its id, its listing prefix or the key itself
+ * (`ratelimit exhaust --key`, `fault add --key`): its id, and the workspace of a workspace key.
+ */
+export async function findAnyKey(client: ControlClient, given: string): Promise<{ id: string; workspaceId: string | null }> {
+  const [workspaces, orgKeys] = await Promise.all([client.workspaces(), client.orgKeys({})]);
+  const all = [
+    ...workspaces.flatMap((w) => w.keys.map((k) => ({ id: k.id, key: k.key, keyPrefix: k.keyPrefix, workspaceId: w.id as string | null }))),
+    ...orgKeys.flatMap((k) => orgKeyForms({ id: k.id, keyPrefix: k.keyPrefix, workspaceId: null as string | null })),
+  ];
+  const { id, workspaceId } = pickKey(all, given, 'key', 'sandbox keys list` or `sandbox org-keys list');
+  return { id, workspaceId };
 }
 
 export function splitList(value: string): string[] {

@@ -1,6 +1,7 @@
 import { ControlPlaneError, type ControlClient, type DeliveryAttemptSummary, type DeliverySummary, type WorkspaceSummary } from '../control/client.ts';
 import { bold, cyan, dim, green, printJson, yellow } from './output.ts';
-import { controlClient, resolveWorkspace, type ControlFlags } from './control.ts';
+import { controlClient, type ControlFlags } from './control.ts';
+import { webhookWorkspace } from './webhook-workspace.ts';
 import { nextRetryAfter } from '../webhooks/retry-policy.ts';
 
 export interface ListenFlags extends ControlFlags {
@@ -20,7 +21,7 @@ export interface ListenFlags extends ControlFlags {
  */
 export async function runListen(flags: ListenFlags): Promise<void> {
   const client = await controlClient(flags);
-  const workspace = await resolveWorkspace(client, flags.workspace);
+  const workspace = await webhookWorkspace(client, flags.workspace);
   if (flags.printSecret) return printSecret(client, workspace, flags.forwardTo);
   const events = (flags.events ?? '*').split(',').map((e) => e.trim()).filter(Boolean);
   const { subscription, secret, created } = await client.ensureSubscription({ workspaceId: workspace.id, url: flags.forwardTo, events, description: 'sandbox listen' });
@@ -47,6 +48,7 @@ export async function runListen(flags: ListenFlags): Promise<void> {
   // with --json, stdout carries only the delivery lines; the banner goes to stderr
   (flags.json ? process.stderr : process.stdout).write([
     `${green('●')} Forwarding ${bold(events.join(', '))} from ${bold(workspace.name)} to ${cyan(subscription.url)}`,
+    `  ${forwardedLine(workspace, flags.workspace === undefined)}`,
     `  signing secret  ${secret}`,
     dim(`  subscription ${subscription.id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening and pauses it`),
     '',
@@ -62,11 +64,19 @@ export function stoppedLine(subscriptionId: string, pending: number | null): str
   return `${paused}; ${them} when its retry comes, unless \`sandbox listen\` to the same URL resumes the subscription first`;
 }
 
+/** One line: which workspace is forwarded, and that another workspace's subscription has another secret. */
+export function forwardedLine(workspace: WorkspaceSummary, chosen: boolean): string {
+  const keys = chosen && workspace.keys[0] ? `, that of the keys ${workspace.keys[0].keyPrefix}…` : '';
+  return `workspace  ${workspace.name} (${workspace.id})${keys}; each workspace has its own subscription and signing secret${chosen ? ' (--workspace picks another)' : ''}`;
+}
+
 /**
  * No side effects on an existing subscription. With none yet, one is created
  * paused, so that the secret printed is the one a later `listen` uses.
  */
 async function printSecret(client: ControlClient, workspace: WorkspaceSummary, url: string): Promise<void> {
+  // stdout stays the bare secret (`export WEBHOOK_SECRET=$(…)`); whose it is goes to stderr (issue 37)
+  process.stderr.write(`${dim(`signing secret of ${url} in workspace ${workspace.name} (${workspace.id}); each workspace has its own`)}\n`);
   try {
     const found = await client.findSubscription({ workspaceId: workspace.id, url });
     process.stdout.write(`${found.secret}\n`);

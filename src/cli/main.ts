@@ -2,7 +2,8 @@ import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { fail } from './output.ts';
 import { errorLine } from './control.ts';
-import { suggest } from '../core/suggest.ts';
+import { closest } from '../core/suggest.ts';
+import { didYouMean, oneStyle } from './usage.ts';
 
 import { clockCommand } from './commands/clock.ts';
 import { dashboardCommand } from './commands/dashboard.ts';
@@ -22,6 +23,7 @@ import { scenarioCommand } from './commands/scenario.ts';
 import { seedCommand } from './commands/seed.ts';
 import { resetCommand, snapshotCommand } from './commands/snapshot.ts';
 import { startCommand } from './commands/start.ts';
+import { stopCommand, waitCommand } from './commands/lifecycle.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { workspaceCommand } from './commands/workspace.ts';
@@ -38,6 +40,8 @@ export { withDefaultV8Flags } from './young-generation.ts';
  */
 const COMMANDS: readonly ((program: Command) => void)[] = [
   startCommand,
+  stopCommand,
+  waitCommand,
   openapiCommand,
   execCommand,
   listenCommand,
@@ -73,8 +77,8 @@ const STARTING: Readonly<Record<string, (program: Command) => void>> = { start: 
 export function buildProgram(commandName?: string): Command {
   const program = new Command('sandbox')
     .description('travel-commerce-sandbox: a local, full-fidelity stand-in for the Travel Commerce API')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'sandbox: ')) })
+    // what commander prints on a usage error is restyled per command by oneStyle() below (./usage.ts)
+    .configureOutput({ outputError: (str, write) => write(str) })
     // usage errors are thrown, not exited on, so main() can give them exit code 2 (docs/cli.md, "Exit codes")
     .exitOverride()
     .option('--no-color', 'print without colours, as NO_COLOR=1 does (any command)')
@@ -86,6 +90,7 @@ export function buildProgram(commandName?: string): Command {
     .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox exec -- npm test');
   const sole = commandName !== undefined && Object.hasOwn(STARTING, commandName) ? STARTING[commandName] : undefined;
   for (const add of sole ? [sole] : COMMANDS) add(program);
+  oneStyle(program);
   return program;
 }
 
@@ -100,7 +105,8 @@ export function unknownSubcommand(program: Command, args: readonly string[]): st
   if (!group || group.commands.length === 0 || sub === undefined || sub.startsWith('-')) return null;
   if (group.commands.some((c) => c.name() === sub || c.aliases().includes(sub))) return null;
   const names = group.commands.map((c) => c.name());
-  return `unknown command "${name} ${sub}"${suggest(sub, names)}; ${name} has: ${names.join(', ')} (run \`sandbox ${name} --help\`)`;
+  const close = closest(sub, names);
+  return `unknown command "${name} ${sub}"${didYouMean(close === null ? undefined : `${name} ${close}`)}${close === null ? ';' : ''} ${name} has: ${names.join(', ')} (sandbox ${name} --help)`;
 }
 
 /** A command line of the wrong form exits 2; a well-formed one with a bad value exits 1, as any other error. */
@@ -114,7 +120,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     const program = buildProgram(argv[2]);
     const unknown = unknownSubcommand(program, argv.slice(2));
-    if (unknown) fail(unknown);
+    if (unknown) fail(unknown, 2);
     await program.parseAsync(argv);
   } catch (err) {
     // commander has printed its one line already

@@ -2,6 +2,7 @@ import type { ControlClient, OrganizationSummary } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
 import { say, table } from './format.ts';
 import { splitList, checkScopes } from './keys.ts';
+import { orgKeyForms, pickKey } from './lookup.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
@@ -55,9 +56,10 @@ export async function runOrgKeysCreate(flags: OrgKeyCreateFlags): Promise<void> 
   ].join('\n'));
 }
 
-export async function runOrgKeysRevoke(id: string, flags: ScriptFlags): Promise<void> {
+export async function runOrgKeysRevoke(given: string, flags: ScriptFlags): Promise<void> {
   const client = await controlClient(flags);
-  const revoked = await client.revokeOrgKey(id);
+  const key = pickKey((await client.orgKeys({})).flatMap(orgKeyForms), given, 'organization key', 'sandbox org-keys list');
+  const revoked = await client.revokeOrgKey(key.id);
   report(flags, revoked, () => `Revoked ${revoked.id} at ${revoked.revokedAt} (by ${revoked.revokedBy})`);
 }
 

@@ -1,8 +1,12 @@
 import { basename } from 'node:path';
-import { DEFAULT_SCENARIOS_DIR } from '../config.ts';
+import { DEFAULT_FIXTURES_DIR, DEFAULT_SCENARIOS_DIR } from '../config.ts';
+import { loadFixtureWorkspaces } from '../fixtures/fixture-workspaces.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
-import { findScenario, listScenarioFiles, loadScenarioFile } from '../scenarios/load.ts';
+import { findScenarioFile, listScenarioFiles, loadScenarioFile, validateScenarioFile } from '../scenarios/load.ts';
 import { countSteps, runScenario, type StepResult } from '../scenarios/runner.ts';
+import { formatProblem, type KnownWorkspace, type ScenarioProblem } from '../scenarios/validate.ts';
+import type { Scenario } from '../scenarios/schema.ts';
+import { plural } from './format.ts';
 import { dim, green, printJson, yellow } from './output.ts';
 import { controlClient, controlToken, requireRunning } from './control.ts';
 
@@ -11,6 +15,30 @@ export interface ScenarioFlags {
   url?: string;
   token?: string;
   json?: boolean;
+}
+
+export interface ScenarioValidateFlags {
+  fixtures?: string;
+}
+
+/**
+ * `sandbox scenario validate <file...>`: every check `run` makes first, without
+ * running anything; workspace and key ids are checked against the fixtures.
+ * Stops at the first file with mistakes, printing each on its own line (stderr).
+ */
+export async function runScenarioValidate(files: string[], flags: ScenarioValidateFlags): Promise<void> {
+  const workspaces = await loadFixtureWorkspaces(flags.fixtures ?? DEFAULT_FIXTURES_DIR);
+  for (const file of files) {
+    const { scenario, problems } = await validateScenarioFile(file, { workspaces });
+    if (!scenario) return refuse(problems);
+    process.stdout.write(`${green('ok')}  ${file}  ${dim(`${scenario.name}, ${plural(countSteps(scenario.steps), 'step')}`)}\n`);
+  }
+}
+
+/** Each mistake on its own line, as every CLI failure is (`sandbox: <reason>`), and exit 1: nothing runs from a file with one. */
+function refuse(problems: readonly ScenarioProblem[]): void {
+  for (const problem of problems) process.stderr.write(`sandbox: ${formatProblem(problem)}\n`);
+  process.exitCode = 1;
 }
 
 /** `sandbox scenario list`: every scenario file with its description. */
@@ -23,7 +51,7 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
   }
   if (flags.json) return printJson(rows);
   const width = Math.max(...rows.map((r) => r.name.length), 4);
-  for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${dim(`${row.steps} steps`)}  ${row.description}\n`);
+  for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${dim(plural(row.steps, 'step'))}  ${row.description}\n`);
 }
 
 /**
@@ -32,10 +60,22 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
  * differed when one fails; exits 1 on failure.
  */
 export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): Promise<void> {
-  const scenario = await findScenario(flags.dir ?? DEFAULT_SCENARIOS_DIR, nameOrFile);
+  const file = await findScenarioFile(flags.dir ?? DEFAULT_SCENARIOS_DIR, nameOrFile);
   const token = controlToken(flags);
-  // the standard "no sandbox is running" line, rather than the first step failing with "fetch failed"
-  if (flags.url) await requireRunning(await controlClient({ url: flags.url, token }));
+  let workspaces: readonly KnownWorkspace[];
+  if (flags.url) {
+    const client = await controlClient({ url: flags.url, token });
+    // the standard "no sandbox is running" line, rather than the first step failing with "fetch failed"
+    await requireRunning(client);
+    workspaces = await client.workspaces();
+  } else workspaces = await loadFixtureWorkspaces(DEFAULT_FIXTURES_DIR); // what the fresh sandbox will hold
+  // the checks of `scenario validate` first: a mistake is found before any step runs
+  const { scenario, problems } = await validateScenarioFile(file, { workspaces });
+  if (!scenario) return refuse(problems);
+  await runChecked(scenario, flags, token);
+}
+
+async function runChecked(scenario: Scenario, flags: ScenarioFlags, token: string | undefined): Promise<void> {
   let own: Sandbox | undefined;
   const url = flags.url ?? (own = await createSandbox({ port: 0, storage: 'memory', clock: scenario.sandbox.clock, enforceRateLimits: scenario.sandbox.enforceRateLimits })).url;
   const print = (step: StepResult) => {
@@ -46,7 +86,7 @@ export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): 
   try {
     const result = await runScenario(scenario, { url, token }, print);
     if (flags.json) printJson(result);
-    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${result.total} steps passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
+    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${plural(result.total, 'step')} passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
     process.exitCode = result.passed ? 0 : 1;
   } finally {
     await own?.stop();

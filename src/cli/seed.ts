@@ -1,6 +1,6 @@
 import type { SeedResult } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
-import { say } from './format.ts';
+import { plural, say } from './format.ts';
 import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts';
 
 /**
@@ -34,7 +34,8 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
   // the progress counts what the sandbox made, not what was asked: a run whose departures sell
   // out makes fewer bookings (issue 29); the percentage is how far through its steps the run is
   const made = { products: 0, bookings: 0 };
-  for (let i = 1; i <= steps; i++) {
+  const interrupt = stopBetweenChunks();
+  for (let i = 1; i <= steps && !interrupt.asked; i++) {
     const part = { products: Math.round((products * i) / steps) - asked.products, bookings: Math.round((bookings * i) / steps) - asked.bookings };
     const result = await client.seed({ workspaceId: workspace.id, products: part.products, bookings: part.bookings, ...(flags.seed !== undefined ? { seed: flags.seed } : {}) });
     results.push(result);
@@ -44,16 +45,53 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
     made.bookings += result.created.bookings ?? 0;
     progress?.(made, i / steps);
   }
+  interrupt.release();
+  // a Ctrl-C during the last chunk stopped nothing: the run ends as any other
+  if (interrupt.asked && results.length < steps) stoppedEarly(workspace.name, mergeResults(results, { products, bookings }));
   const result = mergeResults(results, { products, bookings });
   if (flags.json) return printJson(result);
-  const added = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`);
+  const added = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => plural(n, n === 1 ? singular(name) : name, name));
   say([
     `Seeded ${workspace.name} (seed ${result.seed}) in ${result.ms} ms: ${added.join(', ') || 'nothing to add'}`,
-    ...(result.updated.departures > 0 ? [dim(`  ${result.updated.departures} existing departures took seats`)] : []),
-    ...((result.created.products ?? 0) > products ? [dim(`  ${(result.created.products ?? 0) - products} products added so that the bookings find seats`)] : []),
+    ...(result.updated.departures > 0 ? [dim(`  ${plural(result.updated.departures, 'existing departure')} took seats`)] : []),
+    ...((result.created.products ?? 0) > products ? [dim(`  ${plural((result.created.products ?? 0) - products, 'product')} added so that the bookings find seats`)] : []),
     ...(result.shortfall ? [`  ${result.shortfall}`] : []),
   ].join('\n'));
 }
+
+/**
+ * Ctrl-C (issue 37): the chunk the sandbox is making finishes (it would anyway: a request sent is
+ * made), then no other is sent; a second Ctrl-C leaves at once.
+ */
+function stopBetweenChunks(): { readonly asked: boolean; release(): void } {
+  const state = { asked: false };
+  const onSignal = () => {
+    if (state.asked) process.exit(130);
+    state.asked = true;
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    process.stderr.write('sandbox: stopping after the chunk being made (Ctrl-C again to leave now)\n');
+  };
+  process.on('SIGINT', onSignal);
+  return {
+    get asked() {
+      return state.asked;
+    },
+    release: () => process.off('SIGINT', onSignal),
+  };
+}
+
+/** What an interrupted run made, that it is kept, and how to undo it; exit 130 as a shell's Ctrl-C. */
+function stoppedEarly(workspaceName: string, result: SeedResult): never {
+  const made = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => `${n.toLocaleString('en')} ${name}`);
+  const asked = [result.requested.bookings ? `${result.requested.bookings.toLocaleString('en')} bookings` : '', result.requested.products ? `${result.requested.products.toLocaleString('en')} products` : ''].filter(Boolean).join(' and ');
+  process.stderr.write([
+    `sandbox: seed stopped by Ctrl-C between chunks; ${workspaceName} keeps what was made: ${made.join(', ') || 'nothing'} (of ${asked} asked)`,
+    `  to undo it: \`sandbox reset\` (every workspace back to its fixtures), \`sandbox workspace reset ${shellWord(workspaceName)}\` (this one alone), or \`sandbox snapshot restore <name>\` for a snapshot saved before`,
+  ].join('\n') + '\n');
+  process.exit(130);
+}
+
+const shellWord = (text: string): string => (/^[\w./-]+$/.test(text) ? text : `"${text.replace(/(["\\$`])/g, '\\$1')}"`);
 
 function mergeResults(results: SeedResult[], requested: { products: number; bookings: number }): SeedResult {
   const created: Record<string, number> = {};
@@ -73,10 +111,13 @@ function mergeResults(results: SeedResult[], requested: { products: number; book
   };
 }
 
+/** A collection's name for one row: `bookings` -> `booking`, `people` -> `person`. */
+const singular = (collection: string): string => (collection === 'people' ? 'person' : collection.replace(/s$/, ''));
+
 /** Products made of those asked; a run adds more when the bookings need seats (issue 27). */
 function productsText(made: number, asked: number): string {
   if (made <= asked) return `${made}/${asked} products`;
-  return asked === 0 ? `${made} products added for seats` : `${made} products (${asked} asked, the rest added for seats)`;
+  return asked === 0 ? `${plural(made, 'product')} added for seats` : `${made} products (${asked} asked, the rest added for seats)`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { firstBookableDeparture } from '../resources/departures/bookable.ts';
 import { createSandbox, SandboxError, type Sandbox } from '../sandbox.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from '../fixtures/fixture-workspaces.ts';
 import { DEFAULT_SCENARIOS_DIR, DEFAULT_STOP_TIMEOUT_MS, type SandboxOptions } from '../config.ts';
@@ -34,6 +35,7 @@ export interface StartFlags {
   strictWebhookUrls?: boolean;
   webhookRetryScale?: number;
   /** seconds */
+  /** milliseconds (the option reads a duration) */
   webhookTimeout?: number;
   webhookMaxPending?: number;
   suspension?: boolean;
@@ -74,7 +76,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.strict ? { strict: true } : {}),
     ...(flags.strictWebhookUrls ? { strictWebhookUrls: true } : {}),
     ...(flags.webhookRetryScale !== undefined ? { webhookRetryScale: flags.webhookRetryScale } : {}),
-    ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout * 1000 } : {}),
+    ...(flags.webhookTimeout !== undefined ? { webhookTimeoutMs: flags.webhookTimeout } : {}),
     ...(flags.webhookMaxPending !== undefined ? { webhookMaxPending: flags.webhookMaxPending } : {}),
     ...(flags.suspension ? { suspension: true } : {}),
     ...(flags.maxWorkspaces !== undefined ? { maxWorkspaces: flags.maxWorkspaces } : {}),
@@ -118,6 +120,8 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   process.on('SIGINT', () => shutdown());
   process.on('SIGTERM', () => shutdown());
   sandbox = await openCliSandbox(startOptions(flags), flags);
+  // POST /__sandbox/stop (`sandbox stop`) takes the same path as SIGTERM
+  sandbox.context.stopRequest.handler = () => shutdown();
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
   shownWarnings = sandbox.warnings.length;
   if (flags.watch) {
@@ -158,7 +162,16 @@ async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => 
   await openStartDashboard(sandbox.url, sandbox.controlToken, shutdown);
 }
 
-/** A --fixtures directory that defines no workspace makes a sandbox nobody can call: refuse it. */
+/**
+ * A start that may not write its database, its lock or their folder (issue 37: `Cannot lock
+ * database: ... EACCES`): the two ways to start anyway. A start in memory never writes, so the
+ * advice appears only where a file was being opened.
+ */
+export function withWriteAdvice(message: string): string {
+  if (!/^Cannot (lock|open) database\b/.test(message) || !/\b(EACCES|EPERM|EROFS)\b/.test(message)) return message;
+  return `${message}; the sandbox may not write there: start with --in-memory, or --data <a file in a folder you can write>`;
+}
+
 /**
  * createSandbox for `start` and `exec`: V8's young generation held small while
  * it starts and its old generation's growth bounded (young-generation.ts), one
@@ -172,7 +185,7 @@ export async function openCliSandbox(options: SandboxOptions, flags: Pick<StartF
   try {
     sandbox = await createSandbox(options);
   } catch (err) {
-    fail(errorMessage(err));
+    fail(withWriteAdvice(errorMessage(err)));
   } finally {
     releaseYoungGeneration();
   }
@@ -215,6 +228,7 @@ export function startSummary(sandbox: Sandbox) {
   };
 }
 
+/** What `sandbox start` prints for people: the URL, each workspace with its keys (and, for a sandbox-mode one, a bookable departure), the inspector. */
 function banner(sandbox: Sandbox, flags: StartFlags): string {
   const lines = [
     '',
@@ -228,6 +242,9 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
       const scope = k.scopes === null ? 'full access' : k.scopes.join(' ');
       lines.push(`    ${scope.padEnd(16)} ${k.key}`);
     }
+    // the README's key books here: offer a departure a first booking can take (issue 37)
+    const bookable = w.mode === 'sandbox' ? firstBookableDeparture(sandbox.store, w.id, sandbox.clock.isoIn(w.id).slice(0, 10)) : null;
+    if (bookable) lines.push(`    ${'bookable'.padEnd(16)} ${bookable.departure.id}  ${dim(`${bookable.productTitle}, ${bookable.departure.startDate}, ${bookable.departure.seatsLeft} seats left`)}`);
     lines.push('');
   }
   lines.push(`  inspector      ${cyan(sandboxInspectorUrl(sandbox))}`);

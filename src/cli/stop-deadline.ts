@@ -22,6 +22,9 @@ export function endNow(why: string): void {
   process.stderr.write(`sandbox: ${why}; ending the process now (acknowledged writes are in the journal)\n`);
   process.removeAllListeners('SIGTERM');
   process.kill(process.pid, 'SIGTERM');
+  // still here: PID 1 of a container (its own namespace ignores a signal it has no handler for);
+  // process.exit is the way left, as 128 + SIGTERM like the signal's default action
+  process.exit(143);
 }
 
 /** Arms the deadline of a stop whose drain may take `drainMs`; returns the exit to call once the stop is done. */

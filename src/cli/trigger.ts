@@ -1,6 +1,7 @@
 import { isCatalogueEvent, unknownEventType } from '../webhooks/catalogue.ts';
 import { dim, printJson } from './output.ts';
-import { controlClient, resolveWorkspace, type ControlFlags } from './control.ts';
+import { controlClient, type ControlFlags } from './control.ts';
+import { webhookWorkspace } from './webhook-workspace.ts';
 
 export interface TriggerFlags extends ControlFlags {
   data?: string;
@@ -19,7 +20,7 @@ export async function runTrigger(type: string, flags: TriggerFlags): Promise<voi
   const override = parseAssignments('--override', flags.override);
   const add = parseAssignments('--add', flags.add);
   const client = await controlClient(flags);
-  const workspace = await resolveWorkspace(client, flags.workspace);
+  const workspace = await webhookWorkspace(client, flags.workspace);
   const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
   if (flags.json) return printJson({ event, deliveryIds });
   const count = deliveryIds.length;

@@ -1,8 +1,9 @@
 import type { WorkspaceSummary } from '../control/client.ts';
 import { dim, printJson } from './output.ts';
-import { parseDuration } from './clock.ts';
+import { parseAdvance } from './duration.ts';
 import { say, table } from './format.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
+import { pickWorkspace } from './lookup.ts';
 
 /**
  * `sandbox workspace create|list|delete|reset|advance`: workspaces on demand,
@@ -21,8 +22,10 @@ export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<v
   const mode = flags.mode as 'live' | 'sandbox' | undefined; // checked above
   if (flags.rateLimits !== undefined && flags.rateLimits !== 'enforce' && flags.rateLimits !== 'report') throw new Error(`--rate-limits must be enforce or report, not "${flags.rateLimits}"`);
   const rateLimits = flags.rateLimits as 'enforce' | 'report' | undefined; // checked above
-  const body = { ...(flags.template ? { template: flags.template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}), ...(rateLimits ? { rateLimits } : {}) };
   const client = await controlClient(flags);
+  // --template as --workspace: an id, a name or an unambiguous part of one, among the fixture workspaces
+  const template = flags.template === undefined ? undefined : pickWorkspace((await client.workspaces()).filter((w) => !w.created), flags.template).id;
+  const body = { ...(template ? { template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}), ...(rateLimits ? { rateLimits } : {}) };
   const created = await client.createWorkspace(body);
   if (flags.json) return printJson(created);
   say([
@@ -57,6 +60,6 @@ export async function runWorkspaceReset(given: string, flags: ScriptFlags): Prom
 export async function runWorkspaceAdvance(given: string, duration: string, flags: ScriptFlags): Promise<void> {
   const client = await controlClient(flags);
   const workspace = await resolveWorkspace(client, given);
-  const state = await client.advanceWorkspaceClock(workspace.id, parseDuration(duration));
+  const state = await client.advanceWorkspaceClock(workspace.id, parseAdvance(duration, 'workspace advance'));
   report(flags, state, () => `${workspace.name}: ${state.now} (${state.offsetMs} ms ahead of the sandbox clock)`);
 }

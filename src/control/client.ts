@@ -131,6 +131,8 @@ export class ControlClient {
   // Named shortcuts for the calls the CLI and the dashboard make; each is one route of the table.
 
   health() { return this.request(ROUTES.health, {}, { timeoutMs: 5_000 }); }
+  /** asks a `sandbox start` sandbox to stop as SIGTERM would; answers at once, with the pid to wait for */
+  stop() { return this.request(ROUTES.stop, {}, { timeoutMs: 5_000 }); }
   workspaces() { return this.request(ROUTES.workspaces); }
   createWorkspace(body: RouteInput<typeof ROUTES.createWorkspace>['body'] = {}) { return this.request(ROUTES.createWorkspace, { body }); }
   deleteWorkspace(id: string) { return this.request(ROUTES.deleteWorkspace, { params: { id } }); }

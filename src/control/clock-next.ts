@@ -22,8 +22,9 @@ export async function advanceToNext(ctx: SandboxContext, workspace: string | und
     now: state.now,
     nowMs: state.nowMs,
     pendingTimers: state.pendingTimers,
+    advancedMs: state.advancedMs,
     workspaceId,
-    advancedMs: ms,
+    movedMs: ms,
     ran: ran.map((r) => ({ label: r.label, workspaceId: r.workspaceId, at: new Date(r.atMs).toISOString() })),
     next: after ? { label: after.label, at: new Date(after.dueMs).toISOString() } : null,
   };

@@ -119,8 +119,8 @@ export function registerDataRoutes(app: ZodApp, ctx: SandboxContext): void {
     dataPage: async (request) => {
       const ws = requireWorkspace(ctx, request.params.id).id;
       const collection = collectionsOf(ctx).require(request.params.collection);
-      const { limit, offset, q, id } = request.query;
-      return { collection: apiName(collection.name), ...(await dataPage(ctx.store, collection.name, ws, { limit, offset, q, id })), limit, offset };
+      const { limit, offset, q, id, order } = request.query;
+      return { collection: apiName(collection.name), ...(await dataPage(ctx.store, collection.name, ws, { limit, offset, q, id, order })), limit, offset };
     },
 
     dataRecord: async (request) => {
@@ -141,6 +141,8 @@ interface PageQuery {
   offset: number;
   q?: string | undefined;
   id?: string | undefined;
+  /** newest: the page counted from the end of the partition, newest first (issue 37: a booking just made was row 92 of 92) */
+  order?: 'stored' | 'newest' | undefined;
 }
 
 /** Time a search runs before it lets other work in (tests make it 0: a pause at every page). */
@@ -164,13 +166,17 @@ export async function dataPage(store: Store, collection: string, ws: string, que
   if (needle === undefined) {
     const total = store.count(collection, ws);
     const rows: Row[] = [];
+    // newest first: the same walk from the end's side (rows total-offset-limit .. total-offset-1), reversed
+    const newest = query.order === 'newest';
+    const from = newest ? Math.max(0, total - offset - limit) : offset;
+    const take = newest ? Math.max(0, total - offset - from) : limit;
     if (offset < total) {
-      for (const row of store.scanFrom ? store.scanFrom(collection, ws, offset) : skip(store.scan(collection, ws), offset)) {
+      for (const row of store.scanFrom ? store.scanFrom(collection, ws, from) : skip(store.scan(collection, ws), from)) {
         rows.push(redact(collection, row));
-        if (rows.length === limit) break;
+        if (rows.length === take) break;
       }
     }
-    return { rows, total, totalIsExact: true };
+    return { rows: newest ? rows.reverse() : rows, total, totalIsExact: true };
   }
   const rows: Row[] = [];
   let total = 0;

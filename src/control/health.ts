@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import type { SandboxContext } from '../context.ts';
+import { conflict } from '../core/errors.ts';
 import { registerControlScope } from '../http/control-scope.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from './contract.ts';
@@ -14,5 +16,13 @@ export function registerHealth(app: ZodApp, ctx: SandboxContext): void {
   registerControlScope(app, ctx);
   serveAll(app, HEALTH_ROUTES, {
     health: async () => ({ status: 'ok' as const, uptimeMs: Date.now() - ctx.startedAtMs, now: ctx.clock.iso() }),
+    // the same stop as SIGTERM, run by the process that owns the sandbox (`sandbox start` sets
+    // the handler); it begins once this answer is on its way, and the drain lets it finish
+    stop: async () => {
+      const handler = ctx.stopRequest.handler;
+      if (!handler) throw conflict('CONTROL_CONFLICT', 'This sandbox was started by createSandbox() in another program, which stops it with sandbox.stop(); only a `sandbox start` sandbox stops over HTTP');
+      setImmediate(handler);
+      return { stopping: true as const, pid: process.pid, hostname: hostname(), stopTimeoutMs: ctx.options.stopTimeoutMs };
+    },
   });
 }

@@ -55,7 +55,7 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
     registerBodyBytesParser(scope, IMPORT_BODY_LIMIT);
     serve(scope as ZodApp, importState, async (request) => {
       const { readStateBody, handedOver } = await import('./state-reader.ts');
-      const { collections } = await readStateBody(request.body as unknown as Buffer | undefined, ctx.collections);
+      const { collections } = await readStateBody(Buffer.isBuffer(request.body) ? request.body : undefined, ctx.collections);
       const count = Object.keys(collections).length;
       // checked, so handed over as trusted rows; each collection's Maps are built when first read
       await ctx.replaceState(handedOver(collections));

@@ -105,6 +105,23 @@ export class Auth {
     return this.orgKey(ref, hash, token);
   }
 
+  /**
+   * Whose key an Authorization header carries, whatever its scheme (`Token …`, none) or the key's
+   * state (revoked, expired, its workspace deleted): the request log names them on a refused
+   * request (issue 37). Called only for requests that were not authenticated.
+   */
+  identify(authorization: string | undefined): { keyPrefix: string; workspaceId: string } | null {
+    const token = /(\S+)\s*$/.exec(authorization ?? '')?.[1];
+    const ref = token === undefined ? undefined : this.index.get(hashSecret(token));
+    if (!ref) return null;
+    if (ref.collection === API_KEYS.name) {
+      const key = this.workspaceKeys.get(ref.workspaceId, ref.id);
+      return key ? { keyPrefix: key.keyPrefix, workspaceId: key.workspaceId } : null;
+    }
+    const key = this.orgKeys.get(ref.workspaceId, ref.id);
+    return key ? { keyPrefix: `org_${key.keyPrefix}`, workspaceId: key.issuedByWorkspaceId } : null;
+  }
+
   /** 403 when the key lacks `scope`; the route (method, url pattern) only names it in the reason. */
   requireScope(principal: Principal, scope: string, method: string, url: string): void {
     if (!hasScope(principal.scopes, scope)) throw missingScope(scope, principal.keyPrefix, principal.scopes ?? [], method, url);

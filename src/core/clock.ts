@@ -58,6 +58,11 @@ export interface ClockState {
   now: string;
   nowMs: number;
   pendingTimers: number;
+  /**
+   * How far advance and set have moved the clock from where it started (issue 37: `sandbox clock`
+   * shows it); back to 0 after a reset. A workspace's adds its own advance.
+   */
+  advancedMs: number;
 }
 
 export interface WorkspaceClockState extends ClockState {
@@ -258,7 +263,12 @@ export class Clock {
   state(): ClockState {
     let pending = 0;
     for (const list of this.timers.values()) pending += list.length;
-    return { mode: this.mode, now: this.isoIn(null), nowMs: this.nowIn(null), pendingTimers: pending };
+    return { mode: this.mode, now: this.isoIn(null), nowMs: this.nowIn(null), pendingTimers: pending, advancedMs: this.advancedMs() };
+  }
+
+  /** The global clock's travel from its start: a manual clock's moves, a real clock's offset added since. */
+  private advancedMs(): number {
+    return this.mode === 'manual' ? this.manualNow - this.initial.manualNow : this.offset - this.initial.offset;
   }
 
   stateOf(workspaceId: string): WorkspaceClockState {
@@ -267,6 +277,7 @@ export class Clock {
       now: this.isoIn(workspaceId),
       nowMs: this.nowIn(workspaceId),
       pendingTimers: this.timers.get(workspaceId)?.length ?? 0,
+      advancedMs: this.advancedMs() + (this.offsets.get(workspaceId) ?? 0),
       workspaceId,
       offsetMs: this.offsets.get(workspaceId) ?? 0,
     };

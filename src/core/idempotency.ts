@@ -23,6 +23,12 @@ import { ApiError, badRequest, conflict, unprocessable } from './errors.ts';
  */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** The longest key kept at all: a bound that protects the sandbox (docs/configuration.md, "Bounds"), not an inferred rule. */
+export const MAX_KEPT_KEY_LENGTH = 1024;
+
+/** The refusal of an empty key, and under --strict of one longer than MAX_IDEMPOTENCY_KEY_LENGTH. */
+export const idempotencyKeyInvalid = () => badRequest('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
 /**
  * Saved outcomes kept per workspace (docs/api-notes.md). Checked every
  * IDEMPOTENCY_TRIM_BATCH saves, so a workspace holds at most the sum.
@@ -69,8 +75,11 @@ export class Idempotency {
   }
 
   begin(workspaceId: string, key: string, method: string, path: string, body: unknown): IdempotencyOutcome {
-    if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw badRequest('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+    // "any unique string" (API description): past MAX_IDEMPOTENCY_KEY_LENGTH a warning, not a
+    // refusal (api-scope.ts); past MAX_KEPT_KEY_LENGTH a refusal that bounds what 10,000 kept records weigh
+    if (key.length === 0) throw idempotencyKeyInvalid();
+    if (key.length > MAX_KEPT_KEY_LENGTH) {
+      throw badRequest('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be at most ${MAX_KEPT_KEY_LENGTH} characters: the sandbox keeps 10,000 keys a workspace, and bounds what they weigh`);
     }
     const slot = `${workspaceId}\u0000${key}`;
     if (this.inFlight.has(slot)) {

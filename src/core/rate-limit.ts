@@ -8,7 +8,10 @@ import type { Clock } from './clock.ts';
  * - a minute quota over fixed windows aligned to the clock's minute; this is the
  *   limit the X-RateLimit-* headers report, and X-RateLimit-Reset is the end of
  *   the window as a Unix timestamp;
- * - a token bucket of `burst` tokens refilling at the minute rate.
+ * - the burst. A workspace's "burst N requests per second" is exactly that: at
+ *   most N requests within any one second (a sliding window over the times of
+ *   the last N; issue 39, point 9). An organization key's `burst` keeps its own
+ *   meaning: a token bucket of `burst` tokens refilling at its minute rate.
  * A request passes only when every meter of every bucket allows it, and only
  * then consumes from all of them.
  */
@@ -17,11 +20,13 @@ export interface RatePolicy {
   burst: number;
   /** optional per-second cap (organization keys' `rps`) */
   perSecond?: number;
+  /** the burst is `burst` requests within any window of this many ms (workspaces: 1000), not a token bucket */
+  burstWindowMs?: number;
 }
 
 export const WORKSPACE_LIMITS: Record<'live' | 'sandbox', RatePolicy> = {
-  live: { perMinute: 3000, burst: 30 },
-  sandbox: { perMinute: 100, burst: 5 },
+  live: { perMinute: 3000, burst: 30, burstWindowMs: 1000 },
+  sandbox: { perMinute: 100, burst: 5, burstWindowMs: 1000 },
 };
 
 export interface BucketState {
@@ -35,6 +40,8 @@ export interface BucketState {
   usedThisSecond: number;
   tokens: number;
   refilledAt: number;
+  /** with `burstWindowMs`: the times of the last `burst` requests, oldest first */
+  recent: number[];
 }
 
 export interface RateDecision {
@@ -60,7 +67,7 @@ export class RateLimiter {
     const states = specs.map((s) => this.refresh(this.bucket(s.key, s.policy), now));
     const waits = states.map((b) => waitMs(b, now));
     const blocked = waits.some((w) => w > 0);
-    if (!blocked || !enforce) for (const b of states) consume(b);
+    if (!blocked || !enforce) for (const b of states) consume(b, now);
     const reported = states.reduce((tightest, b) => (remaining(b) < remaining(tightest) ? b : tightest), states[0]!);
     return {
       allowed: !blocked || !enforce,
@@ -101,11 +108,17 @@ export class RateLimiter {
   exhaust(key: string, policy: RatePolicy, window: 'burst' | 'minute' | 'both' = 'both'): void {
     const b = this.refresh(this.bucket(key, policy), this.clock.now());
     if (window !== 'burst') b.used = b.policy.perMinute;
-    if (window !== 'minute') b.tokens = 0;
+    if (window !== 'minute') {
+      b.tokens = 0;
+      if (b.policy.burstWindowMs !== undefined) b.recent = Array.from({ length: b.policy.burst }, () => b.refilledAt);
+    }
   }
 
   snapshot(): BucketState[] {
-    return [...this.buckets.values()].map((b) => ({ ...this.refresh(b, this.clock.nowIn(b.workspaceId)) }));
+    return [...this.buckets.values()].map((b) => {
+      const state = this.refresh(b, this.clock.nowIn(b.workspaceId));
+      return { ...state, recent: [...state.recent] };
+    });
   }
 
   clear(): void {
@@ -120,9 +133,10 @@ export class RateLimiter {
   private bucket(key: string, policy: RatePolicy): BucketState {
     let b = this.buckets.get(key);
     if (!b) this.buckets.set(key, (b = fresh(key, policy, this.clock.now(), this.clock.current())));
-    else if (b.policy.perMinute !== policy.perMinute || b.policy.burst !== policy.burst || b.policy.perSecond !== policy.perSecond) {
+    else if (b.policy.perMinute !== policy.perMinute || b.policy.burst !== policy.burst || b.policy.perSecond !== policy.perSecond || b.policy.burstWindowMs !== policy.burstWindowMs) {
       b.policy = policy;
       b.tokens = Math.min(b.tokens, policy.burst);
+      b.recent = policy.burstWindowMs === undefined ? [] : b.recent.slice(-policy.burst);
     }
     return b;
   }
@@ -138,8 +152,14 @@ export class RateLimiter {
       b.secondStart = secondStart;
       b.usedThisSecond = 0;
     }
-    const elapsed = Math.max(0, now - b.refilledAt);
-    b.tokens = Math.min(b.policy.burst, b.tokens + (elapsed * b.policy.perMinute) / MINUTE);
+    const window = b.policy.burstWindowMs;
+    if (window !== undefined) {
+      while (b.recent.length > 0 && b.recent[0]! <= now - window) b.recent.shift();
+      b.tokens = b.policy.burst - b.recent.length;
+    } else {
+      const elapsed = Math.max(0, now - b.refilledAt);
+      b.tokens = Math.min(b.policy.burst, b.tokens + (elapsed * b.policy.perMinute) / MINUTE);
+    }
     b.refilledAt = now;
     return b;
   }
@@ -156,15 +176,20 @@ function fresh(key: string, policy: RatePolicy, now: number, workspaceId: string
     usedThisSecond: 0,
     tokens: policy.burst,
     refilledAt: now,
+    recent: [],
   };
 }
 
 const remaining = (b: BucketState) => Math.max(0, b.policy.perMinute - b.used);
 
-function consume(b: BucketState): void {
+function consume(b: BucketState, now: number): void {
   b.used += 1;
   b.usedThisSecond += 1;
   b.tokens = Math.max(0, b.tokens - 1);
+  if (b.policy.burstWindowMs !== undefined) {
+    b.recent.push(now);
+    if (b.recent.length > b.policy.burst) b.recent.shift(); // not enforced: the last `burst` are enough
+  }
 }
 
 /** 0 when the bucket allows a request now, else how long until it would. */
@@ -172,9 +197,16 @@ function waitMs(b: BucketState, now: number): number {
   let wait = 0;
   if (b.used >= b.policy.perMinute) wait = Math.max(wait, b.windowStart + MINUTE - now);
   if (b.policy.perSecond !== undefined && b.usedThisSecond >= b.policy.perSecond) wait = Math.max(wait, b.secondStart + 1000 - now);
+  return Math.max(wait, burstWaitMs(b, now));
+}
+
+/** The burst's share: until the oldest of the last `burst` leaves the window, or a whole token has refilled. */
+function burstWaitMs(b: BucketState, now: number): number {
+  const window = b.policy.burstWindowMs;
+  // at most the window: read from a clock behind the bucket's own (the global one), its times lie ahead
+  if (window !== undefined) return b.recent.length >= b.policy.burst ? Math.min(window, b.recent[0]! + window - now) : 0;
   // tokens are fractional: wait until a whole token has refilled
-  if (b.tokens < 1) wait = Math.max(wait, Math.ceil(((1 - b.tokens) * MINUTE) / b.policy.perMinute));
-  return wait;
+  return b.tokens < 1 ? Math.ceil(((1 - b.tokens) * MINUTE) / b.policy.perMinute) : 0;
 }
 
 export type RateMeter = 'minute' | 'second' | 'burst';
@@ -187,6 +219,6 @@ function meterWaitMs(b: BucketState, now: number, meter: RateMeter): number {
     case 'second':
       return b.policy.perSecond !== undefined && b.usedThisSecond >= b.policy.perSecond ? b.secondStart + 1000 - now : 0;
     case 'burst':
-      return b.tokens < 1 ? Math.ceil(((1 - b.tokens) * MINUTE) / b.policy.perMinute) : 0;
+      return burstWaitMs(b, now);
   }
 }

@@ -106,6 +106,10 @@ export function shownKey(token: string): string {
 export function badAuthorization(header: string | undefined): ApiError {
   if (!header) return because(unauthorized(), 'MISSING_AUTHORIZATION', 'no Authorization header; send Authorization: Bearer <key>');
   const scheme = /^\S*/.exec(header)![0];
+  // a key with no scheme in front (issue 37): the one word is the key, not a scheme to name
+  if (header.trim() === scheme && scheme.toLowerCase() !== 'bearer') {
+    return because(unauthorized(), 'NOT_BEARER', `the Authorization header has a key with no scheme (${shownKey(scheme)}); send it as Authorization: Bearer <key>`);
+  }
   if (scheme.toLowerCase() !== 'bearer') {
     return because(unauthorized(), 'NOT_BEARER', `the Authorization scheme is "${scheme.slice(0, 20)}", not Bearer; send Authorization: Bearer <key>`);
   }
@@ -114,10 +118,13 @@ export function badAuthorization(header: string | undefined): ApiError {
 
 const PLACEHOLDERS = new Set(['undefined', 'null', '""', "''", '<key>', 'YOUR_API_KEY']);
 
+/** Where a user finds the keys that work (issue 37). */
+const KEYS_ARE = 'the keys are in `sandbox keys list` and the inspector\'s Keys view';
+
 export function unknownKey(token: string): ApiError {
-  if (PLACEHOLDERS.has(token)) return because(unauthorized(), 'UNKNOWN_KEY', `the key sent is the text "${token}": is the variable that should hold the key set?`);
+  if (PLACEHOLDERS.has(token)) return because(unauthorized(), 'UNKNOWN_KEY', `the key sent is the text "${token}": is the variable that should hold the key set? ${KEYS_ARE}`);
   const shape = /^(tcs_(live|test)_|org_)/.test(token) ? '' : '; it does not look like a key the sandbox issues (tcs_live_..., tcs_test_..., org_...)';
-  return because(unauthorized(), 'UNKNOWN_KEY', `no key matches ${shownKey(token)}${shape}`);
+  return because(unauthorized(), 'UNKNOWN_KEY', `no key matches ${shownKey(token)}${shape}; ${KEYS_ARE}`);
 }
 
 export function keyRevoked(keyPrefix: string, revokedAt: string | null, revokedBy: string | null): ApiError {
@@ -192,7 +199,7 @@ export function frozenClockHint(clock: Clock, workspaceId: string | null, waitMs
 
 /** The refusal of one meter of one bucket (the one Retry-After reports). */
 export interface RateRefusal {
-  /** `workspace <id> (sandbox: 100/min, burst 5)` or `organization key org_ab... (rpm 60, burst 5, rps 2)` */
+  /** `workspace <id> (sandbox: 100/min, burst 5/s)` or `organization key org_ab... (rpm 60, burst 5, rps 2)` */
   bucket: string;
   meter: RateMeter;
   /** the meter's size: requests a minute, a second, or burst tokens */
@@ -200,6 +207,8 @@ export interface RateRefusal {
   /** when it lets one request through (ISO, the workspace's clock) */
   at: string;
   waitMs: number;
+  /** a workspace's burst: `size` requests within any one second, not a token bucket (rate-limit.ts) */
+  slidingBurst?: boolean;
 }
 
 export function rateLimitedBecause(retryAfter: number, refusal: RateRefusal, hint: string): ApiError {
@@ -207,7 +216,9 @@ export function rateLimitedBecause(retryAfter: number, refusal: RateRefusal, hin
   const error = rateLimited(retryAfter);
   switch (meter) {
     case 'burst':
-      return because(error, 'RATE_LIMIT_BURST', `${bucket} used its burst of ${size}; the next token comes at ${at}${hint}`);
+      return because(error, 'RATE_LIMIT_BURST', refusal.slidingBurst
+        ? `${bucket} made ${size} requests within the last second, its burst; the next may pass at ${at}${hint}`
+        : `${bucket} used its burst of ${size}; the next token comes at ${at}${hint}`);
     case 'minute':
       return because(error, 'RATE_LIMIT_MINUTE', `${bucket} used its ${size} requests of this minute; the window resets at ${at}${hint}`);
     case 'second':

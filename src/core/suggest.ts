@@ -3,12 +3,18 @@
  * offered only when it is close enough to be a typo of it.
  */
 export function suggest(word: string, known: readonly string[]): string {
+  const best = closest(word, known);
+  return best === null ? '' : ` (did you mean "${best}"?)`;
+}
+
+/** The closest known word, when it is close enough to be a typo of it; else null. */
+export function closest(word: string, known: readonly string[]): string | null {
   let best: { word: string; distance: number } | null = null;
   for (const candidate of known) {
     const distance = editDistance(word, candidate);
     if (!best || distance < best.distance) best = { word: candidate, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(word.length / 3)) ? ` (did you mean "${best.word}"?)` : '';
+  return best && best.distance <= Math.max(2, Math.floor(word.length / 3)) ? best.word : null;
 }
 
 export function editDistance(a: string, b: string): number {

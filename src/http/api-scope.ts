@@ -7,7 +7,10 @@ import type { SandboxContext } from '../context.ts';
 import { sendApiError } from './error-handler.ts';
 import { headerValue } from './headers.ts';
 import { emitRequest } from './request-hooks.ts';
+import { readRefusedBody } from './refused-body.ts';
 import { unknownRoute } from './route-suggest.ts';
+import { inferredLimit } from './warnings.ts';
+import { idempotencyKeyInvalid, MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency.ts';
 
 /**
  * The /v1 scope's own hooks (docs/architecture.md, "Request classification"):
@@ -32,7 +35,8 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     try {
       request.authenticated = ctx.auth.authenticate(request.headers.authorization, headerValue(request, 'x-workspace-id'));
     } catch (err) {
-      return done(err as Error);
+      // its body read first, so that its capture (Copy as curl) has it (issue 37)
+      return readRefusedBody(request, () => done(err as Error));
     }
     admit(request, ctx, done);
   });
@@ -47,6 +51,9 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     if (request.method !== 'POST' || key === undefined) return done();
     let outcome: ReturnType<typeof ctx.idempotency.begin>;
     try {
+      if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+        inferredLimit(request, ctx.options.strict, `Idempotency-Key is ${key.length} characters; the sandbox infers at most ${MAX_IDEMPOTENCY_KEY_LENGTH} (the API description says "any unique string")`, idempotencyKeyInvalid);
+      }
       outcome = ctx.idempotency.begin(request.principal.workspace.id, key, request.method, request.url, request.body);
     } catch (err) {
       return done(err as Error);
@@ -135,10 +142,10 @@ function rateRefusal(request: FastifyRequest, ctx: SandboxContext, buckets: { ke
   const { policy, meter } = block;
   const bucket = block.key.startsWith('key:')
     ? `organization key ${principal.keyPrefix}... (rpm ${policy.perMinute}, burst ${policy.burst}${policy.perSecond !== undefined ? `, rps ${policy.perSecond}` : ''})`
-    : `workspace ${principal.workspace.id} (${principal.workspace.mode}: ${policy.perMinute}/min, burst ${policy.burst})`;
+    : `workspace ${principal.workspace.id} (${principal.workspace.mode}: ${policy.perMinute}/min, burst ${policy.burst}/s)`;
   const size = meter === 'minute' ? policy.perMinute : meter === 'second' ? policy.perSecond! : policy.burst;
   const hint = frozenClockHint(ctx.clock, principal.workspace.id, block.waitMs);
-  return rateLimitedBecause(retryAfter, { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs }, hint);
+  return rateLimitedBecause(retryAfter, { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs, slidingBurst: policy.burstWindowMs !== undefined }, hint);
 }
 
 /**

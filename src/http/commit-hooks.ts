@@ -6,6 +6,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** the request's commit group (mutating requests, file mode): closed by the last onSend hook */
     commitGroup: CommitGroup | null;
+    /**
+     * Set once its group is released in onSend: the answer is made and its writes are on their
+     * way to the journal, so it is committed whole and its answer must go out (drain.ts waits for
+     * it at the stop deadline instead of answering 503). Resolves once they are durable.
+     */
+    committing: Promise<void> | null;
   }
 }
 
@@ -24,6 +30,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function registerCommitHooks(app: FastifyInstance, ctx: SandboxContext): void {
   if (ctx.store.path === null) return;
   app.decorateRequest('commitGroup', null);
+  app.decorateRequest('committing', null);
 
   app.addHook('preValidation', (request, _reply, done) => {
     if (READS.has(request.method)) return done();
@@ -40,7 +47,9 @@ export function registerCommitHooks(app: FastifyInstance, ctx: SandboxContext): 
       group.release();
       return done(null, payload);
     }
-    group.close().then(() => done(null, payload), (err: Error) => done(err));
+    const closing = group.close();
+    request.committing = closing;
+    closing.then(() => done(null, payload), (err: Error) => done(err));
   });
 
   // an answer that never passed onSend (a dropped connection, a hijacked reply): its lines go out as they are

@@ -5,7 +5,7 @@ import { apiError, reasonText, type ApiError } from '../core/errors.ts';
 
 /** What a stop did with the requests it found (sandbox.stop(), the CLI's exit line). */
 export interface StopSummary {
-  /** in flight when the stop began, answered by their own handlers before the deadline */
+  /** in flight when the stop began, answered by their own handlers before the deadline (or after it, once past their commit) */
   drained: number;
   /** still running at the deadline: answered 503 SANDBOX_STOPPING, their sockets closed, their handlers abandoned */
   cut: number;
@@ -113,7 +113,11 @@ export class Drain {
       });
       clearTimeout(timer);
       this.#settle = null;
-      for (const entry of [...this.#inFlight]) this.#cut(entry);
+      // one past its commit (its group released, its line on the way to disk) is kept whole: a 503
+      // saying nothing was kept would be untrue, so its own answer goes out once the line is durable
+      for (const entry of [...this.#inFlight]) if (!entry.request.committing) this.#cut(entry);
+      if (this.#inFlight.size > 0) await new Promise<void>((resolve) => (this.#settle = resolve));
+      this.#settle = null;
     }
     // a connection whose answer went out before it could be marked (headers already sent) is idle by now
     for (const server of this.#servers) server.closeIdleConnections();

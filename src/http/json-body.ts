@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../core/errors.ts';
 import { MAX_JSON_DEPTH, tooDeepMessage, tooDeepPath } from '../core/json-depth.ts';
+import { malformedJsonBody } from './json-syntax.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -34,8 +35,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (err) {
-      return done(err as SyntaxError, undefined);
+    } catch {
+      // the documented body, with where the JSON breaks in the reason (issue 37)
+      return done(malformedJsonBody(text), undefined);
     }
     const limit = request.routeOptions.config?.maxJsonDepth ?? MAX_JSON_DEPTH;
     const tooDeep = tooDeepPath(value, limit, 'body');

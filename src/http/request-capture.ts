@@ -9,7 +9,11 @@ import type { RequestDetail } from '../core/events.ts';
  * payload sent), and is rendered into bounded text when someone reads it: a
  * stream client that asks for details, or GET /__sandbox/requests (issue 25:
  * /v1 throughput with an inspector open, which reads one request's details on
- * demand). Authorization is never kept: the key prefix stands in for it.
+ * demand). Authorization is never kept: its scheme and the key's listing prefix stand in for it.
+ *
+ * /v1 requests are captured at all times (issue 37: the request a user wants to copy as curl was
+ * made before any viewer opened), within the request log's bounds: the newest 200, and 8 MB of
+ * bodies all together (requestCaptureBytes); a body is cut at 4 KB when rendered.
  */
 export const BODY_EXCERPT_BYTES = 4096;
 const MAX_HEADERS = 50;
@@ -36,12 +40,13 @@ export interface RawExchange {
   responseHead: string | ReturnType<FastifyReply['getHeaders']>;
   /** the payload onSend saw: text, bytes, a stream */
   payload: unknown;
+  /** the listing prefix of the key sent, when the sandbox knows the key (revoked or sent with another scheme included) */
   keyPrefix: string | null;
 }
 
 export function captureExchange(request: FastifyRequest, reply: FastifyReply, keyPrefix: string | null): RawExchange {
   const head: unknown = Reflect.get(reply.raw, '_header'); // Node's own field: the header block it wrote
-  return { requestHeaders: request.headers, requestBody: request.body, responseHead: typeof head === 'string' ? head : reply.getHeaders(), payload: request.sentPayload, keyPrefix };
+  return { requestHeaders: request.headers, requestBody: request.body ?? request.refusedBody, responseHead: typeof head === 'string' ? head : reply.getHeaders(), payload: request.sentPayload, keyPrefix };
 }
 
 /**
@@ -61,11 +66,30 @@ export function renderExchange(raw: RawExchange): RequestDetail {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw.requestHeaders).slice(0, MAX_HEADERS)) {
     if (value === undefined) continue;
-    headers[name] = name === 'authorization' ? `Bearer ${raw.keyPrefix ?? '(not a known key)'}…` : String(value).slice(0, 512);
+    headers[name] = name === 'authorization' ? maskAuthorization(String(value), raw.keyPrefix) : String(value).slice(0, 512);
   }
   const responseHeaders = typeof raw.responseHead === 'string' ? headersOfHead(raw.responseHead) : headersOfReply(raw.responseHead);
   return { request: { headers, ...requestBody(raw.requestBody) }, response: { headers: responseHeaders, ...responseBody(raw.payload, responseHeaders) } };
 }
+
+/**
+ * The Authorization header as sent, its key masked (issue 37): the scheme kept as written (`Token`,
+ * `bearer`, none), then the key's listing prefix and `…`; a key the sandbox does not know keeps as
+ * many characters as a listing prefix would (fewer for a short one) and says so. So the inspector
+ * shows `Token tcs_test_borealis…`, and Copy as curl can send the same scheme.
+ */
+export function maskAuthorization(header: string, keyPrefix: string | null): string {
+  const parts = header.trim().split(/\s+/);
+  const token = parts.length > 1 ? parts.at(-1)! : parts[0]!;
+  const scheme = parts.length > 1 ? `${parts.slice(0, -1).join(' ').slice(0, 40)} ` : '';
+  if (keyPrefix !== null) return `${scheme}${keyPrefix}…`;
+  if (token === '') return header.slice(0, 40);
+  const shown = token.slice(0, Math.min(UNKNOWN_KEY_SHOWN, Math.floor(token.length / 2)));
+  return `${scheme}${shown}… (not a known key)`;
+}
+
+/** as many characters as a workspace key's listing prefix */
+const UNKNOWN_KEY_SHOWN = 16;
 
 /** `HTTP/1.1 200 OK\r\nname: value\r\n…\r\n\r\n`: names lower-cased, as Node's getHeaders gives them */
 function headersOfHead(head: string): Record<string, string> {

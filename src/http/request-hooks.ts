@@ -42,6 +42,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
   app.decorateRequest('startedAt', 0);
   app.decorateRequest('reason', null);
   app.decorateRequest('sentPayload', undefined);
+  app.decorateRequest('refusedBody', undefined);
 
   // Callback-style hooks (`done`): an `async` hook costs a promise and a
   // microtask hop on every request, and most requests return at its first line
@@ -66,8 +67,8 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
     setRateHeaders(reply, request.rate ?? anonymousRate(ctx));
     // over a limit but let through (a workspace with rateLimits: report, or --no-rate-limits): say so (issue 24)
     if (request.rate?.allowed && request.rate.retryAfter > 0) reply.header(RATE_REPORT_HEADER, rateReport(request.rate.retryAfter));
-    // only while the dashboard watches (docs/dashboard.md): the hot path stays free
-    if (ctx.requestLog.capturing && request.area === 'api') request.sentPayload = payload;
+    // a reference only, rendered if someone reads it (request-capture.ts): /v1 at all times (issue 37)
+    if (request.area === 'api') request.sentPayload = payload;
     const principal = request.authenticated;
     if (!request.idempotencyKey || !principal) return done(null, payload);
     const key = request.idempotencyKey;
@@ -107,8 +108,11 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
 export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, status: number): void {
   if (!ctx.bus.hasListeners('request') || request.area === 'control') return;
   const principal = request.authenticated;
-  if (ctx.requestLog.capturing && status !== 0) {
-    const raw = captureExchange(request, reply, principal?.keyPrefix ?? null);
+  // a refused request (revoked key, wrong scheme, ...) still names the key and workspace the sandbox can tell (issue 37)
+  const who = principal ? { keyPrefix: principal.keyPrefix, workspaceId: principal.workspace.id } : request.headers.authorization ? ctx.auth.identify(request.headers.authorization) : null;
+  // /v1 at all times, within the log's bounds (issue 37); elsewhere (404s, the health check) while someone watches
+  if (status !== 0 && (request.area === 'api' || ctx.requestLog.capturing)) {
+    const raw = captureExchange(request, reply, who?.keyPrefix ?? null);
     ctx.requestLog.keepDetail(request.id, () => renderExchange(raw), exchangeBytes(raw));
   }
   ctx.bus.emit('request', {
@@ -117,8 +121,8 @@ export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply:
     path: request.url,
     status,
     latencyMs: Math.round((performance.now() - request.startedAt) * 100) / 100,
-    workspaceId: principal?.workspace.id ?? null,
-    keyPrefix: principal?.keyPrefix ?? null,
+    workspaceId: who?.workspaceId ?? null,
+    keyPrefix: who?.keyPrefix ?? null,
     at: ctx.clock.iso(),
     ...warningsOf(request),
     ...(request.reason ? { reason: request.reason } : {}),

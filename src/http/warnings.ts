@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validationError } from '../core/errors.ts';
+import { validationError, type ApiError } from '../core/errors.ts';
 import { formatWarning, warning, type SandboxWarning } from '../core/warnings.ts';
 import type { SandboxContext } from '../context.ts';
 import { unknownFields } from './unknown-fields.ts';
@@ -80,3 +80,14 @@ export function addStateWarnings(request: FastifyRequest, warnings: SandboxWarni
 /** The warnings of a request, for its request-log entry (absent when there are none). */
 export const warningsOf = (request: FastifyRequest): { warnings?: SandboxWarning[] } =>
   request.warnings?.length ? { warnings: request.warnings } : {};
+
+/**
+ * A limit the sandbox inferred where the API description states none (issue 39;
+ * docs/divergences.md): by default the request goes on with the warning; under
+ * --strict it is refused with the rule's own error, the warning as its reason.
+ */
+export function inferredLimit(request: FastifyRequest, strict: boolean, message: string, refusal: () => ApiError): void {
+  const inferred = warning('INFERRED_LIMIT', message);
+  if (strict) throw refusal().because('INFERRED_LIMIT', `${message} (refused under --strict)`);
+  (request.warnings ??= []).push(inferred);
+}

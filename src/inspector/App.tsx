@@ -1,3 +1,4 @@
+import { pickerLabel } from './workspace-label.ts';
 import { Link, Redirect, Route, Router, Switch } from 'wouter';
 import { DataView } from './views/Data.tsx';
 import { KeysView } from './views/Keys.tsx';
@@ -70,7 +71,7 @@ function WorkspacePicker() {
       <select aria-label="Workspace" value={selected?.id ?? ''} onChange={(event) => select(event.target.value)}>
         {workspaces.map((w) => (
           <option key={w.id} value={w.id}>
-            {w.name} ({w.mode})
+            {pickerLabel(w)}
           </option>
         ))}
       </select>

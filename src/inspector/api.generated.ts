@@ -484,6 +484,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop the sandbox as SIGTERM does (drain, flush, exit); `sandbox stop` sends it */
+        post: operations["createSandboxStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/openapi.json": {
         parameters: {
             query?: never;
@@ -1096,7 +1113,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the records of one collection of a workspace, as stored (oldest first), by id or text search; secrets redacted */
+        /** A page of the records of one collection of a workspace, as stored (oldest first) or newest first, by id or text search; secrets redacted */
         get: operations["listSandboxWorkspaceCollectionRecords"];
         put?: never;
         post?: never;
@@ -1518,6 +1535,7 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
+            advancedMs: number;
         };
         ControlDelivery: {
             /** @description shape dlv_<uuid>; also the webhook-id header, stable across retries and replays */
@@ -2059,6 +2077,7 @@ export interface components {
             now: string;
             nowMs: number;
             pendingTimers: number;
+            advancedMs: number;
             workspaceId: string;
             offsetMs: number;
         };
@@ -4137,6 +4156,44 @@ export interface operations {
             414: components["responses"]["Error"];
         };
     };
+    createSandboxStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            stopping: true;
+                            pid: number;
+                            hostname: string;
+                            stopTimeoutMs: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
+        };
+    };
     getSandboxOpenapiJson: {
         parameters: {
             query?: never;
@@ -4646,9 +4703,11 @@ export interface operations {
                             now: string;
                             nowMs: number;
                             pendingTimers: number;
+                            advancedMs: number;
                             /** @description the workspace whose clock moved; null: the sandbox clock */
                             workspaceId: string | null;
-                            advancedMs: number;
+                            /** @description how far this call moved the clock (advancedMs is the sandbox clock's whole advance since its start) */
+                            movedMs: number;
                             /** @description every timer that ran during the move, in order (periodic sweeps included) */
                             ran: {
                                 label: string;
@@ -5667,6 +5726,8 @@ export interface operations {
                 q?: string;
                 /** @description exact id: 0 or 1 row; empty: none */
                 id?: string;
+                /** @description stored: as stored, oldest first; newest: the newest first (a booking just made is on the first page). A `q` search lists its matches as stored */
+                order?: "stored" | "newest";
             };
             header?: never;
             path: {

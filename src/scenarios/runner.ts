@@ -3,7 +3,7 @@ import { ControlClient, ControlPlaneError, CONTROL_ROUTES as ROUTES, type FaultR
 import { pathOf, type ControlRoute, type RouteData, type RouteInput } from '../control/contract.ts';
 import { ScriptedReceiver } from './receiver.ts';
 import type { Scenario, Step } from './schema.ts';
-import { mismatch, readPath, render, type Vars } from './template.ts';
+import { mismatch, readPath, render, renderForDisplay, type Vars } from './template.ts';
 
 /**
  * Runs a scenario against a running sandbox, through its HTTP API and control
@@ -77,7 +77,8 @@ async function runSteps(steps: Step[], state: RunState): Promise<void> {
       for (let i = 0; i < step.repeat; i++) await runSteps(step.steps, state);
       continue;
     }
-    const name = step.name ?? describe(step);
+    // as it ran: `GET /v1/bookings/bkg_1a2b`, not `/v1/bookings/{{bookingId}}`
+    const name = renderForDisplay(step.name ?? describe(step), state.vars);
     try {
       await runStep(step, state);
       record(state, { name, passed: true });

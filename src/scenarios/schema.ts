@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseBoundedDuration } from '../core/duration.ts';
 
 /**
  * A scenario file (scenarios/*.json): a named list of steps that script a hard
@@ -8,6 +9,34 @@ import { z } from 'zod';
  * (unique per run, for idempotency keys). docs/scenarios.md has the reference.
  */
 const Json = z.unknown();
+
+/**
+ * A time: milliseconds as a number, or the CLI's duration text (`250ms`, `2s`,
+ * `5m`, `1h`, `2d`; src/core/duration.ts), within bounds; a mistake names the field.
+ */
+const Duration = (field: string, min: number, max: number) =>
+  z.union([z.number(), z.string()]).transform((value, ctx) => {
+    try {
+      return parseBoundedDuration(field, value, min, max);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
+
+/** what POST /__sandbox/clock/advance accepts at most */
+const TEN_YEARS_MS = 10 * 365 * 86_400_000;
+
+/** addFault's rule is the control plane's body, except that its latencyMs may be written as a duration too. */
+const FaultBody = z.record(z.string(), Json).transform((fault, ctx) => {
+  if (typeof fault.latencyMs !== 'string') return fault;
+  try {
+    return { ...fault, latencyMs: parseBoundedDuration('latencyMs', fault.latencyMs, 0, 120_000) };
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message, path: ['latencyMs'] });
+    return z.NEVER;
+  }
+});
 
 export const RequestStepSchema = z.strictObject({
   name: z.string().optional(),
@@ -31,22 +60,25 @@ export const RequestStepSchema = z.strictObject({
   capture: z.record(z.string(), z.string()).optional(),
 });
 
-const ControlActionSchema = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('advanceClock'), ms: z.number().int().min(0) }),
+export const ControlActionSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('advanceClock'), ms: Duration('ms', 0, TEN_YEARS_MS) }),
   z.strictObject({ action: z.literal('revokeKey'), keyId: z.string() }),
   z.strictObject({ action: z.literal('createKey'), workspaceId: z.string(), scopes: z.array(z.string()).nullable().optional(), captureKey: z.string(), captureId: z.string().optional() }),
-  z.strictObject({ action: z.literal('addFault'), fault: z.record(z.string(), Json) }),
+  z.strictObject({ action: z.literal('addFault'), fault: FaultBody }),
   z.strictObject({ action: z.literal('clearFaults') }),
   z.strictObject({ action: z.literal('exhaustRateLimit'), workspaceId: z.string() }),
   z.strictObject({ action: z.literal('reset') }),
   /** emulated suspension after repeated 429s (docs/api-notes.md, "Suspension") */
-  z.strictObject({ action: z.literal('setSuspension'), enabled: z.boolean(), maxViolations: z.number().int().min(1).optional(), windowMs: z.number().int().min(1000).optional(), durationMs: z.number().int().min(1000).optional() }),
+  z.strictObject({ action: z.literal('setSuspension'), enabled: z.boolean(), maxViolations: z.number().int().min(1).optional(), windowMs: Duration('windowMs', 1000, 86_400_000).optional(), durationMs: Duration('durationMs', 1000, 7 * 86_400_000).optional() }),
   z.strictObject({ action: z.literal('readOtp'), target: z.string(), capture: z.string() }),
   /** GET a control-plane route and capture values from its `data` (paths like `organizations[0].id`) */
   z.strictObject({ action: z.literal('get'), path: z.string().startsWith('/'), capture: z.record(z.string(), z.string()) }),
   /** the API names no departure list, so scenarios find a bookable departure through the control plane */
   z.strictObject({ action: z.literal('findDeparture'), workspaceId: z.string(), minSeats: z.number().int().min(1).default(1), capture: z.string() }),
 ]);
+
+/** The control actions, in the order the docs list them. */
+export const CONTROL_ACTIONS: readonly string[] = ControlActionSchema.options.map((option) => option.shape.action.value);
 
 export const ControlStepSchema = z.strictObject({ name: z.string().optional(), control: ControlActionSchema });
 
@@ -64,11 +96,17 @@ export const WaitStepSchema = z.strictObject({
     type: z.string(),
     /** how many deliveries of the type it must have seen (default 1) */
     count: z.number().int().min(1).default(1),
-    advanceMs: z.number().int().min(0).default(0),
+    advanceMs: Duration('advanceMs', 0, TEN_YEARS_MS).default(0),
     /** looks at most this many times (each look waits up to 50 ms of real time) */
     attempts: z.number().int().min(1).max(400).default(100),
   }),
 });
+
+/** A repeat step's own fields; its steps are checked one by one (src/scenarios/validate.ts). */
+export const RepeatStepShape = z.strictObject({ name: z.string().optional(), repeat: z.number().int().min(1).max(1000), steps: z.array(z.unknown()).min(1) });
+
+/** The keys that start a step, one per kind of step. */
+export const STEP_KINDS = ['request', 'control', 'receiver', 'waitForDelivery', 'repeat'] as const;
 
 export type Step =
   | z.infer<typeof RequestStepSchema>

@@ -28,6 +28,38 @@ export function render<T>(value: T, vars: Vars): T {
   return value;
 }
 
+/** The variables every run has (src/scenarios/runner.ts, builtinVars), besides captures and receivers. */
+export const BUILTIN_VARIABLES = ['run', 'keys.live', 'keys.sandbox', 'keys.liveRead', 'keys.sandboxRead', 'workspaces.live', 'workspaces.sandbox'] as const;
+
+/**
+ * The variables a step's rendered parts use (a request with its expectation,
+ * or a control action: what the runner renders), each with where it is in the
+ * step (and where in its string); `{{wrong:x}}` uses x.
+ */
+export function usedVariables(step: Record<string, unknown>): { name: string; path: (string | number)[]; index: number }[] {
+  const found: { name: string; path: (string | number)[]; index: number }[] = [];
+  const walk = (value: unknown, path: (string | number)[]): void => {
+    if (typeof value === 'string') {
+      for (const match of value.matchAll(PART)) found.push({ name: match[1]!.replace(/^wrong:/, ''), path, index: match.index });
+    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
+  };
+  for (const part of ['request', 'expect', 'control']) walk(step[part], [part]);
+  return found;
+}
+
+/** For printing a step: its variables replaced by their values where they have one, left as `{{x}}` where not. */
+export function renderForDisplay(text: string, vars: Vars): string {
+  return text.replace(PART, (whole, name: string) => {
+    try {
+      const value = lookupVar(vars, name);
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    } catch {
+      return whole;
+    }
+  });
+}
+
 /** Reads `a.b[0].c` (header names may contain dashes) from a value. */
 export function readPath(root: unknown, path: string): unknown {
   const parts = path.match(/[^.[\]]+/g) ?? [];

@@ -97,6 +97,26 @@ export class WebhookDispatcher {
     return this.track(this.attempt(delivery.workspaceId, delivery.id, 'replay'));
   }
 
+  /**
+   * The subscription was just paused (`sandbox listen` stopping): its pending deliveries are
+   * cancelled now, not when their retry comes up, so none shows "pending, next retry …" after
+   * listen is gone (issue 37). Each waits for an attempt in flight on it, as attempts do.
+   */
+  async cancelPendingOf(workspaceId: string, subscriptionId: string): Promise<number> {
+    const pending = this.outbox.pending().filter((d) => d.workspaceId === workspaceId && d.subscriptionId === subscriptionId);
+    const cancelled = await Promise.all(pending.map((d) => {
+      this.forgetTimer(d.id);
+      return this.track(this.locked(d.id, async () => {
+        const now = this.outbox.row(workspaceId, d.id);
+        const subscription = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).get(workspaceId, subscriptionId);
+        if (!now || now.status !== 'pending' || subscription?.active) return false;
+        await this.cancel(now, subscription ? stoppedReason(subscription) : 'subscription deleted');
+        return true;
+      }));
+    }));
+    return cancelled.filter(Boolean).length;
+  }
+
   private onEvent(event: DomainEvent): void {
     if (!isCatalogueEvent(event.type)) return;
     const work = this.track(this.enqueue(event));
@@ -179,8 +199,13 @@ export class WebhookDispatcher {
 
   /** Attempts on one delivery never overlap (a replay during a retry waits its turn). */
   private attempt(workspaceId: string, id: string, trigger: Trigger): Promise<StoredDelivery | undefined> {
+    return this.locked(id, () => this.attemptNow(workspaceId, id, trigger));
+  }
+
+  /** Runs `work` on one delivery once the work before it on that delivery is done. */
+  private locked<T>(id: string, work: () => Promise<T>): Promise<T> {
     const previous = this.locks.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.attemptNow(workspaceId, id, trigger));
+    const next = previous.catch(() => undefined).then(work);
     this.locks.set(id, next);
     void next.catch(() => undefined).finally(() => {
       if (this.locks.get(id) === next) this.locks.delete(id);

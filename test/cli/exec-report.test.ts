@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,8 @@ const SCRIPT = fileURLToPath(new URL('./fixtures/known-requests.mjs', import.met
 const dir = mkdtempSync(join(tmpdir(), 'exec-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const exec = (flags: string[], env: Record<string, string> = {}) => runCli(['exec', '--clock', 'manual', '--no-rate-limits', ...flags, '--', process.execPath, SCRIPT], env).exit;
+/** A command that never reaches /v1: the recipes' old global setup, which started a sandbox of its own (issue 36). */
+const execEmpty = (flags: string[], env: Record<string, string> = {}) => runCli(['exec', ...flags, '--', process.execPath, '-e', 'console.log("tests passed")'], env).exit;
 
 /** Enough of an XML reader to prove the file is well formed and read its test cases (no XML parser is a dependency). */
 function readJunit(text: string): { name: string; failure: string | null; skipped: boolean }[] {
@@ -86,5 +88,65 @@ describe('sandbox exec --report', () => {
     const { code, stderr } = await exec(['--fail-on-warning'], { EXIT_WITH: '3' });
     expect(code, stderr).toBe(3);
     expect(stderr).toContain('sandbox: 8 requests to /v1');
+  });
+
+  it('--allow-warning: --fail-on-warning and the JUnit report accept those codes, the others still fail; a GitHub job summary is appended', async () => {
+    const file = join(dir, 'allow.xml');
+    const summary = join(dir, 'step-summary.md');
+    writeFileSync(summary, '## an earlier step\n');
+    const { code, stderr } = await exec(['--report', file, '--report-format', 'junit', '--fail-on-warning', '--allow-warning', 'UNDOCUMENTED_ENDPOINT'], { GITHUB_STEP_SUMMARY: summary });
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain('sandbox: --fail-on-warning: 1 warning (UNKNOWN_FIELD); exit 1\n');
+    expect(stderr).toContain('warning UNDOCUMENTED_ENDPOINT x1 (allowed), e.g. POST /v1/webhooks/subscriptions');
+    const cases = readJunit(readFileSync(file, 'utf8'));
+    expect(cases.find((c) => c.name.startsWith('createWebhooksSubscription'))!.failure).toBe('accepted only by guessing: UNKNOWN_FIELD x1');
+    const md = readFileSync(summary, 'utf8');
+    expect(md.startsWith('## an earlier step\n### Sandbox run report: sandbox exec\n')).toBe(true);
+    expect(md).toContain('**8 requests** to /v1 (200 x4, 201 x3, 401 x1)'.replace(/ x/g, ' ×'));
+    expect(md).toContain('· exit 1');
+    expect(md).toMatch(/\| `createWebhooksSubscription` POST \/v1\/webhooks\/subscriptions \| 1 \| 201 ×1 \| UNDOCUMENTED_ENDPOINT ×1 \(allowed\), UNKNOWN_FIELD ×1 \|/);
+    expect(md).toMatch(/<details><summary>Never called \(\d+\)<\/summary>/);
+    expect(md).toContain('| `MISSING_AUTHORIZATION` | 1 |');
+
+    const all = await exec(['--fail-on-warning', '--allow-warning', 'UNDOCUMENTED_ENDPOINT,UNKNOWN_FIELD']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stderr).not.toContain('--fail-on-warning:');
+  });
+
+  it('refuses an unknown --allow-warning code in one line, before running the command', async () => {
+    const { code, stdout, stderr } = await exec(['--fail-on-warning', '--allow-warning', 'UNDOCUMENTED_ENDPOIT']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^sandbox: --allow-warning: no warning is called "UNDOCUMENTED_ENDPOIT"; the codes: UNKNOWN_FIELD, .*UNDOCUMENTED_ENDPOINT\n$/);
+  });
+});
+
+describe('a run that sent no request to /v1', () => {
+  it('fails under --report, says so loudly, and still writes the report and the job summary', async () => {
+    const file = join(dir, 'empty.json');
+    const summary = join(dir, 'empty-summary.md');
+    const { code, stdout, stderr } = await execEmpty(['--report', file], { GITHUB_STEP_SUMMARY: summary });
+    expect(stdout).toBe('tests passed\n');
+    expect(code, stderr).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines[0]).toBe('sandbox: 0 requests to /v1; 0 of 33 operations called');
+    expect(lines.at(-1)).toMatch(/^sandbox: the command sent 0 requests to \/v1 at http:\/\/127\.0\.0\.1:\d+, so this report checked nothing; did its setup start a sandbox of its own instead of using SANDBOX_URL\? .*; exit 1 \(--allow-empty to accept an empty run\)$/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).requests).toBe(0);
+    expect(readFileSync(summary, 'utf8')).toContain('**⚠️ 0 requests reached /v1: this run checked nothing against the sandbox.**');
+  });
+
+  it('fails under --fail-on-warning too, and passes with --allow-empty, still saying so', async () => {
+    const gated = await execEmpty(['--fail-on-warning']);
+    expect(gated.code, gated.stderr).toBe(1);
+    const allowed = await execEmpty(['--fail-on-warning', '--allow-empty']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toContain('sandbox: the command sent 0 requests to /v1');
+    expect(allowed.stderr).not.toContain('exit 1');
+  });
+
+  it('passes without a gate (no --report, no --fail-on-warning), still saying so', async () => {
+    const { code, stderr } = await execEmpty([]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('so this report checked nothing');
   });
 });

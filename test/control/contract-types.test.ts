@@ -21,12 +21,12 @@ function serverDrift(app: ZodApp) {
   serve(app, CONTROL_ROUTES.clock, async () => ({ mode: 'real' as const, now: '2026-01-01T00:00:00.000Z', pendingTimers: 0 }));
   // @ts-expect-error a handler answering an unwrapped value of another type
   serve(app, CONTROL_ROUTES.eventTypes, async () => 'booking.created');
-  serve(app, CONTROL_ROUTES.clock, async () => ({ mode: 'manual' as const, now: '2026-01-01T00:00:00.000Z', nowMs: 0, pendingTimers: 0 }));
+  serve(app, CONTROL_ROUTES.clock, async () => ({ mode: 'manual' as const, now: '2026-01-01T00:00:00.000Z', nowMs: 0, pendingTimers: 0, advancedMs: 0 }));
   serve(app, CONTROL_ROUTES.advanceClock, async (request) => {
     expectTypeOf(request.body).toEqualTypeOf<{ ms: number }>();
     // @ts-expect-error the body has no `seconds`: the handler reads only what the route's schema parses
     void request.body.seconds;
-    return { mode: 'manual' as const, now: '', nowMs: request.body.ms, pendingTimers: 0 };
+    return { mode: 'manual' as const, now: '', nowMs: request.body.ms, pendingTimers: 0, advancedMs: request.body.ms };
   });
   // @ts-expect-error a workspace without `created` and `templateId` is not what the route promises
   serve(app, CONTROL_ROUTES.workspace, async (request) => {

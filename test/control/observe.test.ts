@@ -102,10 +102,15 @@ describe('live stream (SSE)', () => {
     await resets.readUntil('event: reset');
     expect(resets.text).not.toContain('event: request');
     expect(resets.text).not.toContain('event: rate-limit');
-    // no client reads requests, so none was captured: the log has the entry without headers or bodies
+    // a /v1 request is captured at all times (issue 37: Copy as curl of a request made before any viewer opened)
     const logged = (await (await fetch(`${sandbox.controlUrl}/requests/req-events-1`)).json()) as { data: { requestId: string; detail?: unknown } };
     expect(logged.data.requestId).toBe('req-events-1');
-    expect(logged.data.detail).toBeUndefined();
+    expect(logged.data.detail).toBeDefined();
+    // outside /v1 (a 404), no client reads requests, so none was captured: the entry without headers or bodies
+    expect((await fetch(`${sandbox.url}/nowhere`, { headers: { 'x-request-id': 'req-events-2' } })).status).toBe(404);
+    const other = (await (await fetch(`${sandbox.controlUrl}/requests/req-events-2`)).json()) as { data: { requestId: string; detail?: unknown } };
+    expect(other.data.requestId).toBe('req-events-2');
+    expect(other.data.detail).toBeUndefined();
     const bad = await fetch(`${sandbox.controlUrl}/stream?events=request,bogus`);
     expect(bad.status).toBe(400);
     expect(bad.headers.get('x-sandbox-reason')).toBe('VALIDATION_400 querystring.events: a comma-separated list of request, domain, delivery, rate-limit, reset');
@@ -116,15 +121,16 @@ describe('live stream (SSE)', () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
     const keys = await openStream(sandbox.controlUrl, '?events=request&detail=none&capture=off');
     await keys.readUntil('event: hello');
-    const get = (id: string) => fetch(`${sandbox!.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}`, 'x-request-id': id } });
-    expect((await get('req-nocap-1')).status).toBe(200);
+    // outside /v1: a /v1 request is captured at all times (issue 37)
+    const get = (id: string) => fetch(`${sandbox!.url}/nowhere`, { headers: { 'x-request-id': id } });
+    expect((await get('req-nocap-1')).status).toBe(404);
     await keys.readUntil('"requestId":"req-nocap-1"');
     const detailOf = async (id: string) => ((await (await fetch(`${sandbox!.controlUrl}/requests/${id}`)).json()) as { data: { detail?: unknown } }).data.detail;
     expect(await detailOf('req-nocap-1')).toBeUndefined();
     // a client that may open a request's details (the Requests view) still has them captured
     const requests = await openStream(sandbox.controlUrl, '?events=request&detail=none');
     await requests.readUntil('event: hello');
-    expect((await get('req-nocap-2')).status).toBe(200);
+    expect((await get('req-nocap-2')).status).toBe(404);
     await requests.readUntil('"requestId":"req-nocap-2"');
     expect(await detailOf('req-nocap-2')).toBeDefined();
     expect((await fetch(`${sandbox.controlUrl}/stream?capture=maybe`)).status).toBe(400);

@@ -25,7 +25,7 @@ describe('the meter that refuses (blocking)', () => {
     expect(limiter.blocking([{ key: 'ws' }])).toBeNull();
   });
 
-  it('burst: one token refills in 600 ms at 100/min', async () => {
+  it('burst: 5 within any one second, so the sixth waits until the first leaves it', async () => {
     const { clock, limiter } = setup();
     for (let i = 0; i < 5; i++) limiter.take(sandbox);
     expect(limiter.blocking([{ key: 'ws' }])).toEqual({
@@ -33,11 +33,11 @@ describe('the meter that refuses (blocking)', () => {
       workspaceId: null,
       policy: WORKSPACE_LIMITS.sandbox,
       meter: 'burst',
-      waitMs: 600,
-      atMs: START + 600,
+      waitMs: 1000,
+      atMs: START + 1000,
     });
     await clock.advance(450);
-    expect(limiter.blocking([{ key: 'ws' }])).toMatchObject({ meter: 'burst', waitMs: 150, atMs: START + 600 });
+    expect(limiter.blocking([{ key: 'ws' }])).toMatchObject({ meter: 'burst', waitMs: 550, atMs: START + 1000 });
   });
 
   it('minute: the quota is used until the window ends', async () => {
@@ -154,12 +154,13 @@ describe('the buckets as the control plane sees them', () => {
 });
 
 describe('a policy that changes (a workspace switched between live and sandbox)', () => {
-  it('takes effect at once; tokens are capped to the new burst', () => {
-    const { limiter } = setup();
+  it('takes effect at once: the second already holds more than the new burst', async () => {
+    const { clock, limiter } = setup();
     for (let i = 0; i < 10; i++) limiter.take(spec('w', WORKSPACE_LIMITS.live));
-    // 20 of 30 tokens left; sandbox allows 5
-    expect(limiter.take(spec('w', WORKSPACE_LIMITS.sandbox))).toMatchObject({ allowed: true, limit: 100, remaining: 89 });
-    for (let i = 0; i < 4; i++) expect(limiter.take(spec('w', WORKSPACE_LIMITS.sandbox)).allowed).toBe(true);
+    // 10 in this second; sandbox allows 5 within any one second
+    expect(limiter.take(spec('w', WORKSPACE_LIMITS.sandbox))).toMatchObject({ allowed: false, limit: 100, remaining: 90 });
+    await clock.advance(1_000);
+    for (let i = 0; i < 5; i++) expect(limiter.take(spec('w', WORKSPACE_LIMITS.sandbox)).allowed).toBe(true);
     expect(limiter.take(spec('w', WORKSPACE_LIMITS.sandbox)).allowed).toBe(false);
   });
 

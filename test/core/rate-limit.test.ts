@@ -17,24 +17,35 @@ describe('rate limiter (API description, Limits)', () => {
     expect(refused).toMatchObject({ allowed: false, limit: 100, remaining: 95, retryAfter: 1 });
   });
 
-  it('the burst bucket refills at the minute rate (100/min = one token per 600 ms)', async () => {
+  it('the burst is 5 within any one second (issue 39): the sixth waits until the first five leave the second', async () => {
     const { clock, limiter } = setup();
     for (let i = 0; i < 5; i++) limiter.take(sandbox);
-    await clock.advance(599);
+    await clock.advance(999);
     expect(limiter.take(sandbox).allowed).toBe(false);
     await clock.advance(1);
-    expect(limiter.take(sandbox).allowed).toBe(true);
+    for (let i = 0; i < 5; i++) expect(limiter.take(sandbox).allowed).toBe(true);
     expect(limiter.take(sandbox).allowed).toBe(false);
+  });
+
+  it('live: never more than 30 within one second, however they are spread', async () => {
+    const { clock, limiter } = setup();
+    const live = [{ key: 'live', policy: WORKSPACE_LIMITS.live }];
+    const passedAt: number[] = [];
+    for (let t = 0; t < 3_000; t += 20) {
+      for (let i = 0; i < 3; i++) if (limiter.take(live).allowed) passedAt.push(t);
+      await clock.advance(20);
+    }
+    for (const start of passedAt) expect(passedAt.filter((t) => t >= start && t < start + 1000).length).toBeLessThanOrEqual(30);
+    expect(passedAt.length).toBe(90); // 30 in each of the three seconds: no less than described either
   });
 
   it('retry_after rounds a partial second up: told to wait 2 s when 1.2 s remain, a client does not retry into another 429 (issue 28)', async () => {
     const { clock, limiter } = setup();
-    for (let i = 0; i < 5; i++) expect(limiter.take(sandbox).allowed).toBe(true);
-    for (let i = 0; i < 95; i++) {
-      await clock.advance(600);
-      expect(limiter.take(sandbox).allowed).toBe(true);
+    for (let s = 0; s < 20; s++) {
+      for (let i = 0; i < 5; i++) expect(limiter.take(sandbox).allowed).toBe(true);
+      await clock.advance(1_000);
     }
-    await clock.advance(1_800); // 58.8 s into the minute, its 100 requests used: 1.2 s to wait
+    await clock.advance(38_800); // 58.8 s into the minute, its 100 requests used: 1.2 s to wait
     const refused = limiter.take(sandbox);
     expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfter: 2 });
     await clock.advance(1_000); // had it said 1 s: still refused
@@ -57,8 +68,8 @@ describe('rate limiter (API description, Limits)', () => {
       if (limiter.take(sandbox).allowed) passed++;
       await clock.advance(250);
     }
-    // attempts every 250 ms for 49.75 s: the burst bucket lets 5 + floor(49750 / 600) = 87 through
-    expect(passed).toBe(87);
+    // attempts every 250 ms for 49.75 s: 4 a second is within the burst, so the minute quota stops them at 100
+    expect(passed).toBe(100);
     const { clock: c2, limiter: l2 } = setup();
     for (let i = 0; i < 100; i++) {
       expect(l2.take(sandbox).allowed).toBe(true);

@@ -98,11 +98,14 @@ describe('control-plane source', () => {
 });
 
 describe('request capture', () => {
-  it('captures nothing while no one watches the stream', async () => {
+  it('captures /v1 requests while no one watches the stream (issue 37), and nothing else', async () => {
     const t = await testSandbox();
     await t.request('POST', '/v1/products', { body: { name: 'x' } });
+    await t.request('GET', '/nowhere', { key: null });
     const entries = (await t.request('GET', '/__sandbox/requests', { key: null })).json().data;
+    expect(entries[0].path).toBe('/nowhere');
     expect(entries[0]).not.toHaveProperty('detail');
+    expect(entries[1].detail.request.body).toBe('{"name":"x"}');
     await t.sandbox.stop();
   });
 });

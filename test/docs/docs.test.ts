@@ -95,17 +95,25 @@ for (const file of docFiles()) {
         if (directive.needsSandbox && !sandbox) await start('npx sandbox start', root);
         const app = directive.receiver ? await receiver() : null;
         const own: Background[] = [];
+        // `npx sandbox start --detach` runs as written, on a free port the block's later URLs are moved to; stopped at the end
+        let detached: number | null = null;
         let output = '';
         try {
-          const { commands: cmds, shown } = commands(block);
+          const { commands: listed, shown } = commands(block);
+          // one-shell: the lines share the reader's shell (variables), stopping at the first that fails
+          const cmds = directive.oneShell ? [`set -e\n${listed.join('\n')}`] : listed;
           for (const written of cmds) {
             let command = written;
-            if (/^npx sandbox start\b/.test(command)) {
+            if (/^npx sandbox start\b.*--detach\b/.test(command)) {
+              detached = await freePort();
+              command = startCommand(command, detached).replace(/--port 4010\b/, `--port ${detached}`);
+            } else if (/^npx sandbox start\b/.test(command)) {
               const process = await start(command, cwd);
               if (process !== sandbox?.process) own.push(process);
               continue;
             }
-            if (sandbox) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${sandbox.port}`);
+            if (detached !== null) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${detached}`);
+            else if (sandbox) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${sandbox.port}`);
             if (app) command = command.replace(/localhost:3000\b/g, `127.0.0.1:${app.port}`);
             const extra: Record<string, string> = sandbox ? { SANDBOX_URL: `http://127.0.0.1:${sandbox.port}` } : {};
             if (LONG_RUNNING.test(command)) {
@@ -126,6 +134,7 @@ for (const file of docFiles()) {
           const all = squash(output + own.map((p) => p.output).join('') + (sandbox?.process.output ?? ''));
           for (const text of [...directive.expect, ...shown]) expect(all, `${file}:${block.line} should print: ${text}`).toContain(squash(text));
         } finally {
+          if (detached !== null) await sh(`npx sandbox stop --port ${detached}`, cwd, {}); // already stopped by the block: one line, ignored
           for (const process of own.reverse()) await process.stop();
           await app?.close();
           if (directive.scratch) rmSync(cwd, { recursive: true, force: true });

@@ -22,6 +22,9 @@ import { fileURLToPath } from 'node:url';
  * - `omit=<command> — why`: that command line of the block is not run.
  * - `expect=<text>`: the block's output must contain the text (whitespace runs
  *   compared as one space).
+ * - `one-shell`: the block's commands run one after another in one shell, as
+ *   in the reader's terminal, so a variable one line sets is there for the next
+ *   (issue 37: the first booking's id, read back); the first failing line fails it.
  */
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -33,6 +36,7 @@ export interface Directive {
   receiver?: number;
   omit: { command: string; why: string }[];
   expect: string[];
+  oneShell?: boolean;
 }
 
 export interface DocBlock {
@@ -57,17 +61,18 @@ export function parseDirective(comment: string | undefined): Directive {
   const out: Directive = { omit: [], expect: [] };
   if (!comment) return out;
   // a part ends at a `;` that starts the next part, so a reason may hold `;` of its own
-  for (const raw of comment.split(/;\s*(?=skip\b|scratch|cwd=|needs-running-sandbox|receiver=|omit=|expect=)/).map((p) => p.trim()).filter(Boolean)) {
+  for (const raw of comment.split(/;\s*(?=skip\b|scratch|cwd=|needs-running-sandbox|receiver=|omit=|expect=|one-shell)/).map((p) => p.trim()).filter(Boolean)) {
     const [head, ...rest] = raw.split(DASH);
     const why = rest.join(' — ').trim();
     if (head === 'skip') out.skip = why || (() => { throw new Error(`docs-test: skip needs a reason ("skip — why"): ${comment}`); })();
     else if (head === 'needs-running-sandbox') out.needsSandbox = true;
     else if (head === 'scratch') out.scratch = true;
+    else if (head === 'one-shell') out.oneShell = true;
     else if (head!.startsWith('cwd=')) out.cwd = head!.slice(4);
     else if (head!.startsWith('receiver=')) out.receiver = Number(head!.slice(9));
     else if (head!.startsWith('omit=') && why) out.omit.push({ command: head!.slice(5).trim(), why });
     else if (raw.startsWith('expect=')) out.expect.push(raw.slice(7).trim());
-    else throw new Error(`docs-test: unknown part "${raw}" (skip — why; cwd=; scratch; needs-running-sandbox; receiver=; omit=<command> — why; expect=)`);
+    else throw new Error(`docs-test: unknown part "${raw}" (skip — why; cwd=; scratch; needs-running-sandbox; receiver=; omit=<command> — why; expect=; one-shell)`);
   }
   return out;
 }

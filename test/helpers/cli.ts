@@ -65,7 +65,8 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd?: s
 
 /** Spawns `node ...args` with no colour and collects its output. */
 export function runNode(args: string[], env: Record<string, string> = {}, cwd?: string): Running {
-  const child = spawn(process.execPath, args, { env: { ...process.env, NO_COLOR: '1', ...env }, ...(cwd ? { cwd } : {}) });
+  // GITHUB_STEP_SUMMARY off: on GitHub Actions, `exec` under test would append to the real job summary
+  const child = spawn(process.execPath, args, { env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '', ...env }, ...(cwd ? { cwd } : {}) });
   let stdout = '';
   let stderr = '';
   let resolveLine: (line: string) => void;

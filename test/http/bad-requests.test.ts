@@ -16,6 +16,15 @@ describe('bad requests get a clear 4xx with the documented error body, never a 5
     expect(res.json()).toEqual({ error: 'Malformed JSON body', code: 'MALFORMED_JSON' });
   });
 
+  it('malformed JSON says where it breaks, by line and column, in the reason only (issue 37)', async () => {
+    const payload = '{\n  "name": "x",\n  "fields": [1, 2,]\n}';
+    const res = await t.request('POST', '/v1/forms', { payload, headers: { 'content-type': 'application/json' } });
+    expect(res.json()).toEqual({ error: 'Malformed JSON body', code: 'MALFORMED_JSON' });
+    expect(res.headers['x-sandbox-reason']).toBe('MALFORMED_JSON expected a value, found "]", at line 3, column 19 (character 35)');
+    const cut = await t.request('POST', '/v1/forms', { payload: '{"name": "x", ', headers: { 'content-type': 'application/json' } });
+    expect(cut.headers['x-sandbox-reason']).toBe('MALFORMED_JSON the body ends before its JSON does, at line 1, column 15 (character 14)');
+  });
+
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x'])(
     'Content-Type %s gets 415',
     async (type) => {

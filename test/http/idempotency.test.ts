@@ -75,19 +75,31 @@ describe('Idempotency-Key on POST (Common request rules)', () => {
     expect((await t.request('POST', '/v1/forms', { body: form('Fixed'), headers })).statusCode).toBe(201);
   });
 
-  it('a key is 1 to 255 characters: an empty or a 256-character key gets 400 and stores nothing (issue 28)', async () => {
+  it('any key of 1 to 1,024 characters is kept; past 255 with an INFERRED_LIMIT warning (issue 39: "any unique string"); an empty or a 1,025-character key gets 400 and stores nothing', async () => {
     t = await testSandbox({ enforceRateLimits: false });
     const records = () => t!.sandbox.store.list('idempotency', t!.liveWorkspaceId).length;
-    for (const key of ['k', 'k'.repeat(255)]) {
-      expect((await t.request('POST', '/v1/forms', { body: form(`ok ${key.length}`), headers: { 'idempotency-key': key } })).statusCode).toBe(201);
+    for (const key of ['k', 'k'.repeat(255), 'k'.repeat(256)]) {
+      const res = await t.request('POST', '/v1/forms', { body: form(`ok ${key.length}`), headers: { 'idempotency-key': key } });
+      expect(res.statusCode).toBe(201);
+      expect(res.headers['x-sandbox-warning']).toBe(key.length > 255 ? 'INFERRED_LIMIT: Idempotency-Key is 256 characters, the sandbox infers at most 255 (the API description says "any unique string")' : undefined);
     }
-    expect(records()).toBe(2);
-    for (const key of ['', 'k'.repeat(256), 'k'.repeat(10_000)]) {
+    expect(records()).toBe(3);
+    for (const [key, error] of [['', /1 to 255 characters/], ['k'.repeat(1025), /at most 1024 characters/]] as const) {
       const res = await t.request('POST', '/v1/forms', { body: form(`refused ${key.length}`), headers: { 'idempotency-key': key } });
       expect(res.statusCode, `a key of ${key.length} characters`).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_INVALID', error: expect.stringMatching(/1 to 255 characters/) });
+      expect(res.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_INVALID', error: expect.stringMatching(error) });
     }
-    expect(records()).toBe(2);
+    expect(records()).toBe(3);
+  });
+
+  it('under --strict a 256-character key is refused with the inferred rule as its reason, and nothing is written', async () => {
+    t = await testSandbox({ enforceRateLimits: false, strict: true });
+    const res = await t.request('POST', '/v1/forms', { body: form('strict'), headers: { 'idempotency-key': 'k'.repeat(256) } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'Idempotency-Key must be 1 to 255 characters', code: 'IDEMPOTENCY_KEY_INVALID' });
+    expect(res.headers['x-sandbox-reason']).toMatch(/^INFERRED_LIMIT Idempotency-Key is 256 characters; .*\(refused under --strict\)$/);
+    expect(t.sandbox.store.list('idempotency', t.liveWorkspaceId)).toHaveLength(0);
+    expect(t.sandbox.store.list('forms', t.liveWorkspaceId).some((f) => (f as { name?: string }).name === 'strict')).toBe(false);
   });
 });
 

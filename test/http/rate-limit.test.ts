@@ -5,7 +5,7 @@ let t: TestSandbox | undefined;
 afterEach(() => t?.sandbox.stop());
 
 describe('rate limits per workspace, on the sandbox clock (Limits)', () => {
-  it('sandbox: 5 in a burst, then 429 {error, retry_after} with Retry-After; one more after 600 ms', async () => {
+  it('sandbox: 5 in a burst, then 429 {error, retry_after} with Retry-After; 5 more a second later (issue 39)', async () => {
     t = await testSandbox();
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull })).statusCode);
@@ -14,8 +14,34 @@ describe('rate limits per workspace, on the sandbox clock (Limits)', () => {
     expect(refused.json()).toEqual({ error: 'Rate limit exceeded', retry_after: 1 });
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.headers['x-ratelimit-remaining']).toBe('95');
-    await t.sandbox.clock.advance(600);
-    expect((await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull })).statusCode).toBe(200);
+    await t.sandbox.clock.advance(999);
+    expect((await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull })).statusCode).toBe(429);
+    await t.sandbox.clock.advance(1);
+    const next = [];
+    for (let i = 0; i < 6; i++) next.push((await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull })).statusCode);
+    expect(next).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('sandbox: 5 a second pass, second after second, until the 100 of the minute (issue 39: "burst 5 requests per second")', async () => {
+    t = await testSandbox({ clockStart: '2026-01-15T09:00:00.000Z' });
+    const passed: number[] = [];
+    for (let second = 0; second < 21; second++) {
+      for (let i = 0; i < 5; i++) if ((await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull })).statusCode === 200) passed.push(second);
+      await t.sandbox.clock.advance(1_000);
+    }
+    expect(passed.length).toBe(100);
+    expect(passed.at(-1)).toBe(19); // the 21st second finds the minute's quota used
+  });
+
+  it('live: never more than 30 within one second (issue 39)', async () => {
+    t = await testSandbox({ clockStart: '2026-01-15T09:00:00.000Z' });
+    const statuses = [];
+    for (let i = 0; i < 31; i++) statuses.push((await t.request('GET', '/v1/products?limit=1', { key: KEYS.liveFull })).statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    await t.sandbox.clock.advance(600); // a bucket refilled at the minute rate would let 30 more through here
+    expect((await t.request('GET', '/v1/products?limit=1', { key: KEYS.liveFull })).statusCode).toBe(429);
+    await t.sandbox.clock.advance(400);
+    expect((await t.request('GET', '/v1/products?limit=1', { key: KEYS.liveFull })).statusCode).toBe(200);
   });
 
   it('sandbox: the minute quota of 100 holds even when the burst bucket has tokens', async () => {
@@ -23,10 +49,10 @@ describe('rate limits per workspace, on the sandbox clock (Limits)', () => {
     let ok = 0;
     for (let i = 0; i < 100; i++) {
       if ((await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull })).statusCode === 200) ok++;
-      if (i < 99) await t.sandbox.clock.advance(600); // the bucket refills one token per 600 ms
+      if (i < 99) await t.sandbox.clock.advance(600); // within the burst of 5 a second
     }
     expect(ok).toBe(100);
-    await t.sandbox.clock.advance(100); // 09:00:59.5: the bucket has tokens, the minute quota has none
+    await t.sandbox.clock.advance(100); // 09:00:59.5: the burst allows, the minute quota does not
     const refused = await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull });
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');

@@ -45,12 +45,12 @@ describe('429 reasons', () => {
     expect(r.body).toBe('{"error":"Rate limit exceeded","retry_after":1}');
     expect(r.logged).toBe(r.reason);
     expect(r.reason).toBe(
-      `RATE_LIMIT_BURST workspace ${ws} (sandbox: 100/min, burst 5) used its burst of 5; the next token comes at 2026-01-15T09:00:00.600Z. ` +
-        `The clock is manual and frozen: nothing refills until it moves. Advance it: POST /__sandbox/workspaces/${ws}/clock/advance {"ms":600}, ` +
-        `\`sandbox workspace advance ${ws} 600ms\`, or in code workspace.advance(600) or sandbox.clock.advance(600)`,
+      `RATE_LIMIT_BURST workspace ${ws} (sandbox: 100/min, burst 5/s) made 5 requests within the last second, its burst; the next may pass at 2026-01-15T09:00:01.000Z. ` +
+        `The clock is manual and frozen: nothing refills until it moves. Advance it: POST /__sandbox/workspaces/${ws}/clock/advance {"ms":1000}, ` +
+        `\`sandbox workspace advance ${ws} 1000ms\`, or in code workspace.advance(1000) or sandbox.clock.advance(1000)`,
     );
     // the advice works: that advance, and the next request passes
-    expect((await post(`/workspaces/${ws}/clock/advance`, { ms: 600 })).status).toBe(200);
+    expect((await post(`/workspaces/${ws}/clock/advance`, { ms: 1000 })).status).toBe(200);
     expect((await get('/v1/products?limit=1', KEYS.sandboxFull)).status).toBe(200);
   });
 
@@ -60,7 +60,7 @@ describe('429 reasons', () => {
     await post('/rate-limits/exhaust', { workspaceId: live });
     const minute = await firstRefusal(KEYS.liveFull, 1);
     expect(minute.logged).toBe(minute.reason);
-    expect(minute.reason).toMatch(new RegExp(`^RATE_LIMIT_MINUTE workspace ${live} \\(live: 3000/min, burst 30\\) used its 3000 requests of this minute; the window resets at 2026-01-15T09:01:00.000Z\\. The clock is manual and frozen`));
+    expect(minute.reason).toMatch(new RegExp(`^RATE_LIMIT_MINUTE workspace ${live} \\(live: 3000/min, burst 30/s\\) used its 3000 requests of this minute; the window resets at 2026-01-15T09:01:00.000Z\\. The clock is manual and frozen`));
     await post(`/workspaces/${live}/clock/advance`, { ms: 60_000 });
 
     const exported = await j(fetch(`${s.controlUrl}/workspaces/${live}/export`));

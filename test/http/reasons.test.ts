@@ -73,6 +73,10 @@ describe('401: why the key was refused', () => {
     expect(r.reason).toMatch(/^NOT_BEARER the Authorization scheme is "Token", not Bearer/);
     expect(r.reason).not.toContain(KEYS.liveFull.slice(10));
     expect((await call('GET', '/v1/products?limit=1', { authorization: `bEaReR ${KEYS.liveFull}` })).status).toBe(200);
+    // issue 37: a key with no scheme is named as a key, with the header to send, and never whole
+    const bare = await refusal('GET', '/v1/products', { authorization: KEYS.sandboxFull });
+    expect(bare).toMatchObject({ status: 401, body: '{"error":"Unauthorized"}' });
+    expect(bare.reason).toBe('NOT_BEARER the Authorization header has a key with no scheme (tcs_test_boreali...); send it as Authorization: Bearer <key>');
     const malformed = await refusal('GET', '/v1/products', { authorization: 'Bearer two words' });
     expect(malformed.reason).toMatch(/^MALFORMED_BEARER /);
   });
@@ -81,10 +85,10 @@ describe('401: why the key was refused', () => {
     const sent = 'tcs_live_aurora_full_9999999999999999999999';
     const r = await refusal('GET', '/v1/products', { key: sent });
     expect(r).toMatchObject({ status: 401, body: '{"error":"Unauthorized"}' });
-    expect(r.reason).toBe('UNKNOWN_KEY no key matches tcs_live_aurora_...');
+    expect(r.reason).toBe("UNKNOWN_KEY no key matches tcs_live_aurora_...; the keys are in `sandbox keys list` and the inspector's Keys view");
     expect(r.reason).not.toContain(sent);
     const junk = await refusal('GET', '/v1/products', { key: 'abcdefghijkl' });
-    expect(junk.reason).toBe('UNKNOWN_KEY no key matches abcdef... (12 characters); it does not look like a key the sandbox issues (tcs_live_..., tcs_test_..., org_...)');
+    expect(junk.reason).toBe("UNKNOWN_KEY no key matches abcdef... (12 characters); it does not look like a key the sandbox issues (tcs_live_..., tcs_test_..., org_...); the keys are in `sandbox keys list` and the inspector's Keys view");
     expect((await refusal('GET', '/v1/products', { key: 'undefined' })).reason).toMatch(/^UNKNOWN_KEY the key sent is the text "undefined"/);
   });
 
@@ -230,7 +234,7 @@ describe('more refusals', () => {
     await fetch(`${s.controlUrl}/workspaces/${created.data.id}`, { method: 'DELETE' });
     const r = await refusal('GET', '/v1/products', { key });
     expect(r).toMatchObject({ status: 401, body: '{"error":"Unauthorized"}' });
-    expect(r.reason).toBe(`UNKNOWN_KEY no key matches ${key.slice(0, 16)}...`);
+    expect(r.reason).toBe(`UNKNOWN_KEY no key matches ${key.slice(0, 16)}...; the keys are in \`sandbox keys list\` and the inspector's Keys view`);
   });
 });
 

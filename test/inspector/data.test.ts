@@ -40,7 +40,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
     await table(page, 'departures').waitFor(WAIT);
     expect(new URL(page.url()).pathname).toBe('/__sandbox/ui/data/departures');
     expect(new URL(page.url()).searchParams.get('workspace')).toBe(ws.id);
-    const departures = await control(`/workspaces/${ws.id}/collections/departures?limit=100`);
+    const departures = await control(`/workspaces/${ws.id}/collections/departures?limit=100&order=newest`); // the view shows the newest first (issue 37)
     expect(await table(page, 'departures').locator('tbody tr').count()).toBe(Math.min(100, departures.total));
     const first = departures.rows[0].id as string;
     await table(page, 'departures').getByRole('link', { name: first }).click();
@@ -55,7 +55,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
     const ws = sandbox.workspaces.find((w) => w.mode === 'live')!;
     const { page, errors } = await chrome.open(ui(`/data/bookings?workspace=${ws.id}`));
     await table(page, 'bookings').waitFor(WAIT);
-    const bookings = await control(`/workspaces/${ws.id}/collections/bookings?limit=100`);
+    const bookings = await control(`/workspaces/${ws.id}/collections/bookings?limit=100&order=newest`);
     await expect.poll(() => page.getByTestId('page-range').textContent(), WAIT).toBe(`1–${Math.min(100, bookings.total)} of ${bookings.total.toLocaleString('en')}`);
     await screenshot(page, 'data');
 
@@ -113,7 +113,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
     await page.getByRole('button', { name: 'Next →' }).click();
     await expect.poll(() => page.getByTestId('page-range').textContent(), WAIT).toBe(`101–200 of ${total.toLocaleString('en')}`);
     expect(new URL(page.url()).searchParams.get('offset')).toBe('100');
-    const second = await control(`/workspaces/${created.id}/collections/bookings?limit=100&offset=100`);
+    const second = await control(`/workspaces/${created.id}/collections/bookings?limit=100&offset=100&order=newest`);
     await table(page, 'bookings').getByRole('link', { name: second.rows[0].id }).waitFor(WAIT);
 
     const target = second.rows[5] as Json;

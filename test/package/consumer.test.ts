@@ -1,11 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allBlocks } from '../docs/extract.ts';
+import { installInto, packTarball, run, version } from './packed.ts';
 
 /**
  * The consumer test (issue 14): the package as an integrator gets it. It packs
@@ -15,11 +15,6 @@ import { allBlocks } from '../docs/extract.ts';
  * under `module: nodenext`, `strict`, `skipLibCheck: false`, runs the README's
  * programmatic example, and starts `npx sandbox start --port 0 --json`.
  */
-const run = promisify(execFile);
-const root = join(import.meta.dirname, '..', '..');
-const PACKAGE_FILES = ['package.json', 'package-lock.json', 'bin', 'src', 'scripts', 'fixtures', 'scenarios', 'docs', 'README.md', 'tsconfig.json', 'tsconfig.build.json'];
-const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-
 let work: string;
 let project: string;
 let tarball: string;
@@ -48,22 +43,14 @@ function importedPackages(code: string[]): string[] {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tcs-consumer-'));
-  const copy = join(work, 'repo');
-  mkdirSync(copy);
-  for (const entry of PACKAGE_FILES) if (existsSync(join(root, entry))) cpSync(join(root, entry), join(copy, entry), { recursive: true });
-  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  await run(process.execPath, ['scripts/build.mjs'], { cwd: copy });
-  await run(process.execPath, ['scripts/build-types.mjs'], { cwd: copy });
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: copy });
-  tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+  tarball = await packTarball(work);
 
   project = join(work, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const code = examples().map((e) => e.code);
   const deps = [`typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`, ...importedPackages(code)];
-  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...deps], { cwd: project });
-  installWarnings = installed.stderr;
+  installWarnings = await installInto(project, tarball, deps);
 }, 600_000);
 
 afterAll(() => {

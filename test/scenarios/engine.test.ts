@@ -31,9 +31,30 @@ describe('loading scenario files', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sbx-scn-'));
     const file = join(dir, 'bad.json');
     await writeFile(file, JSON.stringify({ name: 'bad', description: 'x', steps: [{ request: { method: 'GET', path: 'no-slash' } }] }));
-    await expect(loadScenarioFile(file)).rejects.toThrow(`${file}: steps[0]`);
+    await expect(loadScenarioFile(file)).rejects.toThrow(`${file}:1:76: steps[0] "GET no-slash": request.path:`);
     await writeFile(file, '{ nope');
-    await expect(loadScenarioFile(file)).rejects.toThrow(/malformed JSON/);
+    await expect(loadScenarioFile(file)).rejects.toThrow(`${file}:1:3: malformed JSON: expected a double-quoted key, found "n"`);
+  });
+
+  it('reads every time field as a duration or milliseconds (issue 38, point 3)', () => {
+    const scenario = ScenarioSchema.parse({
+      name: 'durations',
+      description: 'x',
+      steps: [
+        { control: { action: 'advanceClock', ms: '1h30m' } },
+        { control: { action: 'setSuspension', enabled: true, windowMs: '1m', durationMs: '5m' } },
+        { control: { action: 'addFault', fault: { status: 503, latencyMs: '250ms' } } },
+        { waitForDelivery: { receiver: 'r', type: 'booking.created', advanceMs: '2d' } },
+        { control: { action: 'advanceClock', ms: 250 } },
+      ],
+    });
+    expect(scenario.steps).toMatchObject([
+      { control: { ms: 5_400_000 } },
+      { control: { windowMs: 60_000, durationMs: 300_000 } },
+      { control: { fault: { latencyMs: 250 } } },
+      { waitForDelivery: { advanceMs: 172_800_000 } },
+      { control: { ms: 250 } },
+    ]);
   });
 });
 

@@ -45,7 +45,7 @@ describe('sandbox listen / trigger', () => {
     const run = runCli(['listen', '--forward-to', `${receiver.url}/live`, '--events', 'customer.created', '--url', sandbox.url]);
     try {
       await waitForStdout(run, 'signing secret');
-      const workspaceId = sandbox.workspaces[0]!.id;
+      const workspaceId = sandbox.workspaces.find((w) => w.mode === 'sandbox')!.id; // listen's default: the README key's workspace
       const printed = waitForStdout(run, 'attempt 1'); // the banner names customer.created already
       await sandbox.app.inject({ method: 'POST', url: '/__sandbox/events', payload: { workspaceId, type: 'customer.created', data: { id: 'ppl_cli' } } });
       await sandbox.context.webhooks.idle();

@@ -46,7 +46,7 @@ describe('rateLimits chosen when a workspace is created', () => {
     const refused = await products();
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ error: 'Rate limit exceeded', retry_after: 1 });
-    expect((await control('POST', `/workspaces/${w.id}/clock/advance`, { ms: 600 })).statusCode).toBe(200);
+    expect((await control('POST', `/workspaces/${w.id}/clock/advance`, { ms: 1000 })).statusCode).toBe(200);
     expect((await products()).statusCode).toBe(200);
   });
 

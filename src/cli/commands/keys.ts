@@ -10,6 +10,6 @@ export function keysCommand(program: Command): void {
   withWorkspace(controlCommand(keys, 'create', 'create a workspace key; the key is printed once', ['keys create --name CI --scopes products:read,bookings:read']))
     .option('--name <name>', 'a label for the key').option('--scopes <list>', 'comma-separated scopes (default: full access)')
     .action(async (opts) => (await import('../keys.ts')).runKeysCreate(opts));
-  controlCommand(keys, 'revoke', 'revoke a workspace key (the next request with it gets 401)', ['keys revoke wkey_...']).argument('<id>', 'key id')
+  controlCommand(keys, 'revoke', 'revoke a workspace key (the next request with it gets 401)', ['keys revoke wkey_...', 'keys revoke tcs_test_borealis_p']).argument('<key>', 'the key\'s id, its prefix (as listed) or the key itself')
     .action(async (id: string, opts) => (await import('../keys.ts')).runKeysRevoke(id, opts));
 }

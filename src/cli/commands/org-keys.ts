@@ -13,6 +13,6 @@ export function orgKeysCommand(program: Command): void {
     .option('--rps <n>', 'requests per second', parseInteger('--rps', 1, 10_000)).option('--rpm <n>', 'requests per minute', parseInteger('--rpm', 1, 600_000))
     .option('--burst <n>', 'burst size', parseInteger('--burst', 1, 10_000))
     .action(async (opts) => (await import('../org-keys.ts')).runOrgKeysCreate(opts));
-  controlCommand(orgKeys, 'revoke', 'revoke an organization key', ['org-keys revoke orgkey_...']).argument('<id>', 'key id')
+  controlCommand(orgKeys, 'revoke', 'revoke an organization key', ['org-keys revoke orgkey_...']).argument('<key>', 'the key\'s id, its prefix (as listed) or the key itself')
     .action(async (id: string, opts) => (await import('../org-keys.ts')).runOrgKeysRevoke(id, opts));
 }

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { normaliseAllowedHost } from '../../core/host-guard.ts';
-import { parseDuration } from '../duration.ts';
+import { durationOption, parseDuration } from '../duration.ts';
+import { withEnvOptions } from '../env-options.ts';
 import { parseInteger } from './options.ts';
 
 /** `sandbox start`, and the options of every command that runs a sandbox itself (start, exec). */
@@ -57,7 +58,7 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
     .option('--strict', 'refuse, with a 400, every request the sandbox would accept only by guessing (X-Sandbox-Warning)')
     .option('--strict-webhook-urls', 'refuse plain http:// webhook URLs even on loopback, as production does')
     .option('--webhook-retry-scale <factor>', 'shrink the webhook retry schedule (0 < factor <= 1) to watch retries live', parseFactor)
-    .option('--webhook-timeout <seconds>', 'deadline of one webhook delivery attempt (default 10)', parseInteger('--webhook-timeout', 1, 300))
+    .option('--webhook-timeout <duration>', 'deadline of one webhook delivery attempt: 10s, 2500ms (a plain number is seconds; default 10s)', durationOption('--webhook-timeout', 1, 300_000, { plainSeconds: true }))
     .option('--webhook-max-pending <n>', 'pending webhook deliveries per subscription; past it the oldest expires (default 1000)', parseInteger('--webhook-max-pending', 1, 1_000_000))
     .option('--suspension', 'suspend a workspace for 5 min after more than 20 429s within a minute (emulated; off by default)')
     .option('--max-workspaces <n>', 'created workspaces at most (POST /__sandbox/workspaces answers 409 past it; default 1000)', parseInteger('--max-workspaces', 1, 1_000_000))
@@ -69,15 +70,22 @@ export function withServeOptions(command: Command, defaults: { port: number }): 
 }
 
 export function startCommand(program: Command): void {
-  withServeOptions(program.command('start').description('serve the API and the control plane on this machine'), { port: 4010 })
+  const start = withServeOptions(program.command('start').description('serve the API and the control plane on this machine'), { port: 4010 })
     .option('--json', 'print one JSON line with the URL, workspaces and keys, instead of the banner')
+    .option('--detach', 'start in the background: return once the sandbox answers, print the ready line, exit 0 while it keeps serving (`sandbox stop` stops it)')
+    .option('--log <file>', 'with --detach, where its output goes (default: <data>.log beside the data file, or a file in the temporary directory with --in-memory)')
     .option('--watch', 'reload fixtures, scenarios and hand edits of the database file while running')
     .option('--scenarios <dir>', 'scenarios directory to watch (default: the bundled scenarios)')
     .option('--dashboard', 'open the live dashboard in this terminal instead of the banner (q stops the sandbox)')
     .option('--open', 'open the browser inspector (/__sandbox/ui/) once serving ($SANDBOX_BROWSER, else xdg-open / open / start)')
-    .addHelpText('after', '\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7\n  $ npx sandbox start --open')
+    .addHelpText('after', '\nEvery option can also be set from the environment as SANDBOX_<OPTION> (SANDBOX_PORT, SANDBOX_NO_RATE_LIMITS=1, ...); a flag wins.\n\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7\n  $ npx sandbox start --open\n  $ npx sandbox start --detach --port 4010 && npx sandbox stop --port 4010')
     .action(async (opts) => {
+      if (opts.detach) {
+        const { runDetached } = await import('../detach.ts');
+        return runDetached(opts);
+      }
       const { runStart } = await import('../start.ts');
       await runStart(opts);
     });
+  withEnvOptions(start);
 }

@@ -37,6 +37,7 @@ export const DataQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   q: z.string().max(200).optional().describe('case-insensitive text search over each record\'s JSON (secrets left out); empty: none'),
   id: z.string().max(200).optional().describe('exact id: 0 or 1 row; empty: none'),
+  order: z.enum(['stored', 'newest']).default('stored').describe('stored: as stored, oldest first; newest: the newest first (a booking just made is on the first page). A `q` search lists its matches as stored'),
 });
 
 export const DataPageSchema = z
@@ -99,7 +100,7 @@ export const DATA_ROUTES = defineRoutes({
     inferred: true,
     // derived, both this and the record's would be getSandboxWorkspaceCollection
     operationId: 'listSandboxWorkspaceCollectionRecords',
-    summary: 'A page of the records of one collection of a workspace, as stored (oldest first), by id or text search; secrets redacted',
+    summary: 'A page of the records of one collection of a workspace, as stored (oldest first) or newest first, by id or text search; secrets redacted',
   },
   dataRecord: {
     method: 'GET',

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineRoutes } from '../contract.ts';
 
 export const HealthSchema = z.object({ status: z.literal('ok'), uptimeMs: z.number(), now: z.string() });
+/** POST /__sandbox/stop: the stop began; `pid` and `hostname` let `sandbox stop` wait for that process to end */
+export const StopRequestSchema = z.object({ stopping: z.literal(true), pid: z.number(), hostname: z.string(), stopTimeoutMs: z.number() });
 
 /**
  * GET /__sandbox/health, a group of its own: the listening app serves it
@@ -10,4 +12,5 @@ export const HealthSchema = z.object({ status: z.literal('ok'), uptimeMs: z.numb
  */
 export const HEALTH_ROUTES = defineRoutes({
   health: { method: 'GET', path: '/health', data: HealthSchema, summary: 'Ready for traffic: status, uptime and the sandbox time' },
+  stop: { method: 'POST', path: '/stop', data: StopRequestSchema, errors: [409], inferred: true, summary: 'Stop the sandbox as SIGTERM does (drain, flush, exit); `sandbox stop` sends it' },
 });

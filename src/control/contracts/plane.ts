@@ -38,11 +38,18 @@ export const CreatedWorkspaceKeySchema = z.object({
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
 });
-export const ClockStateSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), nowMs: z.number(), pendingTimers: z.number() }).meta({ id: 'ClockState' });
+export const ClockStateSchema = z.object({
+  mode: z.enum(['real', 'manual']),
+  now: z.string(),
+  nowMs: z.number(),
+  pendingTimers: z.number(),
+  /** how far advance and set have moved the clock from where it started; 0 after a reset */
+  advancedMs: z.number(),
+}).meta({ id: 'ClockState' });
 const TimerRunSchema = z.object({ label: z.string(), workspaceId: z.string().nullable(), at: z.string() });
 const ClockToNextSchema = ClockStateSchema.extend({
   workspaceId: z.string().nullable().describe('the workspace whose clock moved; null: the sandbox clock'),
-  advancedMs: z.number().int(),
+  movedMs: z.number().int().describe('how far this call moved the clock (advancedMs is the sandbox clock\'s whole advance since its start)'),
   ran: z.array(TimerRunSchema).describe('every timer that ran during the move, in order (periodic sweeps included)'),
   next: z.object({ label: z.string(), at: z.string() }).nullable().describe('the timer due next after the move, or null'),
 });

@@ -17,6 +17,8 @@ export const WorkspaceClockSchema = z.object({
   now: z.string(),
   nowMs: z.number(),
   pendingTimers: z.number(),
+  /** the global clock's travel from its start plus this workspace's own advance */
+  advancedMs: z.number(),
   workspaceId: z.string(),
   offsetMs: z.number(),
 }).meta({ id: 'WorkspaceClock' });

@@ -5,15 +5,19 @@ import { loadPage, PAGE_SIZE, type DataPage } from './api.ts';
 import { useLoad } from './useLoad.ts';
 import { useDataWorkspace } from './workspace.ts';
 
-/** One collection, a page of 100 records (?offset=), searched by exact id (?id=) or text (?q=). */
+/**
+ * One collection, a page of 100 records (?offset=), searched by exact id (?id=) or text (?q=).
+ * Newest first unless ?order=stored (issue 37: the booking just made was row 92, below the fold).
+ */
 export function CollectionPage({ collection }: { collection: string }) {
   const { workspaceId, withWorkspace } = useDataWorkspace();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const id = params.get('id') ?? '';
   const offset = Math.max(0, Number(params.get('offset') ?? 0) || 0);
-  const key = workspaceId ? JSON.stringify([workspaceId, collection, q, id, offset]) : null;
-  const { data, error, loading } = useLoad(key, () => loadPage(workspaceId!, collection, { offset, ...(q ? { q } : {}), ...(id ? { id } : {}) }));
+  const order = params.get('order') === 'stored' ? 'stored' : 'newest';
+  const key = workspaceId ? JSON.stringify([workspaceId, collection, q, id, offset, order]) : null;
+  const { data, error, loading } = useLoad(key, () => loadPage(workspaceId!, collection, { offset, order, ...(q ? { q } : {}), ...(id ? { id } : {}) }));
 
   const go = (change: Record<string, string | number | null>) =>
     setParams((prev) => {
@@ -31,6 +35,13 @@ export function CollectionPage({ collection }: { collection: string }) {
       <div className="data-head">
         <h1>{collection}</h1>
         <SearchForm key={`${collection} ${q} ${id}`} q={q} id={id} onSearch={(search) => go({ ...search, offset: null })} />
+        <label className="data-order">
+          Order{' '}
+          <select aria-label="Order" value={order} onChange={(e) => go({ order: e.target.value === 'stored' ? 'stored' : null, offset: null })}>
+            <option value="newest">newest first</option>
+            <option value="stored">oldest first (as stored)</option>
+          </select>
+        </label>
       </div>
       <ErrorLine error={error} />
       {data ? (

@@ -48,11 +48,15 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
     return { subscription: subscriptionView(found), secret: found.secret };
   });
 
-  // `sandbox listen` pauses its subscription when it exits, so nothing keeps retrying into a closed port.
+  // `sandbox listen` pauses its subscription when it exits, so nothing keeps retrying into a closed port;
+  // what was still pending is cancelled before the answer.
   serve(app, setSubscriptionActive, async (request) => {
     const workspace = requireWorkspace(ctx, request.body.workspaceId);
     const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
-    return service.update({ workspace } as Principal, request.params.id, { active: request.body.active });
+    const updated = await service.update({ workspace } as Principal, request.params.id, { active: request.body.active });
+    // its pending deliveries are cancelled now, as docs/webhooks.md says of listen's stop (issue 37)
+    if (!updated.active) await ctx.webhooks.cancelPendingOf(workspace.id, updated.id);
+    return updated;
   });
 }
 

@@ -11,11 +11,13 @@ const bare = async (args: string[]) => runCliInProcess(args, { SANDBOX_URL: '' }
 
 describe('errors a person can act on', () => {
   it('ratelimit exhaust --key <unknown> says not found', async () => {
-    expect(expectOneLineFailure(await t.cli(['ratelimit', 'exhaust', '--key', 'orgkey_nope']))).toBe('sandbox: Key orgkey_nope not found');
+    expect(expectOneLineFailure(await t.cli(['ratelimit', 'exhaust', '--key', 'orgkey_nope']))).toBe('sandbox: no key "orgkey_nope": give its id, its prefix or the key itself (`sandbox keys list` or `sandbox org-keys list` lists them)');
   });
 
-  it('an unknown subcommand of a group is an unknown command, not "too many arguments"', async () => {
-    expect(expectOneLineFailure(await bare(['keys', 'bogus']))).toBe('sandbox: unknown command "keys bogus"; keys has: list, create, revoke (run `sandbox keys --help`)');
+  it('an unknown subcommand of a group is an unknown command, not "too many arguments" (a usage error: exit 2)', async () => {
+    const r = await bare(['keys', 'bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sandbox: unknown command "keys bogus"; keys has: list, create, revoke (sandbox keys --help)\n');
   });
 
   it('--control-token too short names the flag', async () => {
@@ -53,7 +55,7 @@ describe('errors a person can act on', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tcs-scenario-'));
     const file = join(dir, 'typo.json');
     await writeFile(file, JSON.stringify({ name: 'typo', description: 'x', steps: [{ request: { method: 'GET', path: '/v1/products' }, expcet: { status: 200 } }] }));
-    expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(`sandbox: ${file}: steps[0]: unknown key "expcet" (did you mean "expect"?)`);
+    expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(`sandbox: ${file}:1:93: steps[0] "GET /v1/products": unknown key "expcet" (did you mean "expect"?)`);
   });
 
   it('a misspelt step kind names the key, suggests the kind and lists the kinds', async () => {
@@ -61,7 +63,7 @@ describe('errors a person can act on', () => {
     const file = join(dir, 'typo.json');
     await writeFile(file, JSON.stringify({ name: 'typo', description: 'x', steps: [{ name: 'list', reqest: { method: 'GET', path: '/v1/products' } }] }));
     expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(
-      `sandbox: ${file}: steps[0]: unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`,
+      `sandbox: ${file}:1:58: steps[0] "list": unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`,
     );
   });
 

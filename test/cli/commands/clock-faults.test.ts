@@ -25,6 +25,12 @@ describe('sandbox clock', () => {
     expect(expectOneLineFailure(await t.cli(['clock', 'advance', '5 parsecs']))).toMatch(/invalid duration "5 parsecs"/);
   });
 
+  it('a duration past the control plane\'s bound is refused in the command\'s words, not as body.ms (issue 38, point 3)', async () => {
+    expect(expectOneLineFailure(await t.cli(['clock', 'advance', '4000d']))).toBe('sandbox: clock advance moves the clock 3650d (ten years) at most; "4000d" is more');
+    const name = t.sandbox.workspaces.find((w) => w.mode === 'sandbox')!.name;
+    expect(expectOneLineFailure(await t.cli(['workspace', 'advance', name, '4000d']))).toBe('sandbox: workspace advance moves the clock 3650d (ten years) at most; "4000d" is more');
+  });
+
   it('sets a manual clock backwards (issue 15)', async () => {
     const back = await t.cli(['clock', 'set', '2000-01-01T00:00:00Z', '--json']);
     expect(json(back).now).toBe('2000-01-01T00:00:00.000Z');
@@ -54,7 +60,27 @@ describe('sandbox fault', () => {
   });
 
   it('a rule the control plane refuses is one line with the reason', async () => {
-    expect(expectOneLineFailure(await t.cli(['fault', 'add', '--path', '/v1/products']))).toMatch(/status, latencyMs or drop/);
+    expect(expectOneLineFailure(await t.cli(['fault', 'add', '--path', '/v1/nope', '--status', '503']))).toMatch(/path \/v1\/nope matches no \/v1 route/);
+  });
+
+  it('a rule that does nothing is refused in the flags the user typed, not the API fields (issue 38, point 3)', async () => {
+    const line = expectOneLineFailure(await t.cli(['fault', 'add', '--path', '/v1/products']));
+    expect(line).toBe('sandbox: fault add needs what the rule does: --status <code>, --latency <duration> or --drop');
+    expect(expectOneLineFailure(await t.cli(['fault', 'add', '--drop', '--status', '503']))).toMatch(/^sandbox: --drop and --status exclude each other/);
+  });
+
+  it('--latency reads the duration syntax of clock advance: 250, 250ms, 2s alike (issue 38, point 3)', async () => {
+    for (const [text, ms] of [['250', 250], ['250ms', 250], ['2s', 2000], ['1.5s', 1500]] as const) {
+      const added = await t.cli(['fault', 'add', '--path', '/v1/products', '--latency', text, '--json']);
+      expect(added.code, added.stderr).toBe(0);
+      expect(json(added).latencyMs).toBe(ms);
+    }
+    await t.cli(['fault', 'clear']);
+    const tooLong = await t.cli(['fault', 'add', '--latency', '5m']);
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toContain('--latency takes a duration from 0 to 2m; "5m" is more');
+    const notOne = await t.cli(['fault', 'add', '--latency', 'soon']);
+    expect(notOne.stderr).toContain('--latency takes a duration from 0 to 2m, written 250 (ms), 250ms, 2s, 5m, 1h, 2d or 1h30m; not "soon"');
   });
 });
 

@@ -59,6 +59,22 @@ describe('sandbox org-keys', () => {
     expect((await t.api('GET', '/v1/products?limit=1', key.key)).status).toBe(401);
   });
 
+  it('revoke, ratelimit exhaust --key and fault add --key take the prefix org-keys list shows, or the key itself (issue 37)', async () => {
+    const key = json(await t.cli(['org-keys', 'create', '--scopes', 'products:read', '--json']));
+    expect((await t.api('GET', '/v1/products?limit=1', key.key)).status).toBe(200); // its bucket is made on first use
+    const exhausted = await t.cli(['ratelimit', 'exhaust', '--key', key.keyPrefix, '--json']);
+    expect(exhausted.stderr).toBe('');
+    expect(exhausted.code).toBe(0);
+    expect(json(exhausted)).toMatchObject({ id: key.id, kind: 'key', remaining: 0 });
+    const fault = await t.cli(['fault', 'add', '--key', key.key, '--status', '503', '--times', '1', '--json']);
+    expect(fault.code).toBe(0);
+    expect(json(fault)).toMatchObject({ key: key.id });
+    await t.cli(['fault', 'clear']);
+    const revoked = await t.cli(['org-keys', 'revoke', key.key]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked ${key.id}`);
+  });
+
   it('--rps without --rpm and --burst is refused with one line', async () => {
     expect(expectOneLineFailure(await t.cli(['org-keys', 'create', '--rps', '2']))).toMatch(/--rps, --rpm and --burst go together/);
   });

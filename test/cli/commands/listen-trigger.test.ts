@@ -23,14 +23,16 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 const client = () => new ControlClient({ url: t.sandbox.url });
+/** listen's default workspace: the sandbox-mode one, the README key's (issue 37) */
+const listenWorkspace = async () => (await client().workspaces()).find((w) => w.mode === 'sandbox')!;
 async function subscriptionTo(url: string) {
-  const workspace = (await client().workspaces())[0]!;
+  const workspace = await listenWorkspace();
   return client().findSubscription({ workspaceId: workspace.id, url });
 }
 
 describe('sandbox listen', () => {
   it('--print-secret changes nothing: an existing subscription keeps its events and state', async () => {
-    const workspace = (await client().workspaces())[0]!;
+    const workspace = await listenWorkspace();
     const url = 'http://127.0.0.1:9/print-secret';
     const { secret } = await client().ensureSubscription({ workspaceId: workspace.id, url, events: ['booking.created'] });
     const r = await t.cli(['listen', '--forward-to', url, '--print-secret']);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../../src/cli/clock.ts';
 import { requestLine } from '../../../src/cli/logs.ts';
 import { SseParser } from '../../../src/control/client.ts';
+import { buildProgram } from '../../../src/cli/main.ts';
 
 describe('parseDuration (sandbox clock advance)', () => {
   it.each([
@@ -25,6 +26,22 @@ describe('parseDuration (sandbox clock advance)', () => {
 
   it('refuses a negative duration with the way back (issue 26)', () => {
     expect(() => parseDuration('-5s')).toThrow('"-5s" is a negative duration, and advancing moves the clock forward only; to go back, `sandbox clock set <iso>`');
+  });
+});
+
+describe('start --webhook-timeout (issue 38, point 3)', () => {
+  const option = buildProgram('start').commands.find((c) => c.name() === 'start')!.options.find((o) => o.long === '--webhook-timeout')!;
+  it.each([
+    ['2s', 2000],
+    ['2500ms', 2500],
+    ['1m', 60_000],
+    ['10', 10_000], // a plain number stays seconds, as the option always read it
+  ])('%s is %d ms', (text, ms) => {
+    expect(option.parseArg!(text, undefined)).toBe(ms);
+  });
+
+  it('refuses past 5m naming the flag', () => {
+    expect(() => option.parseArg!('6m', undefined)).toThrow('--webhook-timeout takes a duration from 1ms to 5m; "6m" is more');
   });
 });
 

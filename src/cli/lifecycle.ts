@@ -1,0 +1,128 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_STOP_TIMEOUT_MS } from '../config.ts';
+import { controlClient, report, type ControlFlags } from './control.ts';
+import { fail } from './output.ts';
+import { FLUSH_GRACE_MS } from './stop-deadline.ts';
+
+/**
+ * `sandbox stop` and `sandbox wait`: the two ends of a sandbox started in the
+ * background (`start --detach`, a container, `sandbox start &`), for shell CI
+ * (issue 36). Both find it as every control command does (--url, else
+ * $SANDBOX_URL, else the default), or by --port on this machine.
+ */
+export interface LifecycleFlags extends Omit<ControlFlags, 'workspace'> {
+  port?: number;
+  json?: boolean;
+  /** `wait`: milliseconds */
+  timeout?: number;
+  /** `stop`: write the run report (GET /__sandbox/report) to this file before stopping */
+  report?: string;
+  reportFormat?: string;
+}
+
+const POLL_MS = 100;
+/** what `stop` allows past the sandbox's own deadline (drain, then flush) before it says the process is stuck */
+const STOP_MARGIN_MS = 5_000;
+
+const target = (flags: LifecycleFlags): LifecycleFlags & { url: string } =>
+  flags.port === undefined ? flags : { ...flags, url: `http://127.0.0.1:${flags.port}` };
+
+/**
+ * POST /__sandbox/stop: the sandbox stops as on SIGTERM (drain, flush,
+ * exit). When its process runs on this machine, returns once it has exited,
+ * so every acknowledged write is in its file; otherwise (a container) once it
+ * takes no more connections.
+ */
+export async function runStop(given: LifecycleFlags): Promise<void> {
+  const flags = target(given);
+  if (flags.report && !['json', 'junit'].includes(flags.reportFormat ?? 'json')) fail(`--report-format must be json or junit, not "${flags.reportFormat}"`);
+  const client = await controlClient(flags);
+  let answer;
+  try {
+    if (flags.report) await writeReport(client, flags.report, flags.reportFormat ?? 'json');
+    answer = await client.stop();
+  } catch (err) {
+    if (err instanceof Error && err.name === 'SandboxNotRunningError') fail(`${err.message}; nothing to stop`);
+    throw err;
+  }
+  // the same machine: its pid is one we can watch (a stop may be over already)
+  const local = answer.hostname === hostname();
+  const deadlineMs = (answer.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS) + FLUSH_GRACE_MS + STOP_MARGIN_MS;
+  const gone = local ? await until(() => !isRunning(answer.pid), deadlineMs) : await until(async () => !(await answers(flags.url)), deadlineMs);
+  // a container on the host's network has its hostname, and its pid may name another process here
+  if (!gone && local && !(await answers(flags.url))) return report(flags, { stopped: true, url: flags.url, pid: answer.pid, exited: false }, () => `stopped the sandbox at ${flags.url} (it takes no more connections)`);
+  if (!gone) fail(`the sandbox at ${flags.url} (process ${answer.pid}) is still ${local ? 'running' : 'answering'} ${Math.round(deadlineMs / 1000)} s after it was asked to stop; see its log, or kill ${answer.pid}`);
+  report(flags, { stopped: true, url: flags.url, pid: answer.pid, exited: local }, () =>
+    local ? `stopped the sandbox at ${flags.url} (process ${answer.pid} has exited; its data is flushed)` : `stopped the sandbox at ${flags.url} (it takes no more connections; its process, ${answer.pid} on ${answer.hostname}, ends after its flush)`);
+}
+
+/**
+ * The run report of a sandbox that ran in the background, as `sandbox exec --report` writes it:
+ * the summary on stderr, the file as asked. Read just before the stop, when every request is in.
+ */
+async function writeReport(client: Awaited<ReturnType<typeof controlClient>>, file: string, format: string): Promise<void> {
+  const report = await client.report();
+  const { junitXml, summaryLines } = await import('./run-report.ts');
+  try {
+    writeFileSync(file, format === 'junit' ? junitXml(report) : `${JSON.stringify(report, null, 2)}\n`);
+  } catch (err) {
+    fail(`cannot write the report to ${file}: ${(err as Error).message}; the sandbox was not stopped`);
+  }
+  process.stderr.write(`${[...summaryLines(report), `report: ${file} (${format})`].join('\n')}\n`);
+}
+
+/** GET /__sandbox/health until it answers 200, for up to --timeout. */
+export async function runWait(given: LifecycleFlags): Promise<void> {
+  const flags = target(given);
+  const timeoutMs = flags.timeout ?? 30_000;
+  const client = await controlClient(flags);
+  let last = 'no answer yet';
+  const ready = await until(async () => {
+    try {
+      await client.health();
+      return true;
+    } catch (err) {
+      if (err instanceof Error && err.name === 'ControlPlaneError' && (err as Error & { status?: number }).status === 401) {
+        fail(`the sandbox at ${flags.url} answers, but wants its control token: pass --token or set SANDBOX_CONTROL_TOKEN`);
+      }
+      last = err instanceof Error ? err.message : String(err);
+      return false;
+    }
+  }, timeoutMs);
+  if (!ready) fail(`no sandbox was ready at ${flags.url} within ${timeoutMs / 1000} s (last: ${last}); is it starting? its log says why not`);
+  report(flags, { ready: true, url: flags.url }, () => `the sandbox at ${flags.url} is ready`);
+}
+
+async function until(check: () => boolean | Promise<boolean>, deadlineMs: number): Promise<boolean> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(POLL_MS);
+  }
+}
+
+/** A process that exists and is not a zombie (one whose parent has not reaped it has exited all the same). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS): kill's answer stands
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/__sandbox/health`, { signal: AbortSignal.timeout(2_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,28 @@
+import { runCli, waitForStdout, type Running } from '../helpers/cli.ts';
+
+/**
+ * The journeys of issue 37 start the sandbox as a user does: `sandbox start` in a process of its
+ * own, on a free port, in memory, with the banner read for what it offers.
+ */
+export interface StartedSandbox {
+  run: Running;
+  url: string;
+  banner: string;
+  stop(): Promise<void>;
+}
+
+export async function startSandbox(args: string[] = []): Promise<StartedSandbox> {
+  const run = runCli(['start', '--port', '0', '--in-memory', ...args]);
+  await waitForStdout(run, 'Ctrl+C stops it', 60_000);
+  const banner = run.output().stdout;
+  const url = /is serving (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
+  return {
+    run,
+    url,
+    banner,
+    async stop() {
+      if (run.child.exitCode === null) run.child.kill('SIGINT');
+      await run.exit;
+    },
+  };
+}
