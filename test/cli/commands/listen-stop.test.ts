@@ -21,15 +21,15 @@ afterAll(() => receiver.close());
 
 describe('sandbox listen, stopped', () => {
   it('says in one line that its subscription is paused and what becomes of the pending delivery', async () => {
-    const run = runCli(['listen', '--forward-to', hookUrl, '--url', t.sandbox.url]);
+    const workspace = t.sandbox.workspaces[0]!;
+    const run = runCli(['listen', '--forward-to', hookUrl, '--workspace', workspace.id, '--url', t.sandbox.url]);
     await waitForStdout(run, 'Forwarding');
-    expect((await t.cli(['trigger', 'booking.created'])).code).toBe(0);
+    expect((await t.cli(['trigger', 'booking.created', '--workspace', workspace.id])).code).toBe(0);
     await waitForStdout(run, 'attempt 1');
     run.child.kill('SIGINT');
     const exit = await run.exit;
     expect(exit.code).toBe(0);
-    const workspace = (await new ControlClient({ url: t.sandbox.url }).workspaces())[0]!;
     const { subscription } = await new ControlClient({ url: t.sandbox.url }).findSubscription({ workspaceId: workspace.id, url: hookUrl });
-    expect(exit.stderr).toBe(`Stopped: subscription ${subscription.id} is paused, so new events are not sent to it; 1 pending delivery stays pending and is cancelled when its retry comes, unless \`sandbox listen\` to the same URL resumes the subscription first\n`);
+    expect(exit.stderr).toBe(`Stopped: subscription ${subscription.id} is paused, so new events are not sent to it; its 1 pending delivery was cancelled (\`sandbox events list --status cancelled\`); \`sandbox listen\` to the same URL resumes the subscription\n`);
   });
 });
