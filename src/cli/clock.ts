@@ -16,7 +16,17 @@ export async function runClockShow(flags: ScriptFlags): Promise<void> {
   show(await client.clock(), flags);
 }
 
-export async function runClockAdvance(duration: string, flags: ScriptFlags): Promise<void> {
+export interface ClockAdvanceFlags extends ScriptFlags {
+  toNext?: boolean;
+}
+
+export async function runClockAdvance(duration: string | undefined, flags: ClockAdvanceFlags): Promise<void> {
+  if (flags.toNext) {
+    if (duration !== undefined) throw new Error(`give a duration or --to-next, not both ("${duration}")`);
+    return (await import('./clock-next.ts')).runClockAdvanceToNext(flags);
+  }
+  if (duration === undefined) throw new Error('clock advance needs a duration (90s, 5m, 2h, 1d) or --to-next');
+  if (flags.workspace !== undefined) throw new Error(`--workspace goes with --to-next; to move one workspace's clock by ${duration}, \`sandbox workspace advance <id|name> ${duration}\``);
   const ms = parseAdvance(duration, 'clock advance');
   const client = await controlClient(flags);
   show(await client.advanceClock(ms), flags, `advanced ${duration} (${ms} ms)`);

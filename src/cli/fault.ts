@@ -1,5 +1,6 @@
-import type { FaultRuleInput, FaultRuleSummary } from '../control/client.ts';
-import { printJson } from './output.ts';
+import type { FaultRuleInput, FaultRuleSummary, WorkspaceSummary } from '../control/client.ts';
+import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
+import { dim, printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 import { findAnyKey } from './keys.ts';
@@ -30,10 +31,11 @@ export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
   }
   if (flags.drop && flags.status !== undefined) throw new Error('--drop and --status exclude each other: a dropped connection answers no status');
   const client = await controlClient(flags);
+  const target = flags.workspace ? await resolveWorkspace(client, flags.workspace) : undefined;
   const rule: FaultRuleInput = {
     ...(flags.method ? { method: flags.method } : {}),
     ...(flags.path ? { path: flags.path } : {}),
-    ...(flags.workspace ? { workspaceId: (await resolveWorkspace(client, flags.workspace)).id } : {}),
+    ...(target ? { workspaceId: target.id } : {}),
     // the key by id, listing prefix or the key itself; the rule names it by id
     ...(flags.key ? { key: (await findAnyKey(client, flags.key)).id } : {}),
     ...(flags.status !== undefined ? { status: flags.status } : {}),
@@ -47,6 +49,21 @@ export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
   };
   const created = await client.addFault(rule);
   report(flags, created, () => `Added ${created.id}: ${describe(created)}`);
+  const note = rateLimitNote(target ? [target] : await client.workspaces());
+  if (note) process.stderr.write(`${dim(note)}\n`);
+}
+
+/**
+ * Issue 38: on a workspace whose limits are enforced, the tier's 429s mix with a rule's answers
+ * (200 503 429 ...); one line says so and how to keep them out. Null when none enforces them.
+ */
+export function rateLimitNote(workspaces: readonly WorkspaceSummary[]): string | null {
+  const enforcing = workspaces.filter((w) => w.rateLimits === 'enforce');
+  if (enforcing.length === 0) return null;
+  const first = enforcing[0]!;
+  const tier = (w: WorkspaceSummary) => `${w.name}: ${w.mode} tier, ${WORKSPACE_LIMITS[w.mode].perMinute.toLocaleString('en-US')}/min, burst ${WORKSPACE_LIMITS[w.mode].burst}`;
+  const higher = enforcing.some((w) => w.mode === 'sandbox') ? `, or \`sandbox ratelimit mode live --workspace "${enforcing.find((w) => w.mode === 'sandbox')!.name}"\` for the live tier's higher limits` : '';
+  return `note: rate limits are enforced (${enforcing.length === 1 ? tier(first) : enforcing.map(tier).join('; ')}), so their 429s will mix with this rule's answers; to keep them out, start the sandbox with --no-rate-limits (or create the workspace with --rate-limits report)${higher}`;
 }
 
 export async function runFaultList(flags: ScriptFlags): Promise<void> {

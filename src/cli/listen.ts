@@ -25,7 +25,13 @@ export async function runListen(flags: ListenFlags): Promise<void> {
   if (flags.printSecret) return printSecret(client, workspace, flags.forwardTo);
   const events = (flags.events ?? '*').split(',').map((e) => e.trim()).filter(Boolean);
   const { subscription, secret, created } = await client.ensureSubscription({ workspaceId: workspace.id, url: flags.forwardTo, events, description: 'sandbox listen' });
-  const pause = () => client.setSubscriptionActive(subscription.id, { workspaceId: workspace.id, active: false });
+  const pause = async () => {
+    // what is pending now is what pausing cancels (POST /webhook-subscriptions/:id/active, issue 37)
+    const pending = await client.deliveries({ subscriptionId: subscription.id, status: 'pending', limit: 500 }).catch(() => null);
+    await client.setSubscriptionActive(subscription.id, { workspaceId: workspace.id, active: false });
+    // issue 38: one line on what stopping did, on stderr (stdout may be --json lines)
+    process.stderr.write(`${stoppedLine(subscription.id, pending?.length ?? null)}\n`);
+  };
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -49,6 +55,14 @@ export async function runListen(flags: ListenFlags): Promise<void> {
     '',
   ].join('\n') + '\n');
   await watchDeliveries(client, subscription.id, seen, flags.interval ?? 500, (d, a) => (flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`)));
+}
+
+/** What a stopped `listen` did with its subscription and its pending deliveries (null: not known). */
+export function stoppedLine(subscriptionId: string, pending: number | null): string {
+  const paused = `Stopped: subscription ${subscriptionId} is paused, so new events are not sent to it`;
+  if (pending === null || pending === 0) return `${paused}; no delivery was pending`;
+  const them = pending === 1 ? 'its 1 pending delivery was cancelled' : `its ${pending} pending deliveries were cancelled`;
+  return `${paused}; ${them} (\`sandbox events list --status cancelled\`); \`sandbox listen\` to the same URL resumes the subscription`;
 }
 
 /** One line: which workspace is forwarded, and that another workspace's subscription has another secret. */

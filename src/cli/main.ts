@@ -25,6 +25,7 @@ import { resetCommand, snapshotCommand } from './commands/snapshot.ts';
 import { startCommand } from './commands/start.ts';
 import { stopCommand, waitCommand } from './commands/lifecycle.ts';
 import { triggerCommand } from './commands/trigger.ts';
+import { verifyCommand } from './commands/verify.ts';
 import { workspaceCommand } from './commands/workspace.ts';
 
 // for bin/sandbox.js, which writes the CLI's code cache inside it (bin/code-cache.js)
@@ -60,6 +61,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   seedCommand,
   dataCommand,
   logsCommand,
+  verifyCommand,
   eventsCommand,
   otpCommand,
 ];

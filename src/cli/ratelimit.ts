@@ -11,6 +11,7 @@ import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts'
  */
 export interface ExhaustFlags extends ScriptFlags {
   key?: string;
+  window?: string;
 }
 
 export async function runRateLimitShow(flags: ScriptFlags): Promise<void> {
@@ -24,23 +25,31 @@ export async function runRateLimitShow(flags: ScriptFlags): Promise<void> {
 
 export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
   if (flags.key && flags.workspace) throw new Error('name --workspace or --key, not both');
+  if (flags.window !== undefined && flags.window !== 'burst' && flags.window !== 'minute') throw new Error(`--window must be burst or minute (default: both), not "${flags.window}"`);
   const client = await controlClient(flags);
   const workspaces = await client.workspaces();
   const target = flags.key ? await keyTarget(client, flags.key) : { workspaceId: (await resolveWorkspace(client, flags.workspace)).id };
-  const [buckets, clock] = await Promise.all([client.exhaustRateLimit(target), client.clock()]);
+  const window = flags.window as 'burst' | 'minute' | undefined; // checked above
+  const [buckets, clock] = await Promise.all([client.exhaustRateLimit(target, window), client.clock()]);
   const bucket = buckets.find((b) => b.id === ('keyId' in target ? target.keyId : target.workspaceId));
   if (flags.json) return printJson(bucket ?? null);
   if (!bucket) return say(`Exhausted ${JSON.stringify(target)}: the next request gets 429`);
   const who = bucket.kind === 'workspace' ? (workspaces.find((w) => w.id === bucket.id)?.name ?? bucket.id) : `organization key ${bucket.id}`;
-  say(exhaustedLine(bucket, who, clock.nowMs));
+  say(exhaustedLine(bucket, who, clock.nowMs, window));
 }
 
 /**
  * Which windows were emptied and until when (issue 37): the minute window is aligned to the
  * clock's minute, so it refills at the next whole minute, which may be seconds away.
  */
-export function exhaustedLine(bucket: RateBucketSummary, who: string, nowMs: number): string {
+export function exhaustedLine(bucket: RateBucketSummary, who: string, nowMs: number, window?: 'burst' | 'minute'): string {
   const burst = `its burst (${bucket.burst})`;
+  // --window burst (issue 38): one token comes back within a second; the minute window is untouched
+  if (window === 'burst') return `Emptied ${who}'s burst (${bucket.burst}): the next request gets 429 until a token comes back (${bucket.remaining} of the minute's ${bucket.limit} requests left)`;
+  if (window === 'minute' && bucket.reset !== null) {
+    const inSeconds = Math.max(0, Math.ceil((bucket.reset * 1000 - nowMs) / 1000));
+    return `Emptied ${who}'s minute window (${bucket.limit} requests), not its burst: requests get 429 until the window refills at ${new Date(bucket.reset * 1000).toISOString()}, in ${inSeconds} s of sandbox time`;
+  }
   if (bucket.reset === null) return `Emptied ${who}'s minute window (${bucket.limit} requests) and ${burst}: the next request gets 429`;
   const inSeconds = Math.max(0, Math.ceil((bucket.reset * 1000 - nowMs) / 1000));
   return `Emptied ${who}'s minute window (${bucket.limit} requests) and ${burst}: requests get 429 until the window refills at ${new Date(bucket.reset * 1000).toISOString()}, in ${inSeconds} s of sandbox time`;

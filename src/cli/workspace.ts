@@ -30,7 +30,8 @@ export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<v
   if (flags.json) return printJson(created);
   say([
     `Created ${created.name} ${dim(created.id)} (${created.mode}, rate limits: ${created.rateLimits}, from ${created.templateId}):`,
-    ...created.keys.map((k) => `  ${k.key}  ${dim(k.scopes === null ? 'full access' : k.scopes.join(' '))}`),
+    // the id beside the key: `keys revoke` and `ratelimit exhaust --key` take it (issue 38)
+    ...created.keys.map((k) => `  ${k.key}  ${k.id}  ${dim(k.scopes === null ? 'full access' : k.scopes.join(' '))}`),
     dim('  Store the keys now: they are shown only this once.'),
   ].join('\n'));
 }

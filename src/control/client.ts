@@ -161,13 +161,15 @@ export class ControlClient {
   revokeOrgKey(id: string) { return this.request(ROUTES.revokeOrgKey, { params: { id } }); }
   clock() { return this.request(ROUTES.clock); }
   advanceClock(ms: number) { return this.request(ROUTES.advanceClock, { body: { ms } }); }
+  /** To the next due timer of a workspace (or of any, on the sandbox clock); answers what ran. */
+  advanceClockToNext(workspaceId?: string) { return this.request(ROUTES.advanceClockToNext, { body: workspaceId ? { workspaceId } : {} }); }
   setClock(at: string) { return this.request(ROUTES.setClock, { body: { at } }); }
   addFault(rule: FaultRuleInput) { return this.request(ROUTES.addFault, { body: rule }); }
   faults() { return this.request(ROUTES.faults); }
   clearFaults() { return this.request(ROUTES.clearFaults); }
   removeFault(id: string) { return this.request(ROUTES.removeFault, { params: { id } }); }
   rateLimits(query: RouteInput<typeof ROUTES.rateLimits>['query'] = {}) { return this.request(ROUTES.rateLimits, { query }); }
-  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }) { return this.request(ROUTES.exhaustRateLimit, { body: target }); }
+  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }, window?: 'burst' | 'minute') { return this.request(ROUTES.exhaustRateLimit, { body: { ...target, ...(window ? { window } : {}) } }); }
   setWorkspaceMode(workspaceId: string, mode: 'live' | 'sandbox') { return this.request(ROUTES.setWorkspaceMode, { params: { id: workspaceId }, body: { mode } }); }
   saveSnapshot(name: string) { return this.request(ROUTES.saveSnapshot, { body: { name } }); }
   snapshots() { return this.request(ROUTES.snapshots); }
@@ -192,6 +194,8 @@ export class ControlClient {
   dataRecord(workspaceId: string, collection: string, recordId: string) { return this.request(ROUTES.dataRecord, { params: { id: workspaceId, collection, recordId } }); }
   clearReport() { return this.request(ROUTES.clearReport); }
 
+  delivery(id: string) { return this.request(ROUTES.delivery, { params: { id } }); }
+  workspaceClock(id: string) { return this.request(ROUTES.workspaceClock, { params: { id } }); }
   /** Sends a delivery again now (same webhook-id); answers the delivery after the attempt. */
   replayDelivery(id: string) { return this.request(ROUTES.replayDelivery, { params: { id } }); }
   verifications(query: RouteInput<typeof ROUTES.verifications>['query'] = {}) { return this.request(ROUTES.verifications, { query }); }

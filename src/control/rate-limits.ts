@@ -61,16 +61,16 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
     },
 
     exhaustRateLimit: async (request) => {
-      const { workspaceId, keyId } = request.body;
+      const { workspaceId, keyId, window } = request.body;
       if (!workspaceId === !keyId) throw badRequest('CONTROL_INVALID', 'Name exactly one of workspaceId or keyId');
       if (workspaceId) {
         const w = requireWorkspace(ctx, workspaceId);
-        ctx.rateLimiter.exhaust(`workspace:${w.id}`, WORKSPACE_LIMITS[w.mode]);
+        ctx.rateLimiter.exhaust(`workspace:${w.id}`, WORKSPACE_LIMITS[w.mode], window);
       } else {
         const bucket = ctx.rateLimiter.snapshot().find((b) => b.key === `key:${keyId}`);
         if (!bucket && !keyExists(ctx, keyId!)) throw notFound(`Key ${keyId}`);
         if (!bucket) throw badRequest('CONTROL_INVALID', `Key ${keyId} has no rate bucket of its own yet (organization keys get one on first use)`);
-        ctx.rateLimiter.exhaust(bucket.key, bucket.policy);
+        ctx.rateLimiter.exhaust(bucket.key, bucket.policy, window);
       }
       return bucketViews(ctx);
     },

@@ -6,6 +6,7 @@ import { PLANE_ROUTES } from './contracts/plane.ts';
 import { assertKnownScopes, knownScopes } from './known-scopes.ts';
 import { createWorkspaceKey, exportWorkspace, listWorkspaces, requireWorkspace, revokeWorkspaceKey, workspaceView } from './workspace-keys.ts';
 import { sandboxIndex } from './where.ts';
+import { advanceToNext } from './clock-next.ts';
 
 /**
  * The control plane: sandbox-only powers under /__sandbox, for scripts, tests,
@@ -42,6 +43,8 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     clock: async () => ctx.clock.state(),
 
     advanceClock: async (request) => ctx.clock.advance(request.body.ms),
+
+    advanceClockToNext: async (request) => advanceToNext(ctx, request.body?.workspaceId),
 
     // Moves the clock to an absolute time, running due timers; backwards only on a manual clock
     // (a real clock's timers are tied to wall time), where no timer runs again.

@@ -32,7 +32,9 @@ export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord) {
     .filter((k) => k.workspaceId === workspace.id)
     .map((k) => ({ id: k.id, name: k.name, key: plain.get(k.id) ?? null, keyPrefix: k.keyPrefix, scopes: k.scopes, status: k.status }));
   const overlay = ctx.workspaces.overlay(workspace.id);
-  return { id: workspace.id, name: workspace.name, mode: workspace.mode, created: overlay !== undefined, templateId: overlay?.templateId ?? null, keys };
+  // issue 38: `fault add` says when the tier's 429s will mix with a rule's answers
+  const rateLimits = workspace.rateLimits ?? (ctx.options.enforceRateLimits ? 'enforce' : 'report');
+  return { id: workspace.id, name: workspace.name, mode: workspace.mode, rateLimits, created: overlay !== undefined, templateId: overlay?.templateId ?? null, keys };
 }
 
 export async function createWorkspaceKey(ctx: SandboxContext, workspaceId: string, input: { name?: string | undefined; scopes?: string[] | null | undefined }) {

@@ -35,7 +35,23 @@ export type ClockChange =
  */
 export type ClockSaver = (changes: readonly ClockChange[]) => Promise<void>;
 
-type Timer = { id: number; at: number; run: () => unknown; workspaceId: string | null };
+/**
+ * What a timer is, for `clock advance --to-next` (issue 38): a label people read ("webhook
+ * retry dlv_..."), and whether it is housekeeping (a periodic sweep), which --to-next does not stop at.
+ */
+export interface TimerLabel {
+  label: string;
+  housekeeping?: boolean;
+}
+
+/** A timer that ran: what it was, its workspace, and when it fell due (its workspace's time). */
+export interface TimerRun {
+  label: string;
+  workspaceId: string | null;
+  atMs: number;
+}
+
+type Timer = { id: number; at: number; run: () => unknown; workspaceId: string | null } & TimerLabel;
 
 export interface ClockState {
   mode: ClockMode;
@@ -69,6 +85,8 @@ export class Clock {
   private wake: NodeJS.Timeout | undefined;
   private firing: Promise<void> = Promise.resolve();
   private save: ClockSaver = () => Promise.resolve();
+  /** the lists recordRuns() fills while it moves the clock */
+  private readonly recorders = new Set<TimerRun[]>();
 
   constructor(
     readonly mode: ClockMode,
@@ -169,9 +187,9 @@ export class Clock {
    * Run `run` once the clock of `workspaceId` (default: the current
    * workspace) reaches `at` (ms). Returns a cancel function.
    */
-  schedule(at: number, run: () => unknown, workspaceId: string | null = this.current()): () => void {
+  schedule(at: number, run: () => unknown, workspaceId: string | null = this.current(), what: TimerLabel = { label: 'a timer' }): () => void {
     const key = workspaceId ?? GLOBAL;
-    const timer: Timer = { id: this.nextId++, at, run, workspaceId: workspaceId || null };
+    const timer: Timer = { id: this.nextId++, at, run, workspaceId: workspaceId || null, ...what };
     let list = this.timers.get(key);
     if (!list) this.timers.set(key, (list = []));
     const index = list.findIndex((t) => t.at > at);
@@ -217,6 +235,32 @@ export class Clock {
     await this.fireDue();
     await saved;
     return this.stateOf(workspaceId);
+  }
+
+  /**
+   * The first timer that is not housekeeping: of one workspace, due on its own time, or (null)
+   * of any workspace, due on the global time. What `clock advance --to-next` moves to.
+   */
+  nextDue(workspaceId: string | null): { dueMs: number; label: string; workspaceId: string | null } | undefined {
+    const timers = workspaceId ? (this.timers.get(workspaceId) ?? []) : [...this.timers.values()].flat();
+    let best: { dueMs: number; label: string; workspaceId: string | null } | undefined;
+    for (const timer of timers) {
+      if (timer.housekeeping) continue;
+      const dueMs = workspaceId ? timer.at : this.globalDue(timer);
+      if (!best || dueMs < best.dueMs) best = { dueMs, label: timer.label, workspaceId: timer.workspaceId };
+    }
+    return best;
+  }
+
+  /** Runs `move` and answers, beside its result, every timer that ran meanwhile, in order. */
+  async recordRuns<T>(move: () => Promise<T>): Promise<{ result: T; ran: TimerRun[] }> {
+    const ran: TimerRun[] = [];
+    this.recorders.add(ran);
+    try {
+      return { result: await move(), ran };
+    } finally {
+      this.recorders.delete(ran);
+    }
   }
 
   state(): ClockState {
@@ -310,6 +354,7 @@ export class Clock {
         const timer = this.earliest();
         if (!timer || this.nowIn(timer.workspaceId) < timer.at) break;
         this.timers.get(timer.workspaceId ?? GLOBAL)!.shift();
+        for (const ran of this.recorders) ran.push({ label: timer.label, workspaceId: timer.workspaceId, atMs: timer.at });
         try {
           await this.run(timer.workspaceId, timer.run);
         } catch {

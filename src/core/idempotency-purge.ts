@@ -20,7 +20,7 @@ export const idempotencyPurgeService = {
       cancel = clock.schedule(clock.now() + IDEMPOTENCY_PURGE_EVERY_MS, () => {
         arm();
         return idempotency.purgeExpired();
-      }, null);
+      }, null, { label: 'idempotency record purge', housekeeping: true });
     };
     arm();
     return {

@@ -104,11 +104,14 @@ export class RateLimiter {
   }
 
   /** Empties a bucket so that the next request is refused (control plane). */
-  exhaust(key: string, policy: RatePolicy): void {
+  /** Empties the minute window, the burst tokens, or both (the default): the next request gets 429. */
+  exhaust(key: string, policy: RatePolicy, window: 'burst' | 'minute' | 'both' = 'both'): void {
     const b = this.refresh(this.bucket(key, policy), this.clock.now());
-    b.used = b.policy.perMinute;
-    b.tokens = 0;
-    if (b.policy.burstWindowMs !== undefined) b.recent = Array.from({ length: b.policy.burst }, () => b.refilledAt);
+    if (window !== 'burst') b.used = b.policy.perMinute;
+    if (window !== 'minute') {
+      b.tokens = 0;
+      if (b.policy.burstWindowMs !== undefined) b.recent = Array.from({ length: b.policy.burst }, () => b.refilledAt);
+    }
   }
 
   snapshot(): BucketState[] {

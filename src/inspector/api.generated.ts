@@ -690,6 +690,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/clock/advance-to-next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the clock to its next due timer (a webhook retry, a deletion job), skipping periodic sweeps, and say what ran */
+        post: operations["createSandboxClockAdvanceToNext"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/clock/set": {
         parameters: {
             query?: never;
@@ -2069,6 +2086,11 @@ export interface components {
             name: string;
             /** @enum {string} */
             mode: "live" | "sandbox";
+            /**
+             * @description enforce: the tier's 429s; report: counted, never refused (the workspace's own setting, else the sandbox's enforceRateLimits)
+             * @enum {string}
+             */
+            rateLimits: "enforce" | "report";
             created: boolean;
             templateId: string | null;
             keys: {
@@ -4658,6 +4680,69 @@ export interface operations {
             415: components["responses"]["Error"];
         };
     };
+    createSandboxClockAdvanceToNext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description this workspace's clock alone, to its own next timer; without it, the sandbox clock to the first timer of any workspace */
+                    workspaceId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            mode: "real" | "manual";
+                            now: string;
+                            nowMs: number;
+                            pendingTimers: number;
+                            advancedMs: number;
+                            /** @description the workspace whose clock moved; null: the sandbox clock */
+                            workspaceId: string | null;
+                            /** @description how far this call moved the clock (advancedMs is the sandbox clock's whole advance since its start) */
+                            movedMs: number;
+                            /** @description every timer that ran during the move, in order (periodic sweeps included) */
+                            ran: {
+                                label: string;
+                                workspaceId: string | null;
+                                at: string;
+                            }[];
+                            /** @description the timer due next after the move, or null */
+                            next: {
+                                label: string;
+                                at: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+            415: components["responses"]["Error"];
+        };
+    };
     setSandboxClock: {
         parameters: {
             query?: never;
@@ -4838,6 +4923,11 @@ export interface operations {
                 "application/json": {
                     workspaceId?: string;
                     keyId?: string;
+                    /**
+                     * @description empty only this window (RATE_LIMIT_BURST or RATE_LIMIT_MINUTE next); default: both
+                     * @enum {string}
+                     */
+                    window?: "burst" | "minute";
                 };
             };
         };

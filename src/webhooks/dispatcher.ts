@@ -176,7 +176,7 @@ export class WebhookDispatcher {
       const work = this.track(this.attempt(delivery.workspaceId, delivery.id, trigger));
       // On a manual clock, advance() waits for the attempt, so one advance runs a whole chain of retries.
       return this.ctx.clock.mode === 'manual' ? work : undefined;
-    }, delivery.workspaceId); // on the delivery's workspace clock, even when rescheduled after a reset
+    }, delivery.workspaceId, { label: `webhook ${delivery.attempts.length === 0 ? 'delivery' : 'retry'} ${delivery.id} (${delivery.eventType})` }); // on the delivery's workspace clock, even when rescheduled after a reset
     this.timers.set(delivery.id, cancel);
   }
 

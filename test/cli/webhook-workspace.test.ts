@@ -5,7 +5,7 @@ import { curlCommand, schemeOf, type CurlEntry } from '../../src/inspector/reque
 import { pickerLabel } from '../../src/inspector/workspace-label.ts';
 
 /** Issue 37: listen's default workspace, Copy as curl's scheme, the picker's label. */
-const ws = (name: string, mode: 'live' | 'sandbox', created = false) => ({ id: `wksp_${name}`, name, mode, created, templateId: null, keys: [] }) as WorkspaceSummary;
+const ws = (name: string, mode: 'live' | 'sandbox', created = false) => ({ id: `wksp_${name}`, name, mode, rateLimits: 'enforce', created, templateId: null, keys: [] }) as WorkspaceSummary;
 
 describe('listen and trigger without --workspace', () => {
   it('take the one sandbox-mode workspace of the fixtures, whatever comes first', () => {

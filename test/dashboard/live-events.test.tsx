@@ -106,7 +106,7 @@ describe('the dashboard under everything the stream sends', () => {
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
     source.initial({
-      workspaces: [{ id: 'wksp_a', name: 'Aurora Tours', mode: 'live', created: false, templateId: null, keys: [
+      workspaces: [{ id: 'wksp_a', name: 'Aurora Tours', mode: 'live', rateLimits: 'enforce', created: false, templateId: null, keys: [
         { id: 'wkey_1', name: 'full', key: 'tcs_live_aurora_full_0000000000000000000001', keyPrefix: 'tcs_live_aurora_full', scopes: null, status: 'active' },
         { id: 'wkey_2', name: 'ci', key: null, keyPrefix: 'tcs_live_aurora_x1y2', scopes: ['products:read'], status: 'revoked' },
       ] }],

@@ -21,7 +21,7 @@ async function press(app: ReturnType<typeof render>, ...keys: string[]) {
   }
 }
 
-const workspace = (id: string, name: string): WorkspaceSummary => ({ id, name, mode: 'sandbox', created: true, templateId: 'wksp_a', keys: [] });
+const workspace = (id: string, name: string): WorkspaceSummary => ({ id, name, mode: 'sandbox', rateLimits: 'enforce', created: true, templateId: 'wksp_a', keys: [] });
 
 /** A delivery whose attempts ran at the given times (the last one shows in the TIME column). */
 function attemptedAt(id: string, createdAt: string, ...times: string[]): DeliveryView {

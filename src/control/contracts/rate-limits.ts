@@ -45,7 +45,11 @@ export const RATE_LIMIT_ROUTES = defineRoutes({
   exhaustRateLimit: {
     method: 'POST',
     path: '/rate-limits/exhaust',
-    body: z.object({ workspaceId: z.string().optional(), keyId: z.string().optional() }),
+    body: z.object({
+      workspaceId: z.string().optional(),
+      keyId: z.string().optional(),
+      window: z.enum(['burst', 'minute']).optional().describe('empty only this window (RATE_LIMIT_BURST or RATE_LIMIT_MINUTE next); default: both'),
+    }),
     data: RateBucketListSchema,
     errors: [400, 404],
     summary: 'Empty a bucket (of a workspace or a key): the next request gets 429',

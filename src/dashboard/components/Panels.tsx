@@ -22,7 +22,7 @@ export interface PanelsProps {
 export function Panels({ layout, rows, selected, focused, workspaceNames: names, empty }: PanelsProps) {
   const requests = (
     <Panel title="Requests" note={`${rows.requests.length} shown`} focused={focused === 'requests'} {...layout.requests}>
-      <RequestsTable rows={rows.requests} selected={selected.requests} focused={focused === 'requests'} width={layout.requests.width} height={layout.requests.height - 1} workspaceNames={names} empty={empty.requests} />
+      <RequestsTable rows={rows.requests} selected={selected.requests} focused={focused === 'requests'} width={layout.requests.width} height={layout.requests.height - 1} workspaceNames={names} empty={empty.requests} withReason={layout.columns >= 100} />
     </Panel>
   );
   const deliveries = (

@@ -1,4 +1,4 @@
-import { useInput } from 'ink';
+import { useInput, type Key } from 'ink';
 import { rowIds, type UiAction, type UiState, type VisibleRows } from '../ui.ts';
 
 export interface KeyActions {
@@ -17,7 +17,8 @@ const PAGE = 10;
  * `getUi`/`getRows` return the latest state, never a closure's stale copy.
  */
 export function useKeys(getUi: () => UiState, dispatchUi: (action: UiAction) => void, getRows: () => VisibleRows, actions: KeyActions): void {
-  useInput((input, key) => {
+  /** `key` names only the keys held: a character split from a longer write holds none */
+  const handle = (input: string, key: Partial<Key>) => {
     const ui = getUi();
     if (ui.draft !== null) {
       if (key.return) dispatchUi({ type: 'apply-filter' });
@@ -41,5 +42,14 @@ export function useKeys(getUi: () => UiState, dispatchUi: (action: UiAction) => 
     else if (input === 'c') actions.clear();
     else if (input === '?') dispatchUi({ type: 'toggle-help' });
     else if (input === 'K') dispatchUi({ type: 'toggle-keys' });
+  };
+  useInput((input, key) => {
+    // a paste, or `tmux send-keys "5xx" Enter`, arrives as one write ("5xx\r"): each character
+    // is a key of its own and each line break an Enter, so the filter is typed and applied (issue 38)
+    if (input.length > 1 && /[\r\n]/.test(input) && !key.ctrl && !key.meta) {
+      for (const ch of input.replace(/\r\n/g, '\r')) handle(ch === '\n' ? '\r' : ch, ch === '\r' || ch === '\n' ? { return: true } : {});
+      return;
+    }
+    handle(input, key);
   });
 }

@@ -28,15 +28,17 @@ export async function flushKeyUsage(ctx: SandboxContext): Promise<void> {
   for (const [id, used] of written) if (ctx.auth.lastUsed.get(id) === used) ctx.auth.lastUsed.delete(id);
 }
 
+const USAGE_FLUSH = { label: 'organization key usage flush', housekeeping: true };
+
 export const orgKeyUsageService: BackgroundService = {
   name: 'org-key-usage',
   start(ctx) {
     let cancel = () => {};
     const tick = async () => {
-      cancel = ctx.clock.schedule(ctx.clock.now() + FLUSH_INTERVAL_MS, tick);
+      cancel = ctx.clock.schedule(ctx.clock.now() + FLUSH_INTERVAL_MS, tick, undefined, USAGE_FLUSH);
       await flushKeyUsage(ctx);
     };
-    cancel = ctx.clock.schedule(ctx.clock.now() + FLUSH_INTERVAL_MS, tick);
+    cancel = ctx.clock.schedule(ctx.clock.now() + FLUSH_INTERVAL_MS, tick, undefined, USAGE_FLUSH);
     return {
       async stop() {
         cancel();

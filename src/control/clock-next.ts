@@ -1,0 +1,31 @@
+import type { SandboxContext } from '../context.ts';
+import { requireWorkspace } from './workspace-keys.ts';
+
+/**
+ * POST /__sandbox/clock/advance-to-next (issue 38): moves a workspace's clock
+ * (or, without one, the sandbox clock) exactly to its next due timer, and says
+ * which timers ran. Periodic sweeps (idempotency purge, key-usage flush) are not
+ * stopped at, since a script means "the next thing that happens to my data"; they
+ * run on the way like on any advance. With no timer pending nothing moves.
+ */
+export async function advanceToNext(ctx: SandboxContext, workspace: string | undefined) {
+  const { clock } = ctx;
+  const workspaceId = workspace === undefined ? null : requireWorkspace(ctx, workspace).id;
+  const next = clock.nextDue(workspaceId);
+  const ms = next ? Math.max(0, next.dueMs - clock.nowIn(workspaceId)) : 0;
+  const { result: state, ran } = next
+    ? await clock.recordRuns(() => (workspaceId ? clock.advanceWorkspace(workspaceId, ms) : clock.advance(ms)))
+    : { result: workspaceId ? clock.stateOf(workspaceId) : clock.state(), ran: [] };
+  const after = clock.nextDue(workspaceId);
+  return {
+    mode: state.mode,
+    now: state.now,
+    nowMs: state.nowMs,
+    pendingTimers: state.pendingTimers,
+    advancedMs: state.advancedMs,
+    workspaceId,
+    movedMs: ms,
+    ran: ran.map((r) => ({ label: r.label, workspaceId: r.workspaceId, at: new Date(r.atMs).toISOString() })),
+    next: after ? { label: after.label, at: new Date(after.dueMs).toISOString() } : null,
+  };
+}
