@@ -22,6 +22,7 @@ import { packInBackground } from './background-packing.ts';
 import { packLimits, packableCollection, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
 import { keep } from './page-arena.ts';
 import { idHash, PageIndex } from './page-index.ts';
+import type { RawRows } from './snapshot-scan.ts';
 import type { Row } from './types.ts';
 
 /** an inflated page of no rows */
@@ -37,9 +38,26 @@ interface Change {
   readonly page: number;
 }
 
+/**
+ * A page whose rows are still spans of the file's bytes (a file opened with its rows unparsed,
+ * snapshot-scan.ts): `rows.source[rowStarts[i], rowEnds[i])` for i in [from, to). Its text is
+ * built from them when read, and it is deflated in the background; then `deflated` is set and
+ * `rows` let go (the file's bytes are freed once no page needs them). Shared by copies: the
+ * first to deflate it does so for all.
+ */
+class RawPage {
+  deflated: Buffer | null = null;
+  constructor(
+    public rows: RawRows | null,
+    readonly from: number,
+    readonly to: number,
+  ) {}
+}
+
 /** A partition's pages: the array is its own (copy() copies it); the buffers and the dictionary are shared, never changed. */
 interface Pages {
-  buffers: (Buffer | null)[];
+  /** deflated pages; a RawPage until the background deflates it; null once every row is gone */
+  buffers: (Buffer | RawPage | null)[];
   dictionary: Buffer | null;
   /** live rows of each page (its rows less those deleted since): valuesFrom() skips whole pages by it */
   live: number[];
@@ -63,6 +81,8 @@ export class PackedRows implements RowMap {
   #texts = new Map<number, Buffer>();
   /** walks of entries() in progress */
   #walks = 0;
+  /** pages before this one are deflated: a RawPage is only at or after it */
+  #rawNext = 0;
 
   private constructor(tail: Map<string, Row>, limits: PackLimits, from?: PackedRows) {
     this.#tail = tail;
@@ -72,6 +92,7 @@ export class PackedRows implements RowMap {
       this.#index = from.#index.copy();
       this.#changed = new Map(from.#changed);
       this.#packed = from.#packed;
+      this.#rawNext = from.#rawNext;
     } else {
       this.#pages = { buffers: [], dictionary: null, live: [] };
       this.#index = new PageIndex(tail.size);
@@ -92,6 +113,53 @@ export class PackedRows implements RowMap {
     if (mode === 'now') while (packed.#tail.size > useLimits.hotRows) packed.#packOne();
     else if (mode === 'background') packed.#packLater();
     return packed;
+  }
+
+  /**
+   * Rows left in the file's bytes (snapshot-scan.ts), none of them parsed but the newest
+   * `hotRows`, which become the tail as adopt() would keep them: the others are cut into the
+   * pages adopt() would make, each page's ids hashed from their bytes into the PageIndex. The
+   * pages stay spans of the file until the background deflates them, a few ms at a time.
+   */
+  static fromRaw(raw: RawRows, useLimits = packLimits()): PackedRows {
+    const total = raw.size;
+    const cold = Math.max(0, total - useLimits.hotRows);
+    const tail = new Map<string, Row>();
+    for (let i = cold; i < total; i++) {
+      const row = JSON.parse(raw.source.toString('utf8', raw.rowStarts[i]!, raw.rowEnds[i]!)) as Row;
+      tail.set(row.id, row);
+    }
+    const packed = new PackedRows(tail, useLimits);
+    packed.#index = new PageIndex(total);
+    const { buffers, live } = packed.#pages;
+    for (let i = 0; i < cold; ) {
+      const from = i;
+      // pages cut as #packOne cuts them: rows are added until the page holds pageBytes
+      for (let bytes = 0; i < cold && bytes < useLimits.pageBytes; i++) {
+        bytes += raw.rowEnds[i]! - raw.rowStarts[i]! + 1;
+        packed.#index.add(rawIdHash(raw, i), buffers.length);
+      }
+      buffers.push(new RawPage(raw, from, i));
+      live.push(i - from);
+    }
+    packed.#packed = cold;
+    const first = buffers[0];
+    if (first) {
+      const text = rawText(first as RawPage);
+      packed.#pages.dictionary = Buffer.from(text.subarray(Math.max(0, text.length - DICTIONARY_BYTES)));
+    }
+    packed.#packLater();
+    return packed;
+  }
+
+  /** pages still spans of the file's bytes (diagnostics, tests) */
+  get rawPages(): number {
+    let raw = 0;
+    for (let page = this.#rawNext; page < this.#pages.buffers.length; page++) {
+      const entry = this.#pages.buffers[page];
+      if (entry instanceof RawPage && entry.deflated === null) raw++;
+    }
+    return raw;
   }
 
   /** An independent copy (copy-on-write while a snapshot is written): O(pages), not O(rows). */
@@ -261,14 +329,19 @@ export class PackedRows implements RowMap {
 
   // ---------------------------------------------------------------- internals
 
-  /** Packs the tail down to the hot rows in the background (see adopt). */
+  /** Packs the tail down to the hot rows, and deflates the pages left in the file's bytes, in the background (see adopt, fromRaw). */
   #packLater(): void {
-    if (this.#tail.size <= this.#limits.hotRows) return;
+    if (this.#tail.size <= this.#limits.hotRows && this.#rawNext >= this.#pages.buffers.length) return;
     packInBackground(this);
   }
 
-  /** One slice of background packing for this partition, until `deadline`; 'busy' while a walk is in progress. */
+  /**
+   * One slice of background packing for this partition, until `deadline`: the pages left in the
+   * file's bytes first (in place: a walk in progress reads the same rows either way), then the
+   * tail ('busy' while a walk is in progress).
+   */
   packSlice(deadline: number): 'done' | 'more' | 'busy' {
+    while (this.#deflateRaw()) if (performance.now() >= deadline) return 'more';
     if (this.#tail.size <= this.#limits.hotRows) return 'done';
     // packing moves the oldest tail rows into a new page: a walk suspended in the tail would miss them
     if (this.#walks > 0) return 'busy';
@@ -350,14 +423,34 @@ export class PackedRows implements RowMap {
     return keep(deflateRawSync(text, { level: 6, dictionary: this.#pages.dictionary }));
   }
 
+  /** Deflates the first page still in the file's bytes; false when there is none. */
+  #deflateRaw(): boolean {
+    const buffers = this.#pages.buffers;
+    for (; this.#rawNext < buffers.length; this.#rawNext++) {
+      const entry = buffers[this.#rawNext];
+      if (!(entry instanceof RawPage)) continue;
+      if (entry.deflated === null) {
+        entry.deflated = keep(deflateRawSync(rawText(entry), { level: 6, dictionary: this.#pages.dictionary! }));
+        entry.rows = null;
+      }
+      buffers[this.#rawNext++] = entry.deflated;
+      return true;
+    }
+    return false;
+  }
+
   #parse(page: number): Row[] {
     const bytes = this.#texts.get(page) ?? this.#inflate(page);
     return bytes.length === 0 ? [] : (JSON.parse(bytes.toString('utf8')) as Row[]);
   }
 
   #inflate(page: number): Buffer {
-    const buffer = this.#pages.buffers[page];
-    return buffer ? inflateRawSync(buffer, { dictionary: this.#pages.dictionary! }) : EMPTY;
+    let entry = this.#pages.buffers[page];
+    if (entry instanceof RawPage) {
+      if (entry.deflated === null) return rawText(entry);
+      entry = this.#pages.buffers[page] = entry.deflated;
+    }
+    return entry ? inflateRawSync(entry, { dictionary: this.#pages.dictionary! }) : EMPTY;
   }
 
   /** A page's text, through the cache of inflated pages. */
@@ -391,6 +484,37 @@ export class PackedRows implements RowMap {
     }
     return undefined;
   }
+}
+
+/** A page's text, `[row,\nrow,...]`, from the spans of the file's bytes. */
+function rawText(page: RawPage): Buffer {
+  const { source, rowStarts, rowEnds } = page.rows!;
+  let length = 2 + 2 * (page.to - page.from - 1);
+  for (let i = page.from; i < page.to; i++) length += rowEnds[i]! - rowStarts[i]!;
+  const text = Buffer.allocUnsafe(length);
+  text[0] = 0x5b; // [
+  let at = 1;
+  for (let i = page.from; i < page.to; i++) {
+    if (i > page.from) at += text.write(',\n', at, 'latin1');
+    at += source.copy(text, at, rowStarts[i]!, rowEnds[i]!);
+  }
+  text[at] = 0x5d; // ]
+  return text;
+}
+
+/** idHash of row i's key, from its bytes (plain ASCII, as ids are) or else from the parsed key. */
+function rawIdHash(raw: RawRows, i: number): number {
+  const { source } = raw;
+  const start = raw.keyStarts[i]! + 1;
+  const end = raw.keyEnds[i]! - 1;
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) {
+    const c = source[k]!;
+    if (c === 0x5c || c >= 0x80) return idHash(JSON.parse(source.toString('utf8', start - 1, end + 1)) as string);
+    h ^= c;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /** A copy of a partition's rows that changes to the original do not reach. */

@@ -4,6 +4,7 @@
  * Pure functions: no I/O here.
  */
 import { errorText, isPlainObject, oneLine, type CapturedState } from './codec.ts';
+import { scanSnapshot } from './snapshot-scan.ts';
 import { SCHEMA_VERSION, StoreError, type Collections, type DbSnapshot } from './types.ts';
 
 /** snapshotChunks() of a captured state: the same text as JSON.stringify of its snapshot. */
@@ -71,6 +72,21 @@ export function parseSnapshotText(text: string, file: string): DbSnapshot {
   } catch (err) {
     throw fail(`the file is not valid JSON (${errorText(err)})`);
   }
+  return checkedSnapshot(data, file);
+}
+
+/**
+ * The bytes of a snapshot file: scanned when the sandbox wrote them, so that the rows of its
+ * large partitions are not parsed at open (snapshot-scan.ts), else parsed as text.
+ */
+export function parseSnapshotBytes(bytes: Buffer, file: string): DbSnapshot {
+  const scanned = scanSnapshot(bytes);
+  return scanned ? checkedSnapshot(scanned, file) : parseSnapshotText(bytes.toString('utf8'), file);
+}
+
+/** The top-level checks of a parsed (or scanned) snapshot file, with one-line errors naming it. */
+function checkedSnapshot(data: unknown, file: string): DbSnapshot {
+  const fail = (problem: string) => new StoreError(`Cannot open database ${file}: ${problem}`);
   const foreign = (why: string) => fail(`not a travel-commerce-sandbox database (${why})`);
   if (!isPlainObject(data)) throw foreign('top-level value is not an object');
   if (!('schemaVersion' in data)) throw foreign('no "schemaVersion" field');
