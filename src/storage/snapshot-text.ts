@@ -4,6 +4,7 @@
  * Pure functions: no I/O here.
  */
 import { errorText, isPlainObject, oneLine, type CapturedState } from './codec.ts';
+import { PackedRows } from './packed-rows.ts';
 import { scanSnapshot } from './snapshot-scan.ts';
 import { SCHEMA_VERSION, StoreError, type Collections, type DbSnapshot } from './types.ts';
 
@@ -17,9 +18,17 @@ export function* capturedChunks(captured: CapturedState, seq: number): Generator
       const [workspaceId, rows] = partitions[p]!;
       yield `${p === 0 ? '' : ','}${JSON.stringify(workspaceId)}:{`;
       let first = true;
-      for (const [id, row] of rows) {
-        yield `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(row)}`;
-        first = false;
+      if (rows instanceof PackedRows) {
+        // packed rows are copied from their pages' text, not parsed and serialised again
+        for (const members of rows.jsonMembers()) {
+          yield `${first ? '' : ','}${members}`;
+          first = false;
+        }
+      } else {
+        for (const [id, row] of rows) {
+          yield `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(row)}`;
+          first = false;
+        }
       }
       yield '}';
     }
