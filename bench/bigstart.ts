@@ -24,6 +24,13 @@ export interface BigStartRun {
   /** spawn to the answer of the first GET /v1/bookings?limit=20, sent right after the first 200 */
   firstBookingsMs: number;
   rss20sMiB: number;
+  /**
+   * When RSS first fell under 300 MiB (sampled every 500 ms, up to 60 s), and the CPU time used
+   * by then: on a busy machine the background deflating of the pages gets less of a core, so the
+   * CPU figure says what it costs (NaN: not within 60 s)
+   */
+  under300AtMs: number;
+  cpuAtUnder300Ms: number;
 }
 
 export interface BigStartResult {
@@ -43,6 +50,8 @@ export interface BigStartResult {
 }
 
 const RSS_AT_MS = 20_000;
+const RSS_WATCH_MS = 60_000;
+const RSS_TARGET_MIB = 300;
 const START_TIMEOUT_MS = 120_000;
 
 async function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -129,8 +138,20 @@ export async function measureStart(file: string): Promise<BigStartRun> {
     await body.dump();
     if (statusCode !== 200) throw new Error(`GET /v1/bookings: ${statusCode}`);
     const firstBookingsMs = performance.now() - t0;
-    await sleep(Math.max(0, RSS_AT_MS - (performance.now() - t0)));
-    return { firstOkMs: round(firstOkMs, 0), cpuAtFirstOkMs: round(cpuAtFirstOkMs, 0), firstBookingsMs: round(firstBookingsMs, 0), rss20sMiB: rssMiB(child) };
+    let rss20sMiB = NaN;
+    let under300AtMs = NaN;
+    let cpuAtUnder300Ms = NaN;
+    for (;;) {
+      const at = performance.now() - t0;
+      if (Number.isNaN(rss20sMiB) && at >= RSS_AT_MS) rss20sMiB = rssMiB(child);
+      if (Number.isNaN(under300AtMs) && rssMiB(child) < RSS_TARGET_MIB) {
+        under300AtMs = round(at, 0);
+        cpuAtUnder300Ms = round(cpuMs(child), 0);
+      }
+      if (!Number.isNaN(rss20sMiB) && (!Number.isNaN(under300AtMs) || at >= RSS_WATCH_MS)) break;
+      await sleep(500);
+    }
+    return { firstOkMs: round(firstOkMs, 0), cpuAtFirstOkMs: round(cpuAtFirstOkMs, 0), firstBookingsMs: round(firstBookingsMs, 0), rss20sMiB, under300AtMs, cpuAtUnder300Ms };
   } finally {
     await agent.close();
     await stopChild(child, 30_000);
@@ -171,6 +192,7 @@ export function bigStartBlock(r: BigStartResult): string {
     `  CPU time used by the first 200: ${med(r.big, 'cpuAtFirstOkMs')} ms vs ${med(r.fixtures, 'cpuAtFirstOkMs')} ms (${ratio('cpuAtFirstOkMs')}x); runs ${list(r.big, 'cpuAtFirstOkMs')}`,
     `  first GET /v1/bookings?limit=20 answered at: ${med(r.big, 'firstBookingsMs')} ms vs ${med(r.fixtures, 'firstBookingsMs')} ms (${ratio('firstBookingsMs')}x); runs ${list(r.big, 'firstBookingsMs')}`,
     `  RSS 20 s after the spawn: ${rss} MiB vs ${med(r.fixtures, 'rss20sMiB')} MiB (${ratio('rss20sMiB')}x; target < 300 MiB: ${rss < 300 ? 'met' : 'MISSED'}); runs ${list(r.big, 'rss20sMiB')}`,
+    `  RSS first under 300 MiB at: ${list(r.big, 'under300AtMs')} ms after the spawn, having used ${list(r.big, 'cpuAtUnder300Ms')} ms of CPU (NaN: not within 60 s)`,
     `  seeded in ${r.seedSeconds} s; SIGTERM right after the seed: exit code ${r.stopExitCode ?? 'none (killed by a signal)'} after ${r.stopAfterSeedMs} ms ` +
       `(--stop-timeout 3 s for requests in flight, then 5 s to flush), leaving ${r.journalMiB} MiB of journal`,
     `  the first start after that stop: first 200 at ${r.firstAfterSeed.firstOkMs} ms (${r.firstAfterSeed.cpuAtFirstOkMs} ms CPU), RSS ${r.firstAfterSeed.rss20sMiB} MiB at 20 s`,
