@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { startChild, stopChild, type Child } from './lib/children.ts';
 import { freePort, HOST } from './lib/ports.ts';
-import { AUTH_HEADERS, SANDBOX_BIN, startSandbox } from './lib/sandbox-child.ts';
+import { AUTH_HEADERS, SANDBOX_BIN as DEFAULT_BIN, startSandbox } from './lib/sandbox-child.ts';
+const SANDBOX_BIN = process.env.BIGSTART_BIN ?? DEFAULT_BIN;
 import { median, round, sleep } from './lib/stats.ts';
 import { rssMiB } from './memory.ts';
 

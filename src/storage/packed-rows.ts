@@ -381,8 +381,9 @@ export class PackedRows implements RowMap {
 
   /** Packs the tail down to the hot rows, and deflates the pages left in the file's bytes, in the background (see adopt, fromRaw). */
   #packLater(): void {
-    if (this.#tail.size <= this.#limits.hotRows && this.#rawNext >= this.#pages.buffers.length) return;
-    packInBackground(this);
+    const raw = this.#rawNext < this.#pages.buffers.length;
+    if (this.#tail.size <= this.#limits.hotRows && !raw) return;
+    packInBackground(this, raw);
   }
 
   /**
