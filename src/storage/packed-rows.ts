@@ -132,12 +132,15 @@ export class PackedRows implements RowMap {
     const packed = new PackedRows(tail, useLimits);
     packed.#index = new PageIndex(total);
     const { buffers, live } = packed.#pages;
+    const { rowStarts, rowEnds } = raw;
+    const index = packed.#index;
     for (let i = 0; i < cold; ) {
       const from = i;
+      const page = buffers.length;
       // pages cut as #packOne cuts them: rows are added until the page holds pageBytes
       for (let bytes = 0; i < cold && bytes < useLimits.pageBytes; i++) {
-        bytes += raw.rowEnds[i]! - raw.rowStarts[i]! + 1;
-        packed.#index.add(rawIdHash(raw, i), buffers.length);
+        bytes += rowEnds[i]! - rowStarts[i]! + 1;
+        index.add(rawIdHash(raw, i), page);
       }
       buffers.push(new RawPage(raw, from, i));
       live.push(i - from);
