@@ -17,7 +17,7 @@
  * Rows read twice may be different objects with the same content.
  */
 import { rowHolds } from './row-text.ts';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { packInBackground } from './background-packing.ts';
 import { packLimits, packableCollection, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
 import { keep } from './page-arena.ts';
@@ -149,7 +149,8 @@ export class PackedRows implements RowMap {
     const first = buffers[0];
     if (first) {
       const text = rawText(first as RawPage);
-      packed.#pages.dictionary = Buffer.from(text.subarray(Math.max(0, text.length - DICTIONARY_BYTES)));
+      const dictionary = (packed.#pages.dictionary = Buffer.from(text.subarray(Math.max(0, text.length - DICTIONARY_BYTES))));
+      for (const page of buffers) deflateLater(page as RawPage, dictionary);
     }
     packed.#packLater();
     return packed;
@@ -395,12 +396,12 @@ export class PackedRows implements RowMap {
    * tail ('busy' while a walk is in progress).
    */
   packSlice(deadline: number): 'done' | 'more' | 'busy' {
-    while (this.#deflateRaw()) if (performance.now() >= deadline) return 'more';
-    if (this.#tail.size <= this.#limits.hotRows) return 'done';
+    const deflating = this.#deflateRaw() === 'deflating';
+    if (this.#tail.size <= this.#limits.hotRows) return deflating ? 'busy' : 'done';
     // packing moves the oldest tail rows into a new page: a walk suspended in the tail would miss them
     if (this.#walks > 0) return 'busy';
     while (this.#tail.size > this.#limits.hotRows && performance.now() < deadline) this.#packOne();
-    return this.#tail.size > this.#limits.hotRows ? 'more' : 'done';
+    return this.#tail.size > this.#limits.hotRows ? 'more' : deflating ? 'busy' : 'done';
   }
 
   #insert(id: string, row: Row): void {
@@ -477,20 +478,19 @@ export class PackedRows implements RowMap {
     return keep(deflateRawSync(text, { level: 6, dictionary: this.#pages.dictionary }));
   }
 
-  /** Deflates the first page still in the file's bytes; false when there is none. */
-  #deflateRaw(): boolean {
+  /**
+   * Puts the pages the thread pool has deflated (deflateLater) in place of their spans, in order:
+   * 'deflating' while one is not done yet, 'done' once none is left.
+   */
+  #deflateRaw(): 'done' | 'deflating' {
     const buffers = this.#pages.buffers;
     for (; this.#rawNext < buffers.length; this.#rawNext++) {
       const entry = buffers[this.#rawNext];
       if (!(entry instanceof RawPage)) continue;
-      if (entry.deflated === null) {
-        entry.deflated = keep(deflateRawSync(rawText(entry), { level: 6, dictionary: this.#pages.dictionary! }));
-        entry.rows = null;
-      }
-      buffers[this.#rawNext++] = entry.deflated;
-      return true;
+      if (entry.deflated === null) return 'deflating';
+      buffers[this.#rawNext] = entry.deflated;
     }
-    return false;
+    return 'done';
   }
 
   #parse(page: number): Row[] {
@@ -537,6 +537,45 @@ export class PackedRows implements RowMap {
       at = text.indexOf(needle, end);
     }
     return undefined;
+  }
+}
+
+/**
+ * Pages of a file's bytes waiting to be deflated, oldest first (held weakly: a page of a store
+ * replaced meanwhile is skipped), and how many zlib's thread pool is deflating now. Deflating
+ * ~37,000 pages of 100k bookings is ~5 s of CPU: in the thread pool it runs beside the event
+ * loop, on the second core where there is one. At most two at once, so that the pool (4 threads,
+ * shared with the file system) always has a thread for a journal write or an fsync.
+ */
+const waiting: ([WeakRef<RawPage>, Buffer] | undefined)[] = [];
+let waitingHead = 0;
+let deflating = 0;
+const DEFLATING_AT_ONCE = 2;
+
+function deflateLater(page: RawPage, dictionary: Buffer): void {
+  waiting.push([new WeakRef(page), dictionary]);
+  deflateWaiting();
+}
+
+function deflateWaiting(): void {
+  while (deflating < DEFLATING_AT_ONCE && waitingHead < waiting.length) {
+    const [ref, dictionary] = waiting[waitingHead]!;
+    waiting[waitingHead++] = undefined;
+    const page = ref.deref();
+    if (page === undefined || page.deflated !== null) continue;
+    const text = rawText(page);
+    deflating++;
+    deflateRaw(text, { level: 6, dictionary }, (err, deflated) => {
+      deflating--;
+      // (an error here would be zlib's own: the page is then deflated on the event loop)
+      page.deflated = keep(err ? deflateRawSync(text, { level: 6, dictionary }) : deflated);
+      page.rows = null;
+      deflateWaiting();
+    });
+  }
+  if (waitingHead === waiting.length) {
+    waiting.length = 0;
+    waitingHead = 0;
   }
 }
 
