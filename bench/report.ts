@@ -15,6 +15,7 @@ import { dataBlock, type DataBenchResult } from './data.ts';
 import { boundsBlock, type ImportBenchResult, type SnapshotRun } from './bounds.ts';
 import { inspectorBlock, type InspectorBenchResult } from './inspector.ts';
 import { streamBlock, type StreamBenchResult } from './stream.ts';
+import { bigStartBlock, type BigStartResult } from './bigstart.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -43,6 +44,7 @@ export interface BenchReport {
   stream?: StreamBenchResult;
   snapshots?: SnapshotRun[];
   import?: ImportBenchResult;
+  bigStart?: BigStartResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -170,6 +172,7 @@ export function formatReport(r: BenchReport): string {
   if (r.inspector) blocks.push(inspectorBlock(r.inspector));
   if (r.stream) blocks.push(streamBlock(r.stream));
   if (r.snapshots || r.import) blocks.push(boundsBlock(r.snapshots, r.import));
+  if (r.bigStart) blocks.push(bigStartBlock(r.bigStart));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

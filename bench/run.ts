@@ -19,7 +19,8 @@
  * collection's first page in Chromium (bench/inspector.ts), 15 stream: /v1 throughput with none and with
  * 100 default-option stream clients reading (bench/stream.ts), 16 snapshots: 400 of a workspace with 2,000
  * bookings and of the whole state, against the bounds, 17 import: /v1 latency during a 200 MB PUT /__sandbox/state
- * and RSS after it against a start with the same file (bench/bounds.ts).
+ * and RSS after it against a start with the same file (bench/bounds.ts), 18 bigstart: a start on a file of 100k
+ * seeded bookings against a fixtures-only one, and the stop right after that seed (bench/bigstart.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -44,8 +45,9 @@ import { runDataBench } from './data.ts';
 import { runInspectorBench } from './inspector.ts';
 import { runStreamBench } from './stream.ts';
 import { runImportBench, runSnapshotBounds } from './bounds.ts';
+import { runBigStart } from './bigstart.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'stream', 'snapshots', 'import'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'stream', 'snapshots', 'import', 'bigstart'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -60,6 +62,7 @@ Measures the sandbox against a bare Fastify server in the same run (docs/benchma
   --memory-requests <n>   (100000)                   --memory-deliveries <n> (10000)
   --memory-bookings <n>   (20000)                    --soak-seconds <s> (180)
   --scale-sizes <a,b>     (10000,100000)             --data-bookings <n> (100000)
+  --bigstart-bookings <n> (100000)                   --bigstart-runs <n> (3)
   --profile <dir>         write the sandbox's CPU profiles there
   -h, --help              this text
 `;
@@ -84,6 +87,8 @@ function parseOptions() {
       'soak-seconds': { type: 'string', default: '180' },
       'scale-sizes': { type: 'string', default: '10000,100000' },
       'data-bookings': { type: 'string', default: '100000' },
+      'bigstart-bookings': { type: 'string', default: '100000' },
+      'bigstart-runs': { type: 'string', default: '3' },
       only: { type: 'string' },
       profile: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -114,6 +119,8 @@ function parseOptions() {
     soakSeconds: int('soak-seconds', values['soak-seconds'], 10, 3600),
     scaleSizes: values['scale-sizes'].split(',').map((n) => int('scale-sizes', n, 100, 1_000_000)),
     dataBookings: int('data-bookings', values['data-bookings'], 100, 1_000_000),
+    bigStartBookings: int('bigstart-bookings', values['bigstart-bookings'], 100, 1_000_000),
+    bigStartRuns: int('bigstart-runs', values['bigstart-runs'], 1, 20),
     sections: new Set(only as Section[]),
     profileDir: values.profile,
   };
@@ -204,6 +211,11 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('stream')) await attempt(['stream'], async () => void (report.stream = await runStreamBench({ ...options, log })));
   if (has('snapshots')) await attempt(['snapshots'], async () => void (report.snapshots = await runSnapshotBounds(log)));
   if (has('import')) await attempt(['import'], async () => void (report.import = await runImportBench(tmpDir, log)));
+  if (has('bigstart')) {
+    await attempt(['bigstart'], async () => {
+      report.bigStart = await runBigStart({ tmpDir, bookings: options.bigStartBookings, runs: options.bigStartRuns, log });
+    });
+  }
 }
 
 async function main(): Promise<void> {

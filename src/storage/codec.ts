@@ -5,7 +5,8 @@
  */
 import { isJsonData } from './given-rows.ts';
 import type { RowMap } from './pack-policy.ts';
-import { copyRows, packIfLarge } from './packed-rows.ts';
+import { copyRows, packIfLarge, PackedRows } from './packed-rows.ts';
+import { isRawRows } from './snapshot-scan.ts';
 import { listChanged, type ListedRows } from './partition-list.ts';
 import { RowInterner } from './shared-leaves.ts';
 import {
@@ -202,6 +203,11 @@ export function partitionsFrom(
   if (!isPlainObject(byWorkspace)) throw makeError(`collections[${JSON.stringify(collection)}] is not an object`);
   const partitions = new Map<string, Partition>();
   for (const [workspaceId, rows] of Object.entries(byWorkspace)) {
+    if (isRawRows(rows)) {
+      // a large partition of a file the sandbox wrote: its rows are packed from the file's bytes, not parsed (snapshot-scan.ts)
+      partitions.set(workspaceId, { rows: PackedRows.fromRaw(rows), version, list: null, listOps: null, sharedGen: 0 });
+      continue;
+    }
     const where = `collections[${JSON.stringify(collection)}][${JSON.stringify(workspaceId)}]`;
     if (!isPlainObject(rows)) throw makeError(`${where} is not an object`);
     const map = new Map<string, Row>();

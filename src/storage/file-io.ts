@@ -73,7 +73,7 @@ export class DurableJsonFile<T> {
 
   constructor(
     readonly path: string,
-    private readonly codec: { parse: (text: string) => T; chunks: (data: T) => Iterable<string> },
+    private readonly codec: { parse: (bytes: Buffer) => T; chunks: (data: T) => Iterable<string> },
     private readonly fsync: boolean,
   ) {
     this.#temp = join(dirname(path), `.${basename(path)}.tmp`);
@@ -94,7 +94,7 @@ export class DurableJsonFile<T> {
       throw err;
     }
     this.known.noteOwn(this.known.tracking ? sha256(bytes) : null, identity);
-    return this.codec.parse(bytes.toString('utf8'));
+    return this.codec.parse(bytes);
   }
 
   async write(data: T): Promise<void> {

@@ -7,7 +7,7 @@ import { basename, dirname } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { applyOps, emptySnapshot, stateFromCollections } from './codec.ts';
 import { JournalMismatchError, parseJournal, type ParsedJournal } from './journal-text.ts';
-import { parseSnapshotText, snapshotChunks } from './snapshot-text.ts';
+import { parseSnapshotBytes, parseSnapshotText, snapshotChunks } from './snapshot-text.ts';
 import { DurableJsonFile, errorMessage, fsyncDir, isErrno, type FileBackend } from './file-io.ts';
 import { acquireLock, type HeldLock } from './lock.ts';
 import { resolveDatabasePath } from './real-path.ts';
@@ -47,7 +47,7 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
 
   const snapshotFile = new DurableJsonFile<DbSnapshot>(
     path,
-    { parse: (text) => parseSnapshotText(text, path), chunks: snapshotChunks },
+    { parse: (bytes) => parseSnapshotBytes(bytes, path), chunks: snapshotChunks },
     options.fsync ?? true,
   );
   const file: FileBackend = {

@@ -17,11 +17,12 @@
  * Rows read twice may be different objects with the same content.
  */
 import { rowHolds } from './row-text.ts';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { packInBackground } from './background-packing.ts';
 import { packLimits, packableCollection, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
 import { keep } from './page-arena.ts';
 import { idHash, PageIndex } from './page-index.ts';
+import type { RawRows } from './snapshot-scan.ts';
 import type { Row } from './types.ts';
 
 /** an inflated page of no rows */
@@ -37,9 +38,26 @@ interface Change {
   readonly page: number;
 }
 
+/**
+ * A page whose rows are still spans of the file's bytes (a file opened with its rows unparsed,
+ * snapshot-scan.ts): `rows.source[rowStarts[i], rowEnds[i])` for i in [from, to). Its text is
+ * built from them when read, and it is deflated in the background; then `deflated` is set and
+ * `rows` let go (the file's bytes are freed once no page needs them). Shared by copies: the
+ * first to deflate it does so for all.
+ */
+class RawPage {
+  deflated: Buffer | null = null;
+  constructor(
+    public rows: RawRows | null,
+    readonly from: number,
+    readonly to: number,
+  ) {}
+}
+
 /** A partition's pages: the array is its own (copy() copies it); the buffers and the dictionary are shared, never changed. */
 interface Pages {
-  buffers: (Buffer | null)[];
+  /** deflated pages; a RawPage until the background deflates it; null once every row is gone */
+  buffers: (Buffer | RawPage | null)[];
   dictionary: Buffer | null;
   /** live rows of each page (its rows less those deleted since): valuesFrom() skips whole pages by it */
   live: number[];
@@ -63,6 +81,8 @@ export class PackedRows implements RowMap {
   #texts = new Map<number, Buffer>();
   /** walks of entries() in progress */
   #walks = 0;
+  /** pages before this one are deflated: a RawPage is only at or after it */
+  #rawNext = 0;
 
   private constructor(tail: Map<string, Row>, limits: PackLimits, from?: PackedRows) {
     this.#tail = tail;
@@ -72,6 +92,7 @@ export class PackedRows implements RowMap {
       this.#index = from.#index.copy();
       this.#changed = new Map(from.#changed);
       this.#packed = from.#packed;
+      this.#rawNext = from.#rawNext;
     } else {
       this.#pages = { buffers: [], dictionary: null, live: [] };
       this.#index = new PageIndex(tail.size);
@@ -92,6 +113,57 @@ export class PackedRows implements RowMap {
     if (mode === 'now') while (packed.#tail.size > useLimits.hotRows) packed.#packOne();
     else if (mode === 'background') packed.#packLater();
     return packed;
+  }
+
+  /**
+   * Rows left in the file's bytes (snapshot-scan.ts), none of them parsed but the newest
+   * `hotRows`, which become the tail as adopt() would keep them: the others are cut into the
+   * pages adopt() would make, each page's ids hashed from their bytes into the PageIndex. The
+   * pages stay spans of the file until the background deflates them, a few ms at a time.
+   */
+  static fromRaw(raw: RawRows, useLimits = packLimits()): PackedRows {
+    const total = raw.size;
+    const cold = Math.max(0, total - useLimits.hotRows);
+    const tail = new Map<string, Row>();
+    for (let i = cold; i < total; i++) {
+      const row = JSON.parse(raw.source.toString('utf8', raw.rowStarts[i]!, raw.rowEnds[i]!)) as Row;
+      tail.set(row.id, row);
+    }
+    const packed = new PackedRows(tail, useLimits);
+    packed.#index = new PageIndex(total);
+    const { buffers, live } = packed.#pages;
+    const { rowStarts, rowEnds } = raw;
+    const index = packed.#index;
+    for (let i = 0; i < cold; ) {
+      const from = i;
+      const page = buffers.length;
+      // pages cut as #packOne cuts them: rows are added until the page holds pageBytes
+      for (let bytes = 0; i < cold && bytes < useLimits.pageBytes; i++) {
+        bytes += rowEnds[i]! - rowStarts[i]! + 1;
+        index.add(rawIdHash(raw, i), page);
+      }
+      buffers.push(new RawPage(raw, from, i));
+      live.push(i - from);
+    }
+    packed.#packed = cold;
+    const first = buffers[0];
+    if (first) {
+      const text = rawText(first as RawPage);
+      const dictionary = (packed.#pages.dictionary = Buffer.from(text.subarray(Math.max(0, text.length - DICTIONARY_BYTES))));
+      for (const page of buffers) deflateLater(page as RawPage, dictionary);
+    }
+    packed.#packLater();
+    return packed;
+  }
+
+  /** pages still spans of the file's bytes (diagnostics, tests) */
+  get rawPages(): number {
+    let raw = 0;
+    for (let page = this.#rawNext; page < this.#pages.buffers.length; page++) {
+      const entry = this.#pages.buffers[page];
+      if (entry instanceof RawPage && entry.deflated === null) raw++;
+    }
+    return raw;
   }
 
   /** An independent copy (copy-on-write while a snapshot is written): O(pages), not O(rows). */
@@ -255,25 +327,81 @@ export class PackedRows implements RowMap {
     }
   }
 
+  /**
+   * The snapshot file's members for these rows, `"id":row` joined with commas, a page at a
+   * time, in the order of entries(): a row unchanged since it was packed is copied from its
+   * page's text as it is, neither parsed nor serialised again (issue 35: a stop right after a
+   * large seed compacts every row; parsing and re-serialising 100k bookings' rows took longer
+   * than the stop's deadline). Its text is what JSON.stringify wrote for it when it was packed.
+   */
+  *jsonMembers(): IterableIterator<string> {
+    this.#walks++;
+    try {
+      const buffers = this.#pages.buffers;
+      for (let page = 0; page < buffers.length; page++) {
+        if (buffers[page] === null) continue;
+        const bytes = this.#texts.get(page) ?? this.#inflate(page);
+        if (bytes.length === 0) continue;
+        const members: string[] = [];
+        const lines = bytes.toString('utf8').split('\n');
+        for (let i = 0; i < lines.length; i++) {
+          const line = lines[i]!.slice(i === 0 ? 1 : 0, -1); // without the page's '[', the ',' or the final ']'
+          const member = this.#memberOf(line);
+          if (member !== null) members.push(member);
+        }
+        if (members.length > 0) yield members.join(',');
+      }
+      const members: string[] = [];
+      for (const [id, row] of this.#tail) members.push(`${JSON.stringify(id)}:${JSON.stringify(row)}`);
+      if (members.length > 0) yield members.join(',');
+    } finally {
+      this.#walks--;
+    }
+  }
+
+  /** One packed line as a snapshot member, its change applied (null: deleted since). */
+  #memberOf(line: string): string | null {
+    let key: string | null = null;
+    // `{"id":"...",` as JSON.stringify writes a row whose id comes first: the key is that string
+    if (line.startsWith('{"id":"')) {
+      const close = line.indexOf('"', 7);
+      const escape = line.indexOf('\\', 7);
+      if (close > 0 && (escape < 0 || escape > close)) key = line.slice(6, close + 1);
+    }
+    if (key === null || (this.#changed.size > 0 && this.#changed.has(key.slice(1, -1)))) {
+      const packed = JSON.parse(line) as Row;
+      const change = this.#changed.get(packed.id);
+      const row = change === undefined ? packed : change.row;
+      return row === null ? null : `${JSON.stringify(packed.id)}:${change === undefined ? line : JSON.stringify(row)}`;
+    }
+    return `${key}:${line}`;
+  }
+
   [Symbol.iterator](): IterableIterator<[string, Row]> {
     return this.entries();
   }
 
   // ---------------------------------------------------------------- internals
 
-  /** Packs the tail down to the hot rows in the background (see adopt). */
+  /** Packs the tail down to the hot rows, and deflates the pages left in the file's bytes, in the background (see adopt, fromRaw). */
   #packLater(): void {
-    if (this.#tail.size <= this.#limits.hotRows) return;
-    packInBackground(this);
+    const raw = this.#rawNext < this.#pages.buffers.length;
+    if (this.#tail.size <= this.#limits.hotRows && !raw) return;
+    packInBackground(this, raw);
   }
 
-  /** One slice of background packing for this partition, until `deadline`; 'busy' while a walk is in progress. */
+  /**
+   * One slice of background packing for this partition, until `deadline`: the pages left in the
+   * file's bytes first (in place: a walk in progress reads the same rows either way), then the
+   * tail ('busy' while a walk is in progress).
+   */
   packSlice(deadline: number): 'done' | 'more' | 'busy' {
-    if (this.#tail.size <= this.#limits.hotRows) return 'done';
+    const deflating = this.#deflateRaw() === 'deflating';
+    if (this.#tail.size <= this.#limits.hotRows) return deflating ? 'busy' : 'done';
     // packing moves the oldest tail rows into a new page: a walk suspended in the tail would miss them
     if (this.#walks > 0) return 'busy';
     while (this.#tail.size > this.#limits.hotRows && performance.now() < deadline) this.#packOne();
-    return this.#tail.size > this.#limits.hotRows ? 'more' : 'done';
+    return this.#tail.size > this.#limits.hotRows ? 'more' : deflating ? 'busy' : 'done';
   }
 
   #insert(id: string, row: Row): void {
@@ -350,14 +478,33 @@ export class PackedRows implements RowMap {
     return keep(deflateRawSync(text, { level: 6, dictionary: this.#pages.dictionary }));
   }
 
+  /**
+   * Puts the pages the thread pool has deflated (deflateLater) in place of their spans, in order:
+   * 'deflating' while one is not done yet, 'done' once none is left.
+   */
+  #deflateRaw(): 'done' | 'deflating' {
+    const buffers = this.#pages.buffers;
+    for (; this.#rawNext < buffers.length; this.#rawNext++) {
+      const entry = buffers[this.#rawNext];
+      if (!(entry instanceof RawPage)) continue;
+      if (entry.deflated === null) return 'deflating';
+      buffers[this.#rawNext] = entry.deflated;
+    }
+    return 'done';
+  }
+
   #parse(page: number): Row[] {
     const bytes = this.#texts.get(page) ?? this.#inflate(page);
     return bytes.length === 0 ? [] : (JSON.parse(bytes.toString('utf8')) as Row[]);
   }
 
   #inflate(page: number): Buffer {
-    const buffer = this.#pages.buffers[page];
-    return buffer ? inflateRawSync(buffer, { dictionary: this.#pages.dictionary! }) : EMPTY;
+    let entry = this.#pages.buffers[page];
+    if (entry instanceof RawPage) {
+      if (entry.deflated === null) return rawText(entry);
+      entry = this.#pages.buffers[page] = entry.deflated;
+    }
+    return entry ? inflateRawSync(entry, { dictionary: this.#pages.dictionary! }) : EMPTY;
   }
 
   /** A page's text, through the cache of inflated pages. */
@@ -391,6 +538,76 @@ export class PackedRows implements RowMap {
     }
     return undefined;
   }
+}
+
+/**
+ * Pages of a file's bytes waiting to be deflated, oldest first (held weakly: a page of a store
+ * replaced meanwhile is skipped), and how many zlib's thread pool is deflating now. Deflating
+ * ~37,000 pages of 100k bookings is ~5 s of CPU: in the thread pool it runs beside the event
+ * loop, on the second core where there is one. At most two at once, so that the pool (4 threads,
+ * shared with the file system) always has a thread for a journal write or an fsync.
+ */
+const waiting: ([WeakRef<RawPage>, Buffer] | undefined)[] = [];
+let waitingHead = 0;
+let deflating = 0;
+const DEFLATING_AT_ONCE = 2;
+
+function deflateLater(page: RawPage, dictionary: Buffer): void {
+  waiting.push([new WeakRef(page), dictionary]);
+  deflateWaiting();
+}
+
+function deflateWaiting(): void {
+  while (deflating < DEFLATING_AT_ONCE && waitingHead < waiting.length) {
+    const [ref, dictionary] = waiting[waitingHead]!;
+    waiting[waitingHead++] = undefined;
+    const page = ref.deref();
+    if (page === undefined || page.deflated !== null) continue;
+    const text = rawText(page);
+    deflating++;
+    deflateRaw(text, { level: 6, dictionary }, (err, deflated) => {
+      deflating--;
+      // (an error here would be zlib's own: the page is then deflated on the event loop)
+      page.deflated = keep(err ? deflateRawSync(text, { level: 6, dictionary }) : deflated);
+      page.rows = null;
+      deflateWaiting();
+    });
+  }
+  if (waitingHead === waiting.length) {
+    waiting.length = 0;
+    waitingHead = 0;
+  }
+}
+
+/** A page's text, `[row,\nrow,...]`, from the spans of the file's bytes. */
+function rawText(page: RawPage): Buffer {
+  const { source, rowStarts, rowEnds } = page.rows!;
+  let length = 2 + 2 * (page.to - page.from - 1);
+  for (let i = page.from; i < page.to; i++) length += rowEnds[i]! - rowStarts[i]!;
+  const text = Buffer.allocUnsafe(length);
+  text[0] = 0x5b; // [
+  let at = 1;
+  for (let i = page.from; i < page.to; i++) {
+    if (i > page.from) at += text.write(',\n', at, 'latin1');
+    at += source.copy(text, at, rowStarts[i]!, rowEnds[i]!);
+  }
+  text[at] = 0x5d; // ]
+  return text;
+}
+
+/** idHash of row i's key, from its bytes (plain ASCII, as ids are) or else from the parsed key. */
+function rawIdHash(raw: RawRows, i: number): number {
+  const { source } = raw;
+  const start = raw.keyStarts[i]! + 1;
+  const end = raw.keyEnds[i]! - 1;
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) {
+    const c = source[k]!;
+    if (c === 0x5c || c >= 0x80) return idHash(JSON.parse(source.toString('utf8', start - 1, end + 1)) as string);
+    h ^= c;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /** A copy of a partition's rows that changes to the original do not reach. */

@@ -4,6 +4,8 @@
  * Pure functions: no I/O here.
  */
 import { errorText, isPlainObject, oneLine, type CapturedState } from './codec.ts';
+import { PackedRows } from './packed-rows.ts';
+import { scanSnapshot } from './snapshot-scan.ts';
 import { SCHEMA_VERSION, StoreError, type Collections, type DbSnapshot } from './types.ts';
 
 /** snapshotChunks() of a captured state: the same text as JSON.stringify of its snapshot. */
@@ -16,9 +18,17 @@ export function* capturedChunks(captured: CapturedState, seq: number): Generator
       const [workspaceId, rows] = partitions[p]!;
       yield `${p === 0 ? '' : ','}${JSON.stringify(workspaceId)}:{`;
       let first = true;
-      for (const [id, row] of rows) {
-        yield `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(row)}`;
-        first = false;
+      if (rows instanceof PackedRows) {
+        // packed rows are copied from their pages' text, not parsed and serialised again
+        for (const members of rows.jsonMembers()) {
+          yield `${first ? '' : ','}${members}`;
+          first = false;
+        }
+      } else {
+        for (const [id, row] of rows) {
+          yield `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(row)}`;
+          first = false;
+        }
       }
       yield '}';
     }
@@ -71,6 +81,21 @@ export function parseSnapshotText(text: string, file: string): DbSnapshot {
   } catch (err) {
     throw fail(`the file is not valid JSON (${errorText(err)})`);
   }
+  return checkedSnapshot(data, file);
+}
+
+/**
+ * The bytes of a snapshot file: scanned when the sandbox wrote them, so that the rows of its
+ * large partitions are not parsed at open (snapshot-scan.ts), else parsed as text.
+ */
+export function parseSnapshotBytes(bytes: Buffer, file: string): DbSnapshot {
+  const scanned = scanSnapshot(bytes);
+  return scanned ? checkedSnapshot(scanned, file) : parseSnapshotText(bytes.toString('utf8'), file);
+}
+
+/** The top-level checks of a parsed (or scanned) snapshot file, with one-line errors naming it. */
+function checkedSnapshot(data: unknown, file: string): DbSnapshot {
+  const fail = (problem: string) => new StoreError(`Cannot open database ${file}: ${problem}`);
   const foreign = (why: string) => fail(`not a travel-commerce-sandbox database (${why})`);
   if (!isPlainObject(data)) throw foreign('top-level value is not an object');
   if (!('schemaVersion' in data)) throw foreign('no "schemaVersion" field');

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { DurableJsonFile } from '../../src/storage/file-io.ts';
 import { tempDir } from './helpers.ts';
 
-const codec = { parse: (text: string) => JSON.parse(text) as unknown, chunks: (data: unknown) => [JSON.stringify(data)] };
+const codec = { parse: (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as unknown, chunks: (data: unknown) => [JSON.stringify(data)] };
 
 async function trackedFile() {
   const path = join(tempDir(), 'db.json');
