@@ -1,20 +1,12 @@
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, stringEnd } from '../storage/json-bytes.ts';
 import { badRequest, type ApiError } from '../core/errors.ts';
 
 /**
  * A walk over a JSON document held as bytes (UTF-8), one value at a time, for
  * a body too large to parse in one go (PUT /__sandbox/state, issue 34 item 6).
  * It finds where each value starts and ends; JSON.parse of that slice checks
- * and decodes it. Every byte that ends a string, an object or an array is
- * ASCII, and no byte of a multi-byte UTF-8 character is, so bytes are enough.
+ * and decodes it (the byte rules: src/storage/json-bytes.ts).
  */
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 const WHITESPACE = new Uint8Array(256);
 for (const c of [0x20, 0x09, 0x0a, 0x0d]) WHITESPACE[c] = 1;
@@ -111,16 +103,9 @@ export class JsonCursor {
   }
 
   #stringEnd(start: number): number {
-    const b = this.bytes;
-    let from = start + 1;
-    for (;;) {
-      const quote = b.indexOf(QUOTE, from);
-      if (quote < 0) throw malformed('a string is not closed', start);
-      let slashes = 0;
-      for (let k = quote - 1; b[k] === BACKSLASH; k--) slashes++;
-      if (slashes % 2 === 0) return quote + 1;
-      from = quote + 1;
-    }
+    const end = stringEnd(this.bytes, start);
+    if (end < 0) throw malformed('a string is not closed', start);
+    return end;
   }
 
   #valueEnd(start: number): number {

@@ -18,17 +18,9 @@
  * file, a duplicate key) returns null, and the file is parsed whole, with the
  * usual one-line errors. Pure functions: no I/O here.
  */
+import { CLOSE_ARRAY as CLOSE_BRACKET, CLOSE_OBJECT as CLOSE_BRACE, COLON, COMMA, NEWLINE, OPEN_ARRAY as OPEN_BRACKET, OPEN_OBJECT as OPEN_BRACE, QUOTE, stringEnd } from './json-bytes.ts';
 import { packableCollection, packLimits } from './pack-policy.ts';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const NEWLINE = 0x0a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
 
 /** what every file the sandbox writes starts with (snapshot-text.ts) */
 const HEAD = Buffer.from('{"schemaVersion":');
@@ -62,15 +54,8 @@ const stop = (): never => {
 
 /** The index after the string that starts at `at` (a quote). */
 function skipString(b: Buffer, at: number): number {
-  let i = at + 1;
-  for (;;) {
-    const q = b.indexOf(QUOTE, i);
-    if (q < 0) return stop();
-    let slashes = 0;
-    for (let k = q - 1; b[k] === BACKSLASH; k--) slashes++;
-    if (slashes % 2 === 0) return q + 1;
-    i = q + 1;
-  }
+  const end = stringEnd(b, at);
+  return end < 0 ? stop() : end;
 }
 
 /** The index after the object or array that starts at `at`; `lines.newline` set when a raw newline is in it. */
