@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Sandbox } from '../sandbox.ts';
-import { WARNING_CODES } from '../core/warnings.ts';
+import { INFORMATIONAL_WARNINGS, WARNING_CODES } from '../core/warnings.ts';
 import { appendJobSummary } from '../report/job-summary.ts';
 import { plural } from './format.ts';
 import { bold, fail, yellow } from './output.ts';
@@ -80,7 +80,8 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
  */
 function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
   const report = sandbox.report();
-  const allowed = allowedWarnings(flags.allowWarning);
+  // what --strict would not refuse never fails a run (core/warnings.ts): counted as allowed
+  const allowed = new Set([...allowedWarnings(flags.allowWarning), ...INFORMATIONAL_WARNINGS]);
   const lines = summaryLines(report, allowed);
   if (flags.report) {
     try {
@@ -100,7 +101,7 @@ function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
   const guessed = report.warnings.filter((w) => !allowed.has(w.code));
   const count = guessed.reduce((sum, w) => sum + w.count, 0);
   if (flags.failOnWarning && count > 0 && code === 0) {
-    lines.push(`sandbox: --fail-on-warning: ${plural(count, 'warning')} (${guessed.map((w) => w.code).join(', ')}); exit 1${allowed.size === 0 ? '; accept a code with --allow-warning <code>' : ''}`);
+    lines.push(`sandbox: --fail-on-warning: ${plural(count, 'warning')} (${guessed.map((w) => w.code).join(', ')}); exit 1${(flags.allowWarning ?? []).length === 0 ? '; accept a code with --allow-warning <code>' : ''}`);
     code = 1;
   }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;

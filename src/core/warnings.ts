@@ -20,6 +20,12 @@ export const WARNING_CODES = {
 
 export type WarningCode = keyof typeof WARNING_CODES;
 
+/**
+ * Warnings about what the sandbox did or allows, not about anything it had to guess: --strict
+ * does not refuse them, so `exec --fail-on-warning` does not fail a run for them either.
+ */
+export const INFORMATIONAL_WARNINGS: ReadonlySet<string> = new Set<WarningCode>(['SUBSCRIPTION_DISABLED', 'LOOPBACK_HTTP_URL']);
+
 export interface SandboxWarning {
   code: WarningCode;
   message: string;

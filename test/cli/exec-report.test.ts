@@ -49,17 +49,18 @@ describe('sandbox exec --report', () => {
     expect(report.operations).toEqual([
       { operationId: 'listProducts', method: 'GET', path: '/v1/products', requests: 4, statuses: { 200: 3, 401: 1 }, warnings: {} },
       { operationId: 'createBooking', method: 'POST', path: '/v1/bookings', requests: 2, statuses: { 201: 2 }, warnings: {} },
-      { operationId: 'createWebhooksSubscription', method: 'POST', path: '/v1/webhooks/subscriptions', requests: 1, statuses: { 201: 1 }, warnings: { UNKNOWN_FIELD: 1, UNDOCUMENTED_ENDPOINT: 1 } },
+      { operationId: 'createWebhooksSubscription', method: 'POST', path: '/v1/webhooks/subscriptions', requests: 1, statuses: { 201: 1 }, warnings: { UNKNOWN_FIELD: 1, UNDOCUMENTED_ENDPOINT: 1, LOOPBACK_HTTP_URL: 1 } },
       { operationId: 'getDeparture', method: 'GET', path: '/v1/departures/{id}', requests: 1, statuses: { 200: 1 }, warnings: {} },
     ]);
     expect(report.neverCalled.map((op: { operationId: string }) => op.operationId)).toContain('listBookings');
     expect(report.neverCalled.map((op: { operationId: string }) => op.operationId)).not.toContain('createBooking');
     // POST /v1/webhooks/subscriptions is not in the API description: every call warns (issue 26)
     expect(report.warnings).toEqual([
+      { code: 'LOOPBACK_HTTP_URL', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) },
       { code: 'UNDOCUMENTED_ENDPOINT', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) },
       { code: 'UNKNOWN_FIELD', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) },
     ]);
-    expect(report.warnings[1].example.message).toContain('colour');
+    expect(report.warnings[2].example.message).toContain('colour');
     expect(report.refusals).toEqual([{ code: 'MISSING_AUTHORIZATION', count: 1, example: expect.objectContaining({ method: 'GET', path: '/v1/products?limit=2', status: 401 }) }]);
     expect(report.rateLimits).toEqual({ refused: 0, reported: 2 }); // 7 authenticated requests, a burst of 5, a frozen clock
     expect(report.webhooks).toEqual({ sent: 2, failed: 0, pending: 0 });
@@ -104,7 +105,8 @@ describe('sandbox exec --report', () => {
     expect(md.startsWith('## an earlier step\n### Sandbox run report: sandbox exec\n')).toBe(true);
     expect(md).toContain('**8 requests** to /v1 (200 x4, 201 x3, 401 x1)'.replace(/ x/g, ' ×'));
     expect(md).toContain('· exit 1');
-    expect(md).toMatch(/\| `createWebhooksSubscription` POST \/v1\/webhooks\/subscriptions \| 1 \| 201 ×1 \| UNDOCUMENTED_ENDPOINT ×1 \(allowed\), UNKNOWN_FIELD ×1 \|/);
+    // LOOPBACK_HTTP_URL is informational (--strict does not refuse it): never a failure
+    expect(md).toMatch(/\| `createWebhooksSubscription` POST \/v1\/webhooks\/subscriptions \| 1 \| 201 ×1 \| LOOPBACK_HTTP_URL ×1 \(allowed\), UNDOCUMENTED_ENDPOINT ×1 \(allowed\), UNKNOWN_FIELD ×1 \|/);
     expect(md).toMatch(/<details><summary>Never called \(\d+\)<\/summary>/);
     expect(md).toContain('| `MISSING_AUTHORIZATION` | 1 |');
 
@@ -117,7 +119,7 @@ describe('sandbox exec --report', () => {
     const { code, stdout, stderr } = await exec(['--fail-on-warning', '--allow-warning', 'UNDOCUMENTED_ENDPOIT']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/^sandbox: --allow-warning: no warning is called "UNDOCUMENTED_ENDPOIT"; the codes: UNKNOWN_FIELD, .*UNDOCUMENTED_ENDPOINT\n$/);
+    expect(stderr).toMatch(/^sandbox: --allow-warning: no warning is called "UNDOCUMENTED_ENDPOIT"; the codes: UNKNOWN_FIELD, .*UNDOCUMENTED_ENDPOINT, INFERRED_LIMIT, LOOPBACK_HTTP_URL\n$/);
   });
 });
 
