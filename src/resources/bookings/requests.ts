@@ -40,7 +40,7 @@ export const CreateBookingBodySchema = z
     fulfillmentStatus: bookingDetailFields.fulfillmentStatus,
     salesChannel: bookingDetailFields.salesChannel,
     sourceSystem: bookingDetailFields.sourceSystem,
-    currency: bookingDetailFields.currency,
+    currency: bookingDetailFields.currency.describe("ISO currency code; must be the departure's currency (without departureId: default the workspace's, and the first departure item must match it)"),
     adults: pricingFields.adults.optional().describe('adults count; required with departureId (adults and children take a seat each), default 0 without'),
     children: pricingFields.children,
     infants: pricingFields.infants,
@@ -107,7 +107,7 @@ export const PassengersResponseSchema = z.object({
 export const ItemInputSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('departure'),
-    departureId: z.string().optional().describe("must be the booking's departure when sent"),
+    departureId: z.string().optional().describe("must be the booking's departure when sent; required while the booking has none, and the first one names it"),
     passengerType: z.enum(['adult', 'child', 'infant']),
     quantity: z.number().int().min(1).max(500),
   }),
