@@ -4,7 +4,7 @@ import { QuoteSchema } from '../../../src/resources/bookings/schemas.ts';
 import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { settle, subscribe } from '../../webhooks/helpers.ts';
 import { startReceiver, type Receiver } from '../../webhooks/receiver.ts';
-import { book, createPerson, departureNow, pickDeparture, setup } from './helpers.ts';
+import { book, createPerson, departureNow, orgKey, pickDeparture, setup } from './helpers.ts';
 
 /**
  * Issue 39, point 1: "Items and passengers are not part of the create body; they are added
@@ -139,6 +139,17 @@ describe('a booking created without a departure, other cases', () => {
     const res = await t.request('POST', `/v1/bookings/${created.json().data.id}/items`, { body: { items: [{ kind: 'departure', departureId: departure.id, passengerType: 'adult', quantity: 1 }] } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'CURRENCY_MISMATCH' });
+  });
+
+  it('is refused to a key limited to products (it would belong to none, so the key could not read it back); an unlimited key creates it', async () => {
+    const limited = await orgKey(t, { scopes: ['bookings:read', 'bookings:write'], productIds: [pickDeparture(t).product.id] });
+    const res = await book(t, { adults: 1 }, limited);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'DEPARTURE_REQUIRED', error: expect.stringMatching(/^Missing departureId: key \S+ is limited to 1 product\(s\)/) });
+    const unlimited = await orgKey(t, { scopes: ['bookings:read', 'bookings:write'] });
+    const made = await book(t, {}, unlimited);
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json().data).toMatchObject({ salesChannel: 'partner', departureId: null });
   });
 
   it('still requires adults from a client that sends departureId, as before', async () => {
