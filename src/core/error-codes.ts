@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   TOO_MANY_PASSENGERS: [409, 'more passengers than travellers'],
   ONE_LEAD_PASSENGER: [409, 'more than one lead passenger'],
   ITEM_DEPARTURE_MISMATCH: [400, "a departure item names another departure than the booking's"],
+  DEPARTURE_REQUIRED: [400, 'something needs a departure to be priced and none is named: add-ons on a booking created without one, items on a booking whose first departure item names none, or a booking without departure from a key limited to products'],
   WIZARD_DEPARTURE_REQUIRED: [400, 'the wizard session has no departure yet'],
   WIZARD_DEPARTURE_MISMATCH: [400, "the departure is not one of the session's product"],
   WIZARD_SESSION_COMPLETED: [409, 'the wizard session already made its booking'],

@@ -1708,7 +1708,7 @@ export interface components {
          * @description stable error code (docs/api-notes.md, "Error codes"); absent on the documented 401, 403, 404, 429 and analytics 400 bodies
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HOST_NOT_ALLOWED" | "CROSS_ORIGIN_REFUSED" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_NOT_REPLAYABLE" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "SANDBOX_STOPPING" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HOST_NOT_ALLOWED" | "CROSS_ORIGIN_REFUSED" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_NOT_REPLAYABLE" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "SANDBOX_STOPPING" | "INTERNAL_ERROR";
         Extension: {
             /** @description shape ext_<uuid> */
             id: string;
@@ -3763,10 +3763,10 @@ export interface operations {
                     salesChannel?: string;
                     /** @description source system, default api (partner_api for organization keys) */
                     sourceSystem?: string;
-                    /** @description ISO currency code; must be the departure's currency */
+                    /** @description ISO currency code; must be the departure's currency (without departureId: default the workspace's, and the first departure item must match it) */
                     currency?: string;
-                    /** @description adults count; adults and children take a seat each */
-                    adults: number;
+                    /** @description adults count; required with departureId (adults and children take a seat each), default 0 without */
+                    adults?: number;
                     /** @description children count, default 0 */
                     children?: number;
                     /** @description infants count, default 0; infants travel on a lap and take no seat */
@@ -3797,8 +3797,8 @@ export interface operations {
                     roomsRequested?: number | null;
                     /** @description coupon or promotion code */
                     couponCode?: string | null;
-                    /** @description the departure booked, dept_<uuid> */
-                    departureId: string;
+                    /** @description the departure booked, dept_<uuid>; when absent the booking starts empty and its first departure item names it */
+                    departureId?: string;
                     /** @description the customer, an existing person (ppl_<uuid>) */
                     customerId?: string;
                     /** @description the add-ons (extensions) and their quantities */
@@ -4069,7 +4069,7 @@ export interface operations {
                     items: ({
                         /** @enum {string} */
                         kind: "departure";
-                        /** @description must be the booking's departure when sent */
+                        /** @description must be the booking's departure when sent; required while the booking has none, and the first one names it */
                         departureId?: string;
                         /** @enum {string} */
                         passengerType: "adult" | "child" | "infant";

@@ -74,8 +74,11 @@ export class BookingPartsService {
     const ws = principal.workspace.id;
     const booking = this.records.find(principal, rawId);
     assertOpen(booking, 'add items');
-    const target = this.pricer.find(principal, booking.departureId, 'departureId');
+    const departureId = booking.departureId ?? firstDepartureOf(booking.id, inputs);
+    const target = this.pricer.find(principal, departureId, 'departureId');
     const party = { adults: booking.adults, children: booking.children, infants: booking.infants };
+    // a booking created without a departure holds no seats yet: its whole party is seated now
+    const held = booking.departureId === null ? 0 : booking.adults + booking.children;
     const existing = this.records.items(ws, booking.id);
     const addons = new Map<string, number>(existing.filter((i) => i.kind === 'extension').map((i) => [i.refId, i.quantity]));
     inputs.forEach((input, i) => {
@@ -84,20 +87,24 @@ export class BookingPartsService {
         addons.set(id, (addons.get(id) ?? 0) + input.quantity);
         return;
       }
-      if (input.departureId !== undefined && parseId(DEPARTURES, `items[${i}].departureId`, input.departureId) !== booking.departureId) {
-        throw badRequest('ITEM_DEPARTURE_MISMATCH', `Invalid items[${i}].departureId: booking ${booking.id} books departure ${booking.departureId}`);
+      if (input.departureId !== undefined && parseId(DEPARTURES, `items[${i}].departureId`, input.departureId) !== target.departure.id) {
+        const books = booking.departureId === null ? `the first departure item names ${target.departure.id}` : `booking ${booking.id} books departure ${target.departure.id}`;
+        throw badRequest('ITEM_DEPARTURE_MISMATCH', `Invalid items[${i}].departureId: ${books}`);
       }
       const field = input.passengerType === 'adult' ? 'adults' : input.passengerType === 'child' ? 'children' : 'infants';
       party[field] += input.quantity;
     });
-    const extraSeats = party.adults + party.children - booking.adults - booking.children;
-    if (extraSeats > 0) this.pricer.assertBookable(target);
+    const extraSeats = party.adults + party.children - held;
+    if (extraSeats > 0 || booking.departureId === null) this.pricer.assertBookable(target);
     const selections: AddonSelection[] = [...addons].map(([extensionId, quantity]) => ({ extensionId, quantity }));
     const occupancy = booking.occupancyPerRoom;
     const rooms = occupancy === null ? undefined : Math.max(booking.rooms, Math.ceil((party.adults + party.children) / occupancy));
     const priced = this.pricer.price(principal, target, {
       ...party, rooms, roomCategory: booking.roomCategory, occupancyPerRoom: occupancy, addons: selections, couponCode: booking.couponCode,
-    }, { keepCoupon: true });
+    }, { keepCoupon: booking.departureId !== null }); // a coupon kept from a create without departure is checked now
+    if (booking.departureId === null && booking.currency !== priced.quote.currency) {
+      throw badRequest('CURRENCY_MISMATCH', `Invalid items: departure ${target.departure.id} is sold in ${priced.quote.currency}, booking ${booking.id} is in ${booking.currency}`);
+    }
     const at = this.records.clock.iso();
     const { items, removed } = mirrorItems(booking.id, priced, existing, at);
     // unnamed add-on units (addonQuantity sent without addons) survive a re-price
@@ -116,4 +123,16 @@ export class BookingPartsService {
     this.records.emit(ws, 'booking.updated', updated);
     return this.records.view(ws, updated);
   }
+}
+
+/**
+ * The departure a booking created without one gets: the first departure item's departureId
+ * (every other departure item must name the same one, checked in addItems).
+ */
+function firstDepartureOf(bookingId: string, inputs: readonly ItemInput[]): string {
+  const named = inputs.find((input) => input.kind === 'departure' && input.departureId !== undefined);
+  if (named?.kind === 'departure' && named.departureId !== undefined) return named.departureId;
+  const i = inputs.findIndex((input) => input.kind === 'departure');
+  if (i >= 0) throw badRequest('DEPARTURE_REQUIRED', `Missing items[${i}].departureId: booking ${bookingId} has no departure yet; its first departure item names one (dept_<uuid>)`);
+  throw badRequest('DEPARTURE_REQUIRED', `Invalid items: booking ${bookingId} has no departure yet, so extensions cannot be priced; add a departure item with departureId first, or in the same request`);
 }

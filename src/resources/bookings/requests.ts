@@ -10,6 +10,7 @@ import { BOOKING_STATUSES, BookingItemSchema, BookingSchema, FULFILLMENT_STATUSE
  */
 const inferred = { 'x-sandbox-inferred': true } as const;
 const text = (max: number) => z.string().max(max);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const objectField = () => z.record(z.string(), z.unknown());
 /** A status outside the inferred lists is well-formed when it is one word (issue 10): stored with a warning. */
 const statusWord = () => z.string().trim().min(1).max(40).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a status is one word: letters, digits, _ or -');
@@ -39,8 +40,8 @@ export const CreateBookingBodySchema = z
     fulfillmentStatus: bookingDetailFields.fulfillmentStatus,
     salesChannel: bookingDetailFields.salesChannel,
     sourceSystem: bookingDetailFields.sourceSystem,
-    currency: bookingDetailFields.currency,
-    adults: pricingFields.adults,
+    currency: bookingDetailFields.currency.describe("ISO currency code; must be the departure's currency (without departureId: default the workspace's, and the first departure item must match it)"),
+    adults: pricingFields.adults.optional().describe('adults count; required with departureId (adults and children take a seat each), default 0 without'),
     children: pricingFields.children,
     infants: pricingFields.infants,
     rooms: pricingFields.rooms,
@@ -54,10 +55,18 @@ export const CreateBookingBodySchema = z
     occupancyPerRoom: pricingFields.occupancyPerRoom,
     roomsRequested: pricingFields.roomsRequested,
     couponCode: pricingFields.couponCode,
-    departureId: z.string().describe('the departure booked, dept_<uuid>').meta(inferred),
+    departureId: z.string().optional().describe('the departure booked, dept_<uuid>; when absent the booking starts empty and its first departure item names it').meta(inferred),
     customerId: bookingDetailFields.customerId.meta(inferred),
     addons: pricingFields.addons.meta(inferred),
   })
+  // The description's create body names no departure (issue 39, point 1), so both are optional in
+  // the schema; a client that sends departureId keeps today's answer, adults missing included. `when`
+  // runs the check beside other field errors, so their list stays what it was.
+  .superRefine((body, ctx) => {
+    if (body.departureId !== undefined && body.adults === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['adults'], message: 'Invalid input: expected number, received undefined', input: undefined });
+    }
+  }, { when: (payload) => isRecord(payload.value) && payload.value.departureId !== undefined })
   .meta(inferred);
 export type CreateBookingBody = z.infer<typeof CreateBookingBodySchema>;
 
@@ -98,7 +107,7 @@ export const PassengersResponseSchema = z.object({
 export const ItemInputSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('departure'),
-    departureId: z.string().optional().describe("must be the booking's departure when sent"),
+    departureId: z.string().optional().describe("must be the booking's departure when sent; required while the booking has none, and the first one names it"),
     passengerType: z.enum(['adult', 'child', 'infant']),
     quantity: z.number().int().min(1).max(500),
   }),

@@ -40,13 +40,14 @@ export class BookingService {
    * `alsoCommit` adds rows to the same commit (a wizard session completing).
    */
   async create(principal: Principal, body: CreateBookingBody, alsoCommit: (booking: Booking) => Op[] = () => []): Promise<BookingView> {
+    if (body.departureId === undefined) return this.createEmpty(principal, body, alsoCommit);
     const ws = principal.workspace.id;
     const { store, clock } = this.records;
     const target = this.pricer.find(principal, body.departureId, 'departureId');
     const status = body.status ?? 'pending';
     const holdsSeats = !HOLDS_NO_SEATS.includes(status);
     if (holdsSeats) this.pricer.assertBookable(target);
-    const priced = this.pricer.price(principal, target, body);
+    const priced = this.pricer.price(principal, target, { ...body, adults: body.adults ?? 0 }); // the schema requires adults with departureId
     if (body.currency !== undefined && body.currency !== priced.quote.currency) {
       throw badRequest('CURRENCY_MISMATCH', `Invalid currency: departure ${target.departure.id} is sold in ${priced.quote.currency}, not ${body.currency}`);
     }
@@ -79,6 +80,62 @@ export class BookingService {
     }
     ops.push(...alsoCommit(booking));
     await store.commit(ops);
+    this.records.emit(ws, 'booking.created', booking);
+    if (booking.paymentStatus === 'paid') this.records.emit(ws, 'payment.succeeded', booking);
+    return this.records.view(ws, booking);
+  }
+
+  /**
+   * "Items and passengers are not part of the create body; they are added through their own
+   * endpoints afterwards" (API description, issue 39 point 1): without a departure the booking
+   * holds no seats and totals zero; the party, rooms and coupon sent are kept, and its first
+   * departure item (parts.ts, addItems) names the departure and prices all of it.
+   */
+  private async createEmpty(principal: Principal, body: CreateBookingBody, alsoCommit: (booking: Booking) => Op[]): Promise<BookingView> {
+    const ws = principal.workspace.id;
+    if (principal.productIds.length > 0) {
+      // it would belong to no product, so this key could not read it back
+      throw badRequest('DEPARTURE_REQUIRED', `Missing departureId: key ${principal.keyPrefix} is limited to ${principal.productIds.length} product(s), and a booking without a departure belongs to none`);
+    }
+    if (body.addons !== undefined && body.addons.length > 0) {
+      throw badRequest('DEPARTURE_REQUIRED', 'Invalid addons: add-ons are offered per product; send departureId, or add them as extension items after a departure item');
+    }
+    const customer = body.customerId === undefined ? null : this.people.get(ws, body.customerId, 'customerId');
+    const at = this.records.clock.iso();
+    const partner = principal.kind === 'organization';
+    const currency = body.currency ?? principal.workspace.currency;
+    const empty: Quote = { currency, lines: [], subtotal: 0, taxes: 0, discounts: 0, total: 0, couponCode: null, quotedAt: at };
+    const booking: Booking = {
+      id: newId(BOOKINGS),
+      code: this.code(principal, body.code),
+      status: body.status ?? 'pending',
+      paymentStatus: body.paymentStatus ?? 'unpaid',
+      fulfillmentStatus: body.fulfillmentStatus ?? 'unfulfilled',
+      salesChannel: body.salesChannel ?? (partner ? 'partner' : 'api'),
+      sourceSystem: body.sourceSystem ?? (partner ? 'partner_api' : 'api'),
+      currency,
+      adults: body.adults ?? 0,
+      children: body.children ?? 0,
+      infants: body.infants ?? 0,
+      rooms: body.rooms ?? 0,
+      publicNotes: body.publicNotes ?? null,
+      notes: body.notes ?? null,
+      attributes: { ...(body.attributes ?? {}), pricingSnapshot: pricingSnapshot(body.attributes, empty) },
+      metadata: body.metadata ?? {},
+      language: body.language ?? 'en',
+      addonQuantity: body.addonQuantity ?? 0,
+      roomCategory: body.roomCategory ?? null,
+      occupancyPerRoom: body.occupancyPerRoom ?? null,
+      roomsRequested: body.roomsRequested ?? null,
+      couponCode: body.couponCode ?? null,
+      productId: null,
+      departureId: null,
+      customerId: customer?.id ?? null,
+      totals: { subtotal: 0, taxes: 0, discounts: 0, total: 0 },
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.records.store.commit([BOOKINGS.putOp(ws, booking), ...alsoCommit(booking)]);
     this.records.emit(ws, 'booking.created', booking);
     if (booking.paymentStatus === 'paid') this.records.emit(ws, 'payment.succeeded', booking);
     return this.records.view(ws, booking);

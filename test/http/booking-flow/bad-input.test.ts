@@ -76,10 +76,11 @@ describe('POST /v1/departures/:id/price rejects bad requests', () => {
 describe('POST /v1/bookings rejects bad input', () => {
   const base = () => ({ departureId: day.departure.id, adults: 1 });
 
-  it('needs a departure; checks currency, customer and code', async () => {
-    const missing = await book(t, { adults: 1 });
+  it('needs adults with a departure (none without: issue 39, point 1); checks currency, customer and code', async () => {
+    const missing = await book(t, { departureId: base().departureId });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().details[0].message).toMatch(/body\.departureId/);
+    expect(missing.json().details[0].message).toMatch(/body\.adults/);
+    expect((await book(t, { adults: 1 })).json().data).toMatchObject({ departureId: null, adults: 1 }); // no departure: docs/bookings.md
     await expectError(book(t, { ...base(), currency: 'USD' }), 400, /^Invalid currency: departure dept_.* is sold in EUR, not USD$/);
     await expectError(book(t, { ...base(), customerId: 'ppl_00000000-0000-4000-8000-000000000000' }), 404, /^Person ppl_00000000-0000-4000-8000-000000000000 not found$/);
     await expectError(book(t, { ...base(), customerId: 'book_00000000-0000-4000-8000-000000000000' }), 400, /^Invalid customerId: expected an id of the form ppl_<uuid>$/);
