@@ -95,28 +95,40 @@ for (const file of docFiles()) {
         if (directive.needsSandbox && !sandbox) await start('npx sandbox start', root);
         const app = directive.receiver ? await receiver() : null;
         const own: Background[] = [];
-        // `npx sandbox start --detach` runs as written, on a free port the block's later URLs are moved to; stopped at the end
-        let detached: number | null = null;
+        // each `npx sandbox start --detach` runs as written, on a free port its written port's URLs
+        // (4010 unless it names another) are moved to, in every line of the block; stopped at the end
+        const detached = new Map<number, number>();
         let output = '';
         try {
           const { commands: listed, shown } = commands(block);
+          const lines: string[] = [];
+          for (const line of listed) {
+            if (!/^npx sandbox start\b.*--detach\b/.test(line)) {
+              lines.push(line);
+              continue;
+            }
+            const written = Number(/--port (\d+)\b/.exec(line)?.[1] ?? 4010);
+            const port = await freePort();
+            detached.set(written, port);
+            lines.push(startCommand(line, port).replace(new RegExp(`--port ${written}\\b`), `--port ${port}`));
+          }
+          // the reader's commands without --url reach the sandbox on 4010, the first detached one
+          const home = detached.get(4010) ?? detached.values().next().value;
           // one-shell: the lines share the reader's shell (variables), stopping at the first that fails
-          const cmds = directive.oneShell ? [`set -e\n${listed.join('\n')}`] : listed;
+          const cmds = directive.oneShell ? [`set -e\n${lines.join('\n')}`] : lines;
           for (const written of cmds) {
             let command = written;
-            if (/^npx sandbox start\b.*--detach\b/.test(command)) {
-              detached = await freePort();
-              command = startCommand(command, detached).replace(/--port 4010\b/, `--port ${detached}`);
-            } else if (/^npx sandbox start\b/.test(command)) {
+            if (/^npx sandbox start\b/.test(command) && !/--detach\b/.test(command)) {
               const process = await start(command, cwd);
               if (process !== sandbox?.process) own.push(process);
               continue;
             }
-            if (detached !== null) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${detached}`);
-            else if (sandbox) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${sandbox.port}`);
+            for (const [from, to] of detached) command = command.replace(new RegExp(`(?:localhost|127\\.0\\.0\\.1):${from}\\b`, 'g'), `127.0.0.1:${to}`);
+            if (detached.size === 0 && sandbox) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${sandbox.port}`);
             if (app) command = command.replace(/localhost:3000\b/g, `127.0.0.1:${app.port}`);
-            const extra: Record<string, string> = sandbox ? { SANDBOX_URL: `http://127.0.0.1:${sandbox.port}` } : {};
-            if (LONG_RUNNING.test(command)) {
+            const url = home ?? sandbox?.port;
+            const extra: Record<string, string> = url ? { SANDBOX_URL: `http://127.0.0.1:${url}` } : {};
+            if (LONG_RUNNING.test(command) && !/--detach\b/.test(command)) {
               const process = new Background(command, cwd, extra);
               own.push(process);
               await process.printed();
@@ -134,7 +146,7 @@ for (const file of docFiles()) {
           const all = squash(output + own.map((p) => p.output).join('') + (sandbox?.process.output ?? ''));
           for (const text of [...directive.expect, ...shown]) expect(all, `${file}:${block.line} should print: ${text}`).toContain(squash(text));
         } finally {
-          if (detached !== null) await sh(`npx sandbox stop --port ${detached}`, cwd, {}); // already stopped by the block: one line, ignored
+          for (const port of detached.values()) await sh(`npx sandbox stop --port ${port}`, cwd, {}); // already stopped by the block: one line, ignored
           for (const process of own.reverse()) await process.stop();
           await app?.close();
           if (directive.scratch) rmSync(cwd, { recursive: true, force: true });

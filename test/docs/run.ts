@@ -14,7 +14,12 @@ import { root } from './extract.ts';
  *   or the repository's `.sandbox/db.json` (and its lock);
  * - with a running sandbox, `localhost:4010` and `127.0.0.1:4010` become its
  *   address, and `SANDBOX_URL` names it (what the CLI reads before 4010);
- * - `localhost:3000` (the reader's app receiving webhooks) becomes the test's receiver.
+ * - `localhost:3000` (the reader's app receiving webhooks) becomes the test's receiver;
+ * - each `npx sandbox start --detach` of a block (several may be, one-shell
+ *   too) gets a free port in place of the one it names (4010 when none), its
+ *   URLs in every line of the block follow it, `SANDBOX_URL` names the one on
+ *   4010 (where the reader's commands without `--url` go), and each is stopped
+ *   when the block ends.
  * Commands that keep running (`sandbox start`, `sandbox listen`) are started,
  * awaited until they print, and stopped with SIGINT when the doc (start) or
  * the block (the others) is done.

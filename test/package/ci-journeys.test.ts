@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRunning } from '../../src/cli/lifecycle.ts';
 import { sh } from '../docs/run.ts';
 import { installInto, packTarball, root, run, version } from './packed.ts';
 
@@ -12,7 +13,9 @@ import { installInto, packTarball, root, run, version } from './packed.ts';
  * `npx sandbox exec --workers 4 --report ... --report-format junit`. The
  * report must count the recipes' requests (their global setup reuses exec's
  * sandbox) and each worker must use the workspace exec made for it. A run
- * that reaches /v1 not once fails under --report.
+ * that reaches /v1 not once fails under --report. The Vitest recipe runs
+ * once more against `sandbox start --detach` (`SANDBOX_URL=… npx vitest run`,
+ * then `sandbox stop --report`), a CI job that does not use exec.
  */
 let work: string;
 let project: string;
@@ -83,6 +86,29 @@ describe('CI journeys from the packed tarball', { timeout: 300_000 }, () => {
     expect(output).toMatch(/Tests:\s+4 passed, 4 total/);
     expect(requestsOf(output), output).toBeGreaterThanOrEqual(100);
     expect(calledOperations(readFileSync(join(project, 'jt-report.xml'), 'utf8'))).toEqual(RECIPE_OPERATIONS);
+  });
+
+  it('the Vitest recipe against `sandbox start --detach`: `SANDBOX_URL=… npx vitest run`, then `sandbox stop`', async () => {
+    // a CI job that is not exec: the sandbox runs between two commands (issue 36, point 6)
+    const started = await sh('npx sandbox start --detach --port 0 --in-memory --no-rate-limits --json', project);
+    expect(started.code, started.output).toBe(0);
+    const ready = JSON.parse(started.output.split('\n').find((line) => line.startsWith('{'))!) as { url: string; pid: number };
+    try {
+      // the recipe's own test files; worker-key.test.ts checks exec's per-worker keys, which only exec makes
+      const tests = await sh('npx vitest run --config vt/vitest.config.ts bookings clock rate-limits', project, { SANDBOX_URL: ready.url });
+      expect(tests.code, tests.output).toBe(0);
+      expect(tests.output).toMatch(/Test Files\s+3 passed \(3\)/);
+      const stopped = await sh(`npx sandbox stop --url ${ready.url} --report detached-report.json`, project);
+      expect(stopped.code, stopped.output).toBe(0);
+      expect(stopped.output).toContain('has exited; its data is flushed');
+      expect(isRunning(ready.pid)).toBe(false);
+      // the recipe's global setup used the detached sandbox rather than one of its own
+      const report = JSON.parse(readFileSync(join(project, 'detached-report.json'), 'utf8')) as { requests: number; operations: { operationId: string | null }[] };
+      expect(report.requests).toBeGreaterThanOrEqual(100);
+      expect(report.operations.map((o) => o.operationId).sort()).toEqual(RECIPE_OPERATIONS);
+    } finally {
+      if (isRunning(ready.pid)) process.kill(ready.pid, 'SIGKILL');
+    }
   });
 
   it('a run that sends no request to /v1 fails under --report, saying why', async () => {
