@@ -24,8 +24,8 @@ export function addTool<S extends z.ZodRawShape>(server: McpServer, name: string
   const description = spec.changes ? `${spec.description} ${CHANGES_STATE}` : `${spec.description} Read-only.`;
   const annotations = { readOnlyHint: !spec.changes, destructiveHint: spec.changes, openWorldHint: false };
   // the SDK's generic over zod shapes is deeper than TypeScript can follow here; the shape is checked above
-  const register = server.registerTool.bind(server) as (name: string, config: object, cb: (args: never) => Promise<CallToolResult>) => void;
-  register(name, { description, inputSchema: spec.input, annotations }, async (args: never) => {
+  const register = server.registerTool.bind(server) as unknown as (name: string, config: object, cb: (args: z.infer<z.ZodObject<S>>) => Promise<CallToolResult>) => void;
+  register(name, { description, inputSchema: spec.input, annotations }, async (args) => {
     try {
       return asJson(await spec.run(args));
     } catch (err) {

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { CONTROL_ROUTES, type ControlClient, type RequestLogLine, type WorkspaceSummary } from '../control/client.ts';
+import { CONTROL_ROUTES, type ControlClient, type DeliverySummary, type RequestLogLine, type WorkspaceSummary } from '../control/client.ts';
 import { resolveWorkspace } from '../cli/control.ts';
 import { parseAdvance } from '../cli/duration.ts';
 import { findWorkspaceKey } from '../cli/keys.ts';
@@ -22,6 +22,12 @@ const workspace = z.string().optional().describe('workspace id, name or part of 
 
 /** A workspace listing without its whole keys: prefixes only. */
 const withoutKeys = (w: WorkspaceSummary) => ({ ...w, keys: w.keys.map(({ key: _whole, ...rest }) => rest) });
+
+/** A delivery without its payload, sent once a delivery and once an attempt: the statuses are what an agent reads. */
+const withoutBodies = ({ body: _body, attempts, ...delivery }: DeliverySummary) => ({
+  ...delivery,
+  attempts: attempts.map(({ request: { body: _sent, ...request }, ...attempt }) => ({ ...attempt, request })),
+});
 
 /** A log entry for a listing: what happened, without its captured headers and bodies. */
 const summary = ({ detail: _detail, ...entry }: RequestLogLine) => entry;
@@ -217,11 +223,14 @@ export function registerTools(server: McpServer, client: ControlClient): void {
       subscriptionId: z.string().optional(),
       eventType: z.string().optional(),
       status: z.enum(DELIVERY_STATUSES).optional(),
-      limit: z.number().int().min(1).max(500).optional(),
+      limit: z.number().int().min(1).max(500).optional().describe('at most this many (default 20)'),
+      bodies: z.boolean().optional().describe('true: with the payload each attempt sent (left out by default: an event is kilobytes)'),
     },
     changes: false,
-    run: async ({ workspace: given, status, ...query }) =>
-      client.deliveries({ ...query, ...(status ? { status } : {}), ...(given === undefined ? {} : { workspaceId: (await workspaceOf(given)).id }) }),
+    run: async ({ workspace: given, status, limit, bodies, ...query }) => {
+      const deliveries = await client.deliveries({ ...query, limit: limit ?? 20, ...(status ? { status } : {}), ...(given === undefined ? {} : { workspaceId: (await workspaceOf(given)).id }) });
+      return bodies ? deliveries : deliveries.map(withoutBodies);
+    },
   });
 
   addTool(server, 'replay_delivery', {

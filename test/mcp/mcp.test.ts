@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { ControlClient } from '../../src/control/client.ts';
-import { BIN } from '../helpers/cli.ts';
+import { BIN, runCli } from '../helpers/cli.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 
 /**
@@ -149,4 +149,37 @@ describe('sandbox mcp', () => {
     expect((await mcp.listTools()).tools.length).toBeGreaterThan(15);
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
+});
+
+describe('sandbox mcp, starting and refusing', () => {
+  it('--start runs a sandbox of its own in memory, and says where on stderr only', { timeout: 90_000 }, async () => {
+    let own = '';
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--start'], env: { ...process.env, SANDBOX_FROM_SOURCE: '1', SANDBOX_URL: '' } as Record<string, string>, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => (own += chunk.toString()));
+    const started = new Client({ name: 'sandbox-test', version: '1.0.0' });
+    await started.connect(transport);
+    try {
+      const workspaces = JSON.parse(((await started.callTool({ name: 'list_workspaces', arguments: {} })) as ToolAnswer).content[0]!.text) as { name: string; keys: { keyPrefix: string; key?: string }[] }[];
+      expect(workspaces.map((w) => w.name)).toContain(BOREALIS);
+      // keys by prefix only: no whole key leaves the server unless a tool just made it
+      expect(JSON.stringify(workspaces)).not.toContain(KEYS.sandboxFull);
+      expect(workspaces.flatMap((w) => w.keys).every((k) => !('key' in k))).toBe(true);
+      const url = /started a sandbox in memory at (http:\/\/127\.0\.0\.1:\d+)/.exec(own)?.[1];
+      expect(url, own).toBeDefined();
+      expect(url).not.toBe(sandbox.url);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('refuses a sandbox off this machine, and names a sandbox that is not there, in one line', async () => {
+    const remote = await runCli(['mcp', '--url', 'http://10.1.2.3:4010'], { SANDBOX_FROM_SOURCE: '1' }).exit;
+    expect(remote.code).toBe(1);
+    expect(remote.stdout).toBe('');
+    expect(remote.stderr).toBe('sandbox: sandbox mcp talks to a sandbox on this machine only (127.0.0.1, localhost, ::1), not http://10.1.2.3:4010\n');
+    const absent = await runCli(['mcp', '--url', 'http://127.0.0.1:9'], { SANDBOX_FROM_SOURCE: '1' }).exit;
+    expect(absent.code).toBe(1);
+    expect(absent.stdout).toBe('');
+    expect(absent.stderr).toMatch(/^sandbox: no sandbox is running at http:\/\/127\.0\.0\.1:9 .*pass --url\n$/);
+  }, 60_000);
 });
