@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { errorMessage } from '../cli/output.ts';
@@ -23,15 +23,16 @@ export const CHANGES_STATE = 'Changes the sandbox state.';
 export function addTool<S extends z.ZodRawShape>(server: McpServer, name: string, spec: ToolSpec<S>): void {
   const description = spec.changes ? `${spec.description} ${CHANGES_STATE}` : `${spec.description} Read-only.`;
   const annotations = { readOnlyHint: !spec.changes, destructiveHint: spec.changes, openWorldHint: false };
-  // the SDK's generic over zod shapes is deeper than TypeScript can follow here; the shape is checked above
-  const register = server.registerTool.bind(server) as unknown as (name: string, config: object, cb: (args: z.infer<z.ZodObject<S>>) => Promise<CallToolResult>) => void;
-  register(name, { description, inputSchema: spec.input, annotations }, async (args) => {
+  const shape: z.ZodRawShape = spec.input;
+  const run: ToolCallback<z.ZodRawShape> = async (args) => {
     try {
-      return asJson(await spec.run(args));
+      // the SDK has checked the arguments against the shape: they are its output
+      return asJson(await spec.run(args as z.infer<z.ZodObject<S>>));
     } catch (err) {
       return { isError: true, content: [{ type: 'text', text: errorMessage(err) }] };
     }
-  });
+  };
+  server.registerTool(name, { description, inputSchema: shape, annotations }, run);
 }
 
 export function asJson(value: unknown): CallToolResult {
