@@ -42,16 +42,13 @@ export async function runMcp(flags: McpFlags): Promise<void> {
     await client.health(); // "no sandbox is running at ...; start one with `sandbox start` or pass --url", before any MCP message
     log(`attached to the sandbox at ${url}`);
   }
-  const { createMcpServer, watchForCapture } = await import('../mcp/server.ts');
+  const { createMcpServer } = await import('../mcp/server.ts');
   const server = createMcpServer(client);
-  const watching = new AbortController();
-  await watchForCapture(client, watching.signal, log);
   const transport = new StdioServerTransport();
   let closing = false;
   const close = async () => {
     if (closing) return;
     closing = true;
-    watching.abort();
     await server.close().catch(() => {});
     await stop();
     process.exit(0);

@@ -200,14 +200,12 @@ export class ControlClient {
   replayDelivery(id: string) { return this.request(ROUTES.replayDelivery, { params: { id } }); }
   verifications(query: RouteInput<typeof ROUTES.verifications>['query'] = {}) { return this.request(ROUTES.verifications, { query }); }
 
-  /** Reads GET /__sandbox/stream (with its query: which events, detail, capture) until it ends or `signal` aborts; yields every event. */
-  async *stream(signal?: AbortSignal, query: RouteInput<typeof ROUTES.stream>['query'] = {}): AsyncGenerator<StreamEvent> {
+  /** Reads GET /__sandbox/stream until it ends or `signal` aborts; yields every event. */
+  async *stream(signal?: AbortSignal): AsyncGenerator<StreamEvent> {
     let res;
-    const url = new URL(`${this.baseUrl}/__sandbox${ROUTES.stream.path}`);
-    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     try {
       const request = await undiciRequest();
-      res = await request(url, { method: 'GET', headers: { ...this.headers(false), accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
+      res = await request(new URL(`${this.baseUrl}/__sandbox${ROUTES.stream.path}`), { method: 'GET', headers: { ...this.headers(false), accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
     } catch (err) {
       throw this.notRunning(err);
     }

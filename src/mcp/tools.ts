@@ -73,7 +73,8 @@ export function registerTools(server: McpServer, client: ControlClient): void {
         ...summary(entry),
         reason: entry.reason ?? null,
         warnings: entry.warnings ?? [],
-        captured: entry.detail ?? "not captured: headers and bodies are kept only while a stream client watches (this server does from its start) and for the newest 200 requests",
+        // the sandbox keeps the newest 200 requests' headers and bodies (src/http/request-capture.ts)
+        captured: entry.detail ?? 'no longer kept: the sandbox keeps the headers and bodies of the newest 200 requests',
         curl: curlCommand(entry, client.baseUrl, null),
       };
     },
