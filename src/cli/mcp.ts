@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { controlClient, type ControlFlags } from './control.ts';
+import { controlClient, controlToken, type ControlFlags } from './control.ts';
 
 /**
  * `sandbox mcp [--url <u>] [--start]`: an MCP server over stdio (issue 42,
@@ -43,7 +43,7 @@ export async function runMcp(flags: McpFlags): Promise<void> {
     log(`attached to the sandbox at ${url}`);
   }
   const { createMcpServer } = await import('../mcp/server.ts');
-  const server = createMcpServer(client);
+  const server = createMcpServer(client, controlToken(flags));
   const transport = new StdioServerTransport();
   let closing = false;
   const close = async () => {

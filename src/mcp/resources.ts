@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { PACKAGE_ROOT } from '../config.ts';
 import { CONTROL_ROUTES, type ControlClient } from '../control/client.ts';
 import { ERROR_CODES } from '../core/error-codes.ts';
 import { REASON_CODES } from '../core/reasons.ts';
@@ -26,14 +25,6 @@ export function operationLines(paths: Record<string, unknown>): string {
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** The package's docs/ folder: two levels up from src/mcp, or beside dist/ in the bundle. */
-function docsFile(name: string): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, 'docs', name)) && existsSync(join(dir, 'package.json'))) return join(dir, 'docs', name);
-  }
-  throw new Error(`docs/${name} is not installed beside the sandbox`);
 }
 
 export function registerResources(server: McpServer, client: ControlClient): void {
@@ -60,5 +51,5 @@ export function registerResources(server: McpServer, client: ControlClient): voi
     title: 'Divergences from the real API',
     description: 'Where the sandbox knowingly differs from the API description (docs/divergences.md)',
     mimeType: 'text/markdown',
-  }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await readFile(docsFile('divergences.md'), 'utf8') }] }));
+  }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await readFile(join(PACKAGE_ROOT, 'docs', 'divergences.md'), 'utf8') }] }));
 }

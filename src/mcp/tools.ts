@@ -1,10 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { basename } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SCENARIOS_DIR } from '../config.ts';
 import { CONTROL_ROUTES, type ControlClient, type DeliverySummary, type RequestLogLine, type WorkspaceSummary } from '../control/client.ts';
 import { resolveWorkspace } from '../cli/control.ts';
 import { parseAdvance } from '../cli/duration.ts';
 import { findWorkspaceKey } from '../cli/keys.ts';
 import { requestFilter } from '../cli/logs.ts';
+import { findScenarioFile, listScenarioFiles, loadScenarioFile, validateScenarioFile } from '../scenarios/load.ts';
+import { countSteps, runScenario } from '../scenarios/runner.ts';
+import { formatProblem } from '../scenarios/validate.ts';
 import { curlCommand } from '../inspector/requests/curl.ts';
 import { DELIVERY_STATUSES } from '../webhooks/outbox.ts';
 import { addTool } from './tool.ts';
@@ -32,7 +37,7 @@ const withoutBodies = ({ body: _body, attempts, ...delivery }: DeliverySummary) 
 /** A log entry for a listing: what happened, without its captured headers and bodies. */
 const summary = ({ detail: _detail, ...entry }: RequestLogLine) => entry;
 
-export function registerTools(server: McpServer, client: ControlClient): void {
+export function registerTools(server: McpServer, client: ControlClient, token?: string): void {
   const workspaceOf = (given: string | undefined) => resolveWorkspace(client, given);
 
   addTool(server, 'list_workspaces', {
@@ -239,6 +244,28 @@ export function registerTools(server: McpServer, client: ControlClient): void {
     input: { id: z.string() },
     changes: true,
     run: async ({ id }) => client.replayDelivery(id),
+  });
+
+  addTool(server, 'list_scenarios', {
+    description: 'The scenarios shipped with the sandbox (scenarios/*.json): name, description, steps.',
+    input: {},
+    changes: false,
+    run: async () => Promise.all((await listScenarioFiles(DEFAULT_SCENARIOS_DIR)).map(async (file) => {
+      const scenario = await loadScenarioFile(file);
+      return { name: basename(file, '.json'), description: scenario.description, steps: countSteps(scenario.steps) };
+    })),
+  });
+
+  addTool(server, 'run_scenario', {
+    description: 'Run a scenario against this sandbox, as `sandbox scenario run --url` does: its requests, clock moves and checks, step by step; answers which steps passed and what differed. Checked first, as `sandbox scenario validate` does.',
+    input: { name: z.string().min(1).describe('a name from list_scenarios, or the path of a scenario .json file') },
+    changes: true,
+    run: async ({ name }) => {
+      const file = await findScenarioFile(DEFAULT_SCENARIOS_DIR, name);
+      const { scenario, problems } = await validateScenarioFile(file, { workspaces: await client.workspaces() });
+      if (!scenario) throw new Error(problems.map(formatProblem).join('; '));
+      return runScenario(scenario, { url: client.baseUrl, token });
+    },
   });
 
   addTool(server, 'run_report', {

@@ -80,9 +80,9 @@ describe('sandbox mcp', () => {
   it('lists its tools, and each that changes state says so', async () => {
     const { tools } = await mcp.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['list_requests', 'explain_request', 'list_collections', 'query_records', 'get_record', 'advance_clock', 'set_clock', 'reset', 'snapshot', 'restore', 'create_workspace', 'create_key', 'revoke_key', 'add_fault', 'clear_faults', 'trigger_event', 'list_deliveries', 'replay_delivery', 'run_report']) expect(names).toContain(name);
+    for (const name of ['list_requests', 'explain_request', 'list_collections', 'query_records', 'get_record', 'advance_clock', 'set_clock', 'reset', 'snapshot', 'restore', 'create_workspace', 'create_key', 'revoke_key', 'add_fault', 'clear_faults', 'trigger_event', 'list_deliveries', 'replay_delivery', 'run_report', 'list_scenarios', 'run_scenario']) expect(names).toContain(name);
     const changing = tools.filter((t) => t.description?.includes('Changes the sandbox state.')).map((t) => t.name);
-    expect(changing).toEqual(expect.arrayContaining(['advance_clock', 'reset', 'restore', 'create_key', 'revoke_key', 'add_fault', 'trigger_event', 'replay_delivery']));
+    expect(changing).toEqual(expect.arrayContaining(['advance_clock', 'reset', 'restore', 'create_key', 'revoke_key', 'add_fault', 'trigger_event', 'replay_delivery', 'run_scenario']));
     expect(changing).not.toContain('list_requests');
     expect(tools.find((t) => t.name === 'reset')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const { resources } = await mcp.listResources();
@@ -133,6 +133,16 @@ describe('sandbox mcp', () => {
     expect(retried!.attempts).toHaveLength(2);
     // the listing never shows the subscription's signing secret
     expect(JSON.stringify(await deliveries())).not.toMatch(/whsec_/);
+  });
+
+  it('lists the shipped scenarios and runs one against this sandbox', async () => {
+    const scenarios = await json<{ name: string; steps: number }[]>('list_scenarios');
+    expect(scenarios.map((s) => s.name)).toContain('key-revocation');
+    const result = await json('run_scenario', { name: 'key-revocation' });
+    expect(result).toMatchObject({ name: 'key-revocation', passed: true, notReached: 0 });
+    expect(result.steps.length).toBe(scenarios.find((s) => s.name === 'key-revocation')!.steps);
+    const unknown = await call('run_scenario', { name: 'no-such-scenario' });
+    expect(unknown.isError).toBe(true);
   });
 
   it('answers bad arguments with an MCP error and keeps running', async () => {
