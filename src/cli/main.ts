@@ -15,6 +15,7 @@ import { inspectCommand } from './commands/inspect.ts';
 import { keysCommand } from './commands/keys.ts';
 import { listenCommand } from './commands/listen.ts';
 import { logsCommand } from './commands/logs.ts';
+import { mcpCommand } from './commands/mcp.ts';
 import { openapiCommand } from './commands/openapi.ts';
 import { orgKeysCommand } from './commands/org-keys.ts';
 import { otpCommand } from './commands/otp.ts';
@@ -49,6 +50,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   dashboardCommand,
   inspectCommand,
   scenarioCommand,
+  mcpCommand,
   // the scripting commands: each a thin file over the control client
   keysCommand,
   orgKeysCommand,
