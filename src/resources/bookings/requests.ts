@@ -28,7 +28,8 @@ export const bookingDetailFields = {
   notes: text(5000).nullable().optional().describe('internal notes'),
   attributes: objectField().optional().describe('workspace-specific context; pricingSnapshot is merged in'),
   metadata: objectField().optional().describe('arbitrary JSON, returned as sent'),
-  language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'language: a language tag such as en or en-GB').optional().describe('preferred language'),
+  // "preferred language (string)": the tag shape is the sandbox's guess, so another one is stored with a warning (issue 39)
+  language: z.string().trim().min(2).max(35).optional().describe('preferred language, a tag such as en or en-GB (another shape is stored with a warning)'),
   customerId: z.string().optional().describe('the customer, an existing person (ppl_<uuid>)'),
 };
 
@@ -93,7 +94,8 @@ export const PatchBookingResponseSchema = z.object({ id: z.string(), status: z.e
 
 export const PassengerInputSchema = z.object({
   personId: z.string().describe('existing person (uuid or ppl_<uuid>)'),
-  role: z.string().trim().regex(/^[a-z][a-z_-]{0,39}$/, 'role: a lower-case word such as lead or guest').optional().describe('lead, guest, ...; default guest'),
+  // "role (string), for example lead, guest": another shape is stored with a warning (issue 39)
+  role: z.string().trim().min(1).max(40).optional().describe('lead, guest, ...; default guest (not a lower-case word: stored with a warning)'),
   roomAllocation: z.string().trim().min(1).max(60).nullable().optional(),
   extras: objectField().optional(),
 });

@@ -7,7 +7,14 @@ import { FULFILLMENT_STATUSES, PAYMENT_STATUSES, QuoteSchema } from './schemas.t
  * no payment or fulfillment status values and no add-on list; the sandbox's
  * own lists are guesses, so values outside them are stored with a warning.
  */
+// Shapes the description does not state ("preferred language (string)", "role (string), for example
+// lead, guest"): the sandbox's guesses, so another value is stored with INFERRED_LIMIT (issue 39)
+const LANGUAGE_TAG = /^[a-z]{2}(-[A-Z]{2})?$/;
+const ROLE_WORD = /^[a-z][a-z_-]{0,39}$/;
+const inferredShape = (message: string): SandboxWarning => warning('INFERRED_LIMIT', `${message} (refused under --strict)`);
+
 interface BookingDetails {
+  language?: string | undefined;
   paymentStatus?: string | undefined;
   fulfillmentStatus?: string | undefined;
   attributes?: Record<string, unknown> | undefined;
@@ -27,6 +34,9 @@ export function bookingDetailWarnings(body: BookingDetails, prefix = 'body'): Sa
   }
   if (body.fulfillmentStatus !== undefined && !fulfillment.includes(body.fulfillmentStatus)) {
     out.push(warning('UNKNOWN_FULFILLMENT_STATUS', `${prefix}.fulfillmentStatus "${body.fulfillmentStatus}" stored as sent: the sandbox knows ${FULFILLMENT_STATUSES.join(', ')}`));
+  }
+  if (body.language !== undefined && !LANGUAGE_TAG.test(body.language)) {
+    out.push(inferredShape(`${prefix}.language "${body.language}" stored as sent: the sandbox infers a tag such as en or en-GB`));
   }
   const attributes = body.attributes;
   if (attributes && Object.hasOwn(attributes, 'pricingSnapshot') && !QuoteSchema.safeParse(attributes.pricingSnapshot).success) {
@@ -49,8 +59,14 @@ export const patchBookingWarnings = (body: { status?: unknown; notes?: unknown }
     ? [warning('INFERRED_LIMIT', 'the PATCH names neither status nor notes, so it changes nothing; the sandbox infers at least one (refused under --strict)')]
     : [];
 
-/** An empty passenger list: nothing to create or update (the description gives no minimum). */
-export const passengersWarnings = (body: { passengers: unknown[] }): SandboxWarning[] =>
-  body.passengers.length === 0
-    ? [warning('INFERRED_LIMIT', 'passengers is empty, so nothing is created or updated; the sandbox infers at least one (refused under --strict)')]
-    : [];
+/** An empty passenger list: nothing to create or update (the description gives no minimum); a role not a lower-case word. */
+export const passengersWarnings = (body: { passengers: { role?: string | undefined }[] }): SandboxWarning[] => {
+  if (body.passengers.length === 0) {
+    return [warning('INFERRED_LIMIT', 'passengers is empty, so nothing is created or updated; the sandbox infers at least one (refused under --strict)')];
+  }
+  return body.passengers.flatMap((p, i) =>
+    p.role === undefined || ROLE_WORD.test(p.role)
+      ? []
+      : [inferredShape(`body.passengers.${i}.role "${p.role}" stored as sent: the sandbox infers a lower-case word such as lead or guest`)],
+  );
+};

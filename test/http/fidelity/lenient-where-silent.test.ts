@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { orgOf } from '../areas/helpers.ts';
-import { book, pickDeparture } from '../booking-flow/helpers.ts';
+import { book, createPerson, pickDeparture } from '../booking-flow/helpers.ts';
 
 let t: TestSandbox | undefined;
 afterEach(() => t?.sandbox.stop());
@@ -43,6 +43,19 @@ const CASES: { name: string; send: (s: TestSandbox) => Promise<{ statusCode: num
   {
     name: 'an empty passengers list',
     send: async (s) => s.request('POST', `/v1/bookings/${await aBooking(s)}/passengers`, { body: { passengers: [] } }),
+    strict: { status: 400, code: 'VALIDATION_400' },
+  },
+  {
+    name: 'a booking language that is not a tag such as en or en-GB',
+    send: (s) => book(s, { departureId: pickDeparture(s, { rooms: false }).departure.id, adults: 1, language: 'EN' }),
+    strict: { status: 400, code: 'VALIDATION_400' },
+  },
+  {
+    name: 'a passenger role that is not a lower-case word',
+    send: async (s) => {
+      const person = await createPerson(s);
+      return s.request('POST', `/v1/bookings/${await aBooking(s)}/passengers`, { body: { passengers: [{ personId: person.id, role: 'Lead' }] } });
+    },
     strict: { status: 400, code: 'VALIDATION_400' },
   },
   {
