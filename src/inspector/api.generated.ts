@@ -3785,7 +3785,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /** @description preferred language */
+                    /** @description preferred language, a tag such as en or en-GB (another shape is stored with a warning) */
                     language?: string;
                     /** @description total add-on units; must equal the sum of addons[].quantity when both are sent */
                     addonQuantity?: number;
@@ -3893,7 +3893,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description preferred language */
+                        /** @description preferred language, a tag such as en or en-GB (another shape is stored with a warning) */
                         language?: string;
                     };
                 };
@@ -4004,7 +4004,7 @@ export interface operations {
                     passengers: {
                         /** @description existing person (uuid or ppl_<uuid>) */
                         personId: string;
-                        /** @description lead, guest, ...; default guest */
+                        /** @description lead, guest, ...; default guest (not a lower-case word: stored with a warning) */
                         role?: string;
                         roomAllocation?: string | null;
                         extras?: {
