@@ -3693,7 +3693,7 @@ export interface operations {
                 status?: "pending" | "confirmed" | "cancelled" | "completed";
                 /** @description search text over code and customer name/e-mail */
                 q?: string;
-                /** @description response locale, for example en, ro */
+                /** @description response locale, for example en, ro (another shape is answered with a warning) */
                 locale?: string;
                 /** @description createdAt or updatedAt (a leading - means descending) */
                 sort?: string;

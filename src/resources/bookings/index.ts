@@ -21,6 +21,6 @@ export const bookingsResource: ResourceModule = {
       bookings,
       parts: new BookingPartsService(records, pricer, people),
       wizard: new WizardService(records, pricer, people, new ProductService(ctx.store), bookings),
-    });
+    }, ctx.options.strict);
   },
 };

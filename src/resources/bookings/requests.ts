@@ -77,10 +77,13 @@ export const ListBookingsQuerySchema = z.object({
   ...paginationQuery(20),
   status: z.enum(BOOKING_STATUSES).optional(),
   q: z.string().trim().max(200).optional().describe('search text over code and customer name/e-mail'),
-  locale: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'locale: a language tag such as en or ro').optional().describe('response locale, for example en, ro'),
+  // "response locale, for example en, ro": not used (bookings carry no translated text), so another shape is answered with a warning (issue 39)
+  locale: z.string().trim().min(1).max(35).optional().describe('response locale, for example en, ro (another shape is answered with a warning)'),
   sort: z.string().optional().describe('createdAt or updatedAt (a leading - means descending)'),
   dir: z.enum(['asc', 'desc']).optional().describe('asc or desc; wins over a leading - in sort; default desc'),
 });
+/** The locale shape the sandbox infers (routes.ts: INFERRED_LIMIT outside it). */
+export const LIST_LOCALE = /^[a-z]{2}(-[A-Za-z]{2})?$/;
 export type ListBookingsQuery = z.infer<typeof ListBookingsQuerySchema>;
 
 // "{status?, notes?}" (API description): an empty PATCH changes nothing, accepted with a

@@ -1,8 +1,10 @@
+import { validationError } from '../../core/errors.ts';
 import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
+import { inferredLimit } from '../../http/warnings.ts';
 import type { ZodApp } from '../types.ts';
 import type { BookingPartsService } from './parts.ts';
 import {
-  BookingIdParamsSchema, BookingListSchema, BookingResponseSchema, CreateBookingBodySchema, ItemsBodySchema, ListBookingsQuerySchema,
+  BookingIdParamsSchema, BookingListSchema, LIST_LOCALE, BookingResponseSchema, CreateBookingBodySchema, ItemsBodySchema, ListBookingsQuerySchema,
   PassengersBodySchema, PassengersResponseSchema, PatchBookingBodySchema, PatchBookingResponseSchema,
 } from './requests.ts';
 import type { BookingService } from './service.ts';
@@ -20,11 +22,18 @@ export interface BookingServices {
 }
 
 /** API description, "Bookings". Scopes: bookings:read to read, bookings:write for everything else (docs/bookings.md). */
-export function registerBookingRoutes(app: ZodApp, { bookings, parts, wizard }: BookingServices): void {
+export function registerBookingRoutes(app: ZodApp, { bookings, parts, wizard }: BookingServices, strict: boolean): void {
   app.get('/bookings', {
     schema: { querystring: ListBookingsQuerySchema, response: { 200: BookingListSchema, ...errorResponses } },
     config: { scope: 'bookings:read', documentedStatuses: [200], summary: 'List bookings ({data, meta})' },
-  }, async (request) => bookings.list(request.principal, request.query));
+  }, async (request) => {
+    const locale = request.query.locale;
+    if (locale !== undefined && !LIST_LOCALE.test(locale)) {
+      const message = `locale "${locale}" is not shaped like en or en-GB, as the sandbox infers; it is not used by the list`;
+      inferredLimit(request, strict, message, () => validationError([`querystring.locale: ${message}`]));
+    }
+    return bookings.list(request.principal, request.query);
+  });
 
   app.post('/bookings', {
     schema: { body: CreateBookingBodySchema, response: { 201: BookingResponseSchema, ...writeErrors } },

@@ -51,6 +51,11 @@ const CASES: { name: string; send: (s: TestSandbox) => Promise<{ statusCode: num
     strict: { status: 400, code: 'VALIDATION_400' },
   },
   {
+    name: 'a booking list locale that is not shaped like en or en-GB',
+    send: (s) => s.request('GET', '/v1/bookings?locale=zh-Hant'),
+    strict: { status: 400, code: 'VALIDATION_400' },
+  },
+  {
     name: 'a passenger role that is not a lower-case word',
     send: async (s) => {
       const person = await createPerson(s);
