@@ -67,8 +67,10 @@ describe('GET /v1/bookings', () => {
     expect((await t.request('GET', '/v1/bookings?dir=up')).statusCode).toBe(400);
   });
 
-  it('accepts locale (en, ro) and rejects a malformed one', async () => {
+  it('accepts locale (en, ro), and another shape with an INFERRED_LIMIT warning (issue 39)', async () => {
     expect((await list('?locale=ro&limit=1')).data).toHaveLength(1);
-    expect((await t.request('GET', '/v1/bookings?locale=not a locale')).statusCode).toBe(400);
+    const odd = await t.request('GET', '/v1/bookings?locale=not a locale');
+    expect(odd.statusCode).toBe(200);
+    expect(String(odd.headers['x-sandbox-warning'])).toMatch(/^INFERRED_LIMIT: locale "not a locale"/);
   });
 });
