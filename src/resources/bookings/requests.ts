@@ -17,7 +17,8 @@ const statusWord = () => z.string().trim().min(1).max(40).regex(/^[A-Za-z][A-Za-
 
 /** Booking fields that are not pricing inputs (also accepted when a wizard session completes). */
 export const bookingDetailFields = {
-  code: z.string().trim().min(1).max(40).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'code: letters, digits, dot, dash, underscore').optional().describe('custom booking code or reference; generated when absent'),
+  // "custom booking code or reference (string)": the character set is the sandbox's guess, so another code is stored with a warning (issue 39)
+  code: z.string().trim().min(1).max(40).optional().describe('custom booking code or reference; generated when absent (letters, digits, dot, dash, underscore; another code is stored with a warning)'),
   status: z.enum(BOOKING_STATUSES).optional().describe('initial status, default pending'),
   paymentStatus: statusWord().optional().describe(`initial payment status, default unpaid; known: ${PAYMENT_STATUSES.join(', ')} (others are stored with a warning)`),
   fulfillmentStatus: statusWord().optional().describe(`initial fulfillment status, default unfulfilled; known: ${FULFILLMENT_STATUSES.join(', ')} (others are stored with a warning)`),

@@ -11,9 +11,11 @@ import { FULFILLMENT_STATUSES, PAYMENT_STATUSES, QuoteSchema } from './schemas.t
 // lead, guest"): the sandbox's guesses, so another value is stored with INFERRED_LIMIT (issue 39)
 const LANGUAGE_TAG = /^[a-z]{2}(-[A-Z]{2})?$/;
 const ROLE_WORD = /^[a-z][a-z_-]{0,39}$/;
+const BOOKING_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const inferredShape = (message: string): SandboxWarning => warning('INFERRED_LIMIT', `${message} (refused under --strict)`);
 
 interface BookingDetails {
+  code?: string | undefined;
   language?: string | undefined;
   paymentStatus?: string | undefined;
   fulfillmentStatus?: string | undefined;
@@ -34,6 +36,9 @@ export function bookingDetailWarnings(body: BookingDetails, prefix = 'body'): Sa
   }
   if (body.fulfillmentStatus !== undefined && !fulfillment.includes(body.fulfillmentStatus)) {
     out.push(warning('UNKNOWN_FULFILLMENT_STATUS', `${prefix}.fulfillmentStatus "${body.fulfillmentStatus}" stored as sent: the sandbox knows ${FULFILLMENT_STATUSES.join(', ')}`));
+  }
+  if (body.code !== undefined && !BOOKING_CODE.test(body.code)) {
+    out.push(inferredShape(`${prefix}.code "${body.code}" stored as sent: the sandbox infers letters, digits, dot, dash and underscore`));
   }
   if (body.language !== undefined && !LANGUAGE_TAG.test(body.language)) {
     out.push(inferredShape(`${prefix}.language "${body.language}" stored as sent: the sandbox infers a tag such as en or en-GB`));

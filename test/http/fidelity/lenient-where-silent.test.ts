@@ -51,6 +51,11 @@ const CASES: { name: string; send: (s: TestSandbox) => Promise<{ statusCode: num
     strict: { status: 400, code: 'VALIDATION_400' },
   },
   {
+    name: 'a booking code with a space and a slash ("custom booking code or reference (string)")',
+    send: (s) => book(s, { departureId: pickDeparture(s, { rooms: false }).departure.id, adults: 1, code: 'REF 12/7' }),
+    strict: { status: 400, code: 'VALIDATION_400' },
+  },
+  {
     name: 'a booking list locale that is not shaped like en or en-GB',
     send: (s) => s.request('GET', '/v1/bookings?locale=zh-Hant'),
     strict: { status: 400, code: 'VALIDATION_400' },
