@@ -3748,7 +3748,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description custom booking code or reference; generated when absent */
+                    /** @description custom booking code or reference; generated when absent (letters, digits, dot, dash, underscore; another code is stored with a warning) */
                     code?: string;
                     /**
                      * @description initial status, default pending
@@ -3864,7 +3864,7 @@ export interface operations {
                     couponCode?: string | null;
                     /** @description booking details used when the session completes (code, notes, metadata, ...) */
                     booking?: {
-                        /** @description custom booking code or reference; generated when absent */
+                        /** @description custom booking code or reference; generated when absent (letters, digits, dot, dash, underscore; another code is stored with a warning) */
                         code?: string;
                         /**
                          * @description initial status, default pending

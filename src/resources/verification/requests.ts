@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { warning, type SandboxWarning } from '../../core/warnings.ts';
 
 /**
  * Verification bodies (API description, "Verification"). Phones are E.164 with
@@ -6,7 +7,17 @@ import { z } from 'zod';
  * confirm endpoint are "not shown" and mirror their documented siblings.
  */
 export const E164 = /^\+[1-9]\d{6,14}$/;
-const phone = z.string().regex(E164, 'phone must be in international E.164 format with a leading plus, e.g. +14155550123');
+/** "+44 20 7946 0958", "+1 (415) 555-0123": the separators people write, dropped (issue 39). */
+export const phoneDigits = (phone: string): string => phone.replace(/[\s().-]/g, '');
+// "international format with leading plus": E.164 is the sandbox's reading, so separators are
+// dropped with an INFERRED_LIMIT warning (phoneWarnings), refused under --strict (issue 39)
+const phone = z.string().trim().max(40).refine((p) => E164.test(phoneDigits(p)), 'phone must be in international format with a leading plus, e.g. +14155550123');
+
+/** A phone written with separators: stored and sent to as its digits, with a warning. */
+export const phoneWarnings = (body: { phone: string }): SandboxWarning[] =>
+  body.phone === phoneDigits(body.phone)
+    ? []
+    : [warning('INFERRED_LIMIT', `body.phone "${body.phone}" read as ${phoneDigits(body.phone)}: the sandbox infers E.164 without separators (refused under --strict)`)];
 const email = z.email('email must be an e-mail address').max(254).transform((e) => e.toLowerCase());
 const code = z.string().regex(/^\d{6}$/, 'code must be the 6-digit code that was sent');
 

@@ -5,6 +5,8 @@ import {
   ConfirmResponseSchema,
   EmailConfirmBodySchema,
   EmailStartBodySchema,
+  phoneDigits,
+  phoneWarnings,
   SmsConfirmBodySchema,
   SmsStartBodySchema,
   StartResponseSchema,
@@ -28,13 +30,13 @@ const scope = 'verification:write';
 export function registerVerificationRoutes(app: ZodApp, service: VerificationService, strict: boolean): void {
   app.post('/verify/sms/start', {
     schema: { body: SmsStartBodySchema, response: responses(StartResponseSchema) },
-    config: { scope, summary: 'Send a 6-digit code by SMS (200 and failure bodies: inferred)' },
-  }, async (request) => service.start(request.principal, 'sms', request.body.phone, (message, refusal) => inferredLimit(request, strict, message, refusal)));
+    config: { scope, summary: 'Send a 6-digit code by SMS (200 and failure bodies: inferred)', warnings: phoneWarnings },
+  }, async (request) => service.start(request.principal, 'sms', phoneDigits(request.body.phone), (message, refusal) => inferredLimit(request, strict, message, refusal)));
 
   app.post('/verify/sms/confirm', {
     schema: { body: SmsConfirmBodySchema, response: responses(ConfirmResponseSchema) },
-    config: { scope, summary: 'Check an SMS code', inferred: true },
-  }, async (request) => service.confirm(request.principal, 'sms', request.body.phone, request.body.code));
+    config: { scope, summary: 'Check an SMS code', inferred: true, warnings: phoneWarnings },
+  }, async (request) => service.confirm(request.principal, 'sms', phoneDigits(request.body.phone), request.body.code));
 
   app.post('/verify/email/start', {
     schema: { body: EmailStartBodySchema, response: responses(StartResponseSchema) },

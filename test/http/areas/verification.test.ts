@@ -45,7 +45,7 @@ describe('POST /v1/verify/sms/start and /sms/confirm (Verification)', () => {
     expect(exported[0]).not.toHaveProperty('codeHash');
   });
 
-  it.each(['4155550123', '+0123456789', '+1 415 555 0123', '+1', 'phone'])('phone %s is not E.164 -> 400 VALIDATION_400', async (phone) => {
+  it.each(['4155550123', '+0123456789', '+1', 'phone', '+1 415 abc 0123'])('phone %s is not in international format -> 400 VALIDATION_400', async (phone) => {
     const res = await post('sms/start', { phone });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('VALIDATION_400');

@@ -56,6 +56,11 @@ const CASES: { name: string; send: (s: TestSandbox) => Promise<{ statusCode: num
     strict: { status: 400, code: 'VALIDATION_400' },
   },
   {
+    name: 'an SMS phone written with spaces ("international format with leading plus")',
+    send: (s) => s.request('POST', '/v1/verify/sms/start', { body: { phone: '+44 20 7946 0958' } }),
+    strict: { status: 400, code: 'VALIDATION_400' },
+  },
+  {
     name: 'a booking list locale that is not shaped like en or en-GB',
     send: (s) => s.request('GET', '/v1/bookings?locale=zh-Hant'),
     strict: { status: 400, code: 'VALIDATION_400' },
