@@ -2725,6 +2725,7 @@ export interface operations {
                         /** @description shape form_<uuid> */
                         id: string;
                         name: string;
+                        /** @description unique in the workspace; generated lower-case and hyphenated, or as the client sent it */
                         slug: string;
                         title: string;
                         description: string | null;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { warning, type SandboxWarning } from '../../core/warnings.ts';
-import { FORM_FIELD_TYPES, FORM_STATUSES, FormFieldSchema, FormSettingsSchema, uniqueFieldIds } from './schemas.ts';
+import { FORM_FIELD_TYPES, FORM_STATUSES, FormFieldSchema, FormSettingsSchema, SLUG, uniqueFieldIds } from './schemas.ts';
 
 /**
  * POST /v1/forms body (API description, "Forms"): name and fields required;
@@ -10,7 +10,8 @@ import { FORM_FIELD_TYPES, FORM_STATUSES, FormFieldSchema, FormSettingsSchema, u
 export const CreateFormBodySchema = z
   .object({
     name: z.string().trim().min(1).max(200),
-    slug: z.string().max(100).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'slug must be lower-case letters, digits and single hyphens').optional(),
+    // "slug (string)": the lower-case hyphenated shape is the sandbox's guess, so another slug is stored with a warning (issue 39)
+    slug: z.string().trim().min(1).max(100).optional(),
     title: z.string().max(200).optional(),
     description: z.string().max(5000).nullable().optional(),
     status: z.enum(FORM_STATUSES).default('draft'),
@@ -24,9 +25,12 @@ export type CreateFormBody = z.infer<typeof CreateFormBodySchema>;
 /** Field types outside the known list are stored as sent, with a warning (issue 10). */
 export function createFormWarnings(body: CreateFormBody): SandboxWarning[] {
   const known: readonly string[] = FORM_FIELD_TYPES;
-  return body.fields.flatMap((field, i) =>
+  const slug = body.slug !== undefined && !SLUG.test(body.slug)
+    ? [warning('INFERRED_LIMIT', `body.slug "${body.slug}" stored as sent: the sandbox infers lower-case letters, digits and single hyphens (refused under --strict)`)]
+    : [];
+  return slug.concat(body.fields.flatMap((field, i) =>
     known.includes(field.type)
       ? []
       : [warning('UNKNOWN_FORM_FIELD_TYPE', `body.fields.${i}.type "${field.type}" stored as sent: the sandbox knows ${FORM_FIELD_TYPES.join(', ')}`)],
-  );
+  ));
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** The slug shape the sandbox generates and infers (another is stored with a warning: requests.ts). */
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 /**
  * Forms (API description, "Form"), snake_case as documented. Field types
  * beyond `text` and `email` are "not shown"; the rest of the enum is inferred.
@@ -44,7 +47,7 @@ export const FormSchema = z
   .object({
     id: z.string().describe('shape form_<uuid>'),
     name: z.string().min(1),
-    slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Expected a lower-case, hyphenated slug'),
+    slug: z.string().min(1).describe('unique in the workspace; generated lower-case and hyphenated, or as the client sent it'),
     title: z.string(),
     description: z.string().nullable(),
     status: z.enum(FORM_STATUSES),

@@ -61,6 +61,11 @@ const CASES: { name: string; send: (s: TestSandbox) => Promise<{ statusCode: num
     strict: { status: 400, code: 'VALIDATION_400' },
   },
   {
+    name: 'a form slug with capitals and underscores ("slug (string)")',
+    send: (s) => s.request('POST', '/v1/forms', { body: { name: 'Slugged', slug: 'Spring_Trip', fields: [] } }),
+    strict: { status: 400, code: 'VALIDATION_400' },
+  },
+  {
     name: 'a booking list locale that is not shaped like en or en-GB',
     send: (s) => s.request('GET', '/v1/bookings?locale=zh-Hant'),
     strict: { status: 400, code: 'VALIDATION_400' },
