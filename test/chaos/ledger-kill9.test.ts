@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkJobRuns, checkKeptAfterRestart, deliveriesSettled, fixture, keepBeforeRestart, Ledger, Receiver, subscribe } from './ledger.ts';
-import { exported, prng, startSandbox, stopSandbox } from './process.ts';
+import { exported, prng, startSandbox, stopIfRunning } from './process.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261127);
 const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 4);
@@ -57,10 +57,7 @@ describe('chaos ledger: kill -9 under keyed and unkeyed writes with a subscribed
         await checkJobRuns(started.url, started.workspaceId, kept, receiver, where);
       }
     } finally {
-      // a failure between a kill and the next start leaves `started` the killed process: stopping it
-      // again would throw over the failure that matters
-      const alive = started.run.child.exitCode === null && started.run.child.signalCode === null;
-      await (alive ? stopSandbox(started.run) : Promise.resolve()).finally(() => receiver.close());
+      await stopIfRunning(started.run).finally(() => receiver.close());
     }
     const f = ledger.figures();
     console.log(`ledger figures (kill -9): ${ROUNDS} rounds, ${f.requests} requests, ${f.acknowledged} writes acknowledged, ${retried} keyed retries (${replayed} replayed), ${receiver.events.size} events received in ${receiver.deliveries} deliveries; without a 2xx: ${JSON.stringify(f.errors)} (seed ${SEED})`);

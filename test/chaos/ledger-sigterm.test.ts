@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkJobRuns, checkKeptAfterRestart, deliveriesSettled, fixture, keepBeforeRestart, Ledger, Receiver, subscribe } from './ledger.ts';
-import { exported, prng, startSandbox, stopSandbox } from './process.ts';
+import { exported, prng, startSandbox, stopIfRunning } from './process.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261128);
 const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 3);
@@ -59,9 +59,7 @@ describe('chaos ledger: SIGTERM under keyed and unkeyed writes with a subscribed
         await checkJobRuns(started.url, started.workspaceId, kept, receiver, where);
       }
     } finally {
-      // a failure between a stop and the next start leaves `started` the stopped process (see ledger-kill9)
-      const alive = started.run.child.exitCode === null && started.run.child.signalCode === null;
-      await (alive ? stopSandbox(started.run) : Promise.resolve()).finally(() => receiver.close());
+      await stopIfRunning(started.run).finally(() => receiver.close());
     }
     const f = ledger.figures();
     console.log(`ledger figures (SIGTERM): ${ROUNDS} rounds, ${f.requests} requests, ${f.acknowledged} writes acknowledged, ${receiver.events.size} events received; without a 2xx: ${JSON.stringify(f.errors)}; exit lines: ${exitLines.join(' | ')} (seed ${SEED})`);

@@ -37,6 +37,14 @@ export async function startSandbox(file: string, extra: string[] = []): Promise<
   return { run, url: summary.url, workspaceId: summary.workspaces.find((w) => w.mode === 'live')!.id };
 }
 
+/**
+ * Stops it unless it has already exited: a test that failed between a kill and the next start
+ * still holds the killed process, and a second stop would throw over the failure that matters.
+ */
+export async function stopIfRunning(run: Running): Promise<void> {
+  if (run.child.exitCode === null && run.child.signalCode === null) await stopSandbox(run);
+}
+
 /** Stops with SIGTERM and expects a clean exit. */
 export async function stopSandbox(run: Running): Promise<void> {
   run.child.kill('SIGTERM');
