@@ -1,3 +1,4 @@
+import type { ParityRecorder } from './parity/types.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Auth, Principal } from './core/auth.ts';
 import type { Clock } from './core/clock.ts';
@@ -65,6 +66,8 @@ export interface SandboxContext {
    * start` puts its SIGTERM path here). Null by default: a createSandbox() caller stops its own.
    */
   stopRequest: { handler: (() => void) | null };
+  /** the parity proxy's differences when the sandbox runs as `sandbox proxy` (issue 40, src/parity/), else null */
+  parity: { recorder: ParityRecorder | null };
 }
 
 /** The control plane's app is built on its first request; `ready()` builds it now (the route catalog then lists its routes). */

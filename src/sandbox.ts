@@ -182,6 +182,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     collections,
     controlPlane,
     stopRequest: { handler: null },
+    parity: { recorder: null },
     webhooks: new WebhookDispatcher({ store, clock, bus, selfGuard, options }),
     workspaces: new WorkspaceManager({
       store,

@@ -1,0 +1,79 @@
+/**
+ * The parity proxy's shared shapes (issue 40). The proxy (src/parity/proxy*.ts)
+ * sees each /v1 exchange twice, the target's answer and the sandbox's replay,
+ * and hands both to a ParityRecorder (src/parity/report*.ts), which compares
+ * them by shape and by rule and keeps the differences. `GET /__sandbox/parity`
+ * answers `{data: ParityReportBody}`.
+ */
+
+/** the kinds of difference, issue 40 point 2 */
+export const DIFFERENCE_KINDS = ['status', 'missing-field', 'extra-field', 'type', 'header', 'error', 'enum', 'unknown-id'] as const;
+export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
+
+/** One difference, counted over every exchange where it appeared. */
+export interface Difference {
+  kind: DifferenceKind;
+  /** the request's method, upper case */
+  method: string;
+  /** the OpenAPI path template of the operation, e.g. /v1/bookings/{bookingId} */
+  path: string;
+  /** a JSON path (`data[].brand`, `passengers[0].role`), or the header's name for `header`; '' for `status` */
+  field: string;
+  /** the target's example value, or its JSON type name when values legitimately differ */
+  target: unknown;
+  /** the sandbox's example value or type name */
+  sandbox: unknown;
+  count: number;
+  /** the X-Request-Id (the target's) of the first exchange where it appeared */
+  requestId: string;
+}
+
+export interface ParityReportBody {
+  /** /v1 requests the proxy forwarded */
+  requests: number;
+  /** of those, the ones compared (both sides answered, and it was not a learning call) */
+  compared: number;
+  /** most frequent first */
+  differences: Difference[];
+}
+
+/** one side's answer as the proxy saw it */
+export interface Answer {
+  status: number;
+  /** header names lower case */
+  headers: Record<string, string>;
+  /** the body parsed as JSON, or undefined when it was empty or not JSON */
+  body: unknown;
+}
+
+/** One /v1 request and both answers, as the proxy hands it to the recorder. */
+export interface Exchange {
+  /** the target's X-Request-Id, else the proxy's own id for the request */
+  requestId: string;
+  method: string;
+  /** the request's path without the query, as the client sent it (target ids), e.g. /v1/bookings/bk_123 */
+  urlPath: string;
+  target: Answer;
+  /** null when the replay could not be made (the sandbox refused to start it, or an unknown id could not be learned) */
+  sandbox: Answer | null;
+  /** the sandbox did not know the record and the proxy learned it from the target's answer: never drift */
+  learned: boolean;
+  /** target ids the sandbox did not know and could not learn (reported as `unknown-id`, apart from drift) */
+  unknownIds: string[];
+}
+
+/** An ignore rule: differences whose operation path matches the glob (and kind, when given) are dropped. */
+export interface IgnoreRule {
+  /** a glob over `METHOD /v1/path/{template}` or the path template alone; `*` any run of characters */
+  path: string;
+  kind?: DifferenceKind;
+}
+
+/** What the proxy feeds and the control plane reads. */
+export interface ParityRecorder {
+  record(exchange: Exchange): void;
+  report(): ParityReportBody;
+  /** the two answers of the first example of a difference, for the inspector's side-by-side view */
+  example(requestId: string): { target: Answer; sandbox: Answer | null } | undefined;
+  clear(): void;
+}
