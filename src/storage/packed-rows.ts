@@ -385,9 +385,20 @@ export class PackedRows implements RowMap {
 
   /** Packs the tail down to the hot rows, and deflates the pages left in the file's bytes, in the background (see adopt, fromRaw). */
   #packLater(): void {
-    const raw = this.#rawNext < this.#pages.buffers.length;
+    const raw = this.#holdsRawPages();
     if (this.#tail.size <= this.#limits.hotRows && !raw) return;
     packInBackground(this, raw);
+  }
+
+  /**
+   * Whether a page is still a span of a file's bytes (fromRaw). Pages packed from the tail are
+   * stepped over: counting them as raw made every compaction's copies "hold a file's bytes", and
+   * each compaction then ended in a forced full GC (15 ms pauses under writes, issue 35).
+   */
+  #holdsRawPages(): boolean {
+    const buffers = this.#pages.buffers;
+    while (this.#rawNext < buffers.length && !(buffers[this.#rawNext] instanceof RawPage)) this.#rawNext++;
+    return this.#rawNext < buffers.length;
   }
 
   /**

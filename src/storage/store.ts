@@ -10,6 +10,7 @@
  */
 import { reportListenerError } from './listener-errors.ts';
 import { rowHolds } from './row-text.ts';
+import { noteForegroundWrite } from './background-packing.ts';
 import { currentCommitGroup, inDroppedGroup } from './commit-group.ts';
 import type { Low } from 'lowdb';
 import type { HeldLock } from './lock.ts';
@@ -214,6 +215,7 @@ export class LocalStore implements InstrumentedStore {
     if (prepared.ops.length === 0) return group ? Promise.resolve() : this.flush();
     const seq = ++this.#seq;
     applyOps(this.#state, prepared.ops, seq, this.#writingGen);
+    noteForegroundWrite();
     this.stats.commits++;
     this.#recent?.add(seq, prepared.ops, this.#writer!.snapshotSeq);
     this.#emit({ kind: 'ops', ops: prepared.ops });

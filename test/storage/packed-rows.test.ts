@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { packedInBackground } from '../../src/storage/background-packing.ts';
 import type { PackLimits } from '../../src/storage/pack-policy.ts';
 import { PackedRows } from '../../src/storage/packed-rows.ts';
@@ -133,5 +133,25 @@ describe('PageIndex', () => {
     copy.add(idHash('id_0'), 5);
     expect(copy.find(idHash('id_0'), (page) => page === 5)).toBe(5);
     expect(index.find(idHash('id_0'), (page) => page === 5)).toBe(-1);
+  });
+});
+
+describe('background packing of a copy', () => {
+  it('does not take pages packed from the tail for a file\'s bytes: a compaction\'s copies ask for no full GC (issue 35)', async () => {
+    const { bulkRuns } = await import('../../src/core/heap.ts');
+    const ended = vi.spyOn(bulkRuns, 'ended');
+    try {
+      const rows = new Map(Array.from({ length: 40 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const));
+      const packed = PackedRows.adopt(rows, 'now', SMALL);
+      expect(packed.pageCount).toBeGreaterThan(1);
+      // a compaction copies each partition, and the copy has more than the hot rows in its tail
+      const copy = packed.copy();
+      for (let i = 40; i < 50; i++) copy.set(`row_${i}`, row(`row_${i}`, i));
+      copy.copy();
+      await packedInBackground();
+      expect(ended).not.toHaveBeenCalled();
+    } finally {
+      ended.mockRestore();
+    }
   });
 });
