@@ -17,7 +17,8 @@ import { DEFAULT_MANUAL_CLOCK_START, isLoopback, resolveOptions, type ResolvedOp
 import type { RunningService, SandboxContext } from './context.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import { openFixtureSource } from './fixtures/source.ts';
-import { RouteCatalog } from './http/openapi.ts';
+import { RouteCatalog } from './core/route-catalog.ts';
+import { openApiDocument } from './http/openapi.ts';
 import type { RunReport } from './report/schema.ts';
 import { RunReportCounters } from './report/run-report.ts';
 import { mergeReseededCatalog } from './fixtures/reseed.ts';
@@ -35,7 +36,7 @@ import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle
 import { WorkspaceManager, type CreateWorkspaceInput } from './workspaces/manager.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { freshenCopiedRow } from './workspaces/templates.ts';
-import type { Collections, InitialCollections, Store } from './storage/types.ts';
+import { StoreError, type Collections, type InitialCollections, type Store } from './storage/types.ts';
 
 export interface Sandbox {
   /** base URL of the API and control plane, e.g. http://127.0.0.1:4010 (empty when not listening) */
@@ -104,7 +105,11 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const clock = new Clock(options.clock, clockStart(options));
   // a new database file is first written once the sandbox listens: a start that fails (a port
   // in use) leaves none behind (issue 26); the lock is taken now, and released on failure
-  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync, holdNewFile: true, recover: options.recover });
+  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync, holdNewFile: true, recover: options.recover }).catch((err: unknown) => {
+    // storage says what fixes it as plain values; the library words it (src/core/option-advice.ts)
+    if (err instanceof StoreError && err.advice) err.message = libraryWording(err.problem, err.advice);
+    throw err;
+  });
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
   if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   // created workspaces are copy-on-write views over their template (src/storage/overlay-store.ts)
@@ -148,7 +153,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     auth: new Auth(store, clock, { internalApiKey: options.internalApiKey, revocationLagMs: options.revocationLagMs, orgKeys: ORG_API_KEYS }),
     rateLimiter,
     idempotency,
-    routes: new RouteCatalog(),
+    routes: new RouteCatalog(openApiDocument),
     fixtureWorkspaces: () => fixtures.workspaces,
     reloadFixtures: async () => {
       const { before, after } = await fixtures.reload();

@@ -1,9 +1,8 @@
-import type { FastifyInstance, FastifyBaseLogger, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { BackgroundService, SandboxContext } from '../context.ts';
+import type { ZodApp } from '../http/zod-app.ts';
 import type { Collection } from '../storage/collection.ts';
 
-export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type { ZodApp };
 
 /** A group of routes registered under one prefix (`/v1` or `/__sandbox`). */
 export type RouteRegistrar = (app: ZodApp, ctx: SandboxContext) => void;

@@ -5,8 +5,8 @@ import type { ZodApp } from '../types.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/catalogue.ts';
 import { sampleEventData } from '../../webhooks/sample-data.ts';
 import { applyDataEdits } from './event-data-edits.ts';
-import { serve } from '../../control/contract.ts';
-import { requireWorkspace } from '../../control/workspace-keys.ts';
+import { serve } from '../../http/route-table/serve.ts';
+import { requireWorkspace } from '../../core/workspace-lookup.ts';
 import { WEBHOOK_CONTROL_ROUTES } from './control-contract.ts';
 
 /**
