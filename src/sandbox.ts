@@ -22,7 +22,7 @@ import { openApiDocument } from './http/openapi.ts';
 import type { RunReport } from './report/schema.ts';
 import { RunReportCounters } from './report/run-report.ts';
 import { mergeReseededCatalog } from './fixtures/reseed.ts';
-import { collectionsOf, RESOURCES, servicesOf } from './resources/index.ts';
+import { collectionsOf, RESOURCES, samplesOf, servicesOf, subscriptionsOf } from './resources/index.ts';
 import type { ResourceModule } from './resources/types.ts';
 import { ORG_API_KEYS } from './resources/organizations/collections.ts';
 import { buildApp } from './server.ts';
@@ -188,7 +188,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     controlPlane,
     stopRequest: { handler: null },
     parity: { recorder: null },
-    webhooks: new WebhookDispatcher({ store, clock, bus, selfGuard, options }),
+    webhooks: new WebhookDispatcher({ store, clock, bus, selfGuard, options, subscriptions: subscriptionsOf(resources, store), samples: samplesOf(resources) }),
     workspaces: new WorkspaceManager({
       store,
       collections,
