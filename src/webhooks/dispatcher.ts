@@ -10,11 +10,11 @@ import { requestHeaders, storedAttempt, type StoredAttempt } from './attempt-rec
 import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
 import { DELIVERY_LOG_TRIM_BATCH, Outbox, type StoredDelivery, WEBHOOK_DELIVERIES } from './outbox.ts';
-import { classify, honoursRetryAfter, maxAttempts, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
-import { bookkeeping, stoppedReason } from './subscription-health.ts';
+import { deliveryUpdate, settle } from './attempt-outcome.ts';
+import { stoppedReason } from './subscription-health.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
 import { sampleEventData, type EventData, type SampleEvents } from './sample-data.ts';
-import { healthOf, type Subscription, type SubscriptionSource } from './subscriptions.ts';
+import { healthOf, type SubscriptionSource } from './subscriptions.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
 
 /** The body every delivery carries (docs/webhooks.md, "Payload"). */
@@ -259,26 +259,8 @@ export class WebhookDispatcher {
     const delivery = this.outbox.row(workspaceId, id);
     if (!delivery) return undefined; // reset while the request was in flight
     const sub = this.ctx.subscriptions.get(workspaceId, delivery.subscriptionId);
-    const now = this.ctx.clock.now();
-    // cut off (timeout, reset, body too large) counts as a failure whatever the status line said
-    const outcome = attempt.error ? 'retryable' : classify(attempt.status);
-    const next: StoredDelivery = { ...delivery, attempts: [...delivery.attempts, attempt], updatedAt: new Date(now).toISOString() };
-    const ops: Op[] = [];
-    let retryAt: number | null = null;
-    // the bookkeeping first: this failure may be the one that disables the subscription
-    const updatedSub = sub && bookkeeping(sub, outcome, attempt.at, this.ctx.options.webhookRetryScale);
-    if (outcome === 'succeeded') {
-      Object.assign(next, { status: 'succeeded', reason: null, nextAttemptAt: null });
-    } else if (outcome === 'gone') {
-      Object.assign(next, { status: 'failed', reason: 'receiver answered 410 Gone; subscription deactivated', nextAttemptAt: null });
-    } else if (attempt.trigger !== 'replay' && delivery.status === 'pending') {
-      // (a delivery expired while its attempt was in flight keeps its status: no more retries)
-      retryAt = updatedSub && !updatedSub.active ? null : this.nextRetryAt(delivery, sub, attempt, now);
-      if (updatedSub && !updatedSub.active) Object.assign(next, { status: 'cancelled', reason: stoppedReason(updatedSub), nextAttemptAt: null });
-      else if (retryAt === null) Object.assign(next, { status: 'failed', reason: `no retries left (max_retries ${sub?.max_retries ?? 0})`, nextAttemptAt: null });
-      else Object.assign(next, { retries: delivery.retries + 1, nextAttemptAt: new Date(retryAt).toISOString() });
-    }
-    if (updatedSub) ops.push(...this.ctx.subscriptions.healthOps(workspaceId, updatedSub.id, healthOf(updatedSub)));
+    const { next, subscription, retryAt } = settle(delivery, sub, attempt, this.ctx.clock.now(), this.ctx.options.webhookRetryScale);
+    const ops: Op[] = subscription ? this.ctx.subscriptions.healthOps(workspaceId, subscription.id, healthOf(subscription)) : [];
     // A burst enqueues faster than attempts finish, so trimming only as deliveries
     // arrive would leave the whole burst in the log once it settles: trim as they
     // finish too, once per batch (each trim looks through the partition).
@@ -289,23 +271,7 @@ export class WebhookDispatcher {
     }
     ops.push(this.outbox.putOp(next));
     await this.ctx.store.commit(ops);
-    this.ctx.bus.emit('delivery', {
-      id: next.id,
-      workspaceId,
-      subscriptionId: next.subscriptionId,
-      eventId: next.eventId,
-      url: sub?.url ?? null,
-      eventType: next.eventType,
-      status: next.status,
-      trigger: attempt.trigger,
-      attempt: next.attempts.length,
-      maxAttempts: maxAttempts(sub),
-      responseStatus: attempt.status,
-      latencyMs: attempt.latencyMs,
-      error: attempt.error,
-      nextAttemptAt: next.nextAttemptAt,
-      at: attempt.at,
-    });
+    this.ctx.bus.emit('delivery', deliveryUpdate(next, sub, attempt));
     if (next.status !== 'pending') {
       this.timers.get(id)?.();
       this.timers.delete(id);
@@ -313,12 +279,5 @@ export class WebhookDispatcher {
       this.schedule(next, retryAt);
     }
     return next;
-  }
-
-  /** At most max_retries retries per event; Retry-After on 429/503 replaces the scheduled delay. */
-  private nextRetryAt(delivery: StoredDelivery, sub: Subscription | undefined, attempt: StoredAttempt, now: number): number | null {
-    if (!sub || delivery.retries >= sub.max_retries) return null;
-    const retryAfter = honoursRetryAfter(attempt.status) ? parseRetryAfter(attempt.responseHeaders?.['retry-after'], attempt.responseHeaders?.date) : null;
-    return now + (retryAfter ?? retryDelayMs(delivery.retries + 1, delivery.id, this.ctx.options.webhookRetryScale));
   }
 }
