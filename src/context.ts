@@ -12,7 +12,7 @@ import type { SelfGuard } from './core/self-guard.ts';
 import type { CollectionRegistry } from './storage/collection.ts';
 import type { Collections, InitialCollections, ReplaceOptions, Store } from './storage/types.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
-import type { RouteCatalog } from './http/openapi.ts';
+import type { RouteCatalog } from './core/route-catalog.ts';
 import type { RunReportCounters } from './report/run-report.ts';
 import type { WorkspaceManager } from './workspaces/manager.ts';
 import type { Suspension } from './core/suspension.ts';

@@ -1,14 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
  * The house rules of docs/architecture.md that a type check cannot see:
- * no import cycle in src (type imports count: they are arrows too), and no
+ * no import cycle in src (type imports count: they are arrows too), no
  * unchecked access to the store outside src/storage (issue 17): rows are read
- * and written through each collection's typed handle (src/storage/collection.ts).
+ * and written through each collection's typed handle (src/storage/collection.ts),
+ * and the layering rules (issue 41): which rooms of src may import which.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'src');
@@ -42,6 +43,89 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** One import of a file of src: `to` is a path relative to src (`core/clock.ts`), or a package name. */
+interface Import {
+  from: string;
+  line: number;
+  to: string;
+}
+
+// statements that start a line: imports and re-exports (`import type` and `export ... from`
+// included, over several lines), bare `import '...'`; and `import('...')` anywhere
+const IMPORT = /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"\s]+)['"]|^\s*import\s*['"]([^'"\s]+)['"]|\bimport\(\s*['"]([^'"\s]+)['"]\s*\)/gm;
+
+/** Every import of a file, relative ones resolved to src-relative paths (`/` separated). */
+function importsOf(path: string, text: string): Import[] {
+  const from = relative(src, path).split(sep).join('/');
+  const found: Import[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = (match[1] ?? match[2] ?? match[3])!;
+    const line = text.slice(0, match.index + match[0].length).split('\n').length;
+    const to = spec.startsWith('.') ? relative(src, resolve(dirname(path), spec)).split(sep).join('/') : spec;
+    found.push({ from, line, to });
+  }
+  return found;
+}
+
+/**
+ * The layering rules of docs/architecture.md ("Layers"): for the files a rule covers, the
+ * imports it refuses. Each says why in the words a reader of a failure needs.
+ */
+interface LayerRule {
+  name: string;
+  covers: (file: string) => boolean;
+  refuses: (to: string) => boolean;
+}
+
+const inside = (room: string) => (path: string) => path.startsWith(`${room}/`);
+const isSource = (to: string) => /\.tsx?$/.test(to) && !to.startsWith('..');
+
+const LAYER_RULES: readonly LayerRule[] = [
+  {
+    name: 'areas know no control plane: src/resources/** imports nothing from src/control/',
+    covers: inside('resources'),
+    refuses: inside('control'),
+  },
+  {
+    name: 'the webhook engine knows no area: src/webhooks/** imports nothing from src/resources/',
+    covers: inside('webhooks'),
+    refuses: inside('resources'),
+  },
+  {
+    name: 'storage is the ground: src/storage/** imports only storage, node:*, lowdb and zod',
+    covers: inside('storage'),
+    refuses: (to) => (isSource(to) ? !inside('storage')(to) : !(to.startsWith('node:') || to === 'zod' || to === 'lowdb' || to.startsWith('lowdb/'))),
+  },
+  {
+    name: 'the core knows no HTTP and no area: src/core/** imports nothing from src/http/, src/control/, src/resources/ or src/server.ts',
+    covers: inside('core'),
+    refuses: (to) => inside('http')(to) || inside('control')(to) || inside('resources')(to) || to === 'server.ts',
+  },
+  {
+    name: 'the context knows no server: src/context.ts imports nothing from src/http/ or src/server.ts',
+    covers: (path) => path === 'context.ts',
+    refuses: (to) => inside('http')(to) || to === 'server.ts',
+  },
+  {
+    name: 'HTTP (the route-table toolkit included) is below areas and the control plane: src/http/** imports nothing from src/resources/ or src/control/',
+    covers: inside('http'),
+    refuses: (to) => inside('resources')(to) || inside('control')(to),
+  },
+];
+
+/** One line per offence: `rule: file:line -> import`. */
+function layerOffences(imports: readonly Import[], rules: readonly LayerRule[] = LAYER_RULES): string[] {
+  const found: string[] = [];
+  for (const rule of rules) {
+    for (const i of imports) if (rule.covers(i.from) && rule.refuses(i.to)) found.push(`${rule.name}: src/${i.from}:${i.line} -> ${i.to}`);
+  }
+  return found;
+}
+
+function allImports(): Import[] {
+  return sourceFiles(src).flatMap((path) => importsOf(path, readFileSync(path, 'utf8')));
+}
+
 describe('architecture', () => {
   it('has no import cycle in src (madge, type imports included)', async () => {
     const graph = await madge(src, { fileExtensions: ['ts', 'tsx'], tsConfig: join(root, 'tsconfig.json') });
@@ -69,6 +153,41 @@ describe('architecture', () => {
       'planted.ts:4: a double cast (`as unknown as`)',
       "planted.ts:4: a hand-built store op (`{type: 'put' | 'delete'}`)",
       "planted.ts:5: a hand-built store op (`{type: 'put' | 'delete'}`)",
+    ]);
+  });
+
+  describe('layers (issue 41)', () => {
+    const imports = allImports();
+    it('reads the imports of src, type imports and re-exports included', () => {
+      expect(imports.length).toBeGreaterThan(1000);
+      expect(imports.some((i) => i.from === 'context.ts' && i.to === 'core/clock.ts')).toBe(true);
+    });
+    for (const rule of LAYER_RULES) {
+      it(rule.name, () => {
+        expect(layerOffences(imports, [rule])).toEqual([]);
+      });
+    }
+  });
+
+  it('the layer check finds each kind of offence (so the tests above can fail)', () => {
+    const planted = (from: string, text: string) => importsOf(join(src, from), text);
+    const imports = [
+      ...planted('resources/people/control.ts', "import { serve } from '../../control/contract.ts';"),
+      ...planted('webhooks/dispatcher.ts', "import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';"),
+      ...planted('storage/types.ts', "import { libraryWording } from '../core/option-advice.ts';\nimport { z } from 'zod';\nimport { x } from 'fastify';"),
+      ...planted('core/self-guard.ts', "import {\n  CONTROL_PREFIX,\n} from '../http/paths.ts';"),
+      ...planted('context.ts', "export type { RouteCatalog } from './http/openapi.ts';\nconst m = await import('./server.ts');"),
+      ...planted('http/route-table/serve.ts', "import type { SandboxContext } from '../../context.ts';\nimport { x } from '../../control/app.ts';"),
+    ];
+    expect(layerOffences(imports).map((line) => line.slice(line.lastIndexOf(': src/') + 2))).toEqual([
+      'src/resources/people/control.ts:1 -> control/contract.ts',
+      'src/webhooks/dispatcher.ts:1 -> resources/webhooks/schemas.ts',
+      'src/storage/types.ts:1 -> core/option-advice.ts',
+      'src/storage/types.ts:3 -> fastify',
+      'src/core/self-guard.ts:3 -> http/paths.ts',
+      'src/context.ts:1 -> http/openapi.ts',
+      'src/context.ts:2 -> server.ts',
+      'src/http/route-table/serve.ts:2 -> control/app.ts',
     ]);
   });
 });

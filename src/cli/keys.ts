@@ -1,6 +1,6 @@
 import type { ControlClient, WorkspaceSummary } from '../control/client.ts';
 import { orgKeyForms, pickKey } from './lookup.ts';
-import { scopeProblem } from '../control/known-scopes.ts';
+import { scopeProblem } from '../core/known-scopes.ts';
 import { dim, printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SandboxContext } from '../context.ts';
 import { createBaseApp } from '../http/base-app.ts';
 import { registerControlScope } from '../http/control-scope.ts';
-import { CONTROL_PREFIX } from '../http/paths.ts';
+import { CONTROL_PREFIX } from '../core/paths.ts';
 import type { ResourceModule } from '../resources/types.ts';
 import { registerControl } from './index.ts';
 

@@ -1,5 +1,5 @@
 import { undiciRequest } from '../core/http-client.ts';
-import { pathOf, type ControlMethod, type ControlRoute, type RouteData, type RouteInput } from './contract.ts';
+import { pathOf, type ControlMethod, type ControlRoute, type RouteData, type RouteInput } from '../http/route-table/contract.ts';
 import { CONTROL_ROUTES as ROUTES } from './contracts/index.ts';
 import { SseParser, type StreamEvent } from './sse.ts';
 

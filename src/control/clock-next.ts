@@ -1,5 +1,5 @@
 import type { SandboxContext } from '../context.ts';
-import { requireWorkspace } from './workspace-keys.ts';
+import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 /**
  * POST /__sandbox/clock/advance-to-next (issue 38): moves a workspace's clock

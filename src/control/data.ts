@@ -5,9 +5,9 @@ import type { ZodApp } from '../resources/types.ts';
 import type { Collection } from '../storage/collection.ts';
 import { FieldIndex } from '../storage/field-index.ts';
 import type { Row, Store } from '../storage/types.ts';
-import { serveAll } from './contract.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { DATA_ROUTES } from './contracts/data.ts';
-import { requireWorkspace } from './workspace-keys.ts';
+import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 /**
  * The data inspector (issue 25; docs/control-plane.md, "Data inspector"): the

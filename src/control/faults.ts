@@ -1,10 +1,10 @@
 import { notFound } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { serveAll } from './contract.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { FAULT_ROUTES } from './contracts/faults.ts';
 import { requireKeyRef, requireV1Path } from './targets.ts';
-import { requireWorkspace } from './workspace-keys.ts';
+import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 /** Fault injection routes: POST/GET/DELETE /__sandbox/faults (docs/control-plane.md). */
 export function registerFaultRoutes(app: ZodApp, ctx: SandboxContext): void {

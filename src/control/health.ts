@@ -3,7 +3,7 @@ import type { SandboxContext } from '../context.ts';
 import { conflict } from '../core/errors.ts';
 import { registerControlScope } from '../http/control-scope.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { serveAll } from './contract.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { HEALTH_ROUTES } from './contracts/health.ts';
 
 /**

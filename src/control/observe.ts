@@ -4,7 +4,7 @@ import type { SandboxEvents } from '../core/events.ts';
 import { encodeStreamEvent, FORWARDED_EVENTS, type StreamEventName } from '../core/stream-events.ts';
 import { endsAtStop } from '../http/drain.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { serveAll } from './contract.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { OBSERVE_ROUTES } from './contracts/observe.ts';
 import { StreamHub } from './stream-hub.ts';
 

@@ -4,9 +4,10 @@ import { API_KEYS, WORKSPACES, type WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { GLOBAL_PARTITION } from '../storage/types.ts';
-import { serveAll } from './contract.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { RATE_LIMIT_ROUTES } from './contracts/rate-limits.ts';
-import { listWorkspaces, requireWorkspace, workspaceView } from './workspace-keys.ts';
+import { listWorkspaces, requireWorkspace } from '../core/workspace-lookup.ts';
+import { workspaceView } from './workspace-keys.ts';
 import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
 
 /**

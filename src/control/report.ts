@@ -1,6 +1,6 @@
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { serveAll } from './contract.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { REPORT_ROUTES } from './contracts/report.ts';
 
 /** The run report (issue 24; docs/cli.md, "The run report"): GET reads the running counters, DELETE starts them again. */

@@ -1,10 +1,11 @@
 import { badRequest } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { serveAll } from './contract.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { PLANE_ROUTES } from './contracts/plane.ts';
-import { assertKnownScopes, knownScopes } from './known-scopes.ts';
-import { createWorkspaceKey, exportWorkspace, listWorkspaces, requireWorkspace, revokeWorkspaceKey, workspaceView } from './workspace-keys.ts';
+import { assertKnownScopes, knownScopes } from '../core/known-scopes.ts';
+import { listWorkspaces, requireWorkspace } from '../core/workspace-lookup.ts';
+import { createWorkspaceKey, exportWorkspace, revokeWorkspaceKey, workspaceView } from './workspace-keys.ts';
 import { sandboxIndex } from './where.ts';
 import { advanceToNext } from './clock-next.ts';
 

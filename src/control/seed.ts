@@ -1,6 +1,6 @@
 import { conflict } from '../core/errors.ts';
 import { leaveCommitGroup } from '../storage/commit-group.ts';
-import { bulkRuns } from '../core/heap.ts';
+import { bulkRuns } from '../storage/heap.ts';
 import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
@@ -16,11 +16,11 @@ import { PRODUCTS } from '../resources/products/collections.ts';
 import type { ZodApp } from '../resources/types.ts';
 import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Op, Store } from '../storage/types.ts';
-import { serve } from './contract.ts';
+import { serve } from '../http/route-table/serve.ts';
 import { SEED_ROUTES, type SeedBody } from './contracts/seed.ts';
 import { SeedState, type OpenSlot } from './seed-state.ts';
 import { bookingWindow, fixtureFor, generate, type RunPart } from './seed-generate.ts';
-import { requireWorkspace } from './workspace-keys.ts';
+import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 export { concatView } from './seed-generate.ts';
 

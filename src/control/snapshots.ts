@@ -3,7 +3,7 @@ import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { deferredFromJson } from '../storage/deferred.ts';
 import { registerBodyBytesParser } from './body-bytes.ts';
-import { serve, serveAll } from './contract.ts';
+import { serve, serveAll } from '../http/route-table/serve.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
 import { asciiJson, WHOLE_STATE } from '../workspaces/snapshot-shelf.ts';
 

@@ -1,11 +1,11 @@
 import { notFound, conflict } from '../core/errors.ts';
-import { workspaceNotFound } from '../core/workspace-not-found.ts';
+import { requireWorkspace } from '../core/workspace-lookup.ts';
 import { newId } from '../core/ids.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
 import type { ApiKeyRecord, KeyView, WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
-import { API_KEYS, WORKSPACES } from '../core/tenancy.ts';
+import { API_KEYS } from '../core/tenancy.ts';
 
 /**
  * Workspace keys and workspace views for the control plane. Real workspace keys
@@ -13,16 +13,6 @@ import { API_KEYS, WORKSPACES } from '../core/tenancy.ts';
  * sandbox that is `POST /__sandbox/workspaces/:id/keys`.
  */
 export const KEY_PREFIX_LENGTH = 16;
-
-export function listWorkspaces(ctx: SandboxContext): WorkspaceRecord[] {
-  return [...WORKSPACES.in(ctx.store).list(GLOBAL_PARTITION)];
-}
-
-export function requireWorkspace(ctx: SandboxContext, id: string): WorkspaceRecord {
-  const workspace = ctx.auth.workspace(id);
-  if (!workspace) throw workspaceNotFound(ctx.store, id);
-  return workspace;
-}
 
 export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord) {
   const plain = new Map<string, string>();

@@ -1,8 +1,8 @@
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { serveAll } from './contract.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { WORKSPACE_ROUTES } from './contracts/workspaces.ts';
-import { requireWorkspace } from './workspace-keys.ts';
+import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 /**
  * Workspaces on demand, one per parallel test worker (issue 12;

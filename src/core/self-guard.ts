@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { posix } from 'node:path';
-import { CONTROL_PREFIX } from '../http/paths.ts';
+import { CONTROL_PREFIX } from './paths.ts';
 
 /**
  * Keeps webhooks from driving the sandbox itself (docs/webhooks.md, "Receivers

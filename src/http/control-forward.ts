@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ControlPlane } from '../context.ts';
-import { CONTROL_PREFIX } from './paths.ts';
+import { CONTROL_PREFIX } from '../core/paths.ts';
 
 /**
  * The control plane is an app of its own (control/app.ts), built on the first

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogRoute } from '../core/route-catalog.ts';
 import { ErrorBodySchema, RateLimitErrorBodySchema } from './error-schemas.ts';
 import { OpenApiSchemas } from './openapi-schemas.ts';
 import { deriveOperationId, tagOf } from './openapi-names.ts';
@@ -8,36 +9,10 @@ import { type Body, HEADER_COMPONENTS, Responses } from './openapi-responses.ts'
  * The OpenAPI document, generated from the zod schemas every route declares.
  * It is built on first request, not at start-up, so `sandbox start` pays
  * nothing for it. Operations and schemas the API description leaves "not
- * shown" carry `x-sandbox-inferred: true`.
+ * shown" carry `x-sandbox-inferred: true`. As JSON text; the sandbox's RouteCatalog
+ * (src/core/route-catalog.ts) calls it and keeps the text.
  */
-export interface CatalogRoute {
-  method: string;
-  url: string;
-  schema: Record<string, unknown> | undefined;
-  inferred: boolean | undefined;
-  /** statuses the API description states for this operation; the others are marked inferred */
-  documentedStatuses?: readonly number[] | undefined;
-  /** the description states this route's scope; otherwise x-sandbox-inferred-scope */
-  documentedScope?: boolean | undefined;
-  scope: string | undefined;
-  summary: string | undefined;
-  operationId?: string | undefined;
-}
-
-export class RouteCatalog {
-  readonly routes: CatalogRoute[] = [];
-  private cached: string | null = null;
-
-  add(route: CatalogRoute): void {
-    this.routes.push(route);
-    this.cached = null;
-  }
-
-  document(): string {
-    this.cached ??= JSON.stringify(buildDocument(this.routes));
-    return this.cached;
-  }
-}
+export const openApiDocument = (routes: readonly CatalogRoute[]): string => JSON.stringify(buildDocument(routes));
 
 /** `/v1/products/:id` -> `/v1/products/{id}` */
 export const openApiPath = (url: string): string => url.replace(/:([A-Za-z_]+)/g, '{$1}');

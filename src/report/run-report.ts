@@ -1,7 +1,8 @@
 import type { SandboxWarning } from '../core/warnings.ts';
 import type { DeliveryUpdate } from '../core/events.ts';
 import type { RunReport } from './schema.ts';
-import { openApiPath, operationIdOf, type CatalogRoute } from '../http/openapi.ts';
+import type { CatalogRoute } from '../core/route-catalog.ts';
+import { openApiPath, operationIdOf } from '../http/openapi.ts';
 
 /**
  * The run report's running counters (issue 24; docs/cli.md, "The run report").

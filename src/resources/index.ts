@@ -13,6 +13,9 @@ import type { BackgroundService } from '../context.ts';
 import { CORE_COLLECTIONS_FIRST, CORE_COLLECTIONS_LAST } from '../core/collections.ts';
 import { CollectionRegistry } from '../storage/collection.ts';
 import type { ResourceModule } from './types.ts';
+import type { Store } from '../storage/types.ts';
+import type { SampleEvents } from '../webhooks/sample-data.ts';
+import { NO_SUBSCRIPTIONS, type SubscriptionSource } from '../webhooks/subscriptions.ts';
 import { verificationResource } from './verification/index.ts';
 import { webhooksResource } from './webhooks/index.ts';
 
@@ -33,6 +36,25 @@ export function collectionsOf(modules: readonly ResourceModule[]): CollectionReg
 /** The background services of the areas, in list order. */
 export function servicesOf(modules: readonly ResourceModule[]): readonly BackgroundService[] {
   return modules.flatMap((m) => m.services ?? []);
+}
+
+/** The areas' sample event data, by family; a family is sampled by one area. */
+export function samplesOf(modules: readonly ResourceModule[]): SampleEvents {
+  const samples: Record<string, SampleEvents[string]> = {};
+  for (const m of modules) {
+    for (const [family, sample] of Object.entries(m.sampleEvents ?? {})) {
+      if (family in samples) throw new Error(`two areas sample the ${family} events; area ${m.name} is the second`);
+      samples[family] = sample;
+    }
+  }
+  return samples;
+}
+
+/** The webhook engine's subscriptions: the one area that stores them, or none (no area, no deliveries). */
+export function subscriptionsOf(modules: readonly ResourceModule[], store: Store): SubscriptionSource {
+  const providers = modules.filter((m) => m.webhookSubscriptions);
+  if (providers.length > 1) throw new Error(`two areas store webhook subscriptions: ${providers.map((m) => m.name).join(', ')}`);
+  return providers[0]?.webhookSubscriptions?.(store) ?? NO_SUBSCRIPTIONS;
 }
 
 /** The collections of the standard sandbox (fixtures, record schemas, tests). */

@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyBaseLogger, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { BackgroundService, SandboxContext } from '../context.ts';
+import type { ZodApp } from '../http/zod-app.ts';
 import type { Collection } from '../storage/collection.ts';
+import type { Store } from '../storage/types.ts';
+import type { SampleEvents } from '../webhooks/sample-data.ts';
+import type { SubscriptionSource } from '../webhooks/subscriptions.ts';
 
-export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type { ZodApp };
 
 /** A group of routes registered under one prefix (`/v1` or `/__sandbox`). */
 export type RouteRegistrar = (app: ZodApp, ctx: SandboxContext) => void;
@@ -31,4 +33,11 @@ export interface ResourceModule {
   control?: () => Promise<RouteRegistrar>;
   /** its background services (started after the store opens, stopped before it closes) */
   services?: readonly BackgroundService[];
+  /**
+   * the sample `data` of the webhook events it emits, by family (`booking` for booking.*), for
+   * an event triggered without data (POST /__sandbox/events; src/webhooks/sample-data.ts)
+   */
+  sampleEvents?: SampleEvents;
+  /** the subscriptions the webhook engine delivers to, over its stored ones (the webhooks area alone) */
+  webhookSubscriptions?: (store: Store) => SubscriptionSource;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ControlClient, ControlPlaneError, CONTROL_ROUTES as ROUTES, type FaultRuleInput } from '../control/client.ts';
-import { pathOf, type ControlRoute, type RouteData, type RouteInput } from '../control/contract.ts';
+import { pathOf, type ControlRoute, type RouteData, type RouteInput } from '../http/route-table/contract.ts';
 import { ScriptedReceiver } from './receiver.ts';
 import type { Scenario, Step } from './schema.ts';
 import { mismatch, readPath, render, renderForDisplay, type Vars } from './template.ts';

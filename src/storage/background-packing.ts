@@ -4,7 +4,7 @@
  * takes seconds, which a start should not wait for (docs/storage.md).
  */
 
-import { BULK_ROWS, bulkRuns } from '../core/heap.ts';
+import { BULK_ROWS, bulkRuns } from './heap.ts';
 
 /** A partition packed in the background: 'busy' while a walk over it is in progress. */
 export interface PacksInSlices {
@@ -21,7 +21,7 @@ let sliceScheduled = false;
  * Some partition behind holds a file's bytes (PackedRows.fromRaw): once all are packed, those
  * bytes (the whole file, 311 MiB at 100k bookings) are garbage, but an idle sandbox may run no
  * GC to free them for minutes (measured: RSS stayed at 539 MiB for 90 s). So then one full GC is
- * asked for, as after a large seed (src/core/heap.ts).
+ * asked for, as after a large seed (heap.ts).
  */
 let holdsFileBytes = false;
 

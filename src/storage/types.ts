@@ -1,5 +1,3 @@
-import { libraryWording, type OptionAdvice } from '../core/option-advice.ts';
-
 /**
  * The storage contract. Nothing outside src/storage imports lowdb or touches the
  * database file; services go through a Store, reading and writing each
@@ -203,14 +201,28 @@ export interface OpenedStore {
   warnings: string[];
 }
 
-/** Thrown when a database file cannot be used; message names the file. */
+/**
+ * The way out of a StoreError, as plain values: the setting that fixes it, and the advice given
+ * how that setting is named. Storage does not word it: the sandbox names the createSandbox option
+ * (src/assembly/storage.ts, issue 41), the CLI its flag (src/cli/output.ts).
+ */
+export interface StoreAdvice {
+  /** the setting, e.g. `storage` */
+  option: string;
+  text: (name: string) => string;
+}
+
+/**
+ * Thrown when a database file cannot be used; message names the file. Its message is the
+ * problem alone; the sandbox adds the advice in the library's words when it opens the store.
+ */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
-  /** the message before its advice, which names a createSandbox option (the CLI names its flag instead) */
+  /** the message before its advice (the sandbox, then the CLI, word the advice their own way) */
   readonly problem: string;
-  readonly advice: OptionAdvice | undefined;
-  constructor(problem: string, options: ErrorOptions & { advice?: OptionAdvice } = {}) {
-    super(libraryWording(problem, options.advice), options.cause === undefined ? undefined : { cause: options.cause });
+  readonly advice: StoreAdvice | undefined;
+  constructor(problem: string, options: ErrorOptions & { advice?: StoreAdvice } = {}) {
+    super(problem, options.cause === undefined ? undefined : { cause: options.cause });
     this.problem = problem;
     this.advice = options.advice;
   }

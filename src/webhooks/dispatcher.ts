@@ -3,18 +3,18 @@ import type { Clock } from '../core/clock.ts';
 import type { DomainEvent, EventBus } from '../core/events.ts';
 import type { SelfGuard } from '../core/self-guard.ts';
 import { newId } from '../core/ids.ts';
-import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
 import type { Op, Store } from '../storage/types.ts';
-import { isCatalogueEvent } from './catalogue.ts';
+import { isCatalogueEvent, type WebhookEventType } from './catalogue.ts';
 import { AttemptAborted } from './delivery.ts';
 import { requestHeaders, storedAttempt, type StoredAttempt } from './attempt-record.ts';
 import { sendGuarded } from './guarded-send.ts';
 import { matchesAny } from './matching.ts';
 import { DELIVERY_LOG_TRIM_BATCH, Outbox, type StoredDelivery, WEBHOOK_DELIVERIES } from './outbox.ts';
-import { classify, honoursRetryAfter, maxAttempts, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
-import { bookkeeping, stoppedReason } from './subscription-health.ts';
+import { deliveryUpdate, settle } from './attempt-outcome.ts';
+import { stoppedReason } from './subscription-health.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
-import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
+import { sampleEventData, type EventData, type SampleEvents } from './sample-data.ts';
+import { healthOf, type SubscriptionSource } from './subscriptions.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
 
 /** The body every delivery carries (docs/webhooks.md, "Payload"). */
@@ -34,6 +34,10 @@ export interface DispatcherDeps {
   bus: EventBus;
   selfGuard: SelfGuard;
   options: { webhookTimeoutMs: number; webhookRetryScale: number; webhookMaxPending: number };
+  /** the subscriptions, as the webhooks area gives them (subscriptions.ts) */
+  subscriptions: SubscriptionSource;
+  /** the areas' sample event data, by family (sample-data.ts) */
+  samples: SampleEvents;
 }
 
 /**
@@ -84,6 +88,11 @@ export class WebhookDispatcher {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  /** Sample `data` for an event triggered without data, from the workspace's records (sample-data.ts); null when there are none. */
+  sampleData(workspaceId: string, type: WebhookEventType, nowIso: string): EventData | null {
+    return sampleEventData(this.ctx.samples, this.ctx.store, workspaceId, type, nowIso);
+  }
+
   /** The delivery ids an event produced, once they are in the outbox ([] when nothing matched). */
   whenEnqueued(eventId: string): Promise<string[]> {
     return this.enqueued.get(eventId) ?? Promise.resolve([]);
@@ -91,7 +100,7 @@ export class WebhookDispatcher {
 
   /** Sends a delivery again now, with the same webhook-id; does not count against max_retries. */
   replay(delivery: StoredDelivery): Promise<StoredDelivery | undefined> {
-    if (!WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).has(delivery.workspaceId, delivery.subscriptionId)) {
+    if (!this.ctx.subscriptions.get(delivery.workspaceId, delivery.subscriptionId)) {
       throw conflict('SUBSCRIPTION_GONE', `Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
     }
     return this.track(this.attempt(delivery.workspaceId, delivery.id, 'replay'));
@@ -108,7 +117,7 @@ export class WebhookDispatcher {
       this.forgetTimer(d.id);
       return this.track(this.locked(d.id, async () => {
         const now = this.outbox.row(workspaceId, d.id);
-        const subscription = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).get(workspaceId, subscriptionId);
+        const subscription = this.ctx.subscriptions.get(workspaceId, subscriptionId);
         if (!now || now.status !== 'pending' || subscription?.active) return false;
         await this.cancel(now, subscription ? stoppedReason(subscription) : 'subscription deleted');
         return true;
@@ -126,7 +135,7 @@ export class WebhookDispatcher {
 
   /** Paused subscriptions get nothing: events that arrive while inactive are never delivered. */
   private async enqueue(event: DomainEvent): Promise<string[]> {
-    const subscriptions = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store)
+    const subscriptions = this.ctx.subscriptions
       .list(event.workspaceId)
       .filter((s) => s.active && matchesAny(s.events, event.type));
     if (subscriptions.length === 0) return [];
@@ -217,7 +226,7 @@ export class WebhookDispatcher {
     const delivery = this.outbox.row(workspaceId, id);
     if (!delivery || this.stopping.signal.aborted) return delivery;
     if (trigger !== 'replay' && delivery.status !== 'pending') return delivery;
-    const subscription = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).get(workspaceId, delivery.subscriptionId);
+    const subscription = this.ctx.subscriptions.get(workspaceId, delivery.subscriptionId);
     if (!subscription || (!subscription.active && trigger !== 'replay')) {
       return this.cancel(delivery, subscription ? stoppedReason(subscription) : 'subscription deleted');
     }
@@ -249,27 +258,9 @@ export class WebhookDispatcher {
   private async record(workspaceId: string, id: string, attempt: StoredAttempt): Promise<StoredDelivery | undefined> {
     const delivery = this.outbox.row(workspaceId, id);
     if (!delivery) return undefined; // reset while the request was in flight
-    const sub = WEBHOOK_SUBSCRIPTIONS.in(this.ctx.store).get(workspaceId, delivery.subscriptionId);
-    const now = this.ctx.clock.now();
-    // cut off (timeout, reset, body too large) counts as a failure whatever the status line said
-    const outcome = attempt.error ? 'retryable' : classify(attempt.status);
-    const next: StoredDelivery = { ...delivery, attempts: [...delivery.attempts, attempt], updatedAt: new Date(now).toISOString() };
-    const ops: Op[] = [];
-    let retryAt: number | null = null;
-    // the bookkeeping first: this failure may be the one that disables the subscription
-    const updatedSub = sub && bookkeeping(sub, outcome, attempt.at, this.ctx.options.webhookRetryScale);
-    if (outcome === 'succeeded') {
-      Object.assign(next, { status: 'succeeded', reason: null, nextAttemptAt: null });
-    } else if (outcome === 'gone') {
-      Object.assign(next, { status: 'failed', reason: 'receiver answered 410 Gone; subscription deactivated', nextAttemptAt: null });
-    } else if (attempt.trigger !== 'replay' && delivery.status === 'pending') {
-      // (a delivery expired while its attempt was in flight keeps its status: no more retries)
-      retryAt = updatedSub && !updatedSub.active ? null : this.nextRetryAt(delivery, sub, attempt, now);
-      if (updatedSub && !updatedSub.active) Object.assign(next, { status: 'cancelled', reason: stoppedReason(updatedSub), nextAttemptAt: null });
-      else if (retryAt === null) Object.assign(next, { status: 'failed', reason: `no retries left (max_retries ${sub?.max_retries ?? 0})`, nextAttemptAt: null });
-      else Object.assign(next, { retries: delivery.retries + 1, nextAttemptAt: new Date(retryAt).toISOString() });
-    }
-    if (updatedSub) ops.push(WEBHOOK_SUBSCRIPTIONS.putOp(workspaceId, updatedSub));
+    const sub = this.ctx.subscriptions.get(workspaceId, delivery.subscriptionId);
+    const { next, subscription, retryAt } = settle(delivery, sub, attempt, this.ctx.clock.now(), this.ctx.options.webhookRetryScale);
+    const ops: Op[] = subscription ? this.ctx.subscriptions.healthOps(workspaceId, subscription.id, healthOf(subscription)) : [];
     // A burst enqueues faster than attempts finish, so trimming only as deliveries
     // arrive would leave the whole burst in the log once it settles: trim as they
     // finish too, once per batch (each trim looks through the partition).
@@ -280,23 +271,7 @@ export class WebhookDispatcher {
     }
     ops.push(this.outbox.putOp(next));
     await this.ctx.store.commit(ops);
-    this.ctx.bus.emit('delivery', {
-      id: next.id,
-      workspaceId,
-      subscriptionId: next.subscriptionId,
-      eventId: next.eventId,
-      url: sub?.url ?? null,
-      eventType: next.eventType,
-      status: next.status,
-      trigger: attempt.trigger,
-      attempt: next.attempts.length,
-      maxAttempts: maxAttempts(sub),
-      responseStatus: attempt.status,
-      latencyMs: attempt.latencyMs,
-      error: attempt.error,
-      nextAttemptAt: next.nextAttemptAt,
-      at: attempt.at,
-    });
+    this.ctx.bus.emit('delivery', deliveryUpdate(next, sub, attempt));
     if (next.status !== 'pending') {
       this.timers.get(id)?.();
       this.timers.delete(id);
@@ -304,12 +279,5 @@ export class WebhookDispatcher {
       this.schedule(next, retryAt);
     }
     return next;
-  }
-
-  /** At most max_retries retries per event; Retry-After on 429/503 replaces the scheduled delay. */
-  private nextRetryAt(delivery: StoredDelivery, sub: WebhookSubscriptionRecord | undefined, attempt: StoredAttempt, now: number): number | null {
-    if (!sub || delivery.retries >= sub.max_retries) return null;
-    const retryAfter = honoursRetryAfter(attempt.status) ? parseRetryAfter(attempt.responseHeaders?.['retry-after'], attempt.responseHeaders?.date) : null;
-    return now + (retryAfter ?? retryDelayMs(delivery.retries + 1, delivery.id, this.ctx.options.webhookRetryScale));
   }
 }

@@ -1,67 +1,32 @@
-import { randomUUID } from 'node:crypto';
 import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Store } from '../storage/types.ts';
 import type { WebhookEventType } from './catalogue.ts';
-import { BOOKINGS } from '../resources/bookings/collections.ts';
-import { GALLERY_FILES } from '../resources/gallery/collections.ts';
-import { PEOPLE } from '../resources/people/collections.ts';
-import { PRODUCTS } from '../resources/products/collections.ts';
 
 /**
  * Realistic `data` for an event triggered from the control plane without data
  * (POST /__sandbox/events): the workspace's most recent record of the right
  * kind, changed the way the event says (a cancelled booking is cancelled, a
- * published product is active). Payments are not stored records, so a payment
- * is built from a booking's totals. Returns null when the workspace has no
- * record to build from.
+ * published product is active). Each area declares the samples of the event
+ * families it emits, in its folder (`sample-events.ts`), as its ResourceModule's
+ * `sampleEvents`, registered like its routes (issue 41): the engine knows no area.
  */
-type Data = Record<string, unknown>;
+export type EventData = Record<string, unknown>;
 
-const SOURCE: Record<string, Collection<StoredRow>> = {
-  booking: BOOKINGS,
-  payment: BOOKINGS,
-  product: PRODUCTS,
-  customer: PEOPLE,
-  gallery: GALLERY_FILES,
-};
+/** The sample `data` of one event of a family; null when the workspace has no record to build from. */
+export type SampleEventData = (store: Store, workspaceId: string, type: WebhookEventType, nowIso: string) => EventData | null;
 
-export function sampleEventData(store: Store, workspaceId: string, type: WebhookEventType, nowIso: string): Data | null {
-  const family = type.split('.')[0]!;
-  const rows = SOURCE[family]!.in(store).list(workspaceId);
+/** By event family: `booking` for booking.created, booking.updated, ... */
+export type SampleEvents = Readonly<Record<string, SampleEventData>>;
+
+/** A copy of the workspace's most recent row of a collection, or null when it has none. */
+export function latestRecord(collection: Collection<StoredRow>, store: Store, workspaceId: string): EventData | null {
+  const rows = collection.in(store).list(workspaceId);
   const latest = rows[rows.length - 1];
-  if (!latest) return null;
-  const record: Data = structuredClone(latest);
-  switch (type) {
-    case 'booking.cancelled':
-      return { ...record, status: 'cancelled', updatedAt: nowIso };
-    case 'booking.updated':
-    case 'product.updated':
-    case 'customer.updated':
-      return { ...record, updatedAt: nowIso };
-    case 'product.published':
-      return { ...record, status: 'active', updatedAt: nowIso };
-    case 'payment.succeeded':
-    case 'payment.failed':
-    case 'payment.refunded':
-      return paymentFrom(record, type.slice('payment.'.length), nowIso);
-    case 'gallery.file.deleted':
-      return { ...record, deletedAt: nowIso };
-    default:
-      return record;
-  }
+  return latest ? structuredClone(latest) : null;
 }
 
-function paymentFrom(booking: Data, status: string, nowIso: string): Data {
-  const totals = (booking.totals ?? {}) as { total?: number };
-  return {
-    id: `pay_${randomUUID()}`,
-    bookingId: booking.id,
-    bookingCode: booking.code ?? null,
-    amount: totals.total ?? 0,
-    currency: booking.currency ?? 'EUR',
-    status,
-    method: 'card',
-    failureReason: status === 'failed' ? 'card_declined' : null,
-    createdAt: nowIso,
-  };
+/** The sample data of an event, from the areas' samples; null when no area samples its family or there is no record. */
+export function sampleEventData(samples: SampleEvents, store: Store, workspaceId: string, type: WebhookEventType, nowIso: string): EventData | null {
+  const sample = samples[type.split('.')[0]!];
+  return sample ? sample(store, workspaceId, type, nowIso) : null;
 }

@@ -1,4 +1,4 @@
-import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';
+import type { Subscription } from './subscriptions.ts';
 import type { AttemptOutcome } from './retry-policy.ts';
 
 /**
@@ -18,7 +18,7 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
  * once; failing for DISABLE_AFTER_FAILING_MS (times webhookRetryScale, so a
  * compressed schedule compresses the window too) on the sandbox clock disables.
  */
-export function bookkeeping(sub: WebhookSubscriptionRecord, outcome: AttemptOutcome, at: string, retryScale: number): WebhookSubscriptionRecord {
+export function bookkeeping<S extends Subscription>(sub: S, outcome: AttemptOutcome, at: string, retryScale: number): S {
   if (outcome === 'succeeded') return { ...sub, failure_count: 0, last_delivery_at: at, failing_since: null };
   const failingSince = sub.failing_since ?? at;
   const failed = { ...sub, failure_count: sub.failure_count + 1, last_delivery_at: at, failing_since: failingSince };
@@ -32,12 +32,12 @@ export function bookkeeping(sub: WebhookSubscriptionRecord, outcome: AttemptOutc
 }
 
 /** Why a pending delivery of an inactive subscription is cancelled. */
-export function stoppedReason(sub: WebhookSubscriptionRecord): string {
+export function stoppedReason(sub: Subscription): string {
   return sub.disabled ? `subscription disabled: ${sub.disabled.reason}` : 'subscription paused';
 }
 
 /** The X-Sandbox-Warning message of a disabled subscription (null when it is not disabled). */
-export function disabledNotice(sub: WebhookSubscriptionRecord): string | null {
+export function disabledNotice(sub: Subscription): string | null {
   if (!sub.disabled || sub.active) return null;
   return `subscription ${sub.id} was disabled at ${sub.disabled.at}: ${sub.disabled.reason}. PATCH {"active": true} resumes it`;
 }

@@ -1,10 +1,11 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { ControlClient, type ClockState, type WorkspaceSummary } from '../../src/control/client.ts';
-import { defineRoutes, serve, type RouteData, type RouteInput } from '../../src/control/contract.ts';
+import { defineRoutes, type RouteData, type RouteInput } from '../../src/http/route-table/contract.ts';
+import { serve } from '../../src/http/route-table/serve.ts';
 import { CONTROL_ROUTES } from '../../src/control/contracts/index.ts';
 import { ClockStateSchema, WorkspaceViewSchema } from '../../src/control/contracts/plane.ts';
-import type { ZodApp } from '../../src/resources/types.ts';
+import type { ZodApp } from '../../src/http/zod-app.ts';
 
 /**
  * Issue 17, point 3: drift between the control client and the server is a

@@ -2,7 +2,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { openApiPath, type CatalogRoute } from '../../src/http/openapi.ts';
+import type { CatalogRoute } from '../../src/core/route-catalog.ts';
+import { openApiPath } from '../../src/http/openapi.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 
 /**

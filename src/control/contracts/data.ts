@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /**
  * The data inspector (issue 25, the browser inspector; `sandbox data`): the

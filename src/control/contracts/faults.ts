@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FaultRuleInputSchema } from '../../core/fault-rule.ts';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /** Fault injection: POST/GET/DELETE /__sandbox/faults (docs/control-plane.md); src/core/faults.ts applies the rules. */
 export const FaultRuleSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 export const HealthSchema = z.object({ status: z.literal('ok'), uptimeMs: z.number(), now: z.string() });
 /** POST /__sandbox/stop: the stop began; `pid` and `hostname` let `sandbox stop` wait for that process to end */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORWARDED_EVENTS, RequestEventSchema } from '../../core/stream-events.ts';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 const STREAM_EVENT_NAME = `(?:${FORWARDED_EVENTS.join('|')})`;
 const STREAM_EVENTS_LIST = new RegExp(`^${STREAM_EVENT_NAME}(?:,${STREAM_EVENT_NAME})*$`);

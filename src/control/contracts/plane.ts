@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RateLimitModeSchema, ScopeSchema, WorkspaceModeSchema } from '../../core/tenancy.ts';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /**
  * The control plane's own routes (docs/control-plane.md): the OpenAPI

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WorkspaceModeSchema } from '../../core/tenancy.ts';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 import { WorkspaceViewSchema } from './plane.ts';
 
 /** Rate-limit buckets, exhausting one, a workspace's mode, and emulated suspension (docs/control-plane.md). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RunReportSchema } from '../../report/schema.ts';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /** The run report (issue 24): its shape is src/report/schema.ts, its counters src/report/run-report.ts. */
 export const REPORT_ROUTES = defineRoutes({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /** POST /__sandbox/seed (`sandbox seed`): more generated volume in a running sandbox (docs/cli.md). */
 export const SeedBodySchema = z.object({

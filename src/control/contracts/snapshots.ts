@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /**
  * Named snapshots of the whole state, kept in memory for the process, and

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RateLimitModeSchema, WorkspaceModeSchema } from '../../core/tenancy.ts';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 import { RestoredSchema, SnapshotDeletedSchema, SnapshotListSchema, SnapshotName, SnapshotSchema } from './snapshots.ts';
 
 /**

@@ -8,10 +8,12 @@ import { BookingRecords } from './records.ts';
 import { registerBookingRoutes } from './routes.ts';
 import { BookingService } from './service.ts';
 import { WizardService } from './wizard.ts';
+import { BOOKING_SAMPLE_EVENTS } from './sample-events.ts';
 
 export const bookingsResource: ResourceModule = {
   name: 'bookings',
   collections: [BOOKINGS, PASSENGERS, BOOKING_ITEMS, WIZARD_SESSIONS],
+  sampleEvents: BOOKING_SAMPLE_EVENTS,
   routes(app, ctx) {
     const records = new BookingRecords(ctx.store, ctx.clock, ctx.bus);
     const pricer = new Pricer(ctx.store, ctx.clock);

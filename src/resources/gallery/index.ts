@@ -3,6 +3,7 @@ import { galleryDeletionService } from './deletion-job.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerGalleryRoutes } from './routes.ts';
 import { GalleryService } from './service.ts';
+import { GALLERY_SAMPLE_EVENTS } from './sample-events.ts';
 
 export const galleryResource: ResourceModule = {
   name: 'gallery',
@@ -11,4 +12,5 @@ export const galleryResource: ResourceModule = {
     registerGalleryRoutes(app, new GalleryService(ctx.store, ctx.clock, ctx.options.galleryDeletionDelayMs));
   },
   services: [galleryDeletionService],
+  sampleEvents: GALLERY_SAMPLE_EVENTS,
 };

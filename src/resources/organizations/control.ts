@@ -6,9 +6,9 @@ import type { SandboxContext } from '../../context.ts';
 import { CONTROL_PLANE_ACTOR, ORG_KEY_CONTROL_ROUTES } from './control-contract.ts';
 import { OrgKeyService } from './service.ts';
 import type { ZodApp } from '../types.ts';
-import { serveAll } from '../../control/contract.ts';
-import { assertKnownScopes, knownScopes } from '../../control/known-scopes.ts';
-import { listWorkspaces, requireWorkspace } from '../../control/workspace-keys.ts';
+import { serveAll } from '../../http/route-table/serve.ts';
+import { assertKnownScopes, knownScopes } from '../../core/known-scopes.ts';
+import { listWorkspaces, requireWorkspace } from '../../core/workspace-lookup.ts';
 import type { Collection, StoredRow } from '../../storage/collection.ts';
 import { ORGANIZATIONS, ORG_API_KEYS } from './collections.ts';
 

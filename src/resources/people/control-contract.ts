@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes } from '../../control/contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 import { CreatePersonBodySchema } from './requests.ts';
 import { PersonSchema } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 import type { SandboxContext } from '../../context.ts';
-import { serve } from '../../control/contract.ts';
-import { requireWorkspace } from '../../control/workspace-keys.ts';
+import { serve } from '../../http/route-table/serve.ts';
+import { requireWorkspace } from '../../core/workspace-lookup.ts';
 import type { ZodApp } from '../types.ts';
 import { PEOPLE_CONTROL_ROUTES } from './control-contract.ts';
 import { PeopleService } from './service.ts';

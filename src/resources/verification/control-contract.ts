@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes } from '../../control/contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 import { VERIFICATION_STATUSES } from './schemas.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { SandboxContext } from '../../context.ts';
 import type { ZodApp } from '../types.ts';
-import { serve } from '../../control/contract.ts';
+import { serve } from '../../http/route-table/serve.ts';
 import { VERIFICATION_CONTROL_ROUTES, type VerificationViewSchema } from './control-contract.ts';
 import { VERIFICATIONS } from './collections.ts';
 

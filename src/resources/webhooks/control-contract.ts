@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes } from '../../control/contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 import { unknownEventType, WEBHOOK_EVENT_TYPES } from '../../webhooks/catalogue.ts';
 import { DELIVERY_STATUSES, DeliverySchema } from '../../webhooks/outbox.ts';
 import { CreateSubscriptionBodySchema } from './requests.ts';

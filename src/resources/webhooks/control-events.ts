@@ -3,10 +3,9 @@ import { conflict } from '../../core/errors.ts';
 import type { SandboxContext } from '../../context.ts';
 import type { ZodApp } from '../types.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/catalogue.ts';
-import { sampleEventData } from '../../webhooks/sample-data.ts';
 import { applyDataEdits } from './event-data-edits.ts';
-import { serve } from '../../control/contract.ts';
-import { requireWorkspace } from '../../control/workspace-keys.ts';
+import { serve } from '../../http/route-table/serve.ts';
+import { requireWorkspace } from '../../core/workspace-lookup.ts';
 import { WEBHOOK_CONTROL_ROUTES } from './control-contract.ts';
 
 /**
@@ -21,7 +20,7 @@ export function registerEventControl(app: ZodApp, ctx: SandboxContext): void {
   serve(app, WEBHOOK_CONTROL_ROUTES.emitEvent, async (request) => {
     const { workspaceId, type } = request.body;
     const workspace = requireWorkspace(ctx, workspaceId);
-    const base = request.body.data ?? sampleEventData(ctx.store, workspace.id, type, ctx.clock.iso());
+    const base = request.body.data ?? ctx.webhooks.sampleData(workspace.id, type, ctx.clock.iso());
     if (!base) throw conflict('CONTROL_CONFLICT', `Workspace ${workspace.id} has no records to build ${type} from; pass data`);
     const data = applyDataEdits(base, { override: request.body.override, add: request.body.add }, type);
     const event = emitDomainEvent(ctx.bus, ctx.clock, workspace.id, type, data);

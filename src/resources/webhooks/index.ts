@@ -3,6 +3,7 @@ import { WEBHOOK_DELIVERIES, WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 import type { ResourceModule } from '../types.ts';
 import { registerWebhookRoutes } from './routes.ts';
 import { WebhookSubscriptionService } from './service.ts';
+import { subscriptionSource } from './subscription-source.ts';
 
 export const webhooksResource: ResourceModule = {
   name: 'webhooks',
@@ -12,4 +13,5 @@ export const webhooksResource: ResourceModule = {
   },
   control: () => import('./control.ts').then((m) => m.registerWebhookControl),
   services: [webhookDispatcherService],
+  webhookSubscriptions: subscriptionSource,
 };

@@ -1,7 +1,7 @@
-import { badRequest } from '../core/errors.ts';
-import { SCOPE_PATTERN } from '../core/scopes.ts';
-import { suggest } from '../core/suggest.ts';
-import type { RouteCatalog } from '../http/openapi.ts';
+import { badRequest } from './errors.ts';
+import { SCOPE_PATTERN } from './scopes.ts';
+import { suggest } from './suggest.ts';
+import type { RouteCatalog } from './route-catalog.ts';
 
 /**
  * The scopes the API has: every `<resource>:<action>` some /v1 route requires

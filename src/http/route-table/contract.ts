@@ -1,7 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodApp } from '../resources/types.ts';
 import { z } from 'zod';
-import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
+import { ErrorBodySchema, errorResponses } from '../error-schemas.ts';
 
 /**
  * The control plane's one contract (issue 17, point 3). Each route is declared
@@ -10,12 +8,16 @@ import { ErrorBodySchema, errorResponses } from '../http/error-schemas.ts';
  * entry (`serve`), the typed client calls it from the same entry
  * (`ControlClient.request`), and both take their types from the schemas with
  * `z.infer`, so a handler that answers another shape, or a client method that
- * expects one, is a type error. The tables are in `contracts/`, and in the
+ * expects one, is a type error. The tables are in src/control/contracts/, and in the
  * `control-contract.ts` of the areas that have control routes.
+ *
+ * The toolkit lives in the HTTP layer, below both the areas and the control plane
+ * (issue 41): an area declares and serves its control routes with it (serve.ts)
+ * without importing src/control/, which only assembles the plane from the tables.
  */
 export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type SuccessStatus = 200 | 201;
-/** Error statuses a route answers itself (the request pipeline's own are added by src/http/openapi.ts). */
+/** Error statuses a route answers itself (the request pipeline's own are added by ../openapi.ts). */
 type ErrorStatus = 400 | 404 | 409;
 
 export interface ControlRoute {
@@ -45,7 +47,6 @@ export interface ControlRoute {
 /** Declares a group of routes; `satisfies` keeps each entry's own literal types for inference. */
 export const defineRoutes = <const T extends Record<string, ControlRoute>>(routes: T): T => routes;
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** What a route answers (unwrapped from `{data}`), as the client receives it. */
 export type RouteData<R extends ControlRoute> = z.output<R['data']>;
 
@@ -67,64 +68,6 @@ export function responseSchemas(route: ControlRoute): Record<number, z.ZodType> 
   for (const status of route.statuses ?? [200]) out[status] = success;
   for (const status of route.errors ?? []) out[status] = status === 400 ? errorResponses[400] : ErrorBodySchema;
   return out;
-}
-
-// ---- the server side -------------------------------------------------------------------------
-
-type RouteOptions = Parameters<ZodApp['route']>[0];
-
-/** A request as a route's handler sees it: params, query and body parsed by the route's schemas. */
-export type ControlRequest<R extends ControlRoute> = Omit<FastifyRequest, 'params' | 'query' | 'body'> & {
-  params: Out<R['params']>;
-  query: Out<R['query']>;
-  body: Out<R['body']>;
-};
-
-/**
- * What a handler returns: the route's data (wrapped in `{data}` by `serve`); a raw JSON route may
- * return the JSON text itself; an event stream hijacks the reply and returns nothing.
- */
-export type ControlAnswer<R extends ControlRoute> = R extends { raw: 'sse' } ? void : R extends { raw: 'json' } ? RouteData<R> | string : RouteData<R>;
-export type ControlHandler<R extends ControlRoute> = (request: ControlRequest<R>, reply: FastifyReply) => Promise<ControlAnswer<R>>;
-
-/**
- * Registers one control route from its contract entry. The reply's status is the route's first
- * success status before the handler runs (a handler may pick another of them with `reply.code`).
- */
-export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: ControlHandler<R>, options: { bodyLimit?: number; maxJsonDepth?: number; bodyCheckedByHandler?: boolean } = {}): void {
-  const status = route.statuses?.[0] ?? 200;
-  const options_: RouteOptions = {
-    method: route.method,
-    url: route.path,
-    ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
-    // the body schema then only documents the route: the handler reads the body (bytes) and checks it
-    ...(options.bodyCheckedByHandler ? { validatorCompiler: () => (value: unknown) => ({ value }) } : {}),
-    schema: {
-      ...(route.params ? { params: route.params } : {}),
-      ...(route.query ? { querystring: route.query } : {}),
-      ...(route.body ? { body: route.body } : {}),
-      response: responseSchemas(route),
-    },
-    config: {
-      ...(route.summary ? { summary: route.summary } : {}),
-      ...(route.operationId ? { operationId: route.operationId } : {}),
-      ...(route.inferred ? { inferred: true } : {}),
-      ...(options.maxJsonDepth !== undefined ? { maxJsonDepth: options.maxJsonDepth } : {}),
-    },
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      reply.code(status);
-      const answer: unknown = await handler(request as ControlRequest<R>, reply);
-      if (route.raw === 'sse') return reply;
-      if (route.raw === 'json') return typeof answer === 'string' ? reply.type('application/json').send(answer) : answer;
-      return { data: answer };
-    },
-  };
-  app.route(options_);
-}
-
-/** Registers every route of a group at once: the handlers object must name exactly the group's routes. */
-export function serveAll<T extends Record<string, ControlRoute>>(app: ZodApp, routes: T, handlers: { [K in keyof T]: ControlHandler<T[K]> }): void {
-  for (const name of Object.keys(routes) as (keyof T & string)[]) serve(app, routes[name]!, handlers[name]);
 }
 
 // ---- the client side -------------------------------------------------------------------------

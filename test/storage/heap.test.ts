@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BULK_ROWS, BulkCollector, gcFunction, SETTLE_MS } from '../../src/core/heap.ts';
+import { BULK_ROWS, BulkCollector, gcFunction, SETTLE_MS } from '../../src/storage/heap.ts';
 
 afterEach(() => {
   vi.useRealTimers();
