@@ -138,7 +138,7 @@ describe('PageIndex', () => {
 
 describe('background packing of a copy', () => {
   it('does not take pages packed from the tail for a file\'s bytes: a compaction\'s copies ask for no full GC (issue 35)', async () => {
-    const { bulkRuns } = await import('../../src/core/heap.ts');
+    const { bulkRuns } = await import('../../src/storage/heap.ts');
     const ended = vi.spyOn(bulkRuns, 'ended');
     try {
       const rows = new Map(Array.from({ length: 40 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const));
