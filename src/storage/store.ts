@@ -105,7 +105,7 @@ export class LocalStore extends StoreReads implements InstrumentedStore {
     return this.#seq;
   }
 
-  // ---------------------------------------------------------------- reads: store-reads.ts
+  // ---------------------------------------------------------------- changes (the reads are store-reads.ts)
 
   onChange(listener: (change: StoreChange) => void): () => void {
     return this.#changes.listen(listener);
