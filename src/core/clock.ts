@@ -1,4 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { ClockTime } from './clock-time.ts';
+import type { ClockChange, ClockMode, ClockSaver, ClockState, TimerLabel, TimerRun, WorkspaceClockState } from './clock-types.ts';
+import { TimerQueue, type Timer } from './timer-queue.ts';
 
 /**
  * The one clock. Nothing else in the sandbox reads Date.now(): rate limits,
@@ -15,73 +18,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * by the /v1 auth hook, by control routes that act on a workspace, and by
  * timers), so `now()` needs no argument and no service had to change. A timer
  * belongs to the workspace it was scheduled under and runs when that
- * workspace's time reaches it: advancing one workspace runs only its timers.
+ * workspace's time reaches it: advancing one workspace runs only its timers
+ * (clock-time.ts keeps where the time is, timer-queue.ts the timers, and
+ * clock-types.ts the shapes named here).
  */
-export type ClockMode = 'real' | 'manual';
+export type { ClockChange, ClockMode, ClockSaver, ClockState, TimerLabel, TimerRun, WorkspaceClockState } from './clock-types.ts';
 
-/**
- * What a clock change leaves to save with the data (src/core/saved-clock.ts,
- * issue 35): the global time (a real clock's offset from wall time with it),
- * or one workspace's own advance.
- */
-export type ClockChange =
-  | { workspaceId: null; mode: ClockMode; nowMs: number; offsetMs: number }
-  | { workspaceId: string; offsetMs: number };
-
-/**
- * Saves changes. It must apply them at once, before it returns (as Store.commit does, then
- * resolves when durable): a change is handed over before the clock moves, so every write a
- * due timer makes while the clock moves is journaled after the time it is dated at.
- */
-export type ClockSaver = (changes: readonly ClockChange[]) => Promise<void>;
-
-/**
- * What a timer is, for `clock advance --to-next` (issue 38): a label people read ("webhook
- * retry dlv_..."), and whether it is housekeeping (a periodic sweep), which --to-next does not stop at.
- */
-export interface TimerLabel {
-  label: string;
-  housekeeping?: boolean;
-}
-
-/** A timer that ran: what it was, its workspace, and when it fell due (its workspace's time). */
-export interface TimerRun {
-  label: string;
-  workspaceId: string | null;
-  atMs: number;
-}
-
-type Timer = { id: number; at: number; run: () => unknown; workspaceId: string | null } & TimerLabel;
-
-export interface ClockState {
-  mode: ClockMode;
-  now: string;
-  nowMs: number;
-  pendingTimers: number;
-  /**
-   * How far advance and set have moved the clock from where it started (issue 37: `sandbox clock`
-   * shows it); back to 0 after a reset. A workspace's adds its own advance.
-   */
-  advancedMs: number;
-}
-
-export interface WorkspaceClockState extends ClockState {
-  workspaceId: string;
-  /** this workspace's own advance on top of the global clock */
-  offsetMs: number;
-}
-
-/** the key of timers scheduled outside any workspace */
+/** the key of code that runs outside any workspace (AsyncLocalStorage holds no null) */
 const GLOBAL = '';
 
 export class Clock {
-  private offset = 0;
-  private manualNow: number;
-  /** per workspace (GLOBAL for none): timers sorted by their own due time */
-  private timers = new Map<string, Timer[]>();
-  private readonly offsets = new Map<string, number>();
+  private readonly time: ClockTime;
+  private readonly timers = new TimerQueue((timer) => this.globalDue(timer));
   private readonly scope = new AsyncLocalStorage<string>();
-  private nextId = 1;
   private wake: NodeJS.Timeout | undefined;
   private firing: Promise<void> = Promise.resolve();
   private save: ClockSaver = () => Promise.resolve();
@@ -91,22 +40,17 @@ export class Clock {
   constructor(
     readonly mode: ClockMode,
     start?: number,
-    private readonly wallClock: () => number = Date.now,
+    wallClock: () => number = Date.now,
   ) {
-    this.manualNow = start ?? Date.UTC(2026, 0, 15, 9, 0, 0);
-    if (mode === 'real' && start !== undefined) this.offset = start - wallClock();
-    this.initial = { manualNow: this.manualNow, offset: this.offset };
+    this.time = new ClockTime(mode, start, wallClock);
   }
-
-  private readonly initial: { manualNow: number; offset: number };
 
   /**
    * Back to where the clock started (a sandbox reset, issue 15): a manual clock
    * to its start time, a real clock to no time-travel offset. Pending timers stay.
    */
   restart(): ClockState {
-    this.manualNow = this.initial.manualNow;
-    this.offset = this.initial.offset;
+    this.time.restart();
     this.arm();
     return this.state();
   }
@@ -118,8 +62,7 @@ export class Clock {
    */
   async rewindTo(at: number): Promise<ClockState> {
     if (this.mode !== 'manual') throw new RangeError('a real clock cannot go backwards');
-    this.manualNow = Math.min(this.manualNow, at);
-    await this.save([this.globalChange(this.manualNow)]);
+    await this.save([this.time.globalChange(this.time.rewindTo(at))]);
     return this.state();
   }
 
@@ -138,20 +81,13 @@ export class Clock {
    * a reset goes back to is not changed, nor any timer.
    */
   restore(global: { atMs: number } | { wallOffsetMs: number }, workspaceOffsets: Iterable<readonly [string, number]>): void {
-    const at = 'atMs' in global ? global.atMs : this.wallClock() + global.wallOffsetMs;
-    if (this.mode === 'manual') this.manualNow = at;
-    else this.offset = 'wallOffsetMs' in global ? global.wallOffsetMs : at - this.wallClock();
-    this.offsets.clear();
-    for (const [workspaceId, offset] of workspaceOffsets) this.offsets.set(workspaceId, offset);
+    this.time.restore(global, workspaceOffsets);
     this.arm();
   }
 
   /** The whole clock as changes to save: the global time, then every workspace's own advance. */
   changes(): ClockChange[] {
-    // one reading of the wall clock: a real clock's saved offset is its offset, exactly
-    const wall = this.wallClock();
-    const global = this.globalChange(this.mode === 'manual' ? this.manualNow : wall + this.offset, wall);
-    return [global, ...[...this.offsets].map(([workspaceId, offsetMs]) => ({ workspaceId, offsetMs }))];
+    return this.time.changes();
   }
 
   /** The time of the workspace the current code serves (the global time outside any). */
@@ -165,8 +101,7 @@ export class Clock {
 
   /** The time of one workspace (null: the global clock). */
   nowIn(workspaceId: string | null): number {
-    const global = this.mode === 'manual' ? this.manualNow : this.wallClock() + this.offset;
-    return workspaceId ? global + (this.offsets.get(workspaceId) ?? 0) : global;
+    return this.time.nowIn(workspaceId);
   }
 
   isoIn(workspaceId: string | null): string {
@@ -188,18 +123,10 @@ export class Clock {
    * workspace) reaches `at` (ms). Returns a cancel function.
    */
   schedule(at: number, run: () => unknown, workspaceId: string | null = this.current(), what: TimerLabel = { label: 'a timer' }): () => void {
-    const key = workspaceId ?? GLOBAL;
-    const timer: Timer = { id: this.nextId++, at, run, workspaceId: workspaceId || null, ...what };
-    let list = this.timers.get(key);
-    if (!list) this.timers.set(key, (list = []));
-    const index = list.findIndex((t) => t.at > at);
-    if (index === -1) list.push(timer);
-    else list.splice(index, 0, timer);
+    const remove = this.timers.add(at, run, workspaceId, what);
     this.arm();
     return () => {
-      const current = this.timers.get(key);
-      const i = current?.indexOf(timer) ?? -1;
-      if (i >= 0) current!.splice(i, 1);
+      remove();
       this.arm();
     };
   }
@@ -221,17 +148,17 @@ export class Clock {
     // one reading of the global clock for the whole move: on a real clock, a second reading a
     // millisecond later made an advance of 600000 ms an offset of 599999
     const global = this.nowIn(null);
-    const target = global + (this.offsets.get(workspaceId) ?? 0) + ms;
+    const target = global + this.time.offsetOf(workspaceId) + ms;
     // saved first (see ClockSaver): its own advance once it reaches target, never less than now
-    const saved = this.save([{ workspaceId, offsetMs: Math.max(this.offsets.get(workspaceId) ?? 0, target - global) }]);
+    const saved = this.save([{ workspaceId, offsetMs: Math.max(this.time.offsetOf(workspaceId), target - global) }]);
     saved.catch(() => undefined); // awaited below, once the timers have run
     for (;;) {
-      const next = this.timers.get(workspaceId)?.[0];
+      const next = this.timers.first(workspaceId);
       if (!next || next.at > target) break;
-      this.setWorkspaceNow(workspaceId, next.at, global);
+      this.time.setWorkspaceNow(workspaceId, next.at, global);
       await this.fireDue();
     }
-    this.setWorkspaceNow(workspaceId, target, global);
+    this.time.setWorkspaceNow(workspaceId, target, global);
     await this.fireDue();
     await saved;
     return this.stateOf(workspaceId);
@@ -242,14 +169,7 @@ export class Clock {
    * of any workspace, due on the global time. What `clock advance --to-next` moves to.
    */
   nextDue(workspaceId: string | null): { dueMs: number; label: string; workspaceId: string | null } | undefined {
-    const timers = workspaceId ? (this.timers.get(workspaceId) ?? []) : [...this.timers.values()].flat();
-    let best: { dueMs: number; label: string; workspaceId: string | null } | undefined;
-    for (const timer of timers) {
-      if (timer.housekeeping) continue;
-      const dueMs = workspaceId ? timer.at : this.globalDue(timer);
-      if (!best || dueMs < best.dueMs) best = { dueMs, label: timer.label, workspaceId: timer.workspaceId };
-    }
-    return best;
+    return this.timers.nextDue(workspaceId);
   }
 
   /** Runs `move` and answers, beside its result, every timer that ran meanwhile, in order. */
@@ -264,14 +184,7 @@ export class Clock {
   }
 
   state(): ClockState {
-    let pending = 0;
-    for (const list of this.timers.values()) pending += list.length;
-    return { mode: this.mode, now: this.isoIn(null), nowMs: this.nowIn(null), pendingTimers: pending, advancedMs: this.advancedMs() };
-  }
-
-  /** The global clock's travel from its start: a manual clock's moves, a real clock's offset added since. */
-  private advancedMs(): number {
-    return this.mode === 'manual' ? this.manualNow - this.initial.manualNow : this.offset - this.initial.offset;
+    return { mode: this.mode, now: this.isoIn(null), nowMs: this.nowIn(null), pendingTimers: this.timers.count(null), advancedMs: this.time.advancedMs() };
   }
 
   stateOf(workspaceId: string): WorkspaceClockState {
@@ -279,17 +192,17 @@ export class Clock {
       mode: this.mode,
       now: this.isoIn(workspaceId),
       nowMs: this.nowIn(workspaceId),
-      pendingTimers: this.timers.get(workspaceId)?.length ?? 0,
-      advancedMs: this.advancedMs() + (this.offsets.get(workspaceId) ?? 0),
+      pendingTimers: this.timers.count(workspaceId),
+      advancedMs: this.time.advancedMs() + this.time.offsetOf(workspaceId),
       workspaceId,
-      offsetMs: this.offsets.get(workspaceId) ?? 0,
+      offsetMs: this.time.offsetOf(workspaceId),
     };
   }
 
   /** A deleted workspace: its timers are dropped and its own advance forgotten. */
   forget(workspaceId: string): void {
-    this.timers.delete(workspaceId);
-    this.offsets.delete(workspaceId);
+    this.timers.forget(workspaceId);
+    this.time.forget(workspaceId);
     this.arm();
   }
 
@@ -301,59 +214,34 @@ export class Clock {
 
   /** The global time at which a timer falls due, given its workspace's advance. */
   private globalDue(timer: Timer): number {
-    return timer.workspaceId ? timer.at - (this.offsets.get(timer.workspaceId) ?? 0) : timer.at;
-  }
-
-  /** The timer that falls due first in global time. */
-  private earliest(): Timer | undefined {
-    let best: Timer | undefined;
-    for (const list of this.timers.values()) {
-      const head = list[0];
-      if (head && (!best || this.globalDue(head) < this.globalDue(best))) best = head;
-    }
-    return best;
+    return timer.workspaceId ? timer.at - this.time.offsetOf(timer.workspaceId) : timer.at;
   }
 
   private async moveTo(target: number): Promise<ClockState> {
     // saved first (see ClockSaver); a real clock's saved offset may thus be ahead of where it
     // ends by the time its due timers took to run, never behind
-    const saved = this.save([this.globalChange(Math.max(this.nowIn(null), target))]);
+    const saved = this.save([this.time.globalChange(Math.max(this.nowIn(null), target))]);
     saved.catch(() => undefined); // awaited below, once the timers have run
     // Timers fire at their own due time, so a timer that schedules another
     // (a webhook retry, say) sees the clock where it would have been.
     for (;;) {
-      const next = this.earliest();
+      const next = this.timers.earliest();
       if (!next || this.globalDue(next) > target) break;
-      this.setNow(Math.max(this.nowIn(null), this.globalDue(next)));
+      this.time.setNow(Math.max(this.nowIn(null), this.globalDue(next)));
       await this.fireDue();
     }
-    this.setNow(Math.max(this.nowIn(null), target));
+    this.time.setNow(Math.max(this.nowIn(null), target));
     await this.fireDue();
     await saved;
     return this.state();
   }
 
-  private globalChange(nowMs: number, wall = this.wallClock()): ClockChange {
-    // a manual clock has no offset from wall time (and a saved one thus no wall time in it)
-    return { workspaceId: null, mode: this.mode, nowMs, offsetMs: this.mode === 'manual' ? 0 : nowMs - wall };
-  }
-
-  private setNow(value: number): void {
-    if (this.mode === 'manual') this.manualNow = value;
-    else this.offset = value - this.wallClock();
-  }
-
-  private setWorkspaceNow(workspaceId: string, value: number, global = this.nowIn(null)): void {
-    const offset = value - global;
-    if (offset > (this.offsets.get(workspaceId) ?? 0)) this.offsets.set(workspaceId, offset);
-  }
-
   private fireDue(): Promise<void> {
     this.firing = this.firing.then(async () => {
       for (;;) {
-        const timer = this.earliest();
+        const timer = this.timers.earliest();
         if (!timer || this.nowIn(timer.workspaceId) < timer.at) break;
-        this.timers.get(timer.workspaceId ?? GLOBAL)!.shift();
+        this.timers.takeFirst(timer);
         for (const ran of this.recorders) ran.push({ label: timer.label, workspaceId: timer.workspaceId, atMs: timer.at });
         try {
           await this.run(timer.workspaceId, timer.run);
@@ -370,7 +258,7 @@ export class Clock {
     if (this.mode !== 'real') return;
     if (this.wake) clearTimeout(this.wake);
     this.wake = undefined;
-    const next = this.earliest();
+    const next = this.timers.earliest();
     if (!next) return;
     const delay = Math.max(0, Math.min(this.globalDue(next) - this.nowIn(null), 2 ** 31 - 1));
     this.wake = setTimeout(() => void this.fireDue(), delay);

@@ -1,27 +1,9 @@
 import type { Collection } from './collection.ts';
+import { file, idsUnder, noFiledIds, unfile, type FiledIds } from './filed-ids.ts';
 import { EAGER_BUILD_ROWS } from './ordered-index.ts';
 import type { Op, Store, StoreChange } from './types.ts';
 
 type PutOp = Extract<Op, { type: 'put' }>;
-
-/**
- * The ids filed under one key, in the order they were filed: a lone id as is
- * (most keys: codes, e-mails, slugs), a few as a small array (a booking's
- * passengers or items), more as a Set. A Set per key cost ~150 bytes, and a
- * second Map from id to key ~50 bytes per row: at 100k bookings the passenger
- * and item indexes were ~55 MiB (issue 11, docs/storage.md "Memory per row").
- */
-type Group = string | readonly string[] | Set<string>;
-/** Past this many ids a key's group is a Set (O(1) add and delete). */
-const SMALL_GROUP = 8;
-
-interface Partition {
-  idsByKey: Map<string, Group>;
-  /** ids filed, stale ones included */
-  filed: number;
-  /** `filed` when the partition was last checked against the store (see #checkStale) */
-  checkedAt: number;
-}
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -80,7 +62,7 @@ export class FieldIndex<T extends { readonly id: string }> {
   static readonly MAX_PARTITIONS = 128;
 
   /** by workspace id, least recently looked up first */
-  readonly #partitions = new Map<string, Partition>();
+  readonly #partitions = new Map<string, FiledIds>();
   /** partitions being built in slices (prepare), with the puts to them since their copy was taken */
   readonly #building = new Map<string, { done: Promise<void>; puts: PutOp[]; abandoned: boolean }>();
   /** the last key of #partitions (a lookup there needs no reordering) */
@@ -118,11 +100,9 @@ export class FieldIndex<T extends { readonly id: string }> {
    */
   rows(workspaceId: string, key: string): T[] {
     const partition = this.#partition(workspaceId);
-    const group = partition.idsByKey.get(key);
-    if (group === undefined) return [];
     const out: T[] = [];
     let stale: string[] | null = null;
-    for (const id of typeof group === 'string' ? [group] : group) {
+    for (const id of idsUnder(partition, key)) {
       const row = this.store.get<T>(this.collection, workspaceId, id);
       if (row !== undefined && this.#keyOf(row) === key) out.push(row);
       else (stale ??= []).push(id);
@@ -159,7 +139,7 @@ export class FieldIndex<T extends { readonly id: string }> {
   static SLICE_MS = 8;
 
   async #buildInSlices(workspaceId: string, rows: Iterable<T>, state: { puts: PutOp[]; abandoned: boolean }): Promise<void> {
-    const partition: Partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
+    const partition = noFiledIds();
     let deadline = performance.now() + FieldIndex.SLICE_MS;
     for (const row of rows) {
       const key = this.#keyOf(row);
@@ -190,7 +170,7 @@ export class FieldIndex<T extends { readonly id: string }> {
     return this.#partitions.size;
   }
 
-  #partition(workspaceId: string): Partition {
+  #partition(workspaceId: string): FiledIds {
     let partition = this.#partitions.get(workspaceId);
     if (partition) {
       if (this.#newest !== workspaceId) {
@@ -200,7 +180,7 @@ export class FieldIndex<T extends { readonly id: string }> {
       }
       return partition;
     }
-    partition = { idsByKey: new Map(), filed: 0, checkedAt: 0 };
+    partition = noFiledIds();
     for (const row of this.store.scan<T>(this.collection, workspaceId)) {
       const key = this.#keyOf(row);
       if (key !== null) file(partition, key, row.id);
@@ -214,7 +194,7 @@ export class FieldIndex<T extends { readonly id: string }> {
   }
 
   /** Keeps a built partition as the most recently looked up; past maxPartitions the least recent goes. */
-  #register(workspaceId: string, partition: Partition): void {
+  #register(workspaceId: string, partition: FiledIds): void {
     this.#partitions.set(workspaceId, partition);
     this.#newest = workspaceId;
     for (const oldest of this.#partitions.keys()) {
@@ -258,48 +238,10 @@ export class FieldIndex<T extends { readonly id: string }> {
    * Amortised O(1) per put; the index never holds more than about three times
    * the ids of the rows it covers.
    */
-  #checkStale(workspaceId: string, partition: Partition): void {
+  #checkStale(workspaceId: string, partition: FiledIds): void {
     if (partition.filed < Math.max(64, partition.checkedAt * 2)) return;
     const live = this.store.count(this.collection, workspaceId);
     if (partition.filed > live * 1.5) this.#partitions.delete(workspaceId);
     else partition.checkedAt = partition.filed;
   }
-}
-
-function file(partition: Partition, key: string, id: string): void {
-  const group = partition.idsByKey.get(key);
-  let next: Group;
-  if (group === undefined) next = id;
-  else if (typeof group === 'string') {
-    if (group === id) return;
-    next = [group, id];
-  } else if (group instanceof Set) {
-    if (group.has(id)) return;
-    group.add(id);
-    partition.filed++;
-    return;
-  } else {
-    if (group.includes(id)) return;
-    next = group.length < SMALL_GROUP ? [...group, id] : new Set([...group, id]); // arrays of their exact length
-  }
-  partition.idsByKey.set(key, next);
-  partition.filed++;
-}
-
-function unfile(partition: Partition, key: string, id: string): void {
-  const group = partition.idsByKey.get(key);
-  if (group === undefined) return;
-  if (typeof group === 'string') {
-    if (group !== id) return;
-    partition.idsByKey.delete(key);
-  } else if (group instanceof Set) {
-    if (!group.delete(id)) return;
-    if (group.size === 0) partition.idsByKey.delete(key);
-  } else {
-    if (!group.includes(id)) return;
-    const rest = group.filter((other) => other !== id);
-    if (rest.length === 0) partition.idsByKey.delete(key);
-    else partition.idsByKey.set(key, rest.length === 1 ? rest[0]! : rest);
-  }
-  partition.filed--;
 }

@@ -2,7 +2,8 @@
  * The storage engine's file side (file mode only): the append-only NDJSON
  * journal with group commit, and the snapshot file. LocalStore (store.ts)
  * applies commits to memory and hands each one's journal line here; this class
- * owns the files and decides when a snapshot is due.
+ * decides what is written when, and who waits for it. The writing itself, and
+ * the sizes the compaction rule weighs, are DatabaseFiles' (database-files.ts).
  *
  * Durability protocol (docs/storage.md, "Write sequence"):
  *  - append(): the line is queued. A single drain loop owns the files (the
@@ -15,10 +16,10 @@
  *    the journal is truncated and fsynced. A crash in between leaves journal
  *    lines with seq <= snapshot seq, which load skips.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { CommitGroup, GroupHolder } from './commit-group.ts';
+import { DatabaseFiles, type CapturedSnapshot } from './database-files.ts';
 import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
-import { JournalQueue, journalText, type Unit } from './journal-queue.ts';
+import { JournalQueue } from './journal-queue.ts';
 import { StoreError, type StoreStats } from './types.ts';
 
 /** What the store gives a snapshot write: its state as of now. */
@@ -28,42 +29,27 @@ export interface SnapshotSource {
    * the snapshot holds exactly the commits resolved with it; `done()` ends the
    * copy-on-write window the capture opened.
    */
-  capture(): { seq: number; chunks: Iterable<string>; done(): void };
+  capture(): CapturedSnapshot;
 }
 
-/**
- * The journal is compacted early once it holds more bytes than the snapshot (and at
- * least this much), so the files stay within about twice the data whatever the size
- * of each commit: 20,000 commits of 4 KB rows were an 80 MB journal beside a 7 MB
- * snapshot in the outbox soak (issue 27; docs/storage.md, "Compaction").
- */
-export const JOURNAL_COMPACT_MIN_BYTES = 32 * 1024 * 1024;
-
 export class FileWriter implements GroupHolder {
-  #journal: FileHandle | null = null;
+  /** the journal and the snapshot file, written only by the drain loop (and at open, before it runs) */
+  readonly #files: DatabaseFiles;
   /** commits waiting for a flush, with the open groups' lines held (journal-queue.ts) */
   readonly #queue = new JournalQueue();
   /** waiters for the next pass of the drain loop that does what they asked (a snapshot, or any flush) */
   #pending: Batch | null = null;
   /** the drain loop, while it runs (the flush lock) */
   #draining: Promise<void> | null = null;
-  #snapshotOnDisk: boolean;
-  /** seq contained in the snapshot file */
-  #snapshotSeq: number;
   /** the next flush must write the snapshot (replaceAll, or a failed write) */
   #forceSnapshot = false;
   /** compact() asked for a snapshot */
   #compactRequested = false;
   /**
-   * Watch mode: a compaction does not rename its snapshot over a hand edit
-   * nobody has dealt with yet (file-io.ts, `unlessEdited`); it appends to the
-   * journal instead, and waits for the next compact() (issue 29).
+   * Watch mode: a compaction that found a hand edit in place (DatabaseFiles spares it) appended
+   * to the journal instead, and waits for the next compact() (issue 29).
    */
-  #spareEdits = false;
   #waitingForEdit = false;
-  /** journal bytes appended since the last snapshot, and that snapshot's size */
-  #journalBytesSinceSnapshot = 0;
-  #snapshotBytes = 0;
 
   /**
    * A new file is not written yet: writes queue up until startWriting(), so a
@@ -78,8 +64,7 @@ export class FileWriter implements GroupHolder {
     private readonly source: SnapshotSource,
     snapshot: { onDisk: boolean; seq: number; hold?: boolean },
   ) {
-    this.#snapshotOnDisk = snapshot.onDisk;
-    this.#snapshotSeq = snapshot.onDisk ? snapshot.seq : 0;
+    this.#files = new DatabaseFiles(file, stats, snapshot);
     this.#holding = !snapshot.onDisk && snapshot.hold === true;
   }
 
@@ -158,7 +143,7 @@ export class FileWriter implements GroupHolder {
 
   /** Writes a snapshot and empties the journal; nothing to do before the first write (`seq` 0). */
   compact(seq: number): Promise<void> {
-    if (!this.#snapshotOnDisk && seq === 0) return Promise.resolve();
+    if (!this.#files.snapshotOnDisk && seq === 0) return Promise.resolve();
     this.#compactRequested = true;
     this.#waitingForEdit = false;
     const written = this.#batch().promise;
@@ -168,16 +153,13 @@ export class FileWriter implements GroupHolder {
 
   /** seq contained in the snapshot file (0: none written yet) */
   get snapshotSeq(): number {
-    return this.#snapshotSeq;
+    return this.#files.snapshotSeq;
   }
 
   /** Watch mode: compactions leave a hand edit in place until it is dealt with. */
   spareEdits(): void {
-    this.#spareEdits = true;
+    this.#files.spareEdits();
   }
-
-  /** where the last snapshot of a watching store reports an edit it set aside (finalSnapshot) */
-  #setAside: ((aside: string) => void) | null = null;
 
   /**
    * At close (issue 34): the last snapshot of a watching store goes in place whatever the file
@@ -185,31 +167,25 @@ export class FileWriter implements GroupHolder {
    * close must write a snapshot even with nothing new: a watched file may hold an edit.
    */
   finalSnapshot(report: (aside: string) => void): boolean {
-    if (!this.#spareEdits) return false;
-    this.#spareEdits = false;
+    if (!this.#files.stopSparing(report)) return false;
     this.#waitingForEdit = false;
-    this.#setAside = report;
     return true;
   }
 
   /** whether the files lag behind memory at `seq` (close then compacts) */
   dirty(seq: number): boolean {
-    return seq !== this.#snapshotSeq || this.stats.journalledCommits > 0 || this.#forceSnapshot;
+    return seq !== this.#files.snapshotSeq || this.stats.journalledCommits > 0 || this.#forceSnapshot;
   }
 
   /** Waits for the drain loop and closes the journal (close, or a failed open). */
   async release(): Promise<void> {
     await this.#draining?.catch(() => undefined);
-    const journal = this.#journal;
-    this.#journal = null;
-    await journal?.close();
+    await this.#files.close();
   }
 
   /** Used at open when the journal holds nothing newer than the snapshot. */
-  async truncateJournal(): Promise<void> {
-    const journal = await this.#openJournal();
-    await journal.truncate(0);
-    if (this.file.fsync) await journal.datasync();
+  truncateJournal(): Promise<void> {
+    return this.#files.truncateJournal();
   }
 
   // ---------------------------------------------------------------- internals
@@ -233,7 +209,7 @@ export class FileWriter implements GroupHolder {
 
   /** Whether the drain loop has something it may do now (else a release or a new commit kicks it). */
   #waitsForNothing(): boolean {
-    if ((this.#forceSnapshot || !this.#snapshotOnDisk) && this.#queue.hasOpen) return false;
+    if ((this.#forceSnapshot || !this.#files.snapshotOnDisk) && this.#queue.hasOpen) return false;
     if (this.#queue.hasReady) return true;
     return this.#pending !== null && !(this.#queue.hasOpen && this.#compactionDue());
   }
@@ -241,8 +217,7 @@ export class FileWriter implements GroupHolder {
   #compactionDue(): boolean {
     if (this.#forceSnapshot || this.#compactRequested) return true;
     if (this.#waitingForEdit) return false;
-    return this.stats.journalledCommits >= this.file.compactAfter
-      || this.#journalBytesSinceSnapshot >= Math.max(JOURNAL_COMPACT_MIN_BYTES, this.#snapshotBytes);
+    return this.stats.journalledCommits >= this.file.compactAfter || this.#files.journalOutgrown;
   }
 
   /**
@@ -256,7 +231,7 @@ export class FileWriter implements GroupHolder {
     await null; // let commits issued in the same tick join the first batch
     let failed = false;
     for (;;) {
-      const mustSnapshot = this.#forceSnapshot || !this.#snapshotOnDisk;
+      const mustSnapshot = this.#forceSnapshot || !this.#files.snapshotOnDisk;
       const compacting = mustSnapshot || this.#compactionDue();
       const canSnapshot = compacting && !this.#queue.hasOpen;
       const hasWork = this.#pending !== null || this.#queue.hasReady;
@@ -268,12 +243,12 @@ export class FileWriter implements GroupHolder {
       if (batch) this.#pending = null;
       if (!canSnapshot && !batch && units.length === 0) return;
       try {
-        if (!canSnapshot) await this.#append(units);
-        else if (!(await this.#writeSnapshot(!mustSnapshot && this.#spareEdits))) {
+        if (!canSnapshot) await this.#files.append(units);
+        else if (!(await this.#writeSnapshot(!mustSnapshot))) {
           // a hand edit is on disk: the batch goes to the journal, which the edit's load
           // replays; the next snapshot waits for a compact() (the watcher deals with the edit)
           this.#waitingForEdit = true;
-          await this.#append(units);
+          await this.#files.append(units);
         }
         failed = false;
         for (const unit of units) unit.resolve();
@@ -290,32 +265,8 @@ export class FileWriter implements GroupHolder {
     }
   }
 
-  async #openJournal(): Promise<FileHandle> {
-    this.#journal ??= await open(this.file.journalPath, 'a');
-    return this.#journal;
-  }
-
-  async #append(units: readonly Unit[]): Promise<void> {
-    const { text, commits } = journalText(units);
-    if (commits === 0) return;
-    const journal = await this.#openJournal();
-    const buffer = Buffer.from(text, 'utf8');
-    let offset = 0;
-    while (offset < buffer.length) {
-      const { bytesWritten } = await journal.write(buffer, offset, buffer.length - offset);
-      offset += bytesWritten;
-    }
-    if (this.file.fsync) await journal.datasync();
-    this.stats.flushes++;
-    this.stats.journalBytes += buffer.length;
-    this.#journalBytesSinceSnapshot += buffer.length;
-    // the snapshot this process found at open: its size, once, for the rule above
-    if (this.#snapshotOnDisk && this.#snapshotBytes === 0) this.#snapshotBytes = (await stat(this.file.path).catch(() => ({ size: 0 }))).size;
-    this.stats.journalledCommits += commits;
-  }
-
-  /** False when `unlessEdited` and the file holds a hand edit: nothing written. */
-  async #writeSnapshot(unlessEdited: boolean): Promise<boolean> {
+  /** False when it `mayWait` and the file holds a hand edit that is spared: nothing written. */
+  async #writeSnapshot(mayWait: boolean): Promise<boolean> {
     // The capture is copy-on-write (O(partitions)), and the text is produced slice
     // by slice, so commits and requests go on while 100k records are written.
     const snapshot = this.source.capture();
@@ -323,24 +274,8 @@ export class FileWriter implements GroupHolder {
     // written asks for another snapshot, of a state this one does not hold
     this.#forceSnapshot = false;
     this.#compactRequested = false;
-    try {
-      await this.#openJournal(); // created on first write; its dir entry is synced with the rename
-      // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
-      // so the new snapshot is durable before the journal shrinks
-      if (!(await this.file.snapshotFile.writeChunks(snapshot.chunks, { unlessEdited, ...(this.#setAside ? { setAsideEdit: this.#setAside } : {}) }))) return false;
-    } finally {
-      snapshot.done();
-    }
-    const journal = await this.#openJournal();
-    await journal.truncate(0);
-    if (this.file.fsync) await journal.datasync();
-    this.#snapshotOnDisk = true;
-    this.#snapshotSeq = snapshot.seq;
+    if (!(await this.#files.writeSnapshot(snapshot, mayWait))) return false;
     this.#waitingForEdit = false;
-    this.#snapshotBytes = (await stat(this.file.path).catch(() => ({ size: 0 }))).size;
-    this.#journalBytesSinceSnapshot = 0;
-    this.stats.snapshots++;
-    this.stats.journalledCommits = 0;
     return true;
   }
 }

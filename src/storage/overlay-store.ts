@@ -1,6 +1,6 @@
 import { rowHolds } from './row-text.ts';
 import { maskId } from './id-mask.ts';
-import { reportListenerError } from './listener-errors.ts';
+import { ChangeFeed } from './change-feed.ts';
 import { BASE_PREFIX, basePartition, isTombstone, OVERLAYS_COLLECTION, tombstone, type OverlayRecord } from './overlay-records.ts';
 import { DEFAULT_CACHED_ROWS, OverlayViews, type OverlayStoreOptions } from './overlay-views.ts';
 import { GLOBAL_PARTITION, type Collections, type CommitOptions, type FileEdit, type InitialCollections, type ReplaceOptions, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
@@ -34,7 +34,7 @@ export { BASE_PREFIX, basePartition, isTombstone, OVERLAYS, OVERLAYS_COLLECTION,
 export { DEFAULT_CACHED_ROWS, type OverlayStoreOptions } from './overlay-views.ts';
 
 export class OverlayStore implements Store {
-  readonly #listeners = new Set<(change: StoreChange) => void>();
+  readonly #changes = new ChangeFeed();
   /** what created workspaces keep of what they read */
   readonly #views: OverlayViews;
 
@@ -192,10 +192,7 @@ export class OverlayStore implements Store {
   }
 
   onChange(listener: (change: StoreChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#changes.listen(listener);
   }
 
   flush(): Promise<void> {
@@ -260,13 +257,7 @@ export class OverlayStore implements Store {
       if (ops.length === 0) return;
       out = { kind: 'ops', ops };
     }
-    for (const listener of Array.from(this.#listeners)) {
-      try {
-        listener(out);
-      } catch (err) {
-        reportListenerError(err, out);
-      }
-    }
+    this.#changes.emit(out);
   }
 }
 

@@ -2,14 +2,15 @@
  * The storage engine: in-memory partitions, and in file mode a lowdb snapshot
  * file and an append-only journal, both owned by FileWriter (file-writer.ts,
  * where the durability protocol is described). Commits are applied to memory
- * at once and acknowledged when the writer has them on disk.
+ * at once and acknowledged when the writer has them on disk. This file holds
+ * the writes and the lifecycle; the reads of the rows in memory are
+ * store-reads.ts, which the engine extends.
  *
  * Load (open-store.ts): snapshot, then journal lines with seq > snapshot.seq. A
  * final line without newline or that does not parse was never acknowledged:
  * dropped.
  */
-import { reportListenerError } from './listener-errors.ts';
-import { rowHolds } from './row-text.ts';
+import { ChangeFeed } from './change-feed.ts';
 import { noteForegroundWrite } from './background-packing.ts';
 import { currentCommitGroup, inDroppedGroup } from './commit-group.ts';
 import type { Low } from 'lowdb';
@@ -20,23 +21,20 @@ import { readFileEdit, RecentWrites } from './hand-edits.ts';
 import {
   applyOps,
   captureState,
-  collectionsFromState,
   prepareOps,
   stateFromCollections,
   type PreparedCommit,
   type State,
 } from './codec.ts';
-import { jsonWithSpans } from './deferred.ts';
 import { LazyState } from './lazy-state.ts';
 import { PackedRows } from './packed-rows.ts';
-import { partitionList } from './partition-list.ts';
 import { capturedChunks } from './snapshot-text.ts';
+import { StoreReads } from './store-reads.ts';
 import {
   InvalidOpError,
   isDeferred,
   SCHEMA_VERSION,
   StoreError,
-  type Collections,
   type CommitOptions,
   type DbSnapshot,
   type FileEdit,
@@ -44,15 +42,11 @@ import {
   type InstrumentedStore,
   type Op,
   type ReplaceOptions,
-  type Row,
-  type SpannedJson,
   type StoreChange,
   type StoreStats,
 } from './types.ts';
 
 export const DEFAULT_COMPACT_AFTER_COMMITS = 20_000;
-
-const EMPTY_LIST: readonly Row[] = Object.freeze([]);
 
 export interface StoreInit {
   state: State;
@@ -69,17 +63,14 @@ export interface StoreInit {
   undoOpen?: () => Promise<void>;
 }
 
-export class LocalStore implements InstrumentedStore {
+export class LocalStore extends StoreReads implements InstrumentedStore {
   readonly path: string | null;
   /** one line each: what closing had to set aside (an unloaded hand edit, watch mode) */
   readonly notes: string[] = [];
   readonly stats: StoreStats = { commits: 0, flushes: 0, journalBytes: 0, snapshots: 0, journalledCommits: 0 };
 
-  #state: State;
   #seq: number;
-  /** version of partitions that do not exist (bumped by replaceAll) */
-  #baseVersion: number;
-  readonly #listeners = new Set<(change: StoreChange) => void>();
+  readonly #changes = new ChangeFeed();
   /** lowdb database: the snapshot holder (Memory adapter or DurableJsonFile) */
   readonly #low: Low<DbSnapshot>;
   readonly #file: FileBackend | null;
@@ -95,11 +86,10 @@ export class LocalStore implements InstrumentedStore {
   #recent: RecentWrites | null = null;
 
   constructor(init: StoreInit) {
+    super(init.state, init.seq);
     this.#lock = init.lock ?? null;
     this.#undoOpen = init.undoOpen ?? null;
-    this.#state = init.state;
     this.#seq = init.seq;
-    this.#baseVersion = init.seq;
     this.#low = init.low;
     this.#file = init.file;
     this.path = init.file?.path ?? null;
@@ -116,86 +106,10 @@ export class LocalStore implements InstrumentedStore {
     return this.#seq;
   }
 
-  /** collections given deferred and not read yet (diagnostics, tests) */
-  get pendingCollections(): string[] {
-    return this.#state instanceof LazyState ? this.#state.pendingNames : [];
-  }
-
-  // ---------------------------------------------------------------- reads
-
-  get<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, id: string): T | undefined {
-    return this.#state.get(collection)?.get(workspaceId)?.rows.get(id) as T | undefined;
-  }
-
-  list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[] {
-    const partition = this.#state.get(collection)?.get(workspaceId);
-    if (!partition || partition.rows.size === 0) return EMPTY_LIST as readonly T[];
-    return partitionList(partition) as readonly T[];
-  }
-
-  count(collection: string, workspaceId: string): number {
-    return this.#state.get(collection)?.get(workspaceId)?.rows.size ?? 0;
-  }
-
-  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    const partition = this.#state.get(collection)?.get(workspaceId);
-    if (!partition) return EMPTY_LIST as readonly T[];
-    // a packed partition is walked page by page, never held as objects all at once
-    return (partition.rows instanceof PackedRows ? partition.rows.values() : this.list(collection, workspaceId)) as Iterable<T>;
-  }
-
-  scanDetached<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    const partition = this.#state.get(collection)?.get(workspaceId);
-    if (!partition) return EMPTY_LIST as readonly T[];
-    // rows are never changed in place: a copy of the map (of the page list, when packed) is the partition as of now
-    return (partition.rows instanceof PackedRows ? partition.rows.copy().values() : [...partition.rows.values()]) as Iterable<T>;
-  }
-
-  scanFrom<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T> {
-    const partition = this.#state.get(collection)?.get(workspaceId);
-    if (!partition) return EMPTY_LIST as readonly T[];
-    if (partition.rows instanceof PackedRows) return partition.rows.valuesFrom(offset) as Iterable<T>;
-    return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
-  }
-
-  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string, options: { detached?: boolean } = {}): Iterable<T | null> {
-    const partition = this.#state.get(collection)?.get(workspaceId);
-    if (!partition) return EMPTY_LIST as readonly T[];
-    if (partition.rows instanceof PackedRows) {
-      return (options.detached ? partition.rows.copy().matching(needle, true) : partition.rows.matching(needle)) as Iterable<T | null>;
-    }
-    return this.list<T>(collection, workspaceId).filter((row) => rowHolds(row, needle));
-  }
-
-  partitions(collection: string): string[] {
-    const out: string[] = [];
-    for (const [workspaceId, partition] of this.#state.get(collection) ?? []) {
-      if (partition.rows.size > 0) out.push(workspaceId);
-    }
-    return out;
-  }
-
-  version(collection: string, workspaceId: string): number {
-    return this.#state.get(collection)?.get(workspaceId)?.version ?? this.#baseVersion;
-  }
-
-  exportCollections(): Collections {
-    return JSON.parse(JSON.stringify(collectionsFromState(this.#state))) as Collections;
-  }
-
-  serialize(): string {
-    return JSON.stringify(this.#snapshot());
-  }
-
-  exportJson(): SpannedJson {
-    return jsonWithSpans(collectionsFromState(this.#state));
-  }
+  // ---------------------------------------------------------------- changes (the reads are store-reads.ts)
 
   onChange(listener: (change: StoreChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#changes.listen(listener);
   }
 
   // ---------------------------------------------------------------- writes
@@ -205,7 +119,7 @@ export class LocalStore implements InstrumentedStore {
     if (this.#writer && inDroppedGroup()) return Promise.reject(new StoreError('the request was cut at the stop deadline (answered 503): nothing it writes is kept'));
     let prepared: PreparedCommit;
     try {
-      const interned = (collection: string, workspaceId: string) => !(this.#state.get(collection)?.get(workspaceId)?.rows instanceof PackedRows);
+      const interned = (collection: string, workspaceId: string) => !(this.state.get(collection)?.get(workspaceId)?.rows instanceof PackedRows);
       prepared = prepareOps(ops, this.#file !== null, interned, options.rowsGiven === true);
     } catch (err) {
       return Promise.reject(err);
@@ -214,11 +128,11 @@ export class LocalStore implements InstrumentedStore {
     // in a request's group, nothing of its own may wait for the group's close
     if (prepared.ops.length === 0) return group ? Promise.resolve() : this.flush();
     const seq = ++this.#seq;
-    applyOps(this.#state, prepared.ops, seq, this.#writingGen);
+    applyOps(this.state, prepared.ops, seq, this.#writingGen);
     noteForegroundWrite();
     this.stats.commits++;
     this.#recent?.add(seq, prepared.ops, this.#writer!.snapshotSeq);
-    this.#emit({ kind: 'ops', ops: prepared.ops });
+    this.#changes.emit({ kind: 'ops', ops: prepared.ops });
     if (!this.#writer) return Promise.resolve();
     const opsJson = prepared.opsJson!;
     return this.#writer.append(group ? '' : `{"seq":${seq},"ops":[${opsJson}]}\n`, group && { group, seq, opsJson });
@@ -241,9 +155,9 @@ export class LocalStore implements InstrumentedStore {
     }
     this.#recent?.replaced(seq);
     this.#seq = seq;
-    this.#state = state;
-    this.#baseVersion = seq;
-    this.#emit({ kind: 'replaced' });
+    this.state = state;
+    this.baseVersion = seq;
+    this.#changes.emit({ kind: 'replaced' });
     if (!this.#writer) {
       // not `collections` itself: its partition objects would be kept beside the state
       this.#low.data = { schemaVersion: SCHEMA_VERSION, seq, collections: {} };
@@ -288,27 +202,11 @@ export class LocalStore implements InstrumentedStore {
     return new StoreError(`Store ${this.path ?? '(in-memory)'} is closed`);
   }
 
-  #emit(change: StoreChange): void {
-    if (this.#listeners.size === 0) return;
-    for (const listener of Array.from(this.#listeners)) {
-      try {
-        listener(change);
-      } catch (err) {
-        // a listener must not break a commit that is already applied; its throw is a bug, reported (listener-errors.ts)
-        reportListenerError(err, change);
-      }
-    }
-  }
-
-  #snapshot(): DbSnapshot {
-    return { schemaVersion: SCHEMA_VERSION, seq: this.#seq, collections: collectionsFromState(this.#state) };
-  }
-
   /** The state for a snapshot write (file-writer.ts): captured now, copy-on-write until done. */
   #capture(): { seq: number; chunks: Iterable<string>; done(): void } {
     const seq = this.#seq;
     const gen = ++this.#snapshotGen;
-    const captured = captureState(this.#state, gen);
+    const captured = captureState(this.state, gen);
     this.#writingGen = gen;
     return {
       seq,

@@ -1,35 +1,30 @@
-import type { Clock } from '../core/clock.ts';
-import { badRequest, conflict, notFound } from '../core/errors.ts';
-import { newId } from '../core/ids.ts';
-import { workspaceNotFound } from '../core/workspace-not-found.ts';
-import { z } from 'zod';
-import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
-import { defineCollection, deleteRowOp, putRowOp } from '../storage/collection.ts';
-import type { RateLimiter } from '../core/rate-limit.ts';
-import { CLOCKS } from '../core/saved-clock.ts';
-import { hashSecret, randomToken } from '../core/secrets.ts';
-import { API_KEYS, WORKSPACES, type ApiKeyRecord, type RateLimitMode, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
-import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
-import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
-import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
-import { asciiJson, SnapshotShelf } from './snapshot-shelf.ts';
-import { freshSecrets, parsedFixtures, templateBase } from './templates.ts';
-
 /**
  * Workspaces on demand (issue 12; docs/control-plane.md, "Workspaces"): one
  * isolated workspace per parallel test worker, created from a fixture
  * workspace in a few rows (copy-on-write), with its own keys, data, rate
- * buckets, clock, snapshots and reset.
+ * buckets, clock, snapshots and reset. A created workspace's keys are made in
+ * created-keys.ts; what a global reset keeps of created workspaces is gathered
+ * in created-rows.ts.
  */
-export const BASES_COLLECTION = 'workspaceOverlayBases';
-/** The template bases (one row each, in the global partition); declared so that an imported state can be checked (control/state-import.ts) */
-export const BASES = defineCollection({
-  name: BASES_COLLECTION,
-  schema: z.object({ id: z.string(), templateId: z.string(), createdAt: z.string() }),
-  idPrefix: null,
-  internal: true,
-});
-const KEY_PREFIX_LENGTH = 16;
+import type { Clock } from '../core/clock.ts';
+import { badRequest, conflict, notFound } from '../core/errors.ts';
+import { workspaceNotFound } from '../core/workspace-not-found.ts';
+import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
+import { deleteRowOp, putRowOp } from '../storage/collection.ts';
+import type { RateLimiter } from '../core/rate-limit.ts';
+import { CLOCKS } from '../core/saved-clock.ts';
+import { API_KEYS, WORKSPACES, type RateLimitMode, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
+import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
+import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
+import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
+import { keysOfCreated, type CreatedKey } from './created-keys.ts';
+import { createdRows } from './created-rows.ts';
+import { asciiJson, SnapshotShelf } from './snapshot-shelf.ts';
+import { BASES, freshSecrets, parsedFixtures, templateBase } from './templates.ts';
+
+export type { CreatedKey } from './created-keys.ts';
+/** declared beside the templates it stores (templates.ts); control/state-import.ts imports it from here */
+export { BASES } from './templates.ts';
 
 export interface CreateWorkspaceInput {
   /** a fixture workspace's id or name; default: the sandbox-mode fixture workspace */
@@ -38,15 +33,6 @@ export interface CreateWorkspaceInput {
   name?: string | undefined;
   /** `report`: counted, never refused (a test worker); default: the sandbox's enforceRateLimits (enforce) */
   rateLimits?: RateLimitMode | undefined;
-}
-
-export interface CreatedKey {
-  id: string;
-  name: string;
-  key: string;
-  keyPrefix: string;
-  scopes: string[] | null;
-  status: 'active';
 }
 
 export interface CreatedWorkspace {
@@ -124,16 +110,16 @@ export class WorkspaceManager {
     const now = clock.isoIn(null);
     const ops: Op[] = [];
     const put = (collection: string, workspaceId: string, row: Row) => ops.push(putRowOp(collection, workspaceId, row));
-    if (!store.inner.get(BASES_COLLECTION, GLOBAL_PARTITION, base.baseId)) {
+    if (!store.inner.get(BASES.name, GLOBAL_PARTITION, base.baseId)) {
       for (const [collection, rows] of base.rows) for (const row of rows) put(collection, basePartition(base.baseId), row);
-      put(BASES_COLLECTION, GLOBAL_PARTITION, { id: base.baseId, templateId: template.id, createdAt: now });
+      put(BASES.name, GLOBAL_PARTITION, { id: base.baseId, templateId: template.id, createdAt: now });
     }
     const overlay: OverlayRecord = { id, baseId: base.baseId, mask, templateId: template.id, createdAt: now, secrets };
     ops.push(OVERLAYS.putOp(GLOBAL_PARTITION, overlay));
     const name = input.name ?? `${templateRecord.name} (worker ${id.slice(-6)})`;
     const record: WorkspaceRecord = { ...templateRecord, id, name, mode, rateLimits, createdAt: now };
     ops.push(WORKSPACES.putOp(GLOBAL_PARTITION, record));
-    const keys = [this.newKey(id, mode, 'Full access', null, now), this.newKey(id, mode, 'Products read', ['products:read'], now)];
+    const keys = keysOfCreated(id, mode, now);
     for (const { record: key } of keys) ops.push(API_KEYS.putOp(GLOBAL_PARTITION, key));
     await store.commit(ops);
     return { id, name, mode, rateLimits, templateId: template.id, created: true, keys: keys.map((k) => k.view) };
@@ -199,31 +185,11 @@ export class WorkspaceManager {
   }
 
   /**
-   * A global reset keeps created workspaces, their keys and their templates,
-   * so a worker's credentials survive another worker's reset; their data is
-   * back to the template like everyone else's. These are the rows to add to
-   * the fixtures' database for that (storage/deferred.ts `withRows`).
+   * What a global reset keeps of the created workspaces (created-rows.ts): the rows to
+   * add to the fixtures' database.
    */
   createdRows(): Collections {
-    const { inner } = this.deps.store;
-    const created: Collections = {};
-    const overlays = OVERLAYS.in(inner).list(GLOBAL_PARTITION);
-    if (overlays.length === 0) return created;
-    // dictionary-mode objects: a literal given a thousand new keys builds a hidden class per key
-    const add = (collection: string, workspaceId: string, row: Row) => {
-      ((created[collection] ??= {})[workspaceId] ??= Object.create(null) as Record<string, Row>)[row.id] = row;
-    };
-    const ids = new Set(overlays.map((o) => o.id));
-    const bases = new Set(overlays.map((o) => o.baseId));
-    for (const overlay of overlays) add(OVERLAYS.name, GLOBAL_PARTITION, overlay);
-    for (const baseId of bases) {
-      const meta = inner.get(BASES_COLLECTION, GLOBAL_PARTITION, baseId);
-      if (meta) add(BASES_COLLECTION, GLOBAL_PARTITION, meta);
-      for (const collection of this.collectionNames) for (const row of inner.list(collection, basePartition(baseId))) add(collection, basePartition(baseId), row);
-    }
-    for (const w of WORKSPACES.in(inner).list(GLOBAL_PARTITION)) if (ids.has(w.id)) add(WORKSPACES.name, GLOBAL_PARTITION, w);
-    for (const k of API_KEYS.in(inner).list(GLOBAL_PARTITION)) if (ids.has(k.workspaceId)) add(API_KEYS.name, GLOBAL_PARTITION, k);
-    return created;
+    return createdRows(this.deps.store.inner, this.collectionNames);
   }
 
   // ---------------------------------------------------------------- internals
@@ -282,24 +248,5 @@ export class WorkspaceManager {
     const keys = [`workspace:${id}`];
     for (const key of this.deps.orgKeys.in(this.deps.store).list(id)) keys.push(`key:${key.id}`);
     return keys;
-  }
-
-  private newKey(workspaceId: string, mode: WorkspaceMode, name: string, scopes: string[] | null, now: string) {
-    const key = `tcs_${mode === 'live' ? 'live' : 'test'}_${randomToken(32)}`;
-    const record: ApiKeyRecord = {
-      id: newId(API_KEYS),
-      workspaceId,
-      name,
-      keyPrefix: key.slice(0, KEY_PREFIX_LENGTH),
-      keyHash: hashSecret(key),
-      scopes,
-      status: 'active',
-      createdAt: now,
-      revokedAt: null,
-      lastUsedAt: null,
-      fixture: false,
-    };
-    const view: CreatedKey = { id: record.id, name, key, keyPrefix: record.keyPrefix, scopes, status: 'active' };
-    return { record, view };
   }
 }

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { defineCollection } from '../storage/collection.ts';
 import type { Collections, Row } from '../storage/types.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
 import { maskId, type IdMask } from '../storage/id-mask.ts';
@@ -11,6 +13,14 @@ import { newWebhookSecret } from '../webhooks/signing.ts';
  * stored once per content (`baseId` = template id + content hash) and shared
  * by every workspace created from it (src/storage/overlay-store.ts).
  */
+/** The template bases (one row each, in the global partition); declared so that an imported state can be checked (control/state-import.ts) */
+export const BASES = defineCollection({
+  name: 'workspaceOverlayBases',
+  schema: z.object({ id: z.string(), templateId: z.string(), createdAt: z.string() }),
+  idPrefix: null,
+  internal: true,
+});
+
 export interface TemplateBase {
   baseId: string;
   templateId: string;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { open } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FileBackend } from '../../src/storage/file-io.ts';
-import { FileWriter, JOURNAL_COMPACT_MIN_BYTES } from '../../src/storage/file-writer.ts';
+import { JOURNAL_COMPACT_MIN_BYTES } from '../../src/storage/database-files.ts';
+import { FileWriter } from '../../src/storage/file-writer.ts';
 import { StoreError, type StoreStats } from '../../src/storage/types.ts';
 
 /**

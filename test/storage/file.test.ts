@@ -9,7 +9,7 @@ import {
   type DbSnapshot,
   type Op,
 } from '../../src/storage/index.ts';
-import { JOURNAL_COMPACT_MIN_BYTES } from '../../src/storage/file-writer.ts';
+import { JOURNAL_COMPACT_MIN_BYTES } from '../../src/storage/database-files.ts';
 import { abandon, booking, del, put, tempDir } from './helpers.ts';
 
 const journalOf = (path: string) => `${path}.journal`;
