@@ -120,7 +120,7 @@ describe('the parity comparison', () => {
     const items = (products.body as { data: Record<string, unknown>[] }).data;
     // the target's catalog: other records, another count; one item has a field the sandbox's never have
     const target = copy(products);
-    const targetItems = [...copy(items), ...copy(items)].map((item, i) => ({ ...item, id: `prod_t${i}`, title: `T${i}`, priceFrom: i }));
+    const targetItems: Record<string, unknown>[] = [...copy(items), ...copy(items)].map((item, i) => ({ ...item, id: `prod_t${i}`, title: `T${i}`, priceFrom: i }));
     targetItems[4]!.brand = 'Borealis';
     (target.body as { data: unknown[] }).data = targetItems;
     const sandbox = copy(products);
