@@ -1,8 +1,8 @@
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../core/errors.ts';
 import type { ParityRecorder } from '../parity/types.ts';
-import type { ZodApp } from '../resources/types.ts';
-import { serveAll } from './contract.ts';
+import type { ZodApp } from '../http/zod-app.ts';
+import { serveAll } from '../http/route-table/serve.ts';
 import { PARITY_ROUTES } from './contracts/parity.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { openApiPath, type CatalogRoute } from '../http/openapi.ts';
+import { openApiPath } from '../http/openapi.ts';
+import type { CatalogRoute } from '../core/route-catalog.ts';
 
 /**
  * The OpenAPI path template of a request path (`/v1/bookings/bk_1` -> `/v1/bookings/{id}`), from

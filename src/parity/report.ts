@@ -1,4 +1,4 @@
-import type { CatalogRoute } from '../http/openapi.ts';
+import type { CatalogRoute } from '../core/route-catalog.ts';
 import { compareAnswers, type Finding, type NullObservation } from './compare.ts';
 import { EnumIndex } from './enums.ts';
 import { ignoreMatcher } from './ignore.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DIFFERENCE_KINDS } from '../../parity/types.ts';
-import { defineRoutes } from '../contract.ts';
+import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /**
  * The parity report of `sandbox proxy` (issue 40; docs/parity.md, "Reading the report"): the shapes
