@@ -63,7 +63,16 @@ export const SPAWNING_FILES = [
 ];
 
 /** The files that need Chromium (/usr/bin/chromium, or CHROMIUM_PATH): skipped, and said so, without it. */
-export const BROWSER_FILES = ['test/inspector/', 'test/security/browser.test.ts'];
+export const BROWSER_FILES = [
+  'test/inspector/data.test.ts',
+  'test/inspector/guards.test.ts',
+  'test/inspector/keys.test.ts',
+  'test/inspector/requests.test.ts',
+  'test/inspector/shell.test.ts',
+  'test/inspector/time.test.ts',
+  'test/inspector/webhooks.test.ts',
+  'test/security/browser.test.ts',
+];
 
 /**
  * The files that take longest (seconds, measured alone and in the whole suite on the 2-core
