@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { relative } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { BROWSER_FILES, listed } from '../tiers.ts';
 import { HAS_CHROMIUM, missingChromium } from './chromium.ts';
@@ -16,6 +18,8 @@ import { HAS_CHROMIUM, missingChromium } from './chromium.ts';
  *   killed) it stops every process marked with this run: a `start --detach`
  *   daemon, a sandbox under npx, Chromium and the rest, even those that left
  *   the process group a Ctrl+C reaches.
+ * - One scratch folder per run (SANDBOX_TEST_RUN_DIR), for what files share (the packed
+ *   tarball: test/package/packed.ts); the reaper removes it.
  * - No silent skips. Without Chromium, the end of the run names the browser
  *   tests it skipped and the command that installs it (under CI they fail:
  *   test/setup/chromium.ts).
@@ -25,6 +29,8 @@ import { HAS_CHROMIUM, missingChromium } from './chromium.ts';
 interface RunState {
   reaper: ChildProcess;
   reported: boolean;
+  /** the run's scratch folder (SANDBOX_TEST_RUN_DIR): what files share, such as the packed tarball */
+  dir: string;
 }
 const KEY = Symbol.for('travel-commerce-sandbox.test-run');
 const slot = globalThis as { [KEY]?: RunState };
@@ -36,21 +42,23 @@ export default function setup(project: TestProject): () => Promise<void> {
     reportSkippedBrowserTests(project, run);
     slot[KEY] = undefined;
     run.reaper.stdin?.end();
-    if (run.reaper.exitCode === null) await once(run.reaper, 'exit');
+    if (run.reaper.exitCode === null) await once(run.reaper, 'exit'); // it removes the scratch folder too
   };
 }
 
 function start(): RunState {
   const id = randomBytes(6).toString('hex');
+  const dir = mkdtempSync(join(tmpdir(), `sandbox-test-run-${id}-`));
   // spawned before the mark is set: the reaper is no process of the run's
-  const reaper = spawn(process.execPath, [new URL('./reaper.mjs', import.meta.url).pathname, id, String(process.pid)], {
+  const reaper = spawn(process.execPath, [new URL('./reaper.mjs', import.meta.url).pathname, id, String(process.pid), dir], {
     detached: true,
     stdio: ['pipe', 'ignore', 'inherit'],
   });
   reaper.unref();
   (reaper.stdin as unknown as { unref?: () => void }).unref?.();
   process.env.SANDBOX_TEST_RUN = [process.env.SANDBOX_TEST_RUN, id].filter(Boolean).join(' ');
-  const run = { reaper, reported: false };
+  process.env.SANDBOX_TEST_RUN_DIR = dir;
+  const run = { reaper, reported: false, dir };
   slot[KEY] = run;
   return run;
 }

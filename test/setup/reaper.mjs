@@ -4,10 +4,10 @@
 // then stops every process that carries this run's mark in the environment it
 // was started with: sandboxes, `start --detach` daemons, Chromium, receivers,
 // tmux servers, npx and bash wrappers, whatever the tests started and did not
-// stop. Plain JavaScript: it must start in milliseconds, without tsx.
-import { readdirSync, readFileSync } from 'node:fs';
+// stop, and removes the run's scratch folder. Plain JavaScript: it must start in milliseconds, without tsx.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 
-const [id, vitestPid] = process.argv.slice(2);
+const [id, vitestPid, runDir] = process.argv.slice(2);
 const MARK = 'SANDBOX_TEST_RUN=';
 const GRACE_MS = 2000;
 const BOUND_MS = 10_000;
@@ -69,5 +69,10 @@ async function sweep() {
 }
 
 process.stdin.on('error', () => {});
-process.stdin.on('close', () => void sweep().then(() => process.exit(0)));
+process.stdin.on('close', () =>
+  void sweep().then(() => {
+    if (runDir) rmSync(runDir, { recursive: true, force: true }); // the run's scratch folder (the packed tarball...)
+    process.exit(0);
+  }),
+);
 process.stdin.resume();
