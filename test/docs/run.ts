@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './extract.ts';
+import { ensureBundle } from '../setup/bundle.ts';
 
 /**
  * How the docs test runs a block's commands (issue 26): each command line in
@@ -147,13 +148,7 @@ export async function receiver(): Promise<{ port: number; received: { path: stri
   return { port: (server.address() as { port: number }).port, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-const newestMtime = (dir: string): number =>
-  Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-
-/** dist/ as `npm install` leaves it (the `prepare` script): the examples import the package. bin/sandbox.js uses the same test of freshness. */
+/** dist/ as `npm install` leaves it (the `dependencies` script): the examples import the package. Shared with the CLI's spawns (test/setup/bundle.ts). */
 export async function ensureBuilt(): Promise<void> {
-  const stamp = join(root, 'dist/.stamp');
-  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(join(root, 'src'))) return;
-  const built = await sh(`${JSON.stringify(process.execPath)} scripts/build.mjs`, root);
-  if (built.code !== 0) throw new Error(`scripts/build.mjs failed:\n${built.output}`);
+  ensureBundle();
 }
