@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MOCKING_FILES } from '../vitest.config.ts';
+import { LongFilesFirst } from './setup/sequencer.ts';
 import { BROWSER_FILES, LONG_FILES, listed, SPAWNING_FILES } from './tiers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -63,6 +64,20 @@ describe('the tiers (test/tiers.ts)', () => {
     expect(spawnsThrough('test/chaos/kill9.test.ts')).toBe('test/helpers/cli.ts');
     expect(spawnsThrough('test/inspector/keys.test.ts')).toBe('test/inspector/browser.ts');
     expect(spawnsThrough('test/core/clock.test.ts')).toBeNull();
+  });
+});
+
+describe('the order of the files (test/setup/sequencer.ts)', () => {
+  it('starts the long files first, longest first, whatever vitest cached, then vitest\'s order', async () => {
+    const cached: Record<string, number> = { 'shared:test/core/clock.test.ts': 90_000, 'shared:test/docs/docs.test.ts': 10 };
+    const ctx = {
+      config: { root: ROOT },
+      cache: { getFileTestResults: (key: string) => (key in cached ? { duration: cached[key], failed: false } : undefined), getFileStats: () => ({ size: 1 }) },
+    };
+    const spec = (file: string, project = 'shared') => ({ moduleId: join(ROOT, file), project: { name: project, config: { isolate: project === 'isolated', sequence: { groupOrder: 0 } } } });
+    const files = [spec('test/core/clock.test.ts'), spec('test/storage/codec.test.ts'), spec('test/docs/docs.test.ts'), spec('test/fuzz/api.test.ts', 'isolated'), spec('test/chaos/kill9.test.ts')];
+    const sorted = await new LongFilesFirst(ctx as never).sort(files as never);
+    expect(sorted.map((s) => relative(ROOT, s.moduleId))).toEqual(['test/docs/docs.test.ts', 'test/chaos/kill9.test.ts', 'test/fuzz/api.test.ts', 'test/core/clock.test.ts', 'test/storage/codec.test.ts']);
   });
 });
 
