@@ -18,6 +18,7 @@ import { HAS_CHROMIUM, missingChromium } from './chromium.ts';
  *   killed) it stops every process marked with this run: a `start --detach`
  *   daemon, a sandbox under npx, Chromium and the rest, even those that left
  *   the process group a Ctrl+C reaches.
+ *   When vitest's parent (npm, the shell) dies, vitest stops too (watchParent).
  * - One scratch folder per run (SANDBOX_TEST_RUN_DIR), for what files share (the packed
  *   tarball: test/package/packed.ts); the reaper removes it.
  * - No silent skips. Without Chromium, the end of the run names the browser
@@ -58,9 +59,25 @@ function start(): RunState {
   (reaper.stdin as unknown as { unref?: () => void }).unref?.();
   process.env.SANDBOX_TEST_RUN = [process.env.SANDBOX_TEST_RUN, id].filter(Boolean).join(' ');
   process.env.SANDBOX_TEST_RUN_DIR = dir;
+  watchParent();
   const run = { reaper, reported: false, dir };
   slot[KEY] = run;
   return run;
+}
+
+/**
+ * A SIGTERM to `npm test` reaches npm and the shell it runs vitest in, not vitest, which ran on
+ * with its processes. Vitest's parent gone (it was reparented), it takes the signal itself; the
+ * reaper then does the rest.
+ */
+function watchParent(): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, 500);
+  timer.unref();
 }
 
 /** One line, once per run: which browser tests were skipped for want of Chromium. */

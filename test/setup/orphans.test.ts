@@ -49,11 +49,12 @@ async function until<T>(get: () => T, done: (value: T) => boolean, what: string,
 }
 
 /** Starts the fixture run, waits until its processes are up, sends `signal` (to the group: a Ctrl+C), and lists what is left. */
-async function interrupted(signal: NodeJS.Signals, target: 'group' | 'vitest'): Promise<{ left: string[]; started: { pids: number[]; browser: boolean }; output: string }> {
+async function interrupted(signal: NodeJS.Signals, target: 'group' | 'vitest' | 'npm'): Promise<{ left: string[]; started: { pids: number[]; browser: boolean }; output: string }> {
   const probe = randomBytes(6).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), 'orphans-'));
   const pidsFile = join(dir, 'pids.json');
-  const run = spawn(process.execPath, [VITEST, 'run', '--config', 'test/setup/orphans.vitest.config.ts'], {
+  const command = target === 'npm' ? ['npm', ['test', '--', '--config', 'test/setup/orphans.vitest.config.ts']] as const : [process.execPath, [VITEST, 'run', '--config', 'test/setup/orphans.vitest.config.ts']] as const;
+  const run = spawn(command[0], [...command[1]], {
     cwd: ROOT,
     detached: true, // a process group of its own, as `npm test` in a terminal has
     env: { ...process.env, ORPHAN_PROBE: probe, ORPHAN_PIDS_FILE: pidsFile, NO_COLOR: '1' },
@@ -68,7 +69,8 @@ async function interrupted(signal: NodeJS.Signals, target: 'group' | 'vitest'): 
     const started = JSON.parse(readFileSync(pidsFile, 'utf8')) as { pids: number[]; browser: boolean };
     expect(probed(probe).length, 'the fixture run and its processes carry the probe').toBeGreaterThan(started.pids.length);
     process.kill(target === 'group' ? -run.pid! : run.pid!, signal);
-    await exited;
+    // what was started goes on running if the interrupt did not stop the run: the list below shows it
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 60_000))]);
     const left = await until(() => probed(probe), (list) => list.length === 0, 'the processes to be stopped', 30_000).catch(() => probed(probe));
     return { left, started, output };
   } finally {
@@ -86,6 +88,12 @@ describe('an interrupted test run', () => {
 
   it('leaves no process behind after a SIGTERM to vitest alone', async () => {
     const { left, started, output } = await interrupted('SIGTERM', 'vitest');
+    expect(left, output).toEqual([]);
+    expect(started.pids.filter(running), output).toEqual([]);
+  }, 180_000);
+
+  it('leaves no process behind after a SIGTERM to `npm test` alone (npm and its shell die; vitest, reparented, follows)', async () => {
+    const { left, started, output } = await interrupted('SIGTERM', 'npm');
     expect(left, output).toEqual([]);
     expect(started.pids.filter(running), output).toEqual([]);
   }, 180_000);
