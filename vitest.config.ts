@@ -1,4 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './test/setup/sequencer.ts';
+import { globs, SPAWNING_FILES } from './test/tiers.ts';
 
 /**
  * Files that replace a module with `vi.mock` (node:v8, node:fs, ...) need a
@@ -27,6 +29,14 @@ const ISOLATED_FILES = [...MOCKING_FILES, ...HEAVY_FILES];
 
 const TEST_FILES = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
 
+/**
+ * `npm run test:fast` (SANDBOX_TEST_TIER=fast): the suite without the files that start processes or
+ * a browser (test/tiers.ts) and without the heavy fuzz file, each file guarded against a spawn
+ * (test/setup/no-spawn.ts). `npm test` runs everything.
+ */
+const FAST = process.env.SANDBOX_TEST_TIER === 'fast';
+const NOT_IN_TIER = FAST ? [...globs(SPAWNING_FILES), ...HEAVY_FILES] : [];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -35,10 +45,14 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     // a store change listener that throws fails the test (test/setup/listener-errors.ts); both projects extend this
-    setupFiles: ['test/setup/listener-errors.ts'],
+    setupFiles: ['test/setup/listener-errors.ts', ...(FAST ? ['test/setup/no-spawn.ts'] : [])],
+    // no orphans, no silent skips (test/setup/global.ts)
+    globalSetup: ['test/setup/global.ts'],
+    // the long files first, so that none runs alone at the end (test/setup/sequencer.ts)
+    sequence: { sequencer: LongFilesFirst },
     projects: [
-      { extends: true, test: { name: 'shared', include: TEST_FILES, exclude: [...configDefaults.exclude, ...ISOLATED_FILES], isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ISOLATED_FILES } },
+      { extends: true, test: { name: 'shared', include: TEST_FILES, exclude: [...configDefaults.exclude, ...ISOLATED_FILES, ...NOT_IN_TIER], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED_FILES, exclude: NOT_IN_TIER } },
     ],
   },
 });

@@ -9,9 +9,10 @@ import { HEAVY_FILES } from './vitest.config.ts';
  * switched on; with the shared graph of vitest.config.ts such "static" mutants
  * all survived, whatever the tests. Left out: files whose code under test runs
  * in a packed tarball or a terminal (no mutant can be active there) or that
- * take minutes per run: the packed package, the tmux dashboard and the fuzz file.
+ * take minutes per run: the packed package, the tmux dashboard and the fuzz file; and the tests of
+ * the test run itself (test/setup/: they start vitest, and no code of src/ runs in them).
  */
-export const NOT_UNDER_STRYKER = ['test/package/**', 'test/dashboard/e2e-tmux.test.ts', ...HEAVY_FILES];
+export const NOT_UNDER_STRYKER = ['test/package/**', 'test/dashboard/e2e-tmux.test.ts', 'test/setup/**', ...HEAVY_FILES];
 
 /**
  * MUTATE_TESTS=test/core/rate-limit.test.ts,test/http/rate-limit.test.ts narrows

@@ -9,5 +9,5 @@
  * browser a person uses has it with or without the inspector open, so the bench's ratio
  * (a page open against none) and the tests leave it out (docs/inspector.md, "Figures").
  */
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'; // CHROMIUM_PATH: another build, or a missing one (test/setup/silent-skips.test.ts)
 export const CHROMIUM_ARGS: readonly string[] = ['--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'];

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allBlocks, commands, docFiles, exampleFile, extractBlocks, root, RUNNABLE, SHELL, type DocBlock } from './extract.ts';
-import { Background, ensureBuilt, freePort, LONG_RUNNING, receiver, sh, startCommand, until } from './run.ts';
+import { Background as Spawned, ensureBuilt, freePort, LONG_RUNNING, npxShim, receiver, sh as shell, startCommand, until } from './run.ts';
 
 /**
  * Docs as tests (issue 26): every shell block of README.md and docs/*.md runs
@@ -34,9 +34,24 @@ const scratchRoot = (): string => {
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+// every command of the docs with the fast npx of run.ts
+const sh = (command: string, cwd: string, extra: Record<string, string> = {}) => shell(command, cwd, { ...npxShim(), ...extra });
+class Background extends Spawned {
+  constructor(command: string, cwd: string, extra: Record<string, string>) {
+    super(command, cwd, { ...npxShim(), ...extra });
+  }
+}
+
 beforeAll(ensureBuilt, 120_000);
 
 describe('the docs\' code blocks', () => {
+  it('run `npx sandbox` as npm\'s npx runs it in the clone (the other blocks take a shortcut to the same bin: run.ts)', async () => {
+    const real = await shell('npx sandbox --version', root);
+    const short = await sh('npx sandbox --version', root);
+    expect(real.code, real.output).toBe(0);
+    expect(short.output).toBe(real.output);
+  });
+
   it('each runnable block runs, shows an examples/ file, is a module the consumer test checks, or says why not', () => {
     const silent = allBlocks().filter((b) => RUNNABLE.has(b.lang)).filter((b) => { const p = plan(b); return p.kind === 'skip' && !p.why; });
     expect(silent.map((b) => `${b.file}:${b.line} (${b.lang}): run it, or say why not with <!-- docs-test: skip — why -->`)).toEqual([]);

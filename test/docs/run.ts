@@ -1,9 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './extract.ts';
+import { ensureBundle } from '../setup/bundle.ts';
 
 /**
  * How the docs test runs a block's commands (issue 26): each command line in
@@ -35,6 +37,40 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The docs' `npx <name>`, resolved as npm resolves an installed bin, without npm's start (about
+ * 1 s of the 1.3 s an `npx sandbox --version` took, 52 times per run: issue 41): the first
+ * node_modules/.bin/<name> from the working directory up, else this repository's own bin for
+ * its names (what `npx sandbox` runs in the clone), else npm's npx itself. That npx finds the
+ * repository's bin is checked once, with the real npx (docs.test.ts). The docs test only: the
+ * package's journeys run npm's npx, as an integrator's CI does.
+ */
+const NPX_SHIM = `#!/usr/bin/env bash
+name="$1"
+dir="$PWD"
+while :; do
+  if [ -x "$dir/node_modules/.bin/$name" ]; then shift; exec "$dir/node_modules/.bin/$name" "$@"; fi
+  [ "$dir" = / ] && break
+  dir="$(dirname "$dir")"
+done
+case "$name" in
+  sandbox|travel-commerce-sandbox|tcs-sandbox) shift; exec "$DOCS_TEST_NODE" "$DOCS_TEST_BIN" "$@" ;;
+esac
+exec "$DOCS_TEST_NPX" "$@"
+`;
+
+let shim: Record<string, string> | undefined;
+export function npxShim(): Record<string, string> {
+  if (!shim) {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-test-npx-'));
+    writeFileSync(join(dir, 'npx'), NPX_SHIM);
+    chmodSync(join(dir, 'npx'), 0o755);
+    const npx = execFileSync('bash', ['-c', 'command -v npx'], { encoding: 'utf8' }).trim();
+    shim = { PATH: `${dir}:${process.env.PATH}`, DOCS_TEST_NODE: process.execPath, DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'), DOCS_TEST_NPX: npx };
+  }
+  return shim;
 }
 
 export const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...extra });
@@ -112,13 +148,7 @@ export async function receiver(): Promise<{ port: number; received: { path: stri
   return { port: (server.address() as { port: number }).port, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-const newestMtime = (dir: string): number =>
-  Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-
-/** dist/ as `npm install` leaves it (the `prepare` script): the examples import the package. bin/sandbox.js uses the same test of freshness. */
+/** dist/ as `npm install` leaves it (the `dependencies` script): the examples import the package. Shared with the CLI's spawns (test/setup/bundle.ts). */
 export async function ensureBuilt(): Promise<void> {
-  const stamp = join(root, 'dist/.stamp');
-  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(join(root, 'src'))) return;
-  const built = await sh(`${JSON.stringify(process.execPath)} scripts/build.mjs`, root);
-  if (built.code !== 0) throw new Error(`scripts/build.mjs failed:\n${built.output}`);
+  ensureBundle();
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ensureBundle } from '../setup/bundle.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/sandbox.js', import.meta.url));
 
@@ -58,8 +59,9 @@ export interface Running {
   output(): { stdout: string; stderr: string };
 }
 
-/** Spawns `node bin/sandbox.js ...args` with no colour and collects its output. */
+/** Spawns `node bin/sandbox.js ...args` with no colour and collects its output; the bundle is rebuilt first if src/ is newer. */
 export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string): Running {
+  if (!env.SANDBOX_FROM_SOURCE) ensureBundle();
   return runNode([BIN, ...args], env, cwd);
 }
 

@@ -1,16 +1,18 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../bench/lib/chromium.ts';
 import { ensureInspectorBuilt } from './bundle.ts';
+import { chromiumOrSkip } from '../setup/chromium.ts';
 
 /**
  * Real Chromium (Debian's package, driven by playwright-core: nothing is
  * downloaded; .ci/run installs it when missing) for the inspector's tests.
  */
 export { CHROMIUM, CHROMIUM_ARGS };
-export const HAS_CHROMIUM = existsSync(CHROMIUM);
+/** false without Chromium (each file's tests are then skipped, and the run's end names them); throws under CI */
+export const HAS_CHROMIUM = chromiumOrSkip();
 export const VIEWPORT = { width: 1280, height: 800 };
 /**
  * A browser test's own bound (vitest's default is 30 s): Chromium and the sandbox share the

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Response } from 'playwright-core';
@@ -6,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src/control/client.ts';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
+import { CHROMIUM } from '../../bench/lib/chromium.ts';
+import { chromiumOrSkip, missingChromium } from '../setup/chromium.ts';
 
 /**
  * Issue 23, "Done when": a real browser (Debian's chromium, driven by
@@ -15,10 +16,8 @@ import { KEYS } from '../helpers/sandbox.ts';
  * (`--host-resolver-rules`) gets a 403 from the sandbox, so a script served
  * under it reads nothing. .ci/run installs chromium when it is missing.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const title = existsSync(CHROMIUM)
-  ? 'a web page in a real browser (chromium)'
-  : `a web page in a real browser: SKIPPED, ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does)`;
+const HAS_CHROMIUM = chromiumOrSkip(); // skipped without it, and the run's end says so; a failure under CI
+const title = HAS_CHROMIUM ? 'a web page in a real browser (chromium)' : `a web page in a real browser: SKIPPED, ${missingChromium()}`;
 
 /** What the attacker's page does: every request a page can send without a preflight, then the title says it is done. */
 function attackerPage(sandboxUrl: string, departureId: string, workspaceId: string): string {
@@ -47,7 +46,7 @@ function attackerPage(sandboxUrl: string, departureId: string, workspaceId: stri
     <script>${script}</script>`;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))(title, () => {
+describe.skipIf(!HAS_CHROMIUM)(title, () => {
   let sandbox: Sandbox;
   let attacker: Server;
   let browser: Browser;

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The CLI the tests spawn runs dist/'s bundle when it is at least as new as src/ (bin/sandbox.js),
+ * tsx over the sources otherwise: a start several times slower. After an edit of src/ the bundle
+ * is stale, and every spawned CLI of a run paid that, until the docs test rebuilt it in the middle
+ * of the run. The first spawn of a run rebuilds it once (issue 41); the other worker waits.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+
+const newestMtime = (dir: string): number =>
+  Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+
+/** bin/sandbox.js's own test of freshness. */
+export function bundleIsFresh(): boolean {
+  const stamp = join(ROOT, 'dist/.stamp');
+  return existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(join(ROOT, 'src'));
+}
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+let checked = false;
+
+/** Builds dist/ unless it is fresh; once per worker, under a lock in the run's scratch folder. */
+export function ensureBundle(): void {
+  if (checked) return;
+  if (bundleIsFresh()) {
+    checked = true;
+    return;
+  }
+  const run = process.env.SANDBOX_TEST_RUN_DIR;
+  const lock = run ? join(run, 'building-dist') : null;
+  for (const end = Date.now() + 300_000; lock; sleep(200)) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > end) throw new Error(`dist/ is stale and another test file has been building it for 300 s (${lock})`);
+    }
+  }
+  try {
+    if (!bundleIsFresh()) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe' });
+    checked = true;
+  } catch (error) {
+    const { stderr } = error as { stderr?: Buffer };
+    throw new Error(`scripts/build.mjs failed: ${stderr?.toString().trim() ?? String(error)}`);
+  } finally {
+    if (lock) rmSync(lock, { recursive: true, force: true });
+  }
+}

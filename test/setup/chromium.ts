@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import { CHROMIUM } from '../../bench/lib/chromium.ts';
+
+/**
+ * Whether the browser tests can run (issue 41: no silent skips). Without
+ * Chromium they are skipped, and the run's end says so in one line
+ * (test/setup/global.ts); under CI a missing browser fails the file instead,
+ * at its import, so that CI never passes without them.
+ */
+export const INSTALL_CHROMIUM = 'apt-get install -y chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export const ON_CI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
+
+export function missingChromium(): string {
+  return `Chromium is missing (${CHROMIUM}); install it: ${INSTALL_CHROMIUM}`;
+}
+
+/** At the top of a browser test file: false (skip its tests) without Chromium; throws under CI. */
+export function chromiumOrSkip(): boolean {
+  if (HAS_CHROMIUM) return true;
+  if (ON_CI) throw new Error(`${missingChromium()} (CI is set, so the browser tests fail rather than skip)`);
+  return false;
+}
