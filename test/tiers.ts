@@ -43,6 +43,7 @@ export const SPAWNING_FILES = [
   'test/inspector/data.test.ts',
   'test/inspector/guards.test.ts',
   'test/inspector/keys.test.ts',
+  'test/inspector/parity.test.ts',
   'test/inspector/requests.test.ts',
   'test/inspector/shell.test.ts',
   'test/inspector/time.test.ts',
