@@ -93,7 +93,7 @@ function writesBlock(w: WriteCostResult): string {
       [fmt(w.at1k.records), w.at1k.meanAckMs, w.at1k.p50AckMs, w.at1k.meanApplyUs],
       [fmt(w.at100k.records), w.at100k.meanAckMs, w.at100k.p50AckMs, w.at100k.meanApplyUs],
     ]),
-    `  context: ${fmt(w.concurrentWritesPerSec)} writes/s with 50 writers at 10k; p99 ${w.p99At100kMs} ms with 4 writers at 100k`,
+    `  context: ${fmt(w.concurrentWritesPerSec)} writes/s with 50 writers at 10k; p99 ${w.p99At100kMs} ms with 4 writers at 100k (${w.p99At100kWhilePackingMs} ms right after the seed, while it packs)`,
     `  compaction at ${fmt(w.pause.records)} records under writes: max event-loop delay ${w.pause.maxEventLoopDelayMs} ms (target < 50; ` +
       `${w.pause.baselineMaxEventLoopDelayMs} ms with writes alone), one compaction ${w.pause.compactionMs} ms`,
   ].join('\n');

@@ -6,6 +6,8 @@ export interface WriteCostResult {
   /** context from the same storage run */
   concurrentWritesPerSec: number;
   p99At100kMs: number;
+  /** the same right after the seed, while its rows are packed in the background (issue 35) */
+  p99At100kWhilePackingMs: number;
   /** event-loop delay while compactions write 100k records (issue 11, "No pause at scale") */
   pause: PauseResult;
 }
@@ -22,6 +24,7 @@ export async function runWriteCost(log: (line: string) => void): Promise<WriteCo
     at100k: result.writeCost.at100k,
     concurrentWritesPerSec: result.throughput.writesPerSecond,
     p99At100kMs: result.latency.p99Ms,
+    p99At100kWhilePackingMs: result.latency.whilePacking.p99Ms,
     pause: result.pause,
   };
 }
