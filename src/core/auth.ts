@@ -67,6 +67,8 @@ export class Auth {
    * it lazily (src/resources/organizations/usage.ts) and merges it into listings.
    */
   readonly lastUsed = new Map<string, string>();
+  /** called after each use is recorded in lastUsed: the organizations area arms its flush then */
+  onKeyUse: (() => void) | null = null;
   private readonly internalHash: string | null;
   private readonly workspaces: Repository<WorkspaceRecord>;
   private readonly workspaceKeys: Repository<ApiKeyRecord>;
@@ -157,6 +159,7 @@ export class Auth {
     const workspace = this.workspace(key.issuedByWorkspaceId);
     if (!workspace) throw keyWorkspaceDeleted(`org_${key.keyPrefix}`, key.issuedByWorkspaceId);
     this.lastUsed.set(key.id, this.clock.isoIn(key.issuedByWorkspaceId));
+    this.onKeyUse?.();
     const { rps, rpm, burst } = key.rateLimitPolicy;
     return {
       kind: 'organization',

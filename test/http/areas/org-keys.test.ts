@@ -127,6 +127,21 @@ describe('GET /v1/organizations/:id/api-keys', () => {
     expect(stored()).toBe(usedAt);
   });
 
+  it('schedules the flush only while a use waits: a long clock jump fires no flush per minute, and a use after it is still written within a minute', async () => {
+    const created = await issueKey(t, org, { scopes: ['products:read'] });
+    await t.sandbox.clock.advance(60_000); // whatever earlier tests left unwritten is written now
+    const flushes = async (ms: number) => {
+      const { ran } = await t.sandbox.clock.recordRuns(() => t.sandbox.clock.advance(ms));
+      return ran.filter((run) => run.label === 'organization key usage flush').length;
+    };
+    expect(await flushes(30 * 86_400_000)).toBe(0); // was 43,200: one a minute whatever happened
+    await t.request('GET', '/v1/products?limit=1', { key: created.key });
+    const usedAt = t.sandbox.clock.iso();
+    expect(await flushes(60_000)).toBe(1);
+    expect(t.sandbox.store.get<{ lastUsedAt: string | null }>('orgApiKeys', t.liveWorkspaceId, created.id)!.lastUsedAt).toBe(usedAt);
+    expect(await flushes(86_400_000)).toBe(0);
+  });
+
   it('lists only this organization\'s keys; unknown org -> 404', async () => {
     const keys = (await t.request('GET', path())).json().data;
     expect(keys.length).toBeGreaterThan(0);
