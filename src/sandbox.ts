@@ -36,6 +36,7 @@ import { WorkspaceManager, type CreateWorkspaceInput } from './workspaces/manage
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { freshenCopiedRow } from './workspaces/templates.ts';
 import type { Collections, InitialCollections, Store } from './storage/types.ts';
+import type { ProxyHandle } from './parity/proxy.ts';
 
 export interface Sandbox {
   /** base URL of the API and control plane, e.g. http://127.0.0.1:4010 (empty when not listening) */
@@ -57,7 +58,8 @@ export interface Sandbox {
   store: Store;
   app: FastifyInstance;
   options: ResolvedOptions;
-  /** one line each: what opening the database had to drop (the CLI prints them on stderr) */
+  /** the parity proxy when started with `proxy` (issue 40, docs/parity.md), else null */
+  proxy: ProxyHandle | null;
   /** one line each: what start had to drop or take over, and (appended by stop) what stop set aside */
   warnings: readonly string[];
   /** back to the fixtures (created workspaces are kept, back at their template) */
@@ -245,7 +247,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   if (url) controlPlane.prewarmAfter(CONTROL_PREWARM_MS);
 
   let stopped: Promise<StopSummary> | null = null;
-  return {
+  const sandbox: Sandbox = {
     url,
     controlUrl: url ? `${url}/__sandbox` : '',
     port,
@@ -261,6 +263,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
     store,
     app,
     options,
+    proxy: null,
     warnings,
     reset: ctx.reset,
     createWorkspace: (input) => createWorkspaceHandle(ctx, () => url, input),
@@ -269,6 +272,8 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
       (stopped ??= (async () => {
         // first the requests in flight, while everything they use still runs (src/http/drain.ts);
         // past the deadline the ones left are abandoned: a write they make after store.close() is refused
+        // the proxy first: its replays still use the app and the store
+        await sandbox.proxy?.stop();
         const summary = await drain.stop(options.stopTimeoutMs);
         clock.dispose();
         await app.close();
@@ -279,6 +284,17 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
         return summary;
       })()),
   };
+  if (options.proxy) {
+    // loaded only for `sandbox proxy`: a start does not pay for it
+    try {
+      const { startParityProxy } = await import('./parity/proxy-start.ts');
+      sandbox.proxy = await startParityProxy(sandbox, options.proxy);
+    } catch (err) {
+      await sandbox.stop().catch(() => undefined);
+      throw err;
+    }
+  }
+  return sandbox;
 }
 
 /** how long a listening sandbox waits before building its control plane unasked (http/control-forward.ts) */
