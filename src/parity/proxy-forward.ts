@@ -98,8 +98,9 @@ export function targetError(err: unknown, origin: string, timeoutMs: number): Ap
   if (code && TIMEOUT_CODES.has(code)) {
     return apiError(504, 'TARGET_TIMEOUT', 'Gateway timeout: the target did not answer in time').because('TARGET_TIMEOUT', `${origin} did not answer within ${timeoutMs} ms (--target-timeout); the request may or may not have been carried out there`);
   }
-  if (code && (GARBAGE_CODES.has(code) || code.startsWith('HPE_'))) {
-    return apiError(502, 'TARGET_BAD_ANSWER', 'Bad gateway: the target did not answer HTTP').because('TARGET_BAD_ANSWER', `${origin} answered something that is not an HTTP response (${code}); check that --target is the API's base URL`);
+  const parserError = (err as { name?: unknown } | null)?.name === 'HTTPParserError';
+  if (parserError || (code && (GARBAGE_CODES.has(code) || code.startsWith('HPE_')))) {
+    return apiError(502, 'TARGET_BAD_ANSWER', 'Bad gateway: the target did not answer HTTP').because('TARGET_BAD_ANSWER', `${origin} answered something that is not an HTTP response (${code ?? (err as Error).message.split('\n')[0]}); check that --target is the API's base URL`);
   }
   if (code === 'ESANDBOXSELF') {
     return apiError(502, 'TARGET_UNREACHABLE', 'Bad gateway: the target is this sandbox').because('TARGET_UNREACHABLE', `${origin} resolves to this sandbox or its proxy; --target must be the real API, not the sandbox itself`);
