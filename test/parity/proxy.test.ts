@@ -53,7 +53,7 @@ describe('sandbox proxy', () => {
     const exchange = await lastExchange();
     expect(exchange.sandbox?.status).toBe(200);
     expect(exchange.sandbox?.headers['x-ratelimit-limit']).toBeDefined();
-    expect(proxied.store.get<{ rateLimits?: string }>('workspaces', '_global', ws)?.rateLimits).toBe('report');
+    expect(proxied.store.get<{ id: string; rateLimits?: string }>('workspaces', '_global', ws)?.rateLimits).toBe('report');
   });
 
   it('gives the client the target answer byte for byte: status, headers, body', async () => {
