@@ -46,17 +46,20 @@ export async function runExchange(deps: ExchangeDeps, request: ClientRequest, an
 
   let learned = false;
   const failed: string[] = [];
+  const unmapped: { id: string; fields: string[] }[] = [];
   if (request.method === 'GET' && targetOk && (replay.status === 404 || (replay.status >= 200 && replay.status < 300))) {
     // a single record the sandbox answered 404 for; or the records of a page the sandbox's page lacks
     const only = replay.status === 404 ? new Set(recordsIn(target.body).map((r) => r.id as string)) : undefined;
-    const outcome = await learnFrom(sandbox.store, workspaceId, target.body, sandbox.clock.isoIn(workspaceId), only);
+    const outcome = await learnFrom(sandbox.store, workspaceId, target.body, sandbox.clock.isoIn(workspaceId), (id) => pairs.sandboxIdOf(id) !== undefined, only);
     learned = outcome.learned.length > 0 && (replay.status === 404 || missingFromPage(target.body, replay.body));
     for (const { collection, row } of outcome.learned) deps.onLearned?.(collection, row);
     failed.push(...outcome.failed.map((f) => f.id));
+    for (const { row, unmapped: fields } of outcome.learned) if (fields.length > 0) unmapped.push({ id: row.id, fields });
+    for (const { id, unmapped: fields } of outcome.failed) unmapped.push({ id, fields });
   }
   // asked again: a record learned just now is no longer unknown
   const unknownIds = [...new Set([...unknownBefore.filter((id) => !knows(sandbox, workspaceId, id)), ...failed])];
-  return { requestId, method: request.method, urlPath: request.path, target, sandbox: replay, learned, unknownIds };
+  return { requestId, method: request.method, urlPath: request.path, target, sandbox: replay, learned, unknownIds, ...(unmapped.length > 0 ? { unmapped } : {}) };
 }
 
 /** The target's page lists a record the sandbox's page does not: a page of other records, not drift. */

@@ -91,14 +91,15 @@ export interface LearnOutcome {
 
 /**
  * Learns each record of the target's answer that the workspace does not hold.
- * `only`, when given, limits it to those ids (the record a sandbox 404 was about).
+ * `only`, when given, limits it to those ids (the record a sandbox 404 was about);
+ * `paired` ids are never learned: the sandbox holds them under its own id.
  */
-export async function learnFrom(store: Store, workspaceId: string, targetBody: unknown, nowIso: string, only?: ReadonlySet<string>): Promise<LearnOutcome> {
+export async function learnFrom(store: Store, workspaceId: string, targetBody: unknown, nowIso: string, paired: (id: string) => boolean, only?: ReadonlySet<string>): Promise<LearnOutcome> {
   const outcome: LearnOutcome = { learned: [], failed: [] };
   const ops = [];
   for (const raw of recordsIn(targetBody)) {
     const id = raw.id as string;
-    if (only && !only.has(id)) continue;
+    if ((only && !only.has(id)) || paired(id)) continue;
     const collection = learnableCollectionOf(id);
     if (!collection) continue;
     const repo = collection.in(store);
