@@ -59,7 +59,9 @@ export async function runExchange(deps: ExchangeDeps, request: ClientRequest, an
   }
   // asked again: a record learned just now is no longer unknown
   const unknownIds = [...new Set([...unknownBefore.filter((id) => !knows(sandbox, workspaceId, id)), ...failed])];
-  return { requestId, method: request.method, urlPath: request.path, target, sandbox: replay, learned, unknownIds, ...(unmapped.length > 0 ? { unmapped } : {}) };
+  // an id the sandbox could not know makes its answer about other data, not about drift (types.ts: sandbox null)
+  const sandboxAnswer = unknownIds.length > 0 ? null : replay;
+  return { requestId, method: request.method, urlPath: request.path, target, sandbox: sandboxAnswer, learned, unknownIds, ...(unmapped.length > 0 ? { unmapped } : {}) };
 }
 
 /** The target's page lists a record the sandbox's page does not: a page of other records, not drift. */
