@@ -19,6 +19,7 @@ import { mcpCommand } from './commands/mcp.ts';
 import { openapiCommand } from './commands/openapi.ts';
 import { orgKeysCommand } from './commands/org-keys.ts';
 import { otpCommand } from './commands/otp.ts';
+import { parityCommand } from './commands/parity.ts';
 import { ratelimitCommand } from './commands/ratelimit.ts';
 import { scenarioCommand } from './commands/scenario.ts';
 import { seedCommand } from './commands/seed.ts';
@@ -68,6 +69,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   verifyCommand,
   eventsCommand,
   otpCommand,
+  parityCommand,
 ];
 
 /**

@@ -66,6 +66,9 @@ export type RequestLogLine = RouteData<typeof ROUTES.requests>[number];
 /** The run report (GET /__sandbox/report, `sandbox.report()`, `sandbox exec --report`). */
 export type RunReport = RouteData<typeof ROUTES.report>;
 export type HealthState = RouteData<typeof ROUTES.health>;
+/** The parity report of `sandbox proxy` (GET /__sandbox/parity, issue 40), and one difference's two answers. */
+export type ParityReport = RouteData<typeof ROUTES.parity>;
+export type ParityExample = RouteData<typeof ROUTES.parityExample>;
 export type VerificationSummary = RouteData<typeof ROUTES.verifications>[number];
 
 export { SseParser, type StreamEvent } from './sse.ts';
@@ -193,6 +196,10 @@ export class ControlClient {
   dataPage(workspaceId: string, collection: string, query: RouteInput<typeof ROUTES.dataPage>['query'] = {}) { return this.request(ROUTES.dataPage, { params: { id: workspaceId, collection }, query }); }
   dataRecord(workspaceId: string, collection: string, recordId: string) { return this.request(ROUTES.dataRecord, { params: { id: workspaceId, collection, recordId } }); }
   clearReport() { return this.request(ROUTES.clearReport); }
+  /** the parity report of a `sandbox proxy` (docs/parity.md); 404 when the sandbox is not one */
+  parity() { return this.request(ROUTES.parity); }
+  parityExample(requestId: string) { return this.request(ROUTES.parityExample, { params: { requestId } }); }
+  clearParity() { return this.request(ROUTES.clearParity); }
 
   delivery(id: string) { return this.request(ROUTES.delivery, { params: { id } }); }
   workspaceClock(id: string) { return this.request(ROUTES.workspaceClock, { params: { id } }); }

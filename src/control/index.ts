@@ -4,6 +4,7 @@ import { registerDataRoutes } from './data.ts';
 import { registerFaultRoutes } from './faults.ts';
 import { registerInspectorRoutes } from './inspector.ts';
 import { registerObserveRoutes } from './observe.ts';
+import { registerParityRoutes } from './parity.ts';
 import { registerRateLimitRoutes } from './rate-limits.ts';
 import { registerReportRoutes } from './report.ts';
 import { registerSeedControl } from './seed.ts';
@@ -29,6 +30,7 @@ export const CONTROL_MODULES: readonly ControlModule[] = [
   registerSeedControl,
   registerWorkspaceRoutes,
   registerReportRoutes,
+  registerParityRoutes,
   registerDataRoutes,
   registerInspectorRoutes,
 ];

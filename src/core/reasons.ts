@@ -36,6 +36,7 @@ export const REASON_CODES = {
   OUTSIDE_KEY_PRODUCTS: [404, "an organization key's productIds exclude the product asked for (or the departure's, booking's or policy's product)"],
   WORKSPACE_NOT_FOUND: [404, 'an internal service key named an unknown workspace in x-workspace-id'],
   ROUTE_NOT_FOUND: [404, 'no route has this method and path (with the closest route when there is one)'],
+  NOT_A_PROXY: [404, 'control plane: /__sandbox/parity on a sandbox that is not running as a parity proxy (`sandbox proxy --target <url>`)'],
   RATE_LIMIT_BURST: [429, 'a burst bucket is empty (workspace or organization key): when the next token comes; on a manual clock, how to advance it'],
   RATE_LIMIT_MINUTE: [429, 'a minute quota is used up (workspace or organization key): when the window resets; on a manual clock, how to advance it'],
   RATE_LIMIT_PER_SECOND: [429, "an organization key's rps cap is reached for this second"],

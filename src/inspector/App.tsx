@@ -2,6 +2,7 @@ import { pickerLabel } from './workspace-label.ts';
 import { Link, Redirect, Route, Router, Switch } from 'wouter';
 import { DataView } from './views/Data.tsx';
 import { KeysView } from './views/Keys.tsx';
+import { ParityView } from './views/Parity.tsx';
 import { RequestsView } from './views/Requests.tsx';
 import { TimeView } from './views/Time.tsx';
 import { WebhooksView } from './views/Webhooks.tsx';
@@ -16,6 +17,7 @@ const VIEWS = [
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/time', label: 'Time & state' },
   { path: '/keys', label: 'Keys' },
+  { path: '/parity', label: 'Parity' },
 ] as const;
 
 export function App() {
@@ -50,6 +52,9 @@ export function App() {
               </Route>
               <Route path="/keys" nest>
                 <KeysView />
+              </Route>
+              <Route path="/parity" nest>
+                <ParityView />
               </Route>
               <Route>
                 <Redirect to="/requests" replace />

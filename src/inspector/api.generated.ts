@@ -1089,6 +1089,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/parity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The parity proxy's differences between the target and the sandbox, most frequent first; 404 unless the sandbox runs as `sandbox proxy` */
+        get: operations["getSandboxParity"];
+        put?: never;
+        post?: never;
+        /** Start the parity report again from zero */
+        delete: operations["deleteSandboxParity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/parity/examples/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The two answers (target, sandbox) of the first example of a difference */
+        get: operations["getSandboxParityExample"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/workspaces/{id}/collections": {
         parameters: {
             query?: never;
@@ -1807,6 +1842,49 @@ export interface components {
             revokedAt?: string;
             /** @description present after revocation */
             revokedBy?: string;
+        };
+        ParityDifference: {
+            /** @enum {string} */
+            kind: "status" | "missing-field" | "extra-field" | "type" | "header" | "error" | "enum" | "unknown-id";
+            method: string;
+            /** @description the OpenAPI path template of the operation */
+            path: string;
+            /** @description a JSON path (data[].brand), a header's name for `header`, '' for `status` and `unknown-id` */
+            field: string;
+            /** @description the target's example value, or its JSON type or form where values legitimately differ */
+            target: unknown;
+            /** @description the sandbox's example value, type or form */
+            sandbox: unknown;
+            count: number;
+            /** @description the request id of the first exchange where it appeared (GET /__sandbox/parity/examples/{requestId}) */
+            requestId: string;
+        };
+        ParityExample: {
+            target: {
+                status: number;
+                headers: {
+                    [key: string]: string;
+                };
+                body?: unknown;
+            };
+            /** @description null when the replay could not be made */
+            sandbox: {
+                status: number;
+                headers: {
+                    [key: string]: string;
+                };
+                body?: unknown;
+            } | null;
+        };
+        ParityReport: {
+            /** @description /v1 requests the proxy forwarded */
+            requests: number;
+            /** @description of those, the ones compared: both sides answered, and it was not a learning call */
+            compared: number;
+            /** @description drift most frequent first, then unknown-id (data, not drift) */
+            differences: components["schemas"]["ParityDifference"][];
+            /** @description differences not kept: the report holds at most 2,000 lines */
+            omitted?: number;
         };
         Person: {
             /** @description shape ppl_<uuid> */
@@ -5692,6 +5770,105 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+        };
+    };
+    getSandboxParity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParityReport"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+        };
+    };
+    deleteSandboxParity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            cleared: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+        };
+    };
+    getSandboxParityExample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParityExample"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
             414: components["responses"]["Error"];
         };
     };

@@ -33,8 +33,10 @@ export interface ParityReportBody {
   requests: number;
   /** of those, the ones compared (both sides answered, and it was not a learning call) */
   compared: number;
-  /** most frequent first */
+  /** most frequent first; `unknown-id` (data, not drift) after the others */
   differences: Difference[];
+  /** differences not kept because the report's bound was reached (a count of exchanges); 0 normally */
+  omitted?: number;
 }
 
 /** one side's answer as the proxy saw it */
@@ -72,6 +74,8 @@ export interface IgnoreRule {
   /** a glob over `METHOD /v1/path/{template}` or the path template alone; `*` any run of characters */
   path: string;
   kind?: DifferenceKind;
+  /** a glob over the difference's field (`data[].*`, a header's name); every field when absent */
+  field?: string;
 }
 
 /** What the proxy feeds and the control plane reads. */

@@ -48,6 +48,7 @@ describe('the control-plane contract', () => {
       import('../../src/control/contracts/snapshots.ts').then((m) => m.SNAPSHOT_ROUTES),
       import('../../src/control/contracts/observe.ts').then((m) => m.OBSERVE_ROUTES),
       import('../../src/control/contracts/report.ts').then((m) => m.REPORT_ROUTES),
+      import('../../src/control/contracts/parity.ts').then((m) => m.PARITY_ROUTES),
       import('../../src/control/contracts/seed.ts').then((m) => m.SEED_ROUTES),
       import('../../src/control/contracts/data.ts').then((m) => m.DATA_ROUTES),
       import('../../src/resources/organizations/control-contract.ts').then((m) => m.ORG_KEY_CONTROL_ROUTES),

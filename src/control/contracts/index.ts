@@ -6,6 +6,7 @@ import { DATA_ROUTES } from './data.ts';
 import { FAULT_ROUTES } from './faults.ts';
 import { HEALTH_ROUTES } from './health.ts';
 import { OBSERVE_ROUTES } from './observe.ts';
+import { PARITY_ROUTES } from './parity.ts';
 import { PLANE_ROUTES } from './plane.ts';
 import { RATE_LIMIT_ROUTES } from './rate-limits.ts';
 import { REPORT_ROUTES } from './report.ts';
@@ -29,6 +30,7 @@ export const CONTROL_ROUTES = {
   ...SNAPSHOT_ROUTES,
   ...OBSERVE_ROUTES,
   ...REPORT_ROUTES,
+  ...PARITY_ROUTES,
   ...SEED_ROUTES,
   ...DATA_ROUTES,
   ...ORG_KEY_CONTROL_ROUTES,

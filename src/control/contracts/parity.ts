@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { DIFFERENCE_KINDS } from '../../parity/types.ts';
+import { defineRoutes } from '../contract.ts';
+
+/**
+ * The parity report of `sandbox proxy` (issue 40; docs/parity.md, "Reading the report"): the shapes
+ * of src/parity/types.ts as schemas. Each route answers 404 with a reason when the sandbox does not
+ * run as a parity proxy (ctx.parity.recorder is null).
+ */
+export const ParityDifferenceSchema = z.object({
+  kind: z.enum(DIFFERENCE_KINDS),
+  method: z.string(),
+  path: z.string().describe('the OpenAPI path template of the operation'),
+  field: z.string().describe("a JSON path (data[].brand), a header's name for `header`, '' for `status` and `unknown-id`"),
+  target: z.unknown().describe("the target's example value, or its JSON type or form where values legitimately differ"),
+  sandbox: z.unknown().describe("the sandbox's example value, type or form"),
+  count: z.number().int(),
+  requestId: z.string().describe('the request id of the first exchange where it appeared (GET /__sandbox/parity/examples/{requestId})'),
+}).meta({ id: 'ParityDifference' });
+
+export const ParityReportSchema = z.object({
+  requests: z.number().int().describe('/v1 requests the proxy forwarded'),
+  compared: z.number().int().describe('of those, the ones compared: both sides answered, and it was not a learning call'),
+  differences: z.array(ParityDifferenceSchema).describe('drift most frequent first, then unknown-id (data, not drift)'),
+  omitted: z.number().int().optional().describe('differences not kept: the report holds at most 2,000 lines'),
+}).meta({ id: 'ParityReport' });
+
+const ParityAnswerSchema = z.object({
+  status: z.number().int(),
+  headers: z.record(z.string(), z.string()),
+  body: z.unknown().optional(),
+});
+export const ParityExampleSchema = z.object({
+  target: ParityAnswerSchema,
+  sandbox: ParityAnswerSchema.nullable().describe('null when the replay could not be made'),
+}).meta({ id: 'ParityExample' });
+
+export const PARITY_ROUTES = defineRoutes({
+  parity: { method: 'GET', path: '/parity', data: ParityReportSchema, errors: [404], summary: "The parity proxy's differences between the target and the sandbox, most frequent first; 404 unless the sandbox runs as `sandbox proxy`" },
+  parityExample: { method: 'GET', path: '/parity/examples/:requestId', params: z.object({ requestId: z.string() }), data: ParityExampleSchema, errors: [404], summary: 'The two answers (target, sandbox) of the first example of a difference' },
+  clearParity: { method: 'DELETE', path: '/parity', data: z.object({ cleared: z.literal(true) }), errors: [404], summary: 'Start the parity report again from zero' },
+});

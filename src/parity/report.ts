@@ -1,0 +1,175 @@
+import type { CatalogRoute } from '../http/openapi.ts';
+import { compareAnswers, type Finding, type NullObservation } from './compare.ts';
+import { EnumIndex } from './enums.ts';
+import { ignoreMatcher } from './ignore.ts';
+import { OperationIndex } from './operation.ts';
+import { DIFFERENCE_KINDS, type Answer, type Difference, type DifferenceKind, type Exchange, type IgnoreRule, type ParityRecorder, type ParityReportBody } from './types.ts';
+
+/**
+ * The parity report (issue 40, points 2 and 3): every exchange the proxy saw, compared
+ * (./compare.ts), its differences aggregated by (kind, method, path template, field) with a
+ * count and the request id of the first example, whose two answers are kept for the inspector's
+ * side-by-side view. Everything a client can grow is bounded: the differences, the null
+ * observations and the examples (docs/parity.md, "Reading the report").
+ */
+export interface ParityRecorderOptions {
+  ignore?: readonly IgnoreRule[];
+  /** the sandbox's route catalog (ctx.routes): the path templates, and the OpenAPI document the enums are read from */
+  routes: { routes: readonly CatalogRoute[]; document(): string };
+}
+
+export const PARITY_LIMITS = {
+  /** distinct (kind, method, path, field) lines */
+  differences: 2000,
+  /** distinct fields where null was seen on one side */
+  nullFields: 5000,
+  /** exchanges whose two answers are kept */
+  examples: 500,
+  /** the JSON text of the kept answers, all together */
+  exampleBytes: 32 * 1024 * 1024,
+} as const;
+
+interface NullStats {
+  method: string;
+  path: string;
+  field: string;
+  targetNull: boolean;
+  sandboxNull: boolean;
+  targetTypes: Set<string>;
+  sandboxTypes: Set<string>;
+  /** exchanges where one side was null and the other was not */
+  mismatches: number;
+  requestId: string;
+}
+
+interface Example {
+  target: Answer;
+  sandbox: Answer | null;
+}
+
+const KIND_ORDER = new Map<DifferenceKind, number>(DIFFERENCE_KINDS.map((kind, i) => [kind, i]));
+/** response headers never kept in an example: what a target may set that is a secret */
+const SECRET_HEADERS = new Set(['set-cookie', 'authorization', 'proxy-authorization', 'www-authenticate']);
+
+const keyOf = (kind: string, method: string, path: string, field: string): string => JSON.stringify([kind, method, path, field]);
+const typesText = (types: Set<string>, withNull: boolean): string => [...[...types].sort(), ...(withNull ? ['null'] : [])].join('|') || 'null';
+
+export function createParityRecorder(options: ParityRecorderOptions): ParityRecorder {
+  const operations = new OperationIndex(() => options.routes.routes);
+  const enums = new EnumIndex(() => options.routes.document());
+  const ignored = ignoreMatcher(options.ignore ?? []);
+  let requests = 0;
+  let compared = 0;
+  let omitted = 0;
+  let exampleBytes = 0;
+  const differences = new Map<string, Difference>();
+  const nullStats = new Map<string, NullStats>();
+  const examples = new Map<string, Example>();
+
+  const keepExample = (exchange: Exchange): void => {
+    if (examples.has(exchange.requestId) || examples.size >= PARITY_LIMITS.examples) return;
+    const target = withoutSecrets(exchange.target);
+    const sandbox = exchange.sandbox && withoutSecrets(exchange.sandbox);
+    const bytes = (JSON.stringify(target.body)?.length ?? 0) + (JSON.stringify(sandbox?.body)?.length ?? 0);
+    if (exampleBytes + bytes > PARITY_LIMITS.exampleBytes) return;
+    exampleBytes += bytes;
+    examples.set(exchange.requestId, { target, sandbox });
+  };
+
+  const add = (exchange: Exchange, path: string, finding: Finding): void => {
+    if (ignored(finding.kind, exchange.method, path, finding.field)) return;
+    const key = keyOf(finding.kind, exchange.method, path, finding.field);
+    const known = differences.get(key);
+    if (known) {
+      known.count++;
+      return;
+    }
+    if (differences.size >= PARITY_LIMITS.differences) {
+      omitted++;
+      return;
+    }
+    differences.set(key, { kind: finding.kind, method: exchange.method, path, field: finding.field, target: finding.target, sandbox: finding.sandbox, count: 1, requestId: exchange.requestId });
+    keepExample(exchange);
+  };
+
+  const observeNull = (exchange: Exchange, path: string, seen: NullObservation): void => {
+    const key = keyOf('null', exchange.method, path, seen.field);
+    let stats = nullStats.get(key);
+    if (!stats) {
+      if (nullStats.size >= PARITY_LIMITS.nullFields) return;
+      stats = { method: exchange.method, path, field: seen.field, targetNull: false, sandboxNull: false, targetTypes: new Set(), sandboxTypes: new Set(), mismatches: 0, requestId: exchange.requestId };
+      nullStats.set(key, stats);
+    }
+    stats.targetNull ||= seen.targetNull;
+    stats.sandboxNull ||= seen.sandboxNull;
+    for (const type of seen.targetTypes) stats.targetTypes.add(type);
+    for (const type of seen.sandboxTypes) stats.sandboxTypes.add(type);
+    // a value against null: one side null only, the other with a value
+    const mismatch = (seen.targetNull && !seen.sandboxNull && seen.sandboxTypes.length > 0) || (seen.sandboxNull && !seen.targetNull && seen.targetTypes.length > 0);
+    if (!mismatch) return;
+    if (stats.mismatches++ === 0) {
+      stats.requestId = exchange.requestId;
+      keepExample(exchange);
+    }
+  };
+
+  return {
+    record(exchange) {
+      requests++;
+      const method = exchange.method.toUpperCase();
+      const normalized = method === exchange.method ? exchange : { ...exchange, method };
+      const path = operations.templateOf(method, exchange.urlPath.split('?')[0]!);
+      // data, not drift: the records the sandbox could not learn, one line per operation
+      for (const id of exchange.unknownIds) add(normalized, path, { kind: 'unknown-id', field: '', target: id, sandbox: ABSENT_ID });
+      // learning is never drift: the sandbox did not know the record and now does (issue 40, point 2)
+      if (exchange.learned || exchange.sandbox === null) return;
+      compared++;
+      const comparison = compareAnswers(exchange.target, exchange.sandbox, (status) => enums.enumsOf(method, path, status));
+      for (const finding of comparison.findings) add(normalized, path, finding);
+      for (const seen of comparison.nulls) observeNull(normalized, path, seen);
+    },
+    report(): ParityReportBody {
+      const list = [...differences.values(), ...nullabilityDifferences(nullStats, ignored).filter((d) => !differences.has(keyOf(d.kind, d.method, d.path, d.field)))].map((d) => ({ ...d }));
+      list.sort(byFrequency);
+      return { requests, compared, differences: list, omitted };
+    },
+    example(requestId) {
+      return examples.get(requestId);
+    },
+    clear() {
+      requests = compared = omitted = exampleBytes = 0;
+      differences.clear();
+      nullStats.clear();
+      examples.clear();
+    },
+  };
+}
+
+/** what an unknown id's sandbox side shows: it had no such record, and could not learn it */
+const ABSENT_ID = 'unknown to the sandbox';
+
+/**
+ * A value against null is not a `type` difference; nullability is, when over every exchange one
+ * side was never null there and the other sometimes was (issue 40, point 3).
+ */
+function nullabilityDifferences(stats: ReadonlyMap<string, NullStats>, ignored: ReturnType<typeof ignoreMatcher>): Difference[] {
+  const out: Difference[] = [];
+  for (const s of stats.values()) {
+    if (s.mismatches === 0 || (s.targetNull && s.sandboxNull)) continue;
+    if (ignored('type', s.method, s.path, s.field)) continue;
+    out.push({ kind: 'type', method: s.method, path: s.path, field: s.field, target: typesText(s.targetTypes, s.targetNull), sandbox: typesText(s.sandboxTypes, s.sandboxNull), count: s.mismatches, requestId: s.requestId });
+  }
+  return out;
+}
+
+/** Drift first, most frequent first; `unknown-id` (data) after it; then by kind, operation and field, so the order is stable. */
+function byFrequency(a: Difference, b: Difference): number {
+  const data = Number(a.kind === 'unknown-id') - Number(b.kind === 'unknown-id');
+  return data || b.count - a.count || KIND_ORDER.get(a.kind)! - KIND_ORDER.get(b.kind)! || a.path.localeCompare(b.path) || a.method.localeCompare(b.method) || a.field.localeCompare(b.field);
+}
+
+function withoutSecrets(answer: Answer): Answer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) if (!SECRET_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  return { status: answer.status, headers, body: answer.body };
+}
