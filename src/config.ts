@@ -52,8 +52,8 @@ export const ProxyOptionsSchema = z.object({
   workspace: z.string().min(1).optional(),
   /** a directory where what was learned is written as fixtures (`sandbox start --fixtures <dir>` loads it) */
   record: z.string().min(1).optional(),
-  /** differences not to report: a glob over the operation path, and a kind (src/parity/types.ts, IgnoreRule) */
-  ignore: z.array(z.object({ path: z.string().min(1), kind: z.enum(DIFFERENCE_KINDS).optional() })).default([]),
+  /** differences not to report: a glob over the operation, an optional kind and field glob (src/parity/types.ts, IgnoreRule; src/parity/ignore.ts) */
+  ignore: z.array(z.object({ path: z.string().min(1), kind: z.enum(DIFFERENCE_KINDS).optional(), field: z.string().min(1).optional() })).default([]),
   /** the proxy's port on the sandbox's (loopback) host; 0 = any free port */
   port: z.number().int().min(0).max(65535).default(0),
   /** the target's deadline for its headers, then for its body: past it the client gets a 504 */

@@ -1,7 +1,8 @@
 import { DEFAULT_STOP_TIMEOUT_MS, DEFAULT_TARGET_TIMEOUT_MS } from '../config.ts';
 import type { IgnoreRule } from '../parity/types.ts';
 import type { Sandbox } from '../sandbox.ts';
-import { errorMessage, bold, cyan, dim, green, printJson } from './output.ts';
+import { readIgnoreFile } from '../parity/ignore.ts';
+import { errorMessage, bold, cyan, dim, fail, green, printJson } from './output.ts';
 import { openCliSandbox, startOptions, type StartFlags } from './start.ts';
 import { armStopDeadline, endNow } from './stop-deadline.ts';
 
@@ -16,6 +17,7 @@ export interface ProxyFlags extends StartFlags {
   workspace?: string;
   record?: string;
   ignore?: IgnoreRule[];
+  ignoreFile?: string;
   sandboxPort: number;
   /** milliseconds */
   targetTimeout?: number;
@@ -37,6 +39,12 @@ export async function runProxy(flags: ProxyFlags): Promise<Sandbox> {
       },
     );
   };
+  let ignore: IgnoreRule[];
+  try {
+    ignore = [...(flags.ignoreFile ? readIgnoreFile(flags.ignoreFile) : []), ...(flags.ignore ?? [])];
+  } catch (err) {
+    fail(errorMessage(err));
+  }
   process.on('SIGINT', () => shutdown());
   process.on('SIGTERM', () => shutdown());
   sandbox = await openCliSandbox(
@@ -46,7 +54,7 @@ export async function runProxy(flags: ProxyFlags): Promise<Sandbox> {
         target: flags.target,
         port: flags.port,
         timeoutMs: flags.targetTimeout ?? DEFAULT_TARGET_TIMEOUT_MS,
-        ignore: flags.ignore ?? [],
+        ignore,
         ...(flags.workspace ? { workspace: flags.workspace } : {}),
         ...(flags.record ? { record: flags.record } : {}),
       },

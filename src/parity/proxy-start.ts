@@ -1,12 +1,13 @@
 import type { ProxyOptions } from '../config.ts';
 import type { Sandbox } from '../sandbox.ts';
 import { startProxy, type ProxyHandle } from './proxy.ts';
+import { createParityRecorder } from './report.ts';
 
 /**
  * createSandbox({proxy}) and `sandbox proxy` start the proxy here, with the
- * recorder that compares the two answers (unless one was set on
- * ctx.parity.recorder before, as tests do).
+ * recorder that compares the two answers (src/parity/report.ts), unless one was
+ * set on ctx.parity.recorder before.
  */
 export async function startParityProxy(sandbox: Sandbox, options: ProxyOptions): Promise<ProxyHandle> {
-  return startProxy(sandbox, options);
+  return startProxy(sandbox, options, () => createParityRecorder({ ignore: options.ignore, routes: sandbox.context.routes }));
 }

@@ -39,4 +39,13 @@ describe('sandbox proxy', () => {
     expect(exit.stderr.trim().split('\n')).toHaveLength(1);
     expect(exit.stderr).toMatch(/--target must be an http:\/\/ or https:\/\/ URL/);
   });
+
+  it('refuses a bad ignore rule or ignore file in one line, before starting', async () => {
+    const rule = await runCli(['proxy', '--target', target.url, '--port', '0', '--ignore', 'GET /v1/products*:extra-fields']).exit;
+    expect(rule.code).not.toBe(0);
+    expect(rule.stderr).toMatch(/unknown kind "extra-fields"/);
+    const file = await runCli(['proxy', '--target', target.url, '--port', '0', '--ignore-file', '/nonexistent/rules.json']).exit;
+    expect(file.code).toBe(1);
+    expect(file.stderr.trim().split('\n')).toEqual(['sandbox: /nonexistent/rules.json: no such ignore file']);
+  });
 });

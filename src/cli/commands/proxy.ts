@@ -1,17 +1,18 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { DIFFERENCE_KINDS, type IgnoreRule } from '../../parity/types.ts';
+import { parseIgnoreFlag } from '../../parity/ignore.ts';
+import type { IgnoreRule } from '../../parity/types.ts';
 import { durationOption } from '../duration.ts';
 import { withEnvOptions } from '../env-options.ts';
 import { parseInteger } from './options.ts';
 import { withServeOptions } from './start.ts';
 
-/** `--ignore <glob>` or `--ignore <kind>:<glob>`, repeatable (docs/parity.md, "Ignore rules"). */
+/** `--ignore <rule>`, repeatable, in the flag form of src/parity/ignore.ts (docs/parity.md, "Ignore rules"). */
 export function collectIgnoreRule(value: string, previous: IgnoreRule[] = []): IgnoreRule[] {
-  const colon = value.indexOf(':');
-  const kind = colon > 0 ? value.slice(0, colon) : '';
-  const rule: IgnoreRule = (DIFFERENCE_KINDS as readonly string[]).includes(kind) ? { path: value.slice(colon + 1), kind: kind as IgnoreRule['kind'] & string } : { path: value };
-  if (rule.path.trim() === '') throw new InvalidArgumentError(`--ignore takes a path glob, optionally after a kind (${DIFFERENCE_KINDS.join(', ')}) and a colon, e.g. 'header:GET /v1/products*', not "${value}"`);
-  return [...previous, rule];
+  try {
+    return [...previous, parseIgnoreFlag(value)];
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 /** `sandbox proxy --target <url>`: the parity proxy of issue 40, with every option of `start`. */
@@ -20,7 +21,8 @@ export function proxyCommand(program: Command): void {
     .requiredOption('--target <url>', "the real API's base URL, e.g. https://api.example.com (the only place /v1 requests are forwarded)")
     .option('--workspace <id or name>', 'the fixture workspace the replays run in (default: the first sandbox-mode one)')
     .option('--record <dir>', 'write what the proxy learned (products, departures, people, ...) as a fixtures directory for `sandbox start --fixtures <dir>`')
-    .option('--ignore <rule>', "a difference not to report: a path glob, or <kind>:<glob> (e.g. 'header:/v1/products*'); repeatable", collectIgnoreRule)
+    .option('--ignore <rule>', "a difference not to report: '[METHOD ]<path glob>[:<kind>[:<field glob>]]', e.g. 'GET /v1/products*:extra-field'; repeatable", collectIgnoreRule)
+    .option('--ignore-file <file>', 'ignore rules from a JSON file: a list of rules (objects {path, kind?, field?} or strings in the --ignore form), or {"ignore": [...]}')
     .option('--sandbox-port <port>', "the sandbox's own port (--port is the proxy's; 0 = any free port)", parseInteger('--sandbox-port', 0, 65535), 0)
     .option('--target-timeout <duration>', 'how long the target may take to answer before the client gets a 504 (default 30s)', durationOption('--target-timeout', 1, 600_000, { plainSeconds: true }))
     .option('--json', 'print one JSON line with the proxy URL, the sandbox and control URLs, the target and the workspace, instead of the banner')
