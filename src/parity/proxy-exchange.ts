@@ -33,13 +33,22 @@ function collectionOfId(value: string): Collection<StoredRow> | undefined {
   return PREFIXED.find((c) => value.startsWith(`${c.idPrefix}_`) && value.length > c.idPrefix!.length + 1);
 }
 
+/**
+ * Lets the client's requests that arrived meanwhile go first: each step of a replay is CPU work on
+ * the proxy's one thread, and between steps the poll phase reads and forwards what came in.
+ */
+export const yieldToClients = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export async function runExchange(deps: ExchangeDeps, request: ClientRequest, answer: TargetAnswer): Promise<Exchange> {
   const { sandbox, workspaceId, pairs } = deps;
+  await yieldToClients();
   const target = targetAnswer(answer);
   const requestId = target.headers['x-request-id'] ?? `proxy_${randomUUID()}`;
   const carried = idsCarried(request);
   const unknownBefore = carried.filter((id) => pairs.sandboxIdOf(id) === undefined && !knows(sandbox, workspaceId, id));
+  await yieldToClients();
   const replay = await replayInSandbox(sandbox.app, request, deps.workspaceKey, pairs);
+  await yieldToClients();
 
   const targetOk = target.status >= 200 && target.status < 300;
   if (request.method === 'POST' && targetOk && replay.status >= 200 && replay.status < 300) pairs.pairFrom(target.body, replay.body);

@@ -5,7 +5,7 @@ import type { ProxyOptions } from '../config.ts';
 import { isLoopback } from '../config.ts';
 import { SandboxError, type Sandbox } from '../sandbox.ts';
 import { GLOBAL_PARTITION } from '../storage/types.ts';
-import { runExchange } from './proxy-exchange.ts';
+import { runExchange, yieldToClients } from './proxy-exchange.ts';
 import { createForwarder } from './proxy-forward.ts';
 import { proxyLookup } from './proxy-guard.ts';
 import { IdPairs } from './proxy-ids.ts';
@@ -57,7 +57,10 @@ export async function startProxy(sandbox: Sandbox, options: ProxyOptions, makeRe
     afterAnswer: (request, answer) => {
       queue = queue
         .then(() => runExchange({ sandbox, workspaceId: workspace.id, workspaceKey: workspace.key, pairs, onLearned: learned ? (c, row) => learned.add(c, row) : undefined }, request, answer))
-        .then((exchange) => sandbox.context.parity.recorder?.record(exchange))
+        .then(async (exchange) => {
+          await yieldToClients(); // the comparison is the largest step: after what came in meanwhile
+          sandbox.context.parity.recorder?.record(exchange);
+        })
         // the client has its answer; a replay that fails costs only its comparison
         .catch((err: unknown) => process.emitWarning(`parity proxy: a replay failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));
     },
