@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Sandbox } from '../sandbox.ts';
 import { COLLECTION_REGISTRY } from '../resources/index.ts';
 import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Exchange } from './types.ts';
 import type { TargetAnswer } from './proxy-forward.ts';
 import type { IdPairs } from './proxy-ids.ts';
+import type { ProxyHost } from './proxy-host.ts';
 import { learnFrom, recordsIn } from './proxy-learn.ts';
 import { parseJson, replayInSandbox, targetAnswer, type ClientRequest } from './proxy-replay.ts';
 
@@ -16,7 +16,7 @@ import { parseJson, replayInSandbox, targetAnswer, type ClientRequest } from './
  * later request finds the ids an earlier create paired.
  */
 export interface ExchangeDeps {
-  sandbox: Sandbox;
+  sandbox: ProxyHost;
   workspaceId: string;
   workspaceKey: string;
   pairs: IdPairs;
@@ -25,9 +25,9 @@ export interface ExchangeDeps {
 }
 
 /** Collections with an id prefix, longest prefix first (so `gal_file_` wins over a shorter one). */
-const PREFIXED = COLLECTION_REGISTRY.all
+const PREFIXED: readonly Collection[] = COLLECTION_REGISTRY.all
   .filter((c) => c.idPrefix !== null && !c.internal)
-  .sort((a, b) => b.idPrefix!.length - a.idPrefix!.length) as unknown as Collection<StoredRow>[];
+  .sort((a, b) => b.idPrefix!.length - a.idPrefix!.length);
 
 function collectionOfId(value: string): Collection<StoredRow> | undefined {
   return PREFIXED.find((c) => value.startsWith(`${c.idPrefix}_`) && value.length > c.idPrefix!.length + 1);
@@ -59,7 +59,7 @@ export async function runExchange(deps: ExchangeDeps, request: ClientRequest, an
   if (request.method === 'GET' && targetOk && (replay.status === 404 || (replay.status >= 200 && replay.status < 300))) {
     // a single record the sandbox answered 404 for; or the records of a page the sandbox's page lacks
     const only = replay.status === 404 ? new Set(recordsIn(target.body).map((r) => r.id as string)) : undefined;
-    const outcome = await learnFrom(sandbox.store, workspaceId, target.body, sandbox.clock.isoIn(workspaceId), (id) => pairs.sandboxIdOf(id) !== undefined, only);
+    const outcome = await learnFrom(sandbox.context.store, workspaceId, target.body, sandbox.context.clock.isoIn(workspaceId), (id) => pairs.sandboxIdOf(id) !== undefined, only);
     learned = outcome.learned.length > 0 && (replay.status === 404 || missingFromPage(target.body, replay.body));
     for (const { collection, row } of outcome.learned) deps.onLearned?.(collection, row);
     failed.push(...outcome.failed.map((f) => f.id));
@@ -79,9 +79,9 @@ function missingFromPage(targetBody: unknown, sandboxBody: unknown): boolean {
   return recordsIn(targetBody).some((r) => !ours.has(r.id));
 }
 
-function knows(sandbox: Sandbox, workspaceId: string, id: string): boolean {
+function knows(sandbox: ProxyHost, workspaceId: string, id: string): boolean {
   const collection = collectionOfId(id);
-  return collection === undefined || collection.in(sandbox.store).has(workspaceId, id);
+  return collection === undefined || collection.in(sandbox.context.store).has(workspaceId, id);
 }
 
 /** Every string of the request that is an id of a collection we hold: path segments, query values, JSON body strings. */

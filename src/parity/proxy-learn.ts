@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Store } from '../storage/types.ts';
 import { PRODUCT_COLLECTIONS } from '../resources/catalog/collections.ts';
@@ -18,10 +18,10 @@ import { PRODUCTS } from '../resources/products/collections.ts';
  * `unknown-id`). Only catalog-like records are learned: never credentials,
  * webhook secrets or bookings (state the client makes through the proxy).
  */
-const LEARNABLE: readonly Collection<StoredRow>[] = [PRODUCTS, DEPARTURES, PEOPLE, POLICIES, FORMS, PRODUCT_COLLECTIONS] as unknown as Collection<StoredRow>[];
+const LEARNABLE: readonly Collection[] = [PRODUCTS, DEPARTURES, PEOPLE, POLICIES, FORMS, PRODUCT_COLLECTIONS];
 
 /** The learnable collection an id belongs to, by its prefix (`prod_`, `dept_`, `ppl_`, ...). */
-export function learnableCollectionOf(id: string): Collection<StoredRow> | undefined {
+export function learnableCollectionOf(id: string): Collection | undefined {
   return LEARNABLE.find((c) => c.idPrefix !== null && id.startsWith(`${c.idPrefix}_`));
 }
 
@@ -36,10 +36,10 @@ export interface MappedRecord {
 const WORKSPACE_FIELDS = new Set(['workspace_id', 'workspaceId']);
 const TIME_FIELDS = new Set(['createdAt', 'updatedAt', 'created_at', 'updated_at']);
 
-export function mapRecord(collection: Collection<StoredRow>, raw: Record<string, unknown>, fill: { workspaceId: string; nowIso: string }): MappedRecord {
-  const schema = collection.schema as unknown as z.ZodObject<Record<string, z.ZodType>>;
-  const shape = schema.shape;
-  if (!shape) return { row: null, unmapped: ['(record schema is not an object)'] };
+export function mapRecord(collection: Collection, raw: Record<string, unknown>, fill: { workspaceId: string; nowIso: string }): MappedRecord {
+  const schema = collection.schema;
+  if (!(schema instanceof z.ZodObject)) return { row: null, unmapped: ['(record schema is not an object)'] };
+  const shape: Record<string, z.ZodType> = schema.shape;
   const row: Record<string, unknown> = {};
   const unmapped: string[] = [];
   let complete = true;

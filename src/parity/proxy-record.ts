@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { FixtureCollectionSchema, FixtureDepartureSchema, FixtureFormSchema, FixturePersonSchema, FixturePolicySchema, FixtureProductSchema } from '../fixtures/schema.ts';
 import type { StoredRow } from '../storage/collection.ts';
 
@@ -69,13 +69,13 @@ export class LearnedRecords {
   fixture(): Record<string, unknown> {
     const sections: Record<string, unknown[]> = {};
     const skipped: string[] = [];
-    const products = [...(this.#rows.get('products')?.values() ?? [])] as unknown as Record<string, unknown>[];
+    const products: Record<string, unknown>[] = [...(this.#rows.get('products')?.values() ?? [])];
     // a fixture workspace has one currency; its products take it
     const currency = typeof products[0]?.currency === 'string' ? products[0].currency : this.workspace.currency;
     for (const [section, spec] of Object.entries(SECTIONS) as [Section, (typeof SECTIONS)[Section]][]) {
       sections[section] = [];
       for (const row of this.#rows.get(section)?.values() ?? []) {
-        const raw = row as unknown as Record<string, unknown>;
+        const raw: Record<string, unknown> = row;
         const parsed = spec.schema.safeParse(spec.from(raw));
         if (section === 'products' && raw.currency !== currency) skipped.push(`${row.id} (in ${String(raw.currency)}, the workspace's currency is ${currency})`);
         else if (parsed.success) sections[section]!.push(parsed.data);
@@ -123,7 +123,7 @@ export class LearnedRecords {
 
 /** The row's fields that the fixture schema declares (the rest, such as timestamps, the generator fills). */
 function pick(row: Record<string, unknown>, schema: z.ZodType): Record<string, unknown> {
-  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  const shape: Record<string, unknown> = schema instanceof z.ZodObject ? schema.shape : {};
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(shape)) if (key in row) out[key] = row[key];
   return out;

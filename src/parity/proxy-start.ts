@@ -1,6 +1,5 @@
 import type { ProxyOptions } from '../config.ts';
-import type { Sandbox } from '../sandbox.ts';
-import { startProxy, type ProxyHandle } from './proxy.ts';
+import { startProxy, type ProxyHandle, type ProxyHost } from './proxy.ts';
 import { createParityRecorder } from './report.ts';
 
 /**
@@ -8,6 +7,6 @@ import { createParityRecorder } from './report.ts';
  * recorder that compares the two answers (src/parity/report.ts), unless one was
  * set on ctx.parity.recorder before.
  */
-export async function startParityProxy(sandbox: Sandbox, options: ProxyOptions): Promise<ProxyHandle> {
+export async function startParityProxy(sandbox: ProxyHost, options: ProxyOptions): Promise<ProxyHandle> {
   return startProxy(sandbox, options, () => createParityRecorder({ ignore: options.ignore, routes: sandbox.context.routes }));
 }

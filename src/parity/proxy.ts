@@ -3,7 +3,7 @@ import { WORKSPACES } from '../core/tenancy.ts';
 import { SelfGuard } from '../core/self-guard.ts';
 import type { ProxyOptions } from '../config.ts';
 import { isLoopback } from '../config.ts';
-import { SandboxError, type Sandbox } from '../sandbox.ts';
+import { ProxyStartError, type ProxyHost } from './proxy-host.ts';
 import { GLOBAL_PARTITION } from '../storage/types.ts';
 import { runExchange, yieldToClients } from './proxy-exchange.ts';
 import { createForwarder } from './proxy-forward.ts';
@@ -20,6 +20,8 @@ import type { ParityRecorder } from './types.ts';
  * replayed in a sandbox workspace, and both answers go to the parity
  * recorder (`ctx.parity.recorder`). docs/parity.md.
  */
+export type { ProxyHost } from './proxy-host.ts';
+
 export interface ProxyHandle {
   /** the proxy's base URL, which clients use instead of the target's */
   url: string;
@@ -33,14 +35,14 @@ export interface ProxyHandle {
   stop(): Promise<void>;
 }
 
-export async function startProxy(sandbox: Sandbox, options: ProxyOptions, makeRecorder?: () => ParityRecorder): Promise<ProxyHandle> {
+export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, makeRecorder?: () => ParityRecorder): Promise<ProxyHandle> {
   const target = parseTarget(options.target);
-  const host = sandbox.options.host;
-  if (!isLoopback(host)) throw new SandboxError(`The parity proxy binds to loopback only, and the sandbox's host is ${host}; start it without --host`);
+  const host = sandbox.context.options.host;
+  if (!isLoopback(host)) throw new ProxyStartError(`The parity proxy binds to loopback only, and the sandbox's host is ${host}; start it without --host`);
   const workspace = replayWorkspace(sandbox, options.workspace);
   await reportRateLimits(sandbox, workspace.id);
   // a reset puts the fixture row back: report mode again after it
-  sandbox.events.on('reset', () => void reportRateLimits(sandbox, workspace.id).catch(() => undefined));
+  sandbox.context.bus.on('reset', () => void reportRateLimits(sandbox, workspace.id).catch(() => undefined));
   if (makeRecorder && !sandbox.context.parity.recorder) sandbox.context.parity.recorder = makeRecorder();
 
   const ownGuard = new SelfGuard();
@@ -51,8 +53,8 @@ export async function startProxy(sandbox: Sandbox, options: ProxyOptions, makeRe
   let queue: Promise<void> = Promise.resolve();
   const server = createProxyServer({
     forwarder,
-    allowedHosts: sandbox.options.allowedHosts,
-    bodyLimit: Math.max(sandbox.options.bodyLimit, 10 * 1024 * 1024),
+    allowedHosts: sandbox.context.options.allowedHosts,
+    bodyLimit: Math.max(sandbox.context.options.bodyLimit, 10 * 1024 * 1024),
     sandboxRouting: (req, res) => sandbox.app.routing(req, res),
     afterAnswer: (request, answer) => {
       queue = queue
@@ -70,7 +72,7 @@ export async function startProxy(sandbox: Sandbox, options: ProxyOptions, makeRe
     server.listen(options.port, host, () => resolve());
   }).catch(async (err: NodeJS.ErrnoException) => {
     await forwarder.close();
-    throw err.code === 'EADDRINUSE' ? new SandboxError(`Port ${options.port} on ${host} is already in use (the proxy's port); pass another --port, or 0 for any free port`) : err;
+    throw err.code === 'EADDRINUSE' ? new ProxyStartError(`Port ${options.port} on ${host} is already in use (the proxy's port); pass another --port, or 0 for any free port`) : err;
   });
   const port = (server.address() as AddressInfo).port;
   ownGuard.listening(port);
@@ -78,7 +80,7 @@ export async function startProxy(sandbox: Sandbox, options: ProxyOptions, makeRe
   if (refused) {
     server.close();
     await forwarder.close();
-    throw new SandboxError(`--target ${target.origin} is this sandbox or its proxy (${refused}); give the real API's base URL`);
+    throw new ProxyStartError(`--target ${target.origin} is this sandbox or its proxy (${refused}); give the real API's base URL`);
   }
   let stopped: Promise<void> | null = null;
   return {
@@ -106,31 +108,31 @@ export function parseTarget(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new SandboxError(`--target takes the API's base URL, such as https://api.example.com, not "${raw.slice(0, 200)}"`);
+    throw new ProxyStartError(`--target takes the API's base URL, such as https://api.example.com, not "${raw.slice(0, 200)}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SandboxError(`--target must be an http:// or https:// URL, not ${url.protocol}`);
-  if (url.username || url.password) throw new SandboxError('--target may not carry credentials (user:password@); the client sends its own key with each request');
-  if (url.search || url.hash) throw new SandboxError('--target is a base URL: no query (?...) nor fragment (#...)');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProxyStartError(`--target must be an http:// or https:// URL, not ${url.protocol}`);
+  if (url.username || url.password) throw new ProxyStartError('--target may not carry credentials (user:password@); the client sends its own key with each request');
+  if (url.search || url.hash) throw new ProxyStartError('--target is a base URL: no query (?...) nor fragment (#...)');
   return url;
 }
 
 /** The workspace the replays run in (`--workspace`: id or name; default the first sandbox-mode fixture workspace) and its full-access key. */
-function replayWorkspace(sandbox: Sandbox, wanted: string | undefined): { id: string; name: string; currency: string; key: string } {
+function replayWorkspace(sandbox: ProxyHost, wanted: string | undefined): { id: string; name: string; currency: string; key: string } {
   const all = sandbox.workspaces;
   const found = wanted === undefined ? all.find((w) => w.mode === 'sandbox') : all.find((w) => w.id === wanted || w.name === wanted);
   if (!found) {
     const names = all.map((w) => `${w.name} (${w.id})`).join(', ');
-    throw new SandboxError(wanted === undefined ? `The fixtures define no sandbox-mode workspace for the replays; pass --workspace <id or name> (${names || 'none defined'})` : `--workspace ${wanted} is not a fixture workspace; one of: ${names || 'none defined'}`);
+    throw new ProxyStartError(wanted === undefined ? `The fixtures define no sandbox-mode workspace for the replays; pass --workspace <id or name> (${names || 'none defined'})` : `--workspace ${wanted} is not a fixture workspace; one of: ${names || 'none defined'}`);
   }
   const key = found.keys.find((k) => k.scopes === null) ?? found.keys[0];
-  if (!key) throw new SandboxError(`Workspace ${found.name} has no key to replay requests with`);
-  const record = WORKSPACES.in(sandbox.store).get(GLOBAL_PARTITION, found.id);
+  if (!key) throw new ProxyStartError(`Workspace ${found.name} has no key to replay requests with`);
+  const record = WORKSPACES.in(sandbox.context.store).get(GLOBAL_PARTITION, found.id);
   return { id: found.id, name: found.name, currency: record?.currency ?? 'USD', key: key.key };
 }
 
 /** The replays are counted against rate limits, never refused by them: the target's limits are the client's. */
-async function reportRateLimits(sandbox: Sandbox, workspaceId: string): Promise<void> {
-  const repo = WORKSPACES.in(sandbox.store);
+async function reportRateLimits(sandbox: ProxyHost, workspaceId: string): Promise<void> {
+  const repo = WORKSPACES.in(sandbox.context.store);
   const row = repo.get(GLOBAL_PARTITION, workspaceId);
   if (row && row.rateLimits !== 'report') await repo.put(GLOBAL_PARTITION, { ...row, rateLimits: 'report' });
 }
