@@ -16,6 +16,11 @@ export class IdPairs {
     return this.#toSandbox.size;
   }
 
+  /** a reset took the sandbox's side of every pair away */
+  clear(): void {
+    this.#toSandbox.clear();
+  }
+
   sandboxIdOf(targetId: string): string | undefined {
     return this.#toSandbox.get(targetId);
   }

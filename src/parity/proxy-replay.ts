@@ -26,6 +26,7 @@ export async function replayInSandbox(app: FastifyInstance, request: ClientReque
   const headers = forwardedHeaders(request.headers);
   delete headers['content-length']; // recomputed for the rewritten body
   delete headers['accept-encoding']; // the comparison reads the body
+  delete headers.cookie; // the target's business only: never kept in the sandbox's request log
   // a client without a key gets the sandbox's 401 too: swapping in ours would hide the difference
   if (request.headers.authorization !== undefined) headers.authorization = `Bearer ${workspaceKey}`;
   const query = pairs.mapQuery(request.query);

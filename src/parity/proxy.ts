@@ -41,15 +41,19 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
   if (!isLoopback(host)) throw new ProxyStartError(`The parity proxy binds to loopback only, and the sandbox's host is ${host}; start it without --host`);
   const workspace = replayWorkspace(sandbox, options.workspace);
   await reportRateLimits(sandbox, workspace.id);
-  // a reset puts the fixture row back: report mode again after it
-  sandbox.context.bus.on('reset', () => void reportRateLimits(sandbox, workspace.id).catch(() => undefined));
+  const pairs = new IdPairs();
+  // a reset puts the fixture row back (report mode again after it) and takes the sandbox's side of every pair away
+  sandbox.context.bus.on('reset', (event) => {
+    if (event.workspaceId !== undefined && event.workspaceId !== workspace.id) return;
+    pairs.clear();
+    void reportRateLimits(sandbox, workspace.id).catch(() => undefined);
+  });
   if (makeRecorder && !sandbox.context.parity.recorder) sandbox.context.parity.recorder = makeRecorder();
 
   const ownGuard = new SelfGuard();
   const guards = [sandbox.context.selfGuard, ownGuard];
   const learned = options.record ? new LearnedRecords(options.record, workspace, target.origin) : null;
   const forwarder = await createForwarder({ target, timeoutMs: options.timeoutMs, lookup: proxyLookup(guards, target) });
-  const pairs = new IdPairs();
   let queue: Promise<void> = Promise.resolve();
   const server = createProxyServer({
     forwarder,

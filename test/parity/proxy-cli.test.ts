@@ -24,6 +24,9 @@ describe('sandbox proxy', () => {
       expect(res.status).toBe(200);
       expect(target.sent.length).toBe(before + 1);
       expect(res.bytes.equals(target.sent.at(-1)!.body)).toBe(true);
+      // the report is read on the proxy's own URL: what is not /v1 there is the sandbox's
+      const parity = await runCli(['parity', '--url', ready.url!, '--json']).exit;
+      expect(JSON.parse(parity.stdout)).toMatchObject({ requests: 1, compared: 1 });
     } finally {
       run.child.kill('SIGTERM');
     }

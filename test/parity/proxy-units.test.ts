@@ -19,6 +19,8 @@ describe('IdPairs', () => {
     expect(pairs.mapPath('/v1/bookings/book_T/passengers')).toBe('/v1/bookings/book_S/passengers');
     expect(pairs.mapQuery('bookingId=book_T&limit=5')).toBe('bookingId=book_S&limit=5');
     expect(pairs.mapBody({ items: [{ ref: 'psg_T2' }], note: 'book_T!' })).toEqual({ items: [{ ref: 'psg_S2' }], note: 'book_T!' });
+    pairs.clear(); // a reset took the sandbox's records away
+    expect(pairs.mapPath('/v1/bookings/book_T')).toBe('/v1/bookings/book_T');
   });
 });
 
