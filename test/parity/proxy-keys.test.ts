@@ -19,7 +19,7 @@ beforeAll(async () => {
   proxied.context.parity.recorder = recorder;
   const ws = proxied.proxy!.workspaceId;
   const created = await fetch(`${target.sandbox.controlUrl}/workspaces/${ws}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'the real account key' }) });
-  realKey = (await created.json()).data.key;
+  realKey = ((await created.json()) as { data: { key: string } }).data.key;
 });
 afterAll(async () => {
   await proxied?.stop();
