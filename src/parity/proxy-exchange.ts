@@ -59,7 +59,8 @@ export async function runExchange(deps: ExchangeDeps, request: ClientRequest, an
   if (request.method === 'GET' && targetOk && (replay.status === 404 || (replay.status >= 200 && replay.status < 300))) {
     // a single record the sandbox answered 404 for; or the records of a page the sandbox's page lacks
     const only = replay.status === 404 ? new Set(recordsIn(target.body).map((r) => r.id as string)) : undefined;
-    const outcome = await learnFrom(sandbox.context.store, workspaceId, target.body, sandbox.context.clock.isoIn(workspaceId), (id) => pairs.sandboxIdOf(id) !== undefined, only);
+    const fill = { workspaceId, nowIso: sandbox.context.clock.isoIn(workspaceId), pathIds: carried };
+    const outcome = await learnFrom(sandbox.context.store, fill, target.body, (id) => pairs.sandboxIdOf(id) !== undefined, only);
     learned = outcome.learned.length > 0 && (replay.status === 404 || missingFromPage(target.body, replay.body));
     for (const { collection, row } of outcome.learned) deps.onLearned?.(collection, row);
     failed.push(...outcome.failed.map((f) => f.id));

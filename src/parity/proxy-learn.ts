@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Store } from '../storage/types.ts';
-import { PRODUCT_COLLECTIONS } from '../resources/catalog/collections.ts';
+import { EXTENSIONS, PRICING_OPTIONS, PRODUCT_COLLECTIONS } from '../resources/catalog/collections.ts';
 import { DEPARTURES } from '../resources/departures/collections.ts';
 import { FORMS } from '../resources/forms/collections.ts';
 import { PEOPLE } from '../resources/people/collections.ts';
@@ -18,7 +18,14 @@ import { PRODUCTS } from '../resources/products/collections.ts';
  * `unknown-id`). Only catalog-like records are learned: never credentials,
  * webhook secrets or bookings (state the client makes through the proxy).
  */
-const LEARNABLE: readonly Collection[] = [PRODUCTS, DEPARTURES, PEOPLE, POLICIES, FORMS, PRODUCT_COLLECTIONS];
+const LEARNABLE: readonly Collection[] = [PRODUCTS, DEPARTURES, PEOPLE, POLICIES, FORMS, PRODUCT_COLLECTIONS, PRICING_OPTIONS, EXTENSIONS];
+
+/**
+ * A reference the request's path names: `GET /v1/products/prod_1/pricing/options` answers the
+ * options of prod_1, so an option without `productId` belongs to it. Filled by rule, as the
+ * workspace is; any other missing reference is not guessed.
+ */
+const PATH_REFERENCES: Readonly<Record<string, Collection>> = { productId: PRODUCTS, departureId: DEPARTURES, personId: PEOPLE };
 
 /** The learnable collection an id belongs to, by its prefix (`prod_`, `dept_`, `ppl_`, ...). */
 export function learnableCollectionOf(id: string): Collection | undefined {
@@ -36,7 +43,14 @@ export interface MappedRecord {
 const WORKSPACE_FIELDS = new Set(['workspace_id', 'workspaceId']);
 const TIME_FIELDS = new Set(['createdAt', 'updatedAt', 'created_at', 'updated_at']);
 
-export function mapRecord(collection: Collection, raw: Record<string, unknown>, fill: { workspaceId: string; nowIso: string }): MappedRecord {
+export interface Fill {
+  workspaceId: string;
+  nowIso: string;
+  /** the ids in the request's path, for PATH_REFERENCES */
+  pathIds?: readonly string[];
+}
+
+export function mapRecord(collection: Collection, raw: Record<string, unknown>, fill: Fill): MappedRecord {
   const schema = collection.schema;
   if (!(schema instanceof z.ZodObject)) return { row: null, unmapped: ['(record schema is not an object)'] };
   const shape: Record<string, z.ZodType> = schema.shape;
@@ -49,7 +63,9 @@ export function mapRecord(collection: Collection, raw: Record<string, unknown>, 
       row[field] = value;
       continue;
     }
+    const fromPath = value === undefined ? pathReference(field, fill.pathIds) : undefined;
     if (WORKSPACE_FIELDS.has(field)) row[field] = fill.workspaceId;
+    else if (fromPath !== undefined) row[field] = fromPath;
     else if (TIME_FIELDS.has(field) && value === undefined) row[field] = fill.nowIso;
     else if (fieldSchema.safeParse(null).success) {
       row[field] = null; // null: unknown, not a guess
@@ -64,6 +80,11 @@ export function mapRecord(collection: Collection, raw: Record<string, unknown>, 
   const parsed = schema.safeParse(row);
   if (!parsed.success) return { row: null, unmapped: [...unmapped, ...parsed.error.issues.map((i) => i.path.join('.') || '(record)')] };
   return { row: parsed.data as StoredRow, unmapped };
+}
+
+function pathReference(field: string, pathIds: readonly string[] | undefined): string | undefined {
+  const target = PATH_REFERENCES[field];
+  return target?.idPrefix ? pathIds?.find((id) => id.startsWith(`${target.idPrefix}_`)) : undefined;
 }
 
 /** The target's value for our field: the same name, else its camelCase or snake_case spelling. */
@@ -94,7 +115,8 @@ export interface LearnOutcome {
  * `only`, when given, limits it to those ids (the record a sandbox 404 was about);
  * `paired` ids are never learned: the sandbox holds them under its own id.
  */
-export async function learnFrom(store: Store, workspaceId: string, targetBody: unknown, nowIso: string, paired: (id: string) => boolean, only?: ReadonlySet<string>): Promise<LearnOutcome> {
+export async function learnFrom(store: Store, fill: Fill, targetBody: unknown, paired: (id: string) => boolean, only?: ReadonlySet<string>): Promise<LearnOutcome> {
+  const { workspaceId } = fill;
   const outcome: LearnOutcome = { learned: [], failed: [] };
   const ops = [];
   for (const raw of recordsIn(targetBody)) {
@@ -104,7 +126,7 @@ export async function learnFrom(store: Store, workspaceId: string, targetBody: u
     if (!collection) continue;
     const repo = collection.in(store);
     if (repo.has(workspaceId, id)) continue;
-    const mapped = mapRecord(collection, raw, { workspaceId, nowIso });
+    const mapped = mapRecord(collection, raw, fill);
     if (!mapped.row) {
       outcome.failed.push({ id, unmapped: mapped.unmapped });
       continue;

@@ -15,25 +15,43 @@ import type { StoredRow } from '../storage/collection.ts';
  * (webhook subscriptions are not learned at all). The file's workspace gets
  * a new random sandbox key of its own, the key of the offline sandbox.
  *
- * A product's fixture needs prices: they are taken from the learned record's
- * `priceFrom` (the lowest adult price, by our schema) as the adult price, with
- * no child, infant or room prices and no extensions, which were not seen.
+ * A product's fixture holds its prices and extensions: they come from its
+ * learned pricing options and extensions (`GET /v1/products/:id/pricing/options`
+ * and `/extensions` through the proxy; the generator gives them new ids). A
+ * product whose options were never seen takes its `priceFrom` (the lowest adult
+ * price, by our schema) as its adult price, with no child, infant or room price.
  */
+type Learned = (collection: string) => Record<string, unknown>[];
 const SECTIONS = {
-  products: { schema: FixtureProductSchema as z.ZodType, from: (row: Record<string, unknown>) => ({ ...pick(row, FixtureProductSchema), pricing: { adult: row.priceFrom, child: null, infant: null, rooms: null }, extensions: [] }) },
+  products: { schema: FixtureProductSchema as z.ZodType, from: (row: Record<string, unknown>, learned: Learned) => ({ ...pick(row, FixtureProductSchema), ...pricingOf(row, learned) }) },
   departures: { schema: FixtureDepartureSchema, from: (row: Record<string, unknown>) => pick(row, FixtureDepartureSchema) },
   people: { schema: FixturePersonSchema, from: (row: Record<string, unknown>) => pick(row, FixturePersonSchema) },
   policies: { schema: FixturePolicySchema, from: (row: Record<string, unknown>) => pick(row, FixturePolicySchema) },
   forms: { schema: FixtureFormSchema, from: (row: Record<string, unknown>) => pick(row, FixtureFormSchema) },
   collections: { schema: FixtureCollectionSchema, from: (row: Record<string, unknown>) => pick(row, FixtureCollectionSchema) },
-} as const;
+} as const satisfies Record<string, { schema: z.ZodType; from: (row: Record<string, unknown>, learned: Learned) => unknown }>;
 type Section = keyof typeof SECTIONS;
+
+/** The fixture's `pricing` and `extensions` of a product, from what was learned of it. */
+function pricingOf(product: Record<string, unknown>, learned: Learned): { pricing: unknown; extensions: unknown[] } {
+  const options = learned('pricingOptions').filter((o) => o.productId === product.id && o.active !== false);
+  const amount = (code: string) => (options.find((o) => o.code === code)?.amount as number | undefined) ?? null;
+  const rooms = Object.fromEntries(options.filter((o) => o.kind === 'room').map((o) => [o.code, o.amount]));
+  const extensions = learned('extensions')
+    .filter((e) => e.productId === product.id && e.active !== false)
+    .map((e) => ({ code: e.code, name: e.name, description: e.description, amount: e.amount, pricingUnit: e.pricingUnit, maxQuantity: e.maxQuantity }));
+  return {
+    pricing: { adult: amount('adult') ?? product.priceFrom, child: amount('child'), infant: amount('infant'), rooms: Object.keys(rooms).length > 0 ? rooms : null },
+    extensions,
+  };
+}
 
 /** how long after a learning the file is rewritten (several learnings, one write) */
 const WRITE_DELAY_MS = 250;
 
 export class LearnedRecords {
-  readonly #rows = new Map<Section, Map<string, StoredRow>>();
+  /** by collection name: the fixture's sections, and the pricing options and extensions their products take */
+  readonly #rows = new Map<string, Map<string, StoredRow>>();
   readonly #key = `tcs_test_recorded_${randomBytes(18).toString('hex')}`;
   readonly #keyId = `wkey_${randomUUID()}`;
   #timer: NodeJS.Timeout | null = null;
@@ -46,10 +64,8 @@ export class LearnedRecords {
   ) {}
 
   add(collection: string, row: StoredRow): void {
-    if (!(collection in SECTIONS)) return;
-    const section = collection as Section;
-    let rows = this.#rows.get(section);
-    if (!rows) this.#rows.set(section, (rows = new Map()));
+    let rows = this.#rows.get(collection);
+    if (!rows) this.#rows.set(collection, (rows = new Map()));
     rows.set(row.id, row);
     this.#timer ??= setTimeout(() => {
       this.#timer = null;
@@ -69,6 +85,7 @@ export class LearnedRecords {
   fixture(): Record<string, unknown> {
     const sections: Record<string, unknown[]> = {};
     const skipped: string[] = [];
+    const learned: Learned = (collection) => [...(this.#rows.get(collection)?.values() ?? [])];
     const products: Record<string, unknown>[] = [...(this.#rows.get('products')?.values() ?? [])];
     // a fixture workspace has one currency; its products take it
     const currency = typeof products[0]?.currency === 'string' ? products[0].currency : this.workspace.currency;
@@ -76,7 +93,7 @@ export class LearnedRecords {
       sections[section] = [];
       for (const row of this.#rows.get(section)?.values() ?? []) {
         const raw: Record<string, unknown> = row;
-        const parsed = spec.schema.safeParse(spec.from(raw));
+        const parsed = spec.schema.safeParse(spec.from(raw, learned));
         if (section === 'products' && raw.currency !== currency) skipped.push(`${row.id} (in ${String(raw.currency)}, the workspace's currency is ${currency})`);
         else if (parsed.success) sections[section]!.push(parsed.data);
         else skipped.push(`${row.id} (${parsed.error.issues[0]?.path.join('.') || 'record'}: ${parsed.error.issues[0]?.message ?? 'invalid'})`);

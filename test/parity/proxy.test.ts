@@ -7,6 +7,7 @@ import { firstBookableDeparture } from '../../src/resources/departures/bookable.
 import { DEPARTURES } from '../../src/resources/departures/collections.ts';
 import { PEOPLE } from '../../src/resources/people/collections.ts';
 import { PRODUCTS } from '../../src/resources/products/collections.ts';
+import { EXTENSIONS, PRICING_OPTIONS } from '../../src/resources/catalog/collections.ts';
 import { BOOKINGS, PASSENGERS } from '../../src/resources/bookings/collections.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 import { call, fakeTarget, type FakeTarget } from './helpers/fake-target.ts';
@@ -121,19 +122,32 @@ describe('sandbox proxy', () => {
     const product = { ...PRODUCTS.in(store).list(ws)[0]!, id: `prod_${NEW_UUID(1)}`, title: 'Only on the real account', slug: 'only-on-the-real-account' };
     const departure = { ...DEPARTURES.in(store).list(ws).find((d) => d.productId === PRODUCTS.in(store).list(ws)[0]!.id)!, id: `dept_${NEW_UUID(2)}`, productId: product.id };
     const person = { ...PEOPLE.in(store).list(ws)[0]!, id: `ppl_${NEW_UUID(3)}`, email: 'real.person@example.com' };
-    await store.commit([PRODUCTS.putOp(ws, product), DEPARTURES.putOp(ws, departure), PEOPLE.putOp(ws, person)]);
+    const template = PRODUCTS.in(store).list(ws)[0]!.id;
+    const options = PRICING_OPTIONS.in(store).list(ws).filter((o) => o.productId === template).map((o, i) => ({ ...o, id: `p_${NEW_UUID(10 + i)}`, productId: product.id }));
+    const extensions = EXTENSIONS.in(store).list(ws).filter((e) => e.productId === template).map((e, i) => ({ ...e, id: `ext_${NEW_UUID(20 + i)}`, productId: product.id }));
+    expect(options.length).toBeGreaterThan(0);
+    await store.commit([PRODUCTS.putOp(ws, product), DEPARTURES.putOp(ws, departure), PEOPLE.putOp(ws, person), ...options.map((o) => PRICING_OPTIONS.putOp(ws, o)), ...extensions.map((e) => EXTENSIONS.putOp(ws, e))]);
 
-    for (const path of [`/v1/products/${product.id}`, `/v1/departures/${departure.id}`, `/v1/people/${person.id}`]) {
+    for (const path of [`/v1/products/${product.id}`, `/v1/departures/${departure.id}`, `/v1/people/${person.id}`, `/v1/products/${product.id}/pricing/options`]) {
       const res = await viaProxy('GET', path);
       expect(res.status, path).toBe(200);
       const exchange = await lastExchange();
-      expect(exchange.sandbox?.status, path).toBe(404); // the replay ran before it was learned
+      // the replay ran before it was learned: a 404, or a page without the product's options
+      expect(exchange.sandbox?.status, path).toBe(path.endsWith('/options') ? 200 : 404);
       expect(exchange.learned, path).toBe(true);
       expect(exchange.unknownIds, path).toEqual([]);
     }
     expect(PRODUCTS.in(proxied.store).get(ws, product.id)?.title).toBe('Only on the real account');
     expect(DEPARTURES.in(proxied.store).get(ws, departure.id)?.productId).toBe(product.id);
     expect(PEOPLE.in(proxied.store).get(ws, person.id)?.email).toBe('real.person@example.com');
+    expect(PRICING_OPTIONS.in(proxied.store).list(ws).filter((o) => o.productId === product.id)).toHaveLength(options.length);
+
+    // a booking on the real departure now happens on both sides
+    const booked = await viaProxy('POST', '/v1/bookings', { departureId: departure.id, adults: 1 });
+    expect(booked.status).toBe(201);
+    const bookedExchange = await lastExchange();
+    expect(bookedExchange.sandbox?.status).toBe(201);
+    expect(bookedExchange.unknownIds).toEqual([]);
 
     // asked again, the sandbox knows it: compared as usual, not learned again
     await viaProxy('GET', `/v1/people/${person.id}`);
@@ -152,6 +166,11 @@ describe('sandbox proxy', () => {
       expect((await get(`/v1/products/${product.id}`)).statusCode).toBe(200);
       expect((await get(`/v1/departures/${departure.id}`)).json().data).toMatchObject({ id: departure.id, productId: product.id, startDate: departure.startDate });
       expect((await get(`/v1/people/${person.id}`)).json()).toMatchObject({ id: person.id, firstName: person.firstName });
+      // its prices came along: the real departure can be booked offline
+      const amounts = (await get(`/v1/products/${product.id}/pricing/options`)).json().data.map((o: { code: string; amount: number }) => `${o.code} ${o.amount}`);
+      expect(amounts.sort()).toEqual(options.filter((o) => o.active).map((o) => `${o.code} ${o.amount}`).sort());
+      const offline = await recorded.app.inject({ method: 'POST', url: '/v1/bookings', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ departureId: departure.id, adults: 1 }) });
+      expect(offline.statusCode, offline.body).toBe(201);
     } finally {
       await recorded.stop();
     }
