@@ -98,6 +98,8 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
+          // a request still waiting on a slow target gets the sandbox's stop deadline, no more
+          setTimeout(() => server.closeAllConnections(), sandbox.context.options.stopTimeoutMs).unref();
         });
         await queue;
         await forwarder.close();
