@@ -1879,7 +1879,7 @@ export interface components {
         ParityReport: {
             /** @description /v1 requests the proxy forwarded */
             requests: number;
-            /** @description of those, the ones compared: both sides answered, and it was not a learning call */
+            /** @description of those, the ones compared: both sides answered, and it was neither a learning call nor a 429 */
             compared: number;
             /** @description drift most frequent first, then unknown-id (data, not drift) */
             differences: components["schemas"]["ParityDifference"][];

@@ -4,7 +4,8 @@ import { DIFFERENCE_KINDS, type DifferenceKind, type IgnoreRule } from './types.
 /**
  * Ignore rules of the parity report (issue 40, point 3; docs/parity.md, "Ignore rules"):
  * a glob over the operation, `GET /v1/products*` or `/v1/bookings/{id}`, with an optional
- * kind and an optional field glob. The flag form is `[METHOD ]<path glob>[:<kind>[:<field glob>]]`;
+ * kind and an optional field glob. The flag form is `[METHOD ]<path glob>[:<kind>[:<field glob>]]`
+ * or `<kind>:[METHOD ]<path glob>`;
  * the file form is JSON, a list of rules (objects, or strings in the flag form) or `{ignore: [...]}`.
  * Errors are one line that names the rule and what is wrong with it.
  */
@@ -37,6 +38,8 @@ function checkPath(path: string, rule: string): string {
  */
 export function parseIgnoreFlag(text: string): IgnoreRule {
   const parts = text.split(':');
+  // the kind first is read too (`header:GET /v1/products*`, as `sandbox proxy --ignore` documents it)
+  if (parts.length > 1 && KINDS.has(parts[0]!.trim())) return { path: checkPath(parts.slice(1).join(':'), text), kind: parts[0]!.trim() as DifferenceKind };
   // the first part after which the rest reads `<kind>[:<field>]`
   for (let i = 1; i < parts.length; i++) {
     if (!KINDS.has(parts[i]!.trim())) continue;

@@ -123,6 +123,8 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
       for (const id of exchange.unknownIds) add(normalized, path, { kind: 'unknown-id', field: '', target: id, sandbox: ABSENT_ID });
       // learning is never drift: the sandbox did not know the record and now does (issue 40, point 2)
       if (exchange.learned || exchange.sandbox === null) return;
+      // a rate limit is the target's budget, not a behaviour: the replay's workspace only reports its own (rateLimits: 'report')
+      if (exchange.target.status === 429 || exchange.sandbox.status === 429) return;
       compared++;
       const comparison = compareAnswers(exchange.target, exchange.sandbox, (status) => enums.enumsOf(method, path, status));
       for (const finding of comparison.findings) add(normalized, path, finding);

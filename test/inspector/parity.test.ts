@@ -51,6 +51,13 @@ describe.skipIf(!HAS_CHROMIUM)('the Parity view (chromium)', { timeout: BROWSER_
     // an unknown id's example has no sandbox answer
     await page.getByRole('table', { name: 'Unknown ids' }).getByTestId('parity-difference').click();
     await page.getByTestId('parity-sandbox').getByText(/no answer/).waitFor(UI_WAIT);
+
+    // Clear asks again, then the report starts from zero
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    expect(recorder.report().requests).toBe(3);
+    await page.getByRole('button', { name: 'Clear the parity report' }).click();
+    await page.getByText('no drift so far').waitFor(UI_WAIT);
+    expect(recorder.report()).toEqual({ requests: 0, compared: 0, differences: [], omitted: 0 });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -115,6 +115,12 @@ describe('the parity comparison', () => {
     expect(r.report().differences.map((d) => d.kind)).toEqual(['status']);
   });
 
+  it('does not compare an answer that is a rate limit: the target\'s budget is not the sandbox\'s', () => {
+    const r = recorder();
+    r.record(exchange('GET', bookingPath(), { ...notFound, status: 429, body: { error: 'Rate limit exceeded', retry_after: 3 } }, booking));
+    expect(r.report()).toEqual({ requests: 1, compared: 0, differences: [], omitted: 0 });
+  });
+
   it('compares a list page by the shape of its items, not item by item: other records are not drift', () => {
     const r = recorder();
     const items = (products.body as { data: Record<string, unknown>[] }).data;

@@ -5,12 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { ignoreMatcher, parseIgnoreFlag, readIgnoreFile } from '../../src/parity/ignore.ts';
 
 describe('parity ignore rules', () => {
-  it('reads the flag form: [METHOD ]path glob[:kind[:field glob]]', () => {
+  it('reads the flag form: [METHOD ]path glob[:kind[:field glob]], or kind:[METHOD ]path glob', () => {
     expect(parseIgnoreFlag('GET /v1/products*:extra-field')).toEqual({ path: 'GET /v1/products*', kind: 'extra-field' });
     expect(parseIgnoreFlag('get /v1/bookings/*')).toEqual({ path: 'GET /v1/bookings/*' });
     expect(parseIgnoreFlag('/v1/products/:id')).toEqual({ path: '/v1/products/{id}' });
     expect(parseIgnoreFlag('/v1/products/:id:type:data.price*')).toEqual({ path: '/v1/products/{id}', kind: 'type', field: 'data.price*' });
     expect(parseIgnoreFlag('*:unknown-id')).toEqual({ path: '*', kind: 'unknown-id' });
+    // the kind first, as `sandbox proxy --ignore` documents it
+    expect(parseIgnoreFlag('header:GET /v1/products*')).toEqual({ path: 'GET /v1/products*', kind: 'header' });
+    expect(parseIgnoreFlag('type:/v1/products/:id')).toEqual({ path: '/v1/products/{id}', kind: 'type' });
   });
 
   it('refuses a rule it cannot read, in one line that says why', () => {

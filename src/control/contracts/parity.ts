@@ -20,7 +20,7 @@ export const ParityDifferenceSchema = z.object({
 
 export const ParityReportSchema = z.object({
   requests: z.number().int().describe('/v1 requests the proxy forwarded'),
-  compared: z.number().int().describe('of those, the ones compared: both sides answered, and it was not a learning call'),
+  compared: z.number().int().describe('of those, the ones compared: both sides answered, and it was neither a learning call nor a 429'),
   differences: z.array(ParityDifferenceSchema).describe('drift most frequent first, then unknown-id (data, not drift)'),
   omitted: z.number().int().optional().describe('differences not kept: the report holds at most 2,000 lines'),
 }).meta({ id: 'ParityReport' });
