@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { IdPairs } from '../../src/parity/proxy-ids.ts';
+import { targetAnswer } from '../../src/parity/proxy-replay.ts';
 import { learnableCollectionOf, mapRecord, recordsIn } from '../../src/parity/proxy-learn.ts';
 import { PEOPLE } from '../../src/resources/people/collections.ts';
 import type { Collection, StoredRow } from '../../src/storage/collection.ts';
@@ -52,5 +54,14 @@ describe('mapRecord', () => {
     expect(recordsIn({ id: 'a' })).toHaveLength(1);
     expect(recordsIn({ data: { id: 'a' } })).toHaveLength(1);
     expect(recordsIn({ data: [{ id: 'a' }, { id: 'b' }, { nope: 1 }], pagination: {} })).toHaveLength(2);
+  });
+});
+
+describe('targetAnswer', () => {
+  it('reads a compressed answer for the comparison (the client got the bytes as they came)', () => {
+    const body = gzipSync(Buffer.from('{"data":[{"id":"prod_1"}]}'));
+    const answer = targetAnswer({ status: 200, headers: { 'content-encoding': 'gzip', 'set-cookie': ['a=1', 'b=2'] }, body });
+    expect(answer).toEqual({ status: 200, headers: { 'content-encoding': 'gzip', 'set-cookie': 'a=1, b=2' }, body: { data: [{ id: 'prod_1' }] } });
+    expect(targetAnswer({ status: 502, headers: {}, body: Buffer.from('<html>bad gateway</html>') }).body).toBeUndefined();
   });
 });
