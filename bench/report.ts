@@ -16,6 +16,7 @@ import { boundsBlock, type ImportBenchResult, type SnapshotRun } from './bounds.
 import { inspectorBlock, type InspectorBenchResult } from './inspector.ts';
 import { streamBlock, type StreamBenchResult } from './stream.ts';
 import { bigStartBlock, type BigStartResult } from './bigstart.ts';
+import { proxyBlock, type ProxyBenchResult } from './proxy.ts';
 
 /** Everything `npm run bench -- --json` prints; sections not run are absent. */
 export interface BenchReport {
@@ -45,6 +46,7 @@ export interface BenchReport {
   snapshots?: SnapshotRun[];
   import?: ImportBenchResult;
   bigStart?: BigStartResult;
+  proxy?: ProxyBenchResult;
 }
 
 function table(head: string[], rows: (string | number)[][]): string {
@@ -173,6 +175,7 @@ export function formatReport(r: BenchReport): string {
   if (r.stream) blocks.push(streamBlock(r.stream));
   if (r.snapshots || r.import) blocks.push(boundsBlock(r.snapshots, r.import));
   if (r.bigStart) blocks.push(bigStartBlock(r.bigStart));
+  if (r.proxy) blocks.push(proxyBlock(r.proxy));
   for (const [section, message] of Object.entries(r.failures)) blocks.push(`FAILED ${section}: ${message.trim()}`);
   blocks.push(`total ${r.totalSeconds} s`);
   return `\n${blocks.join('\n\n')}\n`;

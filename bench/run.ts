@@ -20,7 +20,8 @@
  * 100 default-option stream clients reading (bench/stream.ts), 16 snapshots: 400 of a workspace with 2,000
  * bookings and of the whole state, against the bounds, 17 import: /v1 latency during a 200 MB PUT /__sandbox/state
  * and RSS after it against a start with the same file (bench/bounds.ts), 18 bigstart: a start on a file of 100k
- * seeded bookings against a fixtures-only one, and the stop right after that seed (bench/bigstart.ts).
+ * seeded bookings against a fixtures-only one, and the stop right after that seed (bench/bigstart.ts), 19 proxy: the latency
+ * `sandbox proxy` adds at the median on loopback, against the target directly (bench/proxy.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -46,8 +47,9 @@ import { runInspectorBench } from './inspector.ts';
 import { runStreamBench } from './stream.ts';
 import { runImportBench, runSnapshotBounds } from './bounds.ts';
 import { runBigStart } from './bigstart.ts';
+import { runProxyBench } from './proxy.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'stream', 'snapshots', 'import', 'bigstart'] as const;
+const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'stream', 'snapshots', 'import', 'bigstart', 'proxy'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -211,6 +213,7 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('stream')) await attempt(['stream'], async () => void (report.stream = await runStreamBench({ ...options, log })));
   if (has('snapshots')) await attempt(['snapshots'], async () => void (report.snapshots = await runSnapshotBounds(log)));
   if (has('import')) await attempt(['import'], async () => void (report.import = await runImportBench(tmpDir, log)));
+  if (has('proxy')) await attempt(['proxy'], async () => void (report.proxy = await runProxyBench({ log })));
   if (has('bigstart')) {
     await attempt(['bigstart'], async () => {
       report.bigStart = await runBigStart({ tmpDir, bookings: options.bigStartBookings, runs: options.bigStartRuns, log });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { normaliseAllowedHost } from './core/host-guard.ts';
 import { DEFAULT_CAPTURE_BYTES } from './core/request-log.ts';
 import { DEFAULT_CACHED_ROWS } from './storage/overlay-store.ts';
+import { DIFFERENCE_KINDS } from './parity/types.ts';
 
 /**
  * The package root: the nearest folder above this module that holds
@@ -36,6 +37,29 @@ export const DEFAULT_MAX_STREAM_CLIENTS = 100;
 export const DEFAULT_MAX_SNAPSHOTS = 100;
 /** the bytes of JSON of every named snapshot together, by default: 128 MiB (issue 34) */
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 128 * 1024 * 1024;
+
+/** how long the parity proxy waits for the target's headers, then its body, by default (issue 40) */
+export const DEFAULT_TARGET_TIMEOUT_MS = 30_000;
+
+/**
+ * `proxy`: run as the parity proxy of issue 40 (docs/parity.md): a second loopback port whose /v1
+ * requests go to `target`, each replayed in the sandbox and both answers compared.
+ */
+export const ProxyOptionsSchema = z.object({
+  /** the real API's base URL (http or https; a path in it is kept before /v1) */
+  target: z.string().min(1),
+  /** the fixture workspace the replays run in, by id or name (default: the first sandbox-mode one) */
+  workspace: z.string().min(1).optional(),
+  /** a directory where what was learned is written as fixtures (`sandbox start --fixtures <dir>` loads it) */
+  record: z.string().min(1).optional(),
+  /** differences not to report: a glob over the operation, an optional kind and field glob (src/parity/types.ts, IgnoreRule; src/parity/ignore.ts) */
+  ignore: z.array(z.object({ path: z.string().min(1), kind: z.enum(DIFFERENCE_KINDS).optional(), field: z.string().min(1).optional() })).default([]),
+  /** the proxy's port on the sandbox's (loopback) host; 0 = any free port */
+  port: z.number().int().min(0).max(65535).default(0),
+  /** the target's deadline for its headers, then for its body: past it the client gets a 504 */
+  timeoutMs: z.number().int().min(1).max(600_000).default(DEFAULT_TARGET_TIMEOUT_MS),
+});
+export type ProxyOptions = z.output<typeof ProxyOptionsSchema>;
 
 export const SandboxOptionsSchema = z.object({
   /** 0 = any free port */
@@ -109,6 +133,8 @@ export const SandboxOptionsSchema = z.object({
   maxSnapshotBytes: z.number().int().min(1024).default(DEFAULT_MAX_SNAPSHOT_BYTES),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
   workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),
+  /** run as the parity proxy in front of a real API (issue 40, docs/parity.md); absent: no proxy */
+  proxy: ProxyOptionsSchema.optional(),
 });
 
 export type SandboxOptions = z.input<typeof SandboxOptionsSchema>;

@@ -21,6 +21,7 @@ import { buildGuards } from './assembly/guards.ts';
 import { startServers, type Servers } from './assembly/servers.ts';
 import { openStorage, type OpenedStorage } from './assembly/storage.ts';
 import { buildWebhooks } from './assembly/webhooks.ts';
+import type { ProxyHandle } from './parity/proxy.ts';
 
 export { SandboxError } from './assembly/sandbox-error.ts';
 
@@ -44,7 +45,8 @@ export interface Sandbox {
   store: Store;
   app: FastifyInstance;
   options: ResolvedOptions;
-  /** one line each: what opening the database had to drop (the CLI prints them on stderr) */
+  /** the parity proxy when started with `proxy` (issue 40, docs/parity.md), else null */
+  proxy: ProxyHandle | null;
   /** one line each: what start had to drop or take over, and (appended by stop) what stop set aside */
   warnings: readonly string[];
   /** back to the fixtures (created workspaces are kept, back at their template) */
@@ -89,7 +91,20 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const { ctx, controlPlane } = assembleContext({ resources, options, startedAtMs, clock, bus, storage, guards, areas, webhooks, runReport, running });
   await startServices(areas.services, ctx, running);
   const servers = await startServers(ctx, resources, controlPlane, storage, running);
-  return sandboxHandle({ ctx, storage, servers, controlPlane, running, clockOrigin });
+  const sandbox = sandboxHandle({ ctx, storage, servers, controlPlane, running, clockOrigin });
+  if (options.proxy) await startProxy(sandbox, options.proxy);
+  return sandbox;
+}
+
+/** `sandbox proxy` (issue 40): its module is loaded only then, so a start does not pay for it. */
+async function startProxy(sandbox: Sandbox, proxy: NonNullable<ResolvedOptions['proxy']>): Promise<void> {
+  try {
+    const { startParityProxy } = await import('./parity/proxy-start.ts');
+    sandbox.proxy = await startParityProxy(sandbox, proxy);
+  } catch (err) {
+    await sandbox.stop().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** The running sandbox as its caller holds it; its stop undoes the assembly in reverse. */
@@ -98,7 +113,7 @@ function sandboxHandle(parts: { ctx: SandboxContext; storage: OpenedStorage; ser
   const { url, app, drain } = servers;
   const { options, clock, store } = ctx;
   let stopped: Promise<StopSummary> | null = null;
-  return {
+  const sandbox: Sandbox = {
     url,
     controlUrl: url ? `${url}/__sandbox` : '',
     port: servers.port,
@@ -114,6 +129,7 @@ function sandboxHandle(parts: { ctx: SandboxContext; storage: OpenedStorage; ser
     store,
     app,
     options,
+    proxy: null,
     warnings: storage.warnings,
     reset: ctx.reset,
     createWorkspace: (input) => createWorkspaceHandle(ctx, () => url, input),
@@ -121,7 +137,9 @@ function sandboxHandle(parts: { ctx: SandboxContext; storage: OpenedStorage; ser
     stop: () =>
       (stopped ??= (async () => {
         // first the requests in flight, while everything they use still runs (src/http/drain.ts);
-        // past the deadline the ones left are abandoned: a write they make after store.close() is refused
+        // past the deadline the ones left are abandoned: a write they make after store.close() is refused;
+        // the proxy first: its replays still use the app and the store
+        await sandbox.proxy?.stop();
         const summary = await drain.stop(options.stopTimeoutMs);
         clock.dispose();
         await app.close();
@@ -132,4 +150,5 @@ function sandboxHandle(parts: { ctx: SandboxContext; storage: OpenedStorage; ser
         return summary;
       })()),
   };
+  return sandbox;
 }

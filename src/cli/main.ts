@@ -25,6 +25,7 @@ import { scenarioCommand } from './commands/scenario.ts';
 import { seedCommand } from './commands/seed.ts';
 import { resetCommand, snapshotCommand } from './commands/snapshot.ts';
 import { startCommand } from './commands/start.ts';
+import { proxyCommand } from './commands/proxy.ts';
 import { stopCommand, waitCommand } from './commands/lifecycle.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { verifyCommand } from './commands/verify.ts';
@@ -42,6 +43,7 @@ export { withDefaultV8Flags } from './young-generation.ts';
  */
 const COMMANDS: readonly ((program: Command) => void)[] = [
   startCommand,
+  proxyCommand,
   stopCommand,
   waitCommand,
   openapiCommand,
@@ -75,7 +77,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
  * the first argument, only that command is built (commander's ~60 options
  * cost a start a few ms; issue 11). Its parsing, errors and help are the same.
  */
-const STARTING: Readonly<Record<string, (program: Command) => void>> = { start: startCommand, exec: execCommand };
+const STARTING: Readonly<Record<string, (program: Command) => void>> = { start: startCommand, exec: execCommand, proxy: proxyCommand };
 
 /** The whole CLI, or just `commandName` when it is one of the starting commands. */
 export function buildProgram(commandName?: string): Command {

@@ -74,6 +74,9 @@ export const ERROR_CODES = {
   CONTROL_INVALID: [400, 'control plane: a request it cannot carry out (the message says why)'],
   CONTROL_CONFLICT: [409, 'control plane: the state does not allow it (the message says why)'],
   SANDBOX_STOPPING: [503, 'the sandbox is stopping: the request came after the stop began, or was still running at its deadline (X-Sandbox-Reason says which)'],
+  TARGET_UNREACHABLE: [502, 'parity proxy: the target refused the connection, could not be resolved, or closed it before answering (X-Sandbox-Reason says which)'],
+  TARGET_BAD_ANSWER: [502, 'parity proxy: the target answered something that is not HTTP'],
+  TARGET_TIMEOUT: [504, 'parity proxy: the target did not answer within --target-timeout'],
   INTERNAL_ERROR: [500, 'an unexpected failure; the message is never sent'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -62,6 +62,11 @@ export interface Exchange {
   learned: boolean;
   /** target ids the sandbox did not know and could not learn (reported as `unknown-id`, apart from drift) */
   unknownIds: string[];
+  /**
+   * Learning only (added by the proxy's branch): per record learned or refused, our schema's fields the
+   * target's record gave no fitting value for; left null or out, never guessed (issue 40, point 1)
+   */
+  unmapped?: { id: string; fields: string[] }[];
 }
 
 /** An ignore rule: differences whose operation path matches the glob (and kind, when given) are dropped. */

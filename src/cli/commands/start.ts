@@ -39,12 +39,12 @@ function parseStopTimeout(value: string): number {
   return ms;
 }
 
-export function withServeOptions(command: Command, defaults: { port: number }): Command {
+export function withServeOptions(command: Command, defaults: { port: number; inMemoryByDefault?: boolean }): Command {
   return command
     .option('-p, --port <port>', 'port to listen on (0 = any free port)', parseInteger('--port', 0, 65535), defaults.port)
     .option('--host <host>', 'interface to bind (loopback by default)', '127.0.0.1')
     .option('--allowed-host <name>', 'on loopback, also answer this Host (a proxy or container name; .name for its subdomains too); repeatable. Any other name gets a 403, against DNS rebinding', collectAllowedHost)
-    .option('--data <file>', 'database file', defaults.port === 0 ? undefined : '.sandbox/db.json')
+    .option('--data <file>', 'database file', defaults.port === 0 || defaults.inMemoryByDefault ? undefined : '.sandbox/db.json')
     .option('--in-memory', 'keep everything in memory; nothing is written to disk')
     .option('--recover', 'when the journal does not continue the database file (an older copy was put in its place), set the journal aside beside it and start from the file')
     .option('--fixtures <dir>', 'fixtures directory (default: the bundled fixtures)')

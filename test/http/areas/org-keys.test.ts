@@ -138,7 +138,7 @@ describe('GET /v1/organizations/:id/api-keys', () => {
     await t.request('GET', '/v1/products?limit=1', { key: created.key });
     const usedAt = t.sandbox.clock.iso();
     expect(await flushes(60_000)).toBe(1);
-    expect(t.sandbox.store.get<{ lastUsedAt: string | null }>('orgApiKeys', t.liveWorkspaceId, created.id)!.lastUsedAt).toBe(usedAt);
+    expect(t.sandbox.store.get<{ id: string; lastUsedAt: string | null }>('orgApiKeys', t.liveWorkspaceId, created.id)!.lastUsedAt).toBe(usedAt);
     expect(await flushes(86_400_000)).toBe(0);
   });
 
