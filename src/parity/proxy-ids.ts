@@ -9,8 +9,17 @@
 /** A key that names an id: `id`, `bookingId`, `person_id`, `productIds`. */
 const ID_KEY = /^(?:id|.*(?:Id|_id|Ids|_ids))$/;
 
+/**
+ * Pairs kept at most: everything a client can grow is bounded. Past it the oldest pair goes
+ * (a Map keeps insertion order, and a pair used again is moved to the end): a request carrying a
+ * forgotten target id then reaches the sandbox unmapped, an `unknown-id`, never a crash.
+ */
+export const MAX_ID_PAIRS = 100_000;
+
 export class IdPairs {
   readonly #toSandbox = new Map<string, string>();
+
+  constructor(private readonly max = MAX_ID_PAIRS) {}
 
   get size(): number {
     return this.#toSandbox.size;
@@ -22,7 +31,13 @@ export class IdPairs {
   }
 
   sandboxIdOf(targetId: string): string | undefined {
-    return this.#toSandbox.get(targetId);
+    const paired = this.#toSandbox.get(targetId);
+    if (paired !== undefined) {
+      // most recently used last, so the bound drops the pairs not used for longest
+      this.#toSandbox.delete(targetId);
+      this.#toSandbox.set(targetId, paired);
+    }
+    return paired;
   }
 
   /** Pairs the ids at the same JSON paths of two answers of one create; returns how many new pairs. */
@@ -30,7 +45,9 @@ export class IdPairs {
     let added = 0;
     walkPair(target, sandbox, false, (targetId, sandboxId) => {
       if (targetId === sandboxId || this.#toSandbox.get(targetId) === sandboxId) return;
+      this.#toSandbox.delete(targetId);
       this.#toSandbox.set(targetId, sandboxId);
+      if (this.#toSandbox.size > this.max) this.#toSandbox.delete(this.#toSandbox.keys().next().value!);
       added += 1;
     });
     return added;

@@ -1,8 +1,9 @@
 import type { CatalogRoute } from '../core/route-catalog.ts';
-import { compareAnswers, type Finding, type NullObservation } from './compare.ts';
+import { ABSENT, compareAnswers, type Finding, type NullObservation } from './compare.ts';
 import { EnumIndex } from './enums.ts';
 import { ignoreMatcher } from './ignore.ts';
 import { OperationIndex } from './operation.ts';
+import { recordFieldPath, recordIn, typeName } from './shape.ts';
 import { DIFFERENCE_KINDS, type Answer, type Difference, type DifferenceKind, type Exchange, type IgnoreRule, type ParityRecorder, type ParityReportBody } from './types.ts';
 
 /**
@@ -121,6 +122,16 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
       const path = operations.templateOf(method, exchange.urlPath.split('?')[0]!);
       // data, not drift: the records the sandbox could not learn, one line per operation
       for (const id of exchange.unknownIds) add(normalized, path, { kind: 'unknown-id', field: '', target: id, sandbox: ABSENT_ID });
+      // a field of a learned (or refused) record that our schema has no place for: kept in the
+      // report, never guessed (issue 40, point 1); the sandbox's records lack it
+      for (const { id, fields } of exchange.unmapped ?? []) {
+        const record = recordIn(exchange.target.body, id);
+        for (const field of fields) {
+          // a field the target did not send either is not the target's: the record was not learned (unknown-id)
+          if (!record || !(field in record)) continue;
+          add(normalized, path, { kind: 'missing-field', field: recordFieldPath(exchange.target.body, field), target: typeName(record[field]), sandbox: ABSENT });
+        }
+      }
       // learning is never drift: the sandbox did not know the record and now does (issue 40, point 2)
       if (exchange.learned || exchange.sandbox === null) return;
       // a rate limit is the target's budget, not a behaviour: the replay's workspace only reports its own (rateLimits: 'report')

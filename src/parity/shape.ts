@@ -30,7 +30,7 @@ export const typeName = (value: unknown): string => (value === null ? 'null' : A
 export const childPath = (parent: string, key: string): string => (parent === '' ? key : `${parent}.${key}`);
 
 /** The path of the list page's items, when the body is one: '[]', 'data[]' or 'items[]'. */
-function listPath(body: unknown): string | null {
+export function listPath(body: unknown): string | null {
   if (Array.isArray(body)) return '';
   if (typeof body !== 'object' || body === null) return null;
   for (const key of ['data', 'items']) if (Array.isArray((body as Record<string, unknown>)[key])) return key;
@@ -81,4 +81,22 @@ export function parentOf(path: string): { parent: string; byKey: boolean } | nul
   const dot = path.lastIndexOf('.');
   // a key holding a dot is read as a nested path: both sides are read the same way, so they still compare
   return { parent: dot === -1 ? '' : path.slice(0, dot), byKey: true };
+}
+
+/**
+ * Where a record's field sits in a body: `data[].brand` in a list page, `data.brand` in a
+ * `{data: record}` answer, `brand` in a bare record (the paths the comparison reports).
+ */
+export function recordFieldPath(body: unknown, field: string): string {
+  const list = listPath(body);
+  if (list !== null) return `${list}[].${field}`;
+  const data = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).data : undefined;
+  return typeof data === 'object' && data !== null && !Array.isArray(data) ? `data.${field}` : field;
+}
+
+/** The record with this id in a body: a list page's item, `data`, or the body itself. */
+export function recordIn(body: unknown, id: string): Record<string, unknown> | undefined {
+  const list = listPath(body);
+  const candidates: unknown[] = list === null ? [(body as Record<string, unknown> | null)?.data, body] : ((list === '' ? body : (body as Record<string, unknown>)[list]) as unknown[]);
+  return candidates.find((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c) && (c as Record<string, unknown>).id === id);
 }

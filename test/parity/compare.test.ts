@@ -115,6 +115,18 @@ describe('the parity comparison', () => {
     expect(r.report().differences.map((d) => d.kind)).toEqual(['status']);
   });
 
+  it('keeps in the report a field of a learned record that could not be mapped, never one the target did not send', () => {
+    const r = recorder();
+    const id = data(booking).id as string;
+    const target: Answer = { ...booking, body: { data: { ...data(booking), loyaltyTier: 'gold' } } };
+    // loyaltyTier: no place for it in our schema; voucherCode: ours requires it, the target sent none
+    r.record(exchange('GET', bookingPath(), target, notFound, { learned: true, unmapped: [{ id, fields: ['loyaltyTier', 'voucherCode'] }] }));
+    expect(r.report().differences).toEqual([{ kind: 'missing-field', method: 'GET', path: '/v1/bookings/{id}', field: 'data.loyaltyTier', target: 'string', sandbox: 'absent', count: 1, requestId: expect.any(String) }]);
+    const item = (products.body as { data: { id: string; status: string }[] }).data[0]!;
+    r.record(exchange('GET', '/v1/products', products, products, { learned: true, unmapped: [{ id: item.id, fields: ['status'] }] }));
+    expect(r.report().differences.map((d) => d.field)).toEqual(['data.loyaltyTier', 'data[].status']);
+  });
+
   it('does not compare an answer that is a rate limit: the target\'s budget is not the sandbox\'s', () => {
     const r = recorder();
     r.record(exchange('GET', bookingPath(), { ...notFound, status: 429, body: { error: 'Rate limit exceeded', retry_after: 3 } }, booking));

@@ -11,6 +11,16 @@ const fill = { workspaceId: 'wksp_x', nowIso: '2026-01-15T09:00:00.000Z' };
 const people = PEOPLE as unknown as Collection<StoredRow>;
 
 describe('IdPairs', () => {
+  it('is bounded: past its cap the pair used longest ago goes (everything a client can grow is bounded)', () => {
+    const pairs = new IdPairs(3);
+    for (const n of [1, 2, 3]) pairs.pairFrom({ data: { id: `t${n}` } }, { data: { id: `s${n}` } });
+    expect(pairs.sandboxIdOf('t1')).toBe('s1'); // used: now the newest
+    pairs.pairFrom({ data: { id: 't4' } }, { data: { id: 's4' } });
+    expect(pairs.size).toBe(3);
+    expect(pairs.sandboxIdOf('t2')).toBeUndefined();
+    expect(['t1', 't3', 't4'].map((id) => pairs.sandboxIdOf(id))).toEqual(['s1', 's3', 's4']);
+  });
+
   it('pairs the ids at the same JSON paths of two creates, and maps path, query and body', () => {
     const pairs = new IdPairs();
     const added = pairs.pairFrom(
