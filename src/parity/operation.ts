@@ -22,7 +22,8 @@ export class OperationIndex {
 
   /** The template of `urlPath` for `method`; a route of another method with the same path counts too. */
   templateOf(method: string, urlPath: string): string {
-    const segments = urlPath.split('/');
+    // `/v1/bookings/` is the route `/v1/bookings` (the server ignores a trailing slash)
+    const segments = (urlPath.length > 1 && urlPath.endsWith('/') ? urlPath.slice(0, -1) : urlPath).split('/');
     let best: Pattern | undefined;
     let bestScore = -1;
     for (const pattern of this.patterns()) {
