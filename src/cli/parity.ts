@@ -4,6 +4,7 @@ import { ControlPlaneError } from '../control/client.ts';
 import { controlClient, type ScriptFlags } from './control.ts';
 import { plural, say, table } from './format.ts';
 import { printJson } from './output.ts';
+import { xml } from './xml-text.ts';
 
 /**
  * `sandbox parity`: the parity report of a running `sandbox proxy` (GET /__sandbox/parity;
@@ -99,14 +100,6 @@ export function parityMarkdown(report: ParityReport): string {
   if (unknown) out.push('', mdCell(unknown));
   return `${out.join('\n')}\n`;
 }
-
-const xml = (text: string): string =>
-  text
-    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/g, '?')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 
 /**
  * JUnit XML: one failing testcase per difference; the unknown ids (data, not drift) in a suite

@@ -1,5 +1,6 @@
 import type { RunReport } from '../report/schema.ts';
 import { plural } from './format.ts';
+import { xml } from './xml-text.ts';
 
 /**
  * How `sandbox exec` shows the run report (issue 24; docs/cli.md, "The run
@@ -45,13 +46,6 @@ export function summaryLines(report: RunReport, allowed: ReadonlySet<string> = n
   return lines;
 }
 
-const xml = (text: string) =>
-  text
-    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/g, '?')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 
 /** JUnit XML as Jenkins, GitLab and GitHub's test reporters read it. */
 export function junitXml(report: RunReport, allowed: ReadonlySet<string> = new Set()): string {
