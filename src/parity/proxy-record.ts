@@ -46,6 +46,17 @@ function pricingOf(product: Record<string, unknown>, learned: Learned): { pricin
   };
 }
 
+/**
+ * The sandbox's own rows a recorded file needs beside what was learned: a departure the sandbox
+ * learned may belong to a product it already held (so never learned), and a fixture file whose
+ * departure names a product it lacks loads without that departure.
+ */
+export interface KnownRows {
+  product(id: string): StoredRow | undefined;
+  /** the pricing options or extensions of a product */
+  ofProduct(collection: 'pricingOptions' | 'extensions', productId: string): readonly StoredRow[];
+}
+
 /** how long after a learning the file is rewritten (several learnings, one write) */
 const WRITE_DELAY_MS = 250;
 
@@ -61,9 +72,12 @@ export class LearnedRecords {
     readonly dir: string,
     private readonly workspace: { id: string; name: string; currency: string },
     private readonly origin: string,
+    private readonly known: KnownRows,
   ) {}
 
   add(collection: string, row: StoredRow): void {
+    const productId = (row as { productId?: unknown }).productId;
+    if (collection === 'departures' && typeof productId === 'string') this.#addProduct(productId);
     let rows = this.#rows.get(collection);
     if (!rows) this.#rows.set(collection, (rows = new Map()));
     rows.set(row.id, row);
@@ -71,6 +85,17 @@ export class LearnedRecords {
       this.#timer = null;
       void this.flush().catch((err: unknown) => process.emitWarning(`parity proxy: could not write --record ${this.dir}: ${(err as Error).message}`));
     }, WRITE_DELAY_MS).unref();
+  }
+
+  /** A learned departure's product, with its prices and extensions, when it is not recorded yet. */
+  #addProduct(productId: string): void {
+    if (this.#rows.get('products')?.has(productId)) return;
+    const product = this.known.product(productId);
+    if (!product) return;
+    this.add('products', product);
+    for (const collection of ['pricingOptions', 'extensions'] as const) {
+      for (const row of this.known.ofProduct(collection, productId)) if (!this.#rows.get(collection)?.has(row.id)) this.add(collection, row);
+    }
   }
 
   /** Writes the file now (atomically: a temporary file renamed over it). */

@@ -9,7 +9,9 @@ import { runExchange, yieldToClients } from './proxy-exchange.ts';
 import { createForwarder } from './proxy-forward.ts';
 import { proxyLookup } from './proxy-guard.ts';
 import { IdPairs } from './proxy-ids.ts';
-import { LearnedRecords } from './proxy-record.ts';
+import { LearnedRecords, type KnownRows } from './proxy-record.ts';
+import { EXTENSIONS, PRICING_OPTIONS } from '../resources/catalog/collections.ts';
+import { PRODUCTS } from '../resources/products/collections.ts';
 import { createProxyServer } from './proxy-server.ts';
 import type { ParityRecorder } from './types.ts';
 
@@ -52,7 +54,7 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
 
   const ownGuard = new SelfGuard();
   const guards = [sandbox.context.selfGuard, ownGuard];
-  const learned = options.record ? new LearnedRecords(options.record, workspace, target.origin) : null;
+  const learned = options.record ? new LearnedRecords(options.record, workspace, target.origin, knownRows(sandbox, workspace.id)) : null;
   const forwarder = await createForwarder({ target, timeoutMs: options.timeoutMs, lookup: proxyLookup(guards, target) });
   let queue: Promise<void> = Promise.resolve();
   const server = createProxyServer({
@@ -141,4 +143,13 @@ async function reportRateLimits(sandbox: ProxyHost, workspaceId: string): Promis
   const repo = WORKSPACES.in(sandbox.context.store);
   const row = repo.get(GLOBAL_PARTITION, workspaceId);
   if (row && row.rateLimits !== 'report') await repo.put(GLOBAL_PARTITION, { ...row, rateLimits: 'report' });
+}
+
+/** The replay workspace's products, prices and extensions, for --record (a learned departure's product). */
+function knownRows(sandbox: ProxyHost, workspaceId: string): KnownRows {
+  const store = sandbox.context.store;
+  return {
+    product: (id) => PRODUCTS.in(store).get(workspaceId, id),
+    ofProduct: (collection, productId) => (collection === 'pricingOptions' ? PRICING_OPTIONS : EXTENSIONS).in(store).listWhere(workspaceId, 'productId', productId),
+  };
 }

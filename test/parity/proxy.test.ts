@@ -177,6 +177,38 @@ describe('sandbox proxy', () => {
   });
 });
 
+describe('--record of a departure learned on a product the sandbox already held', () => {
+  it('writes the product, its prices and extensions beside the departure, so the file books it offline', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parity-record-parent-'));
+    const other = await createSandbox({ port: 0, storage: 'memory', clock: 'manual', proxy: { target: target.url, record: dir } });
+    try {
+      other.context.parity.recorder = stubRecorder();
+      const store = target.sandbox.store;
+      const known = PRODUCTS.in(store).list(ws)[0]!; // both sides hold the fixtures' products
+      const departure = { ...DEPARTURES.in(store).list(ws).find((d) => d.productId === known.id)!, id: `dept_${NEW_UUID(40)}` };
+      await store.commit([DEPARTURES.putOp(ws, departure)]);
+      expect((await call(other.proxy!.url, 'GET', `/v1/departures/${departure.id}`, KEYS.sandboxFull)).status).toBe(200);
+      await other.proxy!.settled();
+      expect(DEPARTURES.in(other.store).get(ws, departure.id)).toBeDefined();
+      await other.proxy!.stop();
+      const fixture = JSON.parse(readFileSync(join(dir, 'recorded.json'), 'utf8')) as { products: { id: string }[]; departures: { id: string }[] };
+      expect(fixture.departures.map((d) => d.id)).toEqual([departure.id]);
+      expect(fixture.products.map((p) => p.id)).toEqual([known.id]);
+      const recorded = await createSandbox({ listen: false, storage: 'memory', clock: 'manual', fixturesDir: dir });
+      try {
+        const key = recorded.workspaces[0]!.keys[0]!.key;
+        const offline = await recorded.app.inject({ method: 'POST', url: '/v1/bookings', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ departureId: departure.id, adults: 1 }) });
+        expect(offline.statusCode, offline.body).toBe(201);
+      } finally {
+        await recorded.stop();
+      }
+    } finally {
+      await other.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('an id the sandbox does not know and cannot learn', () => {
   it('goes to unknownIds, and the replay is not compared (sandbox: null)', async () => {
     const t = await fakeTarget();
