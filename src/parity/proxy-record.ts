@@ -63,6 +63,8 @@ const WRITE_DELAY_MS = 250;
 export class LearnedRecords {
   /** by collection name: the fixture's sections, and the pricing options and extensions their products take */
   readonly #rows = new Map<string, Map<string, StoredRow>>();
+  /** rows copied from the sandbox for a learned departure (#addProduct), which the target's own replace */
+  readonly #fromSandbox = new Set<string>();
   readonly #key = `tcs_test_recorded_${randomBytes(18).toString('hex')}`;
   readonly #keyId = `wkey_${randomUUID()}`;
   #timer: NodeJS.Timeout | null = null;
@@ -75,11 +77,19 @@ export class LearnedRecords {
     private readonly known: KnownRows,
   ) {}
 
-  add(collection: string, row: StoredRow): void {
+  add(collection: string, row: StoredRow, fromSandbox = false): void {
     const productId = (row as { productId?: unknown }).productId;
     if (collection === 'departures' && typeof productId === 'string') this.#addProduct(productId);
     let rows = this.#rows.get(collection);
     if (!rows) this.#rows.set(collection, (rows = new Map()));
+    if (fromSandbox) this.#fromSandbox.add(row.id);
+    else {
+      this.#fromSandbox.delete(row.id);
+      // the target's prices or extensions of a product replace the sandbox's copies (the same codes, other ids)
+      if (typeof productId === 'string' && (collection === 'pricingOptions' || collection === 'extensions')) {
+        for (const [id, other] of rows) if (this.#fromSandbox.has(id) && (other as { productId?: unknown }).productId === productId) rows.delete(id);
+      }
+    }
     rows.set(row.id, row);
     this.#timer ??= setTimeout(() => {
       this.#timer = null;
@@ -92,9 +102,12 @@ export class LearnedRecords {
     if (this.#rows.get('products')?.has(productId)) return;
     const product = this.known.product(productId);
     if (!product) return;
-    this.add('products', product);
+    this.add('products', product, true);
     for (const collection of ['pricingOptions', 'extensions'] as const) {
-      for (const row of this.known.ofProduct(collection, productId)) if (!this.#rows.get(collection)?.has(row.id)) this.add(collection, row);
+      const recorded = [...(this.#rows.get(collection)?.values() ?? [])];
+      // the target's own, when the client already read them through the proxy, stay
+      if (recorded.some((row) => (row as { productId?: unknown }).productId === productId)) continue;
+      for (const row of this.known.ofProduct(collection, productId)) this.add(collection, row, true);
     }
   }
 

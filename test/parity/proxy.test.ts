@@ -186,14 +186,20 @@ describe('--record of a departure learned on a product the sandbox already held'
       const store = target.sandbox.store;
       const known = PRODUCTS.in(store).list(ws)[0]!; // both sides hold the fixtures' products
       const departure = { ...DEPARTURES.in(store).list(ws).find((d) => d.productId === known.id)!, id: `dept_${NEW_UUID(40)}` };
-      await store.commit([DEPARTURES.putOp(ws, departure)]);
+      // the real account's extensions of that product: the same codes under other ids
+      const extensions = EXTENSIONS.in(store).list(ws).filter((e) => e.productId === known.id);
+      expect(extensions.length).toBeGreaterThan(0);
+      await store.commit([DEPARTURES.putOp(ws, departure), ...extensions.flatMap((e, i) => [EXTENSIONS.deleteOp(ws, e.id), EXTENSIONS.putOp(ws, { ...e, id: `ext_${NEW_UUID(50 + i)}` })])]);
       expect((await call(other.proxy!.url, 'GET', `/v1/departures/${departure.id}`, KEYS.sandboxFull)).status).toBe(200);
+      // read after the departure: the target's extensions replace the sandbox's copies in the file
+      expect((await call(other.proxy!.url, 'GET', `/v1/products/${known.id}/extensions`, KEYS.sandboxFull)).status).toBe(200);
       await other.proxy!.settled();
       expect(DEPARTURES.in(other.store).get(ws, departure.id)).toBeDefined();
       await other.proxy!.stop();
-      const fixture = JSON.parse(readFileSync(join(dir, 'recorded.json'), 'utf8')) as { products: { id: string }[]; departures: { id: string }[] };
+      const fixture = JSON.parse(readFileSync(join(dir, 'recorded.json'), 'utf8')) as { products: { id: string; extensions: { code: string }[] }[]; departures: { id: string }[] };
       expect(fixture.departures.map((d) => d.id)).toEqual([departure.id]);
       expect(fixture.products.map((p) => p.id)).toEqual([known.id]);
+      expect(fixture.products[0]!.extensions.map((e) => e.code).sort()).toEqual(extensions.filter((e) => e.active).map((e) => e.code).sort());
       const recorded = await createSandbox({ listen: false, storage: 'memory', clock: 'manual', fixturesDir: dir });
       try {
         const key = recorded.workspaces[0]!.keys[0]!.key;
