@@ -3,6 +3,7 @@ import type { CatalogRoute } from '../core/route-catalog.ts';
 import { ErrorBodySchema, RateLimitErrorBodySchema } from './error-schemas.ts';
 import { OpenApiSchemas } from './openapi-schemas.ts';
 import { deriveOperationId, tagOf } from './openapi-names.ts';
+import { memoizedDocument } from './openapi-memo.ts';
 import { type Body, HEADER_COMPONENTS, Responses } from './openapi-responses.ts';
 
 /**
@@ -10,9 +11,10 @@ import { type Body, HEADER_COMPONENTS, Responses } from './openapi-responses.ts'
  * It is built on first request, not at start-up, so `sandbox start` pays
  * nothing for it. Operations and schemas the API description leaves "not
  * shown" carry `x-sandbox-inferred: true`. As JSON text; the sandbox's RouteCatalog
- * (src/core/route-catalog.ts) calls it and keeps the text.
+ * (src/core/route-catalog.ts) calls it and keeps the text; the same routes in another sandbox of
+ * the process get the same text without a second build (openapi-memo.ts).
  */
-export const openApiDocument = (routes: readonly CatalogRoute[]): string => JSON.stringify(buildDocument(routes));
+export const openApiDocument = (routes: readonly CatalogRoute[]): string => memoizedDocument(routes, (all) => JSON.stringify(buildDocument(all)));
 
 /** `/v1/products/:id` -> `/v1/products/{id}` */
 export const openApiPath = (url: string): string => url.replace(/:([A-Za-z_]+)/g, '{$1}');
