@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,15 @@ const src = join(root, 'src');
 
 type Madge = (path: string, config: Record<string, unknown>) => Promise<{ circular(): string[][] }>;
 const madge = createRequire(import.meta.url)('madge') as Madge;
+
+/**
+ * madge's cycles of a folder's TypeScript. Without `tsConfig`: every import of src names its file
+ * with its extension (`./clock.ts`), so plain path resolution finds the same graph (checked: the
+ * same 509 files and 1,925 edges) at less than half the time TypeScript's resolver takes.
+ */
+async function importCycles(dir: string): Promise<string[][]> {
+  return (await madge(dir, { fileExtensions: ['ts', 'tsx'] })).circular();
+}
 
 /** What may only be written inside src/storage, each with the reason a reader gets. */
 const FORBIDDEN: readonly { pattern: RegExp; why: string }[] = [
@@ -128,9 +138,20 @@ function allImports(): Import[] {
 
 describe('architecture', () => {
   it('has no import cycle in src (madge, type imports included)', async () => {
-    const graph = await madge(src, { fileExtensions: ['ts', 'tsx'], tsConfig: join(root, 'tsconfig.json') });
-    expect(graph.circular()).toEqual([]);
+    expect(await importCycles(src)).toEqual([]);
   }, 60_000);
+
+  it('the cycle check finds a cycle made by a type import alone (so the test above can fail)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tcs-cycle-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.ts';\nexport interface A { b: B }\n");
+      writeFileSync(join(dir, 'b.ts'), "import { helper } from './c.ts';\nexport interface B { n: number }\nexport const b = helper;\n");
+      writeFileSync(join(dir, 'c.ts'), "import type { A } from './a.ts';\nexport const helper = (a?: A) => a;\n");
+      expect(await importCycles(dir)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('touches the store through typed collection handles only: no double cast, unchecked generic or hand-built op outside src/storage', () => {
     const files = sourceFiles(src)
