@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXACT_COUNT_ROWS, REDACTED, SECRET_FIELDS } from '../../src/control/data.ts';
 import { seedWorkspace } from '../../src/control/seed.ts';
+import { DEFAULT_PACK_LIMITS } from '../../src/storage/pack-policy.ts';
 import { BOOKINGS } from '../../src/resources/bookings/collections.ts';
 import type { Booking } from '../../src/resources/bookings/schemas.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
@@ -178,13 +179,13 @@ describe('the data inspector routes (issue 25)', () => {
     expect(await counts(b.id)).toBe(before);
   });
 
-  it('pages 20k seeded bookings at any offset without inflating the partition (no list)', async () => {
+  it('pages 6k seeded bookings (a packed partition: over pack-policy.ts\'s 4,096 rows) at any offset without inflating the partition (no list)', async () => {
     t = await testSandbox();
     const ws = t.sandboxWorkspaceId;
     const ctx = t.sandbox.context;
-    await seedWorkspace(ctx, { workspaceId: ws, bookings: 20_000 });
+    await seedWorkspace(ctx, { workspaceId: ws, bookings: 6_000 });
     const total = ctx.store.count('bookings', ws);
-    expect(total).toBeGreaterThan(20_000);
+    expect(total).toBeGreaterThan(Math.max(DEFAULT_PACK_LIMITS.packAfter, EXACT_COUNT_ROWS) + 1_000);
     // list() of a packed partition would build (and cache, weakly) the whole list: spy on it
     const lists: string[] = [];
     // the engine under the created-workspace overlay, where a packed partition lives
