@@ -38,4 +38,4 @@ export {
 } from './control/client.ts';
 export type { WorkspaceHandle } from './workspaces/handle.ts';
 export type { CreateWorkspaceInput, CreatedKey } from './workspaces/manager.ts';
-export { workerSandbox, type WorkerSandbox, type WorkerSandboxOptions } from './workspaces/worker-sandbox.ts';
+export { workerSandbox, type WorkerSandbox, type WorkerSandboxOptions } from './control/worker-sandbox.ts';

@@ -121,6 +121,11 @@ const LAYER_RULES: readonly LayerRule[] = [
     covers: inside('http'),
     refuses: (to) => inside('resources')(to) || inside('control')(to),
   },
+  {
+    name: 'workspaces know no area and no control plane: src/workspaces/** imports nothing from src/resources/ or src/control/',
+    covers: inside('workspaces'),
+    refuses: (to) => inside('resources')(to) || inside('control')(to),
+  },
 ];
 
 /** One line per offence: `rule: file:line -> import`. */
@@ -199,6 +204,7 @@ describe('architecture', () => {
       ...planted('core/self-guard.ts', "import {\n  CONTROL_PREFIX,\n} from '../http/paths.ts';"),
       ...planted('context.ts', "export type { RouteCatalog } from './http/openapi.ts';\nconst m = await import('./server.ts');"),
       ...planted('http/route-table/serve.ts', "import type { SandboxContext } from '../../context.ts';\nimport { x } from '../../control/app.ts';"),
+      ...planted('workspaces/templates.ts', "import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';\nimport { ControlClient } from '../control/client.ts';\nimport { x } from '../storage/id-mask.ts';"),
     ];
     expect(layerOffences(imports).map((line) => line.slice(line.lastIndexOf(': src/') + 2))).toEqual([
       'src/resources/people/control.ts:1 -> control/contract.ts',
@@ -209,6 +215,8 @@ describe('architecture', () => {
       'src/context.ts:1 -> http/openapi.ts',
       'src/context.ts:2 -> server.ts',
       'src/http/route-table/serve.ts:2 -> control/app.ts',
+      'src/workspaces/templates.ts:1 -> resources/webhooks/collections.ts',
+      'src/workspaces/templates.ts:2 -> control/client.ts',
     ]);
   });
 });

@@ -74,12 +74,27 @@ export interface CollectionDeclaration<S extends z.ZodType<StoredRow>> {
    * for the collections of seeded volume; a list of a packed partition inflates it whole.
    */
   packed?: boolean;
+  /**
+   * The secrets among a copied row's fields, each with how a fresh one is made: a workspace
+   * created from a template gets its own values, never the template's (src/workspaces/templates.ts).
+   * Declared by the area that owns the collection, so the workspaces room knows no area.
+   */
+  copiedSecrets?: Readonly<Record<string, () => string>>;
+}
+
+/** Fields that are secrets in copied rows, by collection (CollectionDeclaration.copiedSecrets). */
+const copiedSecrets = new Map<string, Readonly<Record<string, () => string>>>();
+
+/** Every declared collection whose copied rows hold secrets, with those fields and their makers. */
+export function declaredCopiedSecrets(): ReadonlyMap<string, Readonly<Record<string, () => string>>> {
+  return copiedSecrets;
 }
 
 /** Declares a collection whose rows are `z.output<typeof schema>`. */
 export function defineCollection<S extends z.ZodType<StoredRow>>(declaration: CollectionDeclaration<S>): Collection<z.output<S>> {
   const internal = declaration.internal ?? false;
   if (declaration.packed) allowPacking(declaration.name);
+  if (declaration.copiedSecrets) copiedSecrets.set(declaration.name, declaration.copiedSecrets);
   return new DeclaredCollection<z.output<S>>(declaration.name, declaration.schema as unknown as z.ZodType<z.output<S>>, declaration.idPrefix, internal, declaration.copied ?? !internal, declaration.reseeded ?? false);
 }
 

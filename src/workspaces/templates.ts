@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { defineCollection } from '../storage/collection.ts';
+import { declaredCopiedSecrets, defineCollection } from '../storage/collection.ts';
 import type { Collections, Row } from '../storage/types.ts';
-import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
 import { maskId, type IdMask } from '../storage/id-mask.ts';
-import { newWebhookSecret } from '../webhooks/signing.ts';
 
 /**
  * Templates of created workspaces: a fixture workspace's fixture-generated
@@ -61,13 +59,12 @@ export function templateBase(json: string, templateId: string, copied: (collecti
 
 /**
  * The secrets among the fields of copied rows, and how a fresh one is made
- * (issue 23, point 6). Credentials of their own (API keys, organization keys,
+ * (issue 23, point 6), as each area declares them on its collections
+ * (`copiedSecrets`). Credentials of their own (API keys, organization keys,
  * verification codes, wizard sessions) are never copied (`copied: false`);
  * webhook signing secrets are the one secret in what is.
  */
-const COPIED_SECRETS: Readonly<Record<string, Readonly<Record<string, () => string>>>> = {
-  [WEBHOOK_SUBSCRIPTIONS.name]: { secret: newWebhookSecret },
-};
+const COPIED_SECRETS = declaredCopiedSecrets();
 
 /** a secret's key in the overlay record: `<collection>/<row id in the workspace>/<field>` */
 const secretKey = (collection: string, rowId: string, field: string) => `${collection}/${rowId}/${field}`;
@@ -82,7 +79,7 @@ const secretKey = (collection: string, rowId: string, field: string) => `${colle
  */
 export function freshSecrets(base: TemplateBase, mask: IdMask): Record<string, string> {
   const secrets: Record<string, string> = {};
-  for (const [collection, fields] of Object.entries(COPIED_SECRETS)) {
+  for (const [collection, fields] of COPIED_SECRETS) {
     for (const row of base.rows.get(collection) ?? []) {
       for (const [field, fresh] of Object.entries(fields)) {
         if (typeof row[field] === 'string') secrets[secretKey(collection, maskId(row.id, mask), field)] = fresh();
@@ -101,7 +98,7 @@ const unstoredSecrets = new Map<string, string>();
 
 /** A base row as a created workspace sees it: its secrets are the workspace's own (`freshSecrets`). */
 export function freshenCopiedRow(collection: string, row: Row, overlay: { id: string; secrets?: Readonly<Record<string, string>> | undefined }): Row {
-  const fields = COPIED_SECRETS[collection];
+  const fields = COPIED_SECRETS.get(collection);
   if (!fields) return row;
   let out = row;
   for (const [field, fresh] of Object.entries(fields)) {

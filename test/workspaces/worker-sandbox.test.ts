@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, workerSandbox, type Sandbox } from '../../src/index.ts';
-import { workerNumber } from '../../src/workspaces/worker-sandbox.ts';
+import { workerNumber } from '../../src/control/worker-sandbox.ts';
 
 /**
  * workerSandbox() (issue 36): the workspace `sandbox exec --workers` made for

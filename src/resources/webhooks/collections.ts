@@ -1,5 +1,6 @@
 import { defineCollection } from '../../storage/collection.ts';
 import { WEBHOOK_DELIVERIES } from '../../webhooks/outbox.ts';
+import { newWebhookSecret } from '../../webhooks/signing.ts';
 import { WebhookSubscriptionRecordSchema } from './schemas.ts';
 
 /**
@@ -7,5 +8,11 @@ import { WebhookSubscriptionRecordSchema } from './schemas.ts';
  * subscriptions, and the delivery outbox, declared by the dispatcher's outbox
  * next to its row schema (src/webhooks/outbox.ts).
  */
-export const WEBHOOK_SUBSCRIPTIONS = defineCollection({ name: 'webhookSubscriptions', schema: WebhookSubscriptionRecordSchema, idPrefix: 'whsub' });
+export const WEBHOOK_SUBSCRIPTIONS = defineCollection({
+  name: 'webhookSubscriptions',
+  schema: WebhookSubscriptionRecordSchema,
+  idPrefix: 'whsub',
+  // a created workspace signs with a secret of its own, never its template's (issue 23, point 6)
+  copiedSecrets: { secret: newWebhookSecret },
+});
 export { WEBHOOK_DELIVERIES };

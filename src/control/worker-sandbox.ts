@@ -1,4 +1,4 @@
-import { ControlClient } from '../control/client.ts';
+import { ControlClient } from './client.ts';
 
 /**
  * `workerSandbox()`: a test worker's workspace in one call (issue 36; README,
