@@ -7,7 +7,7 @@ import { registerApiScope } from './http/api-scope.ts';
 import { createBaseApp } from './http/base-app.ts';
 import { registerControlForward, type LazyControlPlane } from './http/control-forward.ts';
 import type { Drain } from './http/drain.ts';
-import { API_PREFIX, CONTROL_PREFIX } from './http/request-hooks.ts';
+import { API_PREFIX, CONTROL_PREFIX } from './core/paths.ts';
 import type { ResourceModule } from './resources/types.ts';
 
 /**

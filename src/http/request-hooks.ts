@@ -9,7 +9,6 @@ import { sendApiError, toApiError } from './error-handler.ts';
 import { captureExchange, exchangeBytes, renderExchange } from './request-capture.ts';
 import { warningsOf } from './warnings.ts';
 
-export { API_PREFIX, CONTROL_PREFIX } from '../core/paths.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONTROL_ROUTES } from '../../src/control/contracts/index.ts';
 import { responseSchemas, type ControlRoute } from '../../src/http/route-table/contract.ts';
-import { CONTROL_PREFIX } from '../../src/http/request-hooks.ts';
+import { CONTROL_PREFIX } from '../../src/core/paths.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
