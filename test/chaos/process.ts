@@ -4,6 +4,7 @@
  */
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, type Running } from '../helpers/cli.ts';
+import { send } from './http.ts';
 
 /** mulberry32: a tiny seeded PRNG, so kill moments and choices repeat with the seed. */
 export function prng(seed: number): () => number {
@@ -94,12 +95,8 @@ export function formWriters(url: string, count: number, tag: string, phase: () =
       }
       const sent = phase();
       try {
-        const res = await fetch(`${url}/v1/forms`, {
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `${tag} w${w} #${n++}`, fields: [] }),
-        });
-        const body = (await res.json()) as { data?: Row } & Row;
+        const res = await send(`${url}/v1/forms`, 'POST', { ...auth, 'content-type': 'application/json' }, { name: `${tag} w${w} #${n++}`, fields: [] });
+        const body = res.json<{ data?: Row } & Row>();
         if (res.status === 201) {
           acked.add((body.data ?? body).id);
           sentIn.set((body.data ?? body).id, sent);
