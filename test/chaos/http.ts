@@ -1,10 +1,16 @@
 /**
- * The chaos writers' HTTP client: the same requests as fetch() (keep-alive connections, JSON bodies),
- * over node:http. The writers loop as fast as the sandbox answers for the whole of a seeded window,
+ * The form writers' HTTP client in stale-save and watch-writes (formWriters(..., 'http')): the same requests as fetch()
+ * (keep-alive connections, JSON bodies), over node:http. stale-save and watch-writes wait for a
+ * count of acknowledged writes (and a compaction, or the watcher's line) while eight writers post,
  * so the client's CPU per request is paid thousands of times a file: fetch (undici and its web
  * streams) spent 1.0 to 1.4 ms of CPU on each POST /v1/forms, node:http 0.2 to 0.3 ms, measured
  * side by side against one sandbox. A kill -9 shows the same way: the promise rejects (a refused
  * or reset connection), and the write was never acknowledged.
+ *
+ * Not for the writers of a seeded window (kill9, ledger, kill9-state): they write
+ * until a kill at a moment drawn from the seed, so a cheaper client makes more writes in the same
+ * time, not less CPU; and the ledger's seats are budgeted for fetch's pace (at node:http's, 3.3
+ * times the requests, a departure sold out and the run failed).
  */
 import http from 'node:http';
 
@@ -16,7 +22,7 @@ export interface Answer {
   /** a response header, lower-case name, as Headers.get() gives it */
   header(name: string): string | null;
   text: string;
-  json<T = unknown>(): T;
+  json<T = unknown>(): Promise<T>;
 }
 
 /** `method url` with `headers` and a JSON `body` (sent as given when a string); resolves once the whole answer is read. */
@@ -50,7 +56,7 @@ export function send(url: string, method: string, headers: Record<string, string
               return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
             },
             text,
-            json: <T>() => JSON.parse(text) as T,
+            json: async <T>() => JSON.parse(text) as T,
           });
         });
       },

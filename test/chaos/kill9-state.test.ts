@@ -11,7 +11,6 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { send } from './http.ts';
 import { auth, exported, formWriters, prng, startSandbox, stopSandbox, type Row, type Started } from './process.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261125);
@@ -83,8 +82,8 @@ describe('chaos: kill -9 in the middle of long operations', () => {
       const bookingWriters = Array.from({ length: 2 }, async () => {
         while (alive) {
           try {
-            const res = await send(`${victim.url}/v1/bookings`, 'POST', { ...auth, 'content-type': 'application/json' }, { departureId: departures[Math.floor(random() * departures.length)]!, adults: 1, customerId });
-            const json = res.json<{ data?: Row } & Row>();
+            const res = await post(victim.url, '/v1/bookings', { departureId: departures[Math.floor(random() * departures.length)]!, adults: 1, customerId });
+            const json = (await res.json()) as { data?: Row } & Row;
             if (res.status === 201) bookings.add((json.data ?? json).id);
           } catch {
             return; // killed

@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, type Running } from '../helpers/cli.ts';
-import { send } from './http.ts';
 import { prng } from './process.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20260115);
@@ -128,8 +127,9 @@ describe('chaos: kill -9 under concurrent writers of every kind', () => {
       const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> } | null> => {
         try {
           requests++;
-          const res = await send(`${url}${path}`, method, body === undefined ? auth : { ...auth, 'content-type': 'application/json' }, body);
-          return { status: res.status, json: res.text ? res.json<Record<string, unknown>>() : {} };
+          const res = await fetch(`${url}${path}`, { method, ...(body === undefined ? { headers: auth } : { headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+          const text = await res.text();
+          return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
         } catch {
           alive = false; // killed: this write was never acknowledged
           return null;

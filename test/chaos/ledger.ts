@@ -8,7 +8,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { send as request } from './http.ts';
 import { auth, exported, until, type Row } from './process.ts';
 
 const DAY = 86_400_000;
@@ -103,11 +102,16 @@ export class Receiver {
 
 async function send(url: string, method: string, path: string, body: unknown, key: string | null): Promise<Answer> {
   try {
-    const res = await request(`${url}${path}`, method, { ...auth, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) }, body);
-    return { status: res.status, body: res.text ? res.json<Record<string, unknown>>() : {}, replayed: res.header('idempotent-replayed') === 'true' };
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...auth, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, replayed: res.headers.get('idempotent-replayed') === 'true' };
   } catch (err) {
-    const { code, message } = err as { code?: string; message?: string };
-    return { error: code ?? message ?? String(err) };
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return { error: cause?.code ?? cause?.message ?? String(err) };
   }
 }
 
