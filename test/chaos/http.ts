@@ -1,16 +1,17 @@
 /**
- * The form writers' HTTP client in stale-save and watch-writes (formWriters(..., 'http')): the same requests as fetch()
- * (keep-alive connections, JSON bodies), over node:http. stale-save and watch-writes wait for a
- * count of acknowledged writes (and a compaction, or the watcher's line) while eight writers post,
+ * The form writers' HTTP client in watch-writes (formWriters(..., 'http')): the same requests as
+ * fetch() (keep-alive connections, JSON bodies), over node:http. watch-writes waits for counts of
+ * acknowledged writes (300 before the change, 300 after it was handled) while eight writers post,
  * so the client's CPU per request is paid thousands of times a file: fetch (undici and its web
  * streams) spent 1.0 to 1.4 ms of CPU on each POST /v1/forms, node:http 0.2 to 0.3 ms, measured
  * side by side against one sandbox. A kill -9 shows the same way: the promise rejects (a refused
  * or reset connection), and the write was never acknowledged.
  *
- * Not for the writers of a seeded window (kill9, ledger, kill9-state): they write
- * until a kill at a moment drawn from the seed, so a cheaper client makes more writes in the same
- * time, not less CPU; and the ledger's seats are budgeted for fetch's pace (at node:http's, 3.3
- * times the requests, a departure sold out and the run failed).
+ * Not for writers that run for a time rather than a count (kill9, the ledger, kill9-state's seeded
+ * windows, stale-save's wait for a compaction, at most 2 s under writes): a cheaper client makes
+ * more writes in the same time, each paid by the sandbox, not less CPU (stale-save took more); and
+ * the ledger's seats are budgeted for fetch's pace (at node:http's, 3.3 times the requests, a
+ * departure sold out and the run failed).
  */
 import http from 'node:http';
 

@@ -66,7 +66,7 @@ export const auth = { authorization: `Bearer ${KEYS.liveFull}` };
  * `count` loops of `POST /v1/forms`, each form's id kept once acknowledged
  * (201), with what `phase()` said when its request was sent. They run until
  * stop() or until the process is gone (a refused connection: never acknowledged).
- * `client`: fetch, or node:http where the test waits for a count of writes (http.ts says why).
+ * `client`: fetch, or node:http where the test waits for counts of writes (http.ts says when).
  */
 export interface FormWriters {
   acked: Set<string>;

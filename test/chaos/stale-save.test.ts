@@ -68,7 +68,7 @@ async function staleSaveThenStop(save: Save, signal: 'SIGTERM' | 'SIGKILL') {
   dirs.push(dir);
   const file = join(dir, 'db.json');
   const { run, url } = await startSandbox(file, ['--watch']);
-  const writers = formWriters(url, WRITERS, 'stale', undefined, 'http');
+  const writers = formWriters(url, WRITERS, 'stale');
   try {
     await until(() => writers.acked.size >= 100 + Math.floor(random() * 100), 'the first acknowledged writes');
     const stale = await readFile(file);
