@@ -4,6 +4,7 @@
  */
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, type Running } from '../helpers/cli.ts';
+import { send } from './http.ts';
 
 /** mulberry32: a tiny seeded PRNG, so kill moments and choices repeat with the seed. */
 export function prng(seed: number): () => number {
@@ -65,6 +66,7 @@ export const auth = { authorization: `Bearer ${KEYS.liveFull}` };
  * `count` loops of `POST /v1/forms`, each form's id kept once acknowledged
  * (201), with what `phase()` said when its request was sent. They run until
  * stop() or until the process is gone (a refused connection: never acknowledged).
+ * `client`: fetch, or node:http where the test waits for counts of writes (http.ts says when).
  */
 export interface FormWriters {
   acked: Set<string>;
@@ -75,7 +77,7 @@ export interface FormWriters {
   stop: () => Promise<void>;
 }
 
-export function formWriters(url: string, count: number, tag: string, phase: () => string = () => ''): FormWriters {
+export function formWriters(url: string, count: number, tag: string, phase: () => string = () => '', client: 'fetch' | 'http' = 'fetch'): FormWriters {
   const acked = new Set<string>();
   const sentIn = new Map<string, string>();
   let running = true;
@@ -94,11 +96,9 @@ export function formWriters(url: string, count: number, tag: string, phase: () =
       }
       const sent = phase();
       try {
-        const res = await fetch(`${url}/v1/forms`, {
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `${tag} w${w} #${n++}`, fields: [] }),
-        });
+        const headers = { ...auth, 'content-type': 'application/json' };
+        const form = { name: `${tag} w${w} #${n++}`, fields: [] };
+        const res = client === 'http' ? await send(`${url}/v1/forms`, 'POST', headers, form) : await fetch(`${url}/v1/forms`, { method: 'POST', headers, body: JSON.stringify(form) });
         const body = (await res.json()) as { data?: Row } & Row;
         if (res.status === 201) {
           acked.add((body.data ?? body).id);

@@ -55,7 +55,7 @@ async function underWriters(change: Change, expectLine: RegExp, retryLine?: RegE
   dirs.push(dir);
   const file = join(dir, 'db.json');
   const { run, url } = await startSandbox(file, ['--watch']);
-  const writers = formWriters(url, WRITERS, 'watch');
+  const writers = formWriters(url, WRITERS, 'watch', undefined, 'http');
   try {
     await until(() => writers.acked.size >= BATCH, `${BATCH} acknowledged writes`);
     for (let attempt = 1; ; attempt++) {
