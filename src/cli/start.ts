@@ -56,6 +56,8 @@ export interface StartFlags {
   open?: boolean;
   /** --stop-timeout, in milliseconds */
   stopTimeout?: number;
+  /** --flush-grace, in milliseconds (start only: FLUSH_GRACE_MS by default) */
+  flushGrace?: number;
 }
 
 export function startOptions(flags: StartFlags): SandboxOptions {
@@ -101,7 +103,7 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
     if (stopping) return endNow('a second signal came while stopping');
     stopping = true;
     // the requests in flight get --stop-timeout, the flush its own grace after it (stop-deadline.ts)
-    const exit = armStopDeadline(flags.stopTimeout ?? DEFAULT_STOP_TIMEOUT_MS);
+    const exit = armStopDeadline(flags.stopTimeout ?? DEFAULT_STOP_TIMEOUT_MS, flags.flushGrace);
     if (!sandbox) return exit(exitCode); // still starting: nothing acknowledged yet
     Promise.resolve(stopWatching?.())
       .then(() => sandbox!.stop())

@@ -13,7 +13,7 @@
  * them is the signal's default action, which ends the process as "killed by
  * SIGTERM" (exit status 143 in a shell).
  */
-/** what a stop may take after its drain: stopping the services, the flush and the compaction */
+/** what a stop may take after its drain: stopping the services, the flush and the compaction (`start --flush-grace`) */
 export const FLUSH_GRACE_MS = 5_000;
 const POLL_MS = 25;
 
@@ -27,11 +27,11 @@ export function endNow(why: string): void {
   process.exit(143);
 }
 
-/** Arms the deadline of a stop whose drain may take `drainMs`; returns the exit to call once the stop is done. */
-export function armStopDeadline(drainMs: number): (code: number) => void {
-  const graceMs = drainMs + FLUSH_GRACE_MS;
+/** Arms the deadline of a stop whose drain may take `drainMs` and its flush `flushMs`; returns the exit to call once the stop is done. */
+export function armStopDeadline(drainMs: number, flushMs = FLUSH_GRACE_MS): (code: number) => void {
+  const graceMs = drainMs + flushMs;
   const deadline = Date.now() + graceMs;
-  setTimeout(() => endNow(`stopping took longer than ${graceMs / 1000} s (--stop-timeout ${drainMs / 1000} s for the requests in flight, then ${FLUSH_GRACE_MS / 1000} s to flush)`), graceMs);
+  setTimeout(() => endNow(`stopping took longer than ${graceMs / 1000} s (--stop-timeout ${drainMs / 1000} s for the requests in flight, then ${flushMs / 1000} s to flush)`), graceMs);
   return function exitWhenIdle(code: number): void {
     // a file-system call still in flight may never return (see above): wait for it, up to the deadline
     if (!process.getActiveResourcesInfo().some((kind) => kind.startsWith('FSReq'))) process.exit(code);

@@ -1,6 +1,7 @@
 import { undiciRequest } from '../core/http-client.ts';
 import { pathOf, type ControlMethod, type ControlRoute, type RouteData, type RouteInput } from '../http/route-table/contract.ts';
 import { CONTROL_ROUTES as ROUTES } from './contracts/index.ts';
+import { sendText } from './http-send.ts';
 import { SseParser, type StreamEvent } from './sse.ts';
 
 /**
@@ -99,8 +100,7 @@ export class ControlClient {
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     let res;
     try {
-      const request = await undiciRequest();
-      res = await request(url, {
+      res = await sendText(url, {
         method,
         // every POST says JSON, even without a body: the control plane refuses one that does not (src/core/host-guard.ts)
         headers: this.headers(options.body !== undefined || method === 'POST'),
@@ -110,12 +110,12 @@ export class ControlClient {
     } catch (err) {
       throw this.notRunning(err);
     }
-    const text = await res.body.text();
-    if (res.statusCode >= 400) {
+    const text = await res.text();
+    if (res.status >= 400) {
       const body: unknown = text ? safeJson(text) : null;
-      const message = typeof body === 'object' && body && 'error' in body ? String((body as { error: unknown }).error) : `HTTP ${res.statusCode}`;
+      const message = typeof body === 'object' && body && 'error' in body ? String((body as { error: unknown }).error) : `HTTP ${res.status}`;
       const details = (body as { details?: { message: string }[] } | null)?.details?.map((d) => d.message).join('; ');
-      throw new ControlPlaneError(res.statusCode, details ? `${message}: ${details}` : message, body);
+      throw new ControlPlaneError(res.status, details ? `${message}: ${details}` : message, body);
     }
     return text;
   }
@@ -232,9 +232,10 @@ function safeJson(text: string): unknown {
 }
 
 function reason(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string }; name?: string };
+  const e = err as { code?: string; cause?: { code?: string; name?: string }; name?: string };
+  // node:http rejects an aborted request with an AbortError whose cause is the signal's reason
+  if (e.name === 'TimeoutError' || (e.name === 'AbortError' && e.cause?.name === 'TimeoutError')) return 'timed out';
   const code = e.code ?? e.cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (e.name === 'TimeoutError') return 'timed out';
   return code ?? (err instanceof Error ? err.message : String(err));
 }

@@ -161,7 +161,10 @@ describe('sandbox start --watch, and SIGTERM', () => {
     const db = join(dir, 'db.json');
     await writeFile(db, JSON.stringify({ schemaVersion: 1, seq: 0, collections: {} }));
     mkfifo(`${db}.journal`);
-    const run = cli(['start', '--data', db, '--port', '0']);
+    // nothing is in flight to drain, and the stop's deadline is the point, not its length: the
+    // shortest the options allow (the defaults, 3 s to drain and 5 s to flush, made this test a
+    // wait of 8 s; docs/configuration.md, "Stopping")
+    const run = cli(['start', '--data', db, '--port', '0', '--stop-timeout', '0', '--flush-grace', '500ms']);
     // the sandbox has the pipe open for reading once a non-blocking open for writing succeeds
     let writer: Awaited<ReturnType<typeof open>> | null = null;
     for (let i = 0; i < 1_000 && !writer && run.child.exitCode === null; i++) {

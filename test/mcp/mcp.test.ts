@@ -7,6 +7,7 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { ControlClient } from '../../src/control/client.ts';
 import { BIN, runCli } from '../helpers/cli.ts';
 import { KEYS } from '../helpers/sandbox.ts';
+import { ensureBundle } from '../setup/bundle.ts';
 
 /**
  * Issue 42: `sandbox mcp` as an assistant runs it, the bin in its own process spoken to by
@@ -37,8 +38,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  // the sources, not a dist/ bundle older than this branch's src/
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--url', sandbox.url], env: { ...process.env, SANDBOX_FROM_SOURCE: '1', NO_COLOR: '1' } as Record<string, string>, stderr: 'pipe' });
+  // the bundle an installed package runs, rebuilt first when older than src/ (runCli does the
+  // same); through tsx over the sources, each of this file's 4 processes started several times slower
+  ensureBundle();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--url', sandbox.url], env: { ...process.env, NO_COLOR: '1' } as Record<string, string>, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   mcp = new Client({ name: 'sandbox-test', version: '1.0.0' });
   await mcp.connect(transport);
@@ -164,7 +167,7 @@ describe('sandbox mcp', () => {
 describe('sandbox mcp, starting and refusing', () => {
   it('--start runs a sandbox of its own in memory, and says where on stderr only', { timeout: 90_000 }, async () => {
     let own = '';
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--start'], env: { ...process.env, SANDBOX_FROM_SOURCE: '1', SANDBOX_URL: '' } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--start'], env: { ...process.env, SANDBOX_URL: '' } as Record<string, string>, stderr: 'pipe' });
     transport.stderr?.on('data', (chunk: Buffer) => (own += chunk.toString()));
     const started = new Client({ name: 'sandbox-test', version: '1.0.0' });
     await started.connect(transport);
@@ -183,11 +186,11 @@ describe('sandbox mcp, starting and refusing', () => {
   });
 
   it('refuses a sandbox off this machine, and names a sandbox that is not there, in one line', async () => {
-    const remote = await runCli(['mcp', '--url', 'http://10.1.2.3:4010'], { SANDBOX_FROM_SOURCE: '1' }).exit;
+    const remote = await runCli(['mcp', '--url', 'http://10.1.2.3:4010']).exit;
     expect(remote.code).toBe(1);
     expect(remote.stdout).toBe('');
     expect(remote.stderr).toBe('sandbox: sandbox mcp talks to a sandbox on this machine only (127.0.0.1, localhost, ::1), not http://10.1.2.3:4010\n');
-    const absent = await runCli(['mcp', '--url', 'http://127.0.0.1:9'], { SANDBOX_FROM_SOURCE: '1' }).exit;
+    const absent = await runCli(['mcp', '--url', 'http://127.0.0.1:9']).exit;
     expect(absent.code).toBe(1);
     expect(absent.stdout).toBe('');
     expect(absent.stderr).toMatch(/^sandbox: no sandbox is running at http:\/\/127\.0\.0\.1:9 .*pass --url\n$/);

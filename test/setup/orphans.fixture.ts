@@ -13,15 +13,19 @@ import { HAS_CHROMIUM } from './chromium.ts';
  * receiver, Chromium), writes their pids to ORPHAN_PIDS_FILE, and waits.
  */
 it('starts processes, then waits to be interrupted', async () => {
+  // all at once: what the test checks is what is left of them, not the order they started in
   const sandbox = runCli(['start', '--in-memory', '--port', '0', '--json', '--no-rate-limits']);
-  await sandbox.firstLine;
   const daemon = runCli(['start', '--detach', '--in-memory', '--port', '0', '--log', `${process.env.ORPHAN_PIDS_FILE}.log`, '--json']);
-  const announced = (await daemon.exit).stdout;
-  const daemonPid = (JSON.parse(announced) as { pid: number }).pid;
   const group = spawn('bash', ['-c', 'sleep 600 & wait'], { detached: true, stdio: 'ignore' });
   const receiver = runNode(['-e', "require('node:http').createServer((q, s) => s.end()).listen(0, () => console.log('listening'))"]);
-  await receiver.firstLine;
-  const browser = HAS_CHROMIUM ? await chromium.launch({ executablePath: CHROMIUM }) : null;
+  const [, daemonExit, , browser] = await Promise.all([
+    sandbox.firstLine,
+    daemon.exit,
+    receiver.firstLine,
+    HAS_CHROMIUM ? chromium.launch({ executablePath: CHROMIUM }) : null,
+  ]);
+  const announced = daemonExit.stdout;
+  const daemonPid = (JSON.parse(announced) as { pid: number }).pid;
   const pids = [sandbox.child.pid, daemonPid, group.pid, receiver.child.pid];
   writeFileSync(process.env.ORPHAN_PIDS_FILE!, JSON.stringify({ pids, announced, browser: Boolean(browser) }));
   await new Promise(() => {}); // until interrupted

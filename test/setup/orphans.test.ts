@@ -15,6 +15,8 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+/** vitest's cache of transformed modules, shared by the three runs and silent-skips.test.ts's (see there): CPU, no outcome */
+const NESTED_VITEST_CACHE = ['--experimental.fsModuleCache', '--experimental.fsModuleCachePath', join(process.env.SANDBOX_TEST_RUN_DIR ?? tmpdir(), 'nested-vitest-cache')];
 
 /** Whether `pid` runs (a zombie has ended: it waits for a parent to read it, which PID 1 of a container may never do). */
 function running(pid: number): boolean {
@@ -53,7 +55,7 @@ async function interrupted(signal: NodeJS.Signals, target: 'group' | 'vitest' | 
   const probe = randomBytes(6).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), 'orphans-'));
   const pidsFile = join(dir, 'pids.json');
-  const command = target === 'npm' ? ['npm', ['test', '--', '--config', 'test/setup/orphans.vitest.config.ts']] as const : [process.execPath, [VITEST, 'run', '--config', 'test/setup/orphans.vitest.config.ts']] as const;
+  const command = target === 'npm' ? ['npm', ['test', '--', '--config', 'test/setup/orphans.vitest.config.ts', ...NESTED_VITEST_CACHE]] as const : [process.execPath, [VITEST, 'run', '--config', 'test/setup/orphans.vitest.config.ts', ...NESTED_VITEST_CACHE]] as const;
   const run = spawn(command[0], [...command[1]], {
     cwd: ROOT,
     detached: true, // a process group of its own, as `npm test` in a terminal has

@@ -78,6 +78,7 @@ export function startCommand(program: Command): void {
     .option('--scenarios <dir>', 'scenarios directory to watch (default: the bundled scenarios)')
     .option('--dashboard', 'open the live dashboard in this terminal instead of the banner (q stops the sandbox)')
     .option('--open', 'open the browser inspector (/__sandbox/ui/) once serving ($SANDBOX_BROWSER, else xdg-open / open / start)')
+    .option('--flush-grace <duration>', 'on SIGTERM or Ctrl+C, how long the flush and compaction may take after --stop-timeout before the process ends anyway (100ms to 10m; default 5s)', durationOption('--flush-grace', 100, 600_000))
     .addHelpText('after', '\nEvery option can also be set from the environment as SANDBOX_<OPTION> (SANDBOX_PORT, SANDBOX_NO_RATE_LIMITS=1, ...); a flag wins.\n\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7\n  $ npx sandbox start --open\n  $ npx sandbox start --detach --port 4010 && npx sandbox stop --port 4010')
     .action(async (opts) => {
       if (opts.detach) {

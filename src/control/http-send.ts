@@ -1,0 +1,35 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+
+/**
+ * One request of the control client with node:http (node:https for an https URL), not undici:
+ * a CLI command is one or two requests, and loading undici (the package, or Node's own behind
+ * fetch: either compiles all of it, node:http2 and node:tls included) took more CPU than the rest
+ * of the command, about 110 of `sandbox fault clear`'s 200 ms (issue 41: the suite runs the CLI
+ * hundreds of times). An idle keep-alive socket does not hold the process open (the agent unrefs it).
+ */
+export interface SendInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** The answer's status and text; rejects when no answer comes (its error says why, see reason() in client.ts). */
+export async function sendText(url: URL, init: SendInit): Promise<{ status: number; text: () => Promise<string> }> {
+  const request = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
+    const req = request(url, { method: init.method, headers, signal: init.signal }, resolve);
+    req.once('error', reject);
+    req.end(init.body);
+  });
+  return {
+    status: res.statusCode ?? 0,
+    text: async () => {
+      res.setEncoding('utf8');
+      let text = '';
+      for await (const chunk of res) text += chunk as string;
+      return text;
+    },
+  };
+}
