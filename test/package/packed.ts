@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { allBlocks } from '../docs/extract.ts';
+import { bundleIsFresh } from '../setup/bundle.ts';
 
 /**
  * The package as an integrator gets it (issue 14), shared by the consumer test
@@ -13,6 +14,11 @@ import { allBlocks } from '../docs/extract.ts';
 export const run = promisify(execFile);
 export const root = join(import.meta.dirname, '..', '..');
 const PACKAGE_FILES = ['package.json', 'package-lock.json', 'bin', 'src', 'scripts', 'fixtures', 'scenarios', 'docs', 'README.md', 'tsconfig.json', 'tsconfig.build.json'];
+
+/** What the bundle is built from besides src/ (bundleIsFresh's part). */
+const BUNDLE_INPUTS = ['scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const newestMtime = (paths: string[]): number =>
+  Math.max(0, ...paths.filter((path) => existsSync(path)).map((path) => (statSync(path).isDirectory() ? newestMtime(readdirSync(path).map((name) => join(path, name))) : statSync(path).mtimeMs)));
 
 /** The version of a package this repository has installed: a fresh project gets the same. */
 export const version = (name: string): string => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
@@ -57,13 +63,22 @@ async function once(dir: string, name: string, make: () => Promise<string>): Pro
   return readFileSync(done, 'utf8');
 }
 
-/** Packs a copy of the repository, with its declarations, into `work`; returns the tarball's path. */
+/**
+ * Packs a copy of the repository, with its declarations, into `work`; returns the tarball's path.
+ * The copy takes the repository's bundle when it is newer than everything it is built from (the
+ * run's spawns use it; test/setup/bundle.ts rebuilds it when src/ is newer): scripts/build.mjs
+ * made the same files again in the copy, 3 s of CPU.
+ */
 async function packInto(work: string): Promise<string> {
   const copy = join(work, 'repo');
   mkdirSync(copy);
   for (const entry of PACKAGE_FILES) if (existsSync(join(root, entry))) cpSync(join(root, entry), join(copy, entry), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  await run(process.execPath, ['scripts/build.mjs'], { cwd: copy });
+  if (bundleIsFresh() && statSync(join(root, 'dist', '.stamp')).mtimeMs >= newestMtime(BUNDLE_INPUTS.map((entry) => join(root, entry)))) {
+    cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true });
+  } else {
+    await run(process.execPath, ['scripts/build.mjs'], { cwd: copy });
+  }
   await run(process.execPath, ['scripts/build-types.mjs'], { cwd: copy });
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: copy });
   return join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
