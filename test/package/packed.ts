@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { allBlocks } from '../docs/extract.ts';
@@ -50,7 +50,9 @@ async function once(dir: string, name: string, make: () => Promise<string>): Pro
   }
   if (mine) {
     try {
-      writeFileSync(done, await make());
+      const result = await make();
+      writeFileSync(`${done}.tmp`, result);
+      renameSync(`${done}.tmp`, done); // whole when the others see it
     } catch (error) {
       writeFileSync(failed, String(error));
       throw error;
