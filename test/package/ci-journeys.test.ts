@@ -1,10 +1,10 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../../src/cli/lifecycle.ts';
 import { sh } from '../docs/run.ts';
-import { installInto, packTarball, root, run, version } from './packed.ts';
+import { installedProject, root } from './packed.ts';
 
 /**
  * CI journeys (issue 36), as a new user takes them: the packed tarball in a
@@ -34,12 +34,8 @@ const JEST_KEY_CHECK = `test('uses the workspace sandbox exec made for this work
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tcs-journeys-'));
-  const tarball = await packTarball(work, { types: false }); // the recipes run as JavaScript: no declarations needed
-  project = join(work, 'project');
-  mkdirSync(project);
-  await run('npm', ['init', '-y'], { cwd: project });
-  await run('npm', ['pkg', 'set', 'type=module'], { cwd: project });
-  await installInto(project, tarball, [`vitest@${version('vitest')}`, `jest@${version('jest')}`]);
+  // `npm init -y`, `npm pkg set type=module`, then the tarball, vitest and jest installed
+  ({ project } = await installedProject(work));
   cpSync(join(root, 'examples', 'parallel-workers'), join(project, 'vt'), { recursive: true });
   cpSync(join(root, 'examples', 'jest-workers'), join(project, 'jt'), { recursive: true });
   writeFileSync(join(project, 'vt', 'worker-key.test.ts'), VITEST_KEY_CHECK);

@@ -1,11 +1,10 @@
-import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../../src/cli/lifecycle.ts';
-import { packTarball } from './packed.ts';
+import { installedProject } from './packed.ts';
 
 /**
  * Issue 36, points 3, 4 and 6, from the packed tarball as a user gets it: a
@@ -14,7 +13,6 @@ import { packTarball } from './packed.ts';
  * (GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH, GITHUB_STEP_SUMMARY) pointing at
  * temporary files.
  */
-const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
 const KEY = 'tcs_test_borealis_full_00000000000000000001';
 
@@ -25,11 +23,7 @@ const pids: number[] = [];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tcs-ci-journeys-'));
-  tarball = await packTarball(work);
-  project = join(work, 'project');
-  mkdirSync(project);
-  await run('npm', ['init', '-y'], { cwd: project });
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project });
+  ({ tarball, project } = await installedProject(work));
 }, 600_000);
 
 afterAll(() => {

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allBlocks } from '../docs/extract.ts';
-import { installInto, packTarball, run, version } from './packed.ts';
+import { installedProject, run, tsExamples as examples } from './packed.ts';
 
 /**
  * The consumer test (issue 14): the package as an integrator gets it. It packs
@@ -21,36 +20,10 @@ let tarball: string;
 /** what `npm install <tarball>` printed on stderr, at npm's default log level (warnings included) */
 let installWarnings: string;
 
-/** ```ts blocks of the README and docs/*.md, each a whole module a user would paste (the docs tests' one extractor). */
-function examples(): { name: string; code: string }[] {
-  return allBlocks()
-    .filter((b) => b.lang === 'ts' && !b.directive.skip)
-    .map((b) => ({ name: `${b.file.replace(/\W+/g, '-')}-${b.line}.mts`, code: b.code }));
-}
-
-/** Packages the examples import, besides ours and node's: installed at the versions this repository uses. */
-function importedPackages(code: string[]): string[] {
-  const names = new Set<string>();
-  for (const text of code) {
-    for (const m of text.matchAll(/from '([^'./][^']*)'/g)) {
-      const spec = m[1]!;
-      if (spec.startsWith('node:') || spec === 'travel-commerce-sandbox') continue;
-      names.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
-    }
-  }
-  return [...names].map((name) => `${name}@${version(name)}`);
-}
-
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tcs-consumer-'));
-  tarball = await packTarball(work);
-
-  project = join(work, 'project');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  const code = examples().map((e) => e.code);
-  const deps = [`typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`, ...importedPackages(code)];
-  installWarnings = await installInto(project, tarball, deps);
+  // typescript, @types/node and what the examples import installed with it (projectDependencies)
+  ({ tarball, project, warnings: installWarnings } = await installedProject(work));
 }, 600_000);
 
 afterAll(() => {
