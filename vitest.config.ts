@@ -48,6 +48,9 @@ export default defineConfig({
     setupFiles: ['test/setup/listener-errors.ts', ...(FAST ? ['test/setup/no-spawn.ts'] : [])],
     // no orphans, no silent skips (test/setup/global.ts)
     globalSetup: ['test/setup/global.ts'],
+    // transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache, keyed by
+    // each file's content; gone with a fresh install): a rerun transforms only what changed (docs/testing.md)
+    experimental: { fsModuleCache: true },
     // the long files first, so that none runs alone at the end (test/setup/sequencer.ts)
     sequence: { sequencer: LongFilesFirst },
     projects: [
