@@ -5,6 +5,10 @@ import { CreateFolderBodySchema, DeletionScheduledSchema, FileParamsSchema } fro
 import { GalleryFolderSchema } from './schemas.ts';
 import type { GalleryService } from './service.ts';
 
+// module-level, so every sandbox of a process registers the very same schema objects and their
+// OpenAPI document is built once (src/http/openapi-memo.ts)
+const GalleryFolderEnvelopeSchema = z.object({ data: GalleryFolderSchema });
+
 /**
  * API description, "Gallery": POST folders answers 201 `{data: folder}` (409 for
  * a duplicate name under the same parent); DELETE files answers 202
@@ -15,7 +19,7 @@ export function registerGalleryRoutes(app: ZodApp, service: GalleryService): voi
   app.post('/gallery/folders', {
     schema: {
       body: CreateFolderBodySchema,
-      response: { 201: z.object({ data: GalleryFolderSchema }), ...errorResponses, 409: errorResponses[404] },
+      response: { 201: GalleryFolderEnvelopeSchema, ...errorResponses, 409: errorResponses[404] },
     },
     config: { scope: 'gallery:write', documentedStatuses: [201, 409], summary: 'Create a gallery folder' },
   }, async (request, reply) => reply.code(201).send({ data: await service.createFolder(request.principal, request.body) }));

@@ -8,6 +8,13 @@ import { CreateOrgKeyBodySchema, OrgKeyParamsSchema, OrgParamsSchema } from './r
 import { CreatedOrgKeySchema, OrgApiKeySchema, RevokedOrgKeySchema, type CreatedOrgKey } from './schemas.ts';
 import type { OrgKeyService } from './service.ts';
 
+// module-level, so every sandbox of a process registers the very same schema objects and their
+// OpenAPI document is built once (src/http/openapi-memo.ts)
+const CreatedOrgKeyEnvelopeSchema = z.object({ data: CreatedOrgKeySchema });
+const OrgKeysQuerySchema = z.object(paginationQuery(50));
+const OrgKeyListSchema = z.object({ data: z.array(OrgApiKeySchema) });
+const RevokedOrgKeyEnvelopeSchema = z.object({ data: RevokedOrgKeySchema });
+
 /**
  * API description, "Organization API keys". Bodies are wrapped in `data` as
  * documented; the status codes (201 on create, 200 otherwise), the scopes
@@ -19,7 +26,7 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
     schema: {
       params: OrgParamsSchema,
       body: CreateOrgKeyBodySchema,
-      response: { 201: z.object({ data: CreatedOrgKeySchema }), ...errorResponses },
+      response: { 201: CreatedOrgKeyEnvelopeSchema, ...errorResponses },
     },
     config: { scope: 'organizations:write', summary: 'Issue an organization API key (201: inferred)' },
     // every field has a default in the description: no body at all is the defaults (issue 39, point 4)
@@ -36,14 +43,14 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
 
   app.get('/organizations/:id/api-keys', {
     // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination (issue 39, point 10)
-    schema: { params: OrgParamsSchema, querystring: z.object(paginationQuery(50)), response: { 200: z.object({ data: z.array(OrgApiKeySchema) }), ...errorResponses } },
+    schema: { params: OrgParamsSchema, querystring: OrgKeysQuerySchema, response: { 200: OrgKeyListSchema, ...errorResponses } },
     config: { scope: 'organizations:read', summary: 'List an organization\'s API keys (prefix only, never the key; 200: inferred); limit and offset as every list' },
   }, async (request) => ({ data: pageOf(service.list(request.principal, request.params.id), request.query) }));
 
   app.delete('/organizations/:id/api-keys/:keyId', {
     schema: {
       params: OrgKeyParamsSchema,
-      response: { 200: z.object({ data: RevokedOrgKeySchema }), ...errorResponses, 409: errorResponses[404] },
+      response: { 200: RevokedOrgKeyEnvelopeSchema, ...errorResponses, 409: errorResponses[404] },
     },
     config: { scope: 'organizations:write', summary: 'Revoke an organization API key (200, 404/409 rows: inferred)' },
   }, async (request) => ({ data: await service.revoke(request.principal, request.params.id, request.params.keyId) }));

@@ -8,6 +8,11 @@ import { CreatedSubscriptionEnvelopeSchema, SubscriptionEnvelopeSchema, Subscrip
 import type { WebhookSubscriptionService } from './service.ts';
 import { warning, type SandboxWarning } from '../../core/warnings.ts';
 
+// module-level, so every sandbox of a process registers the very same schema objects and their
+// OpenAPI document is built once (src/http/openapi-memo.ts)
+const SubscriptionsQuerySchema = z.object(paginationQuery(50));
+const NoBodySchema = z.null().describe('no body');
+
 /**
  * The description lists GET, GET :id and PATCH under "Webhook subscriptions" and names neither
  * POST nor DELETE (issue 26): every answer of those two says so, and --strict refuses them.
@@ -34,7 +39,7 @@ const loopbackHttp = (url: string | undefined): SandboxWarning[] =>
 export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionService): void {
   app.get('/webhooks/subscriptions', {
     // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination (issue 39, point 10)
-    schema: { querystring: z.object(paginationQuery(50)), response: { 200: SubscriptionListSchema, ...errorResponses } },
+    schema: { querystring: SubscriptionsQuerySchema, response: { 200: SubscriptionListSchema, ...errorResponses } },
     config: { scope: 'webhooks:read', documentedScope: true, documentedStatuses: [200], summary: 'List webhook subscriptions; limit and offset as every list' },
   }, async (request) => {
     addStateWarnings(request, service.disabledWarnings(request.principal));
@@ -69,7 +74,7 @@ export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionS
   });
 
   app.delete('/webhooks/subscriptions/:id', {
-    schema: { params: SubscriptionIdParamsSchema, response: { 204: z.null().describe('no body'), ...errorResponses } },
+    schema: { params: SubscriptionIdParamsSchema, response: { 204: NoBodySchema, ...errorResponses } },
     config: { scope: 'webhooks:write', summary: 'Delete a webhook subscription', inferred: true, warnings: deleteWarnings },
   }, async (request, reply) => {
     await service.delete(request.principal, request.params.id);
