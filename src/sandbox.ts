@@ -146,6 +146,7 @@ function sandboxHandle(parts: { ctx: SandboxContext; storage: OpenedStorage; ser
         await controlPlane.close();
         for (const service of running.reverse()) await service.stop();
         await store.close();
+        clock.release(); // last: the services' stops may still run in a workspace's scope
         storage.warnings.push(...storage.engine.notes); // the CLI prints what stop added (an edit set aside)
         return summary;
       })()),

@@ -38,6 +38,7 @@ export async function startServers(ctx: SandboxContext, resources: readonly Reso
     await app.close().catch(() => undefined);
     for (const service of running.reverse()) await Promise.resolve(service.stop()).catch(() => undefined);
     await engine.discardHeld().catch(() => undefined); // nothing acknowledged yet: a new file is left unwritten
+    clock.release();
     throw err;
   };
   if (options.listen) {
