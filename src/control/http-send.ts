@@ -11,7 +11,8 @@ export interface SendInit {
   method: string;
   headers: Record<string, string>;
   body?: string;
-  signal: AbortSignal;
+  /** the control client always gives one (its timeout); a caller without a deadline may not */
+  signal?: AbortSignal;
 }
 
 /** The answer's status and text; rejects when no answer comes (its error says why, see reason() in client.ts). */
@@ -19,7 +20,7 @@ export async function sendText(url: URL, init: SendInit): Promise<{ status: numb
   const request = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
-    const req = request(url, { method: init.method, headers, signal: init.signal }, resolve);
+    const req = request(url, { method: init.method, headers, ...(init.signal ? { signal: init.signal } : {}) }, resolve);
     req.once('error', reject);
     req.end(init.body);
   });

@@ -4,7 +4,7 @@
  */
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, type Running } from '../helpers/cli.ts';
-import { send } from './http.ts';
+import { sendText } from '../../src/control/http-send.ts';
 
 /** mulberry32: a tiny seeded PRNG, so kill moments and choices repeat with the seed. */
 export function prng(seed: number): () => number {
@@ -66,7 +66,14 @@ export const auth = { authorization: `Bearer ${KEYS.liveFull}` };
  * `count` loops of `POST /v1/forms`, each form's id kept once acknowledged
  * (201), with what `phase()` said when its request was sent. They run until
  * stop() or until the process is gone (a refused connection: never acknowledged).
- * `client`: fetch, or node:http where the test waits for counts of writes (http.ts says when).
+ * `client`: fetch, or node:http (the control client's sendText) where the test waits for counts of
+ * writes, as watch-writes does (300 acknowledged, then 300 more): fetch (undici and its web streams)
+ * spent 1.0 to 1.4 ms of the test process's CPU per POST, node:http 0.2 to 0.3 ms, measured side by
+ * side against one sandbox. Not for writers that run for a time (kill9, the ledger, kill9-state's
+ * seeded windows, stale-save's wait for a compaction): a cheaper client makes more writes in the
+ * same time, each paid by the sandbox, not less CPU; and the ledger's seats are budgeted for
+ * fetch's pace (at node:http's, 3.3 times the requests, a departure sold out). A kill -9 shows the
+ * same way with either: the request or the reading of its answer rejects, never acknowledged.
  */
 export interface FormWriters {
   acked: Set<string>;
@@ -98,8 +105,8 @@ export function formWriters(url: string, count: number, tag: string, phase: () =
       try {
         const headers = { ...auth, 'content-type': 'application/json' };
         const form = { name: `${tag} w${w} #${n++}`, fields: [] };
-        const res = client === 'http' ? await send(`${url}/v1/forms`, 'POST', headers, form) : await fetch(`${url}/v1/forms`, { method: 'POST', headers, body: JSON.stringify(form) });
-        const body = (await res.json()) as { data?: Row } & Row;
+        const res = client === 'http' ? await sendText(new URL(`${url}/v1/forms`), { method: 'POST', headers, body: JSON.stringify(form) }) : await fetch(`${url}/v1/forms`, { method: 'POST', headers, body: JSON.stringify(form) });
+        const body = JSON.parse(await res.text()) as { data?: Row } & Row;
         if (res.status === 201) {
           acked.add((body.data ?? body).id);
           sentIn.set((body.data ?? body).id, sent);
