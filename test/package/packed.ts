@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { allBlocks } from '../docs/extract.ts';
@@ -15,10 +15,8 @@ export const run = promisify(execFile);
 export const root = join(import.meta.dirname, '..', '..');
 const PACKAGE_FILES = ['package.json', 'package-lock.json', 'bin', 'src', 'scripts', 'fixtures', 'scenarios', 'docs', 'README.md', 'tsconfig.json', 'tsconfig.build.json'];
 
-/** What the bundle is built from besides src/ (bundleIsFresh's part). */
-const BUNDLE_INPUTS = ['scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
-const newestMtime = (paths: string[]): number =>
-  Math.max(0, ...paths.filter((path) => existsSync(path)).map((path) => (statSync(path).isDirectory() ? newestMtime(readdirSync(path).map((name) => join(path, name))) : statSync(path).mtimeMs)));
+/** What the bundle is built from. */
+const BUNDLE_INPUTS = ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** The version of a package this repository has installed: a fresh project gets the same. */
 export const version = (name: string): string => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
@@ -76,7 +74,7 @@ async function packInto(work: string): Promise<string> {
   mkdirSync(copy);
   for (const entry of PACKAGE_FILES) if (existsSync(join(root, entry))) cpSync(join(root, entry), join(copy, entry), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  if (bundleIsFresh() && statSync(join(root, 'dist', '.stamp')).mtimeMs >= newestMtime(BUNDLE_INPUTS.map((entry) => join(root, entry)))) {
+  if (bundleIsFresh(BUNDLE_INPUTS)) {
     cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true });
   } else {
     await run(process.execPath, ['scripts/build.mjs'], { cwd: copy });

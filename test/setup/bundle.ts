@@ -10,13 +10,20 @@ import { join } from 'node:path';
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 
-const newestMtime = (dir: string): number =>
-  Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+/** The newest modification time of a file, or of every file under a folder; 0 when the path is missing. */
+const newestMtime = (path: string): number => {
+  if (!existsSync(path)) return 0;
+  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+};
 
-/** bin/sandbox.js's own test of freshness. */
-export function bundleIsFresh(): boolean {
+/**
+ * bin/sandbox.js's own test of freshness: dist/ is at least as new as src/. `inputs` (paths from
+ * the repository's root) widens it to what else the bundle is built from, for a copy that takes it.
+ */
+export function bundleIsFresh(inputs: readonly string[] = ['src']): boolean {
   const stamp = join(ROOT, 'dist/.stamp');
-  return existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(join(ROOT, 'src'));
+  return existsSync(stamp) && statSync(stamp).mtimeMs >= Math.max(...inputs.map((input) => newestMtime(join(ROOT, input))));
 }
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
