@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './extract.ts';
 import { ensureBundle } from '../setup/bundle.ts';
+import { NESTED_VITEST_CACHE_DIR } from '../setup/nested-vitest-cache.ts';
 
 /**
  * How the docs test runs a block's commands (issue 26): each command line in
@@ -80,8 +81,7 @@ export function npxShim(): Record<string, string> {
     writeFileSync(join(dir, 'npx'), NPX_SHIM);
     chmodSync(join(dir, 'npx'), 0o755);
     const npx = execFileSync('bash', ['-c', 'command -v npx'], { encoding: 'utf8' }).trim();
-    const vitestCache = join(process.env.SANDBOX_TEST_RUN_DIR ?? dir, 'nested-vitest-cache');
-    shim = { PATH: `${dir}:${process.env.PATH}`, DOCS_TEST_NODE: process.execPath, DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'), DOCS_TEST_NPX: npx, DOCS_TEST_VITEST_CACHE: vitestCache };
+    shim = { PATH: `${dir}:${process.env.PATH}`, DOCS_TEST_NODE: process.execPath, DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'), DOCS_TEST_NPX: npx, DOCS_TEST_VITEST_CACHE: NESTED_VITEST_CACHE_DIR };
   }
   return shim;
 }

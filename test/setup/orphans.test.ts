@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NESTED_VITEST_CACHE } from './nested-vitest-cache.ts';
 
 /**
  * No orphans (issue 41): a vitest run interrupted in the middle of a test that
@@ -15,8 +16,6 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-/** vitest's cache of transformed modules, shared by the three runs and silent-skips.test.ts's (see there): CPU, no outcome */
-const NESTED_VITEST_CACHE = ['--experimental.fsModuleCache', '--experimental.fsModuleCachePath', join(process.env.SANDBOX_TEST_RUN_DIR ?? tmpdir(), 'nested-vitest-cache')];
 
 /** Whether `pid` runs (a zombie has ended: it waits for a parent to read it, which PID 1 of a container may never do). */
 function running(pid: number): boolean {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NESTED_VITEST_CACHE } from './nested-vitest-cache.ts';
 
 /**
  * No silent skips (issue 41): without Chromium (here a CHROMIUM_PATH that does not exist), a run
@@ -10,13 +10,6 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-/**
- * The two runs transform the same modules (the file's imports reach src/index.ts): vitest's
- * cache of transformed modules on disk, in the run's scratch folder (shared with
- * orphans.test.ts, removed at the run's end), lets the second one read them instead (issue 41:
- * 3.4 s of CPU per run, 1.8 s cached). Keyed by each module's content: it changes no outcome.
- */
-const NESTED_VITEST_CACHE = ['--experimental.fsModuleCache', '--experimental.fsModuleCachePath', join(process.env.SANDBOX_TEST_RUN_DIR ?? tmpdir(), 'nested-vitest-cache')];
 
 function vitest(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
