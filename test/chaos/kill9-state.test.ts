@@ -5,16 +5,17 @@
  * mixed"), at moments drawn from the seed within how long the operation took
  * in a first run on this machine.
  *
- * CHAOS_SEED and CHAOS_ROUNDS override the defaults; the seed is in every message.
+ * CHAOS_SEED and CHAOS_ROUNDS override the defaults (CI runs the full rounds, a local run the first: test/setup/depth.ts); the seed is in every message.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { auth, exported, formWriters, prng, startSandbox, stopSandbox, type Row, type Started } from './process.ts';
+import { depth } from '../setup/depth.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261125);
-const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 4);
+const ROUNDS = depth('CHAOS_ROUNDS', 4, 1);
 /** over 4,096 rows in one partition: packed in the background when the file is loaded (pack-policy.ts) */
 const EXTRA_BOOKINGS = 12_000;
 const EXTRA_PREFIX = 'book_chaos-';

@@ -5,7 +5,7 @@
  * booking is half-applied (its seats taken without it, or it without its
  * seats), and the files load.
  *
- * CHAOS_SEED and CHAOS_ROUNDS override the defaults; the seed is printed on failure.
+ * CHAOS_SEED and CHAOS_ROUNDS override the defaults (CI runs the full rounds, a local run the first: test/setup/depth.ts); the seed is printed on failure.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,9 +14,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, type Running } from '../helpers/cli.ts';
 import { prng } from './process.ts';
+import { depth } from '../setup/depth.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20260115);
-const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 10);
+const ROUNDS = depth('CHAOS_ROUNDS', 10, 3);
 
 type Row = { id: string } & Record<string, unknown>;
 type Export = Record<string, Row[]>;

@@ -9,7 +9,7 @@
  * two bookings; and the clock, an expired key and a pending deletion job are
  * where they were.
  *
- * CHAOS_SEED and CHAOS_ROUNDS override the defaults; the seed is in every message.
+ * CHAOS_SEED and CHAOS_ROUNDS override the defaults (CI runs the full rounds, a local run the first: test/setup/depth.ts); the seed is in every message.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,9 +17,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkJobRuns, checkKeptAfterRestart, deliveriesSettled, fixture, keepBeforeRestart, Ledger, Receiver, subscribe } from './ledger.ts';
 import { exported, prng, startSandbox, stopIfRunning } from './process.ts';
+import { depth } from '../setup/depth.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261127);
-const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 4);
+const ROUNDS = depth('CHAOS_ROUNDS', 4, 2);
 const CLIENTS = 8;
 
 const root = await mkdtemp(join(tmpdir(), 'tcs-ledger-kill9-'));

@@ -5,7 +5,7 @@
  * error after its work was kept (a 503 from the stop keeps nothing either).
  * The last round stops with --stop-timeout 0, so requests still running are cut.
  *
- * CHAOS_SEED, CHAOS_ROUNDS and CHAOS_CUT_ROUND override the defaults; the seed is in every message.
+ * CHAOS_SEED, CHAOS_ROUNDS and CHAOS_CUT_ROUND override the defaults (CI runs the full rounds, a local run the first: test/setup/depth.ts); the seed is in every message.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkJobRuns, checkKeptAfterRestart, deliveriesSettled, fixture, keepBeforeRestart, Ledger, Receiver, subscribe } from './ledger.ts';
 import { exported, prng, startSandbox, stopIfRunning } from './process.ts';
+import { depth } from '../setup/depth.ts';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261128);
-const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 3);
+// two rounds at least: one stop with the default grace, one cut (CUT_ROUND)
+const ROUNDS = depth('CHAOS_ROUNDS', 3, 2);
 const CLIENTS = 8;
 
 const root = await mkdtemp(join(tmpdir(), 'tcs-ledger-sigterm-'));

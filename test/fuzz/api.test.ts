@@ -6,16 +6,17 @@
  * changes through one workspace's key.
  *
  * Deterministic by default (seed below). Explore with FUZZ_SEED=<n> and
- * FUZZ_RUNS=<n>; a failure prints the seed and the command that replays it.
+ * FUZZ_RUNS=<n> (CI runs 40 per operation, a local run 20: test/setup/depth.ts); a failure prints the seed and the command that replays it.
  */
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { bodyText, operationsOf, pathSegment, queryString, type Operation } from './arbitraries.ts';
+import { depth } from '../setup/depth.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260115);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const RUNS = depth('FUZZ_RUNS', 40, 20);
 
 interface FuzzRequest {
   method: string;

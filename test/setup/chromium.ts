@@ -9,7 +9,9 @@ import { CHROMIUM } from '../../bench/lib/chromium.ts';
  */
 export const INSTALL_CHROMIUM = 'apt-get install -y chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
-export const ON_CI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
+/** CI set, and not to 'false' or '0' */
+export const onCi = (env: NodeJS.ProcessEnv = process.env): boolean => Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
+export const ON_CI = onCi();
 
 export function missingChromium(): string {
   return `Chromium is missing (${CHROMIUM}); install it: ${INSTALL_CHROMIUM}`;

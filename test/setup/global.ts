@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { BROWSER_FILES, listed } from '../tiers.ts';
 import { HAS_CHROMIUM, missingChromium } from './chromium.ts';
+import { depthNotice } from './depth.ts';
 
 /**
  * The run's global setup (issue 41), in vitest's main process:
@@ -30,6 +31,8 @@ import { HAS_CHROMIUM, missingChromium } from './chromium.ts';
 interface RunState {
   reaper: ChildProcess;
   reported: boolean;
+  /** whether the end of the run said the seeded files ran the local depth */
+  depthReported: boolean;
   /** the run's scratch folder (SANDBOX_TEST_RUN_DIR): what files share, such as the packed tarball */
   dir: string;
 }
@@ -41,6 +44,7 @@ export default function setup(project: TestProject): () => Promise<void> {
   return async () => {
     if (slot[KEY] !== run) return; // torn down already
     reportSkippedBrowserTests(project, run);
+    reportLocalDepth(project, run);
     slot[KEY] = undefined;
     run.reaper.stdin?.end();
     if (run.reaper.exitCode === null) await once(run.reaper, 'exit'); // it removes the scratch folder too
@@ -60,7 +64,7 @@ function start(): RunState {
   process.env.SANDBOX_TEST_RUN = [process.env.SANDBOX_TEST_RUN, id].filter(Boolean).join(' ');
   process.env.SANDBOX_TEST_RUN_DIR = dir;
   watchParent();
-  const run = { reaper, reported: false, dir };
+  const run = { reaper, reported: false, depthReported: false, dir };
   slot[KEY] = run;
   return run;
 }
@@ -78,6 +82,17 @@ function watchParent(): void {
     process.kill(process.pid, 'SIGTERM');
   }, 500);
   timer.unref();
+}
+
+/** One line, once per run that ran a chaos or fuzz file below CI's depth (test/setup/depth.ts). */
+function reportLocalDepth(project: TestProject, run: RunState): void {
+  const notice = depthNotice();
+  if (!notice || run.depthReported) return;
+  const root = project.vitest.config.root;
+  const seeded = project.vitest.state.getFiles().some((file) => /^test\/(chaos|fuzz)\//.test(relative(root, file.filepath).split('\\').join('/')));
+  if (!seeded) return;
+  run.depthReported = true;
+  process.stderr.write(`\n${notice}\n`);
 }
 
 /** One line, once per run: which browser tests were skipped for want of Chromium. */
