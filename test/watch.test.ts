@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,13 +31,18 @@ async function fileHolds(path: string, text: string): Promise<void> {
 
 let sandbox: Sandbox | undefined;
 let stop: (() => Promise<void>) | undefined;
+let folder: string | undefined;
 afterEach(async () => {
   await stop?.();
   await sandbox?.stop();
+  // each test's copy of the fixtures and its database (about 3 MB) were left in the temp folder
+  if (folder) await rm(folder, { recursive: true, force: true });
+  stop = sandbox = folder = undefined;
 });
 
 async function setup(watchOptions: Pick<WatchOptions, 'compactWithinMs'> = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'sbx-watch-'));
+  folder = dir;
   const fixturesDir = join(dir, 'fixtures');
   await mkdir(fixturesDir);
   await mkdir(join(dir, 'scenarios'));
