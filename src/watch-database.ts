@@ -52,8 +52,11 @@ export function databaseEditLoader(sandbox: Sandbox, log: (line: string) => void
   return () => (running = running.then(load, load));
 }
 
-/** Compacts 200 ms after the last write, and at most 2 s after the first one not yet folded. */
-export function compactionScheduler(compact: () => Promise<void>): { wrote: () => void; stop: () => void } {
+/**
+ * Compacts 200 ms after the last write, and at most 2 s after the first one not yet folded.
+ * `withinMs` replaces the 2 s for a test (WatchOptions.compactWithinMs); the product keeps the default.
+ */
+export function compactionScheduler(compact: () => Promise<void>, withinMs = COMPACT_WITHIN_MS): { wrote: () => void; stop: () => void } {
   let idle: NodeJS.Timeout | undefined;
   let due: NodeJS.Timeout | undefined;
   const stop = () => {
@@ -69,7 +72,7 @@ export function compactionScheduler(compact: () => Promise<void>): { wrote: () =
     wrote: () => {
       clearTimeout(idle);
       idle = setTimeout(run, COMPACT_AFTER_IDLE_MS);
-      due ??= setTimeout(run, COMPACT_WITHIN_MS);
+      due ??= setTimeout(run, withinMs);
     },
     stop,
   };

@@ -19,6 +19,12 @@ const SETTLE_MS = 150;
 export interface WatchOptions {
   scenariosDir: string;
   log: (line: string) => void;
+  /**
+   * The bound under steady writes (default 2 s, COMPACT_WITHIN_MS). No flag sets it: a test of the
+   * bound passes a shorter one, so that its writers run for a fraction of the 2 s; the default
+   * itself is checked on fake timers (test/watch-database.test.ts).
+   */
+  compactWithinMs?: number;
 }
 
 export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Promise<() => Promise<void>> {
@@ -51,7 +57,7 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
   watcher.on('error', (err) => log(`watch: ${oneLine(String((err as Error).message ?? err))}`));
 
   const compactable = sandbox.store as typeof sandbox.store & { compact?: () => Promise<void> };
-  const compaction = compactionScheduler(() => compactable.compact!());
+  const compaction = compactionScheduler(() => compactable.compact!(), options.compactWithinMs);
   const offChange = dbPath && compactable.compact
     ? sandbox.store.onChange((change) => {
         if (change.kind === 'ops') compaction.wrote();

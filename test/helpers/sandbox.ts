@@ -22,6 +22,23 @@ export interface TestSandbox {
 }
 
 /**
+ * A JSON.parse for the OpenAPI check whose value the response's first `json()` hands back, so that
+ * a body is parsed once, not twice. Ajv only reads it (no defaults, no coercion), and every later
+ * `json()` parses afresh, so each call still returns an object of its own, as light-my-request's.
+ */
+function parsedOnceFor(res: LightMyRequestResponse): (text: string) => unknown {
+  return (text) => {
+    const value: unknown = JSON.parse(text);
+    const json = res.json.bind(res);
+    res.json = (() => {
+      res.json = json;
+      return value;
+    }) as typeof res.json;
+    return value;
+  };
+}
+
+/**
  * An in-memory sandbox on a manual clock, served through app.inject, with
  * every response body checked against its route's response schema, and every
  * answer against the served OpenAPI document (status listed, body matching).
@@ -48,7 +65,7 @@ export async function testSandbox(options: SandboxOptions = {}, resources: reado
       }
       return sandbox.app.inject(inject).then((res) => {
         if (res.headers['x-sandbox-fault']) return res; // an injected fault answers what the user asked for
-        const problem = undocumentedAnswer(sandbox.context.routes.document(), method, path, res.statusCode, res.headers['content-type'] as string | undefined, res.body);
+        const problem = undocumentedAnswer(sandbox.context.routes.document(), method, path, res.statusCode, res.headers['content-type'] as string | undefined, res.body, parsedOnceFor(res));
         if (problem) throw new Error(problem);
         return res;
       });
