@@ -8,6 +8,7 @@ import { createSandbox } from '../../src/sandbox.ts';
 import { isRunning } from '../../src/cli/lifecycle.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
 /**
  * Issue 36, point 3: a shell CI starts the sandbox in the background
@@ -116,25 +117,30 @@ describe('sandbox start --detach, then sandbox stop', () => {
   });
 });
 
+/**
+ * What stop and wait say on their own, with no daemon to drive: the CLI's own entry in this process
+ * (test/helpers/cli-in-process.ts), the same program, lines and exit codes as the bin, without a
+ * Node start per command.
+ */
 describe('sandbox stop and sandbox wait, when nothing runs there', () => {
+  const inProcess = (args: string[]) => runCliInProcess(args, { SANDBOX_URL: '' });
+
   it('stop: one line and exit 1', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sandbox-detach-'));
     const port = await freePort();
-    const r = await cli(['stop', '--port', String(port)]);
+    const r = await inProcess(['stop', '--port', String(port)]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`sandbox: no sandbox is running at http://127.0.0.1:${port} (connection refused); nothing to stop\n`);
   });
 
   it('wait: gives up after --timeout with one line; answers at once when the sandbox is ready', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sandbox-detach-'));
     const port = await freePort();
-    const r = await cli(['wait', '--port', String(port), '--timeout', '300ms']);
+    const r = await inProcess(['wait', '--port', String(port), '--timeout', '300ms']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^sandbox: no sandbox was ready at http:\/\/127\.0\.0\.1:\d+ within 0\.3 s \(last: no sandbox is running at .* \(connection refused\)\); is it starting\? its log says why not\n$/);
 
     const sandbox = await createSandbox({ port: 0 });
     try {
-      const ok = await cli(['wait', '--url', sandbox.url]);
+      const ok = await inProcess(['wait', '--url', sandbox.url]);
       expect(ok).toMatchObject({ code: 0, stdout: `the sandbox at ${sandbox.url} is ready\n` });
       // a sandbox another program started with createSandbox() is that program's to stop
       const refused = await fetch(`${sandbox.url}/__sandbox/stop`, { method: 'POST', headers: { 'content-type': 'application/json' } });

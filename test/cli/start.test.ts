@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, waitForStdout } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
 describe('sandbox start (real sockets)', () => {
   it('--json prints exactly one JSON ready line, serves the API, and exits 0 on SIGTERM with one JSON exit line', async () => {
@@ -95,7 +96,9 @@ describe('sandbox start (real sockets)', () => {
   });
 
   it('rejects bad flags with one line', async () => {
-    const { code, stderr } = await runCli(['start', '--port', 'abc']).exit;
+    // refused while commander reads the flags, before any sandbox: the CLI's own entry in this process
+    // (test/helpers/cli-in-process.ts) runs the same code without a Node start
+    const { code, stderr } = await runCliInProcess(['start', '--port', 'abc']);
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/--port must be a whole number/);
   });

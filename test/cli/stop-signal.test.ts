@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, waitForStdout } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
 /**
  * SIGTERM drains (issue 35, point 2): keyed creates in flight when the signal
@@ -68,7 +69,9 @@ describe('sandbox start: SIGTERM with requests in flight', () => {
   });
 
   it('refuses a --stop-timeout that is not a duration', async () => {
-    const { code, stderr } = await runCli(['start', '--in-memory', '--port', '0', '--stop-timeout', 'soon']).exit;
+    // refused while commander reads the flags, before any sandbox: the CLI's own entry in this process
+    // (test/helpers/cli-in-process.ts) runs the same code without a Node start
+    const { code, stderr } = await runCliInProcess(['start', '--in-memory', '--port', '0', '--stop-timeout', 'soon']);
     expect(code).not.toBe(0);
     expect(stderr).toContain('--stop-timeout takes a duration from 0 to 10m, such as 5s or 1500ms, not "soon"');
   });

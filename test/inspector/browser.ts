@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../bench/lib/chromium.ts';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.ts';
 import { ensureInspectorBuilt } from './bundle.ts';
 import { chromiumOrSkip } from '../setup/chromium.ts';
 
@@ -27,16 +29,26 @@ export const BROWSER_TEST_TIMEOUT = 120_000;
  */
 export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? join(import.meta.dirname, '../../docs/inspector') : join(tmpdir(), 'sandbox-inspector-screenshots');
 
+/**
+ * Chromium as the browser tests launch it, without the omnibox renderer (CHROMIUM_ARGS): one per
+ * file, closed by the file. `hostRules`: names it resolves to 127.0.0.1, as a
+ * rebound DNS name would (test/inspector/guards.test.ts, test/security/browser.test.ts).
+ */
+export async function launchChromium(hostRules: readonly string[] = []): Promise<Browser> {
+  const rules = hostRules.length > 0 ? [`--host-resolver-rules=${hostRules.map((host) => `MAP ${host} 127.0.0.1`).join(',')}`] : [];
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...rules] });
+}
+
 export interface InspectorBrowser {
   browser: Browser;
-  /** a new page at `url`, whose console errors and page errors are collected in `errors` */
+  /** a new page at `url` (in a context of its own), whose console errors and page errors are collected in `errors` */
   open(url: string): Promise<{ page: Page; errors: string[] }>;
   close(): Promise<void>;
 }
 
 export async function launchInspectorBrowser(): Promise<InspectorBrowser> {
   await ensureInspectorBuilt();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
+  const browser = await launchChromium();
   return {
     browser,
     async open(url) {
@@ -53,6 +65,24 @@ export async function launchInspectorBrowser(): Promise<InspectorBrowser> {
     },
     close: () => browser.close(),
   };
+}
+
+/**
+ * A browser file's usual setup, at the top of its describe: a sandbox (in memory, on a manual
+ * clock, on a free port, plus `options`) and a browser before its tests, both stopped after them.
+ * Read `suite.sandbox` and `suite.chrome` inside the tests.
+ */
+export function inspectorSuite(options: Partial<SandboxOptions> = {}): { readonly sandbox: Sandbox; readonly chrome: InspectorBrowser } {
+  const suite = {} as { sandbox: Sandbox; chrome: InspectorBrowser };
+  beforeAll(async () => {
+    suite.sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual', ...options });
+    if (HAS_CHROMIUM) suite.chrome = await launchInspectorBrowser();
+  });
+  afterAll(async () => {
+    await suite.chrome?.close();
+    await suite.sandbox?.stop();
+  });
+  return suite;
 }
 
 /** Saves a 1280×800 screenshot of the page as <name>.png under SCREENSHOTS (docs/inspector.md). */

@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 
 /**
  * Issue 25, the inspector's Data view (docs/inspector.md, "Data") in a real Chromium: a
@@ -9,32 +8,23 @@ import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser
  * search, and the first page of a 100k-row collection.
  */
 const WAIT = { timeout: 20_000 };
-let sandbox: Sandbox;
-let chrome: InspectorBrowser;
+const suite = inspectorSuite();
 
-beforeAll(async () => {
-  sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
-  if (HAS_CHROMIUM) chrome = await launchInspectorBrowser();
-});
-afterAll(async () => {
-  await chrome?.close();
-  await sandbox?.stop();
-});
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 async function control(path: string, init?: { method: string; body: unknown }): Promise<Json> {
-  const res = await fetch(`${sandbox.url}/__sandbox${path}`, init ? { method: init.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : undefined);
+  const res = await fetch(`${suite.sandbox.url}/__sandbox${path}`, init ? { method: init.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : undefined);
   expect(res.status, `${path}: ${res.status}`).toBeLessThan(300);
   return ((await res.json()) as { data: Json }).data;
 }
 
-const ui = (path: string) => `${sandbox.url}/__sandbox/ui${path}`;
+const ui = (path: string) => `${suite.sandbox.url}/__sandbox/ui${path}`;
 const table = (page: Page, collection: string) => page.getByRole('table', { name: `${collection} records` });
 
 describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   it("lists a workspace's collections; its departures are browsable and a departure's page shows its id", async () => {
-    const ws = sandbox.workspaces.find((w) => w.mode === 'live')!;
-    const { page, errors } = await chrome.open(ui(`/data?workspace=${ws.id}`));
+    const ws = suite.sandbox.workspaces.find((w) => w.mode === 'live')!;
+    const { page, errors } = await suite.chrome.open(ui(`/data?workspace=${ws.id}`));
     const nav = page.getByRole('navigation', { name: 'Collections' });
     await nav.getByRole('link', { name: /^departures/ }).click();
     await table(page, 'departures').waitFor(WAIT);
@@ -52,8 +42,8 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
   });
 
   it("a booking's page links its departure, its passengers and its people (screenshots: data, data-record)", async () => {
-    const ws = sandbox.workspaces.find((w) => w.mode === 'live')!;
-    const { page, errors } = await chrome.open(ui(`/data/bookings?workspace=${ws.id}`));
+    const ws = suite.sandbox.workspaces.find((w) => w.mode === 'live')!;
+    const { page, errors } = await suite.chrome.open(ui(`/data/bookings?workspace=${ws.id}`));
     await table(page, 'bookings').waitFor(WAIT);
     const bookings = await control(`/workspaces/${ws.id}/collections/bookings?limit=100&order=newest`);
     await expect.poll(() => page.getByTestId('page-range').textContent(), WAIT).toBe(`1–${Math.min(100, bookings.total)} of ${bookings.total.toLocaleString('en')}`);
@@ -106,7 +96,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
     const created = await control('/workspaces', { method: 'POST', body: { name: 'Data view test' } });
     await control('/seed', { method: 'POST', body: { workspaceId: created.id, bookings: 250 } });
     const total = (await control(`/workspaces/${created.id}/collections/bookings?limit=1`)).total as number;
-    const { page, errors } = await chrome.open(ui(`/data/bookings?workspace=${created.id}`));
+    const { page, errors } = await suite.chrome.open(ui(`/data/bookings?workspace=${created.id}`));
     // a created workspace is listed and selected by the link
     await expect.poll(() => page.getByLabel('Workspace', { exact: true }).inputValue(), WAIT).toBe(created.id);
     await expect.poll(() => page.getByTestId('page-range').textContent(), WAIT).toBe(`1–100 of ${total.toLocaleString('en')}`);
@@ -128,7 +118,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
     expect(await table(page, 'bookings').locator('tbody tr').count()).toBeLessThan(100);
 
     // the picker moves the view to the other workspace's collection
-    const other = sandbox.workspaces.find((w) => w.mode === 'live')!;
+    const other = suite.sandbox.workspaces.find((w) => w.mode === 'live')!;
     await page.getByLabel('Workspace', { exact: true }).selectOption(other.id);
     await expect.poll(() => new URL(page.url()).searchParams.get('workspace'), WAIT).toBe(other.id);
     const otherTotal = (await control(`/workspaces/${other.id}/collections/bookings?limit=1`)).total as number;
@@ -138,8 +128,8 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
   });
 
   it('an unknown collection or record says so in one line', async () => {
-    const ws = sandbox.workspaces[0]!;
-    const { page } = await chrome.open(ui(`/data/bookings/book_00000000-0000-4000-8000-00000000dead?workspace=${ws.id}`));
+    const ws = suite.sandbox.workspaces[0]!;
+    const { page } = await suite.chrome.open(ui(`/data/bookings/book_00000000-0000-4000-8000-00000000dead?workspace=${ws.id}`));
     await expect.poll(() => page.getByRole('alert').textContent(), WAIT).toMatch(/^404 /);
     await page.close();
   });

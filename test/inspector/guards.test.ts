@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Request, type Response } from 'playwright-core';
+import type { Browser, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, VIEWPORT, BROWSER_TEST_TIMEOUT } from './browser.ts';
+import { HAS_CHROMIUM, VIEWPORT, BROWSER_TEST_TIMEOUT, launchChromium } from './browser.ts';
 import { ensureInspectorBuilt } from './bundle.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
@@ -41,7 +41,7 @@ describe.skipIf(!HAS_CHROMIUM)('the inspector behind the Host check, the cross-s
     });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     otherPort = (other.address() as AddressInfo).port;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP rebind.test 127.0.0.1'] });
+    browser = await launchChromium(['rebind.test']);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
 /** Issue 25, the Keys view: a key created in the page is shown whole once; revoking it in the page shuts /v1 to it. */
 describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
-  let sandbox: Sandbox;
-  let chrome: InspectorBrowser;
-  const v1 = (key: string) => fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${key}` } });
-  beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
-    chrome = await launchInspectorBrowser();
-  });
-  afterAll(async () => {
-    await chrome?.close();
-    await sandbox?.stop();
-  });
+  const suite = inspectorSuite();
+  const v1 = (key: string) => fetch(`${suite.sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${key}` } });
 
   it('creating a key in the page shows it whole once, and not again after a reload', async () => {
-    const ws = sandbox.workspaces[0]!;
-    const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/keys`);
+    const ws = suite.sandbox.workspaces[0]!;
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/keys`);
     const table = page.getByRole('table', { name: 'Workspace keys' });
     await table.getByText(ws.keys[0]!.name, { exact: true }).first().waitFor(UI_WAIT);
     await page.getByLabel('Key name').fill('from the inspector');
@@ -29,7 +19,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TE
     const key = (await shown.textContent())!;
     expect(key).toMatch(/^tcs_(live|test)_\S{20,}$/);
     // the control plane has it, under its prefix only, and it works
-    const listed = (await control<{ keys: { name: string; keyPrefix: string; key: string | null }[] }>(sandbox, 'GET', `/workspaces/${ws.id}`)).keys.find((k) => k.name === 'from the inspector')!;
+    const listed = (await control<{ keys: { name: string; keyPrefix: string; key: string | null }[] }>(suite.sandbox, 'GET', `/workspaces/${ws.id}`)).keys.find((k) => k.name === 'from the inspector')!;
     expect(key.startsWith(listed.keyPrefix)).toBe(true);
     expect(listed.key).toBeNull();
     expect((await v1(key)).status).toBe(200);
@@ -46,10 +36,10 @@ describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TE
   });
 
   it('revoking a key in the page makes the next request with it 401', async () => {
-    const ws = sandbox.workspaces[0]!;
-    const created = await control<{ id: string; key: string; keyPrefix: string }>(sandbox, 'POST', `/workspaces/${ws.id}/keys`, { name: 'to revoke', scopes: ['products:read'] });
+    const ws = suite.sandbox.workspaces[0]!;
+    const created = await control<{ id: string; key: string; keyPrefix: string }>(suite.sandbox, 'POST', `/workspaces/${ws.id}/keys`, { name: 'to revoke', scopes: ['products:read'] });
     expect((await v1(created.key)).status).toBe(200);
-    const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/keys`);
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/keys`);
     const row = page.getByTestId(`key-${created.id}`);
     await row.waitFor(UI_WAIT);
     // its last use, from the request log
@@ -63,7 +53,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TE
     // organization keys: listed with their organization
     await page.getByRole('button', { name: 'Create organization key' }).click();
     await page.getByTestId('new-key').waitFor(UI_WAIT);
-    await expect.poll(async () => (await control<unknown[]>(sandbox, 'GET', `/org-keys?workspaceId=${ws.id}`)).length, UI_WAIT).toBeGreaterThan(0);
+    await expect.poll(async () => (await control<unknown[]>(suite.sandbox, 'GET', `/org-keys?workspaceId=${ws.id}`)).length, UI_WAIT).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Done' }).click();
     await screenshot(page, 'keys');
     expect(errors).toEqual([]);

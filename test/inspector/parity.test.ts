@@ -1,38 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { createParityRecorder } from '../../src/parity/report.ts';
 import type { Answer } from '../../src/parity/types.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
+import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { UI_WAIT } from './control-fetch.ts';
 
 /** Issue 40, the Parity view: each difference, and the two answers of its first example side by side. */
 describe.skipIf(!HAS_CHROMIUM)('the Parity view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
-  let sandbox: Sandbox;
-  let chrome: InspectorBrowser;
+  const suite = inspectorSuite();
   const answer = (status: number, body: unknown): Answer => ({ status, headers: { 'x-request-id': 'req_x', 'content-type': 'application/json' }, body });
-  beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
-    chrome = await launchInspectorBrowser();
-  });
-  afterAll(async () => {
-    await chrome?.close();
-    await sandbox?.stop();
-  });
 
   it('says how to start a proxy when the sandbox is not one', async () => {
-    sandbox.context.parity.recorder = null;
-    const { page } = await chrome.open(`${sandbox.url}/__sandbox/ui/parity`);
+    suite.sandbox.context.parity.recorder = null;
+    const { page } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/parity`);
     await page.getByTestId('parity-not-proxy').waitFor(UI_WAIT);
     expect(await page.getByTestId('parity-not-proxy').textContent()).toContain('sandbox proxy --target <url>');
     await page.close();
   });
 
   it('lists the differences, the unknown ids apart, and shows a difference\'s two answers side by side', async () => {
-    const recorder = createParityRecorder({ routes: sandbox.context.routes });
-    sandbox.context.parity.recorder = recorder;
+    const recorder = createParityRecorder({ routes: suite.sandbox.context.routes });
+    suite.sandbox.context.parity.recorder = recorder;
     for (let i = 0; i < 2; i++) recorder.record({ requestId: `req_brand_${i}`, method: 'GET', urlPath: `/v1/products/prod_${i}`, target: answer(200, { data: { id: 'prod_t', brand: 'Borealis' } }), sandbox: answer(200, { data: { id: 'prod_s' } }), learned: false, unknownIds: [] });
     recorder.record({ requestId: 'req_unknown', method: 'GET', urlPath: '/v1/people/ppl_1', target: answer(200, { data: { id: 'ppl_1' } }), sandbox: null, learned: false, unknownIds: ['ppl_1'] });
-    const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/parity`);
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/parity`);
     const table = page.getByRole('table', { name: 'Differences', exact: true });
     const row = table.getByTestId('parity-difference');
     await row.first().waitFor(UI_WAIT);

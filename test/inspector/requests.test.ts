@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { KEYS } from '../helpers/sandbox.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
+import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 
 /**
  * Issue 25, the inspector's Requests view (docs/inspector.md, "Requests"): the live log of
@@ -46,24 +46,14 @@ async function send(url: string, options: { key?: string; requestId: string; met
   return { status: Number(statusLine!.split(' ')[1]), headers: parsed, body: stdout.slice(split + 4) };
 }
 
-let sandbox: Sandbox;
-let chrome: InspectorBrowser;
+// enforced rate limits: the screenshot's traffic has a 429
+const suite = inspectorSuite({ enforceRateLimits: true });
 let serial = 0;
 const requestId = (what: string) => `req_test_${what}_${Date.now()}_${(serial += 1)}`;
 
-beforeAll(async () => {
-  // enforced rate limits: the screenshot's traffic has a 429
-  sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual', enforceRateLimits: true });
-  if (HAS_CHROMIUM) chrome = await launchInspectorBrowser();
-});
-afterAll(async () => {
-  await chrome?.close();
-  await sandbox?.stop();
-});
-
 /** The Requests view, open and connected to the stream (so it sees what comes next, with headers and bodies). */
 async function openLive(path = '/requests'): Promise<{ page: Page; errors: string[] }> {
-  const opened = await chrome.open(`${sandbox.url}/__sandbox/ui${path}`);
+  const opened = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui${path}`);
   await opened.page.getByRole('status', { name: 'Stream' }).filter({ hasText: 'live' }).waitFor(WAIT);
   return opened;
 }
@@ -84,7 +74,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
       observer.observe(document.body, { childList: true, subtree: true });
     }))`);
     const started = Date.now();
-    const sent = await send(`${sandbox.url}/v1/products?limit=2`, { key: KEYS.sandboxFull, requestId: id });
+    const sent = await send(`${suite.sandbox.url}/v1/products?limit=2`, { key: KEYS.sandboxFull, requestId: id });
     await row(page, id).waitFor(WAIT);
     const visibleAt = await page.evaluate<number>('globalThis.__rowSeen');
     const elapsed = visibleAt - started;
@@ -110,7 +100,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
     await screenshot(page, 'request-details');
 
     // a deep link to the request opens the same details in a new page
-    const deep = await chrome.open(`${sandbox.url}/__sandbox/ui/requests/${id}`);
+    const deep = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/requests/${id}`);
     await expect.poll(() => deep.page.getByLabel('Response body').textContent(), WAIT).toContain(product);
     expect(deep.errors).toEqual([]);
     await deep.page.close();
@@ -122,7 +112,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
     const { page, errors } = await openLive();
     const id = requestId('401');
     const [sent] = await Promise.all([
-      send(`${sandbox.url}/v1/products`, { key: 'tcs_test_not_a_key_000000000000000000000', requestId: id }),
+      send(`${suite.sandbox.url}/v1/products`, { key: 'tcs_test_not_a_key_000000000000000000000', requestId: id }),
       row(page, id).waitFor(WAIT),
     ]);
     expect(sent.status).toBe(401);
@@ -141,8 +131,8 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
     const { page, errors } = await openLive();
     const ok = requestId('filter_ok');
     const bad = requestId('filter_404');
-    await send(`${sandbox.url}/v1/products?limit=1`, { key: KEYS.sandboxFull, requestId: ok });
-    await send(`${sandbox.url}/v1/products/prod_missing`, { key: KEYS.sandboxFull, requestId: bad });
+    await send(`${suite.sandbox.url}/v1/products?limit=1`, { key: KEYS.sandboxFull, requestId: ok });
+    await send(`${suite.sandbox.url}/v1/products/prod_missing`, { key: KEYS.sandboxFull, requestId: bad });
     await row(page, bad).waitFor(WAIT);
 
     await page.getByLabel('Status class').selectOption('4xx');
@@ -155,8 +145,8 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
     await page.getByLabel('Method').selectOption('POST');
     await row(page, ok).waitFor({ state: 'detached', ...WAIT });
     await page.getByRole('button', { name: 'Reset filters' }).click();
-    const borealis = sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
-    const aurora = sandbox.workspaces.find((w) => w.mode === 'live')!;
+    const borealis = suite.sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
+    const aurora = suite.sandbox.workspaces.find((w) => w.mode === 'live')!;
     await page.getByLabel('Workspace filter').selectOption(aurora.id);
     await row(page, ok).waitFor({ state: 'detached', ...WAIT });
     await page.getByLabel('Workspace filter').selectOption(borealis.id);
@@ -166,7 +156,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
     // paused, the rows stand still and the button counts what came in
     await page.getByRole('button', { name: 'Pause' }).click();
     const whilePaused = requestId('paused');
-    await send(`${sandbox.url}/v1/products?limit=1`, { key: KEYS.sandboxFull, requestId: whilePaused });
+    await send(`${suite.sandbox.url}/v1/products?limit=1`, { key: KEYS.sandboxFull, requestId: whilePaused });
     await page.getByRole('button', { name: 'Resume (1 new)' }).waitFor(WAIT);
     expect(await row(page, whilePaused).count()).toBe(0);
     await page.getByRole('button', { name: /^Resume/ }).click();
@@ -174,7 +164,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
 
     await page.getByRole('button', { name: 'Clear' }).click();
     await row(page, ok).waitFor({ state: 'detached', ...WAIT });
-    const log = (await (await fetch(`${sandbox.url}/__sandbox/requests?limit=10`)).json()) as { data: unknown[] };
+    const log = (await (await fetch(`${suite.sandbox.url}/__sandbox/requests?limit=10`)).json()) as { data: unknown[] };
     expect(log.data).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
@@ -182,7 +172,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
 
   it('shows traffic with warnings and refusals (screenshot: requests)', async () => {
     const { page, errors } = await openLive();
-    const base = sandbox.url;
+    const base = suite.sandbox.url;
     await advanceClock(61_000); // full buckets, whatever the tests before used
     // the burst bucket (enforced) refuses past its size: a few 429s (sent first: the rows that follow stay in view)
     const burst = await Promise.all(Array.from({ length: 36 }, () => fetch(`${base}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveRead}` } })));
@@ -209,11 +199,19 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
     const TOTAL = 2000;
     let sent = 0;
     let done = false;
+    // node:http on kept-alive sockets: fetch spent two to three times the CPU per request in this
+    // process (the sandbox's own), which the page and the sandbox share; the burst is theirs to survive
+    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+    const get = (url: string) =>
+      new Promise<void>((resolve, reject) => {
+        request(url, { agent, headers: { authorization: `Bearer ${KEYS.sandboxFull}` } }, (res) => res.resume().on('end', resolve).on('error', reject))
+          .on('error', reject)
+          .end();
+      });
     const fire = async () => {
       while (sent < TOTAL) {
         sent += 1;
-        const res = await fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.sandboxFull}` } });
-        await res.arrayBuffer();
+        await get(`${suite.sandbox.url}/v1/products?limit=1`);
       }
     };
     const probes: { ms: number; rows: number }[] = [];
@@ -225,7 +223,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
       }
     };
     const probing = probe();
-    await Promise.all(Array.from({ length: 32 }, fire));
+    await Promise.all(Array.from({ length: 32 }, fire)).finally(() => agent.destroy());
     await expect.poll(() => receivedCount(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(before + TOTAL);
     done = true;
     await probing;
@@ -241,7 +239,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
 });
 
 async function advanceClock(ms: number): Promise<void> {
-  const res = await fetch(`${sandbox.url}/__sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+  const res = await fetch(`${suite.sandbox.url}/__sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
   expect(res.status).toBe(200);
 }
 

@@ -1,50 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/index.ts';
+import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
 /** Issue 25, the Time & state view: what the page does is what the control plane then reports. */
 describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
-  let sandbox: Sandbox;
-  let chrome: InspectorBrowser;
-  beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
-    chrome = await launchInspectorBrowser();
-  });
-  afterAll(async () => {
-    await chrome?.close();
-    await sandbox?.stop();
-  });
+  const suite = inspectorSuite();
 
   it('advancing the clock from the page moves GET /__sandbox/clock; set-to jumps to the time given', async () => {
-    const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/time`);
-    const before = await control<{ nowMs: number; now: string; mode: string }>(sandbox, 'GET', '/clock');
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/time`);
+    const before = await control<{ nowMs: number; now: string; mode: string }>(suite.sandbox, 'GET', '/clock');
     await page.getByTestId('clock-now').getByText(before.now).waitFor(UI_WAIT);
     await page.getByText('manual clock: time moves only when advanced').waitFor(UI_WAIT);
 
     await page.getByRole('button', { name: 'Advance clock 1 hour' }).click();
-    await expect.poll(async () => (await control<{ nowMs: number }>(sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000);
+    await expect.poll(async () => (await control<{ nowMs: number }>(suite.sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000);
     await page.getByTestId('clock-now').getByText(new Date(before.nowMs + 3_600_000).toISOString()).waitFor(UI_WAIT);
 
     await page.getByRole('button', { name: 'Advance clock 1 day' }).click();
-    await expect.poll(async () => (await control<{ nowMs: number }>(sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000 + 86_400_000);
+    await expect.poll(async () => (await control<{ nowMs: number }>(suite.sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000 + 86_400_000);
 
     await page.getByLabel('Advance by', { exact: true }).fill('1h30m');
     await page.getByRole('button', { name: 'Advance', exact: true }).click();
-    await expect.poll(async () => (await control<{ nowMs: number }>(sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000 + 86_400_000 + 5_400_000);
+    await expect.poll(async () => (await control<{ nowMs: number }>(suite.sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000 + 86_400_000 + 5_400_000);
 
     // a time a little later than now (a jump of years would run years of timers)
     const target = new Date(before.nowMs + 3 * 86_400_000 + 4_005).toISOString();
     await page.getByLabel('Set clock to').fill(target);
     await page.getByRole('button', { name: 'Set to' }).click();
-    await expect.poll(async () => (await control<{ now: string }>(sandbox, 'GET', '/clock')).now, UI_WAIT).toBe(target);
+    await expect.poll(async () => (await control<{ now: string }>(suite.sandbox, 'GET', '/clock')).now, UI_WAIT).toBe(target);
     await page.getByTestId('clock-now').getByText(target).waitFor(UI_WAIT);
 
     // a workspace's own clock
-    const ws = sandbox.workspaces[0]!.id;
-    const wsBefore = await control<{ offsetMs: number }>(sandbox, 'GET', `/workspaces/${ws}/clock`);
+    const ws = suite.sandbox.workspaces[0]!.id;
+    const wsBefore = await control<{ offsetMs: number }>(suite.sandbox, 'GET', `/workspaces/${ws}/clock`);
     await page.getByRole('button', { name: 'Advance workspace clock 1 minute' }).click();
-    await expect.poll(async () => (await control<{ offsetMs: number }>(sandbox, 'GET', `/workspaces/${ws}/clock`)).offsetMs, UI_WAIT).toBe(wsBefore.offsetMs + 60_000);
+    await expect.poll(async () => (await control<{ offsetMs: number }>(suite.sandbox, 'GET', `/workspaces/${ws}/clock`)).offsetMs, UI_WAIT).toBe(wsBefore.offsetMs + 60_000);
 
     // a bad custom duration is one line, not a crash
     await page.getByLabel('Advance by', { exact: true }).fill('soon');
@@ -55,37 +46,37 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
   }, 60_000);
 
   it('fault rules added and removed in the page are what GET /__sandbox/faults reports', async () => {
-    const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/time`);
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/time`);
     await page.getByRole('table', { name: 'Fault rules' }).getByText('no fault rule').waitFor(UI_WAIT);
     await page.getByLabel('Fault method').selectOption('GET');
     await page.getByLabel('Fault path').fill('/v1/products');
     await page.getByLabel('Fault status').fill('503');
     await page.getByLabel('Fault times').fill('2');
     await page.getByRole('button', { name: 'Add fault' }).click();
-    await expect.poll(async () => (await control<{ method?: string; path?: string; status?: number; times?: number }[]>(sandbox, 'GET', '/faults')).map((r) => [r.method, r.path, r.status, r.times]), UI_WAIT).toEqual([['GET', '/v1/products', 503, 2]]);
-    const [rule] = await control<{ id: string }[]>(sandbox, 'GET', '/faults');
+    await expect.poll(async () => (await control<{ method?: string; path?: string; status?: number; times?: number }[]>(suite.sandbox, 'GET', '/faults')).map((r) => [r.method, r.path, r.status, r.times]), UI_WAIT).toEqual([['GET', '/v1/products', 503, 2]]);
+    const [rule] = await control<{ id: string }[]>(suite.sandbox, 'GET', '/faults');
     const row = page.getByTestId(`fault-${rule!.id}`);
     await row.waitFor(UI_WAIT);
     await row.getByRole('button', { name: `Remove fault ${rule!.id}` }).click();
     await row.getByRole('button', { name: `Confirm remove ${rule!.id}` }).click();
-    await expect.poll(async () => (await control<unknown[]>(sandbox, 'GET', '/faults')).length, UI_WAIT).toBe(0);
+    await expect.poll(async () => (await control<unknown[]>(suite.sandbox, 'GET', '/faults')).length, UI_WAIT).toBe(0);
     await page.getByRole('table', { name: 'Fault rules' }).getByText('no fault rule').waitFor(UI_WAIT);
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('a snapshot taken in the page is listed by the control plane, and restoring it (after a confirmation) brings its state back', async () => {
-    const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/time`);
-    const ws = sandbox.workspaces[0]!.id;
-    const keysOf = async () => (await control<{ keys: unknown[] }>(sandbox, 'GET', `/workspaces/${ws}`)).keys.length;
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/time`);
+    const ws = suite.sandbox.workspaces[0]!.id;
+    const keysOf = async () => (await control<{ keys: unknown[] }>(suite.sandbox, 'GET', `/workspaces/${ws}`)).keys.length;
     const keysBefore = await keysOf();
     await page.getByLabel('Snapshot name').fill('before-key');
     await page.getByRole('button', { name: 'Take snapshot' }).click();
-    await expect.poll(async () => (await control<{ name: string }[]>(sandbox, 'GET', '/snapshots')).map((s) => s.name), UI_WAIT).toEqual(['before-key']);
+    await expect.poll(async () => (await control<{ name: string }[]>(suite.sandbox, 'GET', '/snapshots')).map((s) => s.name), UI_WAIT).toEqual(['before-key']);
     const row = page.getByTestId('snapshot-before-key');
     await row.waitFor(UI_WAIT);
 
-    await control(sandbox, 'POST', `/workspaces/${ws}/keys`, { name: 'after the snapshot' });
+    await control(suite.sandbox, 'POST', `/workspaces/${ws}/keys`, { name: 'after the snapshot' });
     expect(await keysOf()).toBe(keysBefore + 1);
     await row.getByRole('button', { name: 'Restore before-key' }).click();
     // nothing happens before the confirmation
@@ -96,21 +87,21 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
 
     await row.getByRole('button', { name: 'Delete before-key' }).click();
     await row.getByRole('button', { name: 'Cancel' }).click();
-    expect((await control<unknown[]>(sandbox, 'GET', '/snapshots')).length).toBe(1);
+    expect((await control<unknown[]>(suite.sandbox, 'GET', '/snapshots')).length).toBe(1);
     await row.getByRole('button', { name: 'Delete before-key' }).click();
     await row.getByRole('button', { name: 'Confirm delete of before-key' }).click();
-    await expect.poll(async () => (await control<unknown[]>(sandbox, 'GET', '/snapshots')).length, UI_WAIT).toBe(0);
+    await expect.poll(async () => (await control<unknown[]>(suite.sandbox, 'GET', '/snapshots')).length, UI_WAIT).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('reset asks first, then puts the clock back to its start; rate-limit buckets show up live', async () => {
-    const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/time`);
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/time`);
     await page.getByRole('table', { name: 'Rate-limit buckets' }).waitFor(UI_WAIT);
     // the table is drawn before the page's stream may be connected: a request made before then sends the
     // page no event, so requests are made until one's bucket shows (each within a few seconds of it)
     const shown = async () => {
-      const res = await fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${sandbox.workspaces[0]!.keys[0]!.key}` } });
+      const res = await fetch(`${suite.sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${suite.sandbox.workspaces[0]!.keys[0]!.key}` } });
       expect(res.status).toBe(200);
       const bucket = page.getByRole('table', { name: 'Rate-limit buckets' }).getByText(`${res.headers.get('x-ratelimit-remaining')} / ${res.headers.get('x-ratelimit-limit')}`).first();
       return bucket.waitFor({ timeout: 5_000 }).then(() => true, () => false);
@@ -125,11 +116,11 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
     await page.getByRole('table', { name: 'Fault rules' }).getByText('answer 429').waitFor(UI_WAIT);
     await screenshot(page, 'time');
 
-    await control(sandbox, 'POST', '/clock/advance', { ms: 7_200_000 });
+    await control(suite.sandbox, 'POST', '/clock/advance', { ms: 7_200_000 });
     await page.getByRole('button', { name: 'Reset sandbox' }).click();
     await page.getByRole('button', { name: 'Confirm reset of the whole sandbox' }).click();
     await page.getByRole('status').filter({ hasText: 'back to its fixtures' }).waitFor(UI_WAIT);
-    const after = await control<{ now: string }>(sandbox, 'GET', '/clock');
+    const after = await control<{ now: string }>(suite.sandbox, 'GET', '/clock');
     await page.getByTestId('clock-now').getByText(after.now).waitFor(UI_WAIT);
     expect(errors).toEqual([]);
     await page.close();
@@ -137,7 +128,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
   it('on a real clock: the mode says so, advancing adds an offset, and setting it backwards is one line (400)', async () => {
     const real = await createSandbox({ port: 0, storage: 'memory', clock: 'real' });
     try {
-      const { page, errors } = await chrome.open(`${real.url}/__sandbox/ui/time`);
+      const { page, errors } = await suite.chrome.open(`${real.url}/__sandbox/ui/time`);
       await page.getByText('real clock: it follows the wall clock').waitFor(UI_WAIT);
       const before = await control<{ nowMs: number; mode: string }>(real, 'GET', '/clock');
       expect(before.mode).toBe('real');

@@ -1,8 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
+import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
 /**
@@ -11,13 +10,11 @@ import { control, UI_WAIT } from './control-fetch.ts';
  * it again with the same webhook-id.
  */
 describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
-  let sandbox: Sandbox;
-  let chrome: InspectorBrowser;
+  const suite = inspectorSuite();
   let receiver: Server;
   const received: IncomingHttpHeaders[] = [];
   let receiverUrl = '';
   beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
     // the first request fails (a retry gets scheduled on the sandbox clock), the others succeed
     receiver = createServer((req, res) => {
       req.resume();
@@ -28,18 +25,15 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    chrome = await launchInspectorBrowser();
   });
   afterAll(async () => {
-    await chrome?.close();
-    await sandbox?.stop();
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
   it('an event triggered in the page is delivered; its attempts, next retry, payload and signature headers show; Replay delivers it again with the same webhook-id', async () => {
-    const ws = sandbox.workspaces[0]!.id;
-    const { subscription } = await control<{ subscription: { id: string } }>(sandbox, 'POST', '/webhook-subscriptions', { workspaceId: ws, url: receiverUrl, events: ['booking.created'] });
-    const { page, errors } = await chrome.open(`${sandbox.url}/__sandbox/ui/webhooks`);
+    const ws = suite.sandbox.workspaces[0]!.id;
+    const { subscription } = await control<{ subscription: { id: string } }>(suite.sandbox, 'POST', '/webhook-subscriptions', { workspaceId: ws, url: receiverUrl, events: ['booking.created'] });
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/webhooks`);
     const subs = page.getByRole('table', { name: 'Subscriptions' });
     await subs.getByText(receiverUrl).waitFor(UI_WAIT);
     await subs.getByText('active', { exact: true }).waitFor(UI_WAIT);
@@ -49,7 +43,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
     await page.getByRole('status').filter({ hasText: /booking\.created evt_\S+ emitted: 1 delivery/ }).waitFor(UI_WAIT);
     await expect.poll(() => received.length, UI_WAIT).toBe(1);
 
-    const [delivery] = await control<{ id: string; nextAttemptAt: string | null; status: string }[]>(sandbox, 'GET', `/deliveries?subscriptionId=${subscription.id}`);
+    const [delivery] = await control<{ id: string; nextAttemptAt: string | null; status: string }[]>(suite.sandbox, 'GET', `/deliveries?subscriptionId=${subscription.id}`);
     expect(delivery!.status).toBe('pending');
     const row = page.getByTestId(`delivery-${delivery!.id}`);
     await row.getByText('pending').waitFor(UI_WAIT);
@@ -63,7 +57,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
     await detail.getByLabel('Payload').getByText('"booking.created"').waitFor(UI_WAIT);
 
     // the retry falls due on the sandbox clock; the page follows through the stream
-    await control(sandbox, 'POST', '/clock/advance', { ms: 60_000 });
+    await control(suite.sandbox, 'POST', '/clock/advance', { ms: 60_000 });
     await expect.poll(() => received.length, UI_WAIT).toBe(2);
     await detail.getByTestId('attempt-2').getByText('200').waitFor(UI_WAIT);
     await detail.getByText('succeeded', { exact: true }).waitFor(UI_WAIT);
@@ -75,7 +69,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
     await screenshot(page, 'webhooks');
 
     // pause and resume from the page: what the control plane then reports
-    const activeOf = async () => (await control<{ subscription: { active: boolean } }>(sandbox, 'GET', `/webhook-subscriptions/by-url?workspaceId=${ws}&url=${encodeURIComponent(receiverUrl)}`)).subscription.active;
+    const activeOf = async () => (await control<{ subscription: { active: boolean } }>(suite.sandbox, 'GET', `/webhook-subscriptions/by-url?workspaceId=${ws}&url=${encodeURIComponent(receiverUrl)}`)).subscription.active;
     await subs.getByRole('button', { name: `Pause ${subscription.id}` }).click();
     await expect.poll(activeOf, UI_WAIT).toBe(false);
     await subs.getByRole('button', { name: `Resume ${subscription.id}` }).click();

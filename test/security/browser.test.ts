@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Response } from 'playwright-core';
+import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src/control/client.ts';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
-import { CHROMIUM } from '../../bench/lib/chromium.ts';
-import { chromiumOrSkip, missingChromium } from '../setup/chromium.ts';
+import { missingChromium } from '../setup/chromium.ts';
+import { HAS_CHROMIUM, launchChromium } from '../inspector/browser.ts';
 
 /**
  * Issue 23, "Done when": a real browser (Debian's chromium, driven by
@@ -16,7 +16,6 @@ import { chromiumOrSkip, missingChromium } from '../setup/chromium.ts';
  * (`--host-resolver-rules`) gets a 403 from the sandbox, so a script served
  * under it reads nothing. .ci/run installs chromium when it is missing.
  */
-const HAS_CHROMIUM = chromiumOrSkip(); // skipped without it, and the run's end says so; a failure under CI
 const title = HAS_CHROMIUM ? 'a web page in a real browser (chromium)' : `a web page in a real browser: SKIPPED, ${missingChromium()}`;
 
 /** What the attacker's page does: every request a page can send without a preflight, then the title says it is done. */
@@ -61,7 +60,7 @@ describe.skipIf(!HAS_CHROMIUM)(title, () => {
     attacker = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(attackerPage(sandbox.url, departureId, liveWorkspace())));
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerPort = (attacker.address() as AddressInfo).port;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--host-resolver-rules=MAP attacker.test 127.0.0.1'] });
+    browser = await launchChromium(['attacker.test']);
   });
   afterAll(async () => {
     await browser?.close();
