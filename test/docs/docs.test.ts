@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allBlocks, commands, docFiles, exampleFile, extractBlocks, root, RUNNABLE, SHELL, type DocBlock } from './extract.ts';
-import { Background as Spawned, ensureBuilt, freePort, LONG_RUNNING, npxShim, receiver, sh as shell, startCommand, until } from './run.ts';
+import { Background as Spawned, ensureBuilt, freePort, listening, LONG_RUNNING, npxShim, receiver, sh as shell, startCommand, until } from './run.ts';
 
 /**
  * Docs as tests (issue 26): every shell block of README.md and docs/*.md runs
@@ -161,7 +161,8 @@ for (const file of docFiles()) {
           const all = squash(output + own.map((p) => p.output).join('') + (sandbox?.process.output ?? ''));
           for (const text of [...directive.expect, ...shown]) expect(all, `${file}:${block.line} should print: ${text}`).toContain(squash(text));
         } finally {
-          for (const port of detached.values()) await sh(`npx sandbox stop --port ${port}`, cwd, {}); // already stopped by the block: one line, ignored
+          // each block stops its own (the docs say to): stop what still listens, after a failure
+          for (const port of detached.values()) if (await listening(port)) await sh(`npx sandbox stop --port ${port}`, cwd, {});
           for (const process of own.reverse()) await process.stop();
           await app?.close();
           if (directive.scratch) rmSync(cwd, { recursive: true, force: true });

@@ -1,12 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './extract.ts';
 import { ensureBundle } from '../setup/bundle.ts';
-import { NESTED_VITEST_CACHE_DIR } from '../setup/nested-vitest-cache.ts';
 
 /**
  * How the docs test runs a block's commands (issue 26): each command line in
@@ -18,7 +17,7 @@ import { NESTED_VITEST_CACHE_DIR } from '../setup/nested-vitest-cache.ts';
  * - with a running sandbox, `localhost:4010` and `127.0.0.1:4010` become its
  *   address, and `SANDBOX_URL` names it (what the CLI reads before 4010);
  * - `localhost:3000` (the reader's app receiving webhooks) becomes the test's receiver;
- * - `npx vitest run` reads and fills vitest's module cache of the run (NPX_SHIM below);
+ * - `npx vitest run` reads and fills a module cache kept between runs (NPX_SHIM below);
  * - each `npx sandbox start --detach` of a block (several may be, one-shell
  *   too) gets a free port in place of the one it names (4010 when none), its
  *   URLs in every line of the block follow it, `SANDBOX_URL` names the one on
@@ -41,6 +40,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether something still accepts connections on the port (a detached sandbox the block did not stop). */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 /**
  * The docs' `npx <name>`, resolved as npm resolves an installed bin, without npm's start (about
  * 1 s of the 1.3 s an `npx sandbox --version` took, 52 times per run: issue 41): the first
@@ -53,6 +64,11 @@ export function freePort(): Promise<number> {
  * run transformed the package's dist/ (74 modules, self-referenced, so not external as in an
  * installed node_modules) anew: 7.3 s of CPU a run, 3.4 s with the cache warm (issue 41). The
  * cache is keyed by each module's content and the config: the same tests run, with the same result.
+ * It lives beside vitest's own cache of the suite (node_modules/.experimental-vitest-cache, in a
+ * folder of its own: a nested run checks its own lockfile stamp), not in the run's scratch folder,
+ * so that a run after the first finds it warm too: the first nested run of each docs test paid
+ * about 3 s of CPU transforming dist/ again (third round). vitest clears the folder with its own
+ * when the lockfile changes, and a fresh install has neither.
  */
 const NPX_SHIM = `#!/usr/bin/env bash
 name="$1"
@@ -74,6 +90,9 @@ esac
 exec "$DOCS_TEST_NPX" "$@"
 `;
 
+/** The docs' nested vitest runs' module cache: kept between runs (NPX_SHIM above). */
+export const DOCS_VITEST_CACHE = join(root, 'node_modules', '.experimental-vitest-cache', 'docs-examples');
+
 let shim: Record<string, string> | undefined;
 export function npxShim(): Record<string, string> {
   if (!shim) {
@@ -81,7 +100,7 @@ export function npxShim(): Record<string, string> {
     writeFileSync(join(dir, 'npx'), NPX_SHIM);
     chmodSync(join(dir, 'npx'), 0o755);
     const npx = execFileSync('bash', ['-c', 'command -v npx'], { encoding: 'utf8' }).trim();
-    shim = { PATH: `${dir}:${process.env.PATH}`, DOCS_TEST_NODE: process.execPath, DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'), DOCS_TEST_NPX: npx, DOCS_TEST_VITEST_CACHE: NESTED_VITEST_CACHE_DIR };
+    shim = { PATH: `${dir}:${process.env.PATH}`, DOCS_TEST_NODE: process.execPath, DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'), DOCS_TEST_NPX: npx, DOCS_TEST_VITEST_CACHE: DOCS_VITEST_CACHE };
   }
   return shim;
 }
