@@ -82,7 +82,7 @@ while :; do
     exec "$dir/node_modules/.bin/$name" "$@"
   fi
   [ "$dir" = / ] && break
-  dir="$(dirname "$dir")"
+  dir="\${dir%/*}"; dir="\${dir:-/}"   # the parent, without a dirname process per level
 done
 case "$name" in
   sandbox|travel-commerce-sandbox|tcs-sandbox) shift; exec "$DOCS_TEST_NODE" "$DOCS_TEST_BIN" "$@" ;;
