@@ -142,7 +142,10 @@ for (const file of docFiles()) {
             if (detached.size === 0 && sandbox) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${sandbox.port}`);
             if (app) command = command.replace(/localhost:3000\b/g, `127.0.0.1:${app.port}`);
             const url = home ?? sandbox?.port;
-            const extra: Record<string, string> = url ? { SANDBOX_URL: `http://127.0.0.1:${url}` } : {};
+            // SANDBOX_URL stands for the sandbox on 4010, where the CLI looks without --url: a line of the
+            // CLI gets it; a test runner's line runs as in the reader's shell, where the recipes' global
+            // setup, finding no SANDBOX_URL, starts a sandbox of its own (README, "Parallel test workers")
+            const extra: Record<string, string> = url && /\bnpx sandbox\b/.test(command) ? { SANDBOX_URL: `http://127.0.0.1:${url}` } : {};
             if (LONG_RUNNING.test(command) && !/--detach\b/.test(command)) {
               const process = new Background(command, cwd, extra);
               own.push(process);

@@ -15,7 +15,9 @@ import { ensureBundle } from '../setup/bundle.ts';
  *   `--in-memory` unless it names `--data`: parallel runs never share a port
  *   or the repository's `.sandbox/db.json` (and its lock);
  * - with a running sandbox, `localhost:4010` and `127.0.0.1:4010` become its
- *   address, and `SANDBOX_URL` names it (what the CLI reads before 4010);
+ *   address, and `SANDBOX_URL` names it (what the CLI reads before 4010) to
+ *   the lines that run the CLI (`npx sandbox`): the recipes' test runners read
+ *   SANDBOX_URL too, and without it, as in a reader's shell, start their own;
  * - `localhost:3000` (the reader's app receiving webhooks) becomes the test's receiver;
  * - `npx vitest run` reads and fills a module cache kept between runs (NPX_SHIM below);
  * - each `npx sandbox start --detach` of a block (several may be, one-shell
@@ -69,6 +71,12 @@ export function listening(port: number): Promise<boolean> {
  * so that a run after the first finds it warm too: the first nested run of each docs test paid
  * about 3 s of CPU transforming dist/ again (third round). vitest clears the folder with its own
  * when the lockfile changes, and a fresh install has neither.
+ * Only under a sandbox of the test's (`sandbox exec`: SANDBOX_URL is set): with the cache, vitest
+ * 4.1 hands a global setup the modules it read back as bytes, not text (ServerModuleRunner reads
+ * the cached file without an encoding), and the first error stack that passes through one of them
+ * throws `code.charCodeAt is not a function` and kills vitest. The recipes' global setup starts a
+ * sandbox when SANDBOX_URL is unset, and its stop makes such a stack (a destroyed socket): the
+ * README's `cd examples/parallel-workers && npx vitest run` failed that way, never the recipe.
  */
 const NPX_SHIM = `#!/usr/bin/env bash
 name="$1"
@@ -76,7 +84,7 @@ dir="$PWD"
 while :; do
   if [ -x "$dir/node_modules/.bin/$name" ]; then
     shift
-    if [ "$name" = vitest ] && [ "$1" = run ] && [ -n "$DOCS_TEST_VITEST_CACHE" ]; then
+    if [ "$name" = vitest ] && [ "$1" = run ] && [ -n "$DOCS_TEST_VITEST_CACHE" ] && [ -n "$SANDBOX_URL" ]; then
       set -- "$@" --experimental.fsModuleCache --experimental.fsModuleCachePath "$DOCS_TEST_VITEST_CACHE"
     fi
     exec "$dir/node_modules/.bin/$name" "$@"
