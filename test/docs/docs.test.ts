@@ -123,7 +123,9 @@ for (const file of docFiles()) {
               continue;
             }
             const written = Number(/--port (\d+)\b/.exec(line)?.[1] ?? 4010);
-            const port = await freePort();
+            // a port just closed may be handed out again: two starts of one block must not get the same
+            let port = await freePort();
+            while ([...detached.values()].includes(port)) port = await freePort();
             detached.set(written, port);
             lines.push(startCommand(line, port).replace(new RegExp(`--port ${written}\\b`), `--port ${port}`));
           }
