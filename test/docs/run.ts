@@ -117,7 +117,9 @@ export const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
 
 export function sh(command: string, cwd: string, extra: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env: env(extra) });
+    // one stream, as a terminal shows them: on two pipes, a line on stderr (a `fault add` note) could
+    // arrive after the stdout of the lines that followed it, and a block's expected output then differed
+    const child = spawn('bash', ['-o', 'pipefail', '-c', `exec 2>&1\n${command}`], { cwd, env: env(extra) });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
