@@ -19,7 +19,7 @@ import { ensureBundle } from '../setup/bundle.ts';
  *   the lines that run the CLI (`npx sandbox`): the recipes' test runners read
  *   SANDBOX_URL too, and without it, as in a reader's shell, start their own;
  * - `localhost:3000` (the reader's app receiving webhooks) becomes the test's receiver;
- * - `npx vitest run` reads and fills a module cache kept between runs (NPX_SHIM below);
+ * - `npx vitest run` under `sandbox exec` reads and fills a module cache kept between runs (NPX_SHIM below);
  * - each `npx sandbox start --detach` of a block (several may be, one-shell
  *   too) gets a free port in place of the one it names (4010 when none), its
  *   URLs in every line of the block follow it, `SANDBOX_URL` names the one on
@@ -76,7 +76,7 @@ export function listening(port: number): Promise<boolean> {
  * the cached file without an encoding), and the first error stack that passes through one of them
  * throws `code.charCodeAt is not a function` and kills vitest. The recipes' global setup starts a
  * sandbox when SANDBOX_URL is unset, and its stop makes such a stack (a destroyed socket): the
- * README's `cd examples/parallel-workers && npx vitest run` failed that way, never the recipe.
+ * README's `cd examples/parallel-workers && npx vitest run` failed that way with it, and passes without.
  */
 const NPX_SHIM = `#!/usr/bin/env bash
 name="$1"
