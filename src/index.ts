@@ -3,7 +3,22 @@
  * scenarios and tests all build on createSandbox. Everything exported here is
  * public and has its declarations in dist/index.d.ts.
  */
-export { createSandbox, SandboxError, type Sandbox } from './sandbox.ts';
+import type { SandboxOptions } from './config.ts';
+import type { Sandbox } from './sandbox.ts';
+
+export type { Sandbox } from './sandbox.ts';
+export { SandboxError } from './assembly/sandbox-error.ts';
+
+/**
+ * The product: one Fastify app over one store, one clock and one event bus (src/sandbox.ts).
+ * Its code loads at the first call, not with this module: a test worker that only takes its
+ * workspace (`workerSandbox`) or talks to a running sandbox (`ControlClient`) does not load the
+ * server (issue 41: about 0.15 s of CPU per worker, more in a test runner's module loader).
+ */
+export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
+  const { createSandbox: create } = await import('./sandbox.ts');
+  return create(input);
+}
 export type { StopSummary } from './http/drain.ts';
 export type { SandboxOptions, ResolvedOptions } from './config.ts';
 export type { FixtureWorkspaceView as SandboxWorkspace } from './fixtures/fixture-workspaces.ts';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PACKAGE_ROOT } from '../config.ts';
+import { sendText } from '../control/http-send.ts';
 import { bold, cyan, dim, fail, printJson } from './output.ts';
 import type { StartFlags } from './start.ts';
 
@@ -80,8 +81,11 @@ function readyLine(line: string): Ready | null {
 
 async function announce(ready: Ready, pid: number, log: string, flags: DetachFlags): Promise<void> {
   // printed after the sandbox listens; one health check makes "answers" true and not assumed
-  const health = await fetch(`${ready.controlUrl}/health`, { headers: ready.controlToken ? { 'x-sandbox-token': ready.controlToken } : {} }).catch(() => null);
-  if (!health?.ok) fail(`the sandbox (process ${pid}) printed its ready line but ${ready.url} does not answer; see ${log}`);
+  // node:http, as the control client: fetch would load undici for this one request, most of the parent's CPU (issue 41)
+  const headers: Record<string, string> = ready.controlToken ? { 'x-sandbox-token': ready.controlToken } : {};
+  const health = await sendText(new URL(`${ready.controlUrl}/health`), { method: 'GET', headers }).catch(() => null);
+  await health?.text().catch(() => '');
+  if (!health || health.status < 200 || health.status > 299) fail(`the sandbox (process ${pid}) printed its ready line but ${ready.url} does not answer; see ${log}`);
   if (flags.json) {
     printJson({ ...ready, pid, log });
   } else {

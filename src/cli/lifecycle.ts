@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_STOP_TIMEOUT_MS } from '../config.ts';
+import { sendText } from '../control/http-send.ts';
 import { controlClient, report, type ControlFlags } from './control.ts';
 import { fail } from './output.ts';
 import { FLUSH_GRACE_MS } from './stop-deadline.ts';
@@ -120,7 +121,9 @@ export function isRunning(pid: number): boolean {
 
 async function answers(url: string): Promise<boolean> {
   try {
-    await fetch(`${url}/__sandbox/health`, { signal: AbortSignal.timeout(2_000) });
+    // any answer will do; node:http, not fetch (undici), as the control client (src/control/http-send.ts)
+    const res = await sendText(new URL(`${url}/__sandbox/health`), { method: 'GET', headers: {}, signal: AbortSignal.timeout(2_000) });
+    await res.text().catch(() => ''); // read, so the socket does not hold the process open
     return true;
   } catch {
     return false;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allBlocks, commands, docFiles, exampleFile, extractBlocks, root, RUNNABLE, SHELL, type DocBlock } from './extract.ts';
-import { Background as Spawned, ensureBuilt, freePort, LONG_RUNNING, npxShim, receiver, sh as shell, startCommand, until } from './run.ts';
+import { Background as Spawned, ensureBuilt, freePort, listening, LONG_RUNNING, npxShim, receiver, sh as shell, startCommand, until } from './run.ts';
 
 /**
  * Docs as tests (issue 26): every shell block of README.md and docs/*.md runs
@@ -123,7 +123,9 @@ for (const file of docFiles()) {
               continue;
             }
             const written = Number(/--port (\d+)\b/.exec(line)?.[1] ?? 4010);
-            const port = await freePort();
+            // a port just closed may be handed out again: two starts of one block must not get the same
+            let port = await freePort();
+            while ([...detached.values()].includes(port)) port = await freePort();
             detached.set(written, port);
             lines.push(startCommand(line, port).replace(new RegExp(`--port ${written}\\b`), `--port ${port}`));
           }
@@ -142,7 +144,10 @@ for (const file of docFiles()) {
             if (detached.size === 0 && sandbox) command = command.replace(/(?:localhost|127\.0\.0\.1):4010\b/g, `127.0.0.1:${sandbox.port}`);
             if (app) command = command.replace(/localhost:3000\b/g, `127.0.0.1:${app.port}`);
             const url = home ?? sandbox?.port;
-            const extra: Record<string, string> = url ? { SANDBOX_URL: `http://127.0.0.1:${url}` } : {};
+            // SANDBOX_URL stands for the sandbox on 4010, where the CLI looks without --url: a line of the
+            // CLI gets it; a test runner's line runs as in the reader's shell, where the recipes' global
+            // setup, finding no SANDBOX_URL, starts a sandbox of its own (README, "Parallel test workers")
+            const extra: Record<string, string> = url && /\bnpx sandbox\b/.test(command) ? { SANDBOX_URL: `http://127.0.0.1:${url}` } : {};
             if (LONG_RUNNING.test(command) && !/--detach\b/.test(command)) {
               const process = new Background(command, cwd, extra);
               own.push(process);
@@ -161,7 +166,8 @@ for (const file of docFiles()) {
           const all = squash(output + own.map((p) => p.output).join('') + (sandbox?.process.output ?? ''));
           for (const text of [...directive.expect, ...shown]) expect(all, `${file}:${block.line} should print: ${text}`).toContain(squash(text));
         } finally {
-          for (const port of detached.values()) await sh(`npx sandbox stop --port ${port}`, cwd, {}); // already stopped by the block: one line, ignored
+          // each block stops its own (the docs say to): stop what still listens, after a failure
+          for (const port of detached.values()) if (await listening(port)) await sh(`npx sandbox stop --port ${port}`, cwd, {});
           for (const process of own.reverse()) await process.stop();
           await app?.close();
           if (directive.scratch) rmSync(cwd, { recursive: true, force: true });

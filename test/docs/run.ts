@@ -1,12 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './extract.ts';
 import { ensureBundle } from '../setup/bundle.ts';
-import { NESTED_VITEST_CACHE_DIR } from '../setup/nested-vitest-cache.ts';
 
 /**
  * How the docs test runs a block's commands (issue 26): each command line in
@@ -16,9 +15,11 @@ import { NESTED_VITEST_CACHE_DIR } from '../setup/nested-vitest-cache.ts';
  *   `--in-memory` unless it names `--data`: parallel runs never share a port
  *   or the repository's `.sandbox/db.json` (and its lock);
  * - with a running sandbox, `localhost:4010` and `127.0.0.1:4010` become its
- *   address, and `SANDBOX_URL` names it (what the CLI reads before 4010);
+ *   address, and `SANDBOX_URL` names it (what the CLI reads before 4010) to
+ *   the lines that run the CLI (`npx sandbox`): the recipes' test runners read
+ *   SANDBOX_URL too, and without it, as in a reader's shell, start their own;
  * - `localhost:3000` (the reader's app receiving webhooks) becomes the test's receiver;
- * - `npx vitest run` reads and fills vitest's module cache of the run (NPX_SHIM below);
+ * - `npx vitest run` under `sandbox exec` reads and fills a module cache kept between runs (NPX_SHIM below);
  * - each `npx sandbox start --detach` of a block (several may be, one-shell
  *   too) gets a free port in place of the one it names (4010 when none), its
  *   URLs in every line of the block follow it, `SANDBOX_URL` names the one on
@@ -41,6 +42,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether something still accepts connections on the port (a detached sandbox the block did not stop). */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 /**
  * The docs' `npx <name>`, resolved as npm resolves an installed bin, without npm's start (about
  * 1 s of the 1.3 s an `npx sandbox --version` took, 52 times per run: issue 41): the first
@@ -53,6 +66,17 @@ export function freePort(): Promise<number> {
  * run transformed the package's dist/ (74 modules, self-referenced, so not external as in an
  * installed node_modules) anew: 7.3 s of CPU a run, 3.4 s with the cache warm (issue 41). The
  * cache is keyed by each module's content and the config: the same tests run, with the same result.
+ * It lives beside vitest's own cache of the suite (node_modules/.experimental-vitest-cache, in a
+ * folder of its own: a nested run checks its own lockfile stamp), not in the run's scratch folder,
+ * so that a run after the first finds it warm too: the first nested run of each docs test paid
+ * about 3 s of CPU transforming dist/ again (third round). vitest clears the folder with its own
+ * when the lockfile changes, and a fresh install has neither.
+ * Only under a sandbox of the test's (`sandbox exec`: SANDBOX_URL is set): with the cache, vitest
+ * 4.1 hands a global setup the modules it read back as bytes, not text (ServerModuleRunner reads
+ * the cached file without an encoding), and the first error stack that passes through one of them
+ * throws `code.charCodeAt is not a function` and kills vitest. The recipes' global setup starts a
+ * sandbox when SANDBOX_URL is unset, and its stop makes such a stack (a destroyed socket): the
+ * README's `cd examples/parallel-workers && npx vitest run` failed that way with it, and passes without.
  */
 const NPX_SHIM = `#!/usr/bin/env bash
 name="$1"
@@ -60,19 +84,22 @@ dir="$PWD"
 while :; do
   if [ -x "$dir/node_modules/.bin/$name" ]; then
     shift
-    if [ "$name" = vitest ] && [ "$1" = run ] && [ -n "$DOCS_TEST_VITEST_CACHE" ]; then
+    if [ "$name" = vitest ] && [ "$1" = run ] && [ -n "$DOCS_TEST_VITEST_CACHE" ] && [ -n "$SANDBOX_URL" ]; then
       set -- "$@" --experimental.fsModuleCache --experimental.fsModuleCachePath "$DOCS_TEST_VITEST_CACHE"
     fi
     exec "$dir/node_modules/.bin/$name" "$@"
   fi
   [ "$dir" = / ] && break
-  dir="$(dirname "$dir")"
+  dir="\${dir%/*}"; dir="\${dir:-/}"   # the parent, without a dirname process per level
 done
 case "$name" in
   sandbox|travel-commerce-sandbox|tcs-sandbox) shift; exec "$DOCS_TEST_NODE" "$DOCS_TEST_BIN" "$@" ;;
 esac
 exec "$DOCS_TEST_NPX" "$@"
 `;
+
+/** The docs' nested vitest runs' module cache: kept between runs (NPX_SHIM above). */
+export const DOCS_VITEST_CACHE = join(root, 'node_modules', '.experimental-vitest-cache', 'docs-examples');
 
 let shim: Record<string, string> | undefined;
 export function npxShim(): Record<string, string> {
@@ -81,7 +108,7 @@ export function npxShim(): Record<string, string> {
     writeFileSync(join(dir, 'npx'), NPX_SHIM);
     chmodSync(join(dir, 'npx'), 0o755);
     const npx = execFileSync('bash', ['-c', 'command -v npx'], { encoding: 'utf8' }).trim();
-    shim = { PATH: `${dir}:${process.env.PATH}`, DOCS_TEST_NODE: process.execPath, DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'), DOCS_TEST_NPX: npx, DOCS_TEST_VITEST_CACHE: NESTED_VITEST_CACHE_DIR };
+    shim = { PATH: `${dir}:${process.env.PATH}`, DOCS_TEST_NODE: process.execPath, DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'), DOCS_TEST_NPX: npx, DOCS_TEST_VITEST_CACHE: DOCS_VITEST_CACHE };
   }
   return shim;
 }
@@ -90,7 +117,9 @@ export const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
 
 export function sh(command: string, cwd: string, extra: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env: env(extra) });
+    // one stream, as a terminal shows them: on two pipes, a line on stderr (a `fault add` note) could
+    // arrive after the stdout of the lines that followed it, and a block's expected output then differed
+    const child = spawn('bash', ['-o', 'pipefail', '-c', `exec 2>&1\n${command}`], { cwd, env: env(extra) });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
