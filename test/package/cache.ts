@@ -90,14 +90,30 @@ function madeTime(entry: string): number | null {
   }
 }
 
-/** Removes the entries of `kind` beyond the newest KEEP by last use, except `current` and those in use within the hour. */
+/**
+ * Removes the entries of `kind` beyond the newest KEEP by last use, except `current` and those in
+ * use within the hour, and the temporary folders of makes that were interrupted an hour ago.
+ */
 function prune(kind: string, current: string): void {
+  for (const name of readdirSync(CACHE_DIR).filter((name) => name.startsWith('tmp-'))) {
+    const path = join(CACHE_DIR, name);
+    if (Date.now() - lastUse(path) > IN_USE_MS) rmSync(path, { recursive: true, force: true });
+  }
   const entries = readdirSync(CACHE_DIR)
     .filter((name) => name.startsWith(`${kind}-`))
-    .map((name) => ({ path: join(CACHE_DIR, name), used: statSync(join(CACHE_DIR, name)).mtimeMs }))
+    .map((name) => ({ path: join(CACHE_DIR, name), used: lastUse(join(CACHE_DIR, name)) }))
     .sort((a, b) => b.used - a.used);
   for (const { path, used } of entries.slice(KEEP)) {
     if (path !== current && Date.now() - used > IN_USE_MS) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+/** A folder's modification time; now when another run removed it meanwhile (then nothing removes it again). */
+function lastUse(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
   }
 }
 

@@ -90,7 +90,7 @@ async function packInto(work: string): Promise<string> {
   const fresh = bundleIsFresh(BUNDLE_INPUTS);
   // the bundle is a product of files hashed here; when it is fresh, its own bytes are hashed too
   const dist = fresh ? hashOf(root, ['dist'], [], (path) => /\.(map|cache)$/.test(path) || path === join('dist', 'index.d.ts')) : 'built in the copy';
-  const key = hashOf(root, PACKAGE_FILES, ['tarball 1', dist]);
+  const key = hashOf(root, PACKAGE_FILES, ['tarball 1', dist, process.version]); // npm comes with node
   const entry = await cachedEntry('tarball', key, (dir) => packCopy(work, dir, fresh));
   return linkedInto(work, join(entry, readdirSync(entry).find((name) => name.endsWith('.tgz'))!));
 }
