@@ -40,6 +40,8 @@ export function hashOf(base: string, paths: readonly string[], extra: readonly s
 export const fileHash = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 interface Options {
+  /** the cache folder; CACHE_DIR unless a test gives its own */
+  dir?: string;
   /** an entry made longer ago is not used (and is made again) */
   maxAgeMs?: number;
   /** false when the entry is no longer what `make` made: it is removed and made again */
@@ -52,7 +54,8 @@ interface Options {
  * second one's rename fails and it takes the first one's.
  */
 export async function cachedEntry(kind: string, key: string, make: (dir: string) => Promise<void>, options: Options = {}): Promise<string> {
-  const entry = join(CACHE_DIR, `${kind}-${key}`);
+  const cache = options.dir ?? CACHE_DIR;
+  const entry = join(cache, `${kind}-${key}`);
   const madeAt = madeTime(entry);
   if (madeAt !== null) {
     const fresh = options.maxAgeMs === undefined || Date.now() - madeAt < options.maxAgeMs;
@@ -63,8 +66,8 @@ export async function cachedEntry(kind: string, key: string, make: (dir: string)
     }
     rmSync(entry, { recursive: true, force: true });
   }
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const tmp = join(CACHE_DIR, `tmp-${kind}-${randomBytes(6).toString('hex')}`);
+  mkdirSync(cache, { recursive: true });
+  const tmp = join(cache, `tmp-${kind}-${randomBytes(6).toString('hex')}`);
   mkdirSync(tmp);
   try {
     await make(tmp);
@@ -77,7 +80,7 @@ export async function cachedEntry(kind: string, key: string, make: (dir: string)
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  prune(kind, entry);
+  prune(cache, kind, entry);
   return entry;
 }
 
@@ -94,14 +97,14 @@ function madeTime(entry: string): number | null {
  * Removes the entries of `kind` beyond the newest KEEP by last use, except `current` and those in
  * use within the hour, and the temporary folders of makes that were interrupted an hour ago.
  */
-function prune(kind: string, current: string): void {
-  for (const name of readdirSync(CACHE_DIR).filter((name) => name.startsWith('tmp-'))) {
-    const path = join(CACHE_DIR, name);
+function prune(cache: string, kind: string, current: string): void {
+  for (const name of readdirSync(cache).filter((name) => name.startsWith('tmp-'))) {
+    const path = join(cache, name);
     if (Date.now() - lastUse(path) > IN_USE_MS) rmSync(path, { recursive: true, force: true });
   }
-  const entries = readdirSync(CACHE_DIR)
+  const entries = readdirSync(cache)
     .filter((name) => name.startsWith(`${kind}-`))
-    .map((name) => ({ path: join(CACHE_DIR, name), used: lastUse(join(CACHE_DIR, name)) }))
+    .map((name) => ({ path: join(cache, name), used: lastUse(join(cache, name)) }))
     .sort((a, b) => b.used - a.used);
   for (const { path, used } of entries.slice(KEEP)) {
     if (path !== current && Date.now() - used > IN_USE_MS) rmSync(path, { recursive: true, force: true });
@@ -126,7 +129,7 @@ export function unmodifiedSince(dir: string, madeAt: number): boolean {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     const stat = lstatSync(path);
-    if (stat.mtimeMs > madeAt) return false;
+    if (Math.floor(stat.mtimeMs) > madeAt) return false; // made.txt holds whole milliseconds
     if (stat.isDirectory() && !unmodifiedSince(path, madeAt)) return false;
   }
   return true;
