@@ -14,8 +14,8 @@ export const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'travel-commerce-s
 
 /** Entries kept per kind (several checkouts share node_modules); older ones are removed. */
 const KEEP = 3;
-/** An entry in use this recently is never removed: another run may be copying from it. */
-const IN_USE_MS = 3_600_000;
+/** An entry used this recently is never removed: a run (a few minutes) may still be copying from it. */
+const IN_USE_MS = 15 * 60_000;
 
 /** sha256 of `extra`, then of each file under `paths` (relative to `base`, in a stable order) by its path and bytes. */
 export function hashOf(base: string, paths: readonly string[], extra: readonly string[] = [], skip: (path: string) => boolean = () => false): string {
@@ -95,7 +95,7 @@ function madeTime(entry: string): number | null {
 
 /**
  * Removes the entries of `kind` beyond the newest KEEP by last use, except `current` and those in
- * use within the hour, and the temporary folders of makes that were interrupted an hour ago.
+ * use within IN_USE_MS, and the temporary folders of makes that were interrupted as long ago.
  */
 function prune(cache: string, kind: string, current: string): void {
   for (const name of readdirSync(cache).filter((name) => name.startsWith('tmp-'))) {
