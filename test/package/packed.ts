@@ -87,11 +87,10 @@ async function once(dir: string, name: string, make: () => Promise<string>): Pro
  * from: a rerun on the same sources skips the copy, the declarations and `npm pack`.
  */
 async function packInto(work: string): Promise<string> {
-  const fresh = bundleIsFresh(BUNDLE_INPUTS);
-  // the bundle is a product of files hashed here; when it is fresh, its own bytes are hashed too
-  const dist = fresh ? hashOf(root, ['dist'], [], (path) => /\.(map|cache)$/.test(path) || path === join('dist', 'index.d.ts')) : 'built in the copy';
-  const key = hashOf(root, PACKAGE_FILES, ['tarball 1', dist, process.version]); // npm comes with node
-  const entry = await cachedEntry('tarball', key, (dir) => packCopy(work, dir, fresh));
+  // the bundle is built from files hashed here (BUNDLE_INPUTS), the same bytes from the same
+  // inputs but for dist/.stamp's time: whether the copy takes it or builds it, the key is the same
+  const key = hashOf(root, PACKAGE_FILES, ['tarball 2', process.version]); // npm comes with node
+  const entry = await cachedEntry('tarball', key, (dir) => packCopy(work, dir, bundleIsFresh(BUNDLE_INPUTS)));
   return linkedInto(work, join(entry, readdirSync(entry).find((name) => name.endsWith('.tgz'))!));
 }
 
