@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
-import { keptByHash } from '../helpers/kept-by-hash.ts';
+import { keptByHash } from '../helpers/test-cache.ts';
 
 /**
  * The served OpenAPI document as the tools integrators feed it to see it
@@ -18,7 +18,7 @@ afterAll(() => sandbox.stop());
 
 describe('the OpenAPI document', () => {
   // Each tool's verdict on a document is kept by the document's hash and the tool's version
-  // (test/helpers/kept-by-hash.ts): a rerun on the same document skips loading the tool. The
+  // (test/helpers/test-cache.ts): a rerun on the same document skips loading the tool. The
   // parser's refusal throws and is not kept; Redocly's list is kept as it is, empty or not.
   it('is valid for @apidevtools/swagger-parser', async () => {
     const verdict = keptByHash('swagger-parser', ['@apidevtools/swagger-parser'], text, async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedFile } from './cache.ts';
+import { cachedFile } from '../helpers/test-cache.ts';
 import { installedProject, run, tsExamples as examples } from './packed.ts';
 
 /**
@@ -15,7 +15,7 @@ import { installedProject, run, tsExamples as examples } from './packed.ts';
  * under `module: nodenext`, `strict`, `skipLibCheck: false`, runs the README's
  * programmatic example, and starts `npx sandbox start --port 0 --json`.
  */
-/** tsc's incremental state of the examples' check, kept between runs (./cache.ts) */
+/** tsc's incremental state of the examples' check, kept between runs (test/helpers/test-cache.ts) */
 const BUILD_INFO = 'consumer-examples.tsbuildinfo';
 
 let work: string;

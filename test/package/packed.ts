@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { allBlocks } from '../docs/extract.ts';
 import { bundleIsFresh } from '../setup/bundle.ts';
-import { cachedEntry, fileHash, hashOf, unmodifiedSince } from './cache.ts';
+import { cachedEntry, fileHash, hashOf, unmodifiedSince } from '../helpers/test-cache.ts';
 
 /**
  * The package as an integrator gets it (issue 14), shared by the consumer test
@@ -83,7 +83,7 @@ async function once(dir: string, name: string, make: () => Promise<string>): Pro
 
 /**
  * Packs a copy of the repository, with its declarations; returns the tarball's path in `work`.
- * The tarball is kept in the cache (./cache.ts), keyed by the sha256 of every file it is packed
+ * The tarball is kept in the cache (test/helpers/test-cache.ts), keyed by the sha256 of every file it is packed
  * from: a rerun on the same sources skips the copy, the declarations and `npm pack`.
  */
 async function packInto(work: string): Promise<string> {
@@ -184,7 +184,7 @@ export async function installedProject(work: string): Promise<Installed> {
   return { tarball, project, warnings: readFileSync(join(installed, 'warnings.txt'), 'utf8') };
 }
 
-/** The cache entry (./cache.ts) that holds `project/`, the tarball installed, and `warnings.txt`, what its install printed. */
+/** The cache entry (test/helpers/test-cache.ts) that holds `project/`, the tarball installed, and `warnings.txt`, what its install printed. */
 function installedEntry(tarball: string): Promise<string> {
   const runners = TEST_RUNNERS.map((name) => `${name}@${version(name)}`);
   const key = hashOf(root, [], ['installed 1', fileHash(tarball), ...projectDependencies(), ...runners, process.version, process.platform, process.arch]);

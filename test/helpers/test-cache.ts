@@ -3,14 +3,16 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSy
 import { join } from 'node:path';
 
 /**
- * What the package files make from the sources, kept between runs (issue 41): the declarations,
- * the tarball, the project that installed it. A rerun of `npm test` with the same sources packed,
- * installed and declared the same bytes again, about 35 s of CPU. Each entry is named by the
- * sha256 of everything it was made from, so a change of any input makes a new one; the folder is
- * in node_modules/.cache, gone with a fresh install, as vitest's module cache is.
+ * What the tests make from the sources and keep between runs (issue 41): the package files'
+ * declarations, tarball and installed project (a rerun of `npm test` with the same sources packed,
+ * installed and declared the same bytes again, about 35 s of CPU), and tools' outputs for the
+ * served OpenAPI document (keptByHash). Each entry is named by the sha256 of everything it was made
+ * from, so a change of any input makes a new one; the folder is in node_modules/.cache, gone with
+ * a fresh install, as vitest's module cache is.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-export const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'travel-commerce-sandbox-package-tests');
+const NODE_MODULES = join(ROOT, 'node_modules');
+export const CACHE_DIR = join(NODE_MODULES, '.cache', 'travel-commerce-sandbox-tests');
 
 /** Entries kept per kind (several checkouts share node_modules); older ones are removed. */
 const KEEP = 3;
@@ -149,3 +151,20 @@ export const cachedFile = {
     renameSync(tmp, join(CACHE_DIR, name)); // whole when another run reads it
   },
 };
+
+/** read off the installed package.json (some packages do not export it) */
+const versionOf = (name: string) => (JSON.parse(readFileSync(join(NODE_MODULES, name, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * A tool's text output, kept by the sha256 of its input text and the versions of the packages that
+ * make it: a rerun on the same input reads what the tool wrote rather than loading the tool again.
+ * Only for tools whose output is a function of those inputs alone.
+ */
+export async function keptByHash(name: string, packages: readonly string[], input: string, produce: () => Promise<string>): Promise<string> {
+  const key = createHash('sha256')
+    .update(`${packages.map((p) => `${p}@${versionOf(p)}`).join(' ')}\n`)
+    .update(input)
+    .digest('hex');
+  const entry = await cachedEntry(name, key, async (dir) => writeFileSync(join(dir, 'output'), await produce()));
+  return readFileSync(join(entry, 'output'), 'utf8');
+}
