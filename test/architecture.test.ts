@@ -168,13 +168,15 @@ function importCycles(imports: readonly Import[]): string[][] {
   return cycles.sort();
 }
 
+/** The imports of a planted file, as if it were src/<from> with the given text. */
+const planted = (from: string, text: string) => importsOf(join(src, from), text);
+
 describe('architecture', () => {
   it('has no import cycle in src (type imports, re-exports and import() included)', () => {
     expect(importCycles(allImports())).toEqual([]);
   });
 
   it('the cycle check finds a cycle made by a type import alone, and no cycle in a chain (so the test above can fail)', () => {
-    const planted = (from: string, text: string) => importsOf(join(src, from), text);
     const chain = [
       ...planted('a.ts', "import type { B } from './b.ts';\nexport interface A { b: B }"),
       ...planted('b.ts', "import { helper } from './c.ts';\nexport const b = helper;"),
@@ -223,7 +225,6 @@ describe('architecture', () => {
   });
 
   it('the layer check finds each kind of offence (so the tests above can fail)', () => {
-    const planted = (from: string, text: string) => importsOf(join(src, from), text);
     const imports = [
       ...planted('resources/people/control.ts', "import { serve } from '../../control/contract.ts';"),
       ...planted('webhooks/dispatcher.ts', "import type { WebhookSubscriptionRecord } from '../resources/webhooks/schemas.ts';"),
