@@ -24,7 +24,16 @@ export function depth(name: string, full: number, local: number, env: NodeJS.Pro
   return fullDepth(env) ? full : local;
 }
 
+/**
+ * fast-check's `numRuns` for a property test: `full` in CI, a quarter of it (at least 10) in a
+ * local run, PROPERTY_RUNS when set. The same properties and generators, fewer cases: fast-check's
+ * seed is random per run, so local runs still wander, and CI walks the full count every time.
+ */
+export function propertyRuns(full: number, env: NodeJS.ProcessEnv = process.env): number {
+  return depth('PROPERTY_RUNS', full, Math.max(10, Math.ceil(full / 4)), env);
+}
+
 /** The one line a local run ends with, or null at full depth. */
 export function depthNotice(env: NodeJS.ProcessEnv = process.env): string | null {
-  return fullDepth(env) ? null : 'DEPTH local: the chaos and fuzz files ran the first rounds of their seeded sequences; CI runs them all (TEST_DEPTH=full npm test runs them here)';
+  return fullDepth(env) ? null : 'DEPTH local: the chaos and fuzz files ran the first rounds of their seeded sequences and the property tests a quarter of their cases; CI runs them all (TEST_DEPTH=full npm test runs them here)';
 }

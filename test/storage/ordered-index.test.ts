@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../setup/depth.ts';
 import { sortRows } from '../../src/core/pagination.ts';
 import { openStore, type Row } from '../../src/storage/index.ts';
 import { OrderedIndex } from '../../src/storage/ordered-index.ts';
@@ -93,7 +94,7 @@ describe('OrderedIndex', () => {
         }
         await store.close();
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 

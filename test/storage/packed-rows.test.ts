@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { propertyRuns } from '../setup/depth.ts';
 import { packedInBackground } from '../../src/storage/background-packing.ts';
 import type { PackLimits } from '../../src/storage/pack-policy.ts';
 import { PackedRows } from '../../src/storage/packed-rows.ts';
@@ -91,7 +92,7 @@ describe('PackedRows', () => {
         expectSame(current, model);
         for (const [copy, then] of copies) expectSame(copy, then);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

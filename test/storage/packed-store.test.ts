@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../setup/depth.ts';
 import { seedWorkspace } from '../../src/control/seed.ts';
 import { createSandbox } from '../../src/sandbox.ts';
 import { openStore } from '../../src/storage/index.ts';
@@ -125,7 +126,7 @@ describe('packed partitions', () => {
         expect([...store.scan('bookings', 'ws_1')]).toEqual([...model.values()]);
         await store.close();
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { propertyRuns } from '../setup/depth.ts';
 import { packedInBackground } from '../../src/storage/background-packing.ts';
 import { applyOps, stateFromCollections, type Partition } from '../../src/storage/codec.ts';
 import { openStore } from '../../src/storage/index.ts';
@@ -124,7 +125,7 @@ describe('a snapshot file scanned, not parsed', () => {
           check();
         },
       ),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 

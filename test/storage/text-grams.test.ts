@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../setup/depth.ts';
 import { appendPosting, eachPosting, lastPosting, postingCount, type Postings } from '../../src/storage/postings.ts';
 import { TextGrams } from '../../src/storage/text-grams.ts';
 
@@ -53,7 +54,7 @@ describe('TextGrams', () => {
         for (const [id, t] of model) expect(grams.text(id)).toBe(t);
         expect(grams.matching('').sort()).toEqual([...model.keys()].sort());
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
@@ -71,7 +72,7 @@ describe('posting lists', () => {
         expect(postingCount(list)).toBe(slots.length);
         expect(lastPosting(list)).toBe(slots.at(-1));
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
     // dense slots (gaps of 1: one byte each)
     let list: Postings = 0;

@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../setup/depth.ts';
 import { openStore, type Row } from '../../../src/storage/index.ts';
 import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../../src/storage/pack-policy.ts';
 import { BookingSearchText, searchText } from '../../../src/resources/bookings/search-text.ts';
@@ -70,7 +71,7 @@ describe('BookingSearchText', () => {
         }
         await store.close();
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
