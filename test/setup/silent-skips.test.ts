@@ -16,7 +16,8 @@ function vitest(env: Record<string, string>): Promise<{ code: number | null; out
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [VITEST, 'run', 'test/security/browser.test.ts', 'test/fixtures/sample.test.ts', ...NESTED_VITEST_CACHE], {
       cwd: ROOT,
-      env: { ...process.env, CHROMIUM_PATH: '/nonexistent/chromium', NO_COLOR: '1', CI: '', ...env },
+      // TEST_DEPTH off too: .ci/run exports TEST_DEPTH=full, which would hide the local depth's line
+      env: { ...process.env, CHROMIUM_PATH: '/nonexistent/chromium', NO_COLOR: '1', CI: '', TEST_DEPTH: '', ...env },
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
