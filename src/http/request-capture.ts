@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestDetail } from '../core/events.ts';
+import { redactHeader, redactJson, redactShapes, redactText } from '../core/redact.ts';
 
 /**
  * Captures of request and response headers and bodies for the dashboard and
@@ -10,6 +11,8 @@ import type { RequestDetail } from '../core/events.ts';
  * stream client that asks for details, or GET /__sandbox/requests (issue 25:
  * /v1 throughput with an inspector open, which reads one request's details on
  * demand). Authorization is never kept: its scheme and the key's listing prefix stand in for it.
+ * Every other secret is redacted as it is rendered (src/core/redact.ts): credential headers, JSON
+ * fields named like secrets (an organization key's `key` in its creation answer) and key shapes.
  *
  * /v1 requests are captured at all times (issue 37: the request a user wants to copy as curl was
  * made before any viewer opened), within the request log's bounds: the newest 200, and 8 MB of
@@ -66,9 +69,10 @@ export function renderExchange(raw: RawExchange): RequestDetail {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw.requestHeaders).slice(0, MAX_HEADERS)) {
     if (value === undefined) continue;
-    headers[name] = name === 'authorization' ? maskAuthorization(String(value), raw.keyPrefix) : String(value).slice(0, 512);
+    headers[name] = name === 'authorization' ? maskAuthorization(String(value), raw.keyPrefix) : redactHeader(name, String(value)).slice(0, 512);
   }
   const responseHeaders = typeof raw.responseHead === 'string' ? headersOfHead(raw.responseHead) : headersOfReply(raw.responseHead);
+  for (const name of Object.keys(responseHeaders)) responseHeaders[name] = redactHeader(name, responseHeaders[name]!);
   return { request: { headers, ...requestBody(raw.requestBody) }, response: { headers: responseHeaders, ...responseBody(raw.payload, responseHeaders) } };
 }
 
@@ -115,16 +119,16 @@ function headersOfReply(replyHeaders: ReturnType<FastifyReply['getHeaders']>): R
 /** the payload as sent: text, JSON bytes, other bytes, a stream; none */
 function responseBody(payload: unknown, headers: Record<string, string>): { body: string | null; truncated: boolean } {
   if (payload === undefined || payload === null) return { body: null, truncated: false };
-  if (typeof payload === 'string') return excerpt(payload);
+  if (typeof payload === 'string') return excerpt(redactedBody(payload));
   if (Buffer.isBuffer(payload)) return isJson(headers) ? jsonBytesExcerpt(payload) : { body: `[${payload.length} bytes]`, truncated: false };
   return { body: '[streamed]', truncated: false };
 }
 
 function requestBody(body: unknown): { body: string | null; truncated: boolean } {
   if (body === undefined || body === null) return { body: null, truncated: false };
-  if (typeof body === 'string') return excerpt(body);
+  if (typeof body === 'string') return excerpt(redactedBody(body));
   try {
-    return excerpt(JSON.stringify(body));
+    return excerpt(JSON.stringify(redactJson(body)));
   } catch {
     return { body: '[unserializable]', truncated: false };
   }
@@ -136,10 +140,21 @@ function isJson(headers: Record<string, string>): boolean {
 }
 
 function jsonBytesExcerpt(bytes: Buffer): { body: string; truncated: boolean } {
+  if (bytes.length <= WHOLE_REDACT_BYTES) return excerpt(redactText(bytes.toString('utf8')));
   // decode a little more than needed: the cut may split a multi-byte character
   const decodeUpTo = BODY_EXCERPT_BYTES * 4;
-  const cut = excerpt(bytes.toString('utf8', 0, Math.min(bytes.length, decodeUpTo)));
-  return bytes.length > decodeUpTo ? { body: cut.body, truncated: true } : cut;
+  const cut = excerpt(redactText(bytes.toString('utf8', 0, decodeUpTo)));
+  return { body: cut.body, truncated: true };
+}
+
+/**
+ * A body is redacted whole, as JSON, when it is at most this large; a larger one is cut first and
+ * its excerpt redacted as text (named pairs and shapes), so reading a capture stays cheap.
+ */
+const WHOLE_REDACT_BYTES = 256 * 1024;
+
+function redactedBody(text: string): string {
+  return text.length <= WHOLE_REDACT_BYTES ? redactText(text) : redactShapes(redactText(text.slice(0, BODY_EXCERPT_BYTES * 4)));
 }
 
 function excerpt(text: string): { body: string; truncated: boolean } {

@@ -5,6 +5,7 @@ import { WORKSPACE_LIMITS, type RateDecision } from '../core/rate-limit.ts';
 import { isLoopback } from '../config.ts';
 import type { SandboxContext } from '../context.ts';
 import { hostRefusal } from '../core/host-guard.ts';
+import { redactShapes, redactUrl } from '../core/redact.ts';
 import { sendApiError, toApiError } from './error-handler.ts';
 import { captureExchange, exchangeBytes, renderExchange } from './request-capture.ts';
 import { warningsOf } from './warnings.ts';
@@ -84,10 +85,10 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
         id: request.id,
         method: request.method,
         route: request.routeOptions.url,
-        url: request.url,
+        url: redactUrl(request.url),
         status: reply.statusCode,
         warnings: request.warnings,
-        reason: request.reason,
+        reason: request.reason === null ? null : redactShapes(request.reason),
         rateReported: request.rate !== null && request.rate.allowed && request.rate.retryAfter > 0,
       });
     }
@@ -117,14 +118,15 @@ export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply:
   ctx.bus.emit('request', {
     requestId: request.id,
     method: request.method,
-    path: request.url,
+    // a key put in the URL (the API description: "in the header only, never in URLs") is not kept
+    path: redactUrl(request.url),
     status,
     latencyMs: Math.round((performance.now() - request.startedAt) * 100) / 100,
     workspaceId: who?.workspaceId ?? null,
     keyPrefix: who?.keyPrefix ?? null,
     at: ctx.clock.iso(),
     ...warningsOf(request),
-    ...(request.reason ? { reason: request.reason } : {}),
+    ...(request.reason ? { reason: redactShapes(request.reason) } : {}),
   });
 }
 

@@ -1,3 +1,4 @@
+import { redactJson } from '../core/redact.ts';
 import { z } from 'zod';
 import type { Collection, StoredRow } from '../storage/collection.ts';
 import type { Store } from '../storage/types.ts';
@@ -77,7 +78,8 @@ export function mapRecord(collection: Collection, raw: Record<string, unknown>, 
     }
   }
   if (!complete) return { row: null, unmapped };
-  const parsed = schema.safeParse(row);
+  // a record of the real account: a secret in it (by name or by shape: a token in free-form metadata) is not kept
+  const parsed = schema.safeParse(redactJson(row));
   if (!parsed.success) return { row: null, unmapped: [...unmapped, ...parsed.error.issues.map((i) => i.path.join('.') || '(record)')] };
   return { row: parsed.data as StoredRow, unmapped };
 }

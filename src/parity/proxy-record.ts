@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { FixtureCollectionSchema, FixtureDepartureSchema, FixtureFormSchema, FixturePersonSchema, FixturePolicySchema, FixtureProductSchema } from '../fixtures/schema.ts';
 import type { StoredRow } from '../storage/collection.ts';
+import { redactJson } from '../core/redact.ts';
 
 /**
  * `--record <dir>` (issue 40): what the proxy learned, written as a fixtures
@@ -133,7 +134,8 @@ export class LearnedRecords {
         const raw: Record<string, unknown> = row;
         const parsed = spec.schema.safeParse(spec.from(raw, learned));
         if (section === 'products' && raw.currency !== currency) skipped.push(`${row.id} (in ${String(raw.currency)}, the workspace's currency is ${currency})`);
-        else if (parsed.success) sections[section]!.push(parsed.data);
+        // a learned record is the real account's: any secret in it (a token in a form's settings) stays behind
+        else if (parsed.success) sections[section]!.push(redactJson(parsed.data));
         else skipped.push(`${row.id} (${parsed.error.issues[0]?.path.join('.') || 'record'}: ${parsed.error.issues[0]?.message ?? 'invalid'})`);
       }
     }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Answer } from './types.ts';
 import { forwardedHeaders, type TargetAnswer } from './proxy-forward.ts';
 import type { IdPairs } from './proxy-ids.ts';
+import { isSecretName } from '../core/redact.ts';
 
 /**
  * The sandbox side of the parity proxy (issue 40): the client's request made
@@ -27,9 +28,8 @@ export async function replayInSandbox(app: FastifyInstance, request: ClientReque
   delete headers['content-length']; // recomputed for the rewritten body
   delete headers['accept-encoding']; // the comparison reads the body
   delete headers.cookie; // the target's business only: never kept in the sandbox's request log
-  // a client without a key gets the sandbox's 401 too: swapping in ours would hide the difference
-  if (request.headers.authorization !== undefined) headers.authorization = `Bearer ${workspaceKey}`;
-  const query = pairs.mapQuery(request.query);
+  swapCredentialHeaders(headers, workspaceKey);
+  const query = pairs.mapQuery(sandboxCredentialsInQuery(request.query, workspaceKey));
   const res = await app.inject({
     method: request.method as 'GET',
     url: `${pairs.mapPath(request.path)}${query ? `?${query}` : ''}`,
@@ -37,6 +37,41 @@ export async function replayInSandbox(app: FastifyInstance, request: ClientReque
     ...(request.body.length > 0 ? { payload: mappedBody(request, pairs) } : {}),
   });
   return { status: res.statusCode, headers: flatHeaders(res.headers), body: parseJson(res.rawPayload) };
+}
+
+/**
+ * The client's credential, wherever it put it, becomes the workspace's key in the same place and
+ * form: the Authorization scheme as written, an `X-Api-Key` header, an `api_key` query parameter.
+ * So the sandbox answers the same form of request (a key in a header it does not read is a 401 on
+ * both sides), and the client's key never reaches the sandbox, its request log or its stream. A
+ * client without a key gets the sandbox's 401 too: swapping in ours would hide the difference.
+ */
+function swapCredentialHeaders(headers: Record<string, string | string[]>, workspaceKey: string): void {
+  for (const name of Object.keys(headers)) {
+    if (!isSecretName(name)) continue;
+    const value = String(headers[name]).trim();
+    const space = value.indexOf(' ');
+    headers[name] = name === 'authorization' && space > 0 ? `${value.slice(0, space)} ${workspaceKey}` : workspaceKey;
+  }
+}
+
+/** A query string with the value of every credential parameter (`api_key`, `access_token`, `key`, ...) the workspace's key. */
+export function sandboxCredentialsInQuery(query: string, workspaceKey: string): string {
+  if (query === '') return query;
+  return query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 0) return pair;
+      let name = pair.slice(0, equals);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // a name that does not decode is matched as written
+      }
+      return isSecretName(name) ? `${pair.slice(0, equals)}=${encodeURIComponent(workspaceKey)}` : pair;
+    })
+    .join('&');
 }
 
 /** A JSON body with its paired ids replaced; any other body exactly as sent. */

@@ -4,6 +4,7 @@ import { EnumIndex } from './enums.ts';
 import { ignoreMatcher } from './ignore.ts';
 import { OperationIndex } from './operation.ts';
 import { recordFieldPath, recordIn, typeName } from './shape.ts';
+import { redactHeaders, redactJson } from '../core/redact.ts';
 import { DIFFERENCE_KINDS, type Answer, type Difference, type DifferenceKind, type Exchange, type IgnoreRule, type ParityRecorder, type ParityReportBody } from './types.ts';
 
 /**
@@ -89,7 +90,10 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
       omitted++;
       return;
     }
-    differences.set(key, { kind: finding.kind, method: exchange.method, path, field: finding.field, target: finding.target, sandbox: finding.sandbox, count: 1, requestId: exchange.requestId });
+    // an example value is the target's own: redacted as the examples are (a key in an error message;
+    // a header or enum value by its name too; other kinds hold type names, never values)
+    const name = finding.kind === 'header' || finding.kind === 'enum' ? lastFieldName(finding.field) : undefined;
+    differences.set(key, { kind: finding.kind, method: exchange.method, path, field: finding.field, target: redactJson(finding.target, name), sandbox: redactJson(finding.sandbox, name), count: 1, requestId: exchange.requestId });
     keepExample(exchange);
   };
 
@@ -181,8 +185,19 @@ function byFrequency(a: Difference, b: Difference): number {
   return data || b.count - a.count || KIND_ORDER.get(a.kind)! - KIND_ORDER.get(b.kind)! || a.path.localeCompare(b.path) || a.method.localeCompare(b.method) || a.field.localeCompare(b.field);
 }
 
+/**
+ * An answer as an example keeps it: the target's answers come from a real account, so its secrets
+ * (a new organization key's `key`, a subscription's signing `secret`, a cookie) never stay
+ * (src/core/redact.ts); the headers that only carry credentials are not kept at all.
+ */
 function withoutSecrets(answer: Answer): Answer {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers)) if (!SECRET_HEADERS.has(name.toLowerCase())) headers[name] = value;
-  return { status: answer.status, headers, body: answer.body };
+  return { status: answer.status, headers: redactHeaders(headers), body: redactJson(answer.body) };
+}
+
+/** `data.passengers[0].secret` -> `secret`: the name a difference's value hangs from */
+function lastFieldName(field: string): string | undefined {
+  const last = field.split('.').at(-1)?.replace(/\[\d*\]$/g, '');
+  return last ? last : undefined;
 }
