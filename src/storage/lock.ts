@@ -3,15 +3,17 @@
  * same file would each keep their own memory and overwrite each other's
  * snapshots, silently losing acknowledged writes; so opening a file takes an
  * exclusive lock file beside it, `<db>.lock`, created with O_EXCL and holding
- * `{pid, host, startedAt}`, as PostgreSQL does with its
+ * `{pid, host, startedAt, identity}`, as PostgreSQL does with its
  * postmaster.pid. A lock whose process is gone (kill -9) is stale and taken
- * over at once.
+ * over at once, also when its pid has since been given to another process
+ * (process-identity.ts).
  *
  * Synchronous fs calls on purpose: the lock is taken once at open, and the
  * exit handler that removes it cannot await.
  */
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { identityOf, isAnotherProcess, parseIdentity, type ProcessIdentity } from './process-identity.ts';
 import { StoreError } from './types.ts';
 
 export interface LockOwner {
@@ -19,13 +21,18 @@ export interface LockOwner {
   host: string;
   /** ISO time the owner took the lock */
   startedAt: string;
+  /** who the pid named when the lock was taken; absent in locks of older versions, judged by pid alone */
+  identity?: ProcessIdentity;
 }
+
+/** A stale lock taken over, and whether its pid was alive but named another process by then. */
+export type StaleLock = LockOwner & { pidReused?: boolean };
 
 export interface HeldLock {
   path: string;
   owner: LockOwner;
   /** the stale lock this one replaced, if any */
-  tookOver: LockOwner | null;
+  tookOver: StaleLock | null;
   release(): void;
 }
 
@@ -38,8 +45,9 @@ export const lockPathOf = (dbPath: string) => `${dbPath}.lock`;
 /** Takes the lock on `dbPath` or throws a StoreError naming the file and its holder. */
 export function acquireLock(dbPath: string): HeldLock {
   const path = lockPathOf(dbPath);
-  const owner: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
-  let tookOver: LockOwner | null = null;
+  const identity = identityOf(process.pid);
+  const owner: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), ...(identity ? { identity } : {}) };
+  let tookOver: StaleLock | null = null;
   for (let attempt = 0; attempt < 5; attempt++) {
     if (createExclusive(path, owner)) {
       const lock: HeldLock = { path, owner, tookOver, release: () => releaseLock(lock) };
@@ -49,13 +57,14 @@ export function acquireLock(dbPath: string): HeldLock {
     }
     const current = readOwner(path);
     if (current === 'missing') continue; // released between our create and read: try again
-    if (current !== 'unreadable' && isAlive(current, path)) throw inUse(dbPath, path, current);
+    const holder = current === 'unreadable' ? 'gone' : holderOf(current, path);
+    if (current !== 'unreadable' && holder === 'alive') throw inUse(dbPath, path, current);
     if (current === 'unreadable' && attempt === 0) {
       // a lock being written this instant is briefly empty; look once more
       continue;
     }
     if (!removeStale(path, current)) continue;
-    tookOver = current === 'unreadable' ? { pid: 0, host: '?', startedAt: '?' } : current;
+    tookOver = current === 'unreadable' ? { pid: 0, host: '?', startedAt: '?' } : holder === 'reused' ? { ...current, pidReused: true } : current;
   }
   throw new StoreError(`Cannot lock database ${dbPath}: ${path} keeps changing; is another sandbox starting on it?`);
 }
@@ -99,7 +108,8 @@ function readOwner(path: string): LockOwner | 'missing' | 'unreadable' {
   try {
     const data = JSON.parse(text) as Partial<LockOwner>;
     if (Number.isSafeInteger(data.pid) && typeof data.host === 'string' && typeof data.startedAt === 'string') {
-      return { pid: data.pid!, host: data.host, startedAt: data.startedAt };
+      const identity = parseIdentity(data.identity);
+      return { pid: data.pid!, host: data.host, startedAt: data.startedAt, ...(identity ? { identity } : {}) };
     }
   } catch {
     // fall through
@@ -110,17 +120,21 @@ function readOwner(path: string): LockOwner | 'missing' | 'unreadable' {
 /**
  * A lock from another host cannot be checked, so it counts as held. On this
  * host: our own pid is alive only when this process really holds the lock (a
- * container restarted as pid 1 finds its own pid in a stale lock).
+ * container restarted as pid 1 finds its own pid in a stale lock). A live pid
+ * that provably names another process than the one that took the lock is
+ * 'reused'; when that cannot be told, the pid alone decides, erring towards
+ * refusing.
  */
-function isAlive(owner: LockOwner, path: string): boolean {
-  if (owner.host !== hostname()) return true;
-  if (owner.pid === process.pid) return held.has(path);
+function holderOf(owner: LockOwner, path: string): 'alive' | 'gone' | 'reused' {
+  if (owner.host !== hostname()) return 'alive';
+  if (owner.pid === process.pid) return held.has(path) ? 'alive' : 'gone';
   try {
     process.kill(owner.pid, 0);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' && !isZombie(owner.pid); // alive, another user's
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return 'gone'; // EPERM: alive, another user's
   }
-  return !isZombie(owner.pid);
+  if (isZombie(owner.pid)) return 'gone';
+  return isAnotherProcess(owner.pid, owner.identity) ? 'reused' : 'alive';
 }
 
 /**
@@ -201,7 +215,8 @@ function inUse(dbPath: string, lockPath: string, owner: LockOwner): StoreError {
 const timeOf = (iso: string) => (/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? iso);
 
 /** The one line printed when a stale lock was taken over. */
-export function describeTakeover(dbPath: string, stale: LockOwner): string {
+export function describeTakeover(dbPath: string, stale: StaleLock): string {
   if (stale.pid === 0) return `took over the unreadable lock on ${dbPath}`;
-  return `took over the stale lock on ${dbPath}: process ${stale.pid} (started ${timeOf(stale.startedAt)}) is no longer running`;
+  const gone = `took over the stale lock on ${dbPath}: process ${stale.pid} (started ${timeOf(stale.startedAt)})`;
+  return stale.pidReused ? `${gone} is gone, and pid ${stale.pid} now belongs to another process` : `${gone} is no longer running`;
 }

@@ -195,8 +195,8 @@ export interface OpenedStore {
   store: Store;
   /** true when no database existed and the caller should seed it */
   fresh: boolean;
-  /** the stale lock (its process gone) that this open took over, or null */
-  staleLock: { pid: number; host: string; startedAt: string } | null;
+  /** the stale lock (its process gone) that this open took over, or null; `pidReused`: its pid named another process by then */
+  staleLock: { pid: number; host: string; startedAt: string; pidReused?: boolean } | null;
   /** one line each: what opening the file had to drop (a torn, never acknowledged journal line) */
   warnings: string[];
 }

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../../src/sandbox.ts';
 import { StoreError, openStore } from '../../src/storage/index.ts';
 import { acquireLock, describeTakeover, lockPathOf } from '../../src/storage/lock.ts';
+import { identityOf } from '../../src/storage/process-identity.ts';
 import { tempDir } from './helpers.ts';
 
 const real = { readFileSync: fs.readFileSync, linkSync: fs.linkSync, renameSync: fs.renameSync };
@@ -95,6 +96,9 @@ describe('the refusals, word for word', () => {
     expect(describeTakeover('/d/db.json', { pid: 77, host: 'h', startedAt: '2026-01-15T10:02:11.000Z' })).toBe(
       'took over the stale lock on /d/db.json: process 77 (started 10:02:11) is no longer running',
     );
+    expect(describeTakeover('/d/db.json', { pid: 77, host: 'h', startedAt: '2026-01-15T10:02:11.000Z', pidReused: true })).toBe(
+      'took over the stale lock on /d/db.json: process 77 (started 10:02:11) is gone, and pid 77 now belongs to another process',
+    );
   });
 
   it('createSandbox reports the takeover of an unreadable lock', async () => {
@@ -137,14 +141,14 @@ describe('what a readable lock is', () => {
     expect(thrown(() => acquireLock(path)).problem).toMatch(new RegExp(`in use by process ${process.ppid} `));
   });
 
-  it('the lock written holds this process, this host and the time it was taken, one JSON line', () => {
+  it('the lock written holds this process, its identity, this host and the time it was taken, one JSON line', () => {
     const path = join(tempDir(), 'db.json');
     const before = Date.now();
     const lock = acquireLock(path);
     try {
       const text = readFileSync(lockPathOf(path), 'utf8');
       expect(text.endsWith('}\n')).toBe(true);
-      expect(JSON.parse(text)).toEqual({ pid: process.pid, host: hostname(), startedAt: lock.owner.startedAt });
+      expect(JSON.parse(text)).toEqual({ pid: process.pid, host: hostname(), startedAt: lock.owner.startedAt, identity: identityOf(process.pid) });
       expect(Date.parse(lock.owner.startedAt)).toBeGreaterThanOrEqual(before - 1);
       expect(lock.tookOver).toBeNull();
       expect(lock.path).toBe(`${path}.lock`);
