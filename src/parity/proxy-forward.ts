@@ -23,6 +23,7 @@ export interface TargetAnswer {
 export interface Forwarder {
   /** the target's origin, e.g. https://api.example.com */
   readonly origin: string;
+  /** `pathAndQuery` is the client's normalized /v1 path and its query (./proxy-path.ts) */
   send(method: string, pathAndQuery: string, headers: IncomingHttpHeaders, body: Buffer): Promise<TargetAnswer | ApiError>;
   close(): Promise<void>;
 }

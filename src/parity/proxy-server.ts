@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { apiError, isApiError, reasonText, type ApiError } from '../core/errors.ts';
 import { hostRefusal } from '../core/host-guard.ts';
 import { answerHeaders, type Forwarder, type TargetAnswer } from './proxy-forward.ts';
+import { apiPath } from './proxy-path.ts';
 import type { ClientRequest } from './proxy-replay.ts';
 
 /**
@@ -44,15 +45,21 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ProxyS
   // origin-form only: an absolute URL (`GET http://elsewhere/`) would make an open proxy
   if (!url.startsWith('/')) return sendError(res, apiError(400, 'MALFORMED_URL', 'The request target must be a path').because('MALFORMED_URL', 'the proxy forwards only paths under /v1 to its own target; it is not an open proxy'));
   if (!API_PATH.test(url)) return options.sandboxRouting(req, res);
+  // what reaches the target, and the replay, is the normalized path: never one that leaves /v1
+  const where = apiPath(url);
+  if ('refused' in where) {
+    req.resume();
+    return sendError(res, apiError(400, 'PATH_OUTSIDE_API', 'The path must stay under /v1').because('PATH_OUTSIDE_API', where.refused));
+  }
   const body = await readBody(req, options.bodyLimit);
   if (body === null) return sendError(res, apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimit} bytes`).because('PAYLOAD_TOO_LARGE', `the proxy forwards bodies up to ${options.bodyLimit} bytes`));
   const method = req.method ?? 'GET';
-  const answer = await options.forwarder.send(method, url, req.headers, body);
+  const answer = await options.forwarder.send(method, `${where.path}${where.query}`, req.headers, body);
   if (isApiError(answer)) return sendError(res, answer);
+  const request: ClientRequest = { method, path: where.path, query: where.query.slice(1), headers: req.headers, body };
   res.writeHead(answer.status, STATUS_CODES[answer.status] ?? '', answerHeaders(answer.headers));
   res.end(method === 'HEAD' ? undefined : answer.body);
-  const question = url.indexOf('?');
-  options.afterAnswer({ method, path: question < 0 ? url : url.slice(0, question), query: question < 0 ? '' : url.slice(question + 1), headers: req.headers, body }, answer);
+  options.afterAnswer(request, answer);
 }
 
 /** The whole body, or null past the limit (the rest is not read). */
