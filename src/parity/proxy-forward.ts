@@ -31,11 +31,14 @@ export interface Forwarder {
 export interface ForwarderOptions {
   /** the target's base URL; a path in it (https://host/api) is put before each /v1 path */
   target: URL;
-  /** how long the target may take to send its headers, then its body, in ms */
+  /** how long the target may take to send its whole answer, headers and body, in ms from when the request is sent */
   timeoutMs: number;
   /** undici's connect `lookup`, through which every connection's addresses pass (the self-request guard) */
   lookup?: unknown;
 }
+
+/** the code of the proxy's own deadline, which targetError reads as a timeout */
+const DEADLINE = 'ESANDBOXTARGETDEADLINE';
 
 export async function createForwarder(options: ForwarderOptions): Promise<Forwarder> {
   const mod = await import('undici');
@@ -43,6 +46,7 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
   const { target } = options;
   const pool = new Pool(target.origin, {
     connections: 64,
+    // undici's timers bound the silence between chunks; the deadline below bounds the whole answer
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     ...(options.lookup ? { connect: { lookup: options.lookup } as Record<string, unknown> } : {}),
@@ -51,6 +55,11 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
   return {
     origin: target.origin,
     async send(method, pathAndQuery, headers, body) {
+      // one deadline for the whole answer, by wall time: a target that dribbles a byte now and
+      // then never trips undici's idle timers, and would hold the client as long as it likes
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(Object.assign(new Error(`the target's answer did not end within ${options.timeoutMs} ms`), { code: DEADLINE })), options.timeoutMs);
+      timer.unref();
       try {
         const answer = await pool.request({
           method: method as 'GET',
@@ -58,11 +67,14 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
           path: `${basePath}${pathAndQuery}`,
           headers: forwardedHeaders(headers),
           body: body.length > 0 || !['GET', 'HEAD'].includes(method) ? body : null,
+          signal: deadline.signal,
         });
         const bytes = Buffer.from(await answer.body.arrayBuffer());
         return { status: answer.statusCode, headers: answer.headers, body: bytes };
       } catch (err) {
         return targetError(err, target.origin, options.timeoutMs);
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: () => pool.close().catch(() => undefined),
@@ -90,14 +102,14 @@ export function answerHeaders(headers: TargetAnswer['headers']): Record<string, 
   return out;
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([DEADLINE, 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 const GARBAGE_CODES = new Set(['HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION', 'HPE_INVALID_STATUS', 'HPE_INVALID_HEADER_TOKEN', 'HPE_CR_EXPECTED', 'HPE_LF_EXPECTED', 'HPE_UNEXPECTED_CONTENT_LENGTH', 'HPE_INVALID_CHUNK_SIZE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
 /** One failure of the target, as the 502 or 504 the client gets, with the reason in X-Sandbox-Reason. */
 export function targetError(err: unknown, origin: string, timeoutMs: number): ApiError {
   const code = errorCode(err);
   if (code && TIMEOUT_CODES.has(code)) {
-    return apiError(504, 'TARGET_TIMEOUT', 'Gateway timeout: the target did not answer in time').because('TARGET_TIMEOUT', `${origin} did not answer within ${timeoutMs} ms (--target-timeout); the request may or may not have been carried out there`);
+    return apiError(504, 'TARGET_TIMEOUT', 'Gateway timeout: the target did not answer in time').because('TARGET_TIMEOUT', `${origin} did not send its whole answer within ${timeoutMs} ms (--target-timeout: the headers and the whole body must come within it, by wall time); the request may or may not have been carried out there`);
   }
   const parserError = (err as { name?: unknown } | null)?.name === 'HTTPParserError';
   if (parserError || (code && (GARBAGE_CODES.has(code) || code.startsWith('HPE_')))) {

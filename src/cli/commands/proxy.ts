@@ -24,7 +24,7 @@ export function proxyCommand(program: Command): void {
     .option('--ignore <rule>', "a difference not to report: '[METHOD ]<path glob>[:<kind>[:<field glob>]]', e.g. 'GET /v1/products*:extra-field'; repeatable", collectIgnoreRule)
     .option('--ignore-file <file>', 'ignore rules from a JSON file: a list of rules (objects {path, kind?, field?} or strings in the --ignore form), or {"ignore": [...]}')
     .option('--sandbox-port <port>', "the sandbox's own port (--port is the proxy's; 0 = any free port)", parseInteger('--sandbox-port', 0, 65535), 0)
-    .option('--target-timeout <duration>', 'how long the target may take to answer before the client gets a 504 (default 30s)', durationOption('--target-timeout', 1, 600_000, { plainSeconds: true }))
+    .option('--target-timeout <duration>', "how long the target may take to send its whole answer, headers and body, by wall time, before the client gets a 504 (default 30s)", durationOption('--target-timeout', 1, 600_000, { plainSeconds: true }))
     .option('--json', 'print one JSON line with the proxy URL, the sandbox and control URLs, the target and the workspace, instead of the banner')
     .addHelpText('after', "\nThe proxy listens on --port; the sandbox behind it on --sandbox-port. Data is kept in memory unless --data is given.\nThe client's key goes to the target only: it is never written to disk nor printed (docs/parity.md).\n\nExamples:\n  $ npx sandbox proxy --target https://api.example.com\n  $ npx sandbox proxy --target https://api.example.com --record ./my-catalog --json\n  $ npx sandbox parity --url http://127.0.0.1:4010")
     // a proxy's sandbox is scratch space: no database file unless --data names one
