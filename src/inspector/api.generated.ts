@@ -1876,6 +1876,23 @@ export interface components {
                 body?: unknown;
             } | null;
         };
+        ParityNotCompared: {
+            /**
+             * @description too-large: the answer was over --target-max-body, as sent or once inflated; it reached the client untouched
+             * @enum {string}
+             */
+            reason: "too-large";
+            method: string;
+            /** @description the OpenAPI path template of the operation */
+            path: string;
+            count: number;
+            /** @description the request id of the first such request */
+            requestId: string;
+            /** @description too-large: the largest answer seen, in bytes (streamed, or on the wire when it inflates past the limit) */
+            bytes?: number;
+            /** @description one sentence, e.g. "too large to compare: 314572800 bytes, over --target-max-body 10485760" */
+            detail: string;
+        };
         ParityReport: {
             /** @description /v1 requests the proxy forwarded */
             requests: number;
@@ -1883,8 +1900,10 @@ export interface components {
             compared: number;
             /** @description drift most frequent first, then unknown-id (data, not drift) */
             differences: components["schemas"]["ParityDifference"][];
-            /** @description differences not kept: the report holds at most 2,000 lines */
+            /** @description differences not kept: the report holds at most 2,000 lines (and 500 lines of requests not compared) */
             omitted?: number;
+            /** @description requests forwarded and replayed but not compared, one line per reason and operation */
+            notCompared?: components["schemas"]["ParityNotCompared"][];
         };
         Person: {
             /** @description shape ppl_<uuid> */
