@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { apiError, type ApiError } from '../core/errors.ts';
 
 /**
@@ -18,13 +19,29 @@ export interface TargetAnswer {
   /** as undici gives them: lower-case names, repeated ones as arrays */
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+  /**
+   * Set when the body was over --target-max-body: it was streamed to the client and not kept
+   * (`body` is empty). `bytes` is what was streamed; `complete` is false when the stream was cut
+   * (the deadline passed, the client left, the target failed).
+   */
+  tooLarge?: { bytes: number; complete: boolean };
+}
+
+/** An answer over the max body: the status and headers, the bytes read so far, and the rest to pipe to the client. */
+export interface StreamedAnswer {
+  status: number;
+  headers: TargetAnswer['headers'];
+  /** what was read before the limit was passed: a little more than maxBodyBytes at most */
+  head: Buffer[];
+  /** the rest of the body, paused; the deadline still runs and destroys it with an error when it passes */
+  rest: Readable;
 }
 
 export interface Forwarder {
   /** the target's origin, e.g. https://api.example.com */
   readonly origin: string;
   /** `pathAndQuery` is the client's normalized /v1 path and its query (./proxy-path.ts) */
-  send(method: string, pathAndQuery: string, headers: IncomingHttpHeaders, body: Buffer): Promise<TargetAnswer | ApiError>;
+  send(method: string, pathAndQuery: string, headers: IncomingHttpHeaders, body: Buffer): Promise<TargetAnswer | StreamedAnswer | ApiError>;
   close(): Promise<void>;
 }
 
@@ -33,6 +50,8 @@ export interface ForwarderOptions {
   target: URL;
   /** how long the target may take to send its whole answer, headers and body, in ms from when the request is sent */
   timeoutMs: number;
+  /** the largest body held whole; past it the answer is a StreamedAnswer */
+  maxBodyBytes: number;
   /** undici's connect `lookup`, through which every connection's addresses pass (the self-request guard) */
   lookup?: unknown;
 }
@@ -69,16 +88,51 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
           body: body.length > 0 || !['GET', 'HEAD'].includes(method) ? body : null,
           signal: deadline.signal,
         });
-        const bytes = Buffer.from(await answer.body.arrayBuffer());
-        return { status: answer.statusCode, headers: answer.headers, body: bytes };
+        const read = await readUpTo(answer.body, options.maxBodyBytes);
+        if (read.ended) {
+          clearTimeout(timer);
+          return { status: answer.statusCode, headers: answer.headers, body: Buffer.concat(read.chunks) };
+        }
+        // over the limit: streamed from here, the deadline still running until the rest is done
+        answer.body.once('close', () => clearTimeout(timer));
+        return { status: answer.statusCode, headers: answer.headers, head: read.chunks, rest: answer.body };
       } catch (err) {
-        return targetError(err, target.origin, options.timeoutMs);
-      } finally {
         clearTimeout(timer);
+        return targetError(err, target.origin, options.timeoutMs);
       }
     },
     close: () => pool.close().catch(() => undefined),
   };
+}
+
+/** The body whole when it ends within `limit` bytes; else what was read (just past the limit), the stream paused. */
+function readUpTo(body: Readable, limit: number): Promise<{ chunks: Buffer[]; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      body.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size <= limit) return;
+      body.pause();
+      done();
+      // an error before the pipe takes the stream (the deadline) must not be an uncaught one
+      body.on('error', () => undefined);
+      resolve({ chunks, ended: false });
+    };
+    const onEnd = () => {
+      done();
+      resolve({ chunks, ended: true });
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
+    body.on('data', onData).once('end', onEnd).once('error', onError);
+  });
 }
 
 /** The client's headers without the connection's own (Host becomes the target's, set by undici). */
