@@ -38,8 +38,12 @@ export const DEFAULT_MAX_SNAPSHOTS = 100;
 /** the bytes of JSON of every named snapshot together, by default: 128 MiB (issue 34) */
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 128 * 1024 * 1024;
 
-/** how long the parity proxy waits for the target's headers, then its body, by default (issue 40) */
+/** how long the parity proxy waits for the target's whole answer, headers and body, by default (issue 40) */
 export const DEFAULT_TARGET_TIMEOUT_MS = 30_000;
+/** the largest answer of the target the parity proxy holds to compare, by default: 10 MiB (docs/parity.md, "Bounds on what a target sends") */
+export const DEFAULT_TARGET_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** the most `maxBodyBytes` may be: one answer held whole, and the most zlib inflates it to */
+export const MAX_TARGET_MAX_BODY_BYTES = 1024 * 1024 * 1024;
 
 /**
  * `proxy`: run as the parity proxy of issue 40 (docs/parity.md): a second loopback port whose /v1
@@ -56,8 +60,10 @@ export const ProxyOptionsSchema = z.object({
   ignore: z.array(z.object({ path: z.string().min(1), kind: z.enum(DIFFERENCE_KINDS).optional(), field: z.string().min(1).optional() })).default([]),
   /** the proxy's port on the sandbox's (loopback) host; 0 = any free port */
   port: z.number().int().min(0).max(65535).default(0),
-  /** the target's deadline for its headers, then for its body: past it the client gets a 504 */
+  /** the target's deadline for its whole answer, headers and body, by wall time from when the request is sent: past it the client gets a 504 (or, once an answer over maxBodyBytes is streaming, its connection is cut) */
   timeoutMs: z.number().int().min(1).max(600_000).default(DEFAULT_TARGET_TIMEOUT_MS),
+  /** the largest answer body held to compare; a larger one is streamed to the client untouched, not kept and not compared */
+  maxBodyBytes: z.number().int().min(1024).max(MAX_TARGET_MAX_BODY_BYTES).default(DEFAULT_TARGET_MAX_BODY_BYTES),
 });
 export type ProxyOptions = z.output<typeof ProxyOptionsSchema>;
 

@@ -20,6 +20,7 @@ export interface ParityFlags extends ScriptFlags {
   limit?: number;
 }
 type Difference = ParityReport['differences'][number];
+type NotCompared = NonNullable<ParityReport['notCompared']>[number];
 
 /** the default table's rows: "a short table" */
 const DEFAULT_ROWS = 20;
@@ -62,7 +63,7 @@ const operation = (d: Difference): string => `${d.method} ${d.path}`;
 function summary(report: ParityReport): string {
   const lines = drift(report);
   const head = `${plural(report.compared, 'request')} compared of ${report.requests} forwarded: ${lines.length === 0 ? 'no drift' : plural(lines.length, 'difference')}`;
-  const omitted = report.omitted ? `; ${plural(report.omitted, 'more difference')} not kept (the report holds 2,000 lines)` : '';
+  const omitted = report.omitted ? `; ${report.omitted} more not kept (the report holds 2,000 differences and 500 lines of requests not compared)` : '';
   return `${head}${omitted}`;
 }
 
@@ -71,6 +72,11 @@ function unknownLine(report: ParityReport): string | null {
   if (unknown.length === 0) return null;
   const ids = unknown.reduce((sum, d) => sum + d.count, 0);
   return `Unknown to the sandbox (data, not drift): ${plural(ids, 'id')} it could not learn, on ${unknown.map((d) => `${operation(d)} (${d.count}, e.g. ${cell(d.target, 40)})`).join(', ')}`;
+}
+
+/** One line per request not compared (too large), never drift: `Not compared: GET /v1/exports/{id} (2, the first req_1): too large to compare: ...`. */
+function notComparedLines(report: ParityReport): string[] {
+  return (report.notCompared ?? []).map((n) => `Not compared: ${n.method} ${n.path} (${n.count}, the first ${n.requestId}): ${n.detail}`);
 }
 
 /** The default output: one summary line, the most frequent differences, the unknown ids apart. */
@@ -83,6 +89,8 @@ export function parityTable(report: ParityReport, rows = DEFAULT_ROWS): string {
   }
   const unknown = unknownLine(report);
   if (unknown) out.push('', unknown);
+  const skipped = notComparedLines(report);
+  if (skipped.length > 0) out.push('', ...skipped);
   return `${out.join('\n')}\n`;
 }
 
@@ -98,13 +106,16 @@ export function parityMarkdown(report: ParityReport): string {
   }
   const unknown = unknownLine(report);
   if (unknown) out.push('', mdCell(unknown));
+  const skipped = notComparedLines(report);
+  if (skipped.length > 0) out.push('', ...skipped.map((line) => `- ${mdCell(line)}`));
   return `${out.join('\n')}\n`;
 }
 
 /**
  * JUnit XML: one failing testcase per difference; the unknown ids (data, not drift) in a suite
- * of their own, skipped, never failing; with no drift, one passing testcase that says how many
- * requests were compared, so that the report is never empty.
+ * of their own, skipped, never failing, and so are the requests not compared (too large); with
+ * no drift, one passing testcase that says how many requests were compared, so that the report
+ * is never empty.
  */
 export function parityJunit(report: ParityReport): string {
   const lines = drift(report);
@@ -114,12 +125,14 @@ export function parityJunit(report: ParityReport): string {
   );
   if (cases.length === 0) cases.push(`    <testcase classname="parity" name="${xml(summary(report))}"/>`);
   const unknown = unknownIds(report).map((d) => testcase(d, `<skipped message="${xml(`data, not drift: ${plural(d.count, 'id')} unknown to the sandbox, e.g. ${cell(d.target, 200)}`)}"/>`));
+  const notCompared = (report.notCompared ?? []).map((n: NotCompared) => `    <testcase classname="parity.not-compared.${n.reason}" name="${xml(`${n.method} ${n.path}`)}"><skipped message="${xml(`${n.detail} (${plural(n.count, 'request')}, the first ${n.requestId})`)}"/></testcase>`);
   const suite = (name: string, body: string[], failures: number, skipped: number) => [`  <testsuite name="${name}" tests="${body.length}" failures="${failures}" errors="0" skipped="${skipped}">`, ...body, '  </testsuite>'];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="travel-commerce-sandbox parity" tests="${cases.length + unknown.length}" failures="${lines.length}" errors="0" skipped="${unknown.length}">`,
+    `<testsuites name="travel-commerce-sandbox parity" tests="${cases.length + unknown.length + notCompared.length}" failures="${lines.length}" errors="0" skipped="${unknown.length + notCompared.length}">`,
     ...suite('parity: drift between the target and the sandbox', cases, lines.length, 0),
     ...(unknown.length > 0 ? suite('parity: ids unknown to the sandbox (data, not drift)', unknown, 0, unknown.length) : []),
+    ...(notCompared.length > 0 ? suite('parity: requests not compared (too large)', notCompared, 0, notCompared.length) : []),
     '</testsuites>',
     '',
   ].join('\n');

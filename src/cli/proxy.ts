@@ -1,4 +1,4 @@
-import { DEFAULT_STOP_TIMEOUT_MS, DEFAULT_TARGET_TIMEOUT_MS } from '../config.ts';
+import { DEFAULT_STOP_TIMEOUT_MS, DEFAULT_TARGET_MAX_BODY_BYTES, DEFAULT_TARGET_TIMEOUT_MS } from '../config.ts';
 import type { IgnoreRule } from '../parity/types.ts';
 import type { Sandbox } from '../sandbox.ts';
 import { readIgnoreFile } from '../parity/ignore.ts';
@@ -21,6 +21,8 @@ export interface ProxyFlags extends StartFlags {
   sandboxPort: number;
   /** milliseconds */
   targetTimeout?: number;
+  /** bytes */
+  targetMaxBody?: number;
 }
 
 export async function runProxy(flags: ProxyFlags): Promise<Sandbox> {
@@ -54,6 +56,7 @@ export async function runProxy(flags: ProxyFlags): Promise<Sandbox> {
         target: flags.target,
         port: flags.port,
         timeoutMs: flags.targetTimeout ?? DEFAULT_TARGET_TIMEOUT_MS,
+        maxBodyBytes: flags.targetMaxBody ?? DEFAULT_TARGET_MAX_BODY_BYTES,
         ignore,
         ...(flags.workspace ? { workspace: flags.workspace } : {}),
         ...(flags.record ? { record: flags.record } : {}),

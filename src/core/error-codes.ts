@@ -76,7 +76,8 @@ export const ERROR_CODES = {
   SANDBOX_STOPPING: [503, 'the sandbox is stopping: the request came after the stop began, or was still running at its deadline (X-Sandbox-Reason says which)'],
   TARGET_UNREACHABLE: [502, 'parity proxy: the target refused the connection, could not be resolved, or closed it before answering (X-Sandbox-Reason says which)'],
   TARGET_BAD_ANSWER: [502, 'parity proxy: the target answered something that is not HTTP'],
-  TARGET_TIMEOUT: [504, 'parity proxy: the target did not answer within --target-timeout'],
+  TARGET_TIMEOUT: [504, 'parity proxy: the target did not send its whole answer within --target-timeout'],
+  PATH_OUTSIDE_API: [400, 'parity proxy: the /v1 path leaves /v1 once its . and .. segments are resolved, or hides a / or \\ in a segment (%2F, %5C, a raw \\)'],
   INTERNAL_ERROR: [500, 'an unexpected failure; the message is never sent'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -1743,7 +1743,7 @@ export interface components {
          * @description stable error code (docs/api-notes.md, "Error codes"); absent on the documented 401, 403, 404, 429 and analytics 400 bodies
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HOST_NOT_ALLOWED" | "CROSS_ORIGIN_REFUSED" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_NOT_REPLAYABLE" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "SANDBOX_STOPPING" | "TARGET_UNREACHABLE" | "TARGET_BAD_ANSWER" | "TARGET_TIMEOUT" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HOST_NOT_ALLOWED" | "CROSS_ORIGIN_REFUSED" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_NOT_REPLAYABLE" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "SANDBOX_STOPPING" | "TARGET_UNREACHABLE" | "TARGET_BAD_ANSWER" | "TARGET_TIMEOUT" | "PATH_OUTSIDE_API" | "INTERNAL_ERROR";
         Extension: {
             /** @description shape ext_<uuid> */
             id: string;
@@ -1876,6 +1876,23 @@ export interface components {
                 body?: unknown;
             } | null;
         };
+        ParityNotCompared: {
+            /**
+             * @description too-large: the answer was over --target-max-body, as sent or once inflated; it reached the client untouched
+             * @enum {string}
+             */
+            reason: "too-large";
+            method: string;
+            /** @description the OpenAPI path template of the operation */
+            path: string;
+            count: number;
+            /** @description the request id of the first such request */
+            requestId: string;
+            /** @description too-large: the largest answer seen, in bytes (streamed, or on the wire when it inflates past the limit) */
+            bytes?: number;
+            /** @description one sentence, e.g. "too large to compare: 314572800 bytes, over --target-max-body 10485760" */
+            detail: string;
+        };
         ParityReport: {
             /** @description /v1 requests the proxy forwarded */
             requests: number;
@@ -1883,8 +1900,10 @@ export interface components {
             compared: number;
             /** @description drift most frequent first, then unknown-id (data, not drift) */
             differences: components["schemas"]["ParityDifference"][];
-            /** @description differences not kept: the report holds at most 2,000 lines */
+            /** @description differences not kept: the report holds at most 2,000 lines (and 500 lines of requests not compared) */
             omitted?: number;
+            /** @description requests forwarded and replayed but not compared, one line per reason and operation */
+            notCompared?: components["schemas"]["ParityNotCompared"][];
         };
         Person: {
             /** @description shape ppl_<uuid> */

@@ -6,7 +6,7 @@ import type { TargetAnswer } from './proxy-forward.ts';
 import type { IdPairs } from './proxy-ids.ts';
 import type { ProxyHost } from './proxy-host.ts';
 import { learnFrom, recordsIn } from './proxy-learn.ts';
-import { parseJson, replayInSandbox, targetAnswer, type ClientRequest } from './proxy-replay.ts';
+import { parseJson, replayInSandbox, targetAnswer, type ClientRequest, type TooLarge } from './proxy-replay.ts';
 
 /**
  * One /v1 exchange after the client has its answer (issue 40): the replay in
@@ -22,6 +22,8 @@ export interface ExchangeDeps {
   pairs: IdPairs;
   /** told of every record learned (the --record writer) */
   onLearned?: (collection: string, row: StoredRow) => void;
+  /** --target-max-body: the most of the target's body held and inflated to compare */
+  maxBodyBytes?: number;
 }
 
 /** Collections with an id prefix, longest prefix first (so `gal_file_` wins over a shorter one). */
@@ -42,8 +44,14 @@ export const yieldToClients = (): Promise<void> => new Promise((resolve) => setI
 export async function runExchange(deps: ExchangeDeps, request: ClientRequest, answer: TargetAnswer): Promise<Exchange> {
   const { sandbox, workspaceId, pairs } = deps;
   await yieldToClients();
-  const target = targetAnswer(answer);
+  const { tooLarge, ...target } = targetAnswer(answer, deps.maxBodyBytes);
   const requestId = target.headers['x-request-id'] ?? `proxy_${randomUUID()}`;
+  if (tooLarge) {
+    // the request happened on the target: the sandbox's state follows, but there is nothing to compare with
+    const replay = await replayInSandbox(sandbox.app, request, deps.workspaceKey, pairs);
+    const notCompared = { reason: 'too-large' as const, bytes: tooLarge.bytes, detail: tooLargeDetail(tooLarge, deps.maxBodyBytes) };
+    return { requestId, method: request.method, urlPath: request.path, target, sandbox: replay, learned: false, unknownIds: [], notCompared };
+  }
   const carried = idsCarried(request);
   const unknownBefore = carried.filter((id) => pairs.sandboxIdOf(id) === undefined && !knows(sandbox, workspaceId, id));
   await yieldToClients();
@@ -72,6 +80,14 @@ export async function runExchange(deps: ExchangeDeps, request: ClientRequest, an
   // an id the sandbox could not know makes its answer about other data, not about drift (types.ts: sandbox null)
   const sandboxAnswer = unknownIds.length > 0 ? null : replay;
   return { requestId, method: request.method, urlPath: request.path, target, sandbox: sandboxAnswer, learned, unknownIds, ...(unmapped.length > 0 ? { unmapped } : {}) };
+}
+
+/** The report's sentence for an answer too large to compare. */
+function tooLargeDetail(tooLarge: TooLarge, limit: number | undefined): string {
+  const over = `--target-max-body ${limit}`;
+  if (tooLarge.inflated) return `too large to compare: its ${tooLarge.inflated} body of ${tooLarge.bytes} bytes inflates past ${over}`;
+  if (!tooLarge.complete) return `too large to compare: ${tooLarge.bytes} bytes streamed before the answer was cut off (the deadline passed, or the client or the target left), over ${over}`;
+  return `too large to compare: ${tooLarge.bytes} bytes, over ${over}`;
 }
 
 /** The target's page lists a record the sandbox's page does not: a page of other records, not drift. */

@@ -81,18 +81,41 @@ function mappedBody(request: ClientRequest, pairs: IdPairs): Buffer | string {
   return parsed === undefined ? request.body : JSON.stringify(pairs.mapBody(parsed));
 }
 
-/** The target's answer as the recorder reads it: headers flat, the body decoded and parsed. */
-export function targetAnswer(answer: TargetAnswer): Answer {
-  return { status: answer.status, headers: flatHeaders(answer.headers), body: parseJson(decoded(answer)) };
+/** Why the target's answer was not read: over the max body as streamed, or once inflated. */
+export interface TooLarge {
+  /** the bytes streamed, or the body's bytes on the wire when it inflates past the limit */
+  bytes: number;
+  /** false when the stream was cut before its end */
+  complete: boolean;
+  /** set when the body was small on the wire and inflates past the limit: its Content-Encoding */
+  inflated?: string;
 }
 
-function decoded(answer: TargetAnswer): Buffer {
+/**
+ * The target's answer as the recorder reads it: headers flat, the body decoded and parsed; no
+ * body, and `tooLarge`, when it was over `maxBodyBytes` as sent or once inflated (a gzip bomb is
+ * never inflated past the limit).
+ */
+export function targetAnswer(answer: TargetAnswer, maxBodyBytes?: number): Answer & { tooLarge?: TooLarge } {
+  const headers = flatHeaders(answer.headers);
+  if (answer.tooLarge) return { status: answer.status, headers, body: undefined, tooLarge: answer.tooLarge };
+  const body = decoded(answer, maxBodyBytes);
+  if (body === TOO_LARGE) return { status: answer.status, headers, body: undefined, tooLarge: { bytes: answer.body.length, complete: true, inflated: headers['content-encoding']!.trim().toLowerCase() } };
+  return { status: answer.status, headers, body: parseJson(body) };
+}
+
+const TOO_LARGE = Symbol('too large');
+
+function decoded(answer: TargetAnswer, maxBodyBytes?: number): Buffer | typeof TOO_LARGE {
   const encoding = String(answer.headers['content-encoding'] ?? '').trim().toLowerCase();
+  // zlib stops at maxOutputLength with ERR_BUFFER_TOO_LARGE: never more than the limit in memory
+  const bound = maxBodyBytes === undefined ? {} : { maxOutputLength: maxBodyBytes };
   try {
-    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(answer.body);
-    if (encoding === 'br') return brotliDecompressSync(answer.body);
-    if (encoding === 'deflate') return inflateSync(answer.body);
-  } catch {
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(answer.body, bound);
+    if (encoding === 'br') return brotliDecompressSync(answer.body, bound);
+    if (encoding === 'deflate') return inflateSync(answer.body, bound);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return TOO_LARGE;
     return Buffer.alloc(0); // not what it says: read as no body
   }
   return answer.body;

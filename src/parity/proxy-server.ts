@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { Transform, pipeline } from 'node:stream';
 import { apiError, isApiError, reasonText, type ApiError } from '../core/errors.ts';
 import { hostRefusal } from '../core/host-guard.ts';
-import { answerHeaders, type Forwarder, type TargetAnswer } from './proxy-forward.ts';
+import { answerHeaders, type Forwarder, type StreamedAnswer, type TargetAnswer } from './proxy-forward.ts';
+import { apiPath } from './proxy-path.ts';
 import type { ClientRequest } from './proxy-replay.ts';
 
 /**
@@ -44,15 +46,42 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ProxyS
   // origin-form only: an absolute URL (`GET http://elsewhere/`) would make an open proxy
   if (!url.startsWith('/')) return sendError(res, apiError(400, 'MALFORMED_URL', 'The request target must be a path').because('MALFORMED_URL', 'the proxy forwards only paths under /v1 to its own target; it is not an open proxy'));
   if (!API_PATH.test(url)) return options.sandboxRouting(req, res);
+  // what reaches the target, and the replay, is the normalized path: never one that leaves /v1
+  const where = apiPath(url);
+  if ('refused' in where) {
+    req.resume();
+    return sendError(res, apiError(400, 'PATH_OUTSIDE_API', 'The path must stay under /v1').because('PATH_OUTSIDE_API', where.refused));
+  }
   const body = await readBody(req, options.bodyLimit);
   if (body === null) return sendError(res, apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimit} bytes`).because('PAYLOAD_TOO_LARGE', `the proxy forwards bodies up to ${options.bodyLimit} bytes`));
   const method = req.method ?? 'GET';
-  const answer = await options.forwarder.send(method, url, req.headers, body);
+  const answer = await options.forwarder.send(method, `${where.path}${where.query}`, req.headers, body);
   if (isApiError(answer)) return sendError(res, answer);
+  const request: ClientRequest = { method, path: where.path, query: where.query.slice(1), headers: req.headers, body };
   res.writeHead(answer.status, STATUS_CODES[answer.status] ?? '', answerHeaders(answer.headers));
+  if ('rest' in answer) return streamRest(res, answer, request, options);
   res.end(method === 'HEAD' ? undefined : answer.body);
-  const question = url.indexOf('?');
-  options.afterAnswer({ method, path: question < 0 ? url : url.slice(0, question), query: question < 0 ? '' : url.slice(question + 1), headers: req.headers, body }, answer);
+  options.afterAnswer(request, answer);
+}
+
+/**
+ * An answer over --target-max-body: the client gets it untouched all the same, streamed (what was
+ * read, then the rest piped with backpressure, so the proxy never holds much more than the limit).
+ * Its headers are out: if the deadline passes now, or the target fails, the only honest answer
+ * left is to cut the client's connection, which the pipeline does. The exchange is replayed
+ * (the request happened on the target) but not compared: the recorder is told it was too large.
+ */
+async function streamRest(res: ServerResponse, answer: StreamedAnswer, request: ClientRequest, options: ProxyServerOptions): Promise<void> {
+  let bytes = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  for (const chunk of answer.head) counted.write(chunk);
+  const failed = await new Promise<Error | null | undefined>((resolve) => pipeline(answer.rest, counted, res, resolve));
+  options.afterAnswer(request, { status: answer.status, headers: answer.headers, body: Buffer.alloc(0), tooLarge: { bytes, complete: !failed } });
 }
 
 /** The whole body, or null past the limit (the rest is not read). */

@@ -55,7 +55,7 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
   const ownGuard = new SelfGuard();
   const guards = [sandbox.context.selfGuard, ownGuard];
   const learned = options.record ? new LearnedRecords(options.record, workspace, target.origin, knownRows(sandbox, workspace.id)) : null;
-  const forwarder = await createForwarder({ target, timeoutMs: options.timeoutMs, lookup: proxyLookup(guards, target) });
+  const forwarder = await createForwarder({ target, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, lookup: proxyLookup(guards, target) });
   let queue: Promise<void> = Promise.resolve();
   const server = createProxyServer({
     forwarder,
@@ -64,7 +64,7 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
     sandboxRouting: (req, res) => sandbox.app.routing(req, res),
     afterAnswer: (request, answer) => {
       queue = queue
-        .then(() => runExchange({ sandbox, workspaceId: workspace.id, workspaceKey: workspace.key, pairs, onLearned: learned ? (c, row) => learned.add(c, row) : undefined }, request, answer))
+        .then(() => runExchange({ sandbox, workspaceId: workspace.id, workspaceKey: workspace.key, pairs, maxBodyBytes: options.maxBodyBytes, onLearned: learned ? (c, row) => learned.add(c, row) : undefined }, request, answer))
         .then(async (exchange) => {
           await yieldToClients(); // the comparison is the largest step: after what came in meanwhile
           sandbox.context.parity.recorder?.record(exchange);

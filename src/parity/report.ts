@@ -2,6 +2,7 @@ import type { CatalogRoute } from '../core/route-catalog.ts';
 import { ABSENT, compareAnswers, type Finding, type NullObservation } from './compare.ts';
 import { EnumIndex } from './enums.ts';
 import { ignoreMatcher } from './ignore.ts';
+import { NotComparedLines } from './not-compared.ts';
 import { OperationIndex } from './operation.ts';
 import { recordFieldPath, recordIn, typeName } from './shape.ts';
 import { redactHeaders, redactJson } from '../core/redact.ts';
@@ -67,6 +68,7 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
   const differences = new Map<string, Difference>();
   const nullStats = new Map<string, NullStats>();
   const examples = new Map<string, Example>();
+  const notCompared = new NotComparedLines();
 
   const keepExample = (exchange: Exchange): void => {
     if (examples.has(exchange.requestId) || examples.size >= PARITY_LIMITS.examples) return;
@@ -124,6 +126,11 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
       const method = exchange.method.toUpperCase();
       const normalized = method === exchange.method ? exchange : { ...exchange, method };
       const path = operations.templateOf(method, exchange.urlPath.split('?')[0]!);
+      // an answer too large to compare: listed with its reason, nothing of it compared nor kept
+      if (exchange.notCompared) {
+        if (!notCompared.note(method, path, exchange.requestId, exchange.notCompared)) omitted++;
+        return;
+      }
       // data, not drift: the records the sandbox could not learn, one line per operation
       for (const id of exchange.unknownIds) add(normalized, path, { kind: 'unknown-id', field: '', target: id, sandbox: ABSENT_ID });
       // a field of a learned (or refused) record that our schema has no place for: kept in the
@@ -148,7 +155,7 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
     report(): ParityReportBody {
       const list = [...differences.values(), ...nullabilityDifferences(nullStats, ignored).filter((d) => !differences.has(keyOf(d.kind, d.method, d.path, d.field)))].map((d) => ({ ...d }));
       list.sort(byFrequency);
-      return { requests, compared, differences: list, omitted };
+      return { requests, compared, differences: list, omitted, notCompared: notCompared.list() };
     },
     example(requestId) {
       return examples.get(requestId);
@@ -158,6 +165,7 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
       differences.clear();
       nullStats.clear();
       examples.clear();
+      notCompared.clear();
     },
   };
 }

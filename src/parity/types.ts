@@ -28,6 +28,34 @@ export interface Difference {
   requestId: string;
 }
 
+/** why an exchange was forwarded and replayed but not compared; more may come */
+export const NOT_COMPARED_REASONS = ['too-large'] as const;
+export type NotComparedReason = (typeof NOT_COMPARED_REASONS)[number];
+
+/** What the proxy tells the recorder of an exchange it could not compare. */
+export interface NotComparedNote {
+  reason: NotComparedReason;
+  /** too-large: the answer's bytes as the proxy measured them (streamed, or on the wire when it inflates past the limit) */
+  bytes?: number;
+  /** one sentence for the report, e.g. `too large to compare: 314572800 bytes, over --target-max-body 10485760` */
+  detail: string;
+}
+
+/** Requests not compared, one line per (reason, method, path template), counted. */
+export interface NotCompared {
+  reason: NotComparedReason;
+  method: string;
+  /** the OpenAPI path template of the operation */
+  path: string;
+  count: number;
+  /** the X-Request-Id (the target's, else the proxy's) of the first such request */
+  requestId: string;
+  /** too-large: the largest seen */
+  bytes?: number;
+  /** the sentence of the request that gave `bytes` (else the first) */
+  detail: string;
+}
+
 export interface ParityReportBody {
   /** /v1 requests the proxy forwarded */
   requests: number;
@@ -35,8 +63,10 @@ export interface ParityReportBody {
   compared: number;
   /** most frequent first; `unknown-id` (data, not drift) after the others */
   differences: Difference[];
-  /** differences not kept because the report's bound was reached (a count of exchanges); 0 normally */
+  /** differences, and not-compared requests past NOT_COMPARED_LINES lines, not kept because the report's bound was reached (a count of exchanges); 0 normally */
   omitted?: number;
+  /** requests forwarded (and replayed) but not compared, and why: an answer too large to compare */
+  notCompared?: NotCompared[];
 }
 
 /** one side's answer as the proxy saw it */
@@ -67,6 +97,8 @@ export interface Exchange {
    * target's record gave no fitting value for; left null or out, never guessed (issue 40, point 1)
    */
   unmapped?: { id: string; fields: string[] }[];
+  /** set when the exchange cannot be compared (its answer was too large): the recorder lists it, and compares nothing */
+  notCompared?: NotComparedNote;
 }
 
 /** An ignore rule: differences whose operation path matches the glob (and kind, when given) are dropped. */

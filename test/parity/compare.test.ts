@@ -49,7 +49,7 @@ describe('the parity comparison', () => {
     const r = recorder();
     r.record(exchange('GET', bookingPath(), otherValues(booking), booking));
     r.record(exchange('GET', '/v1/bookings/book_x', notFound, { ...notFound, body: { error: 'Booking book_2 not found', code: 'NOT_FOUND' } }));
-    expect(r.report()).toEqual({ requests: 2, compared: 2, differences: [], omitted: 0 });
+    expect(r.report()).toEqual({ requests: 2, compared: 2, differences: [], omitted: 0, notCompared: [] });
   });
 
   it('reports exactly the planted differences, one of every kind, with their counts, operation and first request id', () => {
@@ -102,7 +102,7 @@ describe('the parity comparison', () => {
     }
     expect(r.report().differences).toEqual([expect.objectContaining({ kind: 'extra-field', field: 'data.extra', count: 3, requestId: 'req_count_0' })]);
     r.clear();
-    expect(r.report()).toEqual({ requests: 0, compared: 0, differences: [], omitted: 0 });
+    expect(r.report()).toEqual({ requests: 0, compared: 0, differences: [], omitted: 0, notCompared: [] });
     expect(r.example('req_count_0')).toBeUndefined();
   });
 
@@ -110,7 +110,7 @@ describe('the parity comparison', () => {
     const r = recorder();
     r.record(exchange('GET', bookingPath(), booking, notFound, { learned: true }));
     r.record(exchange('GET', '/v1/products', products, { ...products, body: { data: [], meta: (products.body as { meta: unknown }).meta } }, { learned: true }));
-    expect(r.report()).toEqual({ requests: 2, compared: 0, differences: [], omitted: 0 });
+    expect(r.report()).toEqual({ requests: 2, compared: 0, differences: [], omitted: 0, notCompared: [] });
     r.record(exchange('GET', bookingPath(), booking, notFound));
     expect(r.report().differences.map((d) => d.kind)).toEqual(['status']);
   });
@@ -130,7 +130,7 @@ describe('the parity comparison', () => {
   it('does not compare an answer that is a rate limit: the target\'s budget is not the sandbox\'s', () => {
     const r = recorder();
     r.record(exchange('GET', bookingPath(), { ...notFound, status: 429, body: { error: 'Rate limit exceeded', retry_after: 3 } }, booking));
-    expect(r.report()).toEqual({ requests: 1, compared: 0, differences: [], omitted: 0 });
+    expect(r.report()).toEqual({ requests: 1, compared: 0, differences: [], omitted: 0, notCompared: [] });
   });
 
   it('compares a list page by the shape of its items, not item by item: other records are not drift', () => {

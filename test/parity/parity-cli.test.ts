@@ -72,4 +72,22 @@ describe('sandbox parity', () => {
     expect(r.stdout.split('\n')[0]).toBe('0 requests compared of 1 forwarded: no drift');
     expect(readFileSync(file, 'utf8')).toContain('failures="0"');
   });
+
+  it('lists the requests too large to compare, in text, --json and --junit (skipped), and they are not drift', async () => {
+    const recorder = createParityRecorder({ routes: t.sandbox.context.routes });
+    t.sandbox.context.parity.recorder = recorder;
+    const big = (requestId: string, bytes: number): Exchange => exchange('/v1/products', answer(200, undefined), answer(200, { data: [] }), { requestId, notCompared: { reason: 'too-large', bytes, detail: `too large to compare: ${bytes} bytes, over --target-max-body 1048576` } });
+    recorder.record(big('req_big_1', 2_000_000));
+    recorder.record(big('req_big_2', 3_000_000));
+    const r = await t.cli(['parity']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('0 requests compared of 2 forwarded: no drift\n\nNot compared: GET /v1/products (2, the first req_big_1): too large to compare: 3000000 bytes, over --target-max-body 1048576\n');
+    expect((await t.cli(['parity', '--markdown'])).stdout).toContain('\n- Not compared: GET /v1/products (2, the first req_big_1): too large to compare: 3000000 bytes, over --target-max-body 1048576\n');
+    expect(json(await t.cli(['parity', '--json'])).notCompared).toEqual([{ reason: 'too-large', method: 'GET', path: '/v1/products', count: 2, requestId: 'req_big_1', bytes: 3_000_000, detail: 'too large to compare: 3000000 bytes, over --target-max-body 1048576' }]);
+    const file = join(mkdtempSync(join(tmpdir(), 'parity-junit-')), 'parity.xml');
+    expect((await t.cli(['parity', '--junit', file])).code).toBe(0);
+    const xml = readFileSync(file, 'utf8');
+    expect(xml).toContain('<testsuites name="travel-commerce-sandbox parity" tests="2" failures="0" errors="0" skipped="1">');
+    expect(xml).toContain('<testcase classname="parity.not-compared.too-large" name="GET /v1/products"><skipped message="too large to compare: 3000000 bytes, over --target-max-body 1048576 (2 requests, the first req_big_1)"/></testcase>');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { IdPairs } from '../../src/parity/proxy-ids.ts';
 import { targetAnswer } from '../../src/parity/proxy-replay.ts';
 import { learnableCollectionOf, mapRecord, recordsIn } from '../../src/parity/proxy-learn.ts';
@@ -73,5 +73,14 @@ describe('targetAnswer', () => {
     const answer = targetAnswer({ status: 200, headers: { 'content-encoding': 'gzip', 'set-cookie': ['a=1', 'b=2'] }, body });
     expect(answer).toEqual({ status: 200, headers: { 'content-encoding': 'gzip', 'set-cookie': 'a=1, b=2' }, body: { data: [{ id: 'prod_1' }] } });
     expect(targetAnswer({ status: 502, headers: {}, body: Buffer.from('<html>bad gateway</html>') }).body).toBeUndefined();
+  });
+
+  it('inflates to the max body at most: past it, no body and tooLarge, for gzip, br and deflate alike', () => {
+    const json = Buffer.from(JSON.stringify({ data: 'x'.repeat(8192) }));
+    for (const [encoding, squeeze] of [['gzip', gzipSync], ['br', brotliCompressSync], ['deflate', deflateSync]] as const) {
+      const body = squeeze(json);
+      expect(targetAnswer({ status: 200, headers: { 'content-encoding': encoding }, body }, 8192), encoding).toEqual({ status: 200, headers: { 'content-encoding': encoding }, body: undefined, tooLarge: { bytes: body.length, complete: true, inflated: encoding } });
+      expect(targetAnswer({ status: 200, headers: { 'content-encoding': encoding }, body }, 16384).body, encoding).toEqual({ data: 'x'.repeat(8192) });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DIFFERENCE_KINDS } from '../../parity/types.ts';
+import { DIFFERENCE_KINDS, NOT_COMPARED_REASONS } from '../../parity/types.ts';
 import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /**
@@ -18,11 +18,22 @@ export const ParityDifferenceSchema = z.object({
   requestId: z.string().describe('the request id of the first exchange where it appeared (GET /__sandbox/parity/examples/{requestId})'),
 }).meta({ id: 'ParityDifference' });
 
+export const ParityNotComparedSchema = z.object({
+  reason: z.enum(NOT_COMPARED_REASONS).describe('too-large: the answer was over --target-max-body, as sent or once inflated; it reached the client untouched'),
+  method: z.string(),
+  path: z.string().describe('the OpenAPI path template of the operation'),
+  count: z.number().int(),
+  requestId: z.string().describe('the request id of the first such request'),
+  bytes: z.number().int().optional().describe('too-large: the largest answer seen, in bytes (streamed, or on the wire when it inflates past the limit)'),
+  detail: z.string().describe('one sentence, e.g. "too large to compare: 314572800 bytes, over --target-max-body 10485760"'),
+}).meta({ id: 'ParityNotCompared' });
+
 export const ParityReportSchema = z.object({
   requests: z.number().int().describe('/v1 requests the proxy forwarded'),
   compared: z.number().int().describe('of those, the ones compared: both sides answered, and it was neither a learning call nor a 429'),
   differences: z.array(ParityDifferenceSchema).describe('drift most frequent first, then unknown-id (data, not drift)'),
-  omitted: z.number().int().optional().describe('differences not kept: the report holds at most 2,000 lines'),
+  omitted: z.number().int().optional().describe('differences not kept: the report holds at most 2,000 lines (and 500 lines of requests not compared)'),
+  notCompared: z.array(ParityNotComparedSchema).optional().describe('requests forwarded and replayed but not compared, one line per reason and operation'),
 }).meta({ id: 'ParityReport' });
 
 const ParityAnswerSchema = z.object({
