@@ -20,7 +20,9 @@ export const NOT_UNDER_STRYKER = ['test/package/**', 'test/dashboard/e2e-tmux.te
  * included, then reads only those files. Stryker's own --testFiles narrows
  * the runs that per-test coverage plans, but not the static mutants' runs.
  */
-const chosen = process.env.MUTATE_TESTS?.split(',').map((file) => file.trim()).filter(Boolean);
+const chosen = process.env.MUTATE_TESTS?.split(',')
+  .map((file) => file.trim())
+  .filter(Boolean);
 
 export default defineConfig({
   test: {

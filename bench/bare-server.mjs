@@ -33,6 +33,10 @@ app.get('/preserialized', async (_request, reply) => reply.type('application/jso
 const url = await app.listen({ port: Number(flag('port', '0')), host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ url })}\n`);
 
-const stop = () => app.close().then(() => process.exit(0), () => process.exit(1));
+const stop = () =>
+  app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

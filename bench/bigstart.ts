@@ -55,7 +55,8 @@ const RSS_WATCH_MS = 60_000;
 const RSS_TARGET_MIB = 300;
 const START_TIMEOUT_MS = 120_000;
 
-async function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await request(`${origin}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -66,7 +67,11 @@ async function call(origin: string, method: 'GET' | 'POST', path: string, body?:
 }
 
 /** A --data file with `bookings` seeded bookings in the live workspace, as the audit made it. */
-export async function buildBigFile(file: string, bookings: number, log: (line: string) => void): Promise<Pick<BigStartResult, 'bookings' | 'fileMiB' | 'seedSeconds' | 'stopAfterSeedMs' | 'stopExitCode' | 'journalMiB'>> {
+export async function buildBigFile(
+  file: string,
+  bookings: number,
+  log: (line: string) => void,
+): Promise<Pick<BigStartResult, 'bookings' | 'fileMiB' | 'seedSeconds' | 'stopAfterSeedMs' | 'stopExitCode' | 'journalMiB'>> {
   const sandbox = await startSandbox(['--data', file, '--no-rate-limits', '--port', '0']);
   let made = 0;
   const started = performance.now();
@@ -152,7 +157,14 @@ export async function measureStart(file: string): Promise<BigStartRun> {
       if (!Number.isNaN(rss20sMiB) && (!Number.isNaN(under300AtMs) || at >= RSS_WATCH_MS)) break;
       await sleep(500);
     }
-    return { firstOkMs: round(firstOkMs, 0), cpuAtFirstOkMs: round(cpuAtFirstOkMs, 0), firstBookingsMs: round(firstBookingsMs, 0), rss20sMiB, under300AtMs, cpuAtUnder300Ms };
+    return {
+      firstOkMs: round(firstOkMs, 0),
+      cpuAtFirstOkMs: round(cpuAtFirstOkMs, 0),
+      firstBookingsMs: round(firstBookingsMs, 0),
+      rss20sMiB,
+      under300AtMs,
+      cpuAtUnder300Ms,
+    };
   } finally {
     await agent.close();
     await stopChild(child, 30_000);
@@ -164,7 +176,9 @@ export async function runBigStart(options: { tmpDir: string; bookings: number; r
   const bigFile = join(tmpDir, 'bigstart-db.json');
   const fixturesFile = join(tmpDir, 'bigstart-fixtures.json');
   const built = await buildBigFile(bigFile, options.bookings, log);
-  log(`bigstart: ${built.bookings.toLocaleString('en-US')} bookings, ${built.fileMiB} MiB; stopped ${built.stopAfterSeedMs} ms after the seed, leaving ${built.journalMiB} MiB of journal`);
+  log(
+    `bigstart: ${built.bookings.toLocaleString('en-US')} bookings, ${built.fileMiB} MiB; stopped ${built.stopAfterSeedMs} ms after the seed, leaving ${built.journalMiB} MiB of journal`,
+  );
   log('bigstart: the first start after the seed (replays what the stop left in the journal) ...');
   const firstAfterSeed = await measureStart(bigFile);
   await stopChild((await startSandbox(['--data', fixturesFile, '--port', '0'])).child); // writes the fixtures-only file

@@ -52,7 +52,13 @@ export interface ImportBenchResult {
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function call(origin: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string; reason: string; ms: number }> {
+async function call(
+  origin: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; reason: string; ms: number }> {
   const started = performance.now();
   const res = await request(`${origin}${path}`, {
     method: method as 'GET',
@@ -71,7 +77,8 @@ async function ok(origin: string, method: string, path: string, body?: unknown):
   return JSON.parse(res.text);
 }
 
-const liveWorkspace = async (origin: string): Promise<string> => (await ok(origin, 'GET', '/__sandbox/workspaces')).data.find((w: { mode: string }) => w.mode === 'live').id;
+const liveWorkspace = async (origin: string): Promise<string> =>
+  (await ok(origin, 'GET', '/__sandbox/workspaces')).data.find((w: { mode: string }) => w.mode === 'live').id;
 
 async function snapshotRun(label: string, args: string[], log: (line: string) => void): Promise<SnapshotRun> {
   const sandbox = await startSandbox(['--in-memory', '--no-rate-limits', '--port', '0', ...args]);
@@ -83,7 +90,15 @@ async function snapshotRun(label: string, args: string[], log: (line: string) =>
     await sleep(1000);
     const rssBeforeMiB = rssMiB(sandbox.child);
     log(`snapshots (${label}): 400 of workspace ${ws}, then 400 of the whole state ...`);
-    const run = { workspaceSaved: 0, workspaceFirstRefusal: null as number | null, snapshotBytes: 0, stateSaved: 0, stateFirstRefusal: null as number | null, stateSnapshotBytes: 0, refusal: null as string | null };
+    const run = {
+      workspaceSaved: 0,
+      workspaceFirstRefusal: null as number | null,
+      snapshotBytes: 0,
+      stateSaved: 0,
+      stateFirstRefusal: null as number | null,
+      stateSnapshotBytes: 0,
+      refusal: null as string | null,
+    };
     for (let i = 1; i <= 400; i++) {
       const res = await call(origin, 'POST', `/__sandbox/workspaces/${ws}/snapshots`, { name: `s${i}` });
       if (res.status === 201) {

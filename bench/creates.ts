@@ -78,7 +78,12 @@ async function fill(sandbox: Sandbox, ws: string, records: number): Promise<stri
 }
 
 async function post(sandbox: Sandbox, url: string, body: unknown): Promise<void> {
-  const res = await sandbox.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const res = await sandbox.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
   if (res.statusCode !== 201) throw new Error(`POST ${url} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
 }
 

@@ -37,7 +37,13 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function call(origin: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json; ms: number }> {
   const started = performance.now();
-  const res = await request(`${origin}${path}`, { method: method as 'GET', headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body), headersTimeout: 0, bodyTimeout: 0 });
+  const res = await request(`${origin}${path}`, {
+    method: method as 'GET',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
   const text = await res.body.text();
   const ms = round(performance.now() - started, 1);
   if (res.statusCode !== 200) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
@@ -55,7 +61,8 @@ export async function runDataBench(target: number, log: (line: string) => void):
     let bookings = (await call(origin, 'GET', `${base}/bookings?limit=1`)).json.data.total as number;
     for (let i = 0; bookings < target && i < 30; i++) {
       const want = Math.min(target - bookings, 50_000);
-      bookings += (await call(origin, 'POST', '/__sandbox/seed', { workspaceId: ws, bookings: want, products: Math.ceil(want / 200) })).json.data.created.bookings as number;
+      bookings += (await call(origin, 'POST', '/__sandbox/seed', { workspaceId: ws, bookings: want, products: Math.ceil(want / 200) })).json.data.created
+        .bookings as number;
     }
     const seedSeconds = round((performance.now() - seedStart) / 1000, 1);
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -76,7 +83,22 @@ export async function runDataBench(target: number, log: (line: string) => void):
     const product = some.find((b) => b.productId)!.productId;
     const productRecordFirstMs = (await call(origin, 'GET', `${base}/products/${product}`)).ms;
     const productRecordMs = median(await times(5, () => call(origin, 'GET', `${base}/products/${product}`)));
-    return { bookings: total, seedSeconds, healthMs, collectionsMs, firstPageMs: first.ms, pageMedianMs, deepFirstMs: deepFirst.ms, deepMedianMs, idMs, qEarlyMs, qRareMs, recordMs, productRecordFirstMs, productRecordMs };
+    return {
+      bookings: total,
+      seedSeconds,
+      healthMs,
+      collectionsMs,
+      firstPageMs: first.ms,
+      pageMedianMs,
+      deepFirstMs: deepFirst.ms,
+      deepMedianMs,
+      idMs,
+      qEarlyMs,
+      qRareMs,
+      recordMs,
+      productRecordFirstMs,
+      productRecordMs,
+    };
   } finally {
     await stopChild(sandbox.child);
   }

@@ -8,7 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 
-interface Totals { count: number; bytes: number }
+interface Totals {
+  count: number;
+  bytes: number;
+}
 
 export function summarise(path: string): Map<string, Totals> {
   const snapshot = JSON.parse(readFileSync(path, 'utf8')) as {
@@ -16,7 +19,10 @@ export function summarise(path: string): Map<string, Totals> {
     nodes: number[];
     strings: string[];
   };
-  const { node_fields: fields, node_types: [types] } = snapshot.snapshot.meta;
+  const {
+    node_fields: fields,
+    node_types: [types],
+  } = snapshot.snapshot.meta;
   const width = fields.length;
   const typeAt = fields.indexOf('type');
   const nameAt = fields.indexOf('name');

@@ -71,7 +71,13 @@ async function timeTo(page: Page, url: string, selector: string): Promise<number
   ) as Promise<number>;
 }
 
-export async function runInspectorBench(options: { connections: number; durationMs: number; warmupMs: number; rounds: number; log: (line: string) => void }): Promise<InspectorBenchResult> {
+export async function runInspectorBench(options: {
+  connections: number;
+  durationMs: number;
+  warmupMs: number;
+  rounds: number;
+  log: (line: string) => void;
+}): Promise<InspectorBenchResult> {
   const { log } = options;
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
   const loadAvgStart = loadavg();
@@ -102,7 +108,14 @@ export async function runInspectorBench(options: { connections: number; duration
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       tableMs.push(round(await timeTo(page, `${ui}/requests`, '[role="table"][aria-label="Requests"]'), 1));
-      liveMs.push(round((await page.evaluate(`new Promise((resolve) => { const look = () => document.querySelector('.conn.live') ? resolve(performance.now()) : requestAnimationFrame(look); look(); })`)) as number, 1));
+      liveMs.push(
+        round(
+          (await page.evaluate(
+            `new Promise((resolve) => { const look = () => document.querySelector('.conn.live') ? resolve(performance.now()) : requestAnimationFrame(look); look(); })`,
+          )) as number,
+          1,
+        ),
+      );
       await context.close();
     }
     log(`inspector: first load, table at ${tableMs.join(', ')} ms`);
@@ -110,7 +123,10 @@ export async function runInspectorBench(options: { connections: number; duration
     // (c) /v1 throughput, none open against a page open and streaming, interleaved rounds
     const first = await request(`${sandbox.origin}/v1/products`, { headers: AUTH_HEADERS });
     const bytes = (await first.body.arrayBuffer()).byteLength;
-    const loader = new Loader({ name: 'sandbox', origin: sandbox.origin, path: '/v1/products', headers: AUTH_HEADERS, expectBytes: bytes, pid: sandbox.child.process.pid }, options.connections);
+    const loader = new Loader(
+      { name: 'sandbox', origin: sandbox.origin, path: '/v1/products', headers: AUTH_HEADERS, expectBytes: bytes, pid: sandbox.child.process.pid },
+      options.connections,
+    );
     const none: LoadSample[] = [];
     const sseClient: LoadSample[] = [];
     const streaming: LoadSample[] = [];
@@ -178,7 +194,9 @@ export async function runInspectorBench(options: { connections: number; duration
     const workspaces = (await (await request(`${sandbox.origin}/__sandbox/workspaces`)).body.json()) as { data: { id: string; mode: string }[] };
     const ws = workspaces.data.find((w) => w.mode === 'live')!.id;
     for (let seed = 1; ; seed++) {
-      const counts = (await (await request(`${sandbox.origin}/__sandbox/workspaces/${ws}/collections`)).body.json()) as { data: { name: string; count: number }[] };
+      const counts = (await (await request(`${sandbox.origin}/__sandbox/workspaces/${ws}/collections`)).body.json()) as {
+        data: { name: string; count: number }[];
+      };
       const have = counts.data.find((c) => c.name === 'bookings')!.count;
       if (have >= 100_000 || seed > 6) break;
       const res = await request(`${sandbox.origin}/__sandbox/seed`, {
@@ -189,7 +207,9 @@ export async function runInspectorBench(options: { connections: number; duration
       const text = await res.body.text();
       if (res.statusCode !== 200) throw new Error(`seed: ${res.statusCode} ${text.slice(0, 200)}`);
     }
-    const counts = (await (await request(`${sandbox.origin}/__sandbox/workspaces/${ws}/collections`)).body.json()) as { data: { name: string; count: number }[] };
+    const counts = (await (await request(`${sandbox.origin}/__sandbox/workspaces/${ws}/collections`)).body.json()) as {
+      data: { name: string; count: number }[];
+    };
     const bookings = counts.data.find((c) => c.name === 'bookings')!.count;
     let started = performance.now();
     await (await request(`${sandbox.origin}/__sandbox/workspaces/${ws}/collections/bookings?limit=100`)).body.dump();

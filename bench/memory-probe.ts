@@ -16,7 +16,15 @@ import { parseArgs } from 'node:util';
 import { createSandbox } from '../src/sandbox.ts';
 import { seedWorkspace } from '../src/control/seed.ts';
 
-const { values } = parseArgs({ options: { bookings: { type: 'string', default: '20000' }, snapshot: { type: 'string' }, before: { type: 'string' }, indexes: { type: 'boolean', default: false }, growing: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    bookings: { type: 'string', default: '20000' },
+    snapshot: { type: 'string' },
+    before: { type: 'string' },
+    indexes: { type: 'boolean', default: false },
+    growing: { type: 'string' },
+  },
+});
 if (values.growing) setFlagsFromString(`--heap-growing-percent=${values.growing}`);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -27,7 +35,7 @@ const used = () => {
   return getHeapStatistics().used_heap_size;
 };
 
-const sandbox = await createSandbox({ storage: "memory", listen: false });
+const sandbox = await createSandbox({ storage: 'memory', listen: false });
 const ws = sandbox.workspaces.find((w) => w.mode === 'live')!.id;
 await seedWorkspace(sandbox.context, { workspaceId: ws, products: 1, bookings: 1 }); // loads faker
 if (values.before) writeHeapSnapshot(values.before);
@@ -51,7 +59,20 @@ const gcMs = Math.round(performance.now() - gcStarted);
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const rssAfterGc = process.memoryUsage().rss;
 const after = used();
-console.log(JSON.stringify({ bookings: made, seconds: Math.round(seconds * 10) / 10, heapBeforeMiB: mib(before), heapAfterMiB: mib(after), bytesPerBooking: Math.round((after - before) / made), rssBeforeMiB: mib(rssBefore), rssSettledMiB: mib(rssSettled), heapSettledMiB: mib(heapSettled), gcMs, rssAfterGcMiB: mib(rssAfterGc) }));
+console.log(
+  JSON.stringify({
+    bookings: made,
+    seconds: Math.round(seconds * 10) / 10,
+    heapBeforeMiB: mib(before),
+    heapAfterMiB: mib(after),
+    bytesPerBooking: Math.round((after - before) / made),
+    rssBeforeMiB: mib(rssBefore),
+    rssSettledMiB: mib(rssSettled),
+    heapSettledMiB: mib(heapSettled),
+    gcMs,
+    rssAfterGcMiB: mib(rssAfterGc),
+  }),
+);
 if (values.indexes) {
   // what the API builds on its first read of a booking: its passengers and items by booking id
   const booking = sandbox.store.list<{ id: string; code: string }>('bookings', ws).at(-1)!;

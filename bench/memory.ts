@@ -69,15 +69,23 @@ async function hammer(origin: string, total: number, concurrency: number, send: 
   const pool = new Pool(origin, { connections: concurrency });
   let next = 0;
   try {
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < total) await send(pool, next++);
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < total) await send(pool, next++);
+      }),
+    );
   } finally {
     await pool.close();
   }
 }
 
-export async function runMemory(options: { requests: number; deliveries: number; bookings: number; bodyFile: string; log: (line: string) => void }): Promise<MemoryResult> {
+export async function runMemory(options: {
+  requests: number;
+  deliveries: number;
+  bookings: number;
+  bodyFile: string;
+  log: (line: string) => void;
+}): Promise<MemoryResult> {
   const { log } = options;
   log('memory: idle RSS of the bare server and the sandbox ...');
   const bare = await startBareServer(options.bodyFile);
@@ -113,13 +121,24 @@ export async function runMemory(options: { requests: number; deliveries: number;
     const { data: workspaces } = await json(origin, 'GET', '/__sandbox/workspaces');
     const workspaceId: string = workspaces.find((w: { mode: string }) => w.mode === 'live').id;
     const closedPort = await freePort(); // nothing listens there: every attempt is refused
-    await json(origin, 'POST', '/v1/webhooks/subscriptions', { url: `http://127.0.0.1:${closedPort}/hook`, events: ['booking.created'], maxRetries: 0 }, AUTH_HEADERS);
+    await json(
+      origin,
+      'POST',
+      '/v1/webhooks/subscriptions',
+      { url: `http://127.0.0.1:${closedPort}/hook`, events: ['booking.created'], maxRetries: 0 },
+      AUTH_HEADERS,
+    );
     const afterFailedDeliveries: MemoryResult['afterFailedDeliveries'] = [];
     let sent = 0;
     for (const target of [options.deliveries / 10, options.deliveries / 2, options.deliveries]) {
       log(`memory: ${target.toLocaleString('en-US')} failed webhook deliveries ...`);
       await hammer(origin, target - sent, 8, async (pool) => {
-        const res = await pool.request({ method: 'POST', path: '/__sandbox/events', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, type: 'booking.created' }) });
+        const res = await pool.request({
+          method: 'POST',
+          path: '/__sandbox/events',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ workspaceId, type: 'booking.created' }),
+        });
         await res.body.dump();
       });
       sent = target;
@@ -143,7 +162,9 @@ export async function runMemory(options: { requests: number; deliveries: number;
     const withBookingsMiB = rssMiB(child);
     // What the API adds on its first read of a booking: the passengers and items
     // by booking id (src/storage/field-index.ts), over every seeded row.
-    const { data: [newest] } = await json(origin, 'GET', '/v1/bookings?limit=1', undefined, AUTH_HEADERS);
+    const {
+      data: [newest],
+    } = await json(origin, 'GET', '/v1/bookings?limit=1', undefined, AUTH_HEADERS);
     await json(origin, 'GET', `/v1/bookings/${newest.id}`, undefined, AUTH_HEADERS);
     await sleep(SETTLE_MS);
     const afterReadingMiB = rssMiB(child);

@@ -63,7 +63,11 @@ const mb = (path: string) => {
 };
 
 async function json(origin: string, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const res = await request(`${origin}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? null : JSON.stringify(body) });
+  const res = await request(`${origin}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
   return JSON.parse(text);
@@ -87,7 +91,9 @@ export async function runOutboxSoak(options: { seconds: number; sampleSeconds: n
     const fire = (send: () => Promise<unknown>) => {
       if (inFlight >= MAX_IN_FLIGHT) return; // the sandbox is behind: skip rather than queue without end
       inFlight++;
-      void send().catch(() => undefined).finally(() => inFlight--);
+      void send()
+        .catch(() => undefined)
+        .finally(() => inFlight--);
     };
     const event = JSON.stringify({ workspaceId, type: 'booking.created' });
     const ticker = setInterval(() => {

@@ -92,6 +92,9 @@ export async function runProxyBench(options: { requests?: number; log: (line: st
 export function proxyBlock(r: ProxyBenchResult): string {
   return [
     `19. proxy: the latency sandbox proxy adds on loopback, ${r.requestsPerSide} sequential requests a side, client -> target against client -> proxy -> target, alternating`,
-    ...r.paths.map((p) => `  GET ${p.path}: direct p50 ${p.direct.p50Ms} ms (p90 ${p.direct.p90Ms}), proxied p50 ${p.proxied.p50Ms} ms (p90 ${p.proxied.p90Ms}): +${p.addedP50Ms} ms at the median, ratio ${p.ratioP50.toFixed(2)} (${p.addedP50Ms < PROXY_GOAL_MS ? 'meets' : 'ABOVE'} the ${PROXY_GOAL_MS} ms goal)`),
+    ...r.paths.map(
+      (p) =>
+        `  GET ${p.path}: direct p50 ${p.direct.p50Ms} ms (p90 ${p.direct.p90Ms}), proxied p50 ${p.proxied.p50Ms} ms (p90 ${p.proxied.p90Ms}): +${p.addedP50Ms} ms at the median, ratio ${p.ratioP50.toFixed(2)} (${p.addedP50Ms < PROXY_GOAL_MS ? 'meets' : 'ABOVE'} the ${PROXY_GOAL_MS} ms goal)`,
+    ),
   ].join('\n');
 }

@@ -59,15 +59,28 @@ function table(head: string[], rows: (string | number)[][]): string {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 function throughputBlock(t: ThroughputResult): string {
-  const row = (label: string, r: LoadResult, ratio: string) => [label, fmt(r.reqPerSec), r.p50Ms, r.p99Ms, fmt(r.requests), r.errors, r.serverCpuUsPerReq, r.serverCpuShare, ratio];
+  const row = (label: string, r: LoadResult, ratio: string) => [
+    label,
+    fmt(r.reqPerSec),
+    r.p50Ms,
+    r.p99Ms,
+    fmt(r.requests),
+    r.errors,
+    r.serverCpuUsPerReq,
+    r.serverCpuShare,
+    ratio,
+  ];
   const verdict = t.ratio >= 1 ? 'meets the aim (>= 1.0)' : t.ratio >= 0.6 ? 'BELOW the aim of 1.0 (floor 0.6 holds)' : 'BELOW THE FLOOR OF 0.6';
   return [
     `1. GET ${t.path} (${t.items} items, ${fmt(t.bodyBytes)} B), ${t.connections} connections, ${t.rounds} rounds`,
-    table(['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'server CPU us/req', 'cores', 'sandbox/x req/s'], [
-      row('sandbox (auth, hooks, cached JSON)', t.sandbox, '1.00'),
-      row('bare Fastify, serializes object', t.bare, t.ratio.toFixed(2)),
-      row('bare Fastify, pre-serialized', t.barePreserialized, t.ratioVsPreserialized.toFixed(2)),
-    ]),
+    table(
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'server CPU us/req', 'cores', 'sandbox/x req/s'],
+      [
+        row('sandbox (auth, hooks, cached JSON)', t.sandbox, '1.00'),
+        row('bare Fastify, serializes object', t.bare, t.ratio.toFixed(2)),
+        row('bare Fastify, pre-serialized', t.barePreserialized, t.ratioVsPreserialized.toFixed(2)),
+      ],
+    ),
     `  ratio sandbox/bare = ${t.ratio.toFixed(2)}: ${verdict}${t.identicalBody ? '' : '  (WARNING: bodies differ)'}`,
     `  by server CPU per request: sandbox is ${t.cpuRatio.toFixed(2)}x the bare route, ${t.cpuRatioVsPreserialized.toFixed(2)}x the pre-serialized one (> 1 = cheaper)`,
   ].join('\n');
@@ -77,12 +90,15 @@ function startupBlock(s: StartupResult): string {
   const row = (label: string, x: StartupSeries) => [label, x.medianMs, x.minMs, x.maxMs, (x.medianMs / s.bare.medianMs).toFixed(1)];
   return [
     `2. spawn to first 200, median of ${s.runs} (poll every 5 ms)`,
-    table(['process', 'median ms', 'min ms', 'max ms', 'x bare'], [
-      row('sandbox --in-memory: GET /v1/products', s.inMemory),
-      row('sandbox --in-memory: GET /__sandbox/health', s.inMemoryHealth),
-      row('sandbox --data <seeded file>: GET /v1/products', s.seeded),
-      row('bare Fastify (node, no loader)', s.bare),
-    ]),
+    table(
+      ['process', 'median ms', 'min ms', 'max ms', 'x bare'],
+      [
+        row('sandbox --in-memory: GET /v1/products', s.inMemory),
+        row('sandbox --in-memory: GET /__sandbox/health', s.inMemoryHealth),
+        row('sandbox --data <seeded file>: GET /v1/products', s.seeded),
+        row('bare Fastify (node, no loader)', s.bare),
+      ],
+    ),
     `  first start on an empty --data file (creates and seeds it): ${s.firstSeedMs} ms`,
     '  (the control plane is built on its first request: a health probe pays for it, a first /v1 call does not)',
   ].join('\n');
@@ -91,10 +107,13 @@ function startupBlock(s: StartupResult): string {
 function writesBlock(w: WriteCostResult): string {
   return [
     '3. one acknowledged write (file store, fsync on, single writer)',
-    table(['records', 'mean ms', 'p50 ms', 'in-memory part us'], [
-      [fmt(w.at1k.records), w.at1k.meanAckMs, w.at1k.p50AckMs, w.at1k.meanApplyUs],
-      [fmt(w.at100k.records), w.at100k.meanAckMs, w.at100k.p50AckMs, w.at100k.meanApplyUs],
-    ]),
+    table(
+      ['records', 'mean ms', 'p50 ms', 'in-memory part us'],
+      [
+        [fmt(w.at1k.records), w.at1k.meanAckMs, w.at1k.p50AckMs, w.at1k.meanApplyUs],
+        [fmt(w.at100k.records), w.at100k.meanAckMs, w.at100k.p50AckMs, w.at100k.meanApplyUs],
+      ],
+    ),
     `  context: ${fmt(w.concurrentWritesPerSec)} writes/s with 50 writers at 10k; p99 ${w.p99At100kMs} ms with 4 writers at 100k (${w.p99At100kWhilePackingMs} ms right after the seed, while it packs)`,
     `  compaction at ${fmt(w.pause.records)} records under writes: max event-loop delay ${w.pause.maxEventLoopDelayMs} ms (target < 50; ` +
       `${w.pause.baselineMaxEventLoopDelayMs} ms with writes alone), one compaction ${w.pause.compactionMs} ms`,
@@ -117,10 +136,13 @@ function createsBlock(c: CreatesResult): string {
   const verdict = (ratio: number) => (ratio >= 0.5 ? 'within 2x' : 'SLOWER THAN 2x');
   return [
     '6. creates through the API, one after another (file store, fsync on)',
-    table(['records in the workspace', 'forms/s', 'bookings/s'], [
-      [fmt(c.at1k.records), fmt(c.at1k.formsPerSec), fmt(c.at1k.bookingsPerSec)],
-      [fmt(c.at100k.records), fmt(c.at100k.formsPerSec), fmt(c.at100k.bookingsPerSec)],
-    ]),
+    table(
+      ['records in the workspace', 'forms/s', 'bookings/s'],
+      [
+        [fmt(c.at1k.records), fmt(c.at1k.formsPerSec), fmt(c.at1k.bookingsPerSec)],
+        [fmt(c.at100k.records), fmt(c.at100k.formsPerSec), fmt(c.at100k.bookingsPerSec)],
+      ],
+    ),
     `  at 100k / at 1k: forms ${c.formsRatio} (${verdict(c.formsRatio)}), bookings ${c.bookingsRatio} (${verdict(c.bookingsRatio)})`,
   ].join('\n');
 }
@@ -145,7 +167,10 @@ function soakBlock(s: SoakResult): string {
   const disk = s.maxDiskMB < 100 ? 'meets the target (< 100 MB)' : 'ABOVE the target of 100 MB';
   return [
     `10. outbox soak: ${s.seconds} s, ${s.eventsPerSecond} failing booking.created/s, retry scale 0.001, file store`,
-    table(['s', 'RSS MiB', 'db.json MB', 'journal MB', 'events'], s.samples.map((x) => [fmt(x.seconds), String(x.rssMiB), String(x.dbMB), String(x.journalMB), fmt(x.emitted)])),
+    table(
+      ['s', 'RSS MiB', 'db.json MB', 'journal MB', 'events'],
+      s.samples.map((x) => [fmt(x.seconds), String(x.rssMiB), String(x.dbMB), String(x.journalMB), fmt(x.emitted)]),
+    ),
     `  max RSS ${s.maxRssMiB} MiB: ${rss}; max db.json + journal ${s.maxDiskMB} MB: ${disk}; last / at a third ${s.lateGrowth}`,
   ].join('\n');
 }

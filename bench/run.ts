@@ -49,7 +49,27 @@ import { runImportBench, runSnapshotBounds } from './bounds.ts';
 import { runBigStart } from './bigstart.ts';
 import { runProxyBench } from './proxy.ts';
 
-const SECTIONS = ['throughput', 'reset', 'startup', 'writes', 'webhooks', 'creates', 'memory', 'workspaces', 'workspace-reads', 'outbox-soak', 'seed', 'scale', 'data', 'inspector', 'stream', 'snapshots', 'import', 'bigstart', 'proxy'] as const;
+const SECTIONS = [
+  'throughput',
+  'reset',
+  'startup',
+  'writes',
+  'webhooks',
+  'creates',
+  'memory',
+  'workspaces',
+  'workspace-reads',
+  'outbox-soak',
+  'seed',
+  'scale',
+  'data',
+  'inspector',
+  'stream',
+  'snapshots',
+  'import',
+  'bigstart',
+  'proxy',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -73,29 +93,31 @@ Measures the sandbox against a bare Fastify server in the same run (docs/benchma
 class UsageError extends Error {}
 
 function parseOptions() {
-  const { values } = explainingUsage(() => parseArgs({
-    options: {
-      json: { type: 'boolean', default: false },
-      connections: { type: 'string', default: '32' },
-      duration: { type: 'string', default: '5' },
-      warmup: { type: 'string', default: '1' },
-      rounds: { type: 'string', default: '6' },
-      'startup-runs': { type: 'string', default: '9' },
-      'reset-runs': { type: 'string', default: '10' },
-      'memory-requests': { type: 'string', default: '100000' },
-      'memory-deliveries': { type: 'string', default: '10000' },
-      'memory-bookings': { type: 'string', default: '20000' },
-      // 3 min: the bound is reached after ~30 s, and the curve is level well before 3 min (docs/benchmarks.md)
-      'soak-seconds': { type: 'string', default: '180' },
-      'scale-sizes': { type: 'string', default: '10000,100000' },
-      'data-bookings': { type: 'string', default: '100000' },
-      'bigstart-bookings': { type: 'string', default: '100000' },
-      'bigstart-runs': { type: 'string', default: '3' },
-      only: { type: 'string' },
-      profile: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }));
+  const { values } = explainingUsage(() =>
+    parseArgs({
+      options: {
+        json: { type: 'boolean', default: false },
+        connections: { type: 'string', default: '32' },
+        duration: { type: 'string', default: '5' },
+        warmup: { type: 'string', default: '1' },
+        rounds: { type: 'string', default: '6' },
+        'startup-runs': { type: 'string', default: '9' },
+        'reset-runs': { type: 'string', default: '10' },
+        'memory-requests': { type: 'string', default: '100000' },
+        'memory-deliveries': { type: 'string', default: '10000' },
+        'memory-bookings': { type: 'string', default: '20000' },
+        // 3 min: the bound is reached after ~30 s, and the curve is level well before 3 min (docs/benchmarks.md)
+        'soak-seconds': { type: 'string', default: '180' },
+        'scale-sizes': { type: 'string', default: '10000,100000' },
+        'data-bookings': { type: 'string', default: '100000' },
+        'bigstart-bookings': { type: 'string', default: '100000' },
+        'bigstart-runs': { type: 'string', default: '3' },
+        only: { type: 'string' },
+        profile: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }),
+  );
   if (values.help) {
     process.stdout.write(USAGE);
     process.exit(0);
@@ -192,7 +214,13 @@ async function runSections(options: Options, report: BenchReport, tmpDir: string
   if (has('creates')) await attempt(['creates'], async () => void (report.creates = await runCreates(log)));
   if (has('memory') && bodyFile) {
     await attempt(['memory'], async () => {
-      report.memory = await runMemory({ requests: options.memoryRequests, deliveries: options.memoryDeliveries, bookings: options.memoryBookings, bodyFile, log });
+      report.memory = await runMemory({
+        requests: options.memoryRequests,
+        deliveries: options.memoryDeliveries,
+        bookings: options.memoryBookings,
+        bodyFile,
+        log,
+      });
     });
   }
   if (has('workspaces')) await attempt(['workspaces'], async () => void (report.workspaces = await runWorkspaces(tmpDir, log)));

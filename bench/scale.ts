@@ -50,7 +50,13 @@ export interface ScaleResult {
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function call(origin: string, method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH_HEADERS): Promise<{ status: number; json: Json; ms: number }> {
+async function call(
+  origin: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = AUTH_HEADERS,
+): Promise<{ status: number; json: Json; ms: number }> {
   const started = performance.now();
   const res = await request(`${origin}${path}`, {
     method: method as 'GET',
@@ -136,9 +142,11 @@ async function runAt(target: number, log: (line: string) => void): Promise<Scale
     }
     const page = series(await serverTimes(origin, 'GET', (p) => p.startsWith('/v1/bookings?')));
     const confirmed = (await call(origin, 'GET', '/v1/bookings?status=confirmed&limit=1')).json.meta.total as number;
-    for (const offset of offsets) await call(origin, 'GET', `/v1/bookings?status=confirmed&limit=100&offset=${Math.floor((offset / total) * Math.max(confirmed - 100, 1))}`);
+    for (const offset of offsets)
+      await call(origin, 'GET', `/v1/bookings?status=confirmed&limit=100&offset=${Math.floor((offset / total) * Math.max(confirmed - 100, 1))}`);
     const statusPage = series(await serverTimes(origin, 'GET', (p) => p.startsWith('/v1/bookings?status=confirmed&limit=100')));
-    for (const offset of offsets) await call(origin, 'GET', `/v1/bookings?status=confirmed&sort=updatedAt&limit=100&offset=${Math.floor((offset / total) * Math.max(confirmed - 100, 1))}`);
+    for (const offset of offsets)
+      await call(origin, 'GET', `/v1/bookings?status=confirmed&sort=updatedAt&limit=100&offset=${Math.floor((offset / total) * Math.max(confirmed - 100, 1))}`);
     const filteredPage = series(await serverTimes(origin, 'GET', (p) => p.startsWith('/v1/bookings?status=confirmed&sort')));
     for (let i = 0; i < 30; i++) await call(origin, 'GET', `/v1/bookings?q=${ids[i * 7]!.slice(-4)}&limit=20`);
     const searchPage = series(await serverTimes(origin, 'GET', (p) => p.startsWith('/v1/bookings?q=')));
@@ -166,8 +174,22 @@ async function runAt(target: number, log: (line: string) => void): Promise<Scale
     const patch = series(await serverTimes(origin, 'PATCH', (p) => /^\/v1\/bookings\/[^/?]+$/.test(p)));
 
     return {
-      bookings: total, seedSeconds, firstListMs: firstListMs ?? firstList.ms, firstReadMs: firstRead.ms,
-      page, statusPage, filteredPage, searchPage, codeSearchPage, read, create, patch, allPagesSeconds, pages, rssAfterSeedMiB, rssAfterPagesMiB,
+      bookings: total,
+      seedSeconds,
+      firstListMs: firstListMs ?? firstList.ms,
+      firstReadMs: firstRead.ms,
+      page,
+      statusPage,
+      filteredPage,
+      searchPage,
+      codeSearchPage,
+      read,
+      create,
+      patch,
+      allPagesSeconds,
+      pages,
+      rssAfterSeedMiB,
+      rssAfterPagesMiB,
     };
   } finally {
     await stopChild(sandbox.child);
@@ -184,7 +206,9 @@ export async function runScale(sizes: readonly number[], log: (line: string) => 
 /** The scale block: each size's figures, then the growth table (issue 27, point 6). */
 export function scaleBlock(s: ScaleResult, table: (head: string[], rows: (string | number)[][]) => string): string {
   const fmt = (n: number) => n.toLocaleString('en-US');
-  const lines = [`12. scale: bookings at ${s.runs.map((r) => fmt(r.bookings)).join(' and ')} (sandbox --in-memory; server time from its request log; load average ${s.loadAverage.join(', ')})`];
+  const lines = [
+    `12. scale: bookings at ${s.runs.map((r) => fmt(r.bookings)).join(' and ')} (sandbox --in-memory; server time from its request log; load average ${s.loadAverage.join(', ')})`,
+  ];
   for (const r of s.runs) {
     // the target (issue 27): a page with and without a filter under 10 ms; sorting by updatedAt is reported beside it
     const worst = Math.max(r.page.p95Ms, r.statusPage.p95Ms);
@@ -211,18 +235,21 @@ export function scaleBlock(s: ScaleResult, table: (head: string[], rows: (string
       return [label, a, b, r, flat ? (r <= 1.5 ? 'flat (<= 1.5)' : 'GROWS (> 1.5)') : ''];
     };
     lines.push(
-      table(['median (server ms) / memory (MiB)', fmt(small.bookings), fmt(large.bookings), 'ratio', ''], [
-        row('list page (limit 100)', small.page.medianMs, large.page.medianMs, true),
-        row('list page, status=confirmed', small.statusPage.medianMs, large.statusPage.medianMs, true),
-        row('list page, the same by updatedAt', small.filteredPage.medianMs, large.filteredPage.medianMs, true),
-        row('read one booking', small.read.medianMs, large.read.medianMs, true),
-        row('create a booking', small.create.medianMs, large.create.medianMs, true),
-        row('patch a booking', small.patch.medianMs, large.patch.medianMs, true),
-        row('q search page (4 characters of an id)', small.searchPage.medianMs, large.searchPage.medianMs, true),
-        row('q search page (a booking code)', small.codeSearchPage.medianMs, large.codeSearchPage.medianMs, true),
-        row('RSS after the seed', small.rssAfterSeedMiB, large.rssAfterSeedMiB, false),
-        row('RSS after every page', small.rssAfterPagesMiB, large.rssAfterPagesMiB, false),
-      ]),
+      table(
+        ['median (server ms) / memory (MiB)', fmt(small.bookings), fmt(large.bookings), 'ratio', ''],
+        [
+          row('list page (limit 100)', small.page.medianMs, large.page.medianMs, true),
+          row('list page, status=confirmed', small.statusPage.medianMs, large.statusPage.medianMs, true),
+          row('list page, the same by updatedAt', small.filteredPage.medianMs, large.filteredPage.medianMs, true),
+          row('read one booking', small.read.medianMs, large.read.medianMs, true),
+          row('create a booking', small.create.medianMs, large.create.medianMs, true),
+          row('patch a booking', small.patch.medianMs, large.patch.medianMs, true),
+          row('q search page (4 characters of an id)', small.searchPage.medianMs, large.searchPage.medianMs, true),
+          row('q search page (a booking code)', small.codeSearchPage.medianMs, large.codeSearchPage.medianMs, true),
+          row('RSS after the seed', small.rssAfterSeedMiB, large.rssAfterSeedMiB, false),
+          row('RSS after every page', small.rssAfterPagesMiB, large.rssAfterPagesMiB, false),
+        ],
+      ),
     );
   }
   return lines.join('\n');

@@ -52,7 +52,16 @@ search.forget(ws);
 const before = used();
 const first = await get('/v1/bookings?q=zzzz&limit=20');
 const after = used();
-console.log(JSON.stringify({ bookings: bookings.length, seedSeconds, firstSearchMs: round(first.ms, 1), searchBytesPerBooking: Math.round((after - before) / bookings.length), keptFromSeedBytesPerBooking: Math.round((kept - before) / bookings.length), heapMiB: round(after / 1048576, 1) }));
+console.log(
+  JSON.stringify({
+    bookings: bookings.length,
+    seedSeconds,
+    firstSearchMs: round(first.ms, 1),
+    searchBytesPerBooking: Math.round((after - before) / bookings.length),
+    keptFromSeedBytesPerBooking: Math.round((kept - before) / bookings.length),
+    heapMiB: round(after / 1048576, 1),
+  }),
+);
 
 const pick = (i: number) => bookings[(i * 7919) % bookings.length]!;
 const person = (b: Booking) => (b.customerId ? sandbox.store.get<Person>('people', ws, b.customerId) : undefined);

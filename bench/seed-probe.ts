@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   const nodeArgs = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [];
   const server = startChild(process.execPath, [...nodeArgs, bin, 'start', ...storage, '--port', values.port]);
   // its output is drained (a full pipe would block the server) and shown with --server-log
-  for (const stream of [server.process.stdout!, server.process.stderr!]) stream.on('data', (chunk: Buffer | string) => values['server-log'] && process.stderr.write(chunk));
+  for (const stream of [server.process.stdout!, server.process.stderr!])
+    stream.on('data', (chunk: Buffer | string) => values['server-log'] && process.stderr.write(chunk));
   await waitReady();
   for (let i = 0; i < 20; i++) await health(); // warm
   // the same polling with nothing running first: what the machine's load alone costs

@@ -61,14 +61,21 @@ export async function runSeedBench(log: (line: string) => void): Promise<SeedBen
     log('seed: health beside a CPU hog, nothing else running ...');
     const idleEnd = performance.now() + IDLE_MS;
     const idle = await poll('/__sandbox/health', () => performance.now() < idleEnd);
-    const list = await (await pool.request({ method: 'GET', path: '/__sandbox/workspaces' })).body.json() as { data: { id: string; mode: string }[] };
+    const list = (await (await pool.request({ method: 'GET', path: '/__sandbox/workspaces' })).body.json()) as { data: { id: string; mode: string }[] };
     const workspaceId = list.data.find((w) => w.mode === 'live')!.id;
     log(`seed: ${REQUESTED.products.toLocaleString('en')} products and ${REQUESTED.bookings.toLocaleString('en')} bookings beside a CPU hog ...`);
     let seeding = true;
     const health = poll('/__sandbox/health', () => seeding);
     const reads = poll('/v1/products?limit=1', () => seeding, AUTH_HEADERS);
     const started = performance.now();
-    const res = await pool.request({ method: 'POST', path: '/__sandbox/seed', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, ...REQUESTED }), headersTimeout: 0, bodyTimeout: 0 });
+    const res = await pool.request({
+      method: 'POST',
+      path: '/__sandbox/seed',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workspaceId, ...REQUESTED }),
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     const answer = (await res.body.json()) as { data: { created: Record<string, number>; shortfall?: string } };
     const seedSeconds = round((performance.now() - started) / 1000, 1);
     seeding = false;
@@ -90,7 +97,8 @@ export async function runSeedBench(log: (line: string) => void): Promise<SeedBen
 }
 
 export function seedBlock(r: SeedBenchResult): string {
-  const row = (name: string, l: Latency) => `  ${name.padEnd(34)} ${String(l.probes).padStart(6)} probes  p50 ${l.p50Ms} ms  p99 ${l.p99Ms} ms  max ${l.maxMs} ms`;
+  const row = (name: string, l: Latency) =>
+    `  ${name.padEnd(34)} ${String(l.probes).padStart(6)} probes  p50 ${l.p50Ms} ms  p99 ${l.p99Ms} ms  max ${l.maxMs} ms`;
   return [
     '11. seed beside a CPU hog (in memory)',
     `  asked ${r.requested.products} products, ${r.requested.bookings} bookings; made ${r.created.products} products, ${r.created.bookings} bookings in ${r.seedSeconds} s${r.shortfall ? ` (${r.shortfall})` : ''}`,

@@ -139,8 +139,7 @@ function seedCollections(records: number): Collections {
   return { bookings };
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
 /** `commits` commits from `writers` concurrent writers: call -> acknowledged, p50/p99/max/mean. */

@@ -63,7 +63,13 @@ async function openReaders(origin: string, count: number, dispatcher: Agent): Pr
   return readers;
 }
 
-export async function runStreamBench(options: { connections: number; durationMs: number; warmupMs: number; rounds: number; log: (line: string) => void }): Promise<StreamBenchResult> {
+export async function runStreamBench(options: {
+  connections: number;
+  durationMs: number;
+  warmupMs: number;
+  rounds: number;
+  log: (line: string) => void;
+}): Promise<StreamBenchResult> {
   const { log } = options;
   log('stream: starting the sandbox (--in-memory --no-rate-limits) ...');
   const sandbox = await startSandbox(['--in-memory', '--no-rate-limits', '--port', '0']);
@@ -71,7 +77,10 @@ export async function runStreamBench(options: { connections: number; durationMs:
   try {
     const first = await request(`${sandbox.origin}/v1/products`, { headers: AUTH_HEADERS });
     const bytes = (await first.body.arrayBuffer()).byteLength;
-    const loader = new Loader({ name: 'sandbox', origin: sandbox.origin, path: '/v1/products', headers: AUTH_HEADERS, expectBytes: bytes, pid: sandbox.child.process.pid }, options.connections);
+    const loader = new Loader(
+      { name: 'sandbox', origin: sandbox.origin, path: '/v1/products', headers: AUTH_HEADERS, expectBytes: bytes, pid: sandbox.child.process.pid },
+      options.connections,
+    );
     const none: LoadSample[] = [];
     const streaming: LoadSample[] = [];
     let received = 0;

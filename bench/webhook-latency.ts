@@ -33,9 +33,19 @@ export async function measureWebhookLatency(count: number): Promise<WebhookLaten
     const workspaceId = sandbox.workspaces[0]!.id;
     const now = sandbox.clock.iso();
     const subscription = {
-      id: 'whsub_00000000-0000-4000-8000-00000000be7c', workspace_id: workspaceId, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench`,
-      events: ['booking.*'], active: true, max_retries: 0, headers: null, description: 'benchmark', created_at: now, updated_at: now,
-      last_delivery_at: null, failure_count: 0, secret: newWebhookSecret(),
+      id: 'whsub_00000000-0000-4000-8000-00000000be7c',
+      workspace_id: workspaceId,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench`,
+      events: ['booking.*'],
+      active: true,
+      max_retries: 0,
+      headers: null,
+      description: 'benchmark',
+      created_at: now,
+      updated_at: now,
+      last_delivery_at: null,
+      failure_count: 0,
+      secret: newWebhookSecret(),
     };
     await WEBHOOK_SUBSCRIPTIONS.in(sandbox.store).put(workspaceId, subscription);
     const samples: number[] = [];

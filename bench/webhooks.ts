@@ -1,9 +1,7 @@
 import { measureWebhookLatency } from './webhook-latency.ts';
 
 /** Section 5: emit-to-receipt latency of webhook deliveries (bench/webhook-latency.ts). */
-export type WebhookResult =
-  | { status: 'error'; message: string }
-  | { status: 'ok'; count: number; medianMs: number; p99Ms: number };
+export type WebhookResult = { status: 'error'; message: string } | { status: 'ok'; count: number; medianMs: number; p99Ms: number };
 
 export async function runWebhooks(count: number, log: (line: string) => void): Promise<WebhookResult> {
   log(`webhooks: measureWebhookLatency(${count}) ...`);

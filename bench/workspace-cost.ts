@@ -65,13 +65,23 @@ for (const op of committed.flat()) {
   entry.jsonBytes += JSON.stringify(op.row).length / n;
   perCreate.set(op.collection, entry);
 }
-console.log(JSON.stringify({
-  storage: values.data ? 'file' : 'memory',
-  firstCreateMs: Math.round(firstMs), fixtureParseMs: Math.round(parseMs), secondCreateMs: Math.round(secondMs * 10) / 10, firstCreateCommitMs: Math.round(firstCommitMs),
-  firstCreateBaseRows: firstOps.filter((op) => op.type === 'put' && op.workspaceId.startsWith('~base:')).length,
-  heapOfFirstCreateKiB: kib(afterFirst - beforeFirst),
-  workspaces: n, heapPerWorkspaceKiB: kib((end - start) / n),
-  rowsPerCreate: Object.fromEntries([...perCreate].map(([c, e]) => [c, { rows: Math.round(e.rows * 10) / 10, jsonBytes: Math.round(e.jsonBytes) }])),
-  rssMiB: Math.round(process.memoryUsage().rss / 104857.6) / 10,
-}, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      storage: values.data ? 'file' : 'memory',
+      firstCreateMs: Math.round(firstMs),
+      fixtureParseMs: Math.round(parseMs),
+      secondCreateMs: Math.round(secondMs * 10) / 10,
+      firstCreateCommitMs: Math.round(firstCommitMs),
+      firstCreateBaseRows: firstOps.filter((op) => op.type === 'put' && op.workspaceId.startsWith('~base:')).length,
+      heapOfFirstCreateKiB: kib(afterFirst - beforeFirst),
+      workspaces: n,
+      heapPerWorkspaceKiB: kib((end - start) / n),
+      rowsPerCreate: Object.fromEntries([...perCreate].map(([c, e]) => [c, { rows: Math.round(e.rows * 10) / 10, jsonBytes: Math.round(e.jsonBytes) }])),
+      rssMiB: Math.round(process.memoryUsage().rss / 104857.6) / 10,
+    },
+    null,
+    1,
+  ),
+);
 await sandbox.stop();

@@ -37,5 +37,16 @@ await sandbox.reset();
 const resetMs = Math.round(performance.now() - t0);
 const after = used();
 const stats = (sandbox.store as { cacheStats?: unknown }).cacheStats;
-console.log(JSON.stringify({ workspaces: n, heapCreatedMiB: mib(created), heapReadMiB: mib(read), perWorkspaceKiB: Math.round((read - created) / n / 1024), resetMs, heapAfterResetMiB: mib(after), rssMiB: mib(process.memoryUsage().rss), ...(stats ? { stats } : {}) }));
+console.log(
+  JSON.stringify({
+    workspaces: n,
+    heapCreatedMiB: mib(created),
+    heapReadMiB: mib(read),
+    perWorkspaceKiB: Math.round((read - created) / n / 1024),
+    resetMs,
+    heapAfterResetMiB: mib(after),
+    rssMiB: mib(process.memoryUsage().rss),
+    ...(stats ? { stats } : {}),
+  }),
+);
 await sandbox.stop();

@@ -48,7 +48,11 @@ export async function runWorkspaceReads(tmpDir: string, storage: 'file' | 'memor
     log(`workspace reads (${storage}): creating ${WORKSPACES} workspaces ...`);
     const keys: string[] = [];
     for (let i = 0; i < WORKSPACES; i++) {
-      const res = await request(`${sandbox.origin}/__sandbox/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `reader ${i}` }) });
+      const res = await request(`${sandbox.origin}/__sandbox/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `reader ${i}` }),
+      });
       const body = (await res.body.json()) as { data: { keys: { key: string }[] }; error?: string };
       if (res.statusCode !== 201) throw new Error(`POST /__sandbox/workspaces answered ${res.statusCode}: ${body.error}`);
       keys.push(body.data.keys[0]!.key);

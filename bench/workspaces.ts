@@ -41,7 +41,11 @@ export async function runWorkspaces(tmpDir: string, log: (line: string) => void)
         rssBefore = rssMb(pid);
       }
       const t0 = performance.now();
-      const res = await request(`${sandbox.origin}/__sandbox/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `bench ${i}` }) });
+      const res = await request(`${sandbox.origin}/__sandbox/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `bench ${i}` }),
+      });
       const body = (await res.body.json()) as { data: { keys: { key: string }[] } };
       times.push(performance.now() - t0);
       if (res.statusCode !== 201) throw new Error(`POST /__sandbox/workspaces answered ${res.statusCode}`);

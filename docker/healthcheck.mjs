@@ -5,7 +5,10 @@
 const port = process.env.SANDBOX_PORT || '4010';
 const token = process.env.SANDBOX_CONTROL_TOKEN;
 try {
-  const res = await fetch(`http://127.0.0.1:${port}/__sandbox/health`, { headers: token ? { 'x-sandbox-token': token } : {}, signal: AbortSignal.timeout(2000) });
+  const res = await fetch(`http://127.0.0.1:${port}/__sandbox/health`, {
+    headers: token ? { 'x-sandbox-token': token } : {},
+    signal: AbortSignal.timeout(2000),
+  });
   process.exit(res.ok || (!token && res.status === 401) ? 0 : 1);
 } catch {
   process.exit(1);

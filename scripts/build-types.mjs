@@ -13,8 +13,10 @@ execFileSync(
   process.execPath,
   [
     `${root}node_modules/dts-bundle-generator/dist/bin/dts-bundle-generator.js`,
-    '--project', 'tsconfig.build.json',
-    '--out-file', 'dist/index.d.ts',
+    '--project',
+    'tsconfig.build.json',
+    '--out-file',
+    'dist/index.d.ts',
     '--no-check',
     '--export-referenced-types=false',
     '--silent',

@@ -141,7 +141,10 @@ try {
 async function writeCodeCache() {
   const env = { ...process.env, SANDBOX_CODE_CACHE: 'write' };
   delete env.NODE_OPTIONS; // the cache serves a plain `node`, whose flags V8 checks
-  const child = spawn(process.execPath, [`${root}bin/sandbox.js`, 'start', '--in-memory', '--port', '0', '--json'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [`${root}bin/sandbox.js`, 'start', '--in-memory', '--port', '0', '--json'], {
+    env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   const timer = setTimeout(() => child.kill(), 60_000);
   try {

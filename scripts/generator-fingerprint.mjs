@@ -9,7 +9,15 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** Folders (all .ts files, recursively) and files the generator's output depends on. */
-const SOURCES = ['src/fixtures', 'src/core', 'src/storage/types.ts', 'src/storage/collection.ts', 'src/resources/index.ts', 'src/webhooks/outbox.ts', 'src/resources/departures/quote-arithmetic.ts'];
+const SOURCES = [
+  'src/fixtures',
+  'src/core',
+  'src/storage/types.ts',
+  'src/storage/collection.ts',
+  'src/resources/index.ts',
+  'src/webhooks/outbox.ts',
+  'src/resources/departures/quote-arithmetic.ts',
+];
 /**
  * Resource modules the generator imports record helpers from: their schemas.ts,
  * and collections.ts, which names each collection and its id prefix (the list

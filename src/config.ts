@@ -76,9 +76,16 @@ export const SandboxOptionsSchema = z.object({
    * (a proxy's or a container's name; `.example.test` also allows its subdomains). Every other
    * Host gets a 403, against DNS rebinding (src/core/host-guard.ts, docs/configuration.md)
    */
-  allowedHosts: z.array(z.string().refine((value) => normaliseAllowedHost(value) !== null, {
-    message: 'an allowed host is a host name or IP address without scheme or port, e.g. sandbox.test or .example.test',
-  }).transform((value) => normaliseAllowedHost(value)!)).default([]),
+  allowedHosts: z
+    .array(
+      z
+        .string()
+        .refine((value) => normaliseAllowedHost(value) !== null, {
+          message: 'an allowed host is a host name or IP address without scheme or port, e.g. sandbox.test or .example.test',
+        })
+        .transform((value) => normaliseAllowedHost(value)!),
+    )
+    .default([]),
   /** a database file path, or 'memory' */
   storage: z.string().min(1).default('memory'),
   fixturesDir: z.string().min(1).default(DEFAULT_FIXTURES_DIR),
@@ -95,7 +102,16 @@ export const SandboxOptionsSchema = z.object({
    * emulated suspension after repeated 429s (docs/api-notes.md, "Suspension"); off by default.
    * true turns it on with the defaults; an object sets them.
    */
-  suspension: z.union([z.boolean(), z.object({ maxViolations: z.number().int().min(1).optional(), windowMs: z.number().int().min(1000).optional(), durationMs: z.number().int().min(1000).optional() })]).default(false),
+  suspension: z
+    .union([
+      z.boolean(),
+      z.object({
+        maxViolations: z.number().int().min(1).optional(),
+        windowMs: z.number().int().min(1000).optional(),
+        durationMs: z.number().int().min(1000).optional(),
+      }),
+    ])
+    .default(false),
   /** false: limits are computed and reported in headers but never enforced */
   enforceRateLimits: z.boolean().default(true),
   internalApiKey: z.string().min(16).optional(),
@@ -108,7 +124,11 @@ export const SandboxOptionsSchema = z.object({
   /** check every response body against its schema (on in the test suite) */
   validateResponses: z.boolean().default(false),
   /** maximum request body size in bytes */
-  bodyLimit: z.number().int().min(1024).default(1024 * 1024),
+  bodyLimit: z
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** listen on a socket; false = only app.inject (tests) */
   listen: z.boolean().default(true),
   /** fsync the journal on each group commit */
@@ -149,10 +169,13 @@ export type ResolvedOptions = z.output<typeof SandboxOptionsSchema>;
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   // parsed once per sandbox: zod's compiled fast path (generated on an object schema's first
   // parse) would cost a start more than it ever saves here (issue 11)
-  const parsed = SandboxOptionsSchema.safeParse({
-    internalApiKey: process.env.SANDBOX_INTERNAL_API_KEY || undefined,
-    ...options,
-  }, { jitless: true });
+  const parsed = SandboxOptionsSchema.safeParse(
+    {
+      internalApiKey: process.env.SANDBOX_INTERNAL_API_KEY || undefined,
+      ...options,
+    },
+    { jitless: true },
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`Invalid sandbox option ${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -160,5 +183,4 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   return parsed.data;
 }
 
-export const isLoopback = (host: string): boolean =>
-  host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);

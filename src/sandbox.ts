@@ -108,7 +108,14 @@ async function startProxy(sandbox: Sandbox, proxy: NonNullable<ResolvedOptions['
 }
 
 /** The running sandbox as its caller holds it; its stop undoes the assembly in reverse. */
-function sandboxHandle(parts: { ctx: SandboxContext; storage: OpenedStorage; servers: Servers; controlPlane: LazyControlPlane; running: RunningService[]; clockOrigin: ClockOrigin }): Sandbox {
+function sandboxHandle(parts: {
+  ctx: SandboxContext;
+  storage: OpenedStorage;
+  servers: Servers;
+  controlPlane: LazyControlPlane;
+  running: RunningService[];
+  clockOrigin: ClockOrigin;
+}): Sandbox {
   const { ctx, storage, servers, controlPlane, running } = parts;
   const { url, app, drain } = servers;
   const { options, clock, store } = ctx;

@@ -24,10 +24,13 @@ export function buildApp(ctx: SandboxContext, resources: readonly ResourceModule
   // the listening app only: a /__sandbox request is tracked here, before its hand-over
   drain.register(app);
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  typed.register(async (v1) => {
-    registerApiScope(v1, ctx);
-    for (const resource of resources) resource.routes(v1, ctx);
-  }, { prefix: API_PREFIX });
+  typed.register(
+    async (v1) => {
+      registerApiScope(v1, ctx);
+      for (const resource of resources) resource.routes(v1, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
   typed.register(async (control) => registerHealth(control, ctx), { prefix: CONTROL_PREFIX });
   registerControlForward(app, controlPlane);
   registerRootIndex(typed);

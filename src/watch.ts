@@ -44,7 +44,10 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
   const timers = new Map<string, NodeJS.Timeout>();
   const settle = (key: string, run: () => Promise<void>) => {
     clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(() => void run().catch((err: Error) => log(`watch: ${oneLine(err.message)}`)), SETTLE_MS));
+    timers.set(
+      key,
+      setTimeout(() => void run().catch((err: Error) => log(`watch: ${oneLine(err.message)}`)), SETTLE_MS),
+    );
   };
 
   const loadEdit = databaseEditLoader(sandbox, log);
@@ -58,11 +61,12 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
 
   const compactable = sandbox.store as typeof sandbox.store & { compact?: () => Promise<void> };
   const compaction = compactionScheduler(() => compactable.compact!(), options.compactWithinMs);
-  const offChange = dbPath && compactable.compact
-    ? sandbox.store.onChange((change) => {
-        if (change.kind === 'ops') compaction.wrote();
-      })
-    : () => undefined;
+  const offChange =
+    dbPath && compactable.compact
+      ? sandbox.store.onChange((change) => {
+          if (change.kind === 'ops') compaction.wrote();
+        })
+      : () => undefined;
 
   await new Promise<void>((ready) => watcher.once('ready', () => ready()));
   log(`watch: watching ${fixturesDir}, ${scenariosDir}${dbPath ? ` and ${dbPath}` : ''}`);
@@ -85,4 +89,3 @@ async function reloadFixtures(sandbox: Sandbox, file: string, log: (line: string
     log(`watch: fixtures not reloaded, keeping the last good state: ${oneLine((err as Error).message)}`);
   }
 }
-

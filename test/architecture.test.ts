@@ -60,7 +60,11 @@ function importsOf(path: string, text: string): Import[] {
     if (/^\s*(?:\/\/|\/\*|\*)/.test(text.slice(lineStart, match.index + 1))) continue;
     const spec = (match[1] ?? match[2] ?? match[3])!;
     const line = text.slice(0, match.index + match[0].length).split('\n').length;
-    const to = spec.startsWith('.') ? relative(src, resolve(dirname(path), spec)).split(sep).join('/') : spec;
+    const to = spec.startsWith('.')
+      ? relative(src, resolve(dirname(path), spec))
+          .split(sep)
+          .join('/')
+      : spec;
     found.push({ from, line, to });
   }
   return found;
@@ -199,7 +203,7 @@ describe('architecture', () => {
     const planted = [
       "const row = ctx.store.get<Booking>('bookings', ws, id);",
       'const rows = this.store\n      .list<Person>(PEOPLE.name, ws);',
-      'await store.commit([{ type: \'put\', collection: C, workspaceId: ws, row: record as unknown as Row }]);',
+      "await store.commit([{ type: 'put', collection: C, workspaceId: ws, row: record as unknown as Row }]);",
       "ops.push({ type: 'delete', collection: C, workspaceId: ws, id });",
     ].join('\n');
     expect(uncheckedStoreAccess([{ path: 'planted.ts', text: planted }])).toEqual([
@@ -232,7 +236,10 @@ describe('architecture', () => {
       ...planted('core/self-guard.ts', "import {\n  CONTROL_PREFIX,\n} from '../http/paths.ts';"),
       ...planted('context.ts', "export type { RouteCatalog } from './http/openapi.ts';\nconst m = await import('./server.ts');"),
       ...planted('http/route-table/serve.ts', "import type { SandboxContext } from '../../context.ts';\nimport { x } from '../../control/app.ts';"),
-      ...planted('workspaces/templates.ts', "import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';\nimport { ControlClient } from '../control/client.ts';\nimport { x } from '../storage/id-mask.ts';"),
+      ...planted(
+        'workspaces/templates.ts',
+        "import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';\nimport { ControlClient } from '../control/client.ts';\nimport { x } from '../storage/id-mask.ts';",
+      ),
     ];
     expect(layerOffences(imports).map((line) => line.slice(line.lastIndexOf(': src/') + 2))).toEqual([
       'src/resources/people/control.ts:1 -> control/contract.ts',

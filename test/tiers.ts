@@ -110,4 +110,5 @@ export const listed = (file: string, entries: readonly string[]): boolean =>
   entries.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry));
 
 /** The entries as vitest globs. */
-export const globs = (entries: readonly string[]): string[] => entries.flatMap((entry) => (entry.endsWith('/') ? [`${entry}**/*.test.ts`, `${entry}**/*.test.tsx`] : [entry]));
+export const globs = (entries: readonly string[]): string[] =>
+  entries.flatMap((entry) => (entry.endsWith('/') ? [`${entry}**/*.test.ts`, `${entry}**/*.test.tsx`] : [entry]));

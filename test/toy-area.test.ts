@@ -35,7 +35,10 @@ describe('a toy area added with one line', () => {
     // workspace isolation comes with the collection: the other workspace does not see it
     expect((await t.request('GET', `/v1/notes/${note.id}`, { key: KEYS.sandboxFull })).statusCode).toBe(404);
 
-    const paths = (await t.request('GET', '/__sandbox/openapi.json', { key: null })).json().paths as Record<string, Record<string, { 'x-required-scope'?: string }>>;
+    const paths = (await t.request('GET', '/__sandbox/openapi.json', { key: null })).json().paths as Record<
+      string,
+      Record<string, { 'x-required-scope'?: string }>
+    >;
     expect(paths['/v1/notes']?.post?.['x-required-scope']).toBe('notes:write');
     expect(paths['/v1/notes/{id}']?.get?.['x-required-scope']).toBe('notes:read');
   });
@@ -74,7 +77,7 @@ describe('a toy area added with one line', () => {
     expect((await t.request('GET', `/v1/notes/${note.id}`)).json()).toEqual(note);
   });
 
-  it('is part of a created workspace: its rows are the workspace\'s own, dropped by its reset', async () => {
+  it("is part of a created workspace: its rows are the workspace's own, dropped by its reset", async () => {
     t = await testSandbox({}, WITH_TOY);
     const worker = await t.sandbox.createWorkspace();
     const key = worker.keys[0]!.key;

@@ -44,10 +44,12 @@ describe('the tiers (test/tiers.ts)', () => {
   const files = testFiles(join(ROOT, 'test'));
 
   it('list every file that starts a process or a browser, so that the fast tier has none', () => {
-    const unlisted = files.filter((file) => !listed(file, SPAWNING_FILES)).flatMap((file) => {
-      const through = spawnsThrough(file);
-      return through ? [`${file} (through ${through}): add it to SPAWNING_FILES in test/tiers.ts`] : [];
-    });
+    const unlisted = files
+      .filter((file) => !listed(file, SPAWNING_FILES))
+      .flatMap((file) => {
+        const through = spawnsThrough(file);
+        return through ? [`${file} (through ${through}): add it to SPAWNING_FILES in test/tiers.ts`] : [];
+      });
     expect(unlisted).toEqual([]);
   });
 
@@ -68,22 +70,39 @@ describe('the tiers (test/tiers.ts)', () => {
 });
 
 describe('the order of the files (test/setup/sequencer.ts)', () => {
-  it('starts the long files first, longest first, whatever vitest cached, then vitest\'s order', async () => {
+  it("starts the long files first, longest first, whatever vitest cached, then vitest's order", async () => {
     const cached: Record<string, number> = { 'shared:test/core/clock.test.ts': 90_000, 'shared:test/docs/docs.test.ts': 10 };
     const ctx = {
       config: { root: ROOT },
       cache: { getFileTestResults: (key: string) => (key in cached ? { duration: cached[key], failed: false } : undefined), getFileStats: () => ({ size: 1 }) },
     };
-    const spec = (file: string, project = 'shared') => ({ moduleId: join(ROOT, file), project: { name: project, config: { isolate: project === 'isolated', sequence: { groupOrder: 0 } } } });
-    const files = [spec('test/core/clock.test.ts'), spec('test/storage/codec.test.ts'), spec('test/docs/docs.test.ts'), spec('test/fuzz/api.test.ts', 'isolated'), spec('test/chaos/kill9.test.ts')];
+    const spec = (file: string, project = 'shared') => ({
+      moduleId: join(ROOT, file),
+      project: { name: project, config: { isolate: project === 'isolated', sequence: { groupOrder: 0 } } },
+    });
+    const files = [
+      spec('test/core/clock.test.ts'),
+      spec('test/storage/codec.test.ts'),
+      spec('test/docs/docs.test.ts'),
+      spec('test/fuzz/api.test.ts', 'isolated'),
+      spec('test/chaos/kill9.test.ts'),
+    ];
     const sorted = await new LongFilesFirst(ctx as never).sort(files as never);
-    expect(sorted.map((s) => relative(ROOT, s.moduleId))).toEqual(['test/docs/docs.test.ts', 'test/chaos/kill9.test.ts', 'test/fuzz/api.test.ts', 'test/core/clock.test.ts', 'test/storage/codec.test.ts']);
+    expect(sorted.map((s) => relative(ROOT, s.moduleId))).toEqual([
+      'test/docs/docs.test.ts',
+      'test/chaos/kill9.test.ts',
+      'test/fuzz/api.test.ts',
+      'test/core/clock.test.ts',
+      'test/storage/codec.test.ts',
+    ]);
   });
 });
 
 describe('vitest.config.ts', () => {
   it('runs every file that mocks a module in the isolated project', () => {
-    const mocking = testFiles(join(ROOT, 'test')).filter((file) => file !== 'test/vitest-config.test.ts' && mocksAModule(readFileSync(join(ROOT, file), 'utf8')));
+    const mocking = testFiles(join(ROOT, 'test')).filter(
+      (file) => file !== 'test/vitest-config.test.ts' && mocksAModule(readFileSync(join(ROOT, file), 'utf8')),
+    );
     expect(mocking.sort()).toEqual([...MOCKING_FILES].sort());
   });
 

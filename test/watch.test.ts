@@ -52,7 +52,12 @@ async function setup(watchOptions: Pick<WatchOptions, 'compactWithinMs'> = {}) {
   const logs: string[] = [];
   stop = await watchSandbox(sandbox, { scenariosDir: join(dir, 'scenarios'), log: (line) => logs.push(line), ...watchOptions });
   const api = (method: string, url: string, body?: unknown) =>
-    sandbox!.app.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${KEYS.liveFull}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
+    sandbox!.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { authorization: `Bearer ${KEYS.liveFull}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { payload: JSON.stringify(body) } : {}),
+    });
   return { dir, fixturesDir, dbPath, logs, api, liveId: sandbox.workspaces.find((w) => w.mode === 'live')!.id };
 }
 
@@ -70,7 +75,9 @@ describe('sandbox start --watch', () => {
     await eventually(async () => expect((await api('GET', `/v1/products/${id}`)).json().data.title).toBe('Edited by hand'));
     await eventually(() => expect(logs.some((l) => l.includes('db.json was edited; loaded'))).toBe(true));
     expect(logs.filter((l) => l.includes('was edited')).length).toBe(1);
-    expect((await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data.forms.some((f: { name: string }) => f.name === 'Made while watching')).toBe(true);
+    expect((await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data.forms.some((f: { name: string }) => f.name === 'Made while watching')).toBe(
+      true,
+    );
   });
 
   it('under steady writes the journal is still folded into the file (within the bound: 2 s by default, 300 ms here), not only after a pause', async () => {
@@ -108,7 +115,9 @@ describe('sandbox start --watch', () => {
     const [id, product] = Object.entries(stale.collections.products[liveId])[0] as [string, { title: string }];
     product.title = 'Edited on a stale copy';
     await writeFile(dbPath, JSON.stringify(stale));
-    await eventually(() => expect(logs.some((l) => /db\.json not loaded, keeping the last good state: db\.json was edited from an older state \(seq \d+\)/.test(l))).toBe(true));
+    await eventually(() =>
+      expect(logs.some((l) => /db\.json not loaded, keeping the last good state: db\.json was edited from an older state \(seq \d+\)/.test(l))).toBe(true),
+    );
     expect((await api('GET', `/v1/products/${id}`)).json().data.title).not.toBe('Edited on a stale copy');
     const forms = (await api('GET', `/__sandbox/workspaces/${liveId}/export`)).json().data.forms;
     expect(forms.some((f: { name: string }) => f.name === 'Made after the copy')).toBe(true);

@@ -22,7 +22,10 @@ beforeAll(async () => {
   });
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address();
-  const res = await api('/v1/webhooks/subscriptions', { method: 'POST', body: JSON.stringify({ url: `http://127.0.0.1:${port}/hooks`, events: ['booking.created'] }) });
+  const res = await api('/v1/webhooks/subscriptions', {
+    method: 'POST',
+    body: JSON.stringify({ url: `http://127.0.0.1:${port}/hooks`, events: ['booking.created'] }),
+  });
   expect(res.status).toBe(201);
 });
 afterAll(() => new Promise((resolve) => receiver.close(resolve)));

@@ -24,7 +24,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as AddressInfo;
-  const res = await api('/v1/webhooks/subscriptions', { method: 'POST', body: JSON.stringify({ url: `http://127.0.0.1:${port}/hooks`, events: ['booking.created'] }) });
+  const res = await api('/v1/webhooks/subscriptions', {
+    method: 'POST',
+    body: JSON.stringify({ url: `http://127.0.0.1:${port}/hooks`, events: ['booking.created'] }),
+  });
   expect(res.status).toBe(201);
 });
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
@@ -32,7 +35,9 @@ afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 it('books, reads back and browses: every request answers, whatever the rate limits', async () => {
   // departures with free seats, from the workspace's own copy of the fixtures (control plane)
   const exported = await (await fetch(`${process.env.SANDBOX_URL}/__sandbox/workspaces/${process.env.SANDBOX_WORKSPACE_ID}/export`)).json();
-  const departures = (exported.data.departures as { id: string; seatsLeft: number; status: string }[]).filter((d) => d.status === 'scheduled' && d.seatsLeft > 0);
+  const departures = (exported.data.departures as { id: string; seatsLeft: number; status: string }[]).filter(
+    (d) => d.status === 'scheduled' && d.seatsLeft > 0,
+  );
   const ids: string[] = [];
   for (let i = 0; ids.length < BOOKINGS && i < 10 * BOOKINGS; i++) {
     const departure = departures[i % departures.length]!;

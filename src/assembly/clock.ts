@@ -15,7 +15,11 @@ export function buildClock(options: ResolvedOptions): Clock {
  * before the services schedule their stored due times on it.
  */
 export function restoreClock(clock: Clock, storage: OpenedStorage, options: ResolvedOptions): ClockOrigin {
-  const origin = restoreSavedClock(clock, storage.store, { newDatabase: storage.fresh, fresh: options.freshClock, explicitStart: options.clockStart !== undefined });
+  const origin = restoreSavedClock(clock, storage.store, {
+    newDatabase: storage.fresh,
+    fresh: options.freshClock,
+    explicitStart: options.clockStart !== undefined,
+  });
   if (storage.engine.path) clock.saveWith((changes) => storage.store.commit(clockOps(changes)));
   return origin;
 }

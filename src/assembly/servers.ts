@@ -26,7 +26,13 @@ export interface Servers {
  * port is ours before a new database file is written (and on disk before this returns); a start
  * that fails from here stops what it started, and throws the first error.
  */
-export async function startServers(ctx: SandboxContext, resources: readonly ResourceModule[], controlPlane: LazyControlPlane, storage: OpenedStorage, running: RunningService[]): Promise<Servers> {
+export async function startServers(
+  ctx: SandboxContext,
+  resources: readonly ResourceModule[],
+  controlPlane: LazyControlPlane,
+  storage: OpenedStorage,
+  running: RunningService[],
+): Promise<Servers> {
   const { options, clock, store } = ctx;
   const { engine } = storage;
   const drain = new Drain();
@@ -67,7 +73,11 @@ export async function startServers(ctx: SandboxContext, resources: readonly Reso
 
 function listenError(err: unknown, options: ResolvedOptions): Error {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new SandboxError(`Port ${options.port} on ${options.host} is already in use`, { option: 'port', text: (name) => `stop the other process or pass ${name} (0 picks a free port)` });
+  if (code === 'EADDRINUSE')
+    return new SandboxError(`Port ${options.port} on ${options.host} is already in use`, {
+      option: 'port',
+      text: (name) => `stop the other process or pass ${name} (0 picks a free port)`,
+    });
   if (code === 'EACCES') return new SandboxError(`Not allowed to listen on ${options.host}:${options.port}; pick a port above 1023`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new SandboxError(`Cannot listen on host ${options.host}: no such local address`);
   return err as Error;

@@ -33,7 +33,17 @@ export interface OpenedStorage {
  * (issue 26); the lock is taken now, and released when this fails.
  */
 export async function openStorage(options: ResolvedOptions, clock: Clock): Promise<OpenedStorage> {
-  const { store: engine, fresh, staleLock, warnings } = await openStore({ ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }), fsync: options.fsync, holdNewFile: true, recover: options.recover }).catch((err: unknown) => {
+  const {
+    store: engine,
+    fresh,
+    staleLock,
+    warnings,
+  } = await openStore({
+    ...(options.storage === 'memory' ? {} : { path: resolve(options.storage) }),
+    fsync: options.fsync,
+    holdNewFile: true,
+    recover: options.recover,
+  }).catch((err: unknown) => {
     // storage says what fixes it as plain values; the library words it (issue 41)
     if (err instanceof StoreError && err.advice) err.message = libraryWording(err.problem, err.advice);
     throw err;

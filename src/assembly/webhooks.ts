@@ -13,7 +13,10 @@ import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
  * sample event data every area declares (issue 41). Started by the webhooks area's background
  * service; its deliveries are counted in the run report.
  */
-export function buildWebhooks(resources: readonly ResourceModule[], parts: { store: Store; clock: Clock; bus: EventBus; selfGuard: SelfGuard; options: ResolvedOptions; runReport: RunReportCounters }): WebhookDispatcher {
+export function buildWebhooks(
+  resources: readonly ResourceModule[],
+  parts: { store: Store; clock: Clock; bus: EventBus; selfGuard: SelfGuard; options: ResolvedOptions; runReport: RunReportCounters },
+): WebhookDispatcher {
   const { store, bus, runReport } = parts;
   bus.on('delivery', (update) => runReport.delivery(update));
   return new WebhookDispatcher({ ...parts, subscriptions: subscriptionsOf(resources, store), samples: samplesOf(resources) });

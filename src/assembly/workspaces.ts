@@ -13,7 +13,15 @@ import type { OpenedStorage } from './storage.ts';
  * its own suspension, rate buckets and clock advance; a replaced workspace lets every service
  * reschedule, as a reset does, and says so on the bus.
  */
-export function workspaceManager(parts: { options: ResolvedOptions; clock: Clock; storage: OpenedStorage; guards: Guards; collections: CollectionRegistry; running: readonly RunningService[]; bus: EventBus }): WorkspaceManager {
+export function workspaceManager(parts: {
+  options: ResolvedOptions;
+  clock: Clock;
+  storage: OpenedStorage;
+  guards: Guards;
+  collections: CollectionRegistry;
+  running: readonly RunningService[];
+  bus: EventBus;
+}): WorkspaceManager {
   const { options, clock, storage, guards, running, bus } = parts;
   return new WorkspaceManager({
     store: storage.store,

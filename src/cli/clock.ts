@@ -26,7 +26,8 @@ export async function runClockAdvance(duration: string | undefined, flags: Clock
     return (await import('./clock-next.ts')).runClockAdvanceToNext(flags);
   }
   if (duration === undefined) throw new Error('clock advance needs a duration (90s, 5m, 2h, 1d) or --to-next');
-  if (flags.workspace !== undefined) throw new Error(`--workspace goes with --to-next; to move one workspace's clock by ${duration}, \`sandbox workspace advance <id|name> ${duration}\``);
+  if (flags.workspace !== undefined)
+    throw new Error(`--workspace goes with --to-next; to move one workspace's clock by ${duration}, \`sandbox workspace advance <id|name> ${duration}\``);
   const ms = parseAdvance(duration, 'clock advance');
   const client = await controlClient(flags);
   show(await client.advanceClock(ms), flags, `advanced ${duration} (${ms} ms)`);
@@ -38,7 +39,11 @@ export async function runClockSet(at: string, flags: ScriptFlags): Promise<void>
 }
 
 function show(state: ClockState, flags: ScriptFlags, action?: string): void {
-  report(flags, state, () => `${state.now}  (${state.mode} clock${action ? `, ${action}` : ''}; ${offsetText(state.advancedMs)}; ${plural(state.pendingTimers, 'timer')} pending)`);
+  report(
+    flags,
+    state,
+    () => `${state.now}  (${state.mode} clock${action ? `, ${action}` : ''}; ${offsetText(state.advancedMs)}; ${plural(state.pendingTimers, 'timer')} pending)`,
+  );
 }
 
 /** `offset +2h from its start`: how far the clock was moved (issue 37), or that it was not. */

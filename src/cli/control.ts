@@ -43,12 +43,15 @@ export const withUrlOptions = (command: Command): Command =>
 export const withControlOptions = (command: Command): Command => withUrlOptions(command).option('--json', 'machine-readable output: JSON on stdout');
 
 /** --workspace: by id, name or part of a name (resolveWorkspace). */
-export const withWorkspace = (command: Command): Command => command.option('--workspace <id|name>', 'workspace: its id, name or part of its name, any case (default: the first one)');
+export const withWorkspace = (command: Command): Command =>
+  command.option('--workspace <id|name>', 'workspace: its id, name or part of its name, any case (default: the first one)');
 
 /** A scripting command (or a subcommand of a group); `--help` shows the examples. */
 export function controlCommand(parent: Command, name: string, description: string, examples: string[], opts: { isDefault?: boolean } = {}): Command {
-  return withControlOptions(parent.command(name, opts).description(description))
-    .addHelpText('after', `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((e) => `  $ npx sandbox ${e}`).join('\n')}`);
+  return withControlOptions(parent.command(name, opts).description(description)).addHelpText(
+    'after',
+    `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((e) => `  $ npx sandbox ${e}`).join('\n')}`,
+  );
 }
 
 /** The control client of the sandbox the flags name (the client module is loaded here, on first use). */

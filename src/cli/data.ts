@@ -21,7 +21,36 @@ type Page = Awaited<ReturnType<ControlClient['dataPage']>>;
 type Row = Page['rows'][number];
 
 /** Fields shown beside the id when a row has them, in this order (at most COLUMNS of them). */
-const TELLING = ['code', 'status', 'name', 'title', 'firstName', 'lastName', 'email', 'slug', 'filename', 'url', 'events', 'startDate', 'day', 'channel', 'event', 'cnt', 'role', 'type', 'productId', 'departureId', 'bookingId', 'personId', 'customerId', 'organizationId', 'subscriptionId', 'totalAmount', 'createdAt', 'created_at'];
+const TELLING = [
+  'code',
+  'status',
+  'name',
+  'title',
+  'firstName',
+  'lastName',
+  'email',
+  'slug',
+  'filename',
+  'url',
+  'events',
+  'startDate',
+  'day',
+  'channel',
+  'event',
+  'cnt',
+  'role',
+  'type',
+  'productId',
+  'departureId',
+  'bookingId',
+  'personId',
+  'customerId',
+  'organizationId',
+  'subscriptionId',
+  'totalAmount',
+  'createdAt',
+  'created_at',
+];
 const COLUMNS = 4;
 const CELL = 46; // a prefixed UUID (gal_file_ + 36) whole
 
@@ -34,21 +63,35 @@ export async function runData(collection: string | undefined, flags: DataFlags):
   if (collection === undefined) {
     const collections = await client.dataCollections(workspace.id);
     if (flags.json) return printJson(collections);
-    say(`${table(['COLLECTION', 'COUNT', 'ID PREFIX', 'STORED AS'], collections.map((c) => [c.name, c.count.toLocaleString('en'), c.idPrefix === null ? '-' : `${c.idPrefix}_`, c.stored]))}${dim(`workspace ${workspace.name} (${workspace.id}) · rows: sandbox data <collection>`)}`);
+    say(
+      `${table(
+        ['COLLECTION', 'COUNT', 'ID PREFIX', 'STORED AS'],
+        collections.map((c) => [c.name, c.count.toLocaleString('en'), c.idPrefix === null ? '-' : `${c.idPrefix}_`, c.stored]),
+      )}${dim(`workspace ${workspace.name} (${workspace.id}) · rows: sandbox data <collection>`)}`,
+    );
     return;
   }
   if (flags.id !== undefined) {
     const found = await client.dataRecord(workspace.id, collection, flags.id);
     if (flags.json) return printJson(found);
     const links = found.links.map((l) => `  ${l.field} -> ${l.collection} ${l.id}${l.exists ? '' : ' (missing)'}`);
-    const related = found.related.map((r) => `  ${r.count.toLocaleString('en')} ${r.collection} by ${r.field}${r.count > 0 ? dim(`  (sandbox data ${r.collection} --q ${r.q}${workspaceFlag(flags)})`) : ''}`);
+    const related = found.related.map(
+      (r) =>
+        `  ${r.count.toLocaleString('en')} ${r.collection} by ${r.field}${r.count > 0 ? dim(`  (sandbox data ${r.collection} --q ${r.q}${workspaceFlag(flags)})`) : ''}`,
+    );
     say([JSON.stringify(found.record, null, 2), ...(links.length ? ['links:', ...links] : []), ...(related.length ? ['related:', ...related] : [])].join('\n'));
     return;
   }
   const page = await client.dataPage(workspace.id, collection, { limit: flags.limit, offset: flags.offset, q: flags.q });
   if (flags.json) return printJson(page);
   const columns = columnsOf(page.rows);
-  const body = page.rows.length > 0 ? table(['ID', ...columns.map((c) => c.toUpperCase())], page.rows.map((row) => [row.id, ...columns.map((c) => cell(row[c]))])) : '';
+  const body =
+    page.rows.length > 0
+      ? table(
+          ['ID', ...columns.map((c) => c.toUpperCase())],
+          page.rows.map((row) => [row.id, ...columns.map((c) => cell(row[c]))]),
+        )
+      : '';
   say(`${body}${dim(footer(page, flags))}`);
 }
 
@@ -70,7 +113,12 @@ export function footer(page: Page, flags: Pick<DataFlags, 'q' | 'limit' | 'works
   const last = page.offset + page.rows.length;
   const range = `rows ${(page.offset + 1).toLocaleString('en')}-${last.toLocaleString('en')} of ${of}${what}`;
   if (last >= page.total && page.totalIsExact) return range;
-  const next = [`sandbox data ${page.collection}`, ...(flags.q !== undefined ? [`--q ${shellWord(flags.q)}`] : []), ...(flags.limit !== undefined ? [`--limit ${flags.limit}`] : []), `--offset ${last}`].join(' ');
+  const next = [
+    `sandbox data ${page.collection}`,
+    ...(flags.q !== undefined ? [`--q ${shellWord(flags.q)}`] : []),
+    ...(flags.limit !== undefined ? [`--limit ${flags.limit}`] : []),
+    `--offset ${last}`,
+  ].join(' ');
   return `${range} · next: ${next}${workspaceFlag(flags)}`;
 }
 

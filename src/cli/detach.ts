@@ -53,10 +53,17 @@ export async function runDetached(flags: DetachFlags): Promise<void> {
     const ready = lines.map(readyLine).find((line) => line !== null);
     if (ready) return announce(ready, child.pid!, log, flags);
     if (exited !== null) {
-      const last = lines.map((l) => l.trim()).filter(Boolean).at(-1)?.replace(/^sandbox: /, '');
+      const last = lines
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .at(-1)
+        ?.replace(/^sandbox: /, '');
       fail(`${last ?? `the sandbox exited (${exited}) before it was ready`} (log: ${log})`);
     }
-    if (Date.now() >= deadline) fail(`the sandbox (process ${child.pid}) is not ready after ${READY_DEADLINE_MS / 1000} s; it may still be loading: \`sandbox wait\` waits on, its log is ${log}`);
+    if (Date.now() >= deadline)
+      fail(
+        `the sandbox (process ${child.pid}) is not ready after ${READY_DEADLINE_MS / 1000} s; it may still be loading: \`sandbox wait\` waits on, its log is ${log}`,
+      );
     await sleep(POLL_MS);
   }
 }
@@ -85,7 +92,8 @@ async function announce(ready: Ready, pid: number, log: string, flags: DetachFla
   const headers: Record<string, string> = ready.controlToken ? { 'x-sandbox-token': ready.controlToken } : {};
   const health = await sendText(new URL(`${ready.controlUrl}/health`), { method: 'GET', headers }).catch(() => null);
   await health?.text().catch(() => '');
-  if (!health || health.status < 200 || health.status > 299) fail(`the sandbox (process ${pid}) printed its ready line but ${ready.url} does not answer; see ${log}`);
+  if (!health || health.status < 200 || health.status > 299)
+    fail(`the sandbox (process ${pid}) printed its ready line but ${ready.url} does not answer; see ${log}`);
   if (flags.json) {
     printJson({ ...ready, pid, log });
   } else {

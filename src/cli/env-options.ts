@@ -56,7 +56,12 @@ function fromEnv(option: Option, raw: string, previous: unknown): unknown {
     return !option.negate;
   }
   // a repeatable option takes a comma-separated list from its variable
-  const values = /\brepeatable\b/.test(option.description) ? raw.split(',').map((v) => v.trim()).filter(Boolean) : [raw];
+  const values = /\brepeatable\b/.test(option.description)
+    ? raw
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : [raw];
   let value: unknown = option.defaultValue === previous ? undefined : previous;
   for (const text of values) value = option.parseArg ? option.parseArg(text, value) : text;
   return value;

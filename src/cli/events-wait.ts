@@ -34,13 +34,19 @@ export async function runEventsWait(deliveryId: string, flags: EventsWaitFlags):
     if (progress !== seen) [seen, lastChange] = [progress, Date.now()];
     const due = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - (await client.workspaceClock(delivery.workspaceId)).nowMs : 0;
     if (due > 0) {
-      if (moved + due > budget) throw new Error(`${deliveryId} is still pending after ${formatMs(moved)} of sandbox time: its next retry, at ${delivery.nextAttemptAt}, is past --timeout ${flags.timeout}`);
+      if (moved + due > budget)
+        throw new Error(
+          `${deliveryId} is still pending after ${formatMs(moved)} of sandbox time: its next retry, at ${delivery.nextAttemptAt}, is past --timeout ${flags.timeout}`,
+        );
       await client.advanceWorkspaceClock(delivery.workspaceId, due);
       moved += due;
       continue;
     }
     // an attempt is being made (or is due now on a real clock): its answer comes in real time
-    if (Date.now() - lastChange > STALL_MS) throw new Error(`${deliveryId} has not moved for ${STALL_MS / 1000} s (attempt ${delivery.attempts.length + 1} in flight?); \`sandbox events show ${deliveryId}\` shows where it is`);
+    if (Date.now() - lastChange > STALL_MS)
+      throw new Error(
+        `${deliveryId} has not moved for ${STALL_MS / 1000} s (attempt ${delivery.attempts.length + 1} in flight?); \`sandbox events show ${deliveryId}\` shows where it is`,
+      );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

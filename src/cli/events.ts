@@ -18,7 +18,8 @@ export interface EventsListFlags extends ScriptFlags {
 
 export async function runEventsList(flags: EventsListFlags): Promise<void> {
   const status = flags.status?.toLowerCase();
-  if (status !== undefined && !(LISTED_STATUSES as readonly string[]).includes(status)) throw new Error(`--status must be one of ${LISTED_STATUSES.join(', ')}, not "${flags.status}"`);
+  if (status !== undefined && !(LISTED_STATUSES as readonly string[]).includes(status))
+    throw new Error(`--status must be one of ${LISTED_STATUSES.join(', ')}, not "${flags.status}"`);
   const client = await controlClient(flags);
   const workspaceId = flags.workspace === undefined ? undefined : (await resolveWorkspace(client, flags.workspace)).id;
   const deliveries = await client.deliveries({ workspaceId, status: status as (typeof LISTED_STATUSES)[number] | undefined, limit: flags.limit ?? 50 });

@@ -66,7 +66,8 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
   const exitCode = ran ? reportRun(sandbox, flags, code) : code;
   const stopped = await sandbox.stop();
   // the command has exited, so a request still in flight is one it left behind (a background process): say what became of it
-  if (stopped.drained + stopped.cut > 0) process.stderr.write(`sandbox: stopped; drained ${plural(stopped.drained, 'request')} the command left running, cut ${stopped.cut} (--stop-timeout)\n`);
+  if (stopped.drained + stopped.cut > 0)
+    process.stderr.write(`sandbox: stopped; drained ${plural(stopped.drained, 'request')} the command left running, cut ${stopped.cut} (--stop-timeout)\n`);
   process.exit(exitCode);
 }
 
@@ -101,7 +102,9 @@ function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
   const guessed = report.warnings.filter((w) => !allowed.has(w.code));
   const count = guessed.reduce((sum, w) => sum + w.count, 0);
   if (flags.failOnWarning && count > 0 && code === 0) {
-    lines.push(`sandbox: --fail-on-warning: ${plural(count, 'warning')} (${guessed.map((w) => w.code).join(', ')}); exit 1${(flags.allowWarning ?? []).length === 0 ? '; accept a code with --allow-warning <code>' : ''}`);
+    lines.push(
+      `sandbox: --fail-on-warning: ${plural(count, 'warning')} (${guessed.map((w) => w.code).join(', ')}); exit 1${(flags.allowWarning ?? []).length === 0 ? '; accept a code with --allow-warning <code>' : ''}`,
+    );
     code = 1;
   }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
@@ -122,7 +125,10 @@ const emptyRunLine = (url: string, fails: boolean) =>
 
 /** --allow-warning, repeatable or comma-separated; an unknown code is a typo, refused at once. */
 function allowedWarnings(values: string[] | undefined): Set<string> {
-  const codes = (values ?? []).flatMap((v) => v.split(',')).map((c) => c.trim().toUpperCase()).filter(Boolean);
+  const codes = (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
   for (const code of codes) {
     if (!Object.hasOwn(WARNING_CODES, code)) fail(`--allow-warning: no warning is called "${code}"; the codes: ${Object.keys(WARNING_CODES).join(', ')}`);
   }

@@ -61,8 +61,11 @@ export function rateLimitNote(workspaces: readonly WorkspaceSummary[]): string |
   const enforcing = workspaces.filter((w) => w.rateLimits === 'enforce');
   if (enforcing.length === 0) return null;
   const first = enforcing[0]!;
-  const tier = (w: WorkspaceSummary) => `${w.name}: ${w.mode} tier, ${WORKSPACE_LIMITS[w.mode].perMinute.toLocaleString('en-US')}/min, burst ${WORKSPACE_LIMITS[w.mode].burst}`;
-  const higher = enforcing.some((w) => w.mode === 'sandbox') ? `, or \`sandbox ratelimit mode live --workspace "${enforcing.find((w) => w.mode === 'sandbox')!.name}"\` for the live tier's higher limits` : '';
+  const tier = (w: WorkspaceSummary) =>
+    `${w.name}: ${w.mode} tier, ${WORKSPACE_LIMITS[w.mode].perMinute.toLocaleString('en-US')}/min, burst ${WORKSPACE_LIMITS[w.mode].burst}`;
+  const higher = enforcing.some((w) => w.mode === 'sandbox')
+    ? `, or \`sandbox ratelimit mode live --workspace "${enforcing.find((w) => w.mode === 'sandbox')!.name}"\` for the live tier's higher limits`
+    : '';
   return `note: rate limits are enforced (${enforcing.length === 1 ? tier(first) : enforcing.map(tier).join('; ')}), so their 429s will mix with this rule's answers; to keep them out, start the sandbox with --no-rate-limits (or create the workspace with --rate-limits report)${higher}`;
 }
 
@@ -71,7 +74,12 @@ export async function runFaultList(flags: ScriptFlags): Promise<void> {
   const rules = await client.faults();
   if (flags.json) return printJson(rules);
   if (rules.length === 0) return say('No fault rules');
-  say(table(['ID', 'MATCHES', 'DOES', 'LEFT', 'HITS'], rules.map((r) => [r.id, matches(r), effect(r), r.remaining === null ? `p=${r.probability}` : String(r.remaining), String(r.hits)])));
+  say(
+    table(
+      ['ID', 'MATCHES', 'DOES', 'LEFT', 'HITS'],
+      rules.map((r) => [r.id, matches(r), effect(r), r.remaining === null ? `p=${r.probability}` : String(r.remaining), String(r.hits)]),
+    ),
+  );
 }
 
 export async function runFaultClear(id: string | undefined, flags: ScriptFlags): Promise<void> {

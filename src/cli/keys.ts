@@ -20,7 +20,12 @@ export async function runKeysList(flags: ScriptFlags): Promise<void> {
   if (flags.json) return printJson(workspaces.map(({ id, name, mode, keys }) => ({ id, name, mode, keys })));
   for (const w of workspaces) {
     say(`${w.name}  ${dim(w.id)}  ${w.mode}  ${plural(w.keys.length, 'key')}`);
-    say(table(['ID', 'NAME', 'PREFIX', 'SCOPES', 'STATUS'], w.keys.map((k) => [k.id, k.name, k.keyPrefix, k.scopes === null ? 'full access' : k.scopes.join(' '), k.status])));
+    say(
+      table(
+        ['ID', 'NAME', 'PREFIX', 'SCOPES', 'STATUS'],
+        w.keys.map((k) => [k.id, k.name, k.keyPrefix, k.scopes === null ? 'full access' : k.scopes.join(' '), k.status]),
+      ),
+    );
   }
 }
 
@@ -31,11 +36,13 @@ export async function runKeysCreate(flags: KeyCreateFlags): Promise<void> {
   await checkScopes(client, scopes);
   const created = await client.createKey(workspace.id, { ...(flags.name ? { name: flags.name } : {}), scopes });
   if (flags.json) return printJson(created);
-  say([
-    `Created ${created.name} ${dim(created.id)} in ${workspace.name} (${scopes === null ? 'full access' : scopes.join(' ')}):`,
-    `  ${created.key}`,
-    dim('  Store it now: the key is shown only this once.'),
-  ].join('\n'));
+  say(
+    [
+      `Created ${created.name} ${dim(created.id)} in ${workspace.name} (${scopes === null ? 'full access' : scopes.join(' ')}):`,
+      `  ${created.key}`,
+      dim('  Store it now: the key is shown only this once.'),
+    ].join('\n'),
+  );
 }
 
 export async function runKeysRevoke(given: string, flags: ScriptFlags): Promise<void> {
@@ -46,8 +53,16 @@ export async function runKeysRevoke(given: string, flags: ScriptFlags): Promise<
 }
 
 /** A workspace key by its id, its listing prefix or the key itself (./lookup.ts), with its workspace. */
-export function findWorkspaceKey(workspaces: readonly WorkspaceSummary[], given: string): { key: WorkspaceSummary['keys'][number]; workspace: WorkspaceSummary } {
-  const key = pickKey(workspaces.flatMap((w) => w.keys), given, 'workspace key', 'sandbox keys list');
+export function findWorkspaceKey(
+  workspaces: readonly WorkspaceSummary[],
+  given: string,
+): { key: WorkspaceSummary['keys'][number]; workspace: WorkspaceSummary } {
+  const key = pickKey(
+    workspaces.flatMap((w) => w.keys),
+    given,
+    'workspace key',
+    'sandbox keys list',
+  );
   return { key, workspace: workspaces.find((w) => w.keys.includes(key))! };
 }
 

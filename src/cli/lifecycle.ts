@@ -53,10 +53,21 @@ export async function runStop(given: LifecycleFlags): Promise<void> {
   const deadlineMs = (answer.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS) + FLUSH_GRACE_MS + STOP_MARGIN_MS;
   const gone = local ? await until(() => !isRunning(answer.pid), deadlineMs) : await until(async () => !(await answers(flags.url)), deadlineMs);
   // a container on the host's network has its hostname, and its pid may name another process here
-  if (!gone && local && !(await answers(flags.url))) return report(flags, { stopped: true, url: flags.url, pid: answer.pid, exited: false }, () => `stopped the sandbox at ${flags.url} (it takes no more connections)`);
-  if (!gone) fail(`the sandbox at ${flags.url} (process ${answer.pid}) is still ${local ? 'running' : 'answering'} ${Math.round(deadlineMs / 1000)} s after it was asked to stop; see its log, or kill ${answer.pid}`);
+  if (!gone && local && !(await answers(flags.url)))
+    return report(
+      flags,
+      { stopped: true, url: flags.url, pid: answer.pid, exited: false },
+      () => `stopped the sandbox at ${flags.url} (it takes no more connections)`,
+    );
+  if (!gone)
+    fail(
+      `the sandbox at ${flags.url} (process ${answer.pid}) is still ${local ? 'running' : 'answering'} ${Math.round(deadlineMs / 1000)} s after it was asked to stop; see its log, or kill ${answer.pid}`,
+    );
   report(flags, { stopped: true, url: flags.url, pid: answer.pid, exited: local }, () =>
-    local ? `stopped the sandbox at ${flags.url} (process ${answer.pid} has exited; its data is flushed)` : `stopped the sandbox at ${flags.url} (it takes no more connections; its process, ${answer.pid} on ${answer.hostname}, ends after its flush)`);
+    local
+      ? `stopped the sandbox at ${flags.url} (process ${answer.pid} has exited; its data is flushed)`
+      : `stopped the sandbox at ${flags.url} (it takes no more connections; its process, ${answer.pid} on ${answer.hostname}, ends after its flush)`,
+  );
 }
 
 /**

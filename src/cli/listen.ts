@@ -23,8 +23,16 @@ export async function runListen(flags: ListenFlags): Promise<void> {
   const client = await controlClient(flags);
   const workspace = await webhookWorkspace(client, flags.workspace);
   if (flags.printSecret) return printSecret(client, workspace, flags.forwardTo);
-  const events = (flags.events ?? '*').split(',').map((e) => e.trim()).filter(Boolean);
-  const { subscription, secret, created } = await client.ensureSubscription({ workspaceId: workspace.id, url: flags.forwardTo, events, description: 'sandbox listen' });
+  const events = (flags.events ?? '*')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const { subscription, secret, created } = await client.ensureSubscription({
+    workspaceId: workspace.id,
+    url: flags.forwardTo,
+    events,
+    description: 'sandbox listen',
+  });
   const pause = async () => {
     // what is pending now is what pausing cancels (POST /webhook-subscriptions/:id/active, issue 37)
     const pending = await client.deliveries({ subscriptionId: subscription.id, status: 'pending', limit: 500 }).catch(() => null);
@@ -47,14 +55,18 @@ export async function runListen(flags: ListenFlags): Promise<void> {
   // once the banner is out (a script waits for it, then triggers) is always printed
   const seen = await deliveredSoFar(client, subscription.id);
   // with --json, stdout carries only the delivery lines; the banner goes to stderr
-  (flags.json ? process.stderr : process.stdout).write([
-    `${green('●')} Forwarding ${bold(events.join(', '))} from ${bold(workspace.name)} to ${cyan(subscription.url)}`,
-    `  ${forwardedLine(workspace, flags.workspace === undefined)}`,
-    `  signing secret  ${secret}`,
-    dim(`  subscription ${subscription.id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening and pauses it`),
-    '',
-  ].join('\n') + '\n');
-  await watchDeliveries(client, subscription.id, seen, flags.interval ?? 500, (d, a) => (flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`)));
+  (flags.json ? process.stderr : process.stdout).write(
+    [
+      `${green('●')} Forwarding ${bold(events.join(', '))} from ${bold(workspace.name)} to ${cyan(subscription.url)}`,
+      `  ${forwardedLine(workspace, flags.workspace === undefined)}`,
+      `  signing secret  ${secret}`,
+      dim(`  subscription ${subscription.id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening and pauses it`),
+      '',
+    ].join('\n') + '\n',
+  );
+  await watchDeliveries(client, subscription.id, seen, flags.interval ?? 500, (d, a) =>
+    flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`),
+  );
 }
 
 /** What a stopped `listen` did with its subscription and its pending deliveries (null: not known). */
@@ -96,7 +108,13 @@ async function deliveredSoFar(client: ControlClient, subscriptionId: string): Pr
   return seen;
 }
 
-async function watchDeliveries(client: ControlClient, subscriptionId: string, seen: Set<string>, intervalMs: number, print: (d: DeliverySummary, a: DeliveryAttemptSummary) => void): Promise<never> {
+async function watchDeliveries(
+  client: ControlClient,
+  subscriptionId: string,
+  seen: Set<string>,
+  intervalMs: number,
+  print: (d: DeliverySummary, a: DeliveryAttemptSummary) => void,
+): Promise<never> {
   const key = attemptKey;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
@@ -139,13 +157,17 @@ export function attemptLine(d: DeliverySummary, a: DeliveryAttemptSummary): stri
   const status = a.response ? String(a.response.status) : 'ERR';
   const nextAt = nextRetryAfter(d, a.number);
   const next = nextAt ? dim(`  next retry ${nextAt}`) : '';
-  return [
-    dim(a.at),
-    d.eventType.padEnd(20),
-    (ok ? green : yellow)(status.padStart(3)),
-    `${Math.round(a.latencyMs)}ms`.padStart(7),
-    `attempt ${a.number}${a.trigger === 'replay' ? ' (replay)' : ''}`,
-    dim(d.id),
-    a.error ? yellow(a.error) : '',
-  ].filter(Boolean).join('  ') + next;
+  return (
+    [
+      dim(a.at),
+      d.eventType.padEnd(20),
+      (ok ? green : yellow)(status.padStart(3)),
+      `${Math.round(a.latencyMs)}ms`.padStart(7),
+      `attempt ${a.number}${a.trigger === 'replay' ? ' (replay)' : ''}`,
+      dim(d.id),
+      a.error ? yellow(a.error) : '',
+    ]
+      .filter(Boolean)
+      .join('  ') + next
+  );
 }

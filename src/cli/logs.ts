@@ -28,7 +28,8 @@ const LOG_CAPACITY = 1000;
 export function requestFilter(flags: Pick<LogsFlags, 'method' | 'status' | 'path'>): (e: RequestLogLine) => boolean {
   const method = flags.method?.toUpperCase();
   const status = flags.status?.trim().toLowerCase();
-  if (status !== undefined && !/^[1-5](?:\d|x){0,2}$/.test(status)) throw new Error(`--status takes a status or a class such as 404, 4xx or 5, not "${flags.status}"`);
+  if (status !== undefined && !/^[1-5](?:\d|x){0,2}$/.test(status))
+    throw new Error(`--status takes a status or a class such as 404, 4xx or 5, not "${flags.status}"`);
   const statusPrefix = status?.replace(/x+$/, '');
   const path = flags.path;
   const glob = path?.includes('*') ? globRegExp(path) : null;
@@ -39,7 +40,15 @@ export function requestFilter(flags: Pick<LogsFlags, 'method' | 'status' | 'path
 }
 
 function globRegExp(glob: string): RegExp {
-  const source = glob.split('**').map((part) => part.split('*').map((t) => t.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('.*');
+  const source = glob
+    .split('**')
+    .map((part) =>
+      part
+        .split('*')
+        .map((t) => t.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*'),
+    )
+    .join('.*');
   return new RegExp(`^${source}$`);
 }
 
@@ -48,7 +57,7 @@ export async function runLogs(flags: LogsFlags): Promise<void> {
   const filtered = flags.method !== undefined || flags.status !== undefined || flags.path !== undefined;
   const client = await controlClient(flags);
   const print = (entry: RequestLogLine) => {
-    if (matches(entry)) (flags.json ? printJson(entry) : say(requestLine(entry)));
+    if (matches(entry)) flags.json ? printJson(entry) : say(requestLine(entry));
   };
   // with a filter, the whole log is searched and the newest `limit` matches are kept
   const recentMatching = async (limit: number) => (filtered ? (await client.requests(LOG_CAPACITY)).filter(matches).slice(0, limit) : client.requests(limit));

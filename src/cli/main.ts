@@ -116,7 +116,15 @@ export function unknownSubcommand(program: Command, args: readonly string[]): st
 }
 
 /** A command line of the wrong form exits 2; a well-formed one with a bad value exits 1, as any other error. */
-const USAGE_ERRORS = new Set(['commander.unknownOption', 'commander.unknownCommand', 'commander.missingArgument', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue', 'commander.excessArguments', 'commander.conflictingOption']);
+const USAGE_ERRORS = new Set([
+  'commander.unknownOption',
+  'commander.unknownCommand',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.excessArguments',
+  'commander.conflictingOption',
+]);
 
 export async function main(argv: string[]): Promise<void> {
   // `sandbox openapi | head`: a reader that stops early is not an error

@@ -25,7 +25,11 @@ export async function runOpenApi(opts: { out?: string }): Promise<void> {
   try {
     await writeFile(opts.out, text);
   } catch (err) {
-    fail(`cannot write ${opts.out}: ${errorMessage(err).replace(/^\w+: /, '').replace(/, open .*$/, '')}`);
+    fail(
+      `cannot write ${opts.out}: ${errorMessage(err)
+        .replace(/^\w+: /, '')
+        .replace(/, open .*$/, '')}`,
+    );
   }
   process.stderr.write(`sandbox: wrote the OpenAPI document to ${opts.out}\n`);
 }

@@ -26,20 +26,29 @@ export async function runOrgKeysList(flags: ScriptFlags): Promise<void> {
   const keys = await client.orgKeys(workspaceId === undefined ? {} : { workspaceId });
   if (flags.json) return printJson(keys);
   if (keys.length === 0) return say('No organization keys yet; create one with `sandbox org-keys create`');
-  say(table(
-    ['ID', 'ORGANIZATION', 'PREFIX', 'SCOPES', 'PRODUCTS', 'LIMITS', 'STATUS', 'EXPIRES'],
-    keys.map((k) => [
-      k.id, k.organizationName, k.keyPrefix, k.scopes.join(' ') || '(none)', k.productIds.length === 0 ? 'all' : String(k.productIds.length),
-      `${k.rateLimitPolicy.rps}/s ${k.rateLimitPolicy.rpm}/min`, k.status, k.expiresAt ?? 'never',
-    ]),
-  ));
+  say(
+    table(
+      ['ID', 'ORGANIZATION', 'PREFIX', 'SCOPES', 'PRODUCTS', 'LIMITS', 'STATUS', 'EXPIRES'],
+      keys.map((k) => [
+        k.id,
+        k.organizationName,
+        k.keyPrefix,
+        k.scopes.join(' ') || '(none)',
+        k.productIds.length === 0 ? 'all' : String(k.productIds.length),
+        `${k.rateLimitPolicy.rps}/s ${k.rateLimitPolicy.rpm}/min`,
+        k.status,
+        k.expiresAt ?? 'never',
+      ]),
+    ),
+  );
 }
 
 export async function runOrgKeysCreate(flags: OrgKeyCreateFlags): Promise<void> {
   const client = await controlClient(flags);
   const org = await resolveOrganization(client, flags);
   const policy = [flags.rps, flags.rpm, flags.burst];
-  if (policy.some((v) => v !== undefined) && policy.some((v) => v === undefined)) throw new Error('--rps, --rpm and --burst go together (the rate-limit policy has all three)');
+  if (policy.some((v) => v !== undefined) && policy.some((v) => v === undefined))
+    throw new Error('--rps, --rpm and --burst go together (the rate-limit policy has all three)');
   const scopes = flags.scopes === undefined ? [] : splitList(flags.scopes);
   await checkScopes(client, scopes);
   const created = await client.createOrgKey(org.id, {
@@ -49,11 +58,13 @@ export async function runOrgKeysCreate(flags: OrgKeyCreateFlags): Promise<void> 
     ...(flags.rps !== undefined ? { rateLimitPolicy: { rps: flags.rps, rpm: flags.rpm!, burst: flags.burst! } } : {}),
   });
   if (flags.json) return printJson(created);
-  say([
-    `Created ${dim(created.id)} for ${org.name} (${created.scopes.join(' ') || 'no scopes'}; ${created.rateLimitPolicy.rps}/s, ${created.rateLimitPolicy.rpm}/min):`,
-    `  ${created.key}`,
-    dim('  Store it now: the key is shown only this once.'),
-  ].join('\n'));
+  say(
+    [
+      `Created ${dim(created.id)} for ${org.name} (${created.scopes.join(' ') || 'no scopes'}; ${created.rateLimitPolicy.rps}/s, ${created.rateLimitPolicy.rpm}/min):`,
+      `  ${created.key}`,
+      dim('  Store it now: the key is shown only this once.'),
+    ].join('\n'),
+  );
 }
 
 export async function runOrgKeysRevoke(given: string, flags: ScriptFlags): Promise<void> {

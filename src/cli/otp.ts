@@ -23,5 +23,10 @@ export async function runOtp(target: string | undefined, flags: OtpFlags): Promi
   });
   if (flags.json) return printJson(codes);
   if (codes.length === 0) return say(target === undefined ? 'No verification codes sent yet' : `No verification codes sent to ${target}`);
-  say(table(['CHANNEL', 'TARGET', 'CODE', 'STATUS', 'EXPIRES AT', 'SENT AT'], codes.map((c) => [c.channel, c.target, c.code, c.status, c.expiresAt, c.createdAt])));
+  say(
+    table(
+      ['CHANNEL', 'TARGET', 'CODE', 'STATUS', 'EXPIRES AT', 'SENT AT'],
+      codes.map((c) => [c.channel, c.target, c.code, c.status, c.expiresAt, c.createdAt]),
+    ),
+  );
 }

@@ -34,7 +34,8 @@ export async function runParity(flags: ParityFlags): Promise<void> {
     report = await client.parity();
   } catch (err) {
     // the reason says how to start a proxy; the bare 404 message would not
-    if (err instanceof ControlPlaneError && err.status === 404) throw new Error(`${flags.url} is not a parity proxy: start one with \`sandbox proxy --target <url>\` and pass its URL as --url`);
+    if (err instanceof ControlPlaneError && err.status === 404)
+      throw new Error(`${flags.url} is not a parity proxy: start one with \`sandbox proxy --target <url>\` and pass its URL as --url`);
     throw err;
   }
   if (flags.junit !== undefined) {
@@ -84,7 +85,13 @@ export function parityTable(report: ParityReport, rows = DEFAULT_ROWS): string {
   const lines = drift(report);
   const out = [summary(report)];
   if (lines.length > 0) {
-    out.push('', table(['COUNT', 'KIND', 'OPERATION', 'FIELD', 'TARGET', 'SANDBOX', 'FIRST REQUEST'], lines.slice(0, rows).map((d) => [String(d.count), d.kind, operation(d), d.field, cell(d.target), cell(d.sandbox), d.requestId])).trimEnd());
+    out.push(
+      '',
+      table(
+        ['COUNT', 'KIND', 'OPERATION', 'FIELD', 'TARGET', 'SANDBOX', 'FIRST REQUEST'],
+        lines.slice(0, rows).map((d) => [String(d.count), d.kind, operation(d), d.field, cell(d.target), cell(d.sandbox), d.requestId]),
+      ).trimEnd(),
+    );
     if (lines.length > rows) out.push(`… and ${plural(lines.length - rows, 'more difference')} (--json or --markdown for all)`);
   }
   const unknown = unknownLine(report);
@@ -102,7 +109,10 @@ export function parityMarkdown(report: ParityReport): string {
   const lines = drift(report);
   if (lines.length > 0) {
     out.push('', '| Count | Kind | Operation | Field | Target | Sandbox | First request |', '|---:|---|---|---|---|---|---|');
-    for (const d of lines) out.push(`| ${d.count} | ${d.kind} | \`${mdCell(operation(d))}\` | ${d.field ? `\`${mdCell(d.field)}\`` : ''} | ${mdCell(cell(d.target))} | ${mdCell(cell(d.sandbox))} | ${mdCell(d.requestId)} |`);
+    for (const d of lines)
+      out.push(
+        `| ${d.count} | ${d.kind} | \`${mdCell(operation(d))}\` | ${d.field ? `\`${mdCell(d.field)}\`` : ''} | ${mdCell(cell(d.target))} | ${mdCell(cell(d.sandbox))} | ${mdCell(d.requestId)} |`,
+      );
   }
   const unknown = unknownLine(report);
   if (unknown) out.push('', mdCell(unknown));
@@ -119,14 +129,27 @@ export function parityMarkdown(report: ParityReport): string {
  */
 export function parityJunit(report: ParityReport): string {
   const lines = drift(report);
-  const testcase = (d: Difference, inner: string) => `    <testcase classname="parity.${d.kind}" name="${xml(`${operation(d)}${d.field ? ` ${d.field}` : ''}`)}">${inner}</testcase>`;
+  const testcase = (d: Difference, inner: string) =>
+    `    <testcase classname="parity.${d.kind}" name="${xml(`${operation(d)}${d.field ? ` ${d.field}` : ''}`)}">${inner}</testcase>`;
   const cases = lines.map((d) =>
-    testcase(d, `<failure type="${d.kind}" message="${xml(`target: ${cell(d.target, 200)}; sandbox: ${cell(d.sandbox, 200)}`)}">${xml(`${plural(d.count, 'request')}, the first ${d.requestId} (sandbox parity; GET /__sandbox/parity/examples/${d.requestId})`)}</failure>`),
+    testcase(
+      d,
+      `<failure type="${d.kind}" message="${xml(`target: ${cell(d.target, 200)}; sandbox: ${cell(d.sandbox, 200)}`)}">${xml(`${plural(d.count, 'request')}, the first ${d.requestId} (sandbox parity; GET /__sandbox/parity/examples/${d.requestId})`)}</failure>`,
+    ),
   );
   if (cases.length === 0) cases.push(`    <testcase classname="parity" name="${xml(summary(report))}"/>`);
-  const unknown = unknownIds(report).map((d) => testcase(d, `<skipped message="${xml(`data, not drift: ${plural(d.count, 'id')} unknown to the sandbox, e.g. ${cell(d.target, 200)}`)}"/>`));
-  const notCompared = (report.notCompared ?? []).map((n: NotCompared) => `    <testcase classname="parity.not-compared.${n.reason}" name="${xml(`${n.method} ${n.path}`)}"><skipped message="${xml(`${n.detail} (${plural(n.count, 'request')}, the first ${n.requestId})`)}"/></testcase>`);
-  const suite = (name: string, body: string[], failures: number, skipped: number) => [`  <testsuite name="${name}" tests="${body.length}" failures="${failures}" errors="0" skipped="${skipped}">`, ...body, '  </testsuite>'];
+  const unknown = unknownIds(report).map((d) =>
+    testcase(d, `<skipped message="${xml(`data, not drift: ${plural(d.count, 'id')} unknown to the sandbox, e.g. ${cell(d.target, 200)}`)}"/>`),
+  );
+  const notCompared = (report.notCompared ?? []).map(
+    (n: NotCompared) =>
+      `    <testcase classname="parity.not-compared.${n.reason}" name="${xml(`${n.method} ${n.path}`)}"><skipped message="${xml(`${n.detail} (${plural(n.count, 'request')}, the first ${n.requestId})`)}"/></testcase>`,
+  );
+  const suite = (name: string, body: string[], failures: number, skipped: number) => [
+    `  <testsuite name="${name}" tests="${body.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    ...body,
+    '  </testsuite>',
+  ];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="travel-commerce-sandbox parity" tests="${cases.length + unknown.length + notCompared.length}" failures="${lines.length}" errors="0" skipped="${unknown.length + notCompared.length}">`,

@@ -25,7 +25,8 @@ export async function runRateLimitShow(flags: ScriptFlags): Promise<void> {
 
 export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
   if (flags.key && flags.workspace) throw new Error('name --workspace or --key, not both');
-  if (flags.window !== undefined && flags.window !== 'burst' && flags.window !== 'minute') throw new Error(`--window must be burst or minute (default: both), not "${flags.window}"`);
+  if (flags.window !== undefined && flags.window !== 'burst' && flags.window !== 'minute')
+    throw new Error(`--window must be burst or minute (default: both), not "${flags.window}"`);
   const client = await controlClient(flags);
   const workspaces = await client.workspaces();
   const target = flags.key ? await keyTarget(client, flags.key) : { workspaceId: (await resolveWorkspace(client, flags.workspace)).id };
@@ -45,7 +46,8 @@ export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
 export function exhaustedLine(bucket: RateBucketSummary, who: string, nowMs: number, window?: 'burst' | 'minute'): string {
   const burst = `its burst (${bucket.burst})`;
   // --window burst (issue 38): one token comes back within a second; the minute window is untouched
-  if (window === 'burst') return `Emptied ${who}'s burst (${bucket.burst}): the next request gets 429 until a token comes back (${bucket.remaining} of the minute's ${bucket.limit} requests left)`;
+  if (window === 'burst')
+    return `Emptied ${who}'s burst (${bucket.burst}): the next request gets 429 until a token comes back (${bucket.remaining} of the minute's ${bucket.limit} requests left)`;
   if (window === 'minute' && bucket.reset !== null) {
     const inSeconds = Math.max(0, Math.ceil((bucket.reset * 1000 - nowMs) / 1000));
     return `Emptied ${who}'s minute window (${bucket.limit} requests), not its burst: requests get 429 until the window refills at ${new Date(bucket.reset * 1000).toISOString()}, in ${inSeconds} s of sandbox time`;

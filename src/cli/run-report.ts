@@ -26,16 +26,23 @@ export function summaryLines(report: RunReport, allowed: ReadonlySet<string> = n
   const statuses: Record<string, number> = {};
   for (const op of report.operations) for (const [status, count] of Object.entries(op.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
   const sorted = Object.fromEntries(Object.entries(statuses).sort(([a], [b]) => Number(a) - Number(b)));
-  const lines = [`sandbox: ${plural(report.requests, 'request')} to /v1${report.requests ? ` (${statusList(sorted)})` : ''}; ${called} of ${plural(total, 'operation')} called`];
+  const lines = [
+    `sandbox: ${plural(report.requests, 'request')} to /v1${report.requests ? ` (${statusList(sorted)})` : ''}; ${called} of ${plural(total, 'operation')} called`,
+  ];
   const width = Math.max(0, ...report.operations.slice(0, TOP_OPERATIONS).map((op) => operationName(op).length));
-  for (const op of report.operations.slice(0, TOP_OPERATIONS)) lines.push(`  ${operationName(op).padEnd(width)}  ${String(op.requests).padStart(5)}  ${statusList(op.statuses)}`);
+  for (const op of report.operations.slice(0, TOP_OPERATIONS))
+    lines.push(`  ${operationName(op).padEnd(width)}  ${String(op.requests).padStart(5)}  ${statusList(op.statuses)}`);
   if (report.operations.length > TOP_OPERATIONS) lines.push(`  ... and ${plural(report.operations.length - TOP_OPERATIONS, 'more operation')}`);
   if (report.neverCalled.length > 0) {
-    const named = report.neverCalled.slice(0, NEVER_CALLED_NAMED).map((op) => op.operationId).join(', ');
+    const named = report.neverCalled
+      .slice(0, NEVER_CALLED_NAMED)
+      .map((op) => op.operationId)
+      .join(', ');
     const more = report.neverCalled.length > NEVER_CALLED_NAMED ? `, +${report.neverCalled.length - NEVER_CALLED_NAMED} more` : '';
     lines.push(`never called (${report.neverCalled.length}): ${named}${more}`);
   }
-  for (const w of report.warnings.slice(0, 3)) lines.push(`warning ${w.code} x${w.count}${allowed.has(w.code) ? ' (allowed)' : ''}, e.g. ${w.example.method} ${w.example.path} (${w.example.requestId})`);
+  for (const w of report.warnings.slice(0, 3))
+    lines.push(`warning ${w.code} x${w.count}${allowed.has(w.code) ? ' (allowed)' : ''}, e.g. ${w.example.method} ${w.example.path} (${w.example.requestId})`);
   if (report.warnings.length > 3) lines.push(`  ... and ${plural(report.warnings.length - 3, 'more warning code')}`);
   if (report.refusals.length > 0) lines.push(`refusals: ${report.refusals.map((r) => `${r.code} x${r.count}`).join(', ')}`);
   if (report.rateLimits.refused + report.rateLimits.reported > 0) {
@@ -45,7 +52,6 @@ export function summaryLines(report: RunReport, allowed: ReadonlySet<string> = n
   if (sent + failed + pending > 0) lines.push(`webhooks: ${sent} sent, ${failed} failed, ${pending} pending`);
   return lines;
 }
-
 
 /** JUnit XML as Jenkins, GitLab and GitHub's test reporters read it. */
 export function junitXml(report: RunReport, allowed: ReadonlySet<string> = new Set()): string {
@@ -65,10 +71,14 @@ export function junitXml(report: RunReport, allowed: ReadonlySet<string> = new S
     const codes = warned.map(([code, count]) => `${code} x${count}`).join(', ');
     const examples = warned.map(([code]) => report.warnings.find((w) => w.code === code)).filter((w) => w !== undefined);
     const detail = examples.map((w) => `${w.code}: ${w.example.message} (e.g. ${w.example.method} ${w.example.path}, ${w.example.requestId})`).join('\n');
-    cases.push(`    <testcase classname="sandbox.v1" name="${xml(name)}"><failure type="X-Sandbox-Warning" message="${xml(`accepted only by guessing: ${codes}`)}">${xml(detail)}</failure>${out}</testcase>`);
+    cases.push(
+      `    <testcase classname="sandbox.v1" name="${xml(name)}"><failure type="X-Sandbox-Warning" message="${xml(`accepted only by guessing: ${codes}`)}">${xml(detail)}</failure>${out}</testcase>`,
+    );
   }
   for (const op of report.neverCalled) {
-    cases.push(`    <testcase classname="sandbox.v1" name="${xml(`${op.operationId} (${op.method} ${op.path})`)}"><skipped message="never called"/></testcase>`);
+    cases.push(
+      `    <testcase classname="sandbox.v1" name="${xml(`${op.operationId} (${op.method} ${op.path})`)}"><skipped message="never called"/></testcase>`,
+    );
   }
   const counts = `tests="${cases.length}" failures="${failures}" errors="0" skipped="${report.neverCalled.length}"`;
   return [

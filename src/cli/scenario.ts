@@ -77,7 +77,9 @@ export async function runScenarioRun(nameOrFile: string, flags: ScenarioFlags): 
 
 async function runChecked(scenario: Scenario, flags: ScenarioFlags, token: string | undefined): Promise<void> {
   let own: Sandbox | undefined;
-  const url = flags.url ?? (own = await createSandbox({ port: 0, storage: 'memory', clock: scenario.sandbox.clock, enforceRateLimits: scenario.sandbox.enforceRateLimits })).url;
+  const url =
+    flags.url ??
+    (own = await createSandbox({ port: 0, storage: 'memory', clock: scenario.sandbox.clock, enforceRateLimits: scenario.sandbox.enforceRateLimits })).url;
   const print = (step: StepResult) => {
     if (flags.json) return;
     process.stdout.write(step.passed ? `  ${green('✓')} ${step.name}\n` : `  ${yellow('✗')} ${step.name}\n      ${step.message}\n`);
@@ -86,7 +88,10 @@ async function runChecked(scenario: Scenario, flags: ScenarioFlags, token: strin
   try {
     const result = await runScenario(scenario, { url, token }, print);
     if (flags.json) printJson(result);
-    else process.stdout.write(`${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${plural(result.total, 'step')} passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`);
+    else
+      process.stdout.write(
+        `${result.passed ? green('passed') : yellow('failed')}: ${result.steps.filter((s) => s.passed).length} of ${plural(result.total, 'step')} passed${result.notReached ? `, ${result.notReached} not reached` : ''}\n`,
+      );
     process.exitCode = result.passed ? 0 : 1;
   } finally {
     await own?.stop();

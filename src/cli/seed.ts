@@ -37,7 +37,12 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
   const interrupt = stopBetweenChunks();
   for (let i = 1; i <= steps && !interrupt.asked; i++) {
     const part = { products: Math.round((products * i) / steps) - asked.products, bookings: Math.round((bookings * i) / steps) - asked.bookings };
-    const result = await client.seed({ workspaceId: workspace.id, products: part.products, bookings: part.bookings, ...(flags.seed !== undefined ? { seed: flags.seed } : {}) });
+    const result = await client.seed({
+      workspaceId: workspace.id,
+      products: part.products,
+      bookings: part.bookings,
+      ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    });
     results.push(result);
     asked.products += part.products;
     asked.bookings += part.bookings;
@@ -50,13 +55,19 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
   if (interrupt.asked && results.length < steps) stoppedEarly(workspace.name, mergeResults(results, { products, bookings }));
   const result = mergeResults(results, { products, bookings });
   if (flags.json) return printJson(result);
-  const added = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => plural(n, n === 1 ? singular(name) : name, name));
-  say([
-    `Seeded ${workspace.name} (seed ${result.seed}) in ${result.ms} ms: ${added.join(', ') || 'nothing to add'}`,
-    ...(result.updated.departures > 0 ? [dim(`  ${plural(result.updated.departures, 'existing departure')} took seats`)] : []),
-    ...((result.created.products ?? 0) > products ? [dim(`  ${plural((result.created.products ?? 0) - products, 'product')} added so that the bookings find seats`)] : []),
-    ...(result.shortfall ? [`  ${result.shortfall}`] : []),
-  ].join('\n'));
+  const added = Object.entries(result.created)
+    .filter(([, n]) => n > 0)
+    .map(([name, n]) => plural(n, n === 1 ? singular(name) : name, name));
+  say(
+    [
+      `Seeded ${workspace.name} (seed ${result.seed}) in ${result.ms} ms: ${added.join(', ') || 'nothing to add'}`,
+      ...(result.updated.departures > 0 ? [dim(`  ${plural(result.updated.departures, 'existing departure')} took seats`)] : []),
+      ...((result.created.products ?? 0) > products
+        ? [dim(`  ${plural((result.created.products ?? 0) - products, 'product')} added so that the bookings find seats`)]
+        : []),
+      ...(result.shortfall ? [`  ${result.shortfall}`] : []),
+    ].join('\n'),
+  );
 }
 
 /**
@@ -82,12 +93,21 @@ function stopBetweenChunks(): { readonly asked: boolean; release(): void } {
 
 /** What an interrupted run made, that it is kept, and how to undo it; exit 130 as a shell's Ctrl-C. */
 function stoppedEarly(workspaceName: string, result: SeedResult): never {
-  const made = Object.entries(result.created).filter(([, n]) => n > 0).map(([name, n]) => `${n.toLocaleString('en')} ${name}`);
-  const asked = [result.requested.bookings ? `${result.requested.bookings.toLocaleString('en')} bookings` : '', result.requested.products ? `${result.requested.products.toLocaleString('en')} products` : ''].filter(Boolean).join(' and ');
-  process.stderr.write([
-    `sandbox: seed stopped by Ctrl-C between chunks; ${workspaceName} keeps what was made: ${made.join(', ') || 'nothing'} (of ${asked} asked)`,
-    `  to undo it: \`sandbox reset\` (every workspace back to its fixtures), \`sandbox workspace reset ${shellWord(workspaceName)}\` (this one alone), or \`sandbox snapshot restore <name>\` for a snapshot saved before`,
-  ].join('\n') + '\n');
+  const made = Object.entries(result.created)
+    .filter(([, n]) => n > 0)
+    .map(([name, n]) => `${n.toLocaleString('en')} ${name}`);
+  const asked = [
+    result.requested.bookings ? `${result.requested.bookings.toLocaleString('en')} bookings` : '',
+    result.requested.products ? `${result.requested.products.toLocaleString('en')} products` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  process.stderr.write(
+    [
+      `sandbox: seed stopped by Ctrl-C between chunks; ${workspaceName} keeps what was made: ${made.join(', ') || 'nothing'} (of ${asked} asked)`,
+      `  to undo it: \`sandbox reset\` (every workspace back to its fixtures), \`sandbox workspace reset ${shellWord(workspaceName)}\` (this one alone), or \`sandbox snapshot restore <name>\` for a snapshot saved before`,
+    ].join('\n') + '\n',
+  );
   process.exit(130);
 }
 
@@ -106,7 +126,9 @@ function mergeResults(results: SeedResult[], requested: { products: number; book
     // a departure may take seats in several steps: this counts it once per step
     updated: { departures: results.reduce((n, r) => n + r.updated.departures, 0) },
     requested,
-    ...(made < requested.bookings ? { shortfall: `created ${made.toLocaleString('en')} of ${requested.bookings.toLocaleString('en')} bookings: ${why ?? 'the departures sold out'}` } : {}),
+    ...(made < requested.bookings
+      ? { shortfall: `created ${made.toLocaleString('en')} of ${requested.bookings.toLocaleString('en')} bookings: ${why ?? 'the departures sold out'}` }
+      : {}),
     ms: Math.round(results.reduce((n, r) => n + r.ms, 0) * 100) / 100,
   };
 }
@@ -125,7 +147,11 @@ function productsText(made: number, asked: number): string {
  * what the sandbox has made so far, of the `products` and `bookings` asked; `fraction` is how far
  * through its steps the run is (so a run that falls short still ends at 100%, saying what it made).
  */
-export function progressReporter(products: number, bookings: number, out: NodeJS.WriteStream = process.stderr): (made: { products: number; bookings: number }, fraction: number) => void {
+export function progressReporter(
+  products: number,
+  bookings: number,
+  out: NodeJS.WriteStream = process.stderr,
+): (made: { products: number; bookings: number }, fraction: number) => void {
   return (made, fraction) => {
     const text = `${productsText(made.products, products)}, ${made.bookings}/${bookings} bookings`;
     if (out.isTTY) {

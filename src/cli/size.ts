@@ -6,7 +6,19 @@ import { InvalidArgumentError } from 'commander';
  * mb = 1024 kb, gb = 1024 mb; `kib`, `mib`, `gib` and a bare `k`, `m`, `g` are the same), any
  * case; a fraction is rounded down to a whole byte.
  */
-const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 const SIZE = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i;
 
 /** The bytes of `text`, or null when it is not a size. */
@@ -19,7 +31,12 @@ export function parseSize(text: string): number | null {
 
 /** How a size is said back: the largest binary unit it is a whole number of. */
 export function formatSize(bytes: number): string {
-  for (const [unit, size] of [['gb', 1024 ** 3], ['mb', 1024 ** 2], ['kb', 1024]] as const) if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
+  for (const [unit, size] of [
+    ['gb', 1024 ** 3],
+    ['mb', 1024 ** 2],
+    ['kb', 1024],
+  ] as const)
+    if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
   return `${bytes} bytes`;
 }
 

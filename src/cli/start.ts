@@ -159,7 +159,8 @@ function printStopped(summary: StopSummary, flags: StartFlags): void {
  * terminal it prints one line with the URL, then plain log lines.
  */
 async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => void): Promise<void> {
-  if (!process.stdout.isTTY) process.stdout.write(`travel-commerce-sandbox is serving ${sandbox.url} (no terminal: logging one line per request, delivery and event)\n`);
+  if (!process.stdout.isTTY)
+    process.stdout.write(`travel-commerce-sandbox is serving ${sandbox.url} (no terminal: logging one line per request, delivery and event)\n`);
   const { openStartDashboard } = await import('./dashboard.ts');
   await openStartDashboard(sandbox.url, sandbox.controlToken, shutdown);
 }
@@ -225,7 +226,7 @@ export function startSummary(sandbox: Sandbox) {
       id: w.id,
       name: w.name,
       mode: w.mode,
-      keys: w.keys.map((k: FixtureWorkspace["keys"][number]) => ({ id: k.id, name: k.name, key: k.key, scopes: k.scopes })),
+      keys: w.keys.map((k: FixtureWorkspace['keys'][number]) => ({ id: k.id, name: k.name, key: k.key, scopes: k.scopes })),
     })),
   };
 }
@@ -235,7 +236,9 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
   const lines = [
     '',
     `${green('●')} ${bold('travel-commerce-sandbox')} is serving ${cyan(sandbox.url)}`,
-    dim(`  data: ${flags.inMemory ? 'in memory' : sandbox.store.path}   clock: ${clockLine(sandbox.clockOrigin)}   rate limits: ${flags.rateLimits ? 'enforced' : 'reported, not enforced'}`),
+    dim(
+      `  data: ${flags.inMemory ? 'in memory' : sandbox.store.path}   clock: ${clockLine(sandbox.clockOrigin)}   rate limits: ${flags.rateLimits ? 'enforced' : 'reported, not enforced'}`,
+    ),
     '',
   ];
   for (const w of sandbox.workspaces) {
@@ -246,7 +249,10 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
     }
     // the README's key books here: offer a departure a first booking can take (issue 37)
     const bookable = w.mode === 'sandbox' ? firstBookableDeparture(sandbox.store, w.id, sandbox.clock.isoIn(w.id).slice(0, 10)) : null;
-    if (bookable) lines.push(`    ${'bookable'.padEnd(16)} ${bookable.departure.id}  ${dim(`${bookable.productTitle}, ${bookable.departure.startDate}, ${bookable.departure.seatsLeft} seats left`)}`);
+    if (bookable)
+      lines.push(
+        `    ${'bookable'.padEnd(16)} ${bookable.departure.id}  ${dim(`${bookable.productTitle}, ${bookable.departure.startDate}, ${bookable.departure.seatsLeft} seats left`)}`,
+      );
     lines.push('');
   }
   lines.push(`  inspector      ${cyan(sandboxInspectorUrl(sandbox))}`);

@@ -30,7 +30,12 @@ export async function runSnapshotList(flags: ScriptFlags): Promise<void> {
   const snapshots = await client.snapshots();
   if (flags.json) return printJson(snapshots);
   if (snapshots.length === 0) return say('No snapshots; save one with `sandbox snapshot save <name>`');
-  say(table(['NAME', 'SAVED AT (SANDBOX TIME)', 'SIZE'], snapshots.map((s) => [s.name, s.createdAt, formatBytes(s.bytes)])));
+  say(
+    table(
+      ['NAME', 'SAVED AT (SANDBOX TIME)', 'SIZE'],
+      snapshots.map((s) => [s.name, s.createdAt, formatBytes(s.bytes)]),
+    ),
+  );
 }
 
 /** Without a file, the JSON goes to stdout (so `> file` and pipes work); --json then changes nothing. */
@@ -62,7 +67,8 @@ export async function runSnapshotImport(file: string, flags: ScriptFlags): Promi
   try {
     imported = await (await controlClient(flags)).importState(json);
   } catch (err) {
-    if (err instanceof ControlPlaneError && /malformed json/i.test(err.message)) throw new Error(`${file} is not valid JSON (export one with \`sandbox snapshot export\`)`);
+    if (err instanceof ControlPlaneError && /malformed json/i.test(err.message))
+      throw new Error(`${file} is not valid JSON (export one with \`sandbox snapshot export\`)`);
     if (err instanceof ControlPlaneError && err.status < 500) throw new Error(`${file} cannot be imported: ${err.message}`);
     throw err;
   }

@@ -31,7 +31,13 @@ export function endNow(why: string): void {
 export function armStopDeadline(drainMs: number, flushMs = FLUSH_GRACE_MS): (code: number) => void {
   const graceMs = drainMs + flushMs;
   const deadline = Date.now() + graceMs;
-  setTimeout(() => endNow(`stopping took longer than ${graceMs / 1000} s (--stop-timeout ${drainMs / 1000} s for the requests in flight, then ${flushMs / 1000} s to flush)`), graceMs);
+  setTimeout(
+    () =>
+      endNow(
+        `stopping took longer than ${graceMs / 1000} s (--stop-timeout ${drainMs / 1000} s for the requests in flight, then ${flushMs / 1000} s to flush)`,
+      ),
+    graceMs,
+  );
   return function exitWhenIdle(code: number): void {
     // a file-system call still in flight may never return (see above): wait for it, up to the deadline
     if (!process.getActiveResourcesInfo().some((kind) => kind.startsWith('FSReq'))) process.exit(code);

@@ -21,7 +21,13 @@ export async function runTrigger(type: string, flags: TriggerFlags): Promise<voi
   const add = parseAssignments('--add', flags.add);
   const client = await controlClient(flags);
   const workspace = await webhookWorkspace(client, flags.workspace);
-  const { event, deliveryIds } = await client.emitEvent({ workspaceId: workspace.id, type, ...(data ? { data } : {}), ...(override ? { override } : {}), ...(add ? { add } : {}) });
+  const { event, deliveryIds } = await client.emitEvent({
+    workspaceId: workspace.id,
+    type,
+    ...(data ? { data } : {}),
+    ...(override ? { override } : {}),
+    ...(add ? { add } : {}),
+  });
   if (flags.json) return printJson({ event, deliveryIds });
   const count = deliveryIds.length;
   process.stdout.write(`Emitted ${event.type} ${dim(event.id)} in ${workspace.name}: ${count} ${count === 1 ? 'delivery' : 'deliveries'} queued\n`);

@@ -16,7 +16,10 @@ export const didYouMean = (word: string | undefined): string => (word === undefi
  * hint, see onUnknownOption) keeps its words; only the prefix and quotes change.
  */
 export function usageLine(text: string, path: string): string {
-  const [first = '', ...rest] = text.replace(/^error: /, '').trimEnd().split('\n');
+  const [first = '', ...rest] = text
+    .replace(/^error: /, '')
+    .trimEnd()
+    .split('\n');
   const similar = /^\(Did you mean (?:one of )?(.+)\?\)$/.exec(rest.join(' ').trim())?.[1]?.split(', ')[0];
   const help = ` (${path} --help)`;
   let m: RegExpExecArray | null;

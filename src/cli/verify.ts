@@ -32,7 +32,8 @@ interface Expectation {
 }
 
 function expectation(flags: VerifyFlags): Expectation {
-  if (flags.count !== undefined && (flags.atLeast !== undefined || flags.atMost !== undefined)) throw new Error('--count is exact: give it alone, or --at-least and/or --at-most');
+  if (flags.count !== undefined && (flags.atLeast !== undefined || flags.atMost !== undefined))
+    throw new Error('--count is exact: give it alone, or --at-least and/or --at-most');
   if (flags.count !== undefined) return { min: flags.count, max: flags.count, text: `exactly ${flags.count}` };
   const min = flags.atLeast ?? (flags.atMost === undefined ? 1 : 0);
   const max = flags.atMost ?? Infinity;
@@ -80,11 +81,23 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
   const matching = window.filter((e) => differences(e).length === 0);
   const ok = matching.length >= expected.min && matching.length <= expected.max;
   const tooMany = matching.length > expected.max;
-  const misses = ok || tooMany ? [] : window.map((e) => ({ entry: e, differs: differences(e) })).filter((m) => m.differs.length === 1).slice(-MISSES_SHOWN);
+  const misses =
+    ok || tooMany
+      ? []
+      : window
+          .map((e) => ({ entry: e, differs: differences(e) }))
+          .filter((m) => m.differs.length === 1)
+          .slice(-MISSES_SHOWN);
   const pattern = [flags.method?.toUpperCase() ?? 'any method', flags.path ?? 'any path', flags.status ? `status ${flags.status}` : 'any status'].join(' ');
   const summary = `${matching.length} ${matching.length === 1 ? 'request matches' : 'requests match'} ${pattern}${workspaceId ? ` in ${workspaceId}` : ''}${flags.since ? ` since ${flags.since}` : ''}; expected ${expected.text}`;
   if (flags.json) {
-    printJson({ ok, matched: matching.length, expected: expected.text, requests: matching, nearestMisses: misses.map((m) => ({ ...m.entry, differs: m.differs })) });
+    printJson({
+      ok,
+      matched: matching.length,
+      expected: expected.text,
+      requests: matching,
+      nearestMisses: misses.map((m) => ({ ...m.entry, differs: m.differs })),
+    });
   } else if (ok) {
     say(summary);
   } else {

@@ -13,11 +13,12 @@ export function defaultWebhookWorkspace(workspaces: readonly WorkspaceSummary[])
   if (sandboxMode.length === 1) return sandboxMode[0]!;
   if (sandboxMode.length === 0 && fixtures.length === 1) return fixtures[0]!;
   const candidates = (sandboxMode.length > 0 ? sandboxMode : fixtures).map((w) => `"${w.name}" (${w.id})`).join(', ');
-  throw new Error(`which workspace? ${sandboxMode.length > 0 ? 'several are in sandbox mode' : 'none is in sandbox mode'}: ${candidates}; choose one with --workspace`);
+  throw new Error(
+    `which workspace? ${sandboxMode.length > 0 ? 'several are in sandbox mode' : 'none is in sandbox mode'}: ${candidates}; choose one with --workspace`,
+  );
 }
 
 /** --workspace when given (resolved as every command does), else the default above. */
 export async function webhookWorkspace(client: ControlClient, given: string | undefined): Promise<WorkspaceSummary> {
   return given === undefined ? defaultWebhookWorkspace(await client.workspaces()) : resolveWorkspace(client, given);
 }
-

@@ -20,27 +20,49 @@ export interface WorkspaceCreateFlags extends ScriptFlags {
 export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<void> {
   if (flags.mode !== undefined && flags.mode !== 'live' && flags.mode !== 'sandbox') throw new Error(`--mode must be live or sandbox, not "${flags.mode}"`);
   const mode = flags.mode as 'live' | 'sandbox' | undefined; // checked above
-  if (flags.rateLimits !== undefined && flags.rateLimits !== 'enforce' && flags.rateLimits !== 'report') throw new Error(`--rate-limits must be enforce or report, not "${flags.rateLimits}"`);
+  if (flags.rateLimits !== undefined && flags.rateLimits !== 'enforce' && flags.rateLimits !== 'report')
+    throw new Error(`--rate-limits must be enforce or report, not "${flags.rateLimits}"`);
   const rateLimits = flags.rateLimits as 'enforce' | 'report' | undefined; // checked above
   const client = await controlClient(flags);
   // --template as --workspace: an id, a name or an unambiguous part of one, among the fixture workspaces
-  const template = flags.template === undefined ? undefined : pickWorkspace((await client.workspaces()).filter((w) => !w.created), flags.template).id;
-  const body = { ...(template ? { template } : {}), ...(mode ? { mode } : {}), ...(flags.name ? { name: flags.name } : {}), ...(rateLimits ? { rateLimits } : {}) };
+  const template =
+    flags.template === undefined
+      ? undefined
+      : pickWorkspace(
+          (await client.workspaces()).filter((w) => !w.created),
+          flags.template,
+        ).id;
+  const body = {
+    ...(template ? { template } : {}),
+    ...(mode ? { mode } : {}),
+    ...(flags.name ? { name: flags.name } : {}),
+    ...(rateLimits ? { rateLimits } : {}),
+  };
   const created = await client.createWorkspace(body);
   if (flags.json) return printJson(created);
-  say([
-    `Created ${created.name} ${dim(created.id)} (${created.mode}, rate limits: ${created.rateLimits}, from ${created.templateId}):`,
-    // the id beside the key: `keys revoke` and `ratelimit exhaust --key` take it (issue 38)
-    ...created.keys.map((k) => `  ${k.key}  ${k.id}  ${dim(k.scopes === null ? 'full access' : k.scopes.join(' '))}`),
-    dim('  Store the keys now: they are shown only this once.'),
-  ].join('\n'));
+  say(
+    [
+      `Created ${created.name} ${dim(created.id)} (${created.mode}, rate limits: ${created.rateLimits}, from ${created.templateId}):`,
+      // the id beside the key: `keys revoke` and `ratelimit exhaust --key` take it (issue 38)
+      ...created.keys.map((k) => `  ${k.key}  ${k.id}  ${dim(k.scopes === null ? 'full access' : k.scopes.join(' '))}`),
+      dim('  Store the keys now: they are shown only this once.'),
+    ].join('\n'),
+  );
 }
 
 export async function runWorkspaceList(flags: ScriptFlags): Promise<void> {
   const client = await controlClient(flags);
   const workspaces: WorkspaceSummary[] = await client.workspaces();
-  if (flags.json) return printJson(workspaces.map(({ id, name, mode, created, templateId }) => ({ id, name, mode, created: created ?? false, templateId: templateId ?? null })));
-  say(table(['ID', 'NAME', 'MODE', 'KIND'], workspaces.map((w) => [w.id, w.name, w.mode, w.created ? `created from ${w.templateId}` : 'fixture'])));
+  if (flags.json)
+    return printJson(
+      workspaces.map(({ id, name, mode, created, templateId }) => ({ id, name, mode, created: created ?? false, templateId: templateId ?? null })),
+    );
+  say(
+    table(
+      ['ID', 'NAME', 'MODE', 'KIND'],
+      workspaces.map((w) => [w.id, w.name, w.mode, w.created ? `created from ${w.templateId}` : 'fixture']),
+    ),
+  );
 }
 
 export async function runWorkspaceDelete(given: string, flags: ScriptFlags): Promise<void> {

@@ -15,10 +15,13 @@ import { registerControl } from './index.ts';
  */
 export async function buildControlApp(ctx: SandboxContext, resources: readonly ResourceModule[]): Promise<FastifyInstance> {
   const app = createBaseApp(ctx);
-  app.withTypeProvider<ZodTypeProvider>().register(async (control) => {
-    registerControlScope(control, ctx);
-    await registerControl(control, ctx, resources);
-  }, { prefix: CONTROL_PREFIX });
+  app.withTypeProvider<ZodTypeProvider>().register(
+    async (control) => {
+      registerControlScope(control, ctx);
+      await registerControl(control, ctx, resources);
+    },
+    { prefix: CONTROL_PREFIX },
+  );
   await app.ready();
   return app;
 }

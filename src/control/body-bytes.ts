@@ -47,4 +47,5 @@ export function registerBodyBytesParser(scope: FastifyInstance, bodyLimit: numbe
 
 /** the codes the error handler answers 413 and 400 for (src/http/error-handler.ts) */
 const tooLarge = () => Object.assign(new Error('Request body is too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 });
-const lengthMismatch = () => Object.assign(new Error('Content-Length does not match the body'), { code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', statusCode: 400 });
+const lengthMismatch = () =>
+  Object.assign(new Error('Content-Length does not match the body'), { code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', statusCode: 400 });

@@ -25,7 +25,11 @@ export class SandboxNotRunningError extends Error {
 /** The control plane answered with an error status; `message` is its `error` text. */
 export class ControlPlaneError extends Error {
   override readonly name = 'ControlPlaneError';
-  constructor(readonly status: number, message: string, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
     super(message);
   }
 }
@@ -42,7 +46,8 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 /** A route's input may be left out when nothing in it is required. */
-type CallArgs<R extends ControlRoute> = {} extends RouteInput<R> ? [input?: RouteInput<R>, options?: CallOptions] : [input: RouteInput<R>, options?: CallOptions];
+type CallArgs<R extends ControlRoute> =
+  {} extends RouteInput<R> ? [input?: RouteInput<R>, options?: CallOptions] : [input: RouteInput<R>, options?: CallOptions];
 type Query = Record<string, unknown>;
 
 /** The answers' types, as the CLI, the dashboard and users' scripts name them (all from the route table). */
@@ -92,10 +97,18 @@ export class ControlClient {
   /** Calls one route of the table and returns the answer's text as sent (GET /state's database file). */
   async requestText<R extends ControlRoute>(route: R, ...[input, options]: CallArgs<R>): Promise<string> {
     const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: Query; body?: unknown };
-    return this.send(route.method, pathOf(route, params), { query, timeoutMs: options?.timeoutMs, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    return this.send(route.method, pathOf(route, params), {
+      query,
+      timeoutMs: options?.timeoutMs,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
   }
 
-  private async send(method: ControlMethod, path: string, options: { query?: Query | undefined; body?: string; timeoutMs?: number | undefined }): Promise<string> {
+  private async send(
+    method: ControlMethod,
+    path: string,
+    options: { query?: Query | undefined; body?: string; timeoutMs?: number | undefined },
+  ): Promise<string> {
     const url = new URL(`${this.baseUrl}/__sandbox${path}`);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     let res;
@@ -133,53 +146,123 @@ export class ControlClient {
 
   // Named shortcuts for the calls the CLI and the dashboard make; each is one route of the table.
 
-  health() { return this.request(ROUTES.health, {}, { timeoutMs: 5_000 }); }
+  health() {
+    return this.request(ROUTES.health, {}, { timeoutMs: 5_000 });
+  }
   /** asks a `sandbox start` sandbox to stop as SIGTERM would; answers at once, with the pid to wait for */
-  stop() { return this.request(ROUTES.stop, {}, { timeoutMs: 5_000 }); }
-  workspaces() { return this.request(ROUTES.workspaces); }
-  createWorkspace(body: RouteInput<typeof ROUTES.createWorkspace>['body'] = {}) { return this.request(ROUTES.createWorkspace, { body }); }
-  deleteWorkspace(id: string) { return this.request(ROUTES.deleteWorkspace, { params: { id } }); }
-  resetWorkspace(id: string) { return this.request(ROUTES.resetWorkspace, { params: { id } }, { timeoutMs: STATE_TIMEOUT_MS }); }
-  advanceWorkspaceClock(id: string, ms: number) { return this.request(ROUTES.advanceWorkspaceClock, { params: { id }, body: { ms } }); }
-  eventTypes() { return this.request(ROUTES.eventTypes); }
+  stop() {
+    return this.request(ROUTES.stop, {}, { timeoutMs: 5_000 });
+  }
+  workspaces() {
+    return this.request(ROUTES.workspaces);
+  }
+  createWorkspace(body: RouteInput<typeof ROUTES.createWorkspace>['body'] = {}) {
+    return this.request(ROUTES.createWorkspace, { body });
+  }
+  deleteWorkspace(id: string) {
+    return this.request(ROUTES.deleteWorkspace, { params: { id } });
+  }
+  resetWorkspace(id: string) {
+    return this.request(ROUTES.resetWorkspace, { params: { id } }, { timeoutMs: STATE_TIMEOUT_MS });
+  }
+  advanceWorkspaceClock(id: string, ms: number) {
+    return this.request(ROUTES.advanceWorkspaceClock, { params: { id }, body: { ms } });
+  }
+  eventTypes() {
+    return this.request(ROUTES.eventTypes);
+  }
 
   /** `override` replaces fields of the data and `add` adds new ones; keys are dotted paths (`customer.email`). */
-  emitEvent(body: RouteInput<typeof ROUTES.emitEvent>['body']) { return this.request(ROUTES.emitEvent, { body }); }
-  deliveries(query: RouteInput<typeof ROUTES.deliveries>['query'] = {}) { return this.request(ROUTES.deliveries, { query }); }
+  emitEvent(body: RouteInput<typeof ROUTES.emitEvent>['body']) {
+    return this.request(ROUTES.emitEvent, { body });
+  }
+  deliveries(query: RouteInput<typeof ROUTES.deliveries>['query'] = {}) {
+    return this.request(ROUTES.deliveries, { query });
+  }
 
   /** Creates, or reuses by URL, a subscription in a workspace, and returns its signing secret. */
-  ensureSubscription(body: RouteInput<typeof ROUTES.ensureSubscription>['body']) { return this.request(ROUTES.ensureSubscription, { body }); }
+  ensureSubscription(body: RouteInput<typeof ROUTES.ensureSubscription>['body']) {
+    return this.request(ROUTES.ensureSubscription, { body });
+  }
 
   /** The subscription to `url` in a workspace and its secret, without changing anything (404 when there is none). */
-  findSubscription(query: RouteInput<typeof ROUTES.findSubscription>['query']) { return this.request(ROUTES.findSubscription, { query }); }
-  setSubscriptionActive(id: string, body: RouteInput<typeof ROUTES.setSubscriptionActive>['body']) { return this.request(ROUTES.setSubscriptionActive, { params: { id }, body }); }
+  findSubscription(query: RouteInput<typeof ROUTES.findSubscription>['query']) {
+    return this.request(ROUTES.findSubscription, { query });
+  }
+  setSubscriptionActive(id: string, body: RouteInput<typeof ROUTES.setSubscriptionActive>['body']) {
+    return this.request(ROUTES.setSubscriptionActive, { params: { id }, body });
+  }
 
   /** The scopes /v1 routes require, with their resources and actions. */
-  scopes() { return this.request(ROUTES.scopes); }
-  createKey(workspaceId: string, body: RouteInput<typeof ROUTES.createKey>['body']) { return this.request(ROUTES.createKey, { params: { id: workspaceId }, body }); }
-  revokeKey(id: string) { return this.request(ROUTES.revokeKey, { params: { id } }); }
-  organizations(query: RouteInput<typeof ROUTES.organizations>['query'] = {}) { return this.request(ROUTES.organizations, { query }); }
-  orgKeys(query: RouteInput<typeof ROUTES.orgKeys>['query'] = {}) { return this.request(ROUTES.orgKeys, { query }); }
-  createOrgKey(organizationId: string, body: CreateOrgKeyInput) { return this.request(ROUTES.createOrgKey, { params: { id: organizationId }, body }); }
-  revokeOrgKey(id: string) { return this.request(ROUTES.revokeOrgKey, { params: { id } }); }
-  clock() { return this.request(ROUTES.clock); }
-  advanceClock(ms: number) { return this.request(ROUTES.advanceClock, { body: { ms } }); }
+  scopes() {
+    return this.request(ROUTES.scopes);
+  }
+  createKey(workspaceId: string, body: RouteInput<typeof ROUTES.createKey>['body']) {
+    return this.request(ROUTES.createKey, { params: { id: workspaceId }, body });
+  }
+  revokeKey(id: string) {
+    return this.request(ROUTES.revokeKey, { params: { id } });
+  }
+  organizations(query: RouteInput<typeof ROUTES.organizations>['query'] = {}) {
+    return this.request(ROUTES.organizations, { query });
+  }
+  orgKeys(query: RouteInput<typeof ROUTES.orgKeys>['query'] = {}) {
+    return this.request(ROUTES.orgKeys, { query });
+  }
+  createOrgKey(organizationId: string, body: CreateOrgKeyInput) {
+    return this.request(ROUTES.createOrgKey, { params: { id: organizationId }, body });
+  }
+  revokeOrgKey(id: string) {
+    return this.request(ROUTES.revokeOrgKey, { params: { id } });
+  }
+  clock() {
+    return this.request(ROUTES.clock);
+  }
+  advanceClock(ms: number) {
+    return this.request(ROUTES.advanceClock, { body: { ms } });
+  }
   /** To the next due timer of a workspace (or of any, on the sandbox clock); answers what ran. */
-  advanceClockToNext(workspaceId?: string) { return this.request(ROUTES.advanceClockToNext, { body: workspaceId ? { workspaceId } : {} }); }
-  setClock(at: string) { return this.request(ROUTES.setClock, { body: { at } }); }
-  addFault(rule: FaultRuleInput) { return this.request(ROUTES.addFault, { body: rule }); }
-  faults() { return this.request(ROUTES.faults); }
-  clearFaults() { return this.request(ROUTES.clearFaults); }
-  removeFault(id: string) { return this.request(ROUTES.removeFault, { params: { id } }); }
-  rateLimits(query: RouteInput<typeof ROUTES.rateLimits>['query'] = {}) { return this.request(ROUTES.rateLimits, { query }); }
-  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }, window?: 'burst' | 'minute') { return this.request(ROUTES.exhaustRateLimit, { body: { ...target, ...(window ? { window } : {}) } }); }
-  setWorkspaceMode(workspaceId: string, mode: 'live' | 'sandbox') { return this.request(ROUTES.setWorkspaceMode, { params: { id: workspaceId }, body: { mode } }); }
-  saveSnapshot(name: string) { return this.request(ROUTES.saveSnapshot, { body: { name } }); }
-  snapshots() { return this.request(ROUTES.snapshots); }
-  restoreSnapshot(name: string) { return this.request(ROUTES.restoreSnapshot, { params: { name } }, { timeoutMs: STATE_TIMEOUT_MS }); }
+  advanceClockToNext(workspaceId?: string) {
+    return this.request(ROUTES.advanceClockToNext, { body: workspaceId ? { workspaceId } : {} });
+  }
+  setClock(at: string) {
+    return this.request(ROUTES.setClock, { body: { at } });
+  }
+  addFault(rule: FaultRuleInput) {
+    return this.request(ROUTES.addFault, { body: rule });
+  }
+  faults() {
+    return this.request(ROUTES.faults);
+  }
+  clearFaults() {
+    return this.request(ROUTES.clearFaults);
+  }
+  removeFault(id: string) {
+    return this.request(ROUTES.removeFault, { params: { id } });
+  }
+  rateLimits(query: RouteInput<typeof ROUTES.rateLimits>['query'] = {}) {
+    return this.request(ROUTES.rateLimits, { query });
+  }
+  exhaustRateLimit(target: { workspaceId: string } | { keyId: string }, window?: 'burst' | 'minute') {
+    return this.request(ROUTES.exhaustRateLimit, { body: { ...target, ...(window ? { window } : {}) } });
+  }
+  setWorkspaceMode(workspaceId: string, mode: 'live' | 'sandbox') {
+    return this.request(ROUTES.setWorkspaceMode, { params: { id: workspaceId }, body: { mode } });
+  }
+  saveSnapshot(name: string) {
+    return this.request(ROUTES.saveSnapshot, { body: { name } });
+  }
+  snapshots() {
+    return this.request(ROUTES.snapshots);
+  }
+  restoreSnapshot(name: string) {
+    return this.request(ROUTES.restoreSnapshot, { params: { name } }, { timeoutMs: STATE_TIMEOUT_MS });
+  }
 
   /** The whole state as the database file's JSON text (not wrapped in `data`). */
-  exportState(): Promise<string> { return this.requestText(ROUTES.exportState, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
+  exportState(): Promise<string> {
+    return this.requestText(ROUTES.exportState, {}, { timeoutMs: STATE_TIMEOUT_MS });
+  }
 
   /** Replaces the whole state with `json` (the text of an export or a database file), sent as it is. */
   async importState(json: string): Promise<RouteData<typeof ROUTES.importState>> {
@@ -187,32 +270,66 @@ export class ControlClient {
     const text = await this.send(ROUTES.importState.method, ROUTES.importState.path, { body: json, timeoutMs: STATE_TIMEOUT_MS });
     return (JSON.parse(text) as { data: RouteData<typeof ROUTES.importState> }).data;
   }
-  reset() { return this.request(ROUTES.reset, {}, { timeoutMs: STATE_TIMEOUT_MS }); }
-  seed(body: RouteInput<typeof ROUTES.seed>['body']) { return this.request(ROUTES.seed, { body }, { timeoutMs: STATE_TIMEOUT_MS }); }
-  requests(limit?: number) { return this.request(ROUTES.requests, { query: { limit } }); }
-  report() { return this.request(ROUTES.report); }
+  reset() {
+    return this.request(ROUTES.reset, {}, { timeoutMs: STATE_TIMEOUT_MS });
+  }
+  seed(body: RouteInput<typeof ROUTES.seed>['body']) {
+    return this.request(ROUTES.seed, { body }, { timeoutMs: STATE_TIMEOUT_MS });
+  }
+  requests(limit?: number) {
+    return this.request(ROUTES.requests, { query: { limit } });
+  }
+  report() {
+    return this.request(ROUTES.report);
+  }
   /** the data inspector (docs/control-plane.md, "Data inspector") */
-  dataCollections(workspaceId: string) { return this.request(ROUTES.dataCollections, { params: { id: workspaceId } }); }
-  dataPage(workspaceId: string, collection: string, query: RouteInput<typeof ROUTES.dataPage>['query'] = {}) { return this.request(ROUTES.dataPage, { params: { id: workspaceId, collection }, query }); }
-  dataRecord(workspaceId: string, collection: string, recordId: string) { return this.request(ROUTES.dataRecord, { params: { id: workspaceId, collection, recordId } }); }
-  clearReport() { return this.request(ROUTES.clearReport); }
+  dataCollections(workspaceId: string) {
+    return this.request(ROUTES.dataCollections, { params: { id: workspaceId } });
+  }
+  dataPage(workspaceId: string, collection: string, query: RouteInput<typeof ROUTES.dataPage>['query'] = {}) {
+    return this.request(ROUTES.dataPage, { params: { id: workspaceId, collection }, query });
+  }
+  dataRecord(workspaceId: string, collection: string, recordId: string) {
+    return this.request(ROUTES.dataRecord, { params: { id: workspaceId, collection, recordId } });
+  }
+  clearReport() {
+    return this.request(ROUTES.clearReport);
+  }
   /** the parity report of a `sandbox proxy` (docs/parity.md); 404 when the sandbox is not one */
-  parity() { return this.request(ROUTES.parity); }
-  parityExample(requestId: string) { return this.request(ROUTES.parityExample, { params: { requestId } }); }
-  clearParity() { return this.request(ROUTES.clearParity); }
+  parity() {
+    return this.request(ROUTES.parity);
+  }
+  parityExample(requestId: string) {
+    return this.request(ROUTES.parityExample, { params: { requestId } });
+  }
+  clearParity() {
+    return this.request(ROUTES.clearParity);
+  }
 
-  delivery(id: string) { return this.request(ROUTES.delivery, { params: { id } }); }
-  workspaceClock(id: string) { return this.request(ROUTES.workspaceClock, { params: { id } }); }
+  delivery(id: string) {
+    return this.request(ROUTES.delivery, { params: { id } });
+  }
+  workspaceClock(id: string) {
+    return this.request(ROUTES.workspaceClock, { params: { id } });
+  }
   /** Sends a delivery again now (same webhook-id); answers the delivery after the attempt. */
-  replayDelivery(id: string) { return this.request(ROUTES.replayDelivery, { params: { id } }); }
-  verifications(query: RouteInput<typeof ROUTES.verifications>['query'] = {}) { return this.request(ROUTES.verifications, { query }); }
+  replayDelivery(id: string) {
+    return this.request(ROUTES.replayDelivery, { params: { id } });
+  }
+  verifications(query: RouteInput<typeof ROUTES.verifications>['query'] = {}) {
+    return this.request(ROUTES.verifications, { query });
+  }
 
   /** Reads GET /__sandbox/stream until it ends or `signal` aborts; yields every event. */
   async *stream(signal?: AbortSignal): AsyncGenerator<StreamEvent> {
     let res;
     try {
       const request = await undiciRequest();
-      res = await request(new URL(`${this.baseUrl}/__sandbox${ROUTES.stream.path}`), { method: 'GET', headers: { ...this.headers(false), accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
+      res = await request(new URL(`${this.baseUrl}/__sandbox${ROUTES.stream.path}`), {
+        method: 'GET',
+        headers: { ...this.headers(false), accept: 'text/event-stream' },
+        ...(signal ? { signal } : {}),
+      });
     } catch (err) {
       throw this.notRunning(err);
     }

@@ -184,8 +184,9 @@ export async function dataPage(store: Store, collection: string, ws: string, que
   // that hold the text); one with secrets is searched here, on its redacted rows
   // (a null is a pause point between two packed pages)
   const found: Iterable<Row | null> =
-    SECRET_FIELDS[collection] === undefined && store.scanMatching ? store.scanMatching(collection, ws, needle, { detached: true })
-    : filter(store.scanDetached ? store.scanDetached(collection, ws) : store.list(collection, ws), matches);
+    SECRET_FIELDS[collection] === undefined && store.scanMatching
+      ? store.scanMatching(collection, ws, needle, { detached: true })
+      : filter(store.scanDetached ? store.scanDetached(collection, ws) : store.list(collection, ws), matches);
   let deadline = performance.now() + SEARCH_SLICE.ms;
   for (const row of found) {
     if (performance.now() >= deadline) {
@@ -207,7 +208,9 @@ function* filter<T>(rows: Iterable<T>, keep: (row: T) => boolean): IterableItera
 
 function* skip<T>(rows: Iterable<T>, offset: number): IterableIterator<T> {
   let n = offset;
-  for (const row of rows) if (n > 0) n--; else yield row;
+  for (const row of rows)
+    if (n > 0) n--;
+    else yield row;
 }
 
 /** The ids a record holds, at any depth, that name a record of a shown collection (its own id left out). */
@@ -238,7 +241,9 @@ function linksOf(store: Store, ws: string, collections: InspectedCollections, co
  */
 async function relatedTo(store: Store, ws: string, collection: string, id: string) {
   const relations = RELATIONS.filter(([, , to]) => to === collection).map(([from, field]) => ({
-    from, field, index: FieldIndex.of<Row>(store, from, field, (row) => (typeof row[field] === 'string' ? (row[field] as string) : null)),
+    from,
+    field,
+    index: FieldIndex.of<Row>(store, from, field, (row) => (typeof row[field] === 'string' ? (row[field] as string) : null)),
   }));
   for (const { index } of relations) await index.prepare(ws);
   return relations.map(({ from, field, index }) => ({ collection: apiName(from), field, count: index.ids(ws, id).size, q: id }));

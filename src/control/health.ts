@@ -20,7 +20,11 @@ export function registerHealth(app: ZodApp, ctx: SandboxContext): void {
     // the handler); it begins once this answer is on its way, and the drain lets it finish
     stop: async () => {
       const handler = ctx.stopRequest.handler;
-      if (!handler) throw conflict('CONTROL_CONFLICT', 'This sandbox was started by createSandbox() in another program, which stops it with sandbox.stop(); only a `sandbox start` sandbox stops over HTTP');
+      if (!handler)
+        throw conflict(
+          'CONTROL_CONFLICT',
+          'This sandbox was started by createSandbox() in another program, which stops it with sandbox.stop(); only a `sandbox start` sandbox stops over HTTP',
+        );
       setImmediate(handler);
       return { stopping: true as const, pid: process.pid, hostname: hostname(), stopTimeoutMs: ctx.options.stopTimeoutMs };
     },

@@ -21,7 +21,8 @@ export const INSPECTOR_PATH = '/ui/';
  * The page may load only what the sandbox serves: no inline script, no CDN,
  * no frame around it (clickjacking the Reset button), no form posted away.
  */
-export const INSPECTOR_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const INSPECTOR_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -13,14 +13,19 @@ import { PARITY_ROUTES } from './contracts/parity.ts';
 export function registerParityRoutes(app: ZodApp, ctx: SandboxContext): void {
   const recorder = (): ParityRecorder => {
     const found = ctx.parity.recorder;
-    if (!found) throw notFound('Parity report').because('NOT_A_PROXY', 'this sandbox is not running as a parity proxy: start it with `sandbox proxy --target <url>`');
+    if (!found)
+      throw notFound('Parity report').because('NOT_A_PROXY', 'this sandbox is not running as a parity proxy: start it with `sandbox proxy --target <url>`');
     return found;
   };
   serveAll(app, PARITY_ROUTES, {
     parity: async () => recorder().report(),
     parityExample: async (request) => {
       const example = recorder().example(request.params.requestId);
-      if (!example) throw notFound('Parity example').because('NOT_FOUND', `no example has the request id ${request.params.requestId}: only the first exchange of each difference is kept (GET /__sandbox/parity lists their request ids)`);
+      if (!example)
+        throw notFound('Parity example').because(
+          'NOT_FOUND',
+          `no example has the request id ${request.params.requestId}: only the first exchange of each difference is kept (GET /__sandbox/parity lists their request ids)`,
+        );
       return example;
     },
     clearParity: async () => {

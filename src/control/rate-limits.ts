@@ -28,7 +28,13 @@ function bucketViews(ctx: SandboxContext) {
   return views;
 }
 
-function view(bucket: string, kind: 'workspace' | 'key', id: string, policy: { perMinute: number; burst: number; perSecond?: number }, b?: { used: number; tokens: number; windowStart: number }) {
+function view(
+  bucket: string,
+  kind: 'workspace' | 'key',
+  id: string,
+  policy: { perMinute: number; burst: number; perSecond?: number },
+  b?: { used: number; tokens: number; windowStart: number },
+) {
   const windowStart = b?.windowStart ?? null;
   return {
     bucket,
@@ -49,7 +55,11 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
       const { workspaceId } = request.query;
       if (workspaceId === undefined) return bucketViews(ctx);
       requireWorkspace(ctx, workspaceId);
-      const orgKeys = new Set(ORG_API_KEYS.in(ctx.store).list(workspaceId).map((k) => k.id));
+      const orgKeys = new Set(
+        ORG_API_KEYS.in(ctx.store)
+          .list(workspaceId)
+          .map((k) => k.id),
+      );
       return bucketViews(ctx).filter((b) => (b.kind === 'workspace' ? b.id === workspaceId : orgKeys.has(b.id)));
     },
 
@@ -88,5 +98,7 @@ export function registerRateLimitRoutes(app: ZodApp, ctx: SandboxContext): void 
 /** A workspace key or an organization key of any workspace. */
 function keyExists(ctx: SandboxContext, keyId: string): boolean {
   if (API_KEYS.in(ctx.store).get(GLOBAL_PARTITION, keyId)) return true;
-  return ORG_API_KEYS.in(ctx.store).partitions().some((ws) => ORG_API_KEYS.in(ctx.store).get(ws, keyId) !== undefined);
+  return ORG_API_KEYS.in(ctx.store)
+    .partitions()
+    .some((ws) => ORG_API_KEYS.in(ctx.store).get(ws, keyId) !== undefined);
 }

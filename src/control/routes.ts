@@ -52,7 +52,8 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
     setClock: async (request) => {
       const at = Date.parse(request.body.at);
       if (at >= ctx.clock.now()) return ctx.clock.set(at);
-      if (ctx.clock.mode !== 'manual') throw badRequest('CONTROL_INVALID', `A real clock cannot go backwards: it is ${ctx.clock.iso()}; start with --clock manual to set it back, or reset`);
+      if (ctx.clock.mode !== 'manual')
+        throw badRequest('CONTROL_INVALID', `A real clock cannot go backwards: it is ${ctx.clock.iso()}; start with --clock manual to set it back, or reset`);
       return ctx.clock.rewindTo(at);
     },
   });

@@ -46,12 +46,19 @@ export function bookingWindow(now: number, part: RunPart): BookingWindow {
 export function generate(gen: GenContext, state: SeedState, coupons: readonly Coupon[], window: BookingWindow) {
   for (const coupon of coupons) gen.put(COUPONS, coupon); // read by generateBookings, never written back
   const catalog = generateCatalog(gen);
-  renameTaken(catalog.map((e) => e.product), state.slugs);
+  renameTaken(
+    catalog.map((e) => e.product),
+    state.slugs,
+  );
   const newSlots = generateDepartures(gen, catalog);
   const oldSlots = state.slots;
   const fresh = generatePeople(gen);
   // new people first, then the workspace's own
-  const pools: PeoplePools = { adults: concatView(fresh.adults, state.pools.adults), children: concatView(fresh.children, state.pools.children), infants: concatView(fresh.infants, state.pools.infants) };
+  const pools: PeoplePools = {
+    adults: concatView(fresh.adults, state.pools.adults),
+    children: concatView(fresh.children, state.pools.children),
+    infants: concatView(fresh.infants, state.pools.infants),
+  };
   uniqueEmails(gen.rows(PEOPLE), state.emails);
   // the open slots, new first, as generateBookings would filter them: the state's are all open
   // (bookable), so one plain copy instead of a spread and a filter (issue 27). Not concatView: a
@@ -97,15 +104,39 @@ export function concatView<T>(head: readonly T[], tail: readonly T[]): T[] {
 }
 
 /** A fixture file describing only what to add; the workspace facts come from its record and data. */
-export function fixtureFor(workspace: WorkspaceRecord, state: SeedState, organizations: readonly Organization[], products: number, bookings: number): FixtureFile {
-  const prefix = state.prefix ?? workspace.name.toUpperCase().replace(/[^A-Z]/g, '').slice(0, 3).padEnd(3, 'X');
+export function fixtureFor(
+  workspace: WorkspaceRecord,
+  state: SeedState,
+  organizations: readonly Organization[],
+  products: number,
+  bookings: number,
+): FixtureFile {
+  const prefix =
+    state.prefix ??
+    workspace.name
+      .toUpperCase()
+      .replace(/[^A-Z]/g, '')
+      .slice(0, 3)
+      .padEnd(3, 'X');
   return {
     workspace: {
-      id: workspace.id, name: workspace.name, mode: workspace.mode, currency: workspace.currency,
-      taxRateBps: workspace.taxRateBps, timezone: workspace.timezone, bookingCodePrefix: prefix, keys: [],
+      id: workspace.id,
+      name: workspace.name,
+      mode: workspace.mode,
+      currency: workspace.currency,
+      taxRateBps: workspace.taxRateBps,
+      timezone: workspace.timezone,
+      bookingCodePrefix: prefix,
+      keys: [],
     },
     organizations: organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, contactEmail: o.contactEmail })),
-    products: [], collections: [], coupons: [], policies: [], forms: [], galleryFolders: [], webhookSubscriptions: [],
+    products: [],
+    collections: [],
+    coupons: [],
+    policies: [],
+    forms: [],
+    galleryFolders: [],
+    webhookSubscriptions: [],
     volume: {
       products,
       departuresPerProduct: { min: 2, max: 6 },
@@ -113,7 +144,9 @@ export function fixtureFor(workspace: WorkspaceRecord, state: SeedState, organiz
       countries: [...state.countries].sort(),
       people: Math.ceil(bookings / 2),
       bookings,
-      galleryFiles: 0, deliveryEventDays: 0, emailsPerDay: 0,
+      galleryFiles: 0,
+      deliveryEventDays: 0,
+      emailsPerDay: 0,
     },
   };
 }

@@ -186,7 +186,10 @@ export class SeedState {
     const touchedMs = Date.parse(departure.updatedAt);
     this.#openSeats += departure.seatsLeft;
     this.slots.push({
-      departure, entry: this.entries.get(departure.productId)!, createdMs: Date.parse(departure.createdAt), touchedMs,
+      departure,
+      entry: this.entries.get(departure.productId)!,
+      createdMs: Date.parse(departure.createdAt),
+      touchedMs,
       committed: { seatsLeft: departure.seatsLeft, status: departure.status, touchedMs },
     });
   }

@@ -128,9 +128,11 @@ export interface SeedProgress {
 function shortfallOf(created: number, asked: number, state: SeedState | null): string | undefined {
   if (created >= asked) return undefined;
   const why =
-    state && state.pools.adults.length === 0 ? 'the workspace has no adult customer to book for'
-    : state && state.slots.length === 0 ? 'no future departure of the workspace has a seat left, and the products added brought none'
-    : 'the departures left could not take the other parties';
+    state && state.pools.adults.length === 0
+      ? 'the workspace has no adult customer to book for'
+      : state && state.slots.length === 0
+        ? 'no future departure of the workspace has a seat left, and the products added brought none'
+        : 'the departures left could not take the other parties';
   return `created ${created.toLocaleString('en')} of ${asked.toLocaleString('en')} bookings: ${why}`;
 }
 
@@ -159,7 +161,10 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
       products: Math.min(products - done.products, Math.max(products > 0 ? 1 : 0, Math.round(products * share))),
       bookings: Math.min(owed, Math.max(owed > 0 ? 1 : 0, Math.round(bookings * share))),
     };
-    const result = seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings, { from: created.bookings! / Math.max(1, bookings), to: (created.bookings! + chunk.bookings) / Math.max(1, bookings) });
+    const result = seedChunk(ctx, workspace, faker, seed, chunk.products, chunk.bookings, {
+      from: created.bookings! / Math.max(1, bookings),
+      to: (created.bookings! + chunk.bookings) / Math.max(1, bookings),
+    });
     held = result.state;
     for (const { name } of WRITTEN) created[name]! += result.created[name] ?? 0;
     for (const id of result.touched) touched.add(id);
@@ -239,7 +244,8 @@ function commitOps(ctx: SandboxContext, ws: string, sink: RowSink, newDepartures
   for (const collection of WRITTEN) {
     for (const row of sink.rows(collection, ws)) {
       const isNew = collection !== DEPARTURES || newDepartures.has(row.id);
-      if (isNew && collection.in(ctx.store).has(ws, row.id)) throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
+      if (isNew && collection.in(ctx.store).has(ws, row.id))
+        throw conflict('CONTROL_CONFLICT', `Seeding drew an id that already exists (${row.id}); try another seed`);
       ops.push(collection.putOp(ws, collection === DEPARTURES ? { ...row } : row));
     }
   }

@@ -53,13 +53,18 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
   // milliseconds (state-reader.ts, issue 34): in a scope of its own, for its own body parser.
   app.register(async (scope) => {
     registerBodyBytesParser(scope, IMPORT_BODY_LIMIT);
-    serve(scope as ZodApp, importState, async (request) => {
-      const { readStateBody, handedOver } = await import('./state-reader.ts');
-      const { collections } = await readStateBody(Buffer.isBuffer(request.body) ? request.body : undefined, ctx.collections);
-      const count = Object.keys(collections).length;
-      // checked, so handed over as trusted rows; each collection's Maps are built when first read
-      await ctx.replaceState(handedOver(collections));
-      return { imported: true as const, collections: count };
-    }, { bodyLimit: IMPORT_BODY_LIMIT, bodyCheckedByHandler: true });
+    serve(
+      scope as ZodApp,
+      importState,
+      async (request) => {
+        const { readStateBody, handedOver } = await import('./state-reader.ts');
+        const { collections } = await readStateBody(Buffer.isBuffer(request.body) ? request.body : undefined, ctx.collections);
+        const count = Object.keys(collections).length;
+        // checked, so handed over as trusted rows; each collection's Maps are built when first read
+        await ctx.replaceState(handedOver(collections));
+        return { imported: true as const, collections: count };
+      },
+      { bodyLimit: IMPORT_BODY_LIMIT, bodyCheckedByHandler: true },
+    );
   });
 }

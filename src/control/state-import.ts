@@ -67,7 +67,9 @@ export function stateImportProblem(collections: unknown, registry: CollectionReg
 
 /** A collection an import may hold (the areas' and the engine's), or the line that refuses its name. */
 export function importedCollection(name: string, registry: CollectionRegistry): { schema: z.ZodType } | string {
-  return registry.get(name) ?? ENGINE.get(name) ?? `collection ${quote(name)} is not one this sandbox knows${name.length <= 64 ? suggest(name, registry.names) : ''}`;
+  return (
+    registry.get(name) ?? ENGINE.get(name) ?? `collection ${quote(name)} is not one this sandbox knows${name.length <= 64 ? suggest(name, registry.names) : ''}`
+  );
 }
 
 /** `{id, "~deleted": true}` and nothing else: a created workspace's deletion of a template row */

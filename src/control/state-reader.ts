@@ -138,7 +138,8 @@ function checkTombstones(tombstones: readonly Tombstone[], collections: Collecti
   }
 }
 
-const PROTO_REFUSAL = 'the key "__proto__" is refused: JavaScript reserves it for an object\'s prototype, so the sandbox cannot store it as data; rename the key';
+const PROTO_REFUSAL =
+  'the key "__proto__" is refused: JavaScript reserves it for an object\'s prototype, so the sandbox cannot store it as data; rename the key';
 
 function refuseProtoKey(key: string, path: string): void {
   if (key === '__proto__') throw refused(`${path}.__proto__: ${PROTO_REFUSAL}`);

@@ -126,7 +126,9 @@ export class StreamWriter {
     for (const change of this.#buckets.values()) this.#queued.push(encodeStreamEvent('rate-limit', change));
     if (this.#dropped > 0) {
       // a comment: every reader skips it (SSE), and one reading the raw stream sees the gap; the request log has them
-      this.#queued.push(`: dropped ${this.#dropped} request events: this client's share of the stream is ${this.budget()} bytes a second (GET /__sandbox/requests lists the newest 1000)\n\n`);
+      this.#queued.push(
+        `: dropped ${this.#dropped} request events: this client's share of the stream is ${this.budget()} bytes a second (GET /__sandbox/requests lists the newest 1000)\n\n`,
+      );
       this.#dropped = 0;
     }
     const events = this.#events + this.#buckets.size;

@@ -26,7 +26,10 @@ export function requireKeyRef(ctx: SandboxContext, ref: string): void {
 export function requireV1Path(ctx: SandboxContext, pattern: string): void {
   const path = pattern.replace(/\/+$/, '') || '/';
   if (!/^\/v1(\/|$)/.test(path)) {
-    throw badRequest('CONTROL_INVALID', `path ${pattern} is not under /v1: faults apply to /v1 requests only`).because('CONTROL_INVALID', `path ${pattern} is not under /v1: faults apply to /v1 requests only`);
+    throw badRequest('CONTROL_INVALID', `path ${pattern} is not under /v1: faults apply to /v1 requests only`).because(
+      'CONTROL_INVALID',
+      `path ${pattern} is not under /v1: faults apply to /v1 requests only`,
+    );
   }
   const wanted = path.split('/');
   const routes = ctx.routes.routes.filter((r) => r.url.startsWith('/v1'));
@@ -47,4 +50,10 @@ function segmentsMatch(glob: string[], i: number, route: string[], j: number): b
   return fits && segmentsMatch(glob, i + 1, route, j + 1);
 }
 
-const segmentRegExp = (segment: string) => new RegExp(`^${segment.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+const segmentRegExp = (segment: string) =>
+  new RegExp(
+    `^${segment
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*')}$`,
+  );

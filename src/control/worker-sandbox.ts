@@ -55,7 +55,9 @@ export async function workerSandbox(options: WorkerSandboxOptions = {}): Promise
   const env = options.env ?? process.env;
   const url = options.url ?? env.SANDBOX_URL;
   if (!url) {
-    throw new Error('workerSandbox(): SANDBOX_URL is not set; run the tests under `npx sandbox exec`, or start a sandbox in the global setup and set SANDBOX_URL (README, "Parallel test workers")');
+    throw new Error(
+      'workerSandbox(): SANDBOX_URL is not set; run the tests under `npx sandbox exec`, or start a sandbox in the global setup and set SANDBOX_URL (README, "Parallel test workers")',
+    );
   }
   const client = new ControlClient({ url, ...(env.SANDBOX_CONTROL_TOKEN ? { token: env.SANDBOX_CONTROL_TOKEN } : {}) });
   const worker = workerNumber(env);
@@ -65,7 +67,10 @@ export async function workerSandbox(options: WorkerSandboxOptions = {}): Promise
     await client.resetWorkspace(workspaceId);
     return { url, key, workspaceId, worker, created: false, release: async () => {} };
   }
-  const made = await client.createWorkspace({ name: options.name ?? `worker ${worker ?? process.pid}`, ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}) });
+  const made = await client.createWorkspace({
+    name: options.name ?? `worker ${worker ?? process.pid}`,
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+  });
   return {
     url,
     key: made.keys[0]!.key, // full access; keys[1] is products:read

@@ -24,7 +24,15 @@ export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord) {
   const overlay = ctx.workspaces.overlay(workspace.id);
   // issue 38: `fault add` says when the tier's 429s will mix with a rule's answers
   const rateLimits = workspace.rateLimits ?? (ctx.options.enforceRateLimits ? 'enforce' : 'report');
-  return { id: workspace.id, name: workspace.name, mode: workspace.mode, rateLimits, created: overlay !== undefined, templateId: overlay?.templateId ?? null, keys };
+  return {
+    id: workspace.id,
+    name: workspace.name,
+    mode: workspace.mode,
+    rateLimits,
+    created: overlay !== undefined,
+    templateId: overlay?.templateId ?? null,
+    keys,
+  };
 }
 
 export async function createWorkspaceKey(ctx: SandboxContext, workspaceId: string, input: { name?: string | undefined; scopes?: string[] | null | undefined }) {

@@ -19,7 +19,12 @@ export function registerWorkspaceRoutes(app: ZodApp, ctx: SandboxContext): void 
     resetWorkspace: async (request) => {
       const started = performance.now();
       await ctx.workspaces.reset(request.params.id);
-      return { id: request.params.id, reset: true as const, ms: Math.round((performance.now() - started) * 100) / 100, now: ctx.clock.isoIn(request.params.id) };
+      return {
+        id: request.params.id,
+        reset: true as const,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        now: ctx.clock.isoIn(request.params.id),
+      };
     },
 
     saveWorkspaceSnapshot: async (request) => ctx.workspaces.snapshot(request.params.id, request.body.name),

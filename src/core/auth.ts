@@ -147,7 +147,16 @@ export class Auth {
     if (this.invalidity(key.status, key.revokedAt, null, key.workspaceId)) throw keyRevoked(key.keyPrefix, key.revokedAt, 'the control plane');
     const workspace = this.workspace(key.workspaceId);
     if (!workspace) throw keyWorkspaceDeleted(key.keyPrefix, key.workspaceId);
-    return { kind: 'workspace', workspace, keyId: key.id, keyPrefix: key.keyPrefix, scopes: key.scopes, productIds: [], organizationId: null, ratePolicy: null };
+    return {
+      kind: 'workspace',
+      workspace,
+      keyId: key.id,
+      keyPrefix: key.keyPrefix,
+      scopes: key.scopes,
+      productIds: [],
+      organizationId: null,
+      ratePolicy: null,
+    };
   }
 
   private orgKey(ref: KeyRef, hash: string, token: string): Principal {

@@ -11,9 +11,7 @@ export type ClockMode = 'real' | 'manual';
  * issue 35): the global time (a real clock's offset from wall time with it),
  * or one workspace's own advance.
  */
-export type ClockChange =
-  | { workspaceId: null; mode: ClockMode; nowMs: number; offsetMs: number }
-  | { workspaceId: string; offsetMs: number };
+export type ClockChange = { workspaceId: null; mode: ClockMode; nowMs: number; offsetMs: number } | { workspaceId: string; offsetMs: number };
 
 /**
  * Saves changes. It must apply them at once, before it returns (as Store.commit does, then

@@ -31,7 +31,12 @@ function checked(ms: number, invalid: () => Error): number {
 /** 120000 -> "2m", 1500 -> "1500ms": a bound as a user would type it. */
 export function formatDuration(ms: number): string {
   if (ms === 0) return '0';
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;

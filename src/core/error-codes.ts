@@ -8,7 +8,10 @@
  * {error}, and the analytics 400 for missing parameters {error}.
  */
 export const ERROR_CODES = {
-  VALIDATION_400: [400, 'the body, query or path fails its schema (details name each field); in strict mode, a request the sandbox would accept only by guessing'],
+  VALIDATION_400: [
+    400,
+    'the body, query or path fails its schema (details name each field); in strict mode, a request the sandbox would accept only by guessing',
+  ],
   MALFORMED_JSON: [400, 'the body is not valid JSON'],
   MALFORMED_URL: [400, 'the URL cannot be decoded'],
   MALFORMED_REQUEST: [400, "Node's HTTP parser could not read the request line or a header (the connection is then closed)"],
@@ -55,7 +58,10 @@ export const ERROR_CODES = {
   TOO_MANY_PASSENGERS: [409, 'more passengers than travellers'],
   ONE_LEAD_PASSENGER: [409, 'more than one lead passenger'],
   ITEM_DEPARTURE_MISMATCH: [400, "a departure item names another departure than the booking's"],
-  DEPARTURE_REQUIRED: [400, 'something needs a departure to be priced and none is named: add-ons on a booking created without one, items on a booking whose first departure item names none, or a booking without departure from a key limited to products'],
+  DEPARTURE_REQUIRED: [
+    400,
+    'something needs a departure to be priced and none is named: add-ons on a booking created without one, items on a booking whose first departure item names none, or a booking without departure from a key limited to products',
+  ],
   WIZARD_DEPARTURE_REQUIRED: [400, 'the wizard session has no departure yet'],
   WIZARD_DEPARTURE_MISMATCH: [400, "the departure is not one of the session's product"],
   WIZARD_SESSION_COMPLETED: [409, 'the wizard session already made its booking'],
@@ -74,10 +80,16 @@ export const ERROR_CODES = {
   CONTROL_INVALID: [400, 'control plane: a request it cannot carry out (the message says why)'],
   CONTROL_CONFLICT: [409, 'control plane: the state does not allow it (the message says why)'],
   SANDBOX_STOPPING: [503, 'the sandbox is stopping: the request came after the stop began, or was still running at its deadline (X-Sandbox-Reason says which)'],
-  TARGET_UNREACHABLE: [502, 'parity proxy: the target refused the connection, could not be resolved, or closed it before answering (X-Sandbox-Reason says which)'],
+  TARGET_UNREACHABLE: [
+    502,
+    'parity proxy: the target refused the connection, could not be resolved, or closed it before answering (X-Sandbox-Reason says which)',
+  ],
   TARGET_BAD_ANSWER: [502, 'parity proxy: the target answered something that is not HTTP'],
   TARGET_TIMEOUT: [504, 'parity proxy: the target did not send its whole answer within --target-timeout'],
-  PATH_OUTSIDE_API: [400, 'parity proxy: the /v1 path leaves /v1 once its . and .. segments are resolved, or hides a / or \\ in a segment (%2F, %5C, a raw \\)'],
+  PATH_OUTSIDE_API: [
+    400,
+    'parity proxy: the /v1 path leaves /v1 once its . and .. segments are resolved, or hides a / or \\ in a segment (%2F, %5C, a raw \\)',
+  ],
   INTERNAL_ERROR: [500, 'an unexpected failure; the message is never sent'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -60,18 +60,12 @@ export const badRequest = (code: ErrorCode, error: string) => apiError(400, code
 export const unauthorized = () => new ApiError(401, { error: 'Unauthorized' });
 export const forbidden = () => new ApiError(403, { error: 'Forbidden' });
 export const notFound = (what: string) => new ApiError(404, { error: `${what} not found` });
-export const routeNotFound = (method: string, url: string) =>
-  new ApiError(404, { error: `Route ${method} ${url.split('?')[0]} not found` });
+export const routeNotFound = (method: string, url: string) => new ApiError(404, { error: `Route ${method} ${url.split('?')[0]} not found` });
 export const conflict = (code: ErrorCode, error: string) => apiError(409, code, error);
-export const payloadTooLarge = (limitBytes: number) =>
-  apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${limitBytes} bytes`);
+export const payloadTooLarge = (limitBytes: number) => apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${limitBytes} bytes`);
 export const unsupportedMediaType = (got: string | undefined) =>
   apiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type${got ? ` "${got}"` : ''}; send application/json`);
 export const unprocessable = (code: ErrorCode, error: string) => apiError(422, code, error);
 export const rateLimited = (retryAfterSeconds: number) =>
-  new ApiError(
-    429,
-    { error: 'Rate limit exceeded', retry_after: retryAfterSeconds },
-    { 'retry-after': String(retryAfterSeconds) },
-  );
+  new ApiError(429, { error: 'Rate limit exceeded', retry_after: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
 export const internalError = () => apiError(500, 'INTERNAL_ERROR', 'Internal server error');

@@ -83,13 +83,7 @@ export class EventBus {
  * workspace, the time on the sandbox clock, and the resource as it stands after
  * the change. Services call this after their write is committed.
  */
-export function emitDomainEvent(
-  bus: EventBus,
-  clock: { iso(): string },
-  workspaceId: string,
-  type: string,
-  data: Record<string, unknown>,
-): DomainEvent {
+export function emitDomainEvent(bus: EventBus, clock: { iso(): string }, workspaceId: string, type: string, data: Record<string, unknown>): DomainEvent {
   const event: DomainEvent = { id: `evt_${randomUUID()}`, type, workspaceId, createdAt: clock.iso(), data };
   bus.emit('domain', event);
   return event;

@@ -9,7 +9,11 @@ import { z } from 'zod';
  */
 export const FaultRuleInputSchema = z
   .object({
-    method: z.string().regex(/^[A-Za-z]+$/).transform((m) => m.toUpperCase()).optional(),
+    method: z
+      .string()
+      .regex(/^[A-Za-z]+$/)
+      .transform((m) => m.toUpperCase())
+      .optional(),
     /** `*` matches within a segment, `**` across segments: `/v1/bookings/*` */
     path: z.string().startsWith('/').optional(),
     workspaceId: z.string().optional(),

@@ -122,7 +122,12 @@ export function globToRegExp(glob: string): RegExp {
   if (!re) {
     const source = glob
       .split('**')
-      .map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))
+      .map((part) =>
+        part
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
       .join('.*');
     // the oldest pattern goes first: the rules' own patterns are the ones asked for again
     if (globCache.size >= MAX_GLOBS) globCache.delete(globCache.keys().next().value!);

@@ -88,8 +88,11 @@ export function hostRefusal(hostHeader: string | undefined, rules: HostRules): A
   const hostname = hostnameOf(hostHeader);
   if (hostname && (isLoopbackHostname(hostname) || isAllowedHostname(hostname, rules.allowedHosts))) return null;
   const shown = hostname ? withoutTrailingDot(hostname) : hostHeader.slice(0, 100);
-  return apiError(403, 'HOST_NOT_ALLOWED',
-    `Blocked request: this host (${JSON.stringify(shown)}) is not allowed. A sandbox bound to loopback answers only localhost, 127.0.0.0/8 and [::1], against DNS rebinding; to allow this host, start it with --allowed-host ${hostname ? withoutTrailingDot(hostname) : '<name>'} (createSandbox option allowedHosts)`);
+  return apiError(
+    403,
+    'HOST_NOT_ALLOWED',
+    `Blocked request: this host (${JSON.stringify(shown)}) is not allowed. A sandbox bound to loopback answers only localhost, 127.0.0.0/8 and [::1], against DNS rebinding; to allow this host, start it with --allowed-host ${hostname ? withoutTrailingDot(hostname) : '<name>'} (createSandbox option allowedHosts)`,
+  );
 }
 
 /**
@@ -112,10 +115,14 @@ export function crossOriginRefusal(headers: { origin?: string | undefined; host?
   const originOk = origin !== undefined && isOwnOrigin(origin, headers.host);
   if (origin !== undefined && !originOk) {
     const own = headers.host ? `http://${headers.host}` : 'its own';
-    return crossOrigin(`Blocked cross-origin request: the control plane answers only its own origin (${own}), and this one comes from ${JSON.stringify(origin.slice(0, 200))}; a web page may not drive the sandbox. Use the CLI, the control client or curl; behind a proxy, have it forward the page's own Host (allowed with --allowed-host <name>)`);
+    return crossOrigin(
+      `Blocked cross-origin request: the control plane answers only its own origin (${own}), and this one comes from ${JSON.stringify(origin.slice(0, 200))}; a web page may not drive the sandbox. Use the CLI, the control client or curl; behind a proxy, have it forward the page's own Host (allowed with --allowed-host <name>)`,
+    );
   }
   if (site === 'cross-site' || (site === 'same-site' && !originOk)) {
-    return crossOrigin(`Blocked cross-site request (Sec-Fetch-Site: ${site}): a web page may not drive the sandbox's control plane. Use the CLI, the control client or curl, or open the URL from the address bar`);
+    return crossOrigin(
+      `Blocked cross-site request (Sec-Fetch-Site: ${site}): a web page may not drive the sandbox's control plane. Use the CLI, the control client or curl, or open the URL from the address bar`,
+    );
   }
   return null;
 }
@@ -130,8 +137,11 @@ export function crossOriginRefusal(headers: { origin?: string | undefined; host?
 export function formPostRefusal(method: string, contentType: string | undefined, controlUrl: string): ApiError | null {
   if (method !== 'POST') return null;
   if (contentType !== undefined && contentType.split(';')[0]!.trim().toLowerCase() === 'application/json') return null;
-  return apiError(415, 'UNSUPPORTED_MEDIA_TYPE',
-    `${contentType ? `Unsupported Content-Type ${JSON.stringify(contentType.slice(0, 100))}` : 'No Content-Type'}: a control-plane POST must be sent with Content-Type: application/json, even with no body (so that no web page can send it), e.g. curl -X POST -H 'content-type: application/json' ${controlUrl}`);
+  return apiError(
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${contentType ? `Unsupported Content-Type ${JSON.stringify(contentType.slice(0, 100))}` : 'No Content-Type'}: a control-plane POST must be sent with Content-Type: application/json, even with no body (so that no web page can send it), e.g. curl -X POST -H 'content-type: application/json' ${controlUrl}`,
+  );
 }
 
 /** Same origin as a browser decides it: the Origin's scheme is http and its host and port are the Host's, after the URL parser's normalisation (case, `127.1`, a default port). */

@@ -17,10 +17,15 @@ export const idempotencyPurgeService = {
   start({ clock, idempotency }: { clock: Clock; idempotency: Idempotency }) {
     let cancel = () => {};
     const arm = () => {
-      cancel = clock.schedule(clock.now() + IDEMPOTENCY_PURGE_EVERY_MS, () => {
-        arm();
-        return idempotency.purgeExpired();
-      }, null, { label: 'idempotency record purge', housekeeping: true });
+      cancel = clock.schedule(
+        clock.now() + IDEMPOTENCY_PURGE_EVERY_MS,
+        () => {
+          arm();
+          return idempotency.purgeExpired();
+        },
+        null,
+        { label: 'idempotency record purge', housekeeping: true },
+      );
     };
     arm();
     return {

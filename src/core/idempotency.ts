@@ -79,7 +79,10 @@ export class Idempotency {
     // refusal (api-scope.ts); past MAX_KEPT_KEY_LENGTH a refusal that bounds what 10,000 kept records weigh
     if (key.length === 0) throw idempotencyKeyInvalid();
     if (key.length > MAX_KEPT_KEY_LENGTH) {
-      throw badRequest('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be at most ${MAX_KEPT_KEY_LENGTH} characters: the sandbox keeps 10,000 keys a workspace, and bounds what they weigh`);
+      throw badRequest(
+        'IDEMPOTENCY_KEY_INVALID',
+        `Idempotency-Key must be at most ${MAX_KEPT_KEY_LENGTH} characters: the sandbox keeps 10,000 keys a workspace, and bounds what they weigh`,
+      );
     }
     const slot = `${workspaceId}\u0000${key}`;
     if (this.inFlight.has(slot)) {
@@ -92,14 +95,16 @@ export class Idempotency {
     const existing = this.records.get(workspaceId, key);
     if (existing && Date.parse(existing.expiresAt) > this.clock.now()) {
       if (existing.fingerprint !== fingerprint) {
-        const differs = existing.method !== method || existing.path !== path ? `that request was ${existing.method} ${existing.path}` : 'same method and path, another body';
+        const differs =
+          existing.method !== method || existing.path !== path ? `that request was ${existing.method} ${existing.path}` : 'same method and path, another body';
         throw unprocessable('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request; use a new key').because(
           'IDEMPOTENCY_KEY_REUSED',
           `Idempotency-Key "${key.slice(0, 64)}" was first used at ${existing.createdAt} (answered ${existing.statusCode}; kept until ${existing.expiresAt}): ${differs}`,
         );
       }
       const secret = this.secretReplays.get(slot);
-      if (secret && secret.createdAt === existing.createdAt) return { kind: 'replay', record: { ...existing, statusCode: secret.statusCode, body: secret.body } };
+      if (secret && secret.createdAt === existing.createdAt)
+        return { kind: 'replay', record: { ...existing, statusCode: secret.statusCode, body: secret.body } };
       return { kind: 'replay', record: existing };
     }
     this.secretReplays.delete(slot);
@@ -112,7 +117,15 @@ export class Idempotency {
    * in memory only: a retry within the window gets `secret` back, and one after a restart, or
    * after MAX_SECRET_REPLAYS newer ones, gets `saved`, which must say why.
    */
-  async finishWithSecret(workspaceId: string, key: string, method: string, path: string, body: unknown, saved: { statusCode: number; payload: string }, secret: { statusCode: number; payload: string }): Promise<void> {
+  async finishWithSecret(
+    workspaceId: string,
+    key: string,
+    method: string,
+    path: string,
+    body: unknown,
+    saved: { statusCode: number; payload: string },
+    secret: { statusCode: number; payload: string },
+  ): Promise<void> {
     const record = await this.finish(workspaceId, key, method, path, body, saved.statusCode, saved.payload);
     if (!record) return;
     const slot = `${workspaceId}\u0000${key}`;
@@ -122,7 +135,15 @@ export class Idempotency {
   }
 
   /** Saves the outcome (when < 500) and releases the key; resolves with the saved record. */
-  async finish(workspaceId: string, key: string, method: string, path: string, body: unknown, statusCode: number, payload: string): Promise<IdempotencyRecord | undefined> {
+  async finish(
+    workspaceId: string,
+    key: string,
+    method: string,
+    path: string,
+    body: unknown,
+    statusCode: number,
+    payload: string,
+  ): Promise<IdempotencyRecord | undefined> {
     const slot = `${workspaceId}\u0000${key}`;
     try {
       if (statusCode >= 500) return undefined;
@@ -151,9 +172,7 @@ export class Idempotency {
     if (saves < IDEMPOTENCY_TRIM_BATCH) return [];
     const rows = this.records.list(workspaceId);
     if (rows.length < IDEMPOTENCY_MAX_KEYS) return [];
-    return rows
-      .slice(0, rows.length - IDEMPOTENCY_MAX_KEYS + 1)
-      .map((row) => this.records.deleteOp(workspaceId, row.id));
+    return rows.slice(0, rows.length - IDEMPOTENCY_MAX_KEYS + 1).map((row) => this.records.deleteOp(workspaceId, row.id));
   }
 
   release(workspaceId: string, key: string): void {
@@ -177,7 +196,9 @@ export class Idempotency {
 }
 
 function fingerprintOf(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 /** JSON with sorted object keys, so key order does not make two bodies differ. */

@@ -27,7 +27,8 @@ export function scopeProblem(scope: string, known: KnownScopes): string | null {
   if (!SCOPE_PATTERN.test(scope)) return `scope "${scope}" is not of the form <resource>:<action> (e.g. products:read; * wildcards allowed); ${list}`;
   if (scope === '*') return null;
   const [resource, action] = scope.split(':') as [string, string];
-  if (resource !== '*' && !known.resources.includes(resource)) return `scope "${scope}" names no resource the API has${suggest(resource, known.resources)}; ${list}`;
+  if (resource !== '*' && !known.resources.includes(resource))
+    return `scope "${scope}" names no resource the API has${suggest(resource, known.resources)}; ${list}`;
   if (action !== '*' && !known.actions.includes(action)) return `scope "${scope}" names no action the API has${suggest(action, known.actions)}; ${list}`;
   return null;
 }

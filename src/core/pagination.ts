@@ -11,8 +11,7 @@ export interface Page {
 }
 
 export const paginationQuery = (defaultLimit: number) => ({
-  limit: z.coerce.number().int().min(1).max(100).default(defaultLimit)
-    .describe(`page size, default ${defaultLimit}, max 100`),
+  limit: z.coerce.number().int().min(1).max(100).default(defaultLimit).describe(`page size, default ${defaultLimit}, max 100`),
   offset: z.coerce.number().int().min(0).default(0).describe('rows to skip, default 0'),
 });
 

@@ -82,7 +82,9 @@ export class RateLimiter {
    * The meter that refuses longest, the one Retry-After reports (issue 24, the
    * 429's reason). Called only when refusing, right after `take`: nothing is consumed.
    */
-  blocking(specs: ReadonlyArray<{ key: string }>): { key: string; workspaceId: string | null; policy: RatePolicy; meter: RateMeter; waitMs: number; atMs: number } | null {
+  blocking(
+    specs: ReadonlyArray<{ key: string }>,
+  ): { key: string; workspaceId: string | null; policy: RatePolicy; meter: RateMeter; waitMs: number; atMs: number } | null {
     const now = this.clock.now();
     let worst: ReturnType<RateLimiter['blocking']> = null;
     for (const { key } of specs) {
@@ -133,7 +135,12 @@ export class RateLimiter {
   private bucket(key: string, policy: RatePolicy): BucketState {
     let b = this.buckets.get(key);
     if (!b) this.buckets.set(key, (b = fresh(key, policy, this.clock.now(), this.clock.current())));
-    else if (b.policy.perMinute !== policy.perMinute || b.policy.burst !== policy.burst || b.policy.perSecond !== policy.perSecond || b.policy.burstWindowMs !== policy.burstWindowMs) {
+    else if (
+      b.policy.perMinute !== policy.perMinute ||
+      b.policy.burst !== policy.burst ||
+      b.policy.perSecond !== policy.perSecond ||
+      b.policy.burstWindowMs !== policy.burstWindowMs
+    ) {
       b.policy = policy;
       b.tokens = Math.min(b.tokens, policy.burst);
       b.recent = policy.burstWindowMs === undefined ? [] : b.recent.slice(-policy.burst);

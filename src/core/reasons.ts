@@ -27,12 +27,15 @@ export const REASON_CODES = {
   UNKNOWN_KEY: [401, 'no key matches the one sent; the sentence shows how it starts, never the whole key'],
   KEY_REVOKED: [401, 'the key was revoked: when, and by whom when known'],
   KEY_EXPIRED: [401, "the organization key expired: when, on which workspace's clock"],
-  KEY_WORKSPACE_DELETED: [401, "a key outlived its workspace (defensive: deleting a workspace deletes its keys)"],
+  KEY_WORKSPACE_DELETED: [401, 'a key outlived its workspace (defensive: deleting a workspace deletes its keys)'],
   CONTROL_TOKEN_REQUIRED: [401, 'control plane: X-Sandbox-Token is missing or wrong (a sandbox bound to a non-loopback host)'],
   MISSING_SCOPE: [403, 'the key lacks the scope the route needs: names that scope and the scopes the key has'],
   ORGANIZATION_KEY_NOT_ALLOWED: [403, 'an organization key called an organization-key endpoint: partners cannot mint or revoke keys'],
   OTHER_WORKSPACE: [403, "analytics: workspaceId is not the key's workspace (whether or not it exists)"],
-  NOT_FOUND: [404, "the id is not a record of the key's workspace: names the id and whether its form is right for the field; never says whether it exists elsewhere"],
+  NOT_FOUND: [
+    404,
+    "the id is not a record of the key's workspace: names the id and whether its form is right for the field; never says whether it exists elsewhere",
+  ],
   OUTSIDE_KEY_PRODUCTS: [404, "an organization key's productIds exclude the product asked for (or the departure's, booking's or policy's product)"],
   WORKSPACE_NOT_FOUND: [404, 'an internal service key named an unknown workspace in x-workspace-id'],
   ROUTE_NOT_FOUND: [404, 'no route has this method and path (with the closest route when there is one)'],
@@ -45,7 +48,10 @@ export const REASON_CODES = {
   MISSING_PARAMETER: [400, 'analytics: a required query parameter is missing'],
   FAULT_INJECTED: [null, 'a fault rule answered (its status and body): names the rule'],
   FAULT_DROPPED: [null, 'a fault rule dropped the connection: no answer, so the request log alone (status 0) says why'],
-  SANDBOX_STOPPING: [503, 'the sandbox is stopping: a request that came after the stop began, or one still running at the stop deadline (stopTimeoutMs, --stop-timeout)'],
+  SANDBOX_STOPPING: [
+    503,
+    'the sandbox is stopping: a request that came after the stop began, or one still running at the stop deadline (stopTimeoutMs, --stop-timeout)',
+  ],
   REFUSED: [null, 'any other 4xx: the error message'],
 } as const satisfies Record<string, readonly [number | null, string]>;
 
@@ -88,7 +94,12 @@ export function replayReason(statusCode: number, savedBody: string, firstAt: str
   } catch {
     body = null;
   }
-  const error = new ApiError(statusCode, typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' ? (body as ApiError['body']) : { error: `HTTP ${statusCode}` });
+  const error = new ApiError(
+    statusCode,
+    typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string'
+      ? (body as ApiError['body'])
+      : { error: `HTTP ${statusCode}` },
+  );
   const first = reasonFor(error)!;
   return { code: first.code, message: `replayed the first answer to this Idempotency-Key (${firstAt}): ${first.message}` };
 }
@@ -109,7 +120,11 @@ export function badAuthorization(header: string | undefined): ApiError {
   const scheme = /^\S*/.exec(header)![0];
   // a key with no scheme in front (issue 37): the one word is the key, not a scheme to name
   if (header.trim() === scheme && scheme.toLowerCase() !== 'bearer') {
-    return because(unauthorized(), 'NOT_BEARER', `the Authorization header has a key with no scheme (${shownKey(scheme)}); send it as Authorization: Bearer <key>`);
+    return because(
+      unauthorized(),
+      'NOT_BEARER',
+      `the Authorization header has a key with no scheme (${shownKey(scheme)}); send it as Authorization: Bearer <key>`,
+    );
   }
   if (scheme.toLowerCase() !== 'bearer') {
     return because(unauthorized(), 'NOT_BEARER', `the Authorization scheme is "${scheme.slice(0, 20)}", not Bearer; send Authorization: Bearer <key>`);
@@ -120,10 +135,11 @@ export function badAuthorization(header: string | undefined): ApiError {
 const PLACEHOLDERS = new Set(['undefined', 'null', '""', "''", '<key>', 'YOUR_API_KEY']);
 
 /** Where a user finds the keys that work (issue 37). */
-const KEYS_ARE = 'the keys are in `sandbox keys list` and the inspector\'s Keys view';
+const KEYS_ARE = "the keys are in `sandbox keys list` and the inspector's Keys view";
 
 export function unknownKey(token: string): ApiError {
-  if (PLACEHOLDERS.has(token)) return because(unauthorized(), 'UNKNOWN_KEY', `the key sent is the text "${token}": is the variable that should hold the key set? ${KEYS_ARE}`);
+  if (PLACEHOLDERS.has(token))
+    return because(unauthorized(), 'UNKNOWN_KEY', `the key sent is the text "${token}": is the variable that should hold the key set? ${KEYS_ARE}`);
   const shape = /^(tcs_(live|test)_|org_)/.test(token) ? '' : '; it does not look like a key the sandbox issues (tcs_live_..., tcs_test_..., org_...)';
   return because(unauthorized(), 'UNKNOWN_KEY', `no key matches ${shownKey(token)}${shape}; ${KEYS_ARE}`);
 }
@@ -135,7 +151,11 @@ export function keyRevoked(keyPrefix: string, revokedAt: string | null, revokedB
 
 export function keyExpired(keyPrefix: string, expiresAt: string, workspaceId: string, clock: Clock): ApiError {
   const now = clock.isoIn(workspaceId);
-  return because(unauthorized(), 'KEY_EXPIRED', `key ${keyPrefix}... expired at ${expiresAt} by the clock of workspace ${workspaceId} (${clock.mode}), which reads ${now}`);
+  return because(
+    unauthorized(),
+    'KEY_EXPIRED',
+    `key ${keyPrefix}... expired at ${expiresAt} by the clock of workspace ${workspaceId} (${clock.mode}), which reads ${now}`,
+  );
 }
 
 export const keyWorkspaceDeleted = (keyPrefix: string, workspaceId: string) =>
@@ -145,20 +165,29 @@ export const controlTokenRequired = (sent: boolean) =>
   because(
     new ApiError(401, { error: 'Unauthorized: the control plane needs the sandbox control token (X-Sandbox-Token)' }),
     'CONTROL_TOKEN_REQUIRED',
-    sent ? 'the control token sent does not match this sandbox\'s (printed at start; --control-token sets it)' : 'no X-Sandbox-Token header: a sandbox on a non-loopback host needs it (printed at start)',
+    sent
+      ? "the control token sent does not match this sandbox's (printed at start; --control-token sets it)"
+      : 'no X-Sandbox-Token header: a sandbox on a non-loopback host needs it (printed at start)',
   );
 
 // -- 403 ---------------------------------------------------------------------
 
 export function missingScope(scope: string, keyPrefix: string, scopes: readonly string[], method: string, url: string): ApiError {
-  return because(forbidden(), 'MISSING_SCOPE', `${method} ${url} needs scope ${scope}; key ${keyPrefix}... has ${scopes.length ? scopes.join(', ') : 'no scopes'}`);
+  return because(
+    forbidden(),
+    'MISSING_SCOPE',
+    `${method} ${url} needs scope ${scope}; key ${keyPrefix}... has ${scopes.length ? scopes.join(', ') : 'no scopes'}`,
+  );
 }
 
 export const organizationKeyNotAllowed = (keyPrefix: string) =>
-  because(forbidden(), 'ORGANIZATION_KEY_NOT_ALLOWED', `key ${keyPrefix}... is an organization key: organization keys cannot list, mint or revoke organization keys, whatever their scopes; use a workspace key`);
+  because(
+    forbidden(),
+    'ORGANIZATION_KEY_NOT_ALLOWED',
+    `key ${keyPrefix}... is an organization key: organization keys cannot list, mint or revoke organization keys, whatever their scopes; use a workspace key`,
+  );
 
-export const otherWorkspace = (workspaceId: string) =>
-  because(forbidden(), 'OTHER_WORKSPACE', `workspaceId must be the key's own workspace, ${workspaceId}`);
+export const otherWorkspace = (workspaceId: string) => because(forbidden(), 'OTHER_WORKSPACE', `workspaceId must be the key's own workspace, ${workspaceId}`);
 
 // -- 404 ---------------------------------------------------------------------
 
@@ -174,11 +203,19 @@ export function unknownRecord(what: string, id: string, source: IdSource, field:
 /** An organization key limited to productIds asked for something of another product. */
 export function outsideKeyProducts(what: string, thing: string, productId: string, keyPrefix: string, allowed: number): ApiError {
   const of = thing === productId ? `product ${productId}` : `${thing} is of product ${productId}, which`;
-  return because(notFound(what), 'OUTSIDE_KEY_PRODUCTS', `${of} is not among the ${allowed} product${allowed === 1 ? '' : 's'} organization key ${keyPrefix}... may use (its productIds)`);
+  return because(
+    notFound(what),
+    'OUTSIDE_KEY_PRODUCTS',
+    `${of} is not among the ${allowed} product${allowed === 1 ? '' : 's'} organization key ${keyPrefix}... may use (its productIds)`,
+  );
 }
 
 export const workspaceNotFound = (workspaceId: string) =>
-  because(new ApiError(404, { error: `Workspace ${workspaceId} not found` }), 'WORKSPACE_NOT_FOUND', `x-workspace-id names ${workspaceId.slice(0, 60)}, which is no workspace of this sandbox`);
+  because(
+    new ApiError(404, { error: `Workspace ${workspaceId} not found` }),
+    'WORKSPACE_NOT_FOUND',
+    `x-workspace-id names ${workspaceId.slice(0, 60)}, which is no workspace of this sandbox`,
+  );
 
 export function routeNotFoundReason(error: ApiError, method: string, path: string, nearest: string | null): ApiError {
   return because(error, 'ROUTE_NOT_FOUND', `no route ${method} ${path.split('?')[0]!.slice(0, 200)}${nearest ? `; the closest is ${nearest}` : ''}`);
@@ -194,7 +231,8 @@ export function frozenClockHint(clock: Clock, workspaceId: string | null, waitMs
   if (clock.mode !== 'manual') return '';
   const ms = Math.max(1, Math.ceil(waitMs));
   const frozen = '. The clock is manual and frozen: nothing refills until it moves. Advance it';
-  if (workspaceId === null) return `${frozen}: POST /__sandbox/clock/advance {"ms":${ms}}, \`sandbox clock advance ${ms}ms\`, or sandbox.clock.advance(${ms}) in code`;
+  if (workspaceId === null)
+    return `${frozen}: POST /__sandbox/clock/advance {"ms":${ms}}, \`sandbox clock advance ${ms}ms\`, or sandbox.clock.advance(${ms}) in code`;
   return `${frozen}: POST /__sandbox/workspaces/${workspaceId}/clock/advance {"ms":${ms}}, \`sandbox workspace advance ${workspaceId} ${ms}ms\`, or in code workspace.advance(${ms}) or sandbox.clock.advance(${ms})`;
 }
 
@@ -217,9 +255,13 @@ export function rateLimitedBecause(retryAfter: number, refusal: RateRefusal, hin
   const error = rateLimited(retryAfter);
   switch (meter) {
     case 'burst':
-      return because(error, 'RATE_LIMIT_BURST', refusal.slidingBurst
-        ? `${bucket} made ${size} requests within the last second, its burst; the next may pass at ${at}${hint}`
-        : `${bucket} used its burst of ${size}; the next token comes at ${at}${hint}`);
+      return because(
+        error,
+        'RATE_LIMIT_BURST',
+        refusal.slidingBurst
+          ? `${bucket} made ${size} requests within the last second, its burst; the next may pass at ${at}${hint}`
+          : `${bucket} used its burst of ${size}; the next token comes at ${at}${hint}`,
+      );
     case 'minute':
       return because(error, 'RATE_LIMIT_MINUTE', `${bucket} used its ${size} requests of this minute; the window resets at ${at}${hint}`);
     case 'second':
@@ -228,14 +270,24 @@ export function rateLimitedBecause(retryAfter: number, refusal: RateRefusal, hin
 }
 
 export const suspendedBecause = (retryAfter: number, workspaceId: string, until: string, why: string, hint: string) =>
-  because(rateLimited(retryAfter), 'SUSPENDED', `workspace ${workspaceId} is suspended until ${until} (${why}; PUT /__sandbox/suspension {"enabled":false} turns suspension off)${hint}`);
+  because(
+    rateLimited(retryAfter),
+    'SUSPENDED',
+    `workspace ${workspaceId} is suspended until ${until} (${why}; PUT /__sandbox/suspension {"enabled":false} turns suspension off)${hint}`,
+  );
 
 export const resendTooSoon = (retryAfter: number, target: string, sentAt: string, next: string, hint: string) =>
   because(rateLimited(retryAfter), 'RESEND_TOO_SOON', `a code was sent to ${target.slice(0, 80)} at ${sentAt}; the next may be sent at ${next}${hint}`);
 
 // -- faults ------------------------------------------------------------------
 
-export function faultReason(rule: { id: string; status?: number | undefined; drop?: boolean | undefined; remaining: number | null; probability?: number | undefined }): Reason {
+export function faultReason(rule: {
+  id: string;
+  status?: number | undefined;
+  drop?: boolean | undefined;
+  remaining: number | null;
+  probability?: number | undefined;
+}): Reason {
   const left = rule.remaining === null ? `fires with probability ${rule.probability}` : `${rule.remaining} more use${rule.remaining === 1 ? '' : 's'}`;
   const what = rule.drop ? 'dropped the connection' : `answered ${rule.status}`;
   const code: ReasonCode = rule.drop ? 'FAULT_DROPPED' : 'FAULT_INJECTED';

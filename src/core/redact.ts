@@ -62,8 +62,24 @@ const normalized = (name: string): string => name.toLowerCase().replace(/[-_.\s]
 
 /** names that hold a secret whole, once normalized (lower case, no `_`, `-` or `.`) */
 const SECRET_NAMES = new Set([
-  'key', 'secret', 'token', 'password', 'passwd', 'passphrase', 'pwd', 'apikey', 'clientsecret', 'authorization', 'proxyauthorization',
-  'cookie', 'setcookie', 'credential', 'credentials', 'privatekey', 'otp', 'codeverifier',
+  'key',
+  'secret',
+  'token',
+  'password',
+  'passwd',
+  'passphrase',
+  'pwd',
+  'apikey',
+  'clientsecret',
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'credential',
+  'credentials',
+  'privatekey',
+  'otp',
+  'codeverifier',
 ]);
 /** suffixes of names that hold a secret: `x-api-key`, `webhookSecret`, `access_token`, `dbPassword` */
 const SECRET_SUFFIXES = ['apikey', 'secret', 'password', 'token', 'authorization'];
@@ -115,7 +131,10 @@ export function redactHeader(name: string, value: string): string {
   if (n === 'authorization' || n === 'proxyauthorization') {
     const space = value.trim().indexOf(' ');
     if (space > 0) {
-      const token = value.trim().slice(space + 1).trim();
+      const token = value
+        .trim()
+        .slice(space + 1)
+        .trim();
       return `${value.trim().slice(0, space)} ${isRedacted(token) ? token : redactedText(shapeKind(token) ?? 'credential', token.length)}`;
     }
   }

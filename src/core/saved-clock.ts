@@ -109,7 +109,10 @@ export function clockIsSaved(clock: Clock, store: Store): boolean {
   const now = clock.changes().map(rowOf);
   if (saved.length !== now.length) return false;
   const same = (a: SavedClockRow, b: SavedClockRow | undefined) =>
-    b !== undefined && a.kind === b.kind && a.offsetMs === b.offsetMs && (a.kind === 'workspace' || (b.kind === 'sandbox' && a.mode === b.mode && (a.mode === 'real' || a.nowMs === b.nowMs)));
+    b !== undefined &&
+    a.kind === b.kind &&
+    a.offsetMs === b.offsetMs &&
+    (a.kind === 'workspace' || (b.kind === 'sandbox' && a.mode === b.mode && (a.mode === 'real' || a.nowMs === b.nowMs)));
   const byId = new Map(saved.map((row) => [row.id, row]));
   return now.every((row) => same(row, byId.get(row.id)));
 }
@@ -123,7 +126,9 @@ export function clockOps(changes: readonly ClockChange[]): Op[] {
 export function wholeClockOps(clock: Clock, store: Store): Op[] {
   const changes = clock.changes();
   const kept = new Set(changes.map((change) => change.workspaceId ?? SANDBOX_ROW));
-  const dropped = CLOCKS.in(store).list(GLOBAL_PARTITION).filter((row) => !kept.has(row.id));
+  const dropped = CLOCKS.in(store)
+    .list(GLOBAL_PARTITION)
+    .filter((row) => !kept.has(row.id));
   return [...dropped.map((row) => CLOCKS.deleteOp(GLOBAL_PARTITION, row.id)), ...clockOps(changes)];
 }
 

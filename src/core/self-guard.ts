@@ -43,7 +43,8 @@ export class SelfGuard {
   /** Why a connection to this address and port, for this path, is refused; or null. */
   addressProblem(address: string, port: number, path: string): string | null {
     if (!this.isThisMachine(address)) return null;
-    if (underControlPlane(path)) return `refused: ${address} is this machine and ${CONTROL_PREFIX} is the sandbox's control plane; a webhook may not drive the sandbox`;
+    if (underControlPlane(path))
+      return `refused: ${address} is this machine and ${CONTROL_PREFIX} is the sandbox's control plane; a webhook may not drive the sandbox`;
     if (this.#port !== 0 && port === this.#port) return `refused: ${address}:${port} is this sandbox itself; a webhook may not call the sandbox`;
     return null;
   }
@@ -54,7 +55,11 @@ export class SelfGuard {
    * a name cannot resolve elsewhere first and here second.
    */
   guardedLookup(port: number, path: string) {
-    return (hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+    return (
+      hostname: string,
+      options: LookupOptions,
+      callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
       dnsLookup(hostname, { ...options, all: true }, (err, found) => {
         if (err) return callback(err, '');
         for (const { address } of found) {

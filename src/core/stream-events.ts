@@ -19,21 +19,23 @@ const RequestDetailPartSchema = z.object({
   truncated: z.boolean(),
 });
 
-export const RequestEventSchema = z.object({
-  requestId: z.string(),
-  method: z.string(),
-  path: z.string(),
-  status: z.number().int(),
-  latencyMs: z.number(),
-  workspaceId: z.string().nullable(),
-  keyPrefix: z.string().nullable(),
-  at: z.string(),
-  detail: z.object({ request: RequestDetailPartSchema, response: RequestDetailPartSchema }).optional(),
-  /** what the sandbox accepted only by guessing (X-Sandbox-Warning), when it did */
-  warnings: z.array(z.object({ code: z.string(), message: z.string() })).optional(),
-  /** why the sandbox refused it (X-Sandbox-Reason: `CODE sentence`), when it did */
-  reason: z.string().optional(),
-}).meta({ id: 'RequestEvent' }); // the request log's listing and one entry: written once in the OpenAPI document
+export const RequestEventSchema = z
+  .object({
+    requestId: z.string(),
+    method: z.string(),
+    path: z.string(),
+    status: z.number().int(),
+    latencyMs: z.number(),
+    workspaceId: z.string().nullable(),
+    keyPrefix: z.string().nullable(),
+    at: z.string(),
+    detail: z.object({ request: RequestDetailPartSchema, response: RequestDetailPartSchema }).optional(),
+    /** what the sandbox accepted only by guessing (X-Sandbox-Warning), when it did */
+    warnings: z.array(z.object({ code: z.string(), message: z.string() })).optional(),
+    /** why the sandbox refused it (X-Sandbox-Reason: `CODE sentence`), when it did */
+    reason: z.string().optional(),
+  })
+  .meta({ id: 'RequestEvent' }); // the request log's listing and one entry: written once in the OpenAPI document
 
 export const DomainEventSchema = z.object({
   id: z.string(),
@@ -72,7 +74,19 @@ export const FORWARDED_EVENTS = ['request', 'domain', 'delivery', 'rate-limit', 
  * objects: a busy second's requests are a third fewer bytes without their keys, and the browser
  * that reads them pays per byte (issue 25: /v1 throughput with the inspector open).
  */
-export const REQUEST_COLUMNS = ['requestId', 'method', 'path', 'status', 'latencyMs', 'workspaceId', 'keyPrefix', 'at', 'warnings', 'reason', 'detail'] as const satisfies readonly (keyof RequestLogEntry)[];
+export const REQUEST_COLUMNS = [
+  'requestId',
+  'method',
+  'path',
+  'status',
+  'latencyMs',
+  'workspaceId',
+  'keyPrefix',
+  'at',
+  'warnings',
+  'reason',
+  'detail',
+] as const satisfies readonly (keyof RequestLogEntry)[];
 
 /** A run of request events as one `requests` frame (`?requests=batched`). */
 export function encodeRequestBatch(entries: readonly RequestLogEntry[]): string {

@@ -29,7 +29,10 @@ export class Suspension {
   settings: SuspensionSettings;
   private readonly workspaces = new Map<string, WorkspaceRecord>();
 
-  constructor(private readonly clock: Clock, initial: Partial<SuspensionSettings> = {}) {
+  constructor(
+    private readonly clock: Clock,
+    initial: Partial<SuspensionSettings> = {},
+  ) {
     this.settings = { ...DEFAULT_SUSPENSION, ...initial };
   }
 

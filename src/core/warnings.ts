@@ -12,10 +12,13 @@ export const WARNING_CODES = {
   PRICING_SNAPSHOT_NOT_A_QUOTE: 'attributes.pricingSnapshot is not quote-shaped; it was stored as sent and totals were computed by the sandbox',
   UNKNOWN_PAYMENT_STATUS: 'a payment status outside the inferred list was stored as sent',
   UNKNOWN_FULFILLMENT_STATUS: 'a fulfillment status outside the inferred list was stored as sent',
-  SUBSCRIPTION_DISABLED: 'the sandbox disabled a webhook subscription whose deliveries kept failing (docs/webhooks.md); it is not about the request, so strict mode does not refuse it',
+  SUBSCRIPTION_DISABLED:
+    'the sandbox disabled a webhook subscription whose deliveries kept failing (docs/webhooks.md); it is not about the request, so strict mode does not refuse it',
   UNDOCUMENTED_ENDPOINT: 'the API description does not name this endpoint: the sandbox designed it, and production may not have it',
-  INFERRED_LIMIT: 'the request goes past a limit the sandbox inferred where the API description states none; accepted, and refused under --strict (docs/divergences.md)',
-  LOOPBACK_HTTP_URL: 'a webhook URL on plain http:// to a loopback host was accepted for local receivers; the API description says "must be HTTPS", so production refuses it (refused here with --strict-webhook-urls)',
+  INFERRED_LIMIT:
+    'the request goes past a limit the sandbox inferred where the API description states none; accepted, and refused under --strict (docs/divergences.md)',
+  LOOPBACK_HTTP_URL:
+    'a webhook URL on plain http:// to a loopback host was accepted for local receivers; the API description says "must be HTTPS", so production refuses it (refused here with --strict-webhook-urls)',
 } as const;
 
 export type WarningCode = keyof typeof WARNING_CODES;

@@ -61,7 +61,11 @@ export function App({ source, onQuit, batchMs = 100, tickMs = 1000, size, color 
   else if (ui.keys) main = <Keys workspaces={state.workspaces} width={body.width} height={body.height} />;
   else if (ui.details) main = <Details lines={detailsFor(ui.panel, rows, selected, state.workspaceNames, body)} width={body.width} height={body.height} />;
   else {
-    const empty = { requests: emptyNote('requests', state, ui.filter), deliveries: emptyNote('deliveries', state, ui.filter), events: emptyNote('events', state, ui.filter) };
+    const empty = {
+      requests: emptyNote('requests', state, ui.filter),
+      deliveries: emptyNote('deliveries', state, ui.filter),
+      events: emptyNote('events', state, ui.filter),
+    };
     main = <Panels layout={layout} rows={rows} selected={selected} focused={ui.panel} workspaceNames={state.workspaceNames} empty={empty} />;
   }
 

@@ -83,7 +83,10 @@ export function requestDetailLines(r: RequestRow, width: number, height: number,
     [`Response headers (${r.status})`, headerLines(res.headers, width)],
     ['Response body', bodyLines(res.body, res.truncated, width)],
   ];
-  const sizes = fitSections(sections.map(([, l]) => l.length), Math.max(4, height - lines.length - sections.length));
+  const sizes = fitSections(
+    sections.map(([, l]) => l.length),
+    Math.max(4, height - lines.length - sections.length),
+  );
   sections.forEach(([title, body], i) => lines.push(heading(title), ...clip(body, sizes[i]!)));
   return lines;
 }
@@ -99,10 +102,16 @@ export function deliveryDetailLines(d: DeliveryView, width: number, height: numb
   const attemptRows = Math.max(1, Math.floor((height - 8) / 2));
   for (const a of d.attempts.slice(-attemptRows)) {
     const status = a.response ? String(a.response.status) : 'no response';
-    lines.push({ text: cell(`  #${a.number} ${a.trigger.padEnd(7)} ${clockTime(a.at)}  ${status}  ${latency(a.latencyMs)}  ${a.error ?? ''}`, width).trimEnd(), tone: a.response && a.response.status < 300 ? 'green' : 'red' });
+    lines.push({
+      text: cell(`  #${a.number} ${a.trigger.padEnd(7)} ${clockTime(a.at)}  ${status}  ${latency(a.latencyMs)}  ${a.error ?? ''}`, width).trimEnd(),
+      tone: a.response && a.response.status < 300 ? 'green' : 'red',
+    });
   }
   if (last?.response) {
-    lines.push(heading('Last response body'), ...prettyBody(last.response.bodyExcerpt, width - 2, Math.max(1, height - lines.length - 2)).map((l) => plain(`  ${l}`)));
+    lines.push(
+      heading('Last response body'),
+      ...prettyBody(last.response.bodyExcerpt, width - 2, Math.max(1, height - lines.length - 2)).map((l) => plain(`  ${l}`)),
+    );
   }
   lines.push(plain(''), plain('r replays this delivery now (same webhook-id).'));
   return lines;

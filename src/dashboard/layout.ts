@@ -34,7 +34,10 @@ export function computeLayout(columns: number, rows: number): Layout {
     const deliveries = Math.round(body.height * 0.4);
     const rate = Math.round(body.height * 0.3);
     return {
-      columns, body, wide: true, tooSmall,
+      columns,
+      body,
+      wide: true,
+      tooSmall,
       requests: { width: left, height: body.height },
       deliveries: { width: right, height: deliveries },
       rateLimits: { width: right, height: rate },
@@ -46,7 +49,10 @@ export function computeLayout(columns: number, rows: number): Layout {
   const bottom = Math.max(2, body.height - requests - deliveries);
   const half = Math.floor(columns / 2);
   return {
-    columns, body, wide: false, tooSmall,
+    columns,
+    body,
+    wide: false,
+    tooSmall,
     requests: { width: columns, height: requests },
     deliveries: { width: columns, height: deliveries },
     rateLimits: { width: half, height: bottom },

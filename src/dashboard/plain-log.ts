@@ -50,7 +50,9 @@ function feedLine(item: FeedItem, name: (id: string | null) => string): string |
     case 'delivery':
       return null; // attempts are printed from the delivery list, once each
     case 'rate-limit':
-      return item.change.remaining === 0 ? `${clockTime(new Date(item.change.reset * 1000).toISOString())} limit    ${item.change.bucket} exhausted (resets ${new Date(item.change.reset * 1000).toISOString()})` : null;
+      return item.change.remaining === 0
+        ? `${clockTime(new Date(item.change.reset * 1000).toISOString())} limit    ${item.change.bucket} exhausted (resets ${new Date(item.change.reset * 1000).toISOString()})`
+        : null;
     case 'reset':
       return `${clockTime(item.at)} reset    the sandbox went back to its fixtures`;
     case 'skipped':

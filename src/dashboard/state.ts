@@ -119,10 +119,20 @@ function applyFeed(state: DashboardState, items: FeedItem[]): DashboardState {
   const skipped = items.filter((i) => i.kind === 'skipped').length;
   if (requests.length > 0 || skipped > 0) {
     const errors = requests.filter((i) => i.entry.status >= 400).length;
-    next = { ...next, counts: { requests: next.counts.requests + requests.length, errors: next.counts.errors + errors, skipped: next.counts.skipped + skipped } };
+    next = {
+      ...next,
+      counts: { requests: next.counts.requests + requests.length, errors: next.counts.errors + errors, skipped: next.counts.skipped + skipped },
+    };
   }
   const rate = items.filter((i) => i.kind === 'rate-limit');
-  if (rate.length > 0) next = { ...next, rateLimits: applyRateChanges(next.rateLimits, rate.map((r) => r.change)) };
+  if (rate.length > 0)
+    next = {
+      ...next,
+      rateLimits: applyRateChanges(
+        next.rateLimits,
+        rate.map((r) => r.change),
+      ),
+    };
   const listed = items.filter((i) => i.kind !== 'rate-limit' && i.kind !== 'skipped');
   if (listed.length === 0) return next;
   if (next.paused) return { ...next, held: [...next.held, ...listed].slice(-HISTORY.held) };
@@ -139,9 +149,14 @@ function applyToLists(state: DashboardState, items: FeedItem[]): DashboardState 
   for (const item of items) {
     if (item.kind === 'request') {
       if (!known?.has(item.entry.requestId)) newRequests.push(item.entry);
-    }
-    else if (item.kind === 'domain') newEvents.push(item.event);
-    else if (item.kind === 'delivery') deliveries = mergeDeliveries(deliveries, [applyDeliveryUpdate(deliveries.find((d) => d.id === item.update.id), item.update)]);
+    } else if (item.kind === 'domain') newEvents.push(item.event);
+    else if (item.kind === 'delivery')
+      deliveries = mergeDeliveries(deliveries, [
+        applyDeliveryUpdate(
+          deliveries.find((d) => d.id === item.update.id),
+          item.update,
+        ),
+      ]);
     else if (item.kind === 'reset') {
       wasReset = true;
       deliveries = [];
@@ -171,15 +186,17 @@ function resume(state: DashboardState): DashboardState {
 export function applyDeliveryUpdate(known: DeliveryView | undefined, u: DeliveryUpdate): DeliveryView {
   const attempts = known?.attempts.filter((a) => a.number < u.attempt) ?? [];
   const previous = known?.attempts.find((a) => a.number === u.attempt);
-  attempts.push(previous ?? {
-    number: u.attempt,
-    trigger: u.trigger,
-    at: u.at,
-    ...(u.url ? { request: { url: u.url } } : {}),
-    response: u.responseStatus === null ? null : { status: u.responseStatus, bodyExcerpt: '' },
-    latencyMs: u.latencyMs,
-    error: u.error,
-  });
+  attempts.push(
+    previous ?? {
+      number: u.attempt,
+      trigger: u.trigger,
+      at: u.at,
+      ...(u.url ? { request: { url: u.url } } : {}),
+      response: u.responseStatus === null ? null : { status: u.responseStatus, bodyExcerpt: '' },
+      latencyMs: u.latencyMs,
+      error: u.error,
+    },
+  );
   return {
     ...(known ?? { createdAt: u.at }),
     id: u.id,
@@ -207,8 +224,11 @@ export function attemptCount(d: DeliveryView): number {
 export function mergeDeliveries(current: DeliveryView[], incoming: DeliveryView[], hidden: Record<string, number> = {}): DeliveryView[] {
   const byId = new Map(current.map((d) => [d.id, d]));
   // a record from an older sandbox has no maxAttempts: keep the one a stream update brought
-  for (const d of incoming) byId.set(d.id, d.maxAttempts === undefined && byId.get(d.id)?.maxAttempts !== undefined ? { ...d, maxAttempts: byId.get(d.id)!.maxAttempts! } : d);
-  const merged = [...byId.values()].sort((a, b) => deliveryTime(b).localeCompare(deliveryTime(a)) || (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || b.id.localeCompare(a.id));
+  for (const d of incoming)
+    byId.set(d.id, d.maxAttempts === undefined && byId.get(d.id)?.maxAttempts !== undefined ? { ...d, maxAttempts: byId.get(d.id)!.maxAttempts! } : d);
+  const merged = [...byId.values()].sort(
+    (a, b) => deliveryTime(b).localeCompare(deliveryTime(a)) || (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || b.id.localeCompare(a.id),
+  );
   return visible(merged, hidden).slice(0, HISTORY.deliveries);
 }
 
@@ -229,7 +249,17 @@ function applyRateChanges(buckets: RateBucket[], changes: { bucket: string; limi
     else {
       const kind = change.bucket.startsWith('key:') ? 'key' : 'workspace';
       const id = change.bucket.slice(change.bucket.indexOf(':') + 1);
-      next.push({ bucket: change.bucket, kind, id, limit: change.limit, remaining: change.remaining, reset: change.reset, burst: 0, burstTokens: 0, perSecond: null });
+      next.push({
+        bucket: change.bucket,
+        kind,
+        id,
+        limit: change.limit,
+        remaining: change.remaining,
+        reset: change.reset,
+        burst: 0,
+        burstTokens: 0,
+        perSecond: null,
+      });
     }
   }
   return next;

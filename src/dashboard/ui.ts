@@ -105,7 +105,11 @@ export function visibleRows(state: DashboardState, filter: string): VisibleRows 
 }
 
 export type Listed = 'requests' | 'deliveries' | 'events';
-const NOUNS: Record<Listed, [string, string]> = { requests: ['request', 'requests'], deliveries: ['webhook delivery', 'webhook deliveries'], events: ['domain event', 'domain events'] };
+const NOUNS: Record<Listed, [string, string]> = {
+  requests: ['request', 'requests'],
+  deliveries: ['webhook delivery', 'webhook deliveries'],
+  events: ['domain event', 'domain events'],
+};
 
 /**
  * What an empty panel says. "No … yet" only when nothing came: rows the filter hides are

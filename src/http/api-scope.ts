@@ -52,7 +52,12 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     let outcome: ReturnType<typeof ctx.idempotency.begin>;
     try {
       if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-        inferredLimit(request, ctx.options.strict, `Idempotency-Key is ${key.length} characters; the sandbox infers at most ${MAX_IDEMPOTENCY_KEY_LENGTH} (the API description says "any unique string")`, idempotencyKeyInvalid);
+        inferredLimit(
+          request,
+          ctx.options.strict,
+          `Idempotency-Key is ${key.length} characters; the sandbox infers at most ${MAX_IDEMPOTENCY_KEY_LENGTH} (the API description says "any unique string")`,
+          idempotencyKeyInvalid,
+        );
       }
       outcome = ctx.idempotency.begin(request.principal.workspace.id, key, request.method, request.url, request.body);
     } catch (err) {
@@ -121,7 +126,12 @@ function checkRateAndScope(request: FastifyRequest, ctx: SandboxContext): void {
   const enforce = principal.workspace.rateLimits ? principal.workspace.rateLimits === 'enforce' : ctx.options.enforceRateLimits;
   request.rate = ctx.rateLimiter.take(buckets, enforce);
   if (ctx.bus.hasListeners('rate-limit')) {
-    ctx.bus.emit('rate-limit', { bucket: buckets[buckets.length - 1]!.key, limit: request.rate.limit, remaining: request.rate.remaining, reset: request.rate.reset });
+    ctx.bus.emit('rate-limit', {
+      bucket: buckets[buckets.length - 1]!.key,
+      limit: request.rate.limit,
+      remaining: request.rate.remaining,
+      reset: request.rate.reset,
+    });
   }
   if (!request.rate.allowed) {
     const until = ctx.suspension.violation(workspaceId);
@@ -145,7 +155,11 @@ function rateRefusal(request: FastifyRequest, ctx: SandboxContext, buckets: { ke
     : `workspace ${principal.workspace.id} (${principal.workspace.mode}: ${policy.perMinute}/min, burst ${policy.burst}/s)`;
   const size = meter === 'minute' ? policy.perMinute : meter === 'second' ? policy.perSecond! : policy.burst;
   const hint = frozenClockHint(ctx.clock, principal.workspace.id, block.waitMs);
-  return rateLimitedBecause(retryAfter, { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs, slidingBurst: policy.burstWindowMs !== undefined }, hint);
+  return rateLimitedBecause(
+    retryAfter,
+    { bucket, meter, size, at: new Date(block.atMs).toISOString(), waitMs: block.waitMs, slidingBurst: policy.burstWindowMs !== undefined },
+    hint,
+  );
 }
 
 /**

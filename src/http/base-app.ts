@@ -55,9 +55,12 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
       reply.header('x-request-id', request.id).header('x-ratelimit-limit', String(rate.limit));
       reply.header('x-ratelimit-remaining', String(rate.remaining)).header('x-ratelimit-reset', String(rate.reset));
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      return sendApiError(reply, tooLong
-        ? apiError(414, 'URI_TOO_LONG', 'URI too long: a path segment is over 200 characters')
-        : apiError(400, 'MALFORMED_URL', 'Malformed URL: invalid percent-encoding in the path'));
+      return sendApiError(
+        reply,
+        tooLong
+          ? apiError(414, 'URI_TOO_LONG', 'URI too long: a path segment is over 200 characters')
+          : apiError(400, 'MALFORMED_URL', 'Malformed URL: invalid percent-encoding in the path'),
+      );
     },
   });
   app.setValidatorCompiler(validatorCompiler);

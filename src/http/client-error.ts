@@ -23,8 +23,12 @@ export function clientErrorHandler(ctx: SandboxContext) {
 
 function refusal(code: string | undefined): { status: number; body: { error: string; code: string } } {
   if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, body: { error: 'Request headers too large: at most 16 KiB in all', code: 'HEADERS_TOO_LARGE' } };
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, body: { error: 'Request timeout: the request did not arrive in full in time', code: 'REQUEST_TIMEOUT' } };
-  return { status: 400, body: { error: `Malformed HTTP request: the request line or a header could not be parsed${code ? ` (${code})` : ''}`, code: 'MALFORMED_REQUEST' } };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, body: { error: 'Request timeout: the request did not arrive in full in time', code: 'REQUEST_TIMEOUT' } };
+  return {
+    status: 400,
+    body: { error: `Malformed HTTP request: the request line or a header could not be parsed${code ? ` (${code})` : ''}`, code: 'MALFORMED_REQUEST' },
+  };
 }
 
 /** The whole HTTP/1.1 response, as bytes for the socket. */

@@ -49,7 +49,10 @@ export function registerCommitHooks(app: FastifyInstance, ctx: SandboxContext): 
     }
     const closing = group.close();
     request.committing = closing;
-    closing.then(() => done(null, payload), (err: Error) => done(err));
+    closing.then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
 
   // an answer that never passed onSend (a dropped connection, a hijacked reply): its lines go out as they are

@@ -17,8 +17,9 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
   control.addHook('onRequest', (request, _reply, done) => {
     request.area = 'control';
     // no web page may drive the control plane (src/core/host-guard.ts), token or not
-    const refusal = crossOriginRefusal({ origin: headerValue(request, 'origin'), host: request.headers.host, site: headerValue(request, 'sec-fetch-site') })
-      ?? formPostRefusal(request.method, request.headers['content-type'], controlUrlOf(request));
+    const refusal =
+      crossOriginRefusal({ origin: headerValue(request, 'origin'), host: request.headers.host, site: headerValue(request, 'sec-fetch-site') }) ??
+      formPostRefusal(request.method, request.headers['content-type'], controlUrlOf(request));
     if (refusal) return done(refusal);
     if (!ctx.controlToken || isInspectorFile(request)) return done();
     const given = headerValue(request, 'x-sandbox-token') ?? /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];

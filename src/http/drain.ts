@@ -168,7 +168,9 @@ export class Drain {
       socket?.destroy(); // half an answer already went out: only closing tells the client it is not whole
       return;
     }
-    const error = stoppingError(`the request was still running at the stop deadline (${this.#stopTimeoutMs} ms: stopTimeoutMs, --stop-timeout); none of its writes was kept`);
+    const error = stoppingError(
+      `the request was still running at the stop deadline (${this.#stopTimeoutMs} ms: stopTimeoutMs, --stop-timeout); none of its writes was kept`,
+    );
     const body = JSON.stringify(error.body);
     res.writeHead(503, STATUS_CODES[503], {
       'content-type': 'application/json; charset=utf-8',

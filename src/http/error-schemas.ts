@@ -10,7 +10,11 @@ import { ERROR_CODE_NAMES, ERROR_CODES } from '../core/error-codes.ts';
 export const ErrorCodeSchema = z
   .enum(ERROR_CODE_NAMES)
   .describe('stable error code (docs/api-notes.md, "Error codes"); absent on the documented 401, 403, 404, 429 and analytics 400 bodies')
-  .meta({ id: 'ErrorCode', 'x-sandbox-inferred': true, 'x-error-codes': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, [status, meaning]]) => [code, { status, meaning }])) });
+  .meta({
+    id: 'ErrorCode',
+    'x-sandbox-inferred': true,
+    'x-error-codes': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, [status, meaning]]) => [code, { status, meaning }])),
+  });
 
 export const ErrorBodySchema = z
   .object({ error: z.string(), code: ErrorCodeSchema.optional(), details: z.array(z.object({ message: z.string() })).optional() })

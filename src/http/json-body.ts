@@ -45,7 +45,12 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     // the key can only appear spelled out or escaped (\u005f...)
     const where = text.includes('__proto__') || text.includes('\\u') ? protoKeyPath(value) : null;
     if (where) {
-      return done(validationError([`${where}: the key "__proto__" is refused: JavaScript reserves it for an object's prototype, so the sandbox cannot store it as data; rename the key`]), undefined);
+      return done(
+        validationError([
+          `${where}: the key "__proto__" is refused: JavaScript reserves it for an object's prototype, so the sandbox cannot store it as data; rename the key`,
+        ]),
+        undefined,
+      );
     }
     done(null, value);
   });

@@ -38,7 +38,9 @@ function schemaKey(schema: CatalogRoute['schema']): string {
 
 function routesKey(routes: readonly CatalogRoute[]): string {
   return routes
-    .map((r) => [r.method, r.url, r.scope, r.summary, r.inferred, r.documentedStatuses?.join('/'), r.documentedScope, r.operationId, schemaKey(r.schema)].join('\u0000'))
+    .map((r) =>
+      [r.method, r.url, r.scope, r.summary, r.inferred, r.documentedStatuses?.join('/'), r.documentedScope, r.operationId, schemaKey(r.schema)].join('\u0000'),
+    )
     .join('\u0001');
 }
 

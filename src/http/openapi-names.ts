@@ -4,7 +4,23 @@
  * openapi-generator) produce stable, readable clients. Derived from the route
  * when the route does not name them itself (`config.operationId`).
  */
-const ACTIONS = new Set(['reset', 'restore', 'advance', 'replay', 'exhaust', 'seed', 'import', 'export', 'revoke', 'confirm', 'start', 'set', 'price', 'emit', 'resend']);
+const ACTIONS = new Set([
+  'reset',
+  'restore',
+  'advance',
+  'replay',
+  'exhaust',
+  'seed',
+  'import',
+  'export',
+  'revoke',
+  'confirm',
+  'start',
+  'set',
+  'price',
+  'emit',
+  'resend',
+]);
 const IRREGULAR: Record<string, string> = { people: 'person', policies: 'policy', 'api-keys': 'api-key', matches: 'match' };
 
 const pascal = (segment: string) =>
@@ -15,7 +31,9 @@ const pascal = (segment: string) =>
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('');
 
-const singular = (segment: string) => IRREGULAR[segment] ?? (segment.endsWith('ies') ? `${segment.slice(0, -3)}y` : segment.endsWith('s') && !segment.endsWith('ss') ? segment.slice(0, -1) : segment);
+const singular = (segment: string) =>
+  IRREGULAR[segment] ??
+  (segment.endsWith('ies') ? `${segment.slice(0, -3)}y` : segment.endsWith('s') && !segment.endsWith('ss') ? segment.slice(0, -1) : segment);
 
 /** `GET /v1/products` -> listProducts, `GET /v1/products/{id}` -> getProduct, `POST /__sandbox/snapshots/{name}/restore` -> restoreSandboxSnapshot. */
 export function deriveOperationId(method: string, path: string): string {
@@ -55,7 +73,20 @@ export function tagOf(path: string): string {
 }
 
 export const REASONS: Record<string, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
-  404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };

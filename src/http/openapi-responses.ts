@@ -38,7 +38,8 @@ export const HEADER_COMPONENTS = {
   Remaining: { description: 'X-RateLimit-Remaining: requests left in the current window', schema: { type: 'integer' } },
   Reset: { description: 'X-RateLimit-Reset: Unix time (seconds) when the window resets', schema: { type: 'integer' } },
   Reason: {
-    description: 'X-Sandbox-Reason, sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body\'s where it has one). Production does not send it; the body stays exactly as documented',
+    description:
+      "X-Sandbox-Reason, sandbox only: why the sandbox refused the request, as `CODE sentence` (the code is the error body's where it has one). Production does not send it; the body stays exactly as documented",
     schema: { type: 'string' },
     'x-sandbox-only': true,
   },
@@ -106,4 +107,10 @@ export class Responses {
 const keyOf = (status: string, body: Body, inferred: boolean) => `${Number(status) >= 400 ? 'error' : 'success'} ${body?.mediaType ?? ''} ${inferred}`;
 /** `Not Found`; for several statuses, `400 Bad Request, 404 Not Found, ...` */
 const reason = (status: string) => REASONS[status] ?? `HTTP ${status}`;
-const describe = (statuses: Set<string>) => (statuses.size === 1 ? reason([...statuses][0]!) : [...statuses].sort().map((s) => `${s} ${reason(s)}`).join(', '));
+const describe = (statuses: Set<string>) =>
+  statuses.size === 1
+    ? reason([...statuses][0]!)
+    : [...statuses]
+        .sort()
+        .map((s) => `${s} ${reason(s)}`)
+        .join(', ');

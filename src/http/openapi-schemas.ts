@@ -89,7 +89,9 @@ export class OpenApiSchemas {
       registry.add(schema, { id: name });
       if (uses > 1) used.add(name);
     }
-    const { schemas } = z.toJSONSchema(registry, { io, target: 'openapi-3.0', unrepresentable: 'any', uri: schemaRef, override: bareRef }) as { schemas: Record<string, Json> };
+    const { schemas } = z.toJSONSchema(registry, { io, target: 'openapi-3.0', unrepresentable: 'any', uri: schemaRef, override: bareRef }) as {
+      schemas: Record<string, Json>;
+    };
     for (const json of Object.values(schemas)) delete json.$id; // zod names each member by its uri; the document places them itself
     collectRefs(schemas, used);
     const routeKeys = new Set(keys.values());

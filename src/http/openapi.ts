@@ -20,7 +20,8 @@ export const openApiDocument = (routes: readonly CatalogRoute[]): string => memo
 export const openApiPath = (url: string): string => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 /** The operationId the OpenAPI document gives a route (also the run report's key, issue 24). */
-export const operationIdOf = (route: Pick<CatalogRoute, 'method' | 'url' | 'operationId'>): string => route.operationId ?? deriveOperationId(route.method, openApiPath(route.url));
+export const operationIdOf = (route: Pick<CatalogRoute, 'method' | 'url' | 'operationId'>): string =>
+  route.operationId ?? deriveOperationId(route.method, openApiPath(route.url));
 
 const pascalCase = (id: string) => id[0]!.toUpperCase() + id.slice(1);
 
@@ -138,9 +139,11 @@ function buildDocument(routes: readonly CatalogRoute[]) {
   for (const { route, path, bodies } of included) {
     const s = route.schema ?? {};
     const name = pascalCase(operationIdOf(route));
-    for (const [part, input] of Object.entries({ Params: s.params, Query: s.querystring, Body: s.body })) if (input) schemas.add(input, 'input', `${name}${part}`);
+    for (const [part, input] of Object.entries({ Params: s.params, Query: s.querystring, Body: s.body }))
+      if (input) schemas.add(input, 'input', `${name}${part}`);
     // an answer several operations give alike is one response object, its body converted once
-    for (const [status, body] of Object.entries(bodies)) if (responses.add(status, body, marked(route, path, status), name) && body) schemas.add(body.schema, 'output', `${name}${status}`);
+    for (const [status, body] of Object.entries(bodies))
+      if (responses.add(status, body, marked(route, path, status), name) && body) schemas.add(body.schema, 'output', `${name}${status}`);
   }
   schemas.convert();
   const paths: Record<string, Record<string, unknown>> = {};
@@ -170,7 +173,12 @@ function buildDocument(routes: readonly CatalogRoute[]) {
       responses: Object.fromEntries(Object.entries(responses.components).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A workspace or organization API key' },
-        sandboxToken: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Token', description: 'The control-plane token; needed only when the sandbox is bound to a non-loopback host' },
+        sandboxToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Sandbox-Token',
+          description: 'The control-plane token; needed only when the sandbox is bound to a non-loopback host',
+        },
       },
       headers: HEADER_COMPONENTS,
     },

@@ -19,7 +19,9 @@ export function registerRepeatedQueryCheck(app: FastifyInstance): void {
     for (const name in query) {
       const value = query[name];
       if (!Array.isArray(value) || !takesOneValue(request.routeOptions.schema?.querystring, name)) continue;
-      (repeated ??= []).push(`querystring.${name}: given ${value.length} times (${value.map((v) => JSON.stringify(String(v).slice(0, 40))).join(', ')}); send it once`);
+      (repeated ??= []).push(
+        `querystring.${name}: given ${value.length} times (${value.map((v) => JSON.stringify(String(v).slice(0, 40))).join(', ')}); send it once`,
+      );
     }
     done(repeated ? validationError(repeated) : undefined);
   });

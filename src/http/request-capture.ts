@@ -49,7 +49,13 @@ export interface RawExchange {
 
 export function captureExchange(request: FastifyRequest, reply: FastifyReply, keyPrefix: string | null): RawExchange {
   const head: unknown = Reflect.get(reply.raw, '_header'); // Node's own field: the header block it wrote
-  return { requestHeaders: request.headers, requestBody: request.body ?? request.refusedBody, responseHead: typeof head === 'string' ? head : reply.getHeaders(), payload: request.sentPayload, keyPrefix };
+  return {
+    requestHeaders: request.headers,
+    requestBody: request.body ?? request.refusedBody,
+    responseHead: typeof head === 'string' ? head : reply.getHeaders(),
+    payload: request.sentPayload,
+    keyPrefix,
+  };
 }
 
 /**

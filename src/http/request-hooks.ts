@@ -10,7 +10,6 @@ import { sendApiError, toApiError } from './error-handler.ts';
 import { captureExchange, exchangeBytes, renderExchange } from './request-capture.ts';
 import { warningsOf } from './warnings.ts';
 
-
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** A caller-supplied X-Request-ID is echoed when sane, so traces join up; else one is made. */
@@ -74,8 +73,13 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
     const key = request.idempotencyKey;
     request.idempotencyKey = null;
     ctx.clock
-      .run(principal.workspace.id, () => ctx.idempotency.finish(principal.workspace.id, key, request.method, request.url, request.body, reply.statusCode, payloadText(payload)))
-      .then(() => done(null, payload), (err: Error) => done(err));
+      .run(principal.workspace.id, () =>
+        ctx.idempotency.finish(principal.workspace.id, key, request.method, request.url, request.body, reply.statusCode, payloadText(payload)),
+      )
+      .then(
+        () => done(null, payload),
+        (err: Error) => done(err),
+      );
   });
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -109,7 +113,11 @@ export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply:
   if (!ctx.bus.hasListeners('request') || request.area === 'control') return;
   const principal = request.authenticated;
   // a refused request (revoked key, wrong scheme, ...) still names the key and workspace the sandbox can tell (issue 37)
-  const who = principal ? { keyPrefix: principal.keyPrefix, workspaceId: principal.workspace.id } : request.headers.authorization ? ctx.auth.identify(request.headers.authorization) : null;
+  const who = principal
+    ? { keyPrefix: principal.keyPrefix, workspaceId: principal.workspace.id }
+    : request.headers.authorization
+      ? ctx.auth.identify(request.headers.authorization)
+      : null;
   // /v1 at all times, within the log's bounds (issue 37); elsewhere (404s, the health check) while someone watches
   if (status !== 0 && (request.area === 'api' || ctx.requestLog.capturing)) {
     const raw = captureExchange(request, reply, who?.keyPrefix ?? null);

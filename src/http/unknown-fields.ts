@@ -67,7 +67,12 @@ function walk(schema: Schema | undefined, value: unknown, path: string, out: str
   // open objects (z.looseObject, a catchall) keep unknown keys as data
   if (options.some((o) => o._zod.def.catchall && o._zod.def.catchall._zod.def.type !== 'never')) return;
   for (const key of Object.keys(value)) {
-    const known = options.length === 1 ? (Object.hasOwn(options[0]!._zod.def.shape ?? {}, key) ? options : NONE) : options.filter((o) => Object.hasOwn(o._zod.def.shape ?? {}, key));
+    const known =
+      options.length === 1
+        ? Object.hasOwn(options[0]!._zod.def.shape ?? {}, key)
+          ? options
+          : NONE
+        : options.filter((o) => Object.hasOwn(o._zod.def.shape ?? {}, key));
     // a primitive has no keys to report: no walk, no path (this runs on every body, and on every imported row)
     const child = value[key];
     if (known.length === 0) out.push(nameOf(path, key));

@@ -35,7 +35,11 @@ export function registerWarningHooks(app: FastifyInstance, ctx: SandboxContext):
     const unknown = unknownFields(request.routeOptions.schema?.body, request.body);
     if (unknown.length === 0) return done();
     try {
-      addWarnings(request, [warning('UNKNOWN_FIELD', `ignored ${unknown.join(', ')}: not a field of ${request.method} ${request.routeOptions.url ?? request.url}`)], ctx.options.strict);
+      addWarnings(
+        request,
+        [warning('UNKNOWN_FIELD', `ignored ${unknown.join(', ')}: not a field of ${request.method} ${request.routeOptions.url ?? request.url}`)],
+        ctx.options.strict,
+      );
     } catch (err) {
       return done(err as Error);
     }
@@ -78,8 +82,7 @@ export function addStateWarnings(request: FastifyRequest, warnings: SandboxWarni
 }
 
 /** The warnings of a request, for its request-log entry (absent when there are none). */
-export const warningsOf = (request: FastifyRequest): { warnings?: SandboxWarning[] } =>
-  request.warnings?.length ? { warnings: request.warnings } : {};
+export const warningsOf = (request: FastifyRequest): { warnings?: SandboxWarning[] } => (request.warnings?.length ? { warnings: request.warnings } : {});
 
 /**
  * A limit the sandbox inferred where the API description states none (issue 39;

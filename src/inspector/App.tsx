@@ -29,7 +29,12 @@ export function App() {
             <span className="brand">Sandbox inspector</span>
             <nav>
               {VIEWS.map((view) => (
-                <Link key={view.path} href={view.path} className={(active) => (active ? 'tab active' : 'tab')} data-testid={`nav${view.path.replace('/', '-')}`}>
+                <Link
+                  key={view.path}
+                  href={view.path}
+                  className={(active) => (active ? 'tab active' : 'tab')}
+                  data-testid={`nav${view.path.replace('/', '-')}`}
+                >
                   {view.label}
                 </Link>
               ))}
@@ -69,7 +74,12 @@ export function App() {
 
 function WorkspacePicker() {
   const { workspaces, selected, select, error } = useWorkspaces();
-  if (error) return <span className="error" role="alert">{error}</span>;
+  if (error)
+    return (
+      <span className="error" role="alert">
+        {error}
+      </span>
+    );
   return (
     <label className="picker">
       Workspace{' '}

@@ -11,7 +11,12 @@ export type StreamHandler = (event: string, data: unknown) => void;
 export type StreamEvent = 'request' | 'domain' | 'delivery' | 'rate-limit' | 'reset';
 
 /** `capture: false`: the view never opens a request's details, so the sandbox keeps none for it (capture=off). */
-export function openStream(events: readonly StreamEvent[], onEvent: StreamHandler, onState: (connected: boolean) => void = () => undefined, options: { capture?: boolean } = {}): () => void {
+export function openStream(
+  events: readonly StreamEvent[],
+  onEvent: StreamHandler,
+  onState: (connected: boolean) => void = () => undefined,
+  options: { capture?: boolean } = {},
+): () => void {
   const controller = new AbortController();
   let stopped = false;
   const run = async (): Promise<void> => {

@@ -28,28 +28,43 @@ export function operationLines(paths: Record<string, unknown>): string {
 }
 
 export function registerResources(server: McpServer, client: ControlClient): void {
-  server.registerResource('operations', 'sandbox://openapi/operations', {
-    title: 'API operations',
-    description: 'Every /v1 operation of the API: method, path, operationId and summary (from GET /__sandbox/openapi.json)',
-    mimeType: 'text/plain',
-  }, async (uri) => {
-    const document = await client.request(CONTROL_ROUTES.openapi);
-    return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: operationLines(document.paths) }] };
-  });
+  server.registerResource(
+    'operations',
+    'sandbox://openapi/operations',
+    {
+      title: 'API operations',
+      description: 'Every /v1 operation of the API: method, path, operationId and summary (from GET /__sandbox/openapi.json)',
+      mimeType: 'text/plain',
+    },
+    async (uri) => {
+      const document = await client.request(CONTROL_ROUTES.openapi);
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: operationLines(document.paths) }] };
+    },
+  );
 
-  server.registerResource('reasons', 'sandbox://reasons', {
-    title: 'Reason catalogue',
-    description: 'Why the sandbox refuses a request: each X-Sandbox-Reason code and error code, with its status and when it fires',
-    mimeType: 'application/json',
-  }, async (uri) => {
-    const entry = ([code, [status, when]]: [string, readonly [number | null, string]]) => ({ code, status, when });
-    const catalogue = { reasons: Object.entries(REASON_CODES).map(entry), errorCodes: Object.entries(ERROR_CODES).map(entry) };
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(catalogue, null, 2) }] };
-  });
+  server.registerResource(
+    'reasons',
+    'sandbox://reasons',
+    {
+      title: 'Reason catalogue',
+      description: 'Why the sandbox refuses a request: each X-Sandbox-Reason code and error code, with its status and when it fires',
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const entry = ([code, [status, when]]: [string, readonly [number | null, string]]) => ({ code, status, when });
+      const catalogue = { reasons: Object.entries(REASON_CODES).map(entry), errorCodes: Object.entries(ERROR_CODES).map(entry) };
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(catalogue, null, 2) }] };
+    },
+  );
 
-  server.registerResource('divergences', 'sandbox://docs/divergences.md', {
-    title: 'Divergences from the real API',
-    description: 'Where the sandbox knowingly differs from the API description (docs/divergences.md)',
-    mimeType: 'text/markdown',
-  }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await readFile(join(PACKAGE_ROOT, 'docs', 'divergences.md'), 'utf8') }] }));
+  server.registerResource(
+    'divergences',
+    'sandbox://docs/divergences.md',
+    {
+      title: 'Divergences from the real API',
+      description: 'Where the sandbox knowingly differs from the API description (docs/divergences.md)',
+      mimeType: 'text/markdown',
+    },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await readFile(join(PACKAGE_ROOT, 'docs', 'divergences.md'), 'utf8') }] }),
+  );
 }

@@ -8,7 +8,9 @@ import { registerTools } from './tools.ts';
 export function createMcpServer(client: ControlClient, token?: string): McpServer {
   const server = new McpServer(
     { name: 'travel-commerce-sandbox', version: packageJson.version },
-    { instructions: `Drives and reads the travel-commerce sandbox at ${client.baseUrl}: why a request was refused (list_requests, explain_request), the records it holds, its clock, faults and webhooks. Tools that change state say so.` },
+    {
+      instructions: `Drives and reads the travel-commerce sandbox at ${client.baseUrl}: why a request was refused (list_requests, explain_request), the records it holds, its clock, faults and webhooks. Tools that change state say so.`,
+    },
   );
   registerTools(server, client, token);
   registerResources(server, client);

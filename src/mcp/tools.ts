@@ -48,7 +48,8 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
   });
 
   addTool(server, 'list_requests', {
-    description: 'The requests the sandbox served on /v1, newest first: method, path, status, the refusal reason (X-Sandbox-Reason) and warnings. Use explain_request with a requestId for one request in full.',
+    description:
+      'The requests the sandbox served on /v1, newest first: method, path, status, the refusal reason (X-Sandbox-Reason) and warnings. Use explain_request with a requestId for one request in full.',
     input: {
       status: z.string().optional().describe('a status or a class: 401, 4xx, 5'),
       path: z.string().optional().describe('a piece of the path, or a glob with * and ** (/v1/bookings/*)'),
@@ -62,12 +63,16 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
       const from = since === undefined ? null : Date.parse(since);
       if (from !== null && Number.isNaN(from)) throw new Error(`since takes an ISO 8601 time, not "${since}"`);
       const all = await client.requests(LOG_CAPACITY);
-      return all.filter((e) => matches(e) && (from === null || Date.parse(e.at) >= from)).slice(0, limit ?? 20).map(summary);
+      return all
+        .filter((e) => matches(e) && (from === null || Date.parse(e.at) >= from))
+        .slice(0, limit ?? 20)
+        .map(summary);
     },
   });
 
   addTool(server, 'explain_request', {
-    description: "Why the sandbox answered one request as it did: its status, the refusal reason, the warnings, its headers and bodies as captured (Authorization shows the key's prefix only), and a curl that sends it again (the key from $SANDBOX_KEY). Without requestId: the newest refused request.",
+    description:
+      "Why the sandbox answered one request as it did: its status, the refusal reason, the warnings, its headers and bodies as captured (Authorization shows the key's prefix only), and a curl that sends it again (the key from $SANDBOX_KEY). Without requestId: the newest refused request.",
     input: { requestId: z.string().optional().describe('from list_requests or the X-Request-Id header of the answer') },
     changes: false,
     run: async ({ requestId }) => {
@@ -104,7 +109,8 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
       offset: z.number().int().min(0).optional(),
     },
     changes: false,
-    run: async ({ collection, workspace: given, limit, ...query }) => client.dataPage((await workspaceOf(given)).id, collection, { limit: limit ?? 20, ...query }),
+    run: async ({ collection, workspace: given, limit, ...query }) =>
+      client.dataPage((await workspaceOf(given)).id, collection, { limit: limit ?? 20, ...query }),
   });
 
   addTool(server, 'get_record', {
@@ -115,7 +121,8 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
   });
 
   addTool(server, 'advance_clock', {
-    description: 'Move the sandbox clock forward (due timers run: webhook retries, deletion jobs, holds expiring). With workspace, that workspace\'s clock alone.',
+    description:
+      "Move the sandbox clock forward (due timers run: webhook retries, deletion jobs, holds expiring). With workspace, that workspace's clock alone.",
     input: {
       duration: z.string().optional().describe('90s, 5m, 2h, 1d, 1h30m or plain milliseconds'),
       toNext: z.boolean().optional().describe('to the next due timer instead, answering what ran'),
@@ -172,9 +179,14 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
 
   addTool(server, 'create_key', {
     description: 'Create a workspace key; answers the key whole, this once.',
-    input: { workspace, name: z.string().min(1).max(100).optional(), scopes: z.array(z.string()).optional().describe('e.g. products:read; default: every scope') },
+    input: {
+      workspace,
+      name: z.string().min(1).max(100).optional(),
+      scopes: z.array(z.string()).optional().describe('e.g. products:read; default: every scope'),
+    },
     changes: true,
-    run: async ({ workspace: given, name, scopes }) => client.createKey((await workspaceOf(given)).id, { ...(name ? { name } : {}), ...(scopes ? { scopes } : {}) }),
+    run: async ({ workspace: given, name, scopes }) =>
+      client.createKey((await workspaceOf(given)).id, { ...(name ? { name } : {}), ...(scopes ? { scopes } : {}) }),
   });
 
   addTool(server, 'revoke_key', {
@@ -219,7 +231,8 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
       override: z.record(z.string(), z.unknown()).optional().describe('dotted paths whose values replace fields of the sample'),
     },
     changes: true,
-    run: async ({ type, workspace: given, data, override }) => client.emitEvent({ workspaceId: (await workspaceOf(given)).id, type: type as never, ...(data ? { data } : {}), ...(override ? { override } : {}) }),
+    run: async ({ type, workspace: given, data, override }) =>
+      client.emitEvent({ workspaceId: (await workspaceOf(given)).id, type: type as never, ...(data ? { data } : {}), ...(override ? { override } : {}) }),
   });
 
   addTool(server, 'list_deliveries', {
@@ -234,7 +247,12 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
     },
     changes: false,
     run: async ({ workspace: given, status, limit, bodies, ...query }) => {
-      const deliveries = await client.deliveries({ ...query, limit: limit ?? 20, ...(status ? { status } : {}), ...(given === undefined ? {} : { workspaceId: (await workspaceOf(given)).id }) });
+      const deliveries = await client.deliveries({
+        ...query,
+        limit: limit ?? 20,
+        ...(status ? { status } : {}),
+        ...(given === undefined ? {} : { workspaceId: (await workspaceOf(given)).id }),
+      });
       return bodies ? deliveries : deliveries.map(withoutBodies);
     },
   });
@@ -250,14 +268,18 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
     description: 'The scenarios shipped with the sandbox (scenarios/*.json): name, description, steps.',
     input: {},
     changes: false,
-    run: async () => Promise.all((await listScenarioFiles(DEFAULT_SCENARIOS_DIR)).map(async (file) => {
-      const scenario = await loadScenarioFile(file);
-      return { name: basename(file, '.json'), description: scenario.description, steps: countSteps(scenario.steps) };
-    })),
+    run: async () =>
+      Promise.all(
+        (await listScenarioFiles(DEFAULT_SCENARIOS_DIR)).map(async (file) => {
+          const scenario = await loadScenarioFile(file);
+          return { name: basename(file, '.json'), description: scenario.description, steps: countSteps(scenario.steps) };
+        }),
+      ),
   });
 
   addTool(server, 'run_scenario', {
-    description: 'Run a scenario against this sandbox, as `sandbox scenario run --url` does: its requests, clock moves and checks, step by step; answers which steps passed and what differed. Checked first, as `sandbox scenario validate` does.',
+    description:
+      'Run a scenario against this sandbox, as `sandbox scenario run --url` does: its requests, clock moves and checks, step by step; answers which steps passed and what differed. Checked first, as `sandbox scenario validate` does.',
     input: { name: z.string().min(1).describe('a name from list_scenarios, or the path of a scenario .json file') },
     changes: true,
     run: async ({ name }) => {

@@ -21,7 +21,11 @@ const DOCUMENTED: readonly { name: string; form: (value: string) => string; with
   { name: 'X-RateLimit-Limit', form: integer },
   { name: 'X-RateLimit-Remaining', form: integer },
   // seconds since 1970 have 10 digits until 2286; 13 digits are milliseconds
-  { name: 'X-RateLimit-Reset', form: (value) => (integer(value) === 'integer' ? (value.trim().replace('-', '').length >= 12 ? 'integer (Unix milliseconds)' : 'integer (Unix seconds)') : 'text') },
+  {
+    name: 'X-RateLimit-Reset',
+    form: (value) =>
+      integer(value) === 'integer' ? (value.trim().replace('-', '').length >= 12 ? 'integer (Unix milliseconds)' : 'integer (Unix seconds)') : 'text',
+  },
   { name: 'Content-Type', form: (value) => value.split(';')[0]!.trim().toLowerCase() || 'empty', withBody: true },
 ];
 

@@ -54,7 +54,12 @@ export function compareAnswers(target: Answer, sandbox: Answer, enumsOf: EnumsOf
   const error = target.status >= 400;
   if (error) findings.push(...compareErrors(target.body, sandbox.body));
   if ((target.body === undefined) !== (sandbox.body === undefined)) {
-    findings.push({ kind: 'type', field: '', target: target.body === undefined ? 'empty' : typeName(target.body), sandbox: sandbox.body === undefined ? 'empty' : typeName(sandbox.body) });
+    findings.push({
+      kind: 'type',
+      field: '',
+      target: target.body === undefined ? 'empty' : typeName(target.body),
+      sandbox: sandbox.body === undefined ? 'empty' : typeName(sandbox.body),
+    });
     return { findings, nulls };
   }
   const skip = error ? ERROR_FIELDS : [];
@@ -68,7 +73,8 @@ function compareShapes(t: Shape, s: Shape, enums: ReadonlyMap<string, ReadonlySe
     if (!sf) {
       // reported where it hangs from an object both sides have: a missing object is one line, not one per field inside
       const up = parentOf(path);
-      if (up?.byKey && isObjectHere(t.get(up.parent)) && isObjectHere(s.get(up.parent))) findings.push({ kind: 'missing-field', field: path, target: tf.types.size ? types(tf) : 'null', sandbox: ABSENT });
+      if (up?.byKey && isObjectHere(t.get(up.parent)) && isObjectHere(s.get(up.parent)))
+        findings.push({ kind: 'missing-field', field: path, target: tf.types.size ? types(tf) : 'null', sandbox: ABSENT });
       continue;
     }
     const overlap = [...tf.types].some((type) => sf.types.has(type));
@@ -80,7 +86,8 @@ function compareShapes(t: Shape, s: Shape, enums: ReadonlyMap<string, ReadonlySe
   for (const [path, sf] of s) {
     if (t.has(path)) continue;
     const up = parentOf(path);
-    if (up?.byKey && isObjectHere(t.get(up.parent)) && isObjectHere(s.get(up.parent))) findings.push({ kind: 'extra-field', field: path, target: ABSENT, sandbox: sf.types.size ? types(sf) : 'null' });
+    if (up?.byKey && isObjectHere(t.get(up.parent)) && isObjectHere(s.get(up.parent)))
+      findings.push({ kind: 'extra-field', field: path, target: ABSENT, sandbox: sf.types.size ? types(sf) : 'null' });
   }
 }
 
@@ -103,7 +110,8 @@ function compareEnum(path: string, tf: FieldShape, sf: FieldShape, documented: R
 
 /** The error body's `error` and `code`. A message's ids and numbers are its values, not its form. */
 function compareErrors(targetBody: unknown, sandboxBody: unknown): Finding[] {
-  const field = (body: unknown, name: string): unknown => (typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
+  const field = (body: unknown, name: string): unknown =>
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
   const out: Finding[] = [];
   for (const name of ERROR_FIELDS) {
     const [t, s] = [field(targetBody, name), field(sandboxBody, name)];
@@ -115,4 +123,10 @@ function compareErrors(targetBody: unknown, sandboxBody: unknown): Finding[] {
 
 /** `Booking book_1f3c not found` and `Booking book_9a0e not found` are the same message. */
 const messageForm = (value: unknown): unknown =>
-  typeof value === 'string' ? value.replace(/"[^"]*"|'[^']*'/g, '"…"').replace(/[\w-]*\d[\w-]*/g, '#').trim().toLowerCase() : value;
+  typeof value === 'string'
+    ? value
+        .replace(/"[^"]*"|'[^']*'/g, '"…"')
+        .replace(/[\w-]*\d[\w-]*/g, '#')
+        .trim()
+        .toLowerCase()
+    : value;

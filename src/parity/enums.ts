@@ -63,6 +63,7 @@ export class EnumIndex {
       if (Array.isArray(schema[group])) for (const part of schema[group] as unknown[]) this.walk(part, path, out, depth + 1);
     }
     if (schema.items !== undefined) this.walk(schema.items, `${path}[]`, out, depth + 1);
-    for (const [name, property] of Object.entries((schema.properties as Json | undefined) ?? {})) this.walk(property, path === '' ? name : `${path}.${name}`, out, depth + 1);
+    for (const [name, property] of Object.entries((schema.properties as Json | undefined) ?? {}))
+      this.walk(property, path === '' ? name : `${path}.${name}`, out, depth + 1);
   }
 }

@@ -28,7 +28,8 @@ function checkKind(kind: string, rule: string): DifferenceKind {
 function checkPath(path: string, rule: string): string {
   const trimmed = path.trim();
   if (trimmed === '') throw new Error(`ignore rule "${rule}": the path glob is empty; write one like 'GET /v1/products*' or '/v1/bookings/*'`);
-  if (!/^([A-Za-z]+ +)?[/*]/.test(trimmed)) throw new Error(`ignore rule "${rule}": the path glob must start with / or * (after an optional method), as in 'GET /v1/products*'`);
+  if (!/^([A-Za-z]+ +)?[/*]/.test(trimmed))
+    throw new Error(`ignore rule "${rule}": the path glob must start with / or * (after an optional method), as in 'GET /v1/products*'`);
   return templated(trimmed.replace(/^([A-Za-z]+) +/, (_m, method: string) => `${method.toUpperCase()} `));
 }
 
@@ -44,8 +45,12 @@ export function parseIgnoreFlag(text: string): IgnoreRule {
   for (let i = 1; i < parts.length; i++) {
     if (!KINDS.has(parts[i]!.trim())) continue;
     const rule: IgnoreRule = { path: checkPath(parts.slice(0, i).join(':'), text), kind: parts[i]!.trim() as DifferenceKind };
-    const field = parts.slice(i + 1).join(':').trim();
-    if (i + 1 < parts.length && field === '') throw new Error(`ignore rule "${text}": the field glob after the kind is empty; leave out the last colon to ignore every field`);
+    const field = parts
+      .slice(i + 1)
+      .join(':')
+      .trim();
+    if (i + 1 < parts.length && field === '')
+      throw new Error(`ignore rule "${text}": the field glob after the kind is empty; leave out the last colon to ignore every field`);
     if (field !== '') rule.field = field;
     return rule;
   }
@@ -58,7 +63,8 @@ export function parseIgnoreFlag(text: string): IgnoreRule {
 /** One rule of a file: an object `{path, kind?, field?}` or a string in the flag form. */
 function ruleOf(value: unknown, where: string): IgnoreRule {
   if (typeof value === 'string') return parseIgnoreFlag(value);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${where}: a rule is an object {path, kind?, field?} or a string like 'GET /v1/products*:extra-field'`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${where}: a rule is an object {path, kind?, field?} or a string like 'GET /v1/products*:extra-field'`);
   const { path, kind, field, ...rest } = value as Record<string, unknown>;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) throw new Error(`${where}: unknown key "${unknown[0]}"; a rule has path, kind and field`);
@@ -107,7 +113,10 @@ export function readIgnoreFile(file: string): IgnoreRule[] {
 
 /** A glob as a regular expression: `*` any run of characters, everything else literal. */
 export function globRegExp(glob: string): RegExp {
-  const body = glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const body = glob
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${body}$`);
 }
 
@@ -120,5 +129,10 @@ export function ignoreMatcher(rules: readonly IgnoreRule[]): (kind: DifferenceKi
     field: rule.field === undefined ? null : globRegExp(rule.field),
   }));
   return (kind, method, path, field) =>
-    compiled.some((rule) => (rule.kind === undefined || rule.kind === kind) && rule.path.test(rule.withMethod ? `${method} ${path}` : path) && (rule.field === null || rule.field.test(field)));
+    compiled.some(
+      (rule) =>
+        (rule.kind === undefined || rule.kind === kind) &&
+        rule.path.test(rule.withMethod ? `${method} ${path}` : path) &&
+        (rule.field === null || rule.field.test(field)),
+    );
 }

@@ -27,13 +27,23 @@ export class NotComparedLines {
       return true;
     }
     if (this.#lines.size >= NOT_COMPARED_LINES) return false;
-    this.#lines.set(key, { reason: note.reason, method, path, count: 1, requestId, ...(note.bytes !== undefined ? { bytes: note.bytes } : {}), detail: note.detail });
+    this.#lines.set(key, {
+      reason: note.reason,
+      method,
+      path,
+      count: 1,
+      requestId,
+      ...(note.bytes !== undefined ? { bytes: note.bytes } : {}),
+      detail: note.detail,
+    });
     return true;
   }
 
   /** Most frequent first, then by operation, so the order is stable; copies. */
   list(): NotCompared[] {
-    return [...this.#lines.values()].map((line) => ({ ...line })).sort((a, b) => b.count - a.count || a.path.localeCompare(b.path) || a.method.localeCompare(b.method) || a.reason.localeCompare(b.reason));
+    return [...this.#lines.values()]
+      .map((line) => ({ ...line }))
+      .sort((a, b) => b.count - a.count || a.path.localeCompare(b.path) || a.method.localeCompare(b.method) || a.reason.localeCompare(b.reason));
   }
 
   clear(): void {

@@ -28,7 +28,7 @@ export class OperationIndex {
     let bestScore = -1;
     for (const pattern of this.patterns()) {
       if (pattern.segments.length !== segments.length) continue;
-      if (!pattern.segments.every((s, i) => s === null ? segments[i] !== '' : s === segments[i])) continue;
+      if (!pattern.segments.every((s, i) => (s === null ? segments[i] !== '' : s === segments[i]))) continue;
       // static segments first (`/bookings/wizard/session` over `/bookings/{id}/...`), then the same method
       const score = pattern.statics * 2 + (pattern.method === method ? 1 : 0);
       if (score > bestScore) [best, bestScore] = [pattern, score];

@@ -79,14 +79,24 @@ export async function runExchange(deps: ExchangeDeps, request: ClientRequest, an
   const unknownIds = [...new Set([...unknownBefore.filter((id) => !knows(sandbox, workspaceId, id)), ...failed])];
   // an id the sandbox could not know makes its answer about other data, not about drift (types.ts: sandbox null)
   const sandboxAnswer = unknownIds.length > 0 ? null : replay;
-  return { requestId, method: request.method, urlPath: request.path, target, sandbox: sandboxAnswer, learned, unknownIds, ...(unmapped.length > 0 ? { unmapped } : {}) };
+  return {
+    requestId,
+    method: request.method,
+    urlPath: request.path,
+    target,
+    sandbox: sandboxAnswer,
+    learned,
+    unknownIds,
+    ...(unmapped.length > 0 ? { unmapped } : {}),
+  };
 }
 
 /** The report's sentence for an answer too large to compare. */
 function tooLargeDetail(tooLarge: TooLarge, limit: number | undefined): string {
   const over = `--target-max-body ${limit}`;
   if (tooLarge.inflated) return `too large to compare: its ${tooLarge.inflated} body of ${tooLarge.bytes} bytes inflates past ${over}`;
-  if (!tooLarge.complete) return `too large to compare: ${tooLarge.bytes} bytes streamed before the answer was cut off (the deadline passed, or the client or the target left), over ${over}`;
+  if (!tooLarge.complete)
+    return `too large to compare: ${tooLarge.bytes} bytes streamed before the answer was cut off (the deadline passed, or the client or the target left), over ${over}`;
   return `too large to compare: ${tooLarge.bytes} bytes, over ${over}`;
 }
 

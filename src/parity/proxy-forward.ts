@@ -12,7 +12,18 @@ import { apiError, type ApiError } from '../core/errors.ts';
  */
 
 /** Headers of one connection (RFC 9110 7.6.1), never forwarded either way. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
 
 export interface TargetAnswer {
   status: number;
@@ -77,7 +88,10 @@ export async function createForwarder(options: ForwarderOptions): Promise<Forwar
       // one deadline for the whole answer, by wall time: a target that dribbles a byte now and
       // then never trips undici's idle timers, and would hold the client as long as it likes
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(Object.assign(new Error(`the target's answer did not end within ${options.timeoutMs} ms`), { code: DEADLINE })), options.timeoutMs);
+      const timer = setTimeout(
+        () => deadline.abort(Object.assign(new Error(`the target's answer did not end within ${options.timeoutMs} ms`), { code: DEADLINE })),
+        options.timeoutMs,
+      );
       timer.unref();
       try {
         const answer = await pool.request({
@@ -138,7 +152,13 @@ function readUpTo(body: Readable, limit: number): Promise<{ chunks: Buffer[]; en
 /** The client's headers without the connection's own (Host becomes the target's, set by undici). */
 export function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  const listed = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((name) => name.trim()).filter(Boolean));
+  const listed = new Set(
+    String(headers.connection ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_BY_HOP.has(name) || listed.has(name)) continue;
     out[name] = value;
@@ -157,23 +177,45 @@ export function answerHeaders(headers: TargetAnswer['headers']): Record<string, 
 }
 
 const TIMEOUT_CODES = new Set([DEADLINE, 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
-const GARBAGE_CODES = new Set(['HPE_INVALID_CONSTANT', 'HPE_INVALID_VERSION', 'HPE_INVALID_STATUS', 'HPE_INVALID_HEADER_TOKEN', 'HPE_CR_EXPECTED', 'HPE_LF_EXPECTED', 'HPE_UNEXPECTED_CONTENT_LENGTH', 'HPE_INVALID_CHUNK_SIZE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+const GARBAGE_CODES = new Set([
+  'HPE_INVALID_CONSTANT',
+  'HPE_INVALID_VERSION',
+  'HPE_INVALID_STATUS',
+  'HPE_INVALID_HEADER_TOKEN',
+  'HPE_CR_EXPECTED',
+  'HPE_LF_EXPECTED',
+  'HPE_UNEXPECTED_CONTENT_LENGTH',
+  'HPE_INVALID_CHUNK_SIZE',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
 
 /** One failure of the target, as the 502 or 504 the client gets, with the reason in X-Sandbox-Reason. */
 export function targetError(err: unknown, origin: string, timeoutMs: number): ApiError {
   const code = errorCode(err);
   if (code && TIMEOUT_CODES.has(code)) {
-    return apiError(504, 'TARGET_TIMEOUT', 'Gateway timeout: the target did not answer in time').because('TARGET_TIMEOUT', `${origin} did not send its whole answer within ${timeoutMs} ms (--target-timeout: the headers and the whole body must come within it, by wall time); the request may or may not have been carried out there`);
+    return apiError(504, 'TARGET_TIMEOUT', 'Gateway timeout: the target did not answer in time').because(
+      'TARGET_TIMEOUT',
+      `${origin} did not send its whole answer within ${timeoutMs} ms (--target-timeout: the headers and the whole body must come within it, by wall time); the request may or may not have been carried out there`,
+    );
   }
   const parserError = (err as { name?: unknown } | null)?.name === 'HTTPParserError';
   if (parserError || (code && (GARBAGE_CODES.has(code) || code.startsWith('HPE_')))) {
-    return apiError(502, 'TARGET_BAD_ANSWER', 'Bad gateway: the target did not answer HTTP').because('TARGET_BAD_ANSWER', `${origin} answered something that is not an HTTP response (${code ?? (err as Error).message.split('\n')[0]}); check that --target is the API's base URL`);
+    return apiError(502, 'TARGET_BAD_ANSWER', 'Bad gateway: the target did not answer HTTP').because(
+      'TARGET_BAD_ANSWER',
+      `${origin} answered something that is not an HTTP response (${code ?? (err as Error).message.split('\n')[0]}); check that --target is the API's base URL`,
+    );
   }
   if (code === 'ESANDBOXSELF') {
-    return apiError(502, 'TARGET_UNREACHABLE', 'Bad gateway: the target is this sandbox').because('TARGET_UNREACHABLE', `${origin} resolves to this sandbox or its proxy; --target must be the real API, not the sandbox itself`);
+    return apiError(502, 'TARGET_UNREACHABLE', 'Bad gateway: the target is this sandbox').because(
+      'TARGET_UNREACHABLE',
+      `${origin} resolves to this sandbox or its proxy; --target must be the real API, not the sandbox itself`,
+    );
   }
   const detail = code ?? (err instanceof Error ? err.message.split('\n')[0] : 'unknown error');
-  return apiError(502, 'TARGET_UNREACHABLE', 'Bad gateway: the target could not be reached').because('TARGET_UNREACHABLE', `${origin} could not be reached (${detail}); check --target and that the API is up`);
+  return apiError(502, 'TARGET_UNREACHABLE', 'Bad gateway: the target could not be reached').because(
+    'TARGET_UNREACHABLE',
+    `${origin} could not be reached (${detail}); check --target and that the API is up`,
+  );
 }
 
 function errorCode(err: unknown): string | undefined {

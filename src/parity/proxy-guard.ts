@@ -10,7 +10,11 @@ import type { SelfGuard } from '../core/self-guard.ts';
  */
 export function proxyLookup(guards: readonly SelfGuard[], target: URL) {
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  return (hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  return (
+    hostname: string,
+    options: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     dnsLookup(hostname, { ...options, all: true }, (err, found) => {
       if (err) return callback(err, '');
       for (const { address } of found) {

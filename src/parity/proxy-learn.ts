@@ -117,7 +117,13 @@ export interface LearnOutcome {
  * `only`, when given, limits it to those ids (the record a sandbox 404 was about);
  * `paired` ids are never learned: the sandbox holds them under its own id.
  */
-export async function learnFrom(store: Store, fill: Fill, targetBody: unknown, paired: (id: string) => boolean, only?: ReadonlySet<string>): Promise<LearnOutcome> {
+export async function learnFrom(
+  store: Store,
+  fill: Fill,
+  targetBody: unknown,
+  paired: (id: string) => boolean,
+  only?: ReadonlySet<string>,
+): Promise<LearnOutcome> {
   const { workspaceId } = fill;
   const outcome: LearnOutcome = { learned: [], failed: [] };
   const ops = [];

@@ -21,11 +21,16 @@ export function apiPath(url: string): ApiPath {
   const raw = question < 0 ? url : url.slice(0, question);
   const query = question < 0 ? '' : url.slice(question);
   if (HIDDEN_SEPARATOR.test(raw)) {
-    return { refused: 'the path hides a / or \\ inside a segment (%2F, %5C, or a raw \\): the proxy refuses it, since that is how a path escapes one normalizer and not another, and no id of the API contains one' };
+    return {
+      refused:
+        'the path hides a / or \\ inside a segment (%2F, %5C, or a raw \\): the proxy refuses it, since that is how a path escapes one normalizer and not another, and no id of the API contains one',
+    };
   }
   const path = withoutDotSegments(raw);
   if (path === null || !IN_API.test(path)) {
-    return { refused: `the path leaves /v1 once its . and .. segments are resolved${path === null ? '' : ` (it is ${path.slice(0, 200)})`}: the proxy forwards only paths under /v1 to the target` };
+    return {
+      refused: `the path leaves /v1 once its . and .. segments are resolved${path === null ? '' : ` (it is ${path.slice(0, 200)})`}: the proxy forwards only paths under /v1 to the target`,
+    };
   }
   return { path, query };
 }

@@ -2,7 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { FixtureCollectionSchema, FixtureDepartureSchema, FixtureFormSchema, FixturePersonSchema, FixturePolicySchema, FixtureProductSchema } from '../fixtures/schema.ts';
+import {
+  FixtureCollectionSchema,
+  FixtureDepartureSchema,
+  FixtureFormSchema,
+  FixturePersonSchema,
+  FixturePolicySchema,
+  FixtureProductSchema,
+} from '../fixtures/schema.ts';
 import type { StoredRow } from '../storage/collection.ts';
 import { redactJson } from '../core/redact.ts';
 
@@ -24,7 +31,10 @@ import { redactJson } from '../core/redact.ts';
  */
 type Learned = (collection: string) => Record<string, unknown>[];
 const SECTIONS = {
-  products: { schema: FixtureProductSchema as z.ZodType, from: (row: Record<string, unknown>, learned: Learned) => ({ ...pick(row, FixtureProductSchema), ...pricingOf(row, learned) }) },
+  products: {
+    schema: FixtureProductSchema as z.ZodType,
+    from: (row: Record<string, unknown>, learned: Learned) => ({ ...pick(row, FixtureProductSchema), ...pricingOf(row, learned) }),
+  },
   departures: { schema: FixtureDepartureSchema, from: (row: Record<string, unknown>) => pick(row, FixtureDepartureSchema) },
   people: { schema: FixturePersonSchema, from: (row: Record<string, unknown>) => pick(row, FixturePersonSchema) },
   policies: { schema: FixturePolicySchema, from: (row: Record<string, unknown>) => pick(row, FixturePolicySchema) },
@@ -42,7 +52,12 @@ function pricingOf(product: Record<string, unknown>, learned: Learned): { pricin
     .filter((e) => e.productId === product.id && e.active !== false)
     .map((e) => ({ code: e.code, name: e.name, description: e.description, amount: e.amount, pricingUnit: e.pricingUnit, maxQuantity: e.maxQuantity }));
   return {
-    pricing: { adult: amount('adult') ?? product.priceFrom, child: amount('child'), infant: amount('infant'), rooms: Object.keys(rooms).length > 0 ? rooms : null },
+    pricing: {
+      adult: amount('adult') ?? product.priceFrom,
+      child: amount('child'),
+      infant: amount('infant'),
+      rooms: Object.keys(rooms).length > 0 ? rooms : null,
+    },
     extensions,
   };
 }
@@ -133,7 +148,8 @@ export class LearnedRecords {
       for (const row of this.#rows.get(section)?.values() ?? []) {
         const raw: Record<string, unknown> = row;
         const parsed = spec.schema.safeParse(spec.from(raw, learned));
-        if (section === 'products' && raw.currency !== currency) skipped.push(`${row.id} (in ${String(raw.currency)}, the workspace's currency is ${currency})`);
+        if (section === 'products' && raw.currency !== currency)
+          skipped.push(`${row.id} (in ${String(raw.currency)}, the workspace's currency is ${currency})`);
         // a learned record is the real account's: any secret in it (a token in a form's settings) stays behind
         else if (parsed.success) sections[section]!.push(redactJson(parsed.data));
         else skipped.push(`${row.id} (${parsed.error.issues[0]?.path.join('.') || 'record'}: ${parsed.error.issues[0]?.message ?? 'invalid'})`);
@@ -165,7 +181,16 @@ export class LearnedRecords {
       webhookSubscriptions: [],
       departures: sections.departures,
       people: sections.people,
-      volume: { products: sections.products!.length, departuresPerProduct: { min: 0, max: 0 }, countries: [], people: 0, bookings: 0, galleryFiles: 0, deliveryEventDays: 0, emailsPerDay: 0 },
+      volume: {
+        products: sections.products!.length,
+        departuresPerProduct: { min: 0, max: 0 },
+        countries: [],
+        people: 0,
+        bookings: 0,
+        galleryFiles: 0,
+        deliveryEventDays: 0,
+        emailsPerDay: 0,
+      },
     };
   }
 

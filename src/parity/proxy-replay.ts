@@ -100,14 +100,22 @@ export function targetAnswer(answer: TargetAnswer, maxBodyBytes?: number): Answe
   const headers = flatHeaders(answer.headers);
   if (answer.tooLarge) return { status: answer.status, headers, body: undefined, tooLarge: answer.tooLarge };
   const body = decoded(answer, maxBodyBytes);
-  if (body === TOO_LARGE) return { status: answer.status, headers, body: undefined, tooLarge: { bytes: answer.body.length, complete: true, inflated: headers['content-encoding']!.trim().toLowerCase() } };
+  if (body === TOO_LARGE)
+    return {
+      status: answer.status,
+      headers,
+      body: undefined,
+      tooLarge: { bytes: answer.body.length, complete: true, inflated: headers['content-encoding']!.trim().toLowerCase() },
+    };
   return { status: answer.status, headers, body: parseJson(body) };
 }
 
 const TOO_LARGE = Symbol('too large');
 
 function decoded(answer: TargetAnswer, maxBodyBytes?: number): Buffer | typeof TOO_LARGE {
-  const encoding = String(answer.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(answer.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   // zlib stops at maxOutputLength with ERR_BUFFER_TOO_LARGE: never more than the limit in memory
   const bound = maxBodyBytes === undefined ? {} : { maxOutputLength: maxBodyBytes };
   try {

@@ -33,7 +33,14 @@ export function createProxyServer(options: ProxyServerOptions): Server {
   return createServer((req, res) => {
     handle(req, res, options).catch((err: unknown) => {
       // never a crash: one line in the answer, nothing more
-      if (!res.headersSent) sendError(res, apiError(502, 'TARGET_UNREACHABLE', 'Bad gateway').because('TARGET_UNREACHABLE', `the proxy failed to forward the request (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`));
+      if (!res.headersSent)
+        sendError(
+          res,
+          apiError(502, 'TARGET_UNREACHABLE', 'Bad gateway').because(
+            'TARGET_UNREACHABLE',
+            `the proxy failed to forward the request (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+          ),
+        );
       else res.destroy();
     });
   });
@@ -41,10 +48,18 @@ export function createProxyServer(options: ProxyServerOptions): Server {
 
 async function handle(req: IncomingMessage, res: ServerResponse, options: ProxyServerOptions): Promise<void> {
   const refused = hostRefusal(req.headers.host, { allowedHosts: options.allowedHosts });
-  if (refused) return sendError(res, refused.because('HOST_NOT_ALLOWED', 'the proxy answers only a loopback Host, as the sandbox does (--allowed-host adds a name)'));
+  if (refused)
+    return sendError(res, refused.because('HOST_NOT_ALLOWED', 'the proxy answers only a loopback Host, as the sandbox does (--allowed-host adds a name)'));
   const url = req.url ?? '/';
   // origin-form only: an absolute URL (`GET http://elsewhere/`) would make an open proxy
-  if (!url.startsWith('/')) return sendError(res, apiError(400, 'MALFORMED_URL', 'The request target must be a path').because('MALFORMED_URL', 'the proxy forwards only paths under /v1 to its own target; it is not an open proxy'));
+  if (!url.startsWith('/'))
+    return sendError(
+      res,
+      apiError(400, 'MALFORMED_URL', 'The request target must be a path').because(
+        'MALFORMED_URL',
+        'the proxy forwards only paths under /v1 to its own target; it is not an open proxy',
+      ),
+    );
   if (!API_PATH.test(url)) return options.sandboxRouting(req, res);
   // what reaches the target, and the replay, is the normalized path: never one that leaves /v1
   const where = apiPath(url);
@@ -53,7 +68,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ProxyS
     return sendError(res, apiError(400, 'PATH_OUTSIDE_API', 'The path must stay under /v1').because('PATH_OUTSIDE_API', where.refused));
   }
   const body = await readBody(req, options.bodyLimit);
-  if (body === null) return sendError(res, apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimit} bytes`).because('PAYLOAD_TOO_LARGE', `the proxy forwards bodies up to ${options.bodyLimit} bytes`));
+  if (body === null)
+    return sendError(
+      res,
+      apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimit} bytes`).because(
+        'PAYLOAD_TOO_LARGE',
+        `the proxy forwards bodies up to ${options.bodyLimit} bytes`,
+      ),
+    );
   const method = req.method ?? 'GET';
   const answer = await options.forwarder.send(method, `${where.path}${where.query}`, req.headers, body);
   if (isApiError(answer)) return sendError(res, answer);

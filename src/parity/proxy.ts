@@ -64,7 +64,20 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
     sandboxRouting: (req, res) => sandbox.app.routing(req, res),
     afterAnswer: (request, answer) => {
       queue = queue
-        .then(() => runExchange({ sandbox, workspaceId: workspace.id, workspaceKey: workspace.key, pairs, maxBodyBytes: options.maxBodyBytes, onLearned: learned ? (c, row) => learned.add(c, row) : undefined }, request, answer))
+        .then(() =>
+          runExchange(
+            {
+              sandbox,
+              workspaceId: workspace.id,
+              workspaceKey: workspace.key,
+              pairs,
+              maxBodyBytes: options.maxBodyBytes,
+              onLearned: learned ? (c, row) => learned.add(c, row) : undefined,
+            },
+            request,
+            answer,
+          ),
+        )
         .then(async (exchange) => {
           await yieldToClients(); // the comparison is the largest step: after what came in meanwhile
           sandbox.context.parity.recorder?.record(exchange);
@@ -78,7 +91,9 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
     server.listen(options.port, host, () => resolve());
   }).catch(async (err: NodeJS.ErrnoException) => {
     await forwarder.close();
-    throw err.code === 'EADDRINUSE' ? new ProxyStartError(`Port ${options.port} on ${host} is already in use (the proxy's port); pass another --port, or 0 for any free port`) : err;
+    throw err.code === 'EADDRINUSE'
+      ? new ProxyStartError(`Port ${options.port} on ${host} is already in use (the proxy's port); pass another --port, or 0 for any free port`)
+      : err;
   });
   const port = (server.address() as AddressInfo).port;
   ownGuard.listening(port);
@@ -119,7 +134,8 @@ export function parseTarget(raw: string): URL {
     throw new ProxyStartError(`--target takes the API's base URL, such as https://api.example.com, not "${raw.slice(0, 200)}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProxyStartError(`--target must be an http:// or https:// URL, not ${url.protocol}`);
-  if (url.username || url.password) throw new ProxyStartError('--target may not carry credentials (user:password@); the client sends its own key with each request');
+  if (url.username || url.password)
+    throw new ProxyStartError('--target may not carry credentials (user:password@); the client sends its own key with each request');
   if (url.search || url.hash) throw new ProxyStartError('--target is a base URL: no query (?...) nor fragment (#...)');
   return url;
 }
@@ -130,7 +146,11 @@ function replayWorkspace(sandbox: ProxyHost, wanted: string | undefined): { id: 
   const found = wanted === undefined ? all.find((w) => w.mode === 'sandbox') : all.find((w) => w.id === wanted || w.name === wanted);
   if (!found) {
     const names = all.map((w) => `${w.name} (${w.id})`).join(', ');
-    throw new ProxyStartError(wanted === undefined ? `The fixtures define no sandbox-mode workspace for the replays; pass --workspace <id or name> (${names || 'none defined'})` : `--workspace ${wanted} is not a fixture workspace; one of: ${names || 'none defined'}`);
+    throw new ProxyStartError(
+      wanted === undefined
+        ? `The fixtures define no sandbox-mode workspace for the replays; pass --workspace <id or name> (${names || 'none defined'})`
+        : `--workspace ${wanted} is not a fixture workspace; one of: ${names || 'none defined'}`,
+    );
   }
   const key = found.keys.find((k) => k.scopes === null) ?? found.keys[0];
   if (!key) throw new ProxyStartError(`Workspace ${found.name} has no key to replay requests with`);
@@ -150,6 +170,7 @@ function knownRows(sandbox: ProxyHost, workspaceId: string): KnownRows {
   const store = sandbox.context.store;
   return {
     product: (id) => PRODUCTS.in(store).get(workspaceId, id),
-    ofProduct: (collection, productId) => (collection === 'pricingOptions' ? PRICING_OPTIONS : EXTENSIONS).in(store).listWhere(workspaceId, 'productId', productId),
+    ofProduct: (collection, productId) =>
+      (collection === 'pricingOptions' ? PRICING_OPTIONS : EXTENSIONS).in(store).listWhere(workspaceId, 'productId', productId),
   };
 }

@@ -6,7 +6,16 @@ import { NotComparedLines } from './not-compared.ts';
 import { OperationIndex } from './operation.ts';
 import { recordFieldPath, recordIn, typeName } from './shape.ts';
 import { redactHeaders, redactJson } from '../core/redact.ts';
-import { DIFFERENCE_KINDS, type Answer, type Difference, type DifferenceKind, type Exchange, type IgnoreRule, type ParityRecorder, type ParityReportBody } from './types.ts';
+import {
+  DIFFERENCE_KINDS,
+  type Answer,
+  type Difference,
+  type DifferenceKind,
+  type Exchange,
+  type IgnoreRule,
+  type ParityRecorder,
+  type ParityReportBody,
+} from './types.ts';
 
 /**
  * The parity report (issue 40, points 2 and 3): every exchange the proxy saw, compared
@@ -95,7 +104,16 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
     // an example value is the target's own: redacted as the examples are (a key in an error message;
     // a header or enum value by its name too; other kinds hold type names, never values)
     const name = finding.kind === 'header' || finding.kind === 'enum' ? lastFieldName(finding.field) : undefined;
-    differences.set(key, { kind: finding.kind, method: exchange.method, path, field: finding.field, target: redactJson(finding.target, name), sandbox: redactJson(finding.sandbox, name), count: 1, requestId: exchange.requestId });
+    differences.set(key, {
+      kind: finding.kind,
+      method: exchange.method,
+      path,
+      field: finding.field,
+      target: redactJson(finding.target, name),
+      sandbox: redactJson(finding.sandbox, name),
+      count: 1,
+      requestId: exchange.requestId,
+    });
     keepExample(exchange);
   };
 
@@ -104,7 +122,17 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
     let stats = nullStats.get(key);
     if (!stats) {
       if (nullStats.size >= PARITY_LIMITS.nullFields) return;
-      stats = { method: exchange.method, path, field: seen.field, targetNull: false, sandboxNull: false, targetTypes: new Set(), sandboxTypes: new Set(), mismatches: 0, requestId: exchange.requestId };
+      stats = {
+        method: exchange.method,
+        path,
+        field: seen.field,
+        targetNull: false,
+        sandboxNull: false,
+        targetTypes: new Set(),
+        sandboxTypes: new Set(),
+        mismatches: 0,
+        requestId: exchange.requestId,
+      };
       nullStats.set(key, stats);
     }
     stats.targetNull ||= seen.targetNull;
@@ -112,7 +140,8 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
     for (const type of seen.targetTypes) stats.targetTypes.add(type);
     for (const type of seen.sandboxTypes) stats.sandboxTypes.add(type);
     // a value against null: one side null only, the other with a value
-    const mismatch = (seen.targetNull && !seen.sandboxNull && seen.sandboxTypes.length > 0) || (seen.sandboxNull && !seen.targetNull && seen.targetTypes.length > 0);
+    const mismatch =
+      (seen.targetNull && !seen.sandboxNull && seen.sandboxTypes.length > 0) || (seen.sandboxNull && !seen.targetNull && seen.targetTypes.length > 0);
     if (!mismatch) return;
     if (stats.mismatches++ === 0) {
       stats.requestId = exchange.requestId;
@@ -140,7 +169,12 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
         for (const field of fields) {
           // a field the target did not send either is not the target's: the record was not learned (unknown-id)
           if (!record || !(field in record)) continue;
-          add(normalized, path, { kind: 'missing-field', field: recordFieldPath(exchange.target.body, field), target: typeName(record[field]), sandbox: ABSENT });
+          add(normalized, path, {
+            kind: 'missing-field',
+            field: recordFieldPath(exchange.target.body, field),
+            target: typeName(record[field]),
+            sandbox: ABSENT,
+          });
         }
       }
       // learning is never drift: the sandbox did not know the record and now does (issue 40, point 2)
@@ -153,7 +187,10 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
       for (const seen of comparison.nulls) observeNull(normalized, path, seen);
     },
     report(): ParityReportBody {
-      const list = [...differences.values(), ...nullabilityDifferences(nullStats, ignored).filter((d) => !differences.has(keyOf(d.kind, d.method, d.path, d.field)))].map((d) => ({ ...d }));
+      const list = [
+        ...differences.values(),
+        ...nullabilityDifferences(nullStats, ignored).filter((d) => !differences.has(keyOf(d.kind, d.method, d.path, d.field))),
+      ].map((d) => ({ ...d }));
       list.sort(byFrequency);
       return { requests, compared, differences: list, omitted, notCompared: notCompared.list() };
     },
@@ -182,7 +219,16 @@ function nullabilityDifferences(stats: ReadonlyMap<string, NullStats>, ignored: 
   for (const s of stats.values()) {
     if (s.mismatches === 0 || (s.targetNull && s.sandboxNull)) continue;
     if (ignored('type', s.method, s.path, s.field)) continue;
-    out.push({ kind: 'type', method: s.method, path: s.path, field: s.field, target: typesText(s.targetTypes, s.targetNull), sandbox: typesText(s.sandboxTypes, s.sandboxNull), count: s.mismatches, requestId: s.requestId });
+    out.push({
+      kind: 'type',
+      method: s.method,
+      path: s.path,
+      field: s.field,
+      target: typesText(s.targetTypes, s.targetNull),
+      sandbox: typesText(s.sandboxTypes, s.sandboxNull),
+      count: s.mismatches,
+      requestId: s.requestId,
+    });
   }
   return out;
 }
@@ -190,7 +236,14 @@ function nullabilityDifferences(stats: ReadonlyMap<string, NullStats>, ignored: 
 /** Drift first, most frequent first; `unknown-id` (data) after it; then by kind, operation and field, so the order is stable. */
 function byFrequency(a: Difference, b: Difference): number {
   const data = Number(a.kind === 'unknown-id') - Number(b.kind === 'unknown-id');
-  return data || b.count - a.count || KIND_ORDER.get(a.kind)! - KIND_ORDER.get(b.kind)! || a.path.localeCompare(b.path) || a.method.localeCompare(b.method) || a.field.localeCompare(b.field);
+  return (
+    data ||
+    b.count - a.count ||
+    KIND_ORDER.get(a.kind)! - KIND_ORDER.get(b.kind)! ||
+    a.path.localeCompare(b.path) ||
+    a.method.localeCompare(b.method) ||
+    a.field.localeCompare(b.field)
+  );
 }
 
 /**
@@ -206,6 +259,9 @@ function withoutSecrets(answer: Answer): Answer {
 
 /** `data.passengers[0].secret` -> `secret`: the name a difference's value hangs from */
 function lastFieldName(field: string): string | undefined {
-  const last = field.split('.').at(-1)?.replace(/\[\d*\]$/g, '');
+  const last = field
+    .split('.')
+    .at(-1)
+    ?.replace(/\[\d*\]$/g, '');
   return last ? last : undefined;
 }

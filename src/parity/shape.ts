@@ -97,6 +97,9 @@ export function recordFieldPath(body: unknown, field: string): string {
 /** The record with this id in a body: a list page's item, `data`, or the body itself. */
 export function recordIn(body: unknown, id: string): Record<string, unknown> | undefined {
   const list = listPath(body);
-  const candidates: unknown[] = list === null ? [(body as Record<string, unknown> | null)?.data, body] : ((list === '' ? body : (body as Record<string, unknown>)[list]) as unknown[]);
-  return candidates.find((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c) && (c as Record<string, unknown>).id === id);
+  const candidates: unknown[] =
+    list === null ? [(body as Record<string, unknown> | null)?.data, body] : ((list === '' ? body : (body as Record<string, unknown>)[list]) as unknown[]);
+  return candidates.find(
+    (c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c) && (c as Record<string, unknown>).id === id,
+  );
 }

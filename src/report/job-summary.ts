@@ -18,7 +18,11 @@ export interface JobSummaryOptions {
 }
 
 /** A table cell: no pipe or line break may end it early. */
-const cell = (text: string) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+const cell = (text: string) =>
+  text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
 /** Inline code; a backtick inside would close it. */
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 const statusList = (statuses: Record<string, number>) =>
@@ -38,28 +42,44 @@ export function jobSummaryMarkdown(report: RunReport, options: JobSummaryOptions
   const out = [`### Sandbox run report${options.title ? `: ${options.title}` : ''}`, ''];
   if (report.requests === 0) out.push('**⚠️ 0 requests reached /v1: this run checked nothing against the sandbox.**', '');
   const exit = options.exitCode === undefined ? '' : ` · exit ${options.exitCode}`;
-  out.push(`**${plural(report.requests, 'request')}** to /v1${report.requests ? ` (${statusList(statuses)})` : ''} · ${called} of ${plural(total, 'operation')} called${exit}`, '');
+  out.push(
+    `**${plural(report.requests, 'request')}** to /v1${report.requests ? ` (${statusList(statuses)})` : ''} · ${called} of ${plural(total, 'operation')} called${exit}`,
+    '',
+  );
 
   if (report.operations.length > 0) {
     out.push('| Operation | Requests | Statuses | Warnings |', '| --- | ---: | --- | --- |');
     for (const op of report.operations) {
       const name = op.operationId ? `${code(op.operationId)} ${cell(`${op.method} ${op.path}`)}` : cell(`${op.method} matching no operation`);
-      const warned = Object.entries(op.warnings).map(([c, n]) => `${c} ×${n}${allowed.has(c) ? ' (allowed)' : ''}`).join(', ');
+      const warned = Object.entries(op.warnings)
+        .map(([c, n]) => `${c} ×${n}${allowed.has(c) ? ' (allowed)' : ''}`)
+        .join(', ');
       out.push(`| ${name} | ${op.requests} | ${statusList(op.statuses)} | ${cell(warned)} |`);
     }
     out.push('');
   }
   if (report.neverCalled.length > 0) {
-    out.push(`<details><summary>Never called (${report.neverCalled.length})</summary>`, '', report.neverCalled.map((op) => code(op.operationId)).join(', '), '', '</details>', '');
+    out.push(
+      `<details><summary>Never called (${report.neverCalled.length})</summary>`,
+      '',
+      report.neverCalled.map((op) => code(op.operationId)).join(', '),
+      '',
+      '</details>',
+      '',
+    );
   }
   if (report.refusals.length > 0) {
     out.push('**Refusals by reason**', '', '| Reason | Count | Example |', '| --- | ---: | --- |');
-    for (const r of report.refusals) out.push(`| ${code(r.code)} | ${r.count} | ${cell(`${r.example.method} ${r.example.path} → ${r.example.status}: ${r.example.reason}`)} |`);
+    for (const r of report.refusals)
+      out.push(`| ${code(r.code)} | ${r.count} | ${cell(`${r.example.method} ${r.example.path} → ${r.example.status}: ${r.example.reason}`)} |`);
     out.push('');
   }
   if (report.warnings.length > 0) {
     out.push('**Warnings** (accepted only by guessing)', '', '| Code | Count | Example |', '| --- | ---: | --- |');
-    for (const w of report.warnings) out.push(`| ${code(w.code)}${allowed.has(w.code) ? ' (allowed)' : ''} | ${w.count} | ${cell(`${w.example.method} ${w.example.path}: ${w.example.message}`)} |`);
+    for (const w of report.warnings)
+      out.push(
+        `| ${code(w.code)}${allowed.has(w.code) ? ' (allowed)' : ''} | ${w.count} | ${cell(`${w.example.method} ${w.example.path}: ${w.example.message}`)} |`,
+      );
     out.push('');
   }
   const { refused, reported } = report.rateLimits;

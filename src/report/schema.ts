@@ -19,13 +19,19 @@ export const RunReportSchema = z.object({
         path: z.string().nullable().describe('the OpenAPI path template; null when no operation matched'),
         requests: z.number().int(),
         statuses: z.record(z.string(), z.number().int()).describe('status code -> count'),
-        warnings: z.record(z.string(), z.number().int()).describe('X-Sandbox-Warning code -> requests of this operation that the sandbox accepted only by guessing that way'),
+        warnings: z
+          .record(z.string(), z.number().int())
+          .describe('X-Sandbox-Warning code -> requests of this operation that the sandbox accepted only by guessing that way'),
       }),
     )
     .describe('the operations called, most called first'),
   neverCalled: z.array(z.object({ operationId: z.string(), method: z.string(), path: z.string() })).describe('the /v1 operations nobody called'),
-  warnings: z.array(z.object({ code: z.string(), count: z.number().int(), example: ExampleSchema.extend({ message: z.string() }) })).describe('every distinct X-Sandbox-Warning code'),
-  refusals: z.array(z.object({ code: z.string(), count: z.number().int(), example: ExampleSchema.extend({ reason: z.string() }) })).describe('every distinct X-Sandbox-Reason code'),
+  warnings: z
+    .array(z.object({ code: z.string(), count: z.number().int(), example: ExampleSchema.extend({ message: z.string() }) }))
+    .describe('every distinct X-Sandbox-Warning code'),
+  refusals: z
+    .array(z.object({ code: z.string(), count: z.number().int(), example: ExampleSchema.extend({ reason: z.string() }) }))
+    .describe('every distinct X-Sandbox-Reason code'),
   rateLimits: z.object({
     refused: z.number().int().describe('429 answers'),
     reported: z.number().int().describe('requests over a limit that were let through (rateLimits: report, or --no-rate-limits)'),

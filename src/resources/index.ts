@@ -26,7 +26,21 @@ import { webhooksResource } from './webhooks/index.ts';
  * registries below are derived from this list, never kept beside it. Adding an
  * area is one folder plus one line here (docs/architecture.md).
  */
-export const RESOURCES: readonly ResourceModule[] = [productsResource, formsResource, webhooksResource, organizationsResource, policiesResource, galleryResource, analyticsResource, verificationResource, catalogResource, collectionMatchesResource, departuresResource, bookingsResource, peopleResource];
+export const RESOURCES: readonly ResourceModule[] = [
+  productsResource,
+  formsResource,
+  webhooksResource,
+  organizationsResource,
+  policiesResource,
+  galleryResource,
+  analyticsResource,
+  verificationResource,
+  catalogResource,
+  collectionMatchesResource,
+  departuresResource,
+  bookingsResource,
+  peopleResource,
+];
 
 /** Every stored collection: the core's bookkeeping around the areas' own (src/core/collections.ts). */
 export function collectionsOf(modules: readonly ResourceModule[]): CollectionRegistry {

@@ -34,7 +34,10 @@ export function positionAt(text: string, offset: number): Position {
 
 /** Malformed JSON: what was expected, and where. */
 export class JsonSyntaxError extends Error {
-  constructor(message: string, readonly position: Position) {
+  constructor(
+    message: string,
+    readonly position: Position,
+  ) {
     super(message);
   }
 }
@@ -72,7 +75,8 @@ export function locateJson(text: string, maxDepth = 64): JsonLocator {
       if (c < 32) fail('a line break or control character inside a string (write it as \\n)');
       if (c === 92) {
         const next = text[i + 1] ?? '';
-        if (next === 'u' ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !'"\\/bfnrt'.includes(next) || next === '') fail(`invalid escape \\${next} in a string`);
+        if (next === 'u' ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !'"\\/bfnrt'.includes(next) || next === '')
+          fail(`invalid escape \\${next} in a string`);
         i += next === 'u' ? 6 : 2;
       } else i++;
     }

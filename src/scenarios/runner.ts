@@ -228,7 +228,9 @@ async function control<R extends ControlRoute>(state: RunState, route: R, input:
     return await request(route, input);
   } catch (err) {
     if (!(err instanceof ControlPlaneError)) throw err;
-    throw new Error(`control ${route.method} ${pathOf(route, input.params as Record<string, unknown> | undefined)}: ${err.status} ${brief(JSON.stringify(err.body))}`);
+    throw new Error(
+      `control ${route.method} ${pathOf(route, input.params as Record<string, unknown> | undefined)}: ${err.status} ${brief(JSON.stringify(err.body))}`,
+    );
   }
 }
 

@@ -63,13 +63,25 @@ export const RequestStepSchema = z.strictObject({
 export const ControlActionSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('advanceClock'), ms: Duration('ms', 0, TEN_YEARS_MS) }),
   z.strictObject({ action: z.literal('revokeKey'), keyId: z.string() }),
-  z.strictObject({ action: z.literal('createKey'), workspaceId: z.string(), scopes: z.array(z.string()).nullable().optional(), captureKey: z.string(), captureId: z.string().optional() }),
+  z.strictObject({
+    action: z.literal('createKey'),
+    workspaceId: z.string(),
+    scopes: z.array(z.string()).nullable().optional(),
+    captureKey: z.string(),
+    captureId: z.string().optional(),
+  }),
   z.strictObject({ action: z.literal('addFault'), fault: FaultBody }),
   z.strictObject({ action: z.literal('clearFaults') }),
   z.strictObject({ action: z.literal('exhaustRateLimit'), workspaceId: z.string() }),
   z.strictObject({ action: z.literal('reset') }),
   /** emulated suspension after repeated 429s (docs/api-notes.md, "Suspension") */
-  z.strictObject({ action: z.literal('setSuspension'), enabled: z.boolean(), maxViolations: z.number().int().min(1).optional(), windowMs: Duration('windowMs', 1000, 86_400_000).optional(), durationMs: Duration('durationMs', 1000, 7 * 86_400_000).optional() }),
+  z.strictObject({
+    action: z.literal('setSuspension'),
+    enabled: z.boolean(),
+    maxViolations: z.number().int().min(1).optional(),
+    windowMs: Duration('windowMs', 1000, 86_400_000).optional(),
+    durationMs: Duration('durationMs', 1000, 7 * 86_400_000).optional(),
+  }),
   z.strictObject({ action: z.literal('readOtp'), target: z.string(), capture: z.string() }),
   /** GET a control-plane route and capture values from its `data` (paths like `organizations[0].id`) */
   z.strictObject({ action: z.literal('get'), path: z.string().startsWith('/'), capture: z.record(z.string(), z.string()) }),
@@ -130,7 +142,9 @@ export const ScenarioSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]+$/, 'scenario names are lower-case words joined by hyphens'),
   description: z.string(),
   /** how a fresh sandbox for this scenario is started (ignored with --url) */
-  sandbox: z.strictObject({ clock: z.enum(['real', 'manual']).default('manual'), enforceRateLimits: z.boolean().default(true) }).default({ clock: 'manual', enforceRateLimits: true }),
+  sandbox: z
+    .strictObject({ clock: z.enum(['real', 'manual']).default('manual'), enforceRateLimits: z.boolean().default(true) })
+    .default({ clock: 'manual', enforceRateLimits: true }),
   steps: z.array(StepSchema).min(1),
 });
 export type Scenario = z.infer<typeof ScenarioSchema>;

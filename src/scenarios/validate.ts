@@ -2,7 +2,18 @@ import { z } from 'zod';
 import { depthProblem, MAX_JSON_DEPTH } from '../core/json-depth.ts';
 import { suggest } from '../core/suggest.ts';
 import { JsonSyntaxError, locateJson, type JsonLocator, type JsonPath, type Position } from './json-locate.ts';
-import { CONTROL_ACTIONS, ControlStepSchema, ReceiverStepSchema, RepeatStepShape, RequestStepSchema, ScenarioSchema, STEP_KINDS, WaitStepSchema, type Scenario, type Step } from './schema.ts';
+import {
+  CONTROL_ACTIONS,
+  ControlStepSchema,
+  ReceiverStepSchema,
+  RepeatStepShape,
+  RequestStepSchema,
+  ScenarioSchema,
+  STEP_KINDS,
+  WaitStepSchema,
+  type Scenario,
+  type Step,
+} from './schema.ts';
 import { BUILTIN_VARIABLES, usedVariables } from './template.ts';
 
 /**
@@ -73,7 +84,13 @@ function malformed(file: string, text: string, err: Error): ScenarioProblem {
 /** The top level with its steps left unchecked: each step is checked by its kind, so a mistake is named inside it. */
 const TopLevel = z.strictObject({ ...ScenarioSchema.shape, steps: z.array(z.unknown()).min(1) });
 
-const KIND_SCHEMAS = { request: RequestStepSchema, control: ControlStepSchema, receiver: ReceiverStepSchema, waitForDelivery: WaitStepSchema, repeat: RepeatStepShape } as const;
+const KIND_SCHEMAS = {
+  request: RequestStepSchema,
+  control: ControlStepSchema,
+  receiver: ReceiverStepSchema,
+  waitForDelivery: WaitStepSchema,
+  repeat: RepeatStepShape,
+} as const;
 
 class Checker {
   readonly problems: ScenarioProblem[] = [];
@@ -99,7 +116,8 @@ class Checker {
     const missing = ['name', 'description', 'steps'].filter((field) => top[field] === undefined);
     if (missing.length > 0) this.add([], `${REQUIRED_FIELDS}; this one has no ${missing.map((f) => `"${f}"`).join(' or ')}`);
     const parsed = TopLevel.safeParse(json);
-    if (!parsed.success) for (const issue of parsed.error.issues) if (!(issue.path.length === 1 && missing.includes(String(issue.path[0])))) this.issue(issue, []);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) if (!(issue.path.length === 1 && missing.includes(String(issue.path[0])))) this.issue(issue, []);
     if (Array.isArray(top.steps)) top.steps.forEach((step, i) => this.step(step, ['steps', i]));
   }
 
@@ -111,7 +129,11 @@ class Checker {
     if (kinds.length === 0) {
       const unknown = Object.keys(step).filter((key) => key !== 'name');
       const named = unknown.map((key) => `unknown key "${key}"${suggest(key, STEP_KINDS)}`).join('; ');
-      return this.add(path, `${named ? `${named}; ` : ''}a step has one of: ${STEP_KINDS.join(', ')}`, unknown[0] ? this.locate.key(path, unknown[0]) : undefined);
+      return this.add(
+        path,
+        `${named ? `${named}; ` : ''}a step has one of: ${STEP_KINDS.join(', ')}`,
+        unknown[0] ? this.locate.key(path, unknown[0]) : undefined,
+      );
     }
     if (kinds.length > 1) return this.add(path, `a step has one kind, and this one has ${kinds.join(' and ')}: split it into ${kinds.length} steps`);
     const kind = kinds[0]!;
@@ -128,7 +150,10 @@ class Checker {
     const list = `actions: ${CONTROL_ACTIONS.join(', ')}`;
     if (action === undefined) return (this.add(path, `a control step needs an "action"; ${list}`), false);
     if (typeof action === 'string' && CONTROL_ACTIONS.includes(action)) return true;
-    this.add([...path, 'action'], `unknown control action ${JSON.stringify(action)}${typeof action === 'string' ? suggest(action, CONTROL_ACTIONS) : ''}; ${list}`);
+    this.add(
+      [...path, 'action'],
+      `unknown control action ${JSON.stringify(action)}${typeof action === 'string' ? suggest(action, CONTROL_ACTIONS) : ''}; ${list}`,
+    );
     return false;
   }
 
@@ -137,10 +162,14 @@ class Checker {
     const path = [...base, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
     const field = fieldPath(path);
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) this.add(path, `${field ? `${field}: ` : ''}unknown key "${key}"${suggest(key, scenarioKeys())}`, this.locate.key(path, key));
+      for (const key of issue.keys)
+        this.add(path, `${field ? `${field}: ` : ''}unknown key "${key}"${suggest(key, scenarioKeys())}`, this.locate.key(path, key));
       return;
     }
-    const message = issue.code === 'invalid_type' && issue.input === undefined ? `this field is required (${issue.message.replace(/^Invalid input: /, '')})` : issue.message.replace(/^Invalid input: /, '');
+    const message =
+      issue.code === 'invalid_type' && issue.input === undefined
+        ? `this field is required (${issue.message.replace(/^Invalid input: /, '')})`
+        : issue.message.replace(/^Invalid input: /, '');
     // a duration's message names its field already ("ms takes a duration ..."): name it once, in full
     const last = String(path.at(-1));
     this.add(path, field && message.startsWith(`${last} `) ? `${field}${message.slice(last.length)}` : `${field ? `${field}: ` : ''}${message}`);
@@ -155,10 +184,18 @@ class Checker {
         const rawStep = rawList[i] as Record<string, unknown>;
         if ('repeat' in step) return walk(step.steps, rawStep.steps as unknown[], [...at, 'steps']);
         for (const use of usedVariables(rawStep)) {
-          if (!defined.has(use.name)) this.add([...at, ...use.path], `${fieldPath(use.path)}: no step before this one defines {{${use.name}}}${suggest(use.name, [...defined])}; defined here: ${[...defined].join(', ')}`, this.locate.inString([...at, ...use.path], use.index));
+          if (!defined.has(use.name))
+            this.add(
+              [...at, ...use.path],
+              `${fieldPath(use.path)}: no step before this one defines {{${use.name}}}${suggest(use.name, [...defined])}; defined here: ${[...defined].join(', ')}`,
+              this.locate.inString([...at, ...use.path], use.index),
+            );
         }
         if ('waitForDelivery' in step && !defined.has(`receivers.${step.waitForDelivery.receiver}.url`)) {
-          this.add([...at, 'waitForDelivery', 'receiver'], `waitForDelivery.receiver: no receiver step before this one starts "${step.waitForDelivery.receiver}"`);
+          this.add(
+            [...at, 'waitForDelivery', 'receiver'],
+            `waitForDelivery.receiver: no receiver step before this one starts "${step.waitForDelivery.receiver}"`,
+          );
         }
         if (options.workspaces && 'control' in step) this.ids(step.control, at, options.workspaces);
         for (const name of definedBy(step)) defined.add(name);
@@ -173,12 +210,18 @@ class Checker {
       if (!literal(value) || workspaces.some((w) => w.id === value)) return;
       const named = workspaces.find((w) => w.name.toLowerCase() === value.toLowerCase());
       const known = workspaces.map((w) => `${w.id} (${w.name})`).join(', ');
-      this.add([...at, 'control', ...path], `${path.join('.')}: ${named ? `"${value}" is the name of workspace ${named.id}: give its id` : `no workspace has the id "${value}"`}; the workspaces: ${known}, or {{workspaces.live}} / {{workspaces.sandbox}}`);
+      this.add(
+        [...at, 'control', ...path],
+        `${path.join('.')}: ${named ? `"${value}" is the name of workspace ${named.id}: give its id` : `no workspace has the id "${value}"`}; the workspaces: ${known}, or {{workspaces.live}} / {{workspaces.sandbox}}`,
+      );
     };
     if ('workspaceId' in action) check(action.workspaceId, ['workspaceId']);
     if (action.action === 'addFault') check(action.fault.workspaceId, ['fault', 'workspaceId']);
     if (action.action === 'revokeKey' && literal(action.keyId) && !workspaces.some((w) => w.keys.some((k) => k.id === action.keyId))) {
-      this.add([...at, 'control', 'keyId'], `keyId: no key of the workspaces has the id "${action.keyId}"; capture a created key's id (createKey's captureId) and revoke {{thatName}}`);
+      this.add(
+        [...at, 'control', 'keyId'],
+        `keyId: no key of the workspaces has the id "${action.keyId}"; capture a created key's id (createKey's captureId) and revoke {{thatName}}`,
+      );
     }
   }
 
@@ -224,7 +267,11 @@ export function stepLabel(value: unknown): string {
   return 'step';
 }
 
-const jsonPath = (path: JsonPath): string => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+const jsonPath = (path: JsonPath): string =>
+  path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('')
+    .replace(/^\./, '');
 
 /** `steps[2].request.path` -> within a step, `request.path`; outside one, the whole path. */
 function fieldPath(path: JsonPath): string {

@@ -9,14 +9,7 @@ import { copyRows, packIfLarge, PackedRows } from './packed-rows.ts';
 import { isRawRows } from './snapshot-scan.ts';
 import { listChanged, type ListedRows } from './partition-list.ts';
 import { RowInterner } from './shared-leaves.ts';
-import {
-  InvalidOpError,
-  SCHEMA_VERSION,
-  type Collections,
-  type DbSnapshot,
-  type Op,
-  type Row,
-} from './types.ts';
+import { InvalidOpError, SCHEMA_VERSION, type Collections, type DbSnapshot, type Op, type Row } from './types.ts';
 
 export interface Partition extends ListedRows {
   /** a Map, or once large, PackedRows (packed-rows.ts) */
@@ -33,8 +26,7 @@ export interface Partition extends ListedRows {
 /** collection -> workspaceId -> partition */
 export type State = Map<string, Map<string, Partition>>;
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
@@ -122,9 +114,7 @@ export function prepareOps(
       if (intern(o.collection, o.workspaceId)) rowValues.internRow(row); // the copy (or the given row) is ours alone until applied
       out[i] = { type: 'put', collection: o.collection, workspaceId: o.workspaceId, row: row as Row };
       if (parts) {
-        parts[i] =
-          `{"type":"put","collection":${JSON.stringify(o.collection)},` +
-          `"workspaceId":${JSON.stringify(o.workspaceId)},"row":${rowJson}}`;
+        parts[i] = `{"type":"put","collection":${JSON.stringify(o.collection)},` + `"workspaceId":${JSON.stringify(o.workspaceId)},"row":${rowJson}}`;
       }
     } else {
       out[i] = { type: 'delete', collection: o.collection, workspaceId: o.workspaceId, id: o.id };
@@ -179,11 +169,7 @@ export function applyOps(state: State, ops: readonly Op[], seq: number, writingG
  * `describe` prefixes problems (e.g. the file name) and `makeError` chooses
  * the error class.
  */
-export function stateFromCollections(
-  collections: unknown,
-  version: number,
-  makeError: (problem: string) => Error,
-): State {
+export function stateFromCollections(collections: unknown, version: number, makeError: (problem: string) => Error): State {
   if (!isPlainObject(collections)) throw makeError('"collections" is not an object');
   const state: State = new Map();
   for (const [collection, byWorkspace] of Object.entries(collections)) {
@@ -194,12 +180,7 @@ export function stateFromCollections(
 }
 
 /** One collection's partitions (empty ones left out), validated; rows by reference. */
-export function partitionsFrom(
-  collection: string,
-  byWorkspace: unknown,
-  version: number,
-  makeError: (problem: string) => Error,
-): Map<string, Partition> {
+export function partitionsFrom(collection: string, byWorkspace: unknown, version: number, makeError: (problem: string) => Error): Map<string, Partition> {
   if (!isPlainObject(byWorkspace)) throw makeError(`collections[${JSON.stringify(collection)}] is not an object`);
   const partitions = new Map<string, Partition>();
   for (const [workspaceId, rows] of Object.entries(byWorkspace)) {

@@ -95,7 +95,14 @@ export function defineCollection<S extends z.ZodType<StoredRow>>(declaration: Co
   const internal = declaration.internal ?? false;
   if (declaration.packed) allowPacking(declaration.name);
   if (declaration.copiedSecrets) copiedSecrets.set(declaration.name, declaration.copiedSecrets);
-  return new DeclaredCollection<z.output<S>>(declaration.name, declaration.schema as unknown as z.ZodType<z.output<S>>, declaration.idPrefix, internal, declaration.copied ?? !internal, declaration.reseeded ?? false);
+  return new DeclaredCollection<z.output<S>>(
+    declaration.name,
+    declaration.schema as unknown as z.ZodType<z.output<S>>,
+    declaration.idPrefix,
+    internal,
+    declaration.copied ?? !internal,
+    declaration.reseeded ?? false,
+  );
 }
 
 class DeclaredCollection<T extends StoredRow> implements Collection<T> {

@@ -114,7 +114,8 @@ export class DatabaseFiles {
       await this.#openJournal(); // created on first write; its dir entry is synced with the rename
       // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
       // so the new snapshot is durable before the journal shrinks
-      if (!(await this.file.snapshotFile.writeChunks(snapshot.chunks, { unlessEdited, ...(this.#setAside ? { setAsideEdit: this.#setAside } : {}) }))) return false;
+      if (!(await this.file.snapshotFile.writeChunks(snapshot.chunks, { unlessEdited, ...(this.#setAside ? { setAsideEdit: this.#setAside } : {}) })))
+        return false;
     } finally {
       snapshot.done();
     }

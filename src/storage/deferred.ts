@@ -47,7 +47,8 @@ export function jsonWithSpans(collections: Collections, encode: (value: unknown)
  * this takes about 1 ms (issue 23, point 5: a global reset adds them back).
  */
 function addRows(into: Partitions, extra: Partitions): Partitions {
-  for (const [workspaceId, rows] of Object.entries(extra)) into[workspaceId] = Object.assign(Object.create(null) as Record<string, Row>, into[workspaceId], rows);
+  for (const [workspaceId, rows] of Object.entries(extra))
+    into[workspaceId] = Object.assign(Object.create(null) as Record<string, Row>, into[workspaceId], rows);
   return into;
 }
 

@@ -41,8 +41,7 @@ export interface FileBackend {
 }
 
 export const errorMessage = (err: unknown) => oneLine(err instanceof Error ? err.message : String(err));
-export const isErrno = (err: unknown, code: string) =>
-  typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
+export const isErrno = (err: unknown, code: string) => typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
 
 /** Makes a rename/create in `dir` durable. Not supported everywhere (Windows): best effort. */
 export async function fsyncDir(dir: string): Promise<void> {
@@ -56,7 +55,6 @@ export async function fsyncDir(dir: string): Promise<void> {
     await handle?.close();
   }
 }
-
 
 /**
  * The lowdb adapter of the snapshot file, written for power loss
@@ -166,7 +164,10 @@ export class DurableJsonFile<T> {
    * so, and reported. Only an edit renamed in between the two synchronous renames is lost.
    */
   #replaceSettingAside(digest: string | null, identity: FileIdentity, report: (aside: string) => void): void {
-    const aside = `${this.path}.unloaded-edit-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+    const aside = `${this.path}.unloaded-edit-${new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')}`;
     let moved = true;
     try {
       renameSync(this.path, aside);

@@ -45,7 +45,9 @@ export class RecentWrites {
     const name = basename(path);
     const base = Math.max(this.#floor, fileSeq);
     if (after > now) {
-      throw new StoreError(`${name} says "seq": ${after}, but the sandbox has only reached seq ${now}: set "seq" back to ${fileSeq}, the value it wrote, so it knows which writes the file holds`);
+      throw new StoreError(
+        `${name} says "seq": ${after}, but the sandbox has only reached seq ${now}: set "seq" back to ${fileSeq}, the value it wrote, so it knows which writes the file holds`,
+      );
     }
     if (after < base) {
       throw new StoreError(

@@ -12,7 +12,11 @@ import { StoreError, type Op } from './types.ts';
  * to recover, or sets the journal aside with `recover` (docs/storage.md).
  */
 export class JournalMismatchError extends StoreError {
-  constructor(message: string, readonly journalSeq: number, readonly snapshotSeq: number) {
+  constructor(
+    message: string,
+    readonly journalSeq: number,
+    readonly snapshotSeq: number,
+  ) {
     super(message);
   }
 }
@@ -46,8 +50,7 @@ export function parseJournal(text: string, file: string, baseSeq: number): Parse
   let expected = baseSeq + 1;
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
-    const fail = (problem: string) =>
-      new StoreError(`Cannot open database: journal ${file} is corrupt at line ${lineNo}: ${problem}`);
+    const fail = (problem: string) => new StoreError(`Cannot open database: journal ${file} is corrupt at line ${lineNo}: ${problem}`);
     const line = lines[i]!;
     let entry: unknown;
     try {
@@ -68,7 +71,11 @@ export function parseJournal(text: string, file: string, baseSeq: number): Parse
     // a request's line may straddle the snapshot only if a compaction was cut between its
     // rename and the journal's truncation: its ops are whole rows, so applying them again is harmless
     if (entries.length === 0 && from > expected) {
-      throw new JournalMismatchError(fail(`journal continues at seq ${from} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`).message, from, baseSeq);
+      throw new JournalMismatchError(
+        fail(`journal continues at seq ${from} but the snapshot is at seq ${baseSeq}; the journal does not belong to this snapshot`).message,
+        from,
+        baseSeq,
+      );
     }
     if (entries.length > 0 && from !== expected) {
       throw fail(

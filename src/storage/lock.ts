@@ -212,7 +212,7 @@ function inUse(dbPath: string, lockPath: string, owner: LockOwner): StoreError {
   return new StoreError(problem, { advice: { option: 'storage', text: (name) => `stop it or use ${name}` } });
 }
 
-const timeOf = (iso: string) => (/T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? iso);
+const timeOf = (iso: string) => /T(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? iso;
 
 /** The one line printed when a stale lock was taken over. */
 export function describeTakeover(dbPath: string, stale: StaleLock): string {

@@ -42,7 +42,13 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
   }
 }
 
-async function openFile(path: string, compactAfter: number, options: OpenStoreOptions, lock: HeldLock | null, undoMkdir: () => Promise<void>): Promise<OpenedInstrumentedStore> {
+async function openFile(
+  path: string,
+  compactAfter: number,
+  options: OpenStoreOptions,
+  lock: HeldLock | null,
+  undoMkdir: () => Promise<void>,
+): Promise<OpenedInstrumentedStore> {
   const staleLock = lock?.tookOver ?? null;
 
   const snapshotFile = new DurableJsonFile<DbSnapshot>(
@@ -61,7 +67,9 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
   const cannot = (problem: string) => new StoreError(`Cannot open database ${path}: ${problem}`);
   const reopenedFromBeside = async (found: string, aside: string) => {
     const reopened = await openFile(path, compactAfter, options, lock, undoMkdir);
-    reopened.warnings.unshift(`${found} that was never loaded before the sandbox stopped; set aside as ${aside}, and started from the sandbox's own last snapshot and its journal: no write lost`);
+    reopened.warnings.unshift(
+      `${found} that was never loaded before the sandbox stopped; set aside as ${aside}, and started from the sandbox's own last snapshot and its journal: no write lost`,
+    );
     return reopened;
   };
   const low = new Low<DbSnapshot>(snapshotFile, emptySnapshot());
@@ -118,7 +126,9 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     if (aside) return reopenedFromBeside(`${basename(path)} held a hand edit (seq ${err.snapshotSeq})`, aside);
     if (!options.recover) throw cannot(mismatchAdvice(err, file.journalPath));
     const journalAside = await setJournalAside(file.journalPath, err);
-    warnings.push(`recovered: ${basename(file.journalPath)} (writes from seq ${err.journalSeq}) did not continue ${basename(path)} (seq ${err.snapshotSeq}); set aside as ${journalAside}, started from ${basename(path)} as it is`);
+    warnings.push(
+      `recovered: ${basename(file.journalPath)} (writes from seq ${err.journalSeq}) did not continue ${basename(path)} (seq ${err.snapshotSeq}); set aside as ${journalAside}, started from ${basename(path)} as it is`,
+    );
     journalText = '';
     parsed = { entries: [], tornTail: false };
   }
@@ -129,7 +139,8 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
     if (aside) return reopenedFromBeside(`${basename(path)} held an older copy (seq ${snapshot.seq})`, aside);
   }
   const { entries, tornTail } = parsed;
-  if (tornTail) warnings.push(`dropped the last line of ${file.journalPath}: it was cut short by a crash while being written, so that write was never acknowledged`);
+  if (tornTail)
+    warnings.push(`dropped the last line of ${file.journalPath}: it was cut short by a crash while being written, so that write was never acknowledged`);
   let seq = snapshot.seq;
   for (const entry of entries) {
     applyOps(state, entry.ops, entry.seq);
@@ -154,15 +165,20 @@ async function openFile(path: string, compactAfter: number, options: OpenStoreOp
 
 /** One line: both seqs, what happened, and the one command that recovers. */
 function mismatchAdvice(err: JournalMismatchError, journalPath: string): string {
-  return `its journal ${basename(journalPath)} continues at seq ${err.journalSeq} but the file is at seq ${err.snapshotSeq}, so the writes between are in neither (the file was replaced by an older copy); ` +
-    'start with --recover (createSandbox: recover: true) to set the journal aside beside it and start from the file as it is';
+  return (
+    `its journal ${basename(journalPath)} continues at seq ${err.journalSeq} but the file is at seq ${err.snapshotSeq}, so the writes between are in neither (the file was replaced by an older copy); ` +
+    'start with --recover (createSandbox: recover: true) to set the journal aside beside it and start from the file as it is'
+  );
 }
 
 /** `<journal>.unmatched-from-seq<N>`, numbered if that name is taken: nothing is overwritten. */
 async function setJournalAside(journalPath: string, err: JournalMismatchError): Promise<string> {
   for (let n = 1; ; n++) {
     const aside = `${journalPath}.unmatched-from-seq${err.journalSeq}${n === 1 ? '' : `-${n}`}`;
-    const taken = await stat(aside).then(() => true, () => false);
+    const taken = await stat(aside).then(
+      () => true,
+      () => false,
+    );
     if (taken) continue;
     await rename(journalPath, aside);
     return basename(aside);
@@ -185,7 +201,13 @@ async function adoptBeside(path: string, besidePath: string, found: { fileSeq: n
   }
   if (found.journalSeq !== null ? beside.seq + 1 < found.journalSeq : found.fileSeq !== null && beside.seq <= found.fileSeq) return null;
   const aside = `${path}.unloaded-edit-seq${found.fileSeq ?? 'unreadable'}`;
-  if (await stat(aside).then(() => true, () => false)) return null;
+  if (
+    await stat(aside).then(
+      () => true,
+      () => false,
+    )
+  )
+    return null;
   await rename(path, aside);
   await rename(besidePath, path);
   await fsyncDir(dirname(path));

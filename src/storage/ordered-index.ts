@@ -53,7 +53,12 @@ export class OrderedIndex<T extends { readonly id: string }, E extends Entry> {
   static readonly #shared = new WeakMap<Store, Map<string, OrderedIndex<never, never>>>();
 
   /** The one index of `store` named `name` over `collection` (services built twice share it). */
-  static of<T extends { readonly id: string }, E extends Entry>(store: Store, collection: string, name: string, spec: OrderedIndexSpec<T, E>): OrderedIndex<T, E> {
+  static of<T extends { readonly id: string }, E extends Entry>(
+    store: Store,
+    collection: string,
+    name: string,
+    spec: OrderedIndexSpec<T, E>,
+  ): OrderedIndex<T, E> {
     let byName = OrderedIndex.#shared.get(store);
     if (!byName) OrderedIndex.#shared.set(store, (byName = new Map()));
     const key = `${collection}:${name}`;

@@ -3,7 +3,21 @@ import { maskId } from './id-mask.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { BASE_PREFIX, basePartition, isTombstone, OVERLAYS_COLLECTION, tombstone, type OverlayRecord } from './overlay-records.ts';
 import { DEFAULT_CACHED_ROWS, OverlayViews, type OverlayStoreOptions } from './overlay-views.ts';
-import { GLOBAL_PARTITION, type Collections, type CommitOptions, type FileEdit, type InitialCollections, type ReplaceOptions, type InstrumentedStore, type Op, type Row, type SpannedJson, type Store, type StoreChange, type StoreStats } from './types.ts';
+import {
+  GLOBAL_PARTITION,
+  type Collections,
+  type CommitOptions,
+  type FileEdit,
+  type InitialCollections,
+  type ReplaceOptions,
+  type InstrumentedStore,
+  type Op,
+  type Row,
+  type SpannedJson,
+  type Store,
+  type StoreChange,
+  type StoreStats,
+} from './types.ts';
 
 /**
  * Copy-on-write workspaces (issue 12; docs/architecture.md, "Workspaces on
@@ -30,7 +44,16 @@ import { GLOBAL_PARTITION, type Collections, type CommitOptions, type FileEdit, 
  * follows what was written (own rows, in the engine), not what was read. A
  * replaced state (global reset, restore) drops every cache.
  */
-export { BASE_PREFIX, basePartition, isTombstone, OVERLAYS, OVERLAYS_COLLECTION, OverlayRecordSchema, tombstone, type OverlayRecord } from './overlay-records.ts';
+export {
+  BASE_PREFIX,
+  basePartition,
+  isTombstone,
+  OVERLAYS,
+  OVERLAYS_COLLECTION,
+  OverlayRecordSchema,
+  tombstone,
+  type OverlayRecord,
+} from './overlay-records.ts';
 export { DEFAULT_CACHED_ROWS, type OverlayStoreOptions } from './overlay-views.ts';
 
 export class OverlayStore implements Store {
@@ -142,10 +165,17 @@ export class OverlayStore implements Store {
     return this.inner.scanFrom ? this.inner.scanFrom<T>(collection, workspaceId, offset) : skipped(this.inner.scan<T>(collection, workspaceId), offset);
   }
 
-  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string, options: { detached?: boolean } = {}): Iterable<T | null> {
+  scanMatching<T extends { readonly id: string } = Row>(
+    collection: string,
+    workspaceId: string,
+    needle: string,
+    options: { detached?: boolean } = {},
+  ): Iterable<T | null> {
     const matches = (row: T) => rowHolds(row, needle);
     if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).filter(matches);
-    return this.inner.scanMatching ? this.inner.scanMatching<T>(collection, workspaceId, needle, options) : [...this.inner.scan<T>(collection, workspaceId)].filter(matches);
+    return this.inner.scanMatching
+      ? this.inner.scanMatching<T>(collection, workspaceId, needle, options)
+      : [...this.inner.scan<T>(collection, workspaceId)].filter(matches);
   }
 
   partitions(collection: string): string[] {
@@ -247,7 +277,8 @@ export class OverlayStore implements Store {
         if (op.workspaceId.startsWith(BASE_PREFIX)) continue;
         const view = this.#views.view(op.workspaceId);
         if (!view) ops.push(op);
-        else if (op.type === 'put') ops.push(isTombstone(op.row) ? { type: 'delete', collection: op.collection, workspaceId: op.workspaceId, id: op.row.id } : op);
+        else if (op.type === 'put')
+          ops.push(isTombstone(op.row) ? { type: 'delete', collection: op.collection, workspaceId: op.workspaceId, id: op.row.id } : op);
         else {
           // an own row went away: the base row, if any, shows through again
           const base = this.#views.baseRow(view, op.collection, op.id);

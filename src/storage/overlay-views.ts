@@ -77,7 +77,8 @@ export class OverlayViews {
       view = undefined;
     }
     if (view && this.#newest === workspaceId) return view;
-    if (!view) view = { record, base: basePartition(record.baseId), mask: parseMask(record.mask), rows: new Map(), lists: new Map(), merged: new Map(), cached: 0 };
+    if (!view)
+      view = { record, base: basePartition(record.baseId), mask: parseMask(record.mask), rows: new Map(), lists: new Map(), merged: new Map(), cached: 0 };
     else this.#views.delete(workspaceId); // to the end: the most recently read
     this.#views.set(workspaceId, view);
     this.#newest = workspaceId;

@@ -48,7 +48,11 @@ function commandIdentity(pid: number): ProcessIdentity | null {
   try {
     // synchronous, as the lock is taken (lock.ts), with a timeout so a hung `ps` cannot hang a start;
     // -ww: no truncation to a terminal width, which the holder and the checker need not share
-    const command = execFileSync('ps', ['-ww', '-o', 'command=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const command = execFileSync('ps', ['-ww', '-o', 'command=', '-p', String(pid)], {
+      encoding: 'utf8',
+      timeout: 2000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return command ? { command } : null;
   } catch {
     return null; // no such process (ps exits 1), or no ps

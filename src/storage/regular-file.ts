@@ -78,7 +78,10 @@ export async function readRegularTextFile(path: string, options: { maxBytes: num
 }
 
 const tooLarge = (size: number | null, maxBytes: number) =>
-  new FileRefusedError('too-large', `it is ${size === null ? 'larger than' : `${formatMiB(size)}, over`} the ${formatMiB(maxBytes)} limit for this kind of file`);
+  new FileRefusedError(
+    'too-large',
+    `it is ${size === null ? 'larger than' : `${formatMiB(size)}, over`} the ${formatMiB(maxBytes)} limit for this kind of file`,
+  );
 
 /**
  * Reads to the end, but never more than `maxBytes`: one buffer of the size

@@ -18,9 +18,18 @@
  * file, a duplicate key) returns null, and the file is parsed whole, with the
  * usual one-line errors. Pure functions: no I/O here.
  */
-import { CLOSE_ARRAY as CLOSE_BRACKET, CLOSE_OBJECT as CLOSE_BRACE, COLON, COMMA, NEWLINE, OPEN_ARRAY as OPEN_BRACKET, OPEN_OBJECT as OPEN_BRACE, QUOTE, stringEnd } from './json-bytes.ts';
+import {
+  CLOSE_ARRAY as CLOSE_BRACKET,
+  CLOSE_OBJECT as CLOSE_BRACE,
+  COLON,
+  COMMA,
+  NEWLINE,
+  OPEN_ARRAY as OPEN_BRACKET,
+  OPEN_OBJECT as OPEN_BRACE,
+  QUOTE,
+  stringEnd,
+} from './json-bytes.ts';
 import { packableCollection, packLimits } from './pack-policy.ts';
-
 
 /** what every file the sandbox writes starts with (snapshot-text.ts) */
 const HEAD = Buffer.from('{"schemaVersion":');

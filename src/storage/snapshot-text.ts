@@ -105,9 +105,7 @@ function checkedSnapshot(data: unknown, file: string): DbSnapshot {
     throw foreign(`"schemaVersion" is ${oneLine(JSON.stringify(schemaVersion) ?? String(schemaVersion), 60)}`);
   }
   if (schemaVersion > SCHEMA_VERSION) {
-    throw fail(
-      `it was written by a newer version of the sandbox (schemaVersion ${schemaVersion}, this version reads up to ${SCHEMA_VERSION})`,
-    );
+    throw fail(`it was written by a newer version of the sandbox (schemaVersion ${schemaVersion}, this version reads up to ${SCHEMA_VERSION})`);
   }
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) {
     throw fail(`"seq" is ${oneLine(JSON.stringify(seq) ?? String(seq), 60)}, expected a non-negative integer`);

@@ -86,7 +86,8 @@ export class SortedEntries<E extends Entry> {
       const down = this.#cursor(i);
       const key = this.key(down.peek()!);
       const after: E[] = [];
-      for (const up = this.#cursor(i + 1); after.length < this.#keyed - 1 - i && up.peek() !== undefined && this.key(up.peek()!) === key; up.next()) after.push(up.peek()!);
+      for (const up = this.#cursor(i + 1); after.length < this.#keyed - 1 - i && up.peek() !== undefined && this.key(up.peek()!) === key; up.next())
+        after.push(up.peek()!);
       // the group in ascending order is [lo..i] then `after`; position p is its entry at index after.length
       const group = this.#groupDown(down, key).concat(after);
       const start = after.length;

@@ -72,7 +72,12 @@ export abstract class StoreReads {
     return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
   }
 
-  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string, options: { detached?: boolean } = {}): Iterable<T | null> {
+  scanMatching<T extends { readonly id: string } = Row>(
+    collection: string,
+    workspaceId: string,
+    needle: string,
+    options: { detached?: boolean } = {},
+  ): Iterable<T | null> {
     const partition = this.state.get(collection)?.get(workspaceId);
     if (!partition) return EMPTY_LIST as readonly T[];
     if (partition.rows instanceof PackedRows) {

@@ -18,14 +18,7 @@ import type { HeldLock } from './lock.ts';
 import type { FileBackend } from './file-io.ts';
 import { FileWriter } from './file-writer.ts';
 import { readFileEdit, RecentWrites } from './hand-edits.ts';
-import {
-  applyOps,
-  captureState,
-  prepareOps,
-  stateFromCollections,
-  type PreparedCommit,
-  type State,
-} from './codec.ts';
+import { applyOps, captureState, prepareOps, stateFromCollections, type PreparedCommit, type State } from './codec.ts';
 import { LazyState } from './lazy-state.ts';
 import { PackedRows } from './packed-rows.ts';
 import { capturedChunks } from './snapshot-text.ts';
@@ -94,7 +87,12 @@ export class LocalStore extends StoreReads implements InstrumentedStore {
     this.#file = init.file;
     this.path = init.file?.path ?? null;
     this.#writer = init.file
-      ? new FileWriter(init.file, this.stats, { capture: () => this.#capture() }, { onDisk: init.snapshotOnDisk, seq: init.low.data.seq, hold: init.hold === true })
+      ? new FileWriter(
+          init.file,
+          this.stats,
+          { capture: () => this.#capture() },
+          { onDisk: init.snapshotOnDisk, seq: init.low.data.seq, hold: init.hold === true },
+        )
       : null;
     // The state holds the rows; the parsed file's partition objects (one key per
     // row, a second copy of every id) are not needed once it is built: ~100 bytes
@@ -116,7 +114,8 @@ export class LocalStore extends StoreReads implements InstrumentedStore {
 
   commit(ops: readonly Op[], options: CommitOptions = {}): Promise<void> {
     if (this.#closing) return Promise.reject(this.#closedError());
-    if (this.#writer && inDroppedGroup()) return Promise.reject(new StoreError('the request was cut at the stop deadline (answered 503): nothing it writes is kept'));
+    if (this.#writer && inDroppedGroup())
+      return Promise.reject(new StoreError('the request was cut at the stop deadline (answered 503): nothing it writes is kept'));
     let prepared: PreparedCommit;
     try {
       const interned = (collection: string, workspaceId: string) => !(this.state.get(collection)?.get(workspaceId)?.rows instanceof PackedRows);
@@ -188,7 +187,11 @@ export class LocalStore extends StoreReads implements InstrumentedStore {
       // a request cut at the stop deadline: none of it is written, and memory, which holds
       // part of it, is not snapshotted; the journal holds every acknowledged write
       const cut = writer.abandonOpenGroups();
-      const watched = writer.finalSnapshot((aside) => this.notes.push(`${aside}: ${this.path} was edited by hand as the sandbox stopped, and nobody had loaded the edit; it was set aside under this name, and the file holds every write`));
+      const watched = writer.finalSnapshot((aside) =>
+        this.notes.push(
+          `${aside}: ${this.path} was edited by hand as the sandbox stopped, and nobody had loaded the edit; it was set aside under this name, and the file holds every write`,
+        ),
+      );
       await (cut === 0 && (watched || writer.dirty(this.#seq)) ? this.compact() : this.flush());
     } finally {
       await writer.release();
@@ -276,4 +279,3 @@ export class LocalStore extends StoreReads implements InstrumentedStore {
     return this.#writer!.truncateJournal();
   }
 }
-

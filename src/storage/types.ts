@@ -14,9 +14,7 @@ export const SCHEMA_VERSION = 1;
 
 export type Row = { readonly id: string } & Record<string, unknown>;
 
-export type Op =
-  | { type: 'put'; collection: string; workspaceId: string; row: Row }
-  | { type: 'delete'; collection: string; workspaceId: string; id: string };
+export type Op = { type: 'put'; collection: string; workspaceId: string; row: Row } | { type: 'delete'; collection: string; workspaceId: string; id: string };
 
 export type Collections = Record<string, Record<string, Record<string, Row>>>;
 
@@ -117,7 +115,12 @@ export interface Store {
    * copy of the partition taken now, as scanDetached, so the walk may be held across commits, and
    * with a null between two pages, where a caller walking in slices may pause.
    */
-  scanMatching?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string, options?: { detached?: boolean }): Iterable<T | null>;
+  scanMatching?<T extends { readonly id: string } = Row>(
+    collection: string,
+    workspaceId: string,
+    needle: string,
+    options?: { detached?: boolean },
+  ): Iterable<T | null>;
   /**
    * What scan() gives, from a copy of the partition taken now, so it may be walked across commits
    * and turns of the event loop (an index built in slices: field-index.ts, prepare). Optional:

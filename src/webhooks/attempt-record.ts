@@ -48,7 +48,7 @@ export const AttemptSchema = z.object({
   number: z.number().int().min(1),
   trigger: z.enum(['initial', 'retry', 'replay']),
   at: z.iso.datetime().describe('sandbox clock'),
-  request: z.object({ url: z.string(), headers: Headers, body: z.string() }).describe('rebuilt from the delivery and the attempt\'s signature headers'),
+  request: z.object({ url: z.string(), headers: Headers, body: z.string() }).describe("rebuilt from the delivery and the attempt's signature headers"),
   response: z
     .object({
       status: z.number().int(),

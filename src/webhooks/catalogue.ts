@@ -26,8 +26,7 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-export const isCatalogueEvent = (type: string): type is WebhookEventType =>
-  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+export const isCatalogueEvent = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 
 /**
  * The one line for a type outside the catalogue, with the closest one when it

@@ -62,7 +62,13 @@ export async function send(input: SendInput): Promise<SendResult> {
   let response: SendResult['response'] = null;
   try {
     const request = await undiciRequest();
-    const res = await request(input.url, { method: 'POST', headers: input.headers, body: input.body, signal: controller.signal, ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}) });
+    const res = await request(input.url, {
+      method: 'POST',
+      headers: input.headers,
+      body: input.body,
+      signal: controller.signal,
+      ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}),
+    });
     response = { status: res.statusCode, headers: flatHeaders(res.headers), bodyExcerpt: '' };
     const { text, truncated } = await readCapped(res.body, BODY_EXCERPT_BYTES);
     response.bodyExcerpt = text;

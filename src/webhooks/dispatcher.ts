@@ -61,7 +61,10 @@ export class WebhookDispatcher {
   private stopping = new AbortController();
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly ctx: DispatcherDeps, readonly timeoutMs = ctx.options.webhookTimeoutMs) {
+  constructor(
+    private readonly ctx: DispatcherDeps,
+    readonly timeoutMs = ctx.options.webhookTimeoutMs,
+  ) {
     this.outbox = new Outbox(ctx.store);
   }
 
@@ -113,16 +116,20 @@ export class WebhookDispatcher {
    */
   async cancelPendingOf(workspaceId: string, subscriptionId: string): Promise<number> {
     const pending = this.outbox.pending().filter((d) => d.workspaceId === workspaceId && d.subscriptionId === subscriptionId);
-    const cancelled = await Promise.all(pending.map((d) => {
-      this.forgetTimer(d.id);
-      return this.track(this.locked(d.id, async () => {
-        const now = this.outbox.row(workspaceId, d.id);
-        const subscription = this.ctx.subscriptions.get(workspaceId, subscriptionId);
-        if (!now || now.status !== 'pending' || subscription?.active) return false;
-        await this.cancel(now, subscription ? stoppedReason(subscription) : 'subscription deleted');
-        return true;
-      }));
-    }));
+    const cancelled = await Promise.all(
+      pending.map((d) => {
+        this.forgetTimer(d.id);
+        return this.track(
+          this.locked(d.id, async () => {
+            const now = this.outbox.row(workspaceId, d.id);
+            const subscription = this.ctx.subscriptions.get(workspaceId, subscriptionId);
+            if (!now || now.status !== 'pending' || subscription?.active) return false;
+            await this.cancel(now, subscription ? stoppedReason(subscription) : 'subscription deleted');
+            return true;
+          }),
+        );
+      }),
+    );
     return cancelled.filter(Boolean).length;
   }
 
@@ -135,9 +142,7 @@ export class WebhookDispatcher {
 
   /** Paused subscriptions get nothing: events that arrive while inactive are never delivered. */
   private async enqueue(event: DomainEvent): Promise<string[]> {
-    const subscriptions = this.ctx.subscriptions
-      .list(event.workspaceId)
-      .filter((s) => s.active && matchesAny(s.events, event.type));
+    const subscriptions = this.ctx.subscriptions.list(event.workspaceId).filter((s) => s.active && matchesAny(s.events, event.type));
     if (subscriptions.length === 0) return [];
     const body = payloadOf(event);
     const now = this.ctx.clock.iso();
@@ -159,7 +164,12 @@ export class WebhookDispatcher {
       attempts: [],
     }));
     // one event, one workspace: the log is trimmed, and the pending bound kept, in the same commit
-    const expired = this.outbox.expireOps(event.workspaceId, subscriptions.map((s) => s.id), this.ctx.options.webhookMaxPending, now);
+    const expired = this.outbox.expireOps(
+      event.workspaceId,
+      subscriptions.map((s) => s.id),
+      this.ctx.options.webhookMaxPending,
+      now,
+    );
     await this.ctx.store.commit([...this.outbox.trimOps(event.workspaceId, deliveries.length), ...expired.ops, ...deliveries.map((d) => this.outbox.putOp(d))]);
     for (const id of expired.ids) this.forgetTimer(id);
     // Sent once the outbox rows are durable, which, for an event a request caused, is with that
@@ -179,13 +189,18 @@ export class WebhookDispatcher {
 
   private schedule(delivery: StoredDelivery, atMs: number): void {
     this.timers.get(delivery.id)?.();
-    const cancel = this.ctx.clock.schedule(atMs, () => {
-      this.timers.delete(delivery.id);
-      const trigger: Trigger = delivery.attempts.length === 0 ? 'initial' : 'retry';
-      const work = this.track(this.attempt(delivery.workspaceId, delivery.id, trigger));
-      // On a manual clock, advance() waits for the attempt, so one advance runs a whole chain of retries.
-      return this.ctx.clock.mode === 'manual' ? work : undefined;
-    }, delivery.workspaceId, { label: `webhook ${delivery.attempts.length === 0 ? 'delivery' : 'retry'} ${delivery.id} (${delivery.eventType})` }); // on the delivery's workspace clock, even when rescheduled after a reset
+    const cancel = this.ctx.clock.schedule(
+      atMs,
+      () => {
+        this.timers.delete(delivery.id);
+        const trigger: Trigger = delivery.attempts.length === 0 ? 'initial' : 'retry';
+        const work = this.track(this.attempt(delivery.workspaceId, delivery.id, trigger));
+        // On a manual clock, advance() waits for the attempt, so one advance runs a whole chain of retries.
+        return this.ctx.clock.mode === 'manual' ? work : undefined;
+      },
+      delivery.workspaceId,
+      { label: `webhook ${delivery.attempts.length === 0 ? 'delivery' : 'retry'} ${delivery.id} (${delivery.eventType})` },
+    ); // on the delivery's workspace clock, even when rescheduled after a reset
     this.timers.set(delivery.id, cancel);
   }
 
@@ -216,9 +231,11 @@ export class WebhookDispatcher {
     const previous = this.locks.get(id) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(work);
     this.locks.set(id, next);
-    void next.catch(() => undefined).finally(() => {
-      if (this.locks.get(id) === next) this.locks.delete(id);
-    });
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.locks.get(id) === next) this.locks.delete(id);
+      });
     return next;
   }
 
@@ -237,14 +254,28 @@ export class WebhookDispatcher {
     const release = await this.slots.acquire(subscription.id);
     try {
       if (this.stopping.signal.aborted) return delivery;
-      result = await sendGuarded(this.ctx.selfGuard, { url: subscription.url, headers, body: delivery.body, timeoutMs: this.timeoutMs, signal: this.stopping.signal });
+      result = await sendGuarded(this.ctx.selfGuard, {
+        url: subscription.url,
+        headers,
+        body: delivery.body,
+        timeoutMs: this.timeoutMs,
+        signal: this.stopping.signal,
+      });
     } catch (err) {
       if (err instanceof AttemptAborted) return delivery; // left pending; rescheduled on the next start
       throw err;
     } finally {
       release();
     }
-    const attempt = storedAttempt(delivery, { number: delivery.attempts.length + 1, trigger, at, url: subscription.url, customHeaders: subscription.headers, signature, result });
+    const attempt = storedAttempt(delivery, {
+      number: delivery.attempts.length + 1,
+      trigger,
+      at,
+      url: subscription.url,
+      customHeaders: subscription.headers,
+      signature,
+      result,
+    });
     return this.record(delivery.workspaceId, delivery.id, attempt);
   }
 

@@ -12,8 +12,7 @@ export function matchesPattern(pattern: string, type: string): boolean {
   return pattern === type;
 }
 
-export const matchesAny = (patterns: readonly string[], type: string): boolean =>
-  patterns.some((pattern) => matchesPattern(pattern, type));
+export const matchesAny = (patterns: readonly string[], type: string): boolean => patterns.some((pattern) => matchesPattern(pattern, type));
 
 /**
  * A well-formed event name is `resource.action`: lower-case words joined by

@@ -148,9 +148,12 @@ export class Outbox {
   list(filter: DeliveryFilter, limit = Infinity): Delivery[] {
     const rows = filter.workspaceId ? [...this.rows.list(filter.workspaceId)] : this.all();
     return rows
-      .filter((d) => (!filter.subscriptionId || d.subscriptionId === filter.subscriptionId)
-        && (!filter.eventType || d.eventType === filter.eventType)
-        && (!filter.status || d.status === filter.status))
+      .filter(
+        (d) =>
+          (!filter.subscriptionId || d.subscriptionId === filter.subscriptionId) &&
+          (!filter.eventType || d.eventType === filter.eventType) &&
+          (!filter.status || d.status === filter.status),
+      )
       .sort((a, b) => (a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? 1 : -1))
       .slice(0, limit)
       .map(deliveryView);

@@ -26,7 +26,12 @@ export function bookkeeping<S extends Subscription>(sub: S, outcome: AttemptOutc
   const window = DISABLE_AFTER_FAILING_MS * retryScale;
   if (sub.active && Date.parse(at) - Date.parse(failingSince) >= window) {
     const span = retryScale === 1 ? '5 days' : `5 days x webhookRetryScale ${retryScale}`;
-    return { ...failed, active: false, updated_at: at, disabled: { at, reason: `every delivery attempt failed for ${span} (${failed.failure_count} failures since ${failingSince})` } };
+    return {
+      ...failed,
+      active: false,
+      updated_at: at,
+      disabled: { at, reason: `every delivery attempt failed for ${span} (${failed.failure_count} failures since ${failingSince})` },
+    };
   }
   return failed;
 }

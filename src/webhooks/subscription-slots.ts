@@ -17,7 +17,8 @@ export class SubscriptionSlots {
     else entry.active++;
     return () => {
       const next = entry.waiting.shift();
-      if (next) next(); // the slot passes straight to the next attempt in line
+      if (next)
+        next(); // the slot passes straight to the next attempt in line
       else if (--entry.active === 0) this.slots.delete(subscriptionId);
     };
   }

@@ -196,9 +196,12 @@ export class WorkspaceManager {
 
   private template(given: string | undefined): { id: string; name: string } {
     const fixtures = this.deps.fixtureWorkspaces();
-    const found = given === undefined ? fixtures.find((w) => w.mode === 'sandbox') ?? fixtures[0] : fixtures.find((w) => w.id === given || w.name === given);
+    const found = given === undefined ? (fixtures.find((w) => w.mode === 'sandbox') ?? fixtures[0]) : fixtures.find((w) => w.id === given || w.name === given);
     if (!found) {
-      throw badRequest('CONTROL_INVALID', `Unknown template ${JSON.stringify(given ?? null)}: use the id or name of a fixture workspace (${fixtures.map((w) => w.name).join(', ')})`);
+      throw badRequest(
+        'CONTROL_INVALID',
+        `Unknown template ${JSON.stringify(given ?? null)}: use the id or name of a fixture workspace (${fixtures.map((w) => w.name).join(', ')})`,
+      );
     }
     return found;
   }

@@ -77,7 +77,10 @@ export class SnapshotShelf {
     const kept = this.#byScope.get(scope);
     const count = kept?.size ?? 0;
     if (count < this.limits.maxSnapshots || kept?.has(name)) return;
-    throw conflict('CONTROL_CONFLICT', `${scopeName(scope)} has ${count} snapshots, its limit: ${freeOne(scope)}, or raise the limit (\`sandbox start --max-snapshots <n>\`, or the maxSnapshots option)`);
+    throw conflict(
+      'CONTROL_CONFLICT',
+      `${scopeName(scope)} has ${count} snapshots, its limit: ${freeOne(scope)}, or raise the limit (\`sandbox start --max-snapshots <n>\`, or the maxSnapshots option)`,
+    );
   }
 
   put(scope: Scope, name: string, snapshot: KeptSnapshot): void {

@@ -26,7 +26,6 @@ export interface TemplateBase {
   rows: Map<string, Row[]>;
 }
 
-
 let cached: { json: string; parsed: Collections | null; bases: Map<string, TemplateBase> } | null = null;
 
 /** The fixture-generated collections, parsed once per version of the fixture JSON. */
@@ -50,7 +49,10 @@ export function templateBase(json: string, templateId: string, copied: (collecti
       if (!copied(collection) || !partition) continue;
       rows.set(collection, Object.values(partition));
     }
-    const hash = createHash('sha256').update(JSON.stringify([...rows])).digest('hex').slice(0, 16);
+    const hash = createHash('sha256')
+      .update(JSON.stringify([...rows]))
+      .digest('hex')
+      .slice(0, 16);
     base = { baseId: `${templateId}.${hash}`, templateId, rows };
     cached!.bases.set(templateId, base);
   }

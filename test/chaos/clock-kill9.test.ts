@@ -16,7 +16,8 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 type ReadyLine = { clock: { source: string; mode: string; now: string; offsetMs: number } };
 const clockOf = async (url: string) => ((await (await fetch(`${url}/__sandbox/clock`)).json()) as { data: { nowMs: number; now: string } }).data;
-const post = (url: string, path: string, body: unknown) => fetch(`${url}/__sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, path: string, body: unknown) =>
+  fetch(`${url}/__sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function kill9(started: Awaited<ReturnType<typeof startSandbox>>): Promise<void> {
   started.run.child.kill('SIGKILL');

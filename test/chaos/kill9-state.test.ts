@@ -107,7 +107,9 @@ describe('chaos: kill -9 in the middle of long operations', () => {
       acked += forms.acked.size + bookings.size;
       await stopSandbox(again.run);
     }
-    console.log(`chaos figures: ${ROUNDS} kill -9 during background packing of ${EXTRA_BOOKINGS} bookings, ${acked} acknowledged writes, lost 0 (seed ${SEED})`);
+    console.log(
+      `chaos figures: ${ROUNDS} kill -9 during background packing of ${EXTRA_BOOKINGS} bookings, ${acked} acknowledged writes, lost 0 (seed ${SEED})`,
+    );
     expect(acked).toBeGreaterThan(0);
   }, 240_000);
 
@@ -151,9 +153,10 @@ describe('chaos: kill -9 in the middle of long operations', () => {
       const ackedBeforeSent = new Set(writers.acked); // acknowledged before the request below is sent
       phase = 'during';
       let answered = false;
-      const request = (kind === 'restore'
-        ? fetch(`${url}/__sandbox/snapshots/a${round}/restore`, { method: 'POST' })
-        : fetch(`${url}/__sandbox/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: stateA })
+      const request = (
+        kind === 'restore'
+          ? fetch(`${url}/__sandbox/snapshots/a${round}/restore`, { method: 'POST' })
+          : fetch(`${url}/__sandbox/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: stateA })
       ).then(
         (res) => {
           answered = res.ok;
@@ -175,9 +178,14 @@ describe('chaos: kill -9 in the middle of long operations', () => {
       expect(forms.has(markA), `${where}: the form made before the saved state is lost`).toBe(true);
       expect(folders.has(markFolder), `${where}: mixed: the form made after the saved state is ${before ? 'there' : 'gone'}, its folder is not`).toBe(before);
       if (answered) expect(before, `${where}: the ${kind} was acknowledged, and the state is from before it`).toBe(false);
-      for (const id of ackedBeforeSent) expect(forms.has(id), `${where}: mixed: form ${id}, acknowledged before the ${kind} was sent, vs the state ${before ? 'before' : 'after'} it`).toBe(before);
+      for (const id of ackedBeforeSent)
+        expect(forms.has(id), `${where}: mixed: form ${id}, acknowledged before the ${kind} was sent, vs the state ${before ? 'before' : 'after'} it`).toBe(
+          before,
+        );
       for (const id of ackedAfterAnswer) expect(forms.has(id), `${where}: form ${id}, acknowledged after the ${kind}, is lost`).toBe(true);
     }
-    console.log(`chaos figures: ${2 * ROUNDS} kill -9 during restore (${Math.round(took.restore)} ms) / PUT state (${Math.round(took['PUT state'])} ms): ${outcomes.join('; ')} (seed ${SEED})`);
+    console.log(
+      `chaos figures: ${2 * ROUNDS} kill -9 during restore (${Math.round(took.restore)} ms) / PUT state (${Math.round(took['PUT state'])} ms): ${outcomes.join('; ')} (seed ${SEED})`,
+    );
   }, 300_000);
 });

@@ -101,7 +101,9 @@ function verify(data: Export, initialSeats: Map<string, number>, round: number):
   for (const [departureId, before] of initialSeats) {
     const present = data.bookings!.filter((b) => b.departureId === departureId && (b.metadata as { chaos?: boolean } | null)?.chaos === true);
     const seats = present.reduce((n, b) => n + (b.adults as number) + (b.children as number), 0);
-    expect(before - (departures.get(departureId)!.seatsLeft as number), `${where}: departure ${departureId} seats vs its ${present.length} bookings`).toBe(seats);
+    expect(before - (departures.get(departureId)!.seatsLeft as number), `${where}: departure ${departureId} seats vs its ${present.length} bookings`).toBe(
+      seats,
+    );
   }
 }
 
@@ -112,8 +114,8 @@ describe('chaos: kill -9 under concurrent writers of every kind', () => {
     let { run, url, workspaceId } = await start();
     const initial = await exported(url, workspaceId);
     const today = new Date().toISOString().slice(0, 10);
-    const targets = initial.departures!
-      .filter((d) => ['scheduled', 'guaranteed'].includes(d.status as string) && (d.seatsLeft as number) >= 20 && (d.startDate as string) > today)
+    const targets = initial
+      .departures!.filter((d) => ['scheduled', 'guaranteed'].includes(d.status as string) && (d.seatsLeft as number) >= 20 && (d.startDate as string) > today)
       .slice(0, 4);
     expect(targets.length).toBeGreaterThan(0);
     const initialSeats = new Map(targets.map((d) => [d.id, d.seatsLeft as number]));
@@ -128,7 +130,10 @@ describe('chaos: kill -9 under concurrent writers of every kind', () => {
       const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> } | null> => {
         try {
           requests++;
-          const res = await fetch(`${url}${path}`, { method, ...(body === undefined ? { headers: auth } : { headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+          const res = await fetch(`${url}${path}`, {
+            method,
+            ...(body === undefined ? { headers: auth } : { headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+          });
           const text = await res.text();
           return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
         } catch {
@@ -136,9 +141,10 @@ describe('chaos: kill -9 under concurrent writers of every kind', () => {
           return null;
         }
       };
-      const writer = (step: () => Promise<void>) => (async () => {
-        while (alive) await step();
-      })();
+      const writer = (step: () => Promise<void>) =>
+        (async () => {
+          while (alive) await step();
+        })();
       const data = <T>(r: { json: Record<string, unknown> }) => (r.json.data ?? r.json) as T;
       const tag = () => `r${round}-${Math.floor(random() * 1e9)}`;
 
@@ -153,7 +159,7 @@ describe('chaos: kill -9 under concurrent writers of every kind', () => {
           const bookingIds = [...acked.bookings.keys()];
           if (bookingIds.length === 0) return void (await call('GET', '/v1/bookings?limit=1'));
           const r = await call('POST', `/v1/bookings/${pick(bookingIds)}/passengers`, { passengers: [{ personId: pick(people), role: 'guest' }] });
-          if (r?.status === 200) for (const p of (r.json.passengers as Row[])) acked.passengers.add(p.id);
+          if (r?.status === 200) for (const p of r.json.passengers as Row[]) acked.passengers.add(p.id);
         }),
         writer(async () => {
           const r = await call('POST', '/v1/forms', { name: `chaos ${tag()}`, fields: [] });
@@ -206,7 +212,9 @@ describe('chaos: kill -9 under concurrent writers of every kind', () => {
     run.child.kill('SIGTERM');
     expect((await run.exit).code).toBe(0);
     const total = count();
-    console.log(`chaos figures: ${ROUNDS} kill -9 rounds, ${requests} requests, ${total} acknowledged writes (${acked.bookings.size} bookings, ${acked.passengers.size} passengers, ${acked.forms.size} forms, ${acked.orgKeys.size + acked.revokedOrgKeys.size} org keys and revocations, ${acked.subscriptions.size + acked.deletedSubscriptions.size} subscriptions and deletions, ${acked.folders.size} folders, ${acked.deletedFiles.size} file deletions), lost 0 (seed ${SEED})`);
+    console.log(
+      `chaos figures: ${ROUNDS} kill -9 rounds, ${requests} requests, ${total} acknowledged writes (${acked.bookings.size} bookings, ${acked.passengers.size} passengers, ${acked.forms.size} forms, ${acked.orgKeys.size + acked.revokedOrgKeys.size} org keys and revocations, ${acked.subscriptions.size + acked.deletedSubscriptions.size} subscriptions and deletions, ${acked.folders.size} folders, ${acked.deletedFiles.size} file deletions), lost 0 (seed ${SEED})`,
+    );
     expect(acked.bookings.size).toBeGreaterThan(0);
     expect(acked.deletedSubscriptions.size + acked.revokedOrgKeys.size).toBeGreaterThan(0);
   }, 120_000);

@@ -61,7 +61,9 @@ describe('chaos ledger: kill -9 under keyed and unkeyed writes with a subscribed
       await stopIfRunning(started.run).finally(() => receiver.close());
     }
     const f = ledger.figures();
-    console.log(`ledger figures (kill -9): ${ROUNDS} rounds, ${f.requests} requests, ${f.acknowledged} writes acknowledged, ${retried} keyed retries (${replayed} replayed), ${receiver.events.size} events received in ${receiver.deliveries} deliveries; without a 2xx: ${JSON.stringify(f.errors)} (seed ${SEED})`);
+    console.log(
+      `ledger figures (kill -9): ${ROUNDS} rounds, ${f.requests} requests, ${f.acknowledged} writes acknowledged, ${retried} keyed retries (${replayed} replayed), ${receiver.events.size} events received in ${receiver.deliveries} deliveries; without a 2xx: ${JSON.stringify(f.errors)} (seed ${SEED})`,
+    );
     expect(retried).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -64,6 +64,8 @@ describe('chaos ledger: SIGTERM under keyed and unkeyed writes with a subscribed
       await stopIfRunning(started.run).finally(() => receiver.close());
     }
     const f = ledger.figures();
-    console.log(`ledger figures (SIGTERM): ${ROUNDS} rounds, ${f.requests} requests, ${f.acknowledged} writes acknowledged, ${receiver.events.size} events received; without a 2xx: ${JSON.stringify(f.errors)}; exit lines: ${exitLines.join(' | ')} (seed ${SEED})`);
+    console.log(
+      `ledger figures (SIGTERM): ${ROUNDS} rounds, ${f.requests} requests, ${f.acknowledged} writes acknowledged, ${receiver.events.size} events received; without a 2xx: ${JSON.stringify(f.errors)}; exit lines: ${exitLines.join(' | ')} (seed ${SEED})`,
+    );
   }, 120_000);
 });

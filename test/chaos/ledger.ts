@@ -42,7 +42,8 @@ interface Owned {
   retired: boolean;
 }
 
-const acked = (a: Answer | undefined): a is { status: number; body: Record<string, unknown>; replayed: boolean } => a !== undefined && 'status' in a && a.status < 300;
+const acked = (a: Answer | undefined): a is { status: number; body: Record<string, unknown>; replayed: boolean } =>
+  a !== undefined && 'status' in a && a.status < 300;
 const lastAnswer = (e: Entry) => e.answers[e.answers.length - 1];
 const seqOf = (notes: unknown) => (typeof notes === 'string' && notes.includes('#') ? Number(notes.split('#')[1]) : 0);
 
@@ -126,8 +127,8 @@ export interface Fixture {
 export async function fixture(url: string, workspaceId: string): Promise<Fixture> {
   const data = await exported(url, workspaceId);
   const after = new Date(Date.now() + 30 * DAY).toISOString().slice(0, 10);
-  const departures = data.departures!
-    .filter((d) => ['scheduled', 'guaranteed'].includes(d.status as string) && (d.seatsLeft as number) >= 20 && (d.startDate as string) > after)
+  const departures = data
+    .departures!.filter((d) => ['scheduled', 'guaranteed'].includes(d.status as string) && (d.seatsLeft as number) >= 20 && (d.startDate as string) > after)
     .map((d) => d.id);
   return {
     departures,
@@ -139,7 +140,13 @@ export async function fixture(url: string, workspaceId: string): Promise<Fixture
 
 /** Subscribes the receiver to booking and gallery events through the API (docs/webhooks.md); returns the subscription id. */
 export async function subscribe(url: string, receiver: Receiver): Promise<string> {
-  const answer = await send(url, 'POST', '/v1/webhooks/subscriptions', { url: receiver.url, events: ['booking.*', 'gallery.file.deleted'], maxRetries: 10 }, null);
+  const answer = await send(
+    url,
+    'POST',
+    '/v1/webhooks/subscriptions',
+    { url: receiver.url, events: ['booking.*', 'gallery.file.deleted'], maxRetries: 10 },
+    null,
+  );
   if (!acked(answer)) throw new Error(`the subscription was refused: ${JSON.stringify(answer)}`);
   return (answer.body.data as Row).id;
 }
@@ -150,7 +157,10 @@ export async function deliveriesSettled(url: string, subscriptionId: string, whe
     const res = await fetch(`${url}/__sandbox/deliveries?subscriptionId=${subscriptionId}&status=pending&limit=500`);
     return ((await res.json()) as { data: unknown[] }).data.length;
   };
-  const settled = await until(async () => (await pending()) === 0, 'the pending deliveries', 20_000).then(() => true, () => false);
+  const settled = await until(async () => (await pending()) === 0, 'the pending deliveries', 20_000).then(
+    () => true,
+    () => false,
+  );
   expect.soft(settled, `${where}: every delivery to the receiver was made (${settled ? 0 : await pending()} still pending after 20 s)`).toBe(true);
 }
 
@@ -186,7 +196,19 @@ export class Ledger {
       const person = this.#pick(this.fx.people.filter((p) => !booking.persons.includes(p)));
       booking.persons.push(person);
       const body = { passengers: [{ personId: person, role: 'guest' }] };
-      return { kind: 'passengers', method: 'POST', path: `/v1/bookings/${booking.id}/passengers`, body, key, tag: person, seq: 0, booking, answers: [], round, client };
+      return {
+        kind: 'passengers',
+        method: 'POST',
+        path: `/v1/bookings/${booking.id}/passengers`,
+        body,
+        key,
+        tag: person,
+        seq: 0,
+        booking,
+        answers: [],
+        round,
+        client,
+      };
     }
     const seq = ++booking.seq;
     // PATCH takes no Idempotency-Key (POST only): a lost answer is not retried
@@ -300,10 +322,12 @@ export class Ledger {
       if (entry.kind === 'create') {
         const ids = new Set(answers.map((a) => ((a.body.data ?? a.body) as Row).id));
         const found = file.byTag.get(entry.tag)?.map((b) => b.id) ?? [];
-        if (ids.size !== 1 || found.length !== 1 || !ids.has(found[0]!)) lost.push(`${what}: answered ${[...ids].join(', ')}, the file holds ${found.join(', ') || 'none'}`);
+        if (ids.size !== 1 || found.length !== 1 || !ids.has(found[0]!))
+          lost.push(`${what}: answered ${[...ids].join(', ')}, the file holds ${found.join(', ') || 'none'}`);
       }
       if (entry.kind === 'patch' && file.seq(entry.booking!.id) < entry.seq) lost.push(`${what}: not in the file`);
-      if (entry.kind === 'passengers' && file.passengers(entry.booking!.id, entry.tag) !== 1) lost.push(`${what}: its passenger is in the file ${file.passengers(entry.booking!.id, entry.tag)} times`);
+      if (entry.kind === 'passengers' && file.passengers(entry.booking!.id, entry.tag) !== 1)
+        lost.push(`${what}: its passenger is in the file ${file.passengers(entry.booking!.id, entry.tag)} times`);
     }
     check('every acknowledged write is there exactly once', where, lost);
 
@@ -323,7 +347,8 @@ export class Ledger {
       if (told > changes) unbacked.push(`booking ${id} (${tag}): ${changes} changes kept (PATCHes, passengers), ${told} booking.updated events`);
     }
     const held = new Set(file.bookings.map((b) => b.id));
-    for (const id of new Set([...created.keys(), ...updated.keys()])) if (!held.has(id)) unbacked.push(`events came for booking ${id}, which the file does not hold`);
+    for (const id of new Set([...created.keys(), ...updated.keys()]))
+      if (!held.has(id)) unbacked.push(`events came for booking ${id}, which the file does not hold`);
     check("every kept write's events were delivered at least once", where, undelivered);
     check('no event is left without its record', where, unbacked);
   }
@@ -395,11 +420,21 @@ const productsWith = async (url: string, key: string) => (await fetch(`${url}/v1
  */
 export async function keepBeforeRestart(url: string, fx: Fixture, round: number): Promise<Kept> {
   const nowMs = (await clockOffset(url)) + Date.now();
-  const issued = await send(url, 'POST', `/v1/organizations/${fx.orgId}/api-keys`, { name: `ledger ${round}`, scopes: ['products:read'], expiresAt: new Date(nowMs + DAY / 2).toISOString() }, null);
+  const issued = await send(
+    url,
+    'POST',
+    `/v1/organizations/${fx.orgId}/api-keys`,
+    { name: `ledger ${round}`, scopes: ['products:read'], expiresAt: new Date(nowMs + DAY / 2).toISOString() },
+    null,
+  );
   if (!acked(issued)) throw new Error(`the organization key was refused: ${JSON.stringify(issued)}`);
   const expiredKey = (issued.body.data as { key: string }).key;
   expect(await productsWith(url, expiredKey)).toBe(200);
-  const advanced = await fetch(`${url}/__sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: DAY }) });
+  const advanced = await fetch(`${url}/__sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms: DAY }),
+  });
   expect(advanced.status).toBe(200);
   expect(await productsWith(url, expiredKey)).toBe(401);
   const fileId = fx.files.pop()!;
@@ -413,18 +448,30 @@ export async function checkKeptAfterRestart(url: string, workspaceId: string, ke
   const clock = `${where}: the clock is where it was before the restart (${kept.offsetMs} ms ahead of wall time; after: ${offset} ms)`;
   expect.soft(Math.abs(offset - kept.offsetMs), clock).toBeLessThan(60_000);
   expect.soft(await productsWith(url, kept.expiredKey), `${where}: an organization key that had expired is still refused`).toBe(401);
-  expect.soft(await fileStatus(url, workspaceId, kept.fileId), `${where}: gallery file ${kept.fileId}, deleted before the restart, is still being deleted`).toBe('deleting');
+  expect
+    .soft(await fileStatus(url, workspaceId, kept.fileId), `${where}: gallery file ${kept.fileId}, deleted before the restart, is still being deleted`)
+    .toBe('deleting');
 }
 
 /** The deletion job falls due 30 s later on the restored clock: advanced, it runs and its event is delivered. */
 export async function checkJobRuns(url: string, workspaceId: string, kept: Kept, receiver: Receiver, where: string): Promise<void> {
-  const advanced = await fetch(`${url}/__sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: 31_000 }) });
+  const advanced = await fetch(`${url}/__sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms: 31_000 }),
+  });
   expect(advanced.status).toBe(200);
   const gone = async () => (await fileStatus(url, workspaceId, kept.fileId)) !== 'deleting';
-  const ran = await until(gone, 'the job', 5_000).then(() => true, () => false);
+  const ran = await until(gone, 'the job', 5_000).then(
+    () => true,
+    () => false,
+  );
   expect.soft(ran, `${where}: the deletion job of ${kept.fileId} ran 31 s past its due time on the restored clock`).toBe(true);
   if (!ran) return;
   const delivered = () => [...receiver.events.values()].some((e) => e.type === 'gallery.file.deleted' && e.data.id === kept.fileId);
-  const told = await until(delivered, 'the event', 10_000).then(() => true, () => false);
+  const told = await until(delivered, 'the event', 10_000).then(
+    () => true,
+    () => false,
+  );
   expect.soft(told, `${where}: gallery.file.deleted for ${kept.fileId} was delivered`).toBe(true);
 }

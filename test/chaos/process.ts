@@ -105,7 +105,10 @@ export function formWriters(url: string, count: number, tag: string, phase: () =
       try {
         const headers = { ...auth, 'content-type': 'application/json' };
         const form = { name: `${tag} w${w} #${n++}`, fields: [] };
-        const res = client === 'http' ? await sendText(new URL(`${url}/v1/forms`), { method: 'POST', headers, body: JSON.stringify(form) }) : await fetch(`${url}/v1/forms`, { method: 'POST', headers, body: JSON.stringify(form) });
+        const res =
+          client === 'http'
+            ? await sendText(new URL(`${url}/v1/forms`), { method: 'POST', headers, body: JSON.stringify(form) })
+            : await fetch(`${url}/v1/forms`, { method: 'POST', headers, body: JSON.stringify(form) });
         const body = JSON.parse(await res.text()) as { data?: Row } & Row;
         if (res.status === 201) {
           acked.add((body.data ?? body).id);

@@ -90,7 +90,8 @@ async function staleSaveThenStop(save: Save, signal: 'SIGTERM' | 'SIGKILL') {
   }
   // no --recover: the sandbox's own last snapshot was kept beside the file, and the start adopts it
   const again = await startSandbox(file);
-  if (save === SAVES['half, never whole']) expect(again.run.output().stderr).toMatch(/db\.json could not be read .*set aside as db\.json\.unloaded-edit-sequnreadable/);
+  if (save === SAVES['half, never whole'])
+    expect(again.run.output().stderr).toMatch(/db\.json could not be read .*set aside as db\.json\.unloaded-edit-sequnreadable/);
   try {
     const forms = new Set((await exported(again.url, again.workspaceId)).forms!.map((f) => f.id));
     const lost = [...writers.acked].filter((id) => !forms.has(id));
@@ -104,12 +105,16 @@ describe('chaos: a stale save under --watch, then an immediate stop', () => {
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     for (const [name, save] of Object.entries(SAVES)) {
       if (name === 'half, never whole' && signal === 'SIGTERM') continue; // a stop sets it aside: covered by the kill
-      it(`${name}, then ${signal}: the next start holds every acknowledged write`, async () => {
-        for (let round = 0; round < ROUNDS; round++) {
-          const result = await staleSaveThenStop(save, signal);
-          expect(result.lost.length, `${result.lost.length} of ${result.acked} acknowledged writes lost\n${result.stderr}\n${result.restartErr}`).toBe(0);
-        }
-      }, 120_000 * ROUNDS);
+      it(
+        `${name}, then ${signal}: the next start holds every acknowledged write`,
+        async () => {
+          for (let round = 0; round < ROUNDS; round++) {
+            const result = await staleSaveThenStop(save, signal);
+            expect(result.lost.length, `${result.lost.length} of ${result.acked} acknowledged writes lost\n${result.stderr}\n${result.restartErr}`).toBe(0);
+          }
+        },
+        120_000 * ROUNDS,
+      );
     }
   }
 });

@@ -66,9 +66,11 @@ async function underWriters(change: Change, expectLine: RegExp, retryLine?: RegE
       // handled: the watcher's line, or (for an unchanged file, which a compaction may replace
       // before the watcher reads it, leaving nothing to report) the file written again since
       const done = async () => expectLine.test(handled()) || (quietIfRewritten && (await stat(file)).ino !== changed);
-      await until(async () => (await done()) || (retryLine?.test(handled()) ?? false), `the watcher to handle the change (${expectLine})`).catch((err: Error) => {
-        throw new Error(`${err.message}; the sandbox said since the change:\n${handled() || '(nothing)'}`);
-      });
+      await until(async () => (await done()) || (retryLine?.test(handled()) ?? false), `the watcher to handle the change (${expectLine})`).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}; the sandbox said since the change:\n${handled() || '(nothing)'}`);
+        },
+      );
       if (await done()) break;
       if (attempt === 5) throw new Error(`the change was refused ${attempt} times: ${handled()}`);
     }
@@ -91,10 +93,15 @@ async function underWriters(change: Change, expectLine: RegExp, retryLine?: RegE
 
 describe('chaos: --watch under eight concurrent writers, then a restart', () => {
   it('a touch of db.json changes nothing', async () => {
-    const result = await underWriters(async (file) => {
-      const now = new Date();
-      await utimes(file, now, now);
-    }, /db\.json is unchanged/, undefined, true);
+    const result = await underWriters(
+      async (file) => {
+        const now = new Date();
+        await utimes(file, now, now);
+      },
+      /db\.json is unchanged/,
+      undefined,
+      true,
+    );
     expect(result.lost.length, `touch: ${result.lost.length} of ${result.acked} acknowledged writes lost\n${result.stderr}`).toBe(0);
   }, 120_000);
 

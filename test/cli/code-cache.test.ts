@@ -36,7 +36,10 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 /** Runs `body` as an ES module in a fresh plain node, with the loader's exports in scope; returns its JSON output. */
 async function inNode(body: string, env: Record<string, string | undefined> = {}): Promise<Record<string, unknown>> {
   const script = join(root, 'probe.mjs');
-  writeFileSync(script, `import * as loader from ${JSON.stringify(LOADER)};\nconst root = ${JSON.stringify(root)};\nconst out = {};\n${body}\nconsole.log(JSON.stringify(out));\n`);
+  writeFileSync(
+    script,
+    `import * as loader from ${JSON.stringify(LOADER)};\nconst root = ${JSON.stringify(root)};\nconst out = {};\n${body}\nconsole.log(JSON.stringify(out));\n`,
+  );
   const { NODE_OPTIONS: _ignored, ...base } = process.env;
   const { stdout } = await run(process.execPath, [script], { env: { ...base, ...env } });
   return JSON.parse(stdout) as Record<string, unknown>;
@@ -46,10 +49,14 @@ const KEY = `node-${process.version}-${process.platform}-${process.arch}`;
 
 describe('bin/code-cache.js', () => {
   it('writes a cache named for this runtime, and a later process loads the bundle from it with what the bundle needs', async () => {
-    const written = await inNode(`const { cli, write } = loader.loadCliForCaching(root); out.main = cli.main(); out.written = write(); out.key = loader.runtimeKey();`);
+    const written = await inNode(
+      `const { cli, write } = loader.loadCliForCaching(root); out.main = cli.main(); out.written = write(); out.key = loader.runtimeKey();`,
+    );
     expect(written).toEqual({ main: 'main ran', written: true, key: KEY });
 
-    const loaded = await inNode(`const { cli, writeLater } = loader.loadCli(root); out.main = cli.main(); out.seen = cli.seen; out.dashboard = await cli.importDashboard(); out.writeLater = writeLater;`);
+    const loaded = await inNode(
+      `const { cli, writeLater } = loader.loadCli(root); out.main = cli.main(); out.seen = cli.seen; out.dashboard = await cli.importDashboard(); out.writeLater = writeLater;`,
+    );
     expect(loaded).toEqual({
       main: 'main ran',
       seen: { importMetaUrl: pathToFileURL(join(root, 'dist', 'cli.cjs')).href, dirname: `${root}dist`, requireWorks: true },
@@ -79,7 +86,10 @@ describe('bin/code-cache.js', () => {
 
   it('still runs the bundle when V8 refuses the cache (here: not a cache at all), and writes a good one later', async () => {
     writeFileSync(join(root, 'dist', `cli.cjs.${KEY}.cache`), 'not a V8 code cache');
-    expect(await inNode(`const { cli, writeLater } = loader.loadCli(root); out.main = cli.main(); out.written = writeLater();`)).toEqual({ main: 'main ran', written: true });
+    expect(await inNode(`const { cli, writeLater } = loader.loadCli(root); out.main = cli.main(); out.written = writeLater();`)).toEqual({
+      main: 'main ran',
+      written: true,
+    });
     expect(await inNode(`out.writeLater = loader.loadCli(root).writeLater;`)).toEqual({ writeLater: null });
   });
 

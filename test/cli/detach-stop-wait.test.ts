@@ -62,7 +62,11 @@ describe('sandbox start --detach, then sandbox stop', () => {
     dir = await mkdtemp(join(tmpdir(), 'sandbox-detach-'));
     const ready = await detach(['--data', 'db.json', '--stop-timeout', '30s']);
     // each create waits 1.5 s: the stop comes while all of them are in flight
-    await fetch(`${ready.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'POST', path: '/v1/forms', latencyMs: 1500, times: 5 }) });
+    await fetch(`${ready.url}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'POST', path: '/v1/forms', latencyMs: 1500, times: 5 }),
+    });
     const creates = Array.from({ length: 5 }, (_, i) => createForm(ready.url, `in flight #${i}`));
     // the rule is gone once all of them took it: every create is in flight
     for (;;) {
@@ -92,7 +96,8 @@ describe('sandbox start --detach, then sandbox stop', () => {
     expect(r.stdout).toContain(`is serving http://127.0.0.1:${port} in the background`);
     expect(r.stdout).toContain(`npx sandbox stop --url http://127.0.0.1:${port}`);
     expect(r.stdout).toMatch(new RegExp(`log ${tmpdir()}/travel-commerce-sandbox-\\d+-\\d+\\.log`));
-    for (let i = 0; i < 2; i++) expect((await fetch(`http://127.0.0.1:${port}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(`http://127.0.0.1:${port}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } })).status).toBe(200);
     // the run report of a sandbox that ran in the background, written by the stop, as exec --report writes it
     const stop = await cli(['stop', '--port', String(port), '--json', '--report', 'report.xml', '--report-format', 'junit']);
     expect(JSON.parse(stop.stdout)).toEqual({ stopped: true, url: `http://127.0.0.1:${port}`, pid, exited: true });
@@ -102,7 +107,7 @@ describe('sandbox start --detach, then sandbox stop', () => {
     expect(junit).toMatch(/<testcase classname="sandbox\.v1" name="\w+ \(GET \/v1\/products\)"><system-out>2 requests: 200 x2<\/system-out><\/testcase>/);
   });
 
-  it('fails with the sandbox\'s own line when it cannot start (a port in use), naming the log', async () => {
+  it("fails with the sandbox's own line when it cannot start (a port in use), naming the log", async () => {
     dir = await mkdtemp(join(tmpdir(), 'sandbox-detach-'));
     const server = createServer().listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -110,7 +115,9 @@ describe('sandbox start --detach, then sandbox stop', () => {
     try {
       const r = await cli(['start', '--detach', '--in-memory', '--port', String(port), '--log', 'start.log']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(`sandbox: Port ${port} on 127.0.0.1 is already in use; stop the other process or pass --port <n> (0 picks a free port) (log: ${join(dir, 'start.log')})\n`);
+      expect(r.stderr).toBe(
+        `sandbox: Port ${port} on 127.0.0.1 is already in use; stop the other process or pass --port <n> (0 picks a free port) (log: ${join(dir, 'start.log')})\n`,
+      );
     } finally {
       server.close();
     }
@@ -136,7 +143,9 @@ describe('sandbox stop and sandbox wait, when nothing runs there', () => {
     const port = await freePort();
     const r = await inProcess(['wait', '--port', String(port), '--timeout', '300ms']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sandbox: no sandbox was ready at http:\/\/127\.0\.0\.1:\d+ within 0\.3 s \(last: no sandbox is running at .* \(connection refused\)\); is it starting\? its log says why not\n$/);
+    expect(r.stderr).toMatch(
+      /^sandbox: no sandbox was ready at http:\/\/127\.0\.0\.1:\d+ within 0\.3 s \(last: no sandbox is running at .* \(connection refused\)\); is it starting\? its log says why not\n$/,
+    );
 
     const sandbox = await createSandbox({ port: 0 });
     try {

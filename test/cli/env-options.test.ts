@@ -33,28 +33,57 @@ async function parsed(name: 'start' | 'exec', argv: string[], env: Record<string
 describe('SANDBOX_<OPTION>', () => {
   it('sets the options of start, with the flag winning over the variable and the variable over the default', async () => {
     const opts = await parsed('start', ['--seed', '7'], {
-      SANDBOX_PORT: '4999', SANDBOX_DATA: 'ci/db.json', SANDBOX_CLOCK: 'manual', SANDBOX_NO_RATE_LIMITS: '1',
-      SANDBOX_SEED: '3', SANDBOX_STOP_TIMEOUT: '10s', SANDBOX_ALLOWED_HOST: 'sandbox, sandbox.test', SANDBOX_STRICT: 'true',
+      SANDBOX_PORT: '4999',
+      SANDBOX_DATA: 'ci/db.json',
+      SANDBOX_CLOCK: 'manual',
+      SANDBOX_NO_RATE_LIMITS: '1',
+      SANDBOX_SEED: '3',
+      SANDBOX_STOP_TIMEOUT: '10s',
+      SANDBOX_ALLOWED_HOST: 'sandbox, sandbox.test',
+      SANDBOX_STRICT: 'true',
     });
-    expect(opts).toMatchObject({ port: 4999, data: 'ci/db.json', clock: 'manual', rateLimits: false, seed: 7, stopTimeout: 10_000, allowedHost: ['sandbox', 'sandbox.test'], strict: true });
+    expect(opts).toMatchObject({
+      port: 4999,
+      data: 'ci/db.json',
+      clock: 'manual',
+      rateLimits: false,
+      seed: 7,
+      stopTimeout: 10_000,
+      allowedHost: ['sandbox', 'sandbox.test'],
+      strict: true,
+    });
   });
 
   it('leaves a flag off for 0, false or empty, and keeps the defaults without variables', async () => {
-    expect(await parsed('start', [], { SANDBOX_IN_MEMORY: '0', SANDBOX_NO_RATE_LIMITS: 'false', SANDBOX_STRICT: '' })).toMatchObject({ port: 4010, data: '.sandbox/db.json', rateLimits: true });
+    expect(await parsed('start', [], { SANDBOX_IN_MEMORY: '0', SANDBOX_NO_RATE_LIMITS: 'false', SANDBOX_STRICT: '' })).toMatchObject({
+      port: 4010,
+      data: '.sandbox/db.json',
+      rateLimits: true,
+    });
     const opts = await parsed('start', [], {});
     expect(opts.inMemory).toBeUndefined();
     expect(opts.strict).toBeUndefined();
   });
 
   it('sets the options of exec too', async () => {
-    expect(await parsed('exec', [], { SANDBOX_WORKERS: '4', SANDBOX_REPORT: 'r.xml', SANDBOX_REPORT_FORMAT: 'junit', SANDBOX_FAIL_ON_WARNING: 'yes', SANDBOX_KEY: 'live' }))
-      .toMatchObject({ workers: 4, report: 'r.xml', reportFormat: 'junit', failOnWarning: true, key: 'live' });
+    expect(
+      await parsed('exec', [], {
+        SANDBOX_WORKERS: '4',
+        SANDBOX_REPORT: 'r.xml',
+        SANDBOX_REPORT_FORMAT: 'junit',
+        SANDBOX_FAIL_ON_WARNING: 'yes',
+        SANDBOX_KEY: 'live',
+      }),
+    ).toMatchObject({ workers: 4, report: 'r.xml', reportFormat: 'junit', failOnWarning: true, key: 'live' });
   });
 
   it('refuses a bad value in one line that names the variable', async () => {
     for (const [env, line] of [
       [{ SANDBOX_PORT: 'abc' }, 'sandbox: SANDBOX_PORT="abc": --port must be a whole number from 0 to 65535\n'],
-      [{ SANDBOX_IN_MEMORY: 'maybe' }, 'sandbox: SANDBOX_IN_MEMORY="maybe": --in-memory is a flag: set its variable to 1 (or true) to turn it on, 0 (or false) to leave it off\n'],
+      [
+        { SANDBOX_IN_MEMORY: 'maybe' },
+        'sandbox: SANDBOX_IN_MEMORY="maybe": --in-memory is a flag: set its variable to 1 (or true) to turn it on, 0 (or false) to leave it off\n',
+      ],
     ] as const) {
       const r = await runCliInProcess(['start'], env);
       expect(r.stderr).toBe(line);
@@ -63,7 +92,12 @@ describe('SANDBOX_<OPTION>', () => {
   });
 
   it('reaches a real start: the port, the clock and the data come from the environment', async () => {
-    const run = runCli(['start', '--json'], { SANDBOX_PORT: '0', SANDBOX_IN_MEMORY: '1', SANDBOX_CLOCK: 'manual', SANDBOX_CLOCK_START: '2030-01-01T00:00:00Z' });
+    const run = runCli(['start', '--json'], {
+      SANDBOX_PORT: '0',
+      SANDBOX_IN_MEMORY: '1',
+      SANDBOX_CLOCK: 'manual',
+      SANDBOX_CLOCK_START: '2030-01-01T00:00:00Z',
+    });
     try {
       const ready = JSON.parse(await run.firstLine) as { url: string; clock: { mode: string; now: string } };
       expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

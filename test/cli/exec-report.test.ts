@@ -14,9 +14,11 @@ import { runCli } from '../helpers/cli.ts';
 const SCRIPT = fileURLToPath(new URL('./fixtures/known-requests.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'exec-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const exec = (flags: string[], env: Record<string, string> = {}) => runCli(['exec', '--clock', 'manual', '--no-rate-limits', ...flags, '--', process.execPath, SCRIPT], env).exit;
+const exec = (flags: string[], env: Record<string, string> = {}) =>
+  runCli(['exec', '--clock', 'manual', '--no-rate-limits', ...flags, '--', process.execPath, SCRIPT], env).exit;
 /** A command that never reaches /v1: the recipes' old global setup, which started a sandbox of its own (issue 36). */
-const execEmpty = (flags: string[], env: Record<string, string> = {}) => runCli(['exec', ...flags, '--', process.execPath, '-e', 'console.log("tests passed")'], env).exit;
+const execEmpty = (flags: string[], env: Record<string, string> = {}) =>
+  runCli(['exec', ...flags, '--', process.execPath, '-e', 'console.log("tests passed")'], env).exit;
 
 /** Enough of an XML reader to prove the file is well formed and read its test cases (no XML parser is a dependency). */
 function readJunit(text: string): { name: string; failure: string | null; skipped: boolean }[] {
@@ -49,7 +51,14 @@ describe('sandbox exec --report', () => {
     expect(report.operations).toEqual([
       { operationId: 'listProducts', method: 'GET', path: '/v1/products', requests: 4, statuses: { 200: 3, 401: 1 }, warnings: {} },
       { operationId: 'createBooking', method: 'POST', path: '/v1/bookings', requests: 2, statuses: { 201: 2 }, warnings: {} },
-      { operationId: 'createWebhooksSubscription', method: 'POST', path: '/v1/webhooks/subscriptions', requests: 1, statuses: { 201: 1 }, warnings: { UNKNOWN_FIELD: 1, UNDOCUMENTED_ENDPOINT: 1, LOOPBACK_HTTP_URL: 1 } },
+      {
+        operationId: 'createWebhooksSubscription',
+        method: 'POST',
+        path: '/v1/webhooks/subscriptions',
+        requests: 1,
+        statuses: { 201: 1 },
+        warnings: { UNKNOWN_FIELD: 1, UNDOCUMENTED_ENDPOINT: 1, LOOPBACK_HTTP_URL: 1 },
+      },
       { operationId: 'getDeparture', method: 'GET', path: '/v1/departures/{id}', requests: 1, statuses: { 200: 1 }, warnings: {} },
     ]);
     expect(report.neverCalled.map((op: { operationId: string }) => op.operationId)).toContain('listBookings');
@@ -61,7 +70,9 @@ describe('sandbox exec --report', () => {
       { code: 'UNKNOWN_FIELD', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) },
     ]);
     expect(report.warnings[2].example.message).toContain('colour');
-    expect(report.refusals).toEqual([{ code: 'MISSING_AUTHORIZATION', count: 1, example: expect.objectContaining({ method: 'GET', path: '/v1/products?limit=2', status: 401 }) }]);
+    expect(report.refusals).toEqual([
+      { code: 'MISSING_AUTHORIZATION', count: 1, example: expect.objectContaining({ method: 'GET', path: '/v1/products?limit=2', status: 401 }) },
+    ]);
     expect(report.rateLimits).toEqual({ refused: 0, reported: 2 }); // 7 authenticated requests, a burst of 5, a frozen clock
     expect(report.webhooks).toEqual({ sent: 2, failed: 0, pending: 0 });
     const summary = stderr.trim().split('\n');
@@ -78,7 +89,11 @@ describe('sandbox exec --report', () => {
     expect(stderr).toContain('--fail-on-warning: 2 warnings (UNDOCUMENTED_ENDPOINT, UNKNOWN_FIELD); exit 1');
     const cases = readJunit(readFileSync(file, 'utf8'));
     const byName = new Map(cases.map((c) => [c.name.split(' ')[0], c]));
-    expect(byName.get('createWebhooksSubscription')).toEqual({ name: 'createWebhooksSubscription (POST /v1/webhooks/subscriptions)', failure: 'accepted only by guessing: UNDOCUMENTED_ENDPOINT x1, UNKNOWN_FIELD x1', skipped: false });
+    expect(byName.get('createWebhooksSubscription')).toEqual({
+      name: 'createWebhooksSubscription (POST /v1/webhooks/subscriptions)',
+      failure: 'accepted only by guessing: UNDOCUMENTED_ENDPOINT x1, UNKNOWN_FIELD x1',
+      skipped: false,
+    });
     expect(byName.get('listProducts')).toMatchObject({ failure: null, skipped: false });
     expect(byName.get('listBookings')).toMatchObject({ failure: null, skipped: true });
     expect(cases.filter((c) => c.failure)).toHaveLength(1);
@@ -95,7 +110,9 @@ describe('sandbox exec --report', () => {
     const file = join(dir, 'allow.xml');
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '## an earlier step\n');
-    const { code, stderr } = await exec(['--report', file, '--report-format', 'junit', '--fail-on-warning', '--allow-warning', 'UNDOCUMENTED_ENDPOINT'], { GITHUB_STEP_SUMMARY: summary });
+    const { code, stderr } = await exec(['--report', file, '--report-format', 'junit', '--fail-on-warning', '--allow-warning', 'UNDOCUMENTED_ENDPOINT'], {
+      GITHUB_STEP_SUMMARY: summary,
+    });
     expect(code, stderr).toBe(1);
     expect(stderr).toContain('sandbox: --fail-on-warning: 1 warning (UNKNOWN_FIELD); exit 1\n');
     expect(stderr).toContain('warning UNDOCUMENTED_ENDPOINT x1 (allowed), e.g. POST /v1/webhooks/subscriptions');
@@ -106,7 +123,9 @@ describe('sandbox exec --report', () => {
     expect(md).toContain('**8 requests** to /v1 (200 x4, 201 x3, 401 x1)'.replace(/ x/g, ' ×'));
     expect(md).toContain('· exit 1');
     // LOOPBACK_HTTP_URL is informational (--strict does not refuse it): never a failure
-    expect(md).toMatch(/\| `createWebhooksSubscription` POST \/v1\/webhooks\/subscriptions \| 1 \| 201 ×1 \| LOOPBACK_HTTP_URL ×1 \(allowed\), UNDOCUMENTED_ENDPOINT ×1 \(allowed\), UNKNOWN_FIELD ×1 \|/);
+    expect(md).toMatch(
+      /\| `createWebhooksSubscription` POST \/v1\/webhooks\/subscriptions \| 1 \| 201 ×1 \| LOOPBACK_HTTP_URL ×1 \(allowed\), UNDOCUMENTED_ENDPOINT ×1 \(allowed\), UNKNOWN_FIELD ×1 \|/,
+    );
     expect(md).toMatch(/<details><summary>Never called \(\d+\)<\/summary>/);
     expect(md).toContain('| `MISSING_AUTHORIZATION` | 1 |');
 
@@ -119,7 +138,9 @@ describe('sandbox exec --report', () => {
     const { code, stdout, stderr } = await exec(['--fail-on-warning', '--allow-warning', 'UNDOCUMENTED_ENDPOIT']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/^sandbox: --allow-warning: no warning is called "UNDOCUMENTED_ENDPOIT"; the codes: UNKNOWN_FIELD, .*UNDOCUMENTED_ENDPOINT, INFERRED_LIMIT, LOOPBACK_HTTP_URL\n$/);
+    expect(stderr).toMatch(
+      /^sandbox: --allow-warning: no warning is called "UNDOCUMENTED_ENDPOIT"; the codes: UNKNOWN_FIELD, .*UNDOCUMENTED_ENDPOINT, INFERRED_LIMIT, LOOPBACK_HTTP_URL\n$/,
+    );
   });
 });
 
@@ -132,7 +153,9 @@ describe('a run that sent no request to /v1', () => {
     expect(code, stderr).toBe(1);
     const lines = stderr.trim().split('\n');
     expect(lines[0]).toBe('sandbox: 0 requests to /v1; 0 of 33 operations called');
-    expect(lines.at(-1)).toMatch(/^sandbox: the command sent 0 requests to \/v1 at http:\/\/127\.0\.0\.1:\d+, so this report checked nothing; did its setup start a sandbox of its own instead of using SANDBOX_URL\? .*; exit 1 \(--allow-empty to accept an empty run\)$/);
+    expect(lines.at(-1)).toMatch(
+      /^sandbox: the command sent 0 requests to \/v1 at http:\/\/127\.0\.0\.1:\d+, so this report checked nothing; did its setup start a sandbox of its own instead of using SANDBOX_URL\? .*; exit 1 \(--allow-empty to accept an empty run\)$/,
+    );
     expect(JSON.parse(readFileSync(file, 'utf8')).requests).toBe(0);
     expect(readFileSync(summary, 'utf8')).toContain('**⚠️ 0 requests reached /v1: this run checked nothing against the sandbox.**');
   });

@@ -36,7 +36,9 @@ describe('finding the sandbox', () => {
   it('the help of every such command says where the URL comes from', async () => {
     for (const command of [['listen'], ['trigger'], ['dashboard'], ['keys', 'list'], ['logs'], ['clock', 'advance']]) {
       const help = await withEnv([...command, '--help'], { SANDBOX_URL: '' });
-      expect(help.stdout.replace(/\s+/g, ' '), command.join(' ')).toContain('--url <url> the running sandbox (default: $SANDBOX_URL, else http://127.0.0.1:4010)');
+      expect(help.stdout.replace(/\s+/g, ' '), command.join(' ')).toContain(
+        '--url <url> the running sandbox (default: $SANDBOX_URL, else http://127.0.0.1:4010)',
+      );
     }
   });
 });

@@ -47,7 +47,9 @@ describe('keys by what a listing shows', () => {
   it('a key nobody has is one line that says how to find them', async () => {
     const r = await cli(['keys', 'revoke', 'tcs_test_nobody']);
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual(['sandbox: no workspace key "tcs_test_nobody": give its id, its prefix or the key itself (`sandbox keys list` lists them)']);
+    expect(lines(r.stderr)).toEqual([
+      'sandbox: no workspace key "tcs_test_nobody": give its id, its prefix or the key itself (`sandbox keys list` lists them)',
+    ]);
   });
 });
 
@@ -64,7 +66,9 @@ describe('--workspace by a part of its name', () => {
     const both = await cli(['keys', 'list', '--workspace', 'borealis']);
     expect(both.code).toBe(1);
     expect(lines(both.stderr)).toHaveLength(1);
-    expect(both.stderr).toMatch(/^sandbox: --workspace "borealis" matches 2 workspaces: Borealis Adventures \(sandbox\) \(wksp_\S+\), Borealis copy \(wksp_\S+\); give more of the name, or the id\n$/);
+    expect(both.stderr).toMatch(
+      /^sandbox: --workspace "borealis" matches 2 workspaces: Borealis Adventures \(sandbox\) \(wksp_\S+\), Borealis copy \(wksp_\S+\); give more of the name, or the id\n$/,
+    );
     expect((await cli(['keys', 'list', '--workspace', 'borealis copy'])).stdout).toMatch(/^Borealis copy  wksp_/);
   });
 });
@@ -93,7 +97,9 @@ describe('the clock and the rate limits say what they did', () => {
   it('ratelimit exhaust names the window it emptied and when it refills, and the next request gets 429', async () => {
     const r = await cli(['ratelimit', 'exhaust', '--workspace', 'aurora']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Emptied Aurora Tours's minute window \(3000 requests\) and its burst \(30\): requests get 429 until the window refills at 2026-01-15T11:01:00.000Z, in 60 s of sandbox time\n$/);
+    expect(r.stdout).toMatch(
+      /^Emptied Aurora Tours's minute window \(3000 requests\) and its burst \(30\): requests get 429 until the window refills at 2026-01-15T11:01:00.000Z, in 60 s of sandbox time\n$/,
+    );
     expect((await api('/v1/products?limit=1', KEYS.liveFull)).status).toBe(429);
   });
 });
@@ -119,7 +125,9 @@ describe('Ctrl-C during a seed', () => {
     expect(made).toBeGreaterThan(0);
     expect(made).toBeLessThan(10_000);
     expect(stderr).toContain('sandbox: seed stopped by Ctrl-C between chunks; Borealis Adventures (sandbox) keeps what was made');
-    expect(stderr).toContain('to undo it: `sandbox reset` (every workspace back to its fixtures), `sandbox workspace reset "Borealis Adventures (sandbox)"` (this one alone), or `sandbox snapshot restore <name>` for a snapshot saved before');
+    expect(stderr).toContain(
+      'to undo it: `sandbox reset` (every workspace back to its fixtures), `sandbox workspace reset "Borealis Adventures (sandbox)"` (this one alone), or `sandbox snapshot restore <name>` for a snapshot saved before',
+    );
     // what it said is what the sandbox holds: no chunk was sent after the one in flight
     expect(await bookings()).toBe(before + made);
   });
@@ -132,13 +140,19 @@ describe('a start that may not write', () => {
     try {
       // root may write anywhere: the start runs as nobody, as a user without the right would
       const asRoot = process.getuid?.() === 0;
-      const child = spawn(process.execPath, [BIN, 'start', '--port', '0'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+      const child = spawn(process.execPath, [BIN, 'start', '--port', '0'], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1' },
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code).toBe(1);
       expect(lines(stderr)).toHaveLength(1);
-      expect(stderr).toMatch(/^sandbox: Cannot (open|lock) database .*EACCES.*; the sandbox may not write there: start with --in-memory, or --data <a file in a folder you can write>\n$/);
+      expect(stderr).toMatch(
+        /^sandbox: Cannot (open|lock) database .*EACCES.*; the sandbox may not write there: start with --in-memory, or --data <a file in a folder you can write>\n$/,
+      );
     } finally {
       await chmod(dir, 0o755);
       await rm(dir, { recursive: true, force: true });

@@ -85,7 +85,11 @@ describe('sandbox start with a fixtures directory holding something other than a
   it('a named pipe: exits 1 with one line instead of hanging with no banner', async () => {
     const { fixtures } = await project();
     mkfifo(join(fixtures, 'pipe.json'));
-    expectRefused(await ended(cli(['start', '--in-memory', '--fixtures', fixtures, '--port', '0'])), 'pipe.json', /it is a named pipe \(FIFO\); the sandbox reads only regular files/);
+    expectRefused(
+      await ended(cli(['start', '--in-memory', '--fixtures', fixtures, '--port', '0'])),
+      'pipe.json',
+      /it is a named pipe \(FIFO\); the sandbox reads only regular files/,
+    );
   });
 
   it('a symlink to /dev/zero: exits 1 with one line, without reading it', async () => {

@@ -31,7 +31,9 @@ describe('one sandbox per data file', () => {
     expect(second.stdout).toBe('');
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
     expect(second.stderr).toMatch(
-      new RegExp(`^sandbox: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process ${first.child.pid} \\(started \\d\\d:\\d\\d:\\d\\d\\); stop it or use --data another\\.json\\n$`),
+      new RegExp(
+        `^sandbox: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process ${first.child.pid} \\(started \\d\\d:\\d\\d:\\d\\d\\); stop it or use --data another\\.json\\n$`,
+      ),
     );
 
     const exec = await runCli(['exec', '--data', file, '--', process.execPath, '-e', '0']).exit;
@@ -48,6 +50,8 @@ describe('one sandbox per data file', () => {
     third.child.kill('SIGTERM');
     const end = await third.exit;
     expect(end.code).toBe(0);
-    expect(end.stderr).toMatch(new RegExp(`^sandbox: took over the stale lock on .*db\\.json: process ${first.child.pid} \\(started \\d\\d:\\d\\d:\\d\\d\\) is no longer running\\n$`));
+    expect(end.stderr).toMatch(
+      new RegExp(`^sandbox: took over the stale lock on .*db\\.json: process ${first.child.pid} \\(started \\d\\d:\\d\\d:\\d\\d\\) is no longer running\\n$`),
+    );
   });
 });

@@ -17,8 +17,12 @@ describe('pickWorkspace', () => {
   });
 
   it('an ambiguous part lists the candidates; an unknown one the known workspaces', () => {
-    expect(() => pickWorkspace(WORKSPACES, 'Borealis')).toThrow('--workspace "Borealis" matches 2 workspaces: Borealis Adventures (sandbox) (wksp_b1), Borealis copy (wksp_b2); give more of the name, or the id');
-    expect(() => pickWorkspace(WORKSPACES, 'nope')).toThrow('no workspace "nope"; known: Aurora Tours (wksp_a1), Borealis Adventures (sandbox) (wksp_b1), Borealis copy (wksp_b2)');
+    expect(() => pickWorkspace(WORKSPACES, 'Borealis')).toThrow(
+      '--workspace "Borealis" matches 2 workspaces: Borealis Adventures (sandbox) (wksp_b1), Borealis copy (wksp_b2); give more of the name, or the id',
+    );
+    expect(() => pickWorkspace(WORKSPACES, 'nope')).toThrow(
+      'no workspace "nope"; known: Aurora Tours (wksp_a1), Borealis Adventures (sandbox) (wksp_b1), Borealis copy (wksp_b2)',
+    );
   });
 });
 
@@ -46,7 +50,9 @@ describe('pickKey', () => {
   });
 
   it('the start of several prefixes is ambiguous; nothing matching says where the keys are', () => {
-    expect(() => pick('tcs_test_borealis')).toThrow('"tcs_test_borealis" begins 2 keys: tcs_test_borealis_f… (wkey_1), tcs_test_borealis_p… (wkey_2); give the id');
+    expect(() => pick('tcs_test_borealis')).toThrow(
+      '"tcs_test_borealis" begins 2 keys: tcs_test_borealis_f… (wkey_1), tcs_test_borealis_p… (wkey_2); give the id',
+    );
     expect(() => pick('tcs_live_x')).toThrow('no key "tcs_live_x": give its id, its prefix or the key itself (`sandbox keys list` lists them)');
   });
 });

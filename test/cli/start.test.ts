@@ -28,7 +28,13 @@ describe('sandbox start (real sockets)', () => {
     const { code, stdout } = await run.exit;
     expect(code).toBe(0);
     // the ready line, then the exit line (issue 35): nothing else on stdout
-    expect(stdout.trim().split('\n').slice(1).map((line) => JSON.parse(line))).toEqual([{ stopped: true, drained: 0, cut: 0, refused: 0 }]);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ stopped: true, drained: 0, cut: 0, refused: 0 }]);
   });
 
   it('prints a banner with the URL, each workspace and its keys', async () => {

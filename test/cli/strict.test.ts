@@ -7,7 +7,11 @@ import { openStream } from '../helpers/sse.ts';
 /** Issue 10: `sandbox start --strict` refuses guesses; the SSE stream carries warnings (real sockets). */
 const form = { name: 'Strict', fields: [], colour: 'red' };
 const post = (url: string) =>
-  fetch(`${url}/v1/forms`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' }, body: JSON.stringify(form) });
+  fetch(`${url}/v1/forms`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
+    body: JSON.stringify(form),
+  });
 
 describe('sandbox start --strict', () => {
   it('answers 400 VALIDATION_400 where it would otherwise warn', async () => {
@@ -29,7 +33,7 @@ describe('the SSE stream', () => {
   let sandbox: Sandbox | undefined;
   afterEach(() => sandbox?.stop());
 
-  it('carries a request\'s warnings on its request event', async () => {
+  it("carries a request's warnings on its request event", async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
     const stream = await openStream(sandbox.controlUrl);
     await stream.readUntil('event: hello');

@@ -8,7 +8,10 @@ vi.mock('node:v8', async (importOriginal) => {
   return {
     ...actual,
     setFlagsFromString: (flag: string) => void flags.push(flag),
-    getHeapSpaceStatistics: () => actual.getHeapSpaceStatistics().map((s) => (s.space_name === 'new_space' && newSpaceBytes.value !== null ? { ...s, space_size: newSpaceBytes.value } : s)),
+    getHeapSpaceStatistics: () =>
+      actual
+        .getHeapSpaceStatistics()
+        .map((s) => (s.space_name === 'new_space' && newSpaceBytes.value !== null ? { ...s, space_size: newSpaceBytes.value } : s)),
   };
 });
 

@@ -5,7 +5,8 @@ import { curlCommand, schemeOf, type CurlEntry } from '../../src/inspector/reque
 import { pickerLabel } from '../../src/inspector/workspace-label.ts';
 
 /** Issue 37: listen's default workspace, Copy as curl's scheme, the picker's label. */
-const ws = (name: string, mode: 'live' | 'sandbox', created = false) => ({ id: `wksp_${name}`, name, mode, rateLimits: 'enforce', created, templateId: null, keys: [] }) as WorkspaceSummary;
+const ws = (name: string, mode: 'live' | 'sandbox', created = false) =>
+  ({ id: `wksp_${name}`, name, mode, rateLimits: 'enforce', created, templateId: null, keys: [] }) as WorkspaceSummary;
 
 describe('listen and trigger without --workspace', () => {
   it('take the one sandbox-mode workspace of the fixtures, whatever comes first', () => {
@@ -14,7 +15,9 @@ describe('listen and trigger without --workspace', () => {
   });
 
   it('refuse in one line, naming the candidates, when several could be meant', () => {
-    expect(() => defaultWebhookWorkspace([ws('A', 'sandbox'), ws('B', 'sandbox')])).toThrow(/several are in sandbox mode: "A" \(wksp_A\), "B" \(wksp_B\); choose one with --workspace$/);
+    expect(() => defaultWebhookWorkspace([ws('A', 'sandbox'), ws('B', 'sandbox')])).toThrow(
+      /several are in sandbox mode: "A" \(wksp_A\), "B" \(wksp_B\); choose one with --workspace$/,
+    );
     expect(() => defaultWebhookWorkspace([ws('A', 'live'), ws('B', 'live')])).toThrow(/none is in sandbox mode: .*choose one with --workspace$/);
   });
 });

@@ -35,7 +35,11 @@ describe('webhooks through the CLI-started sandbox', () => {
       const { data } = (await created.json()) as { data: { secret: string } };
       const workspaces = (await (await fetch(`${url}/__sandbox/workspaces`)).json()) as { data: { id: string; mode: string }[] };
       const workspaceId = workspaces.data.find((w) => w.mode === 'sandbox')!.id;
-      const emitted = await fetch(`${url}/__sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, type: 'booking.created' }) });
+      const emitted = await fetch(`${url}/__sandbox/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workspaceId, type: 'booking.created' }),
+      });
       expect(emitted.status).toBe(201);
       for (const end = Date.now() + 30_000; received.length === 0 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 25));
       expect(received).toHaveLength(1);

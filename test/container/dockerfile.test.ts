@@ -51,7 +51,15 @@ describe('the Dockerfile', () => {
     dir = await mkdtemp(join(tmpdir(), 'sandbox-container-'));
     const port = await freePort();
     const token = 'container-test-token';
-    const env = { ...process.env, ...imageEnv(), SANDBOX_PORT: String(port), SANDBOX_DATA: join(dir, 'db.json'), SANDBOX_CONTROL_TOKEN: token, SANDBOX_CLOCK: 'manual', NO_COLOR: '1' };
+    const env = {
+      ...process.env,
+      ...imageEnv(),
+      SANDBOX_PORT: String(port),
+      SANDBOX_DATA: join(dir, 'db.json'),
+      SANDBOX_CONTROL_TOKEN: token,
+      SANDBOX_CLOCK: 'manual',
+      NO_COLOR: '1',
+    };
     // `sandbox` of the ENTRYPOINT is this repository's bin; unshare makes it PID 1 of a namespace of its own
     const [, ...entryArgs] = execForm('ENTRYPOINT');
     const unshare = spawn('unshare', ['--user', '--map-root-user', '--pid', '--fork', '--mount-proc', process.execPath, BIN, ...entryArgs], { env, cwd: dir });

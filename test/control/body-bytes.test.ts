@@ -25,7 +25,8 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 let expected = '';
-const chunked = (text: string, size: number) => Readable.from(Array.from({ length: Math.ceil(text.length / size) }, (_, i) => Buffer.from(text.slice(i * size, (i + 1) * size))));
+const chunked = (text: string, size: number) =>
+  Readable.from(Array.from({ length: Math.ceil(text.length / size) }, (_, i) => Buffer.from(text.slice(i * size, (i + 1) * size))));
 
 describe('the body as bytes', () => {
   it('keeps the body whole, with a Content-Length or without one (grown as chunks come)', async () => {
@@ -38,7 +39,9 @@ describe('the body as bytes', () => {
 
   it('refuses past the limit, with or without a Content-Length', async () => {
     const big = 'x'.repeat(LIMIT + 1);
-    expect((await app.inject({ method: 'PUT', url: '/x', payload: big, headers: { 'content-type': 'application/json' } })).json()).toEqual({ code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+    expect((await app.inject({ method: 'PUT', url: '/x', payload: big, headers: { 'content-type': 'application/json' } })).json()).toEqual({
+      code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+    });
     const streamed = await app.inject({ method: 'PUT', url: '/x', payload: chunked(big, 4096), headers: { 'content-type': 'application/json' } });
     expect(streamed.statusCode).toBe(413);
   });

@@ -18,7 +18,10 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ method: req.method!, path: req.url!, headers: req.headers, body });
       if (req.url === '/__sandbox/clock') return; // never answers
-      if (req.url!.startsWith('/__sandbox/faults')) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Invalid body', details: [{ message: 'status: too big' }] }));
+      if (req.url!.startsWith('/__sandbox/faults'))
+        return void res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'Invalid body', details: [{ message: 'status: too big' }] }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { café: 'ü'.repeat(70_000) } }));
     });
   });
@@ -38,7 +41,11 @@ describe('the control client over HTTP', () => {
     const sent = seen.at(-1)!;
     const body = JSON.stringify({ name: 'Wörkshop' });
     expect(sent).toMatchObject({ method: 'POST', path: '/__sandbox/workspaces', body });
-    expect(sent.headers).toMatchObject({ 'content-type': 'application/json', 'x-sandbox-token': 'secret-token', 'content-length': String(Buffer.byteLength(body)) });
+    expect(sent.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-sandbox-token': 'secret-token',
+      'content-length': String(Buffer.byteLength(body)),
+    });
   });
 
   it('turns an error answer into a ControlPlaneError with its details', async () => {

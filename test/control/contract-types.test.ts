@@ -59,7 +59,15 @@ describe('the control-plane contract, at the type level', () => {
   });
 
   it('a route declared once types both sides: change its schema and both follow', () => {
-    const routes = defineRoutes({ echo: { method: 'POST', path: '/echo/:id', params: z.object({ id: z.string() }), body: z.object({ n: z.number() }), data: z.object({ id: z.string(), n: z.number() }) } });
+    const routes = defineRoutes({
+      echo: {
+        method: 'POST',
+        path: '/echo/:id',
+        params: z.object({ id: z.string() }),
+        body: z.object({ n: z.number() }),
+        data: z.object({ id: z.string(), n: z.number() }),
+      },
+    });
     expectTypeOf<RouteData<typeof routes.echo>>().toEqualTypeOf<{ id: string; n: number }>();
     expectTypeOf<RouteInput<typeof routes.echo>['params']>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<RouteInput<typeof routes.echo>['body']>().toEqualTypeOf<{ n: number }>();

@@ -21,24 +21,29 @@ const key = (method: string, url: string) => `${method} ${url}`;
 /** The control routes the server registered (HEAD is Fastify's own twin of each GET). */
 const registered = () =>
   t.sandbox.context.routes.routes.filter((r) => (r.url === CONTROL_PREFIX || r.url.startsWith(`${CONTROL_PREFIX}/`)) && r.method !== 'HEAD');
-const tableKeys = () => Object.values(CONTROL_ROUTES as Record<string, ControlRoute>).map((r) => key(r.method, r.path === '/' ? CONTROL_PREFIX : `${CONTROL_PREFIX}${r.path}`));
+const tableKeys = () =>
+  Object.values(CONTROL_ROUTES as Record<string, ControlRoute>).map((r) => key(r.method, r.path === '/' ? CONTROL_PREFIX : `${CONTROL_PREFIX}${r.path}`));
 
 describe('the control-plane contract', () => {
   it('every registered control route declares a success response schema', () => {
     const routes = registered();
     expect(routes.length).toBeGreaterThanOrEqual(50);
-    const missing = routes.filter((r) => !Object.keys((r.schema?.response as Record<string, unknown> | undefined) ?? {}).some((status) => status.startsWith('2')));
+    const missing = routes.filter(
+      (r) => !Object.keys((r.schema?.response as Record<string, unknown> | undefined) ?? {}).some((status) => status.startsWith('2')),
+    );
     expect(missing.map((r) => key(r.method, r.url))).toEqual([]);
   });
 
   it('every registered control route is an entry of the route table, and every entry is registered', () => {
-    const served = registered().map((r) => key(r.method, r.url)).sort();
+    const served = registered()
+      .map((r) => key(r.method, r.url))
+      .sort();
     const table = tableKeys().sort();
     expect(served).toEqual(table);
     expect(new Set(table).size).toBe(table.length);
   });
 
-  it('the table names each route once (a group cannot shadow another group\'s name)', async () => {
+  it("the table names each route once (a group cannot shadow another group's name)", async () => {
     const groups = await Promise.all([
       import('../../src/control/contracts/health.ts').then((m) => m.HEALTH_ROUTES),
       import('../../src/control/contracts/plane.ts').then((m) => m.PLANE_ROUTES),
@@ -60,9 +65,12 @@ describe('the control-plane contract', () => {
     expect(names.length).toBe(Object.keys(CONTROL_ROUTES).length);
   });
 
-  it('the OpenAPI document shows each control operation\'s own answer, not a placeholder', () => {
+  it("the OpenAPI document shows each control operation's own answer, not a placeholder", () => {
     type Response = { $ref?: string; content?: Record<string, { schema: Record<string, unknown> }> };
-    const doc = JSON.parse(t.sandbox.context.routes.document()) as { paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { responses: Record<string, Response> } };
+    const doc = JSON.parse(t.sandbox.context.routes.document()) as {
+      paths: Record<string, Record<string, { responses: Record<string, Response> }>>;
+      components: { responses: Record<string, Response> };
+    };
     // an answer several operations give alike is one of components.responses (issue 27)
     const resolved = (r: Response) => (r.$ref ? doc.components.responses[r.$ref.replace('#/components/responses/', '')]! : r);
     const placeholders: string[] = [];
@@ -85,7 +93,11 @@ describe('the control-plane contract', () => {
     const state = responseSchemas(CONTROL_ROUTES.exportState)[200]!;
     expect(state.safeParse({ schemaVersion: 1, seq: 0, collections: {} }).success).toBe(true);
     const created = responseSchemas(CONTROL_ROUTES.ensureSubscription);
-    expect(Object.keys(created).filter((s) => s.startsWith('2')).sort()).toEqual(['200', '201']);
+    expect(
+      Object.keys(created)
+        .filter((s) => s.startsWith('2'))
+        .sort(),
+    ).toEqual(['200', '201']);
     expect(z.toJSONSchema(responseSchemas(CONTROL_ROUTES.stream)[200]!)).toMatchObject({ type: 'string' });
   });
 });

@@ -8,11 +8,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.sandbox.stop());
 
-const page = async (query: string) => (await t.request('GET', `/__sandbox/workspaces/${t.sandboxWorkspaceId}/collections/bookings?${query}`, { key: null })).json().data;
+const page = async (query: string) =>
+  (await t.request('GET', `/__sandbox/workspaces/${t.sandboxWorkspaceId}/collections/bookings?${query}`, { key: null })).json().data;
 
 describe('order=newest', () => {
   it('lists the newest first, pages from the end, and leaves the stored order the default', async () => {
-    const made = await t.request('POST', '/v1/bookings', { key: KEYS.sandboxFull, body: { departureId: 'dept_5b78b736-b475-4c84-867e-1b9b3be56fac', adults: 1 } });
+    const made = await t.request('POST', '/v1/bookings', {
+      key: KEYS.sandboxFull,
+      body: { departureId: 'dept_5b78b736-b475-4c84-867e-1b9b3be56fac', adults: 1 },
+    });
     expect(made.statusCode).toBe(201);
     const id = made.json().data.id as string;
     const stored = await page('limit=500');

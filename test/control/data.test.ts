@@ -65,7 +65,9 @@ describe('the data inspector routes (issue 25)', () => {
     expect(second.rows.map((r: Json) => r.id)).toEqual(confirmed.slice(5, 10).map((b) => b.id));
 
     const unknown = await get(`/workspaces/${ws}/collections/nope`, 404);
-    expect(unknown.error).toMatch(/^Collection nope not found; the collections are: products, forms, webhook_subscriptions, .*bookings, passengers, booking_items/);
+    expect(unknown.error).toMatch(
+      /^Collection nope not found; the collections are: products, forms, webhook_subscriptions, .*bookings, passengers, booking_items/,
+    );
     expect(unknown.error).not.toContain('\n');
     await get(`/workspaces/${ws}/collections/apiKeys`, 404);
     await get(`/workspaces/wksp_nope/collections/bookings`, 404);
@@ -94,7 +96,12 @@ describe('the data inspector routes (issue 25)', () => {
     const key = (await get(`/workspaces/${ws}/collections/org_api_keys/${keyId}`)).data;
     expect(key.record.keyHash).toBe(REDACTED);
     expect(key.links).toContainEqual({ field: 'organizationId', collection: 'organizations', id: org.id, exists: true });
-    expect((await get(`/workspaces/${ws}/collections/organizations/${org.id}`)).data.related).toContainEqual({ collection: 'org_api_keys', field: 'organizationId', count: 1, q: org.id });
+    expect((await get(`/workspaces/${ws}/collections/organizations/${org.id}`)).data.related).toContainEqual({
+      collection: 'org_api_keys',
+      field: 'organizationId',
+      count: 1,
+      q: org.id,
+    });
 
     // every field that looks like a secret, in every collection, is in the table
     for (const c of t.sandbox.context.collections.all) {
@@ -137,7 +144,11 @@ describe('the data inspector routes (issue 25)', () => {
     expect(fileView.links).toContainEqual({ field: 'folderId', collection: 'gallery_folders', id: file.folderId, exists: true });
 
     // at any depth, with a dotted path; text that only starts like an id is no link
-    const nested = { ...booking, id: 'book_00000000-0000-4000-8000-00000000abcd', metadata: { legs: [{ departure: booking.departureId }], note: 'p_ is not an id', file: 'gal_file_nope' } };
+    const nested = {
+      ...booking,
+      id: 'book_00000000-0000-4000-8000-00000000abcd',
+      metadata: { legs: [{ departure: booking.departureId }], note: 'p_ is not an id', file: 'gal_file_nope' },
+    };
     await BOOKINGS.in(store).put(ws, nested as Booking);
     const deep = (await get(`/workspaces/${ws}/collections/bookings/${nested.id}`)).data;
     expect(deep.links).toContainEqual({ field: 'metadata.legs.0.departure', collection: 'departures', id: booking.departureId, exists: true });
@@ -179,7 +190,7 @@ describe('the data inspector routes (issue 25)', () => {
     expect(await counts(b.id)).toBe(before);
   });
 
-  it('pages 6k seeded bookings (a packed partition: over pack-policy.ts\'s 4,096 rows) at any offset without inflating the partition (no list)', async () => {
+  it("pages 6k seeded bookings (a packed partition: over pack-policy.ts's 4,096 rows) at any offset without inflating the partition (no list)", async () => {
     t = await testSandbox();
     const ws = t.sandboxWorkspaceId;
     const ctx = t.sandbox.context;

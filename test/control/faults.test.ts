@@ -10,7 +10,14 @@ const products = (key: string = KEYS.liveFull) => t!.request('GET', '/v1/product
 describe('fault injection (/__sandbox/faults)', () => {
   it('answers a given status and body for the next N matching requests, then expires', async () => {
     t = await testSandbox({ enforceRateLimits: false });
-    const created = await addFault({ method: 'get', path: '/v1/products', status: 503, body: { error: 'Service unavailable' }, headers: { 'retry-after': '2' }, times: 2 });
+    const created = await addFault({
+      method: 'get',
+      path: '/v1/products',
+      status: 503,
+      body: { error: 'Service unavailable' },
+      headers: { 'retry-after': '2' },
+      times: 2,
+    });
     expect(created.statusCode).toBe(201);
     const fault = created.json().data;
     expect(fault).toMatchObject({ method: 'GET', remaining: 2 });
@@ -79,7 +86,11 @@ describe('dropped connections', () => {
 
   it('drop: true closes the socket without an answer', async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual', enforceRateLimits: false });
-    await fetch(`${sandbox.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: '/v1/products', drop: true }) });
+    await fetch(`${sandbox.controlUrl}/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: '/v1/products', drop: true }),
+    });
     await expect(fetch(`${sandbox.url}/v1/products`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } })).rejects.toThrow();
     const after = await fetch(`${sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } });
     expect(after.status).toBe(200);
@@ -96,7 +107,9 @@ describe('the bound on fault rules (issue 34)', () => {
     expect(refused.statusCode).toBe(409);
     const body = refused.json() as { error: string; code: string };
     expect(body.code).toBe('CONTROL_CONFLICT');
-    expect(body.error).toMatch(/^This sandbox has 1000 fault rules, its limit: remove some \(DELETE \/__sandbox\/faults\/:id, DELETE \/__sandbox\/faults for all, or `sandbox fault clear`\)/);
+    expect(body.error).toMatch(
+      /^This sandbox has 1000 fault rules, its limit: remove some \(DELETE \/__sandbox\/faults\/:id, DELETE \/__sandbox\/faults for all, or `sandbox fault clear`\)/,
+    );
     expect(String(refused.headers['x-sandbox-reason'])).toContain('DELETE /__sandbox/faults/:id');
     const [first] = (await t.request('GET', '/__sandbox/faults', { key: null })).json().data as { id: string }[];
     expect((await t.request('DELETE', `/__sandbox/faults/${first!.id}`, { key: null })).statusCode).toBe(200);

@@ -38,7 +38,7 @@ describe('live stream (SSE)', () => {
     stream.close();
   });
 
-  it('detail=none: request events carry no headers or bodies; one request\'s are read by its id while kept (issue 25)', async () => {
+  it("detail=none: request events carry no headers or bodies; one request's are read by its id while kept (issue 25)", async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
     const full = await openStream(sandbox.controlUrl);
     const lean = await openStream(sandbox.controlUrl, '?detail=none');
@@ -55,7 +55,9 @@ describe('live stream (SSE)', () => {
     expect(fromLean.detail).toBeUndefined();
     const one = await fetch(`${sandbox.controlUrl}/requests/req-detail-1`);
     expect(one.status).toBe(200);
-    const { data } = (await one.json()) as { data: { requestId: string; status: number; detail: { response: { body: string; headers: Record<string, string> } } } };
+    const { data } = (await one.json()) as {
+      data: { requestId: string; status: number; detail: { response: { body: string; headers: Record<string, string> } } };
+    };
     expect(data.requestId).toBe('req-detail-1');
     expect(data.status).toBe(200);
     expect(data.detail.response.body).toBe(fromFull.detail!.response.body);
@@ -82,7 +84,20 @@ describe('live stream (SSE)', () => {
       if (event !== 'requests') return event;
       const { columns, rows } = JSON.parse(data!) as { columns: string[]; rows: unknown[][] };
       expect(columns).toEqual(['requestId', 'method', 'path', 'status', 'latencyMs', 'workspaceId', 'keyPrefix', 'at', 'warnings', 'reason', 'detail']);
-      for (const row of rows) expect(row).toEqual([expect.any(String), 'GET', '/v1/products?limit=1', 200, expect.any(Number), expect.stringMatching(/^wksp_/), 'tcs_live_aurora_f', expect.any(String), null, null, null]);
+      for (const row of rows)
+        expect(row).toEqual([
+          expect.any(String),
+          'GET',
+          '/v1/products?limit=1',
+          200,
+          expect.any(Number),
+          expect.stringMatching(/^wksp_/),
+          'tcs_live_aurora_f',
+          expect.any(String),
+          null,
+          null,
+          null,
+        ]);
       return rows.map((row) => row[0]);
     });
     // the two before the reset arrive before it, the third after it, whichever writes they shared
@@ -113,7 +128,9 @@ describe('live stream (SSE)', () => {
     expect(other.data.detail).toBeUndefined();
     const bad = await fetch(`${sandbox.controlUrl}/stream?events=request,bogus`);
     expect(bad.status).toBe(400);
-    expect(bad.headers.get('x-sandbox-reason')).toBe('VALIDATION_400 querystring.events: a comma-separated list of request, domain, delivery, rate-limit, reset');
+    expect(bad.headers.get('x-sandbox-reason')).toBe(
+      'VALIDATION_400 querystring.events: a comma-separated list of request, domain, delivery, rate-limit, reset',
+    );
     resets.close();
   });
 
@@ -125,7 +142,8 @@ describe('live stream (SSE)', () => {
     const get = (id: string) => fetch(`${sandbox!.url}/nowhere`, { headers: { 'x-request-id': id } });
     expect((await get('req-nocap-1')).status).toBe(404);
     await keys.readUntil('"requestId":"req-nocap-1"');
-    const detailOf = async (id: string) => ((await (await fetch(`${sandbox!.controlUrl}/requests/${id}`)).json()) as { data: { detail?: unknown } }).data.detail;
+    const detailOf = async (id: string) =>
+      ((await (await fetch(`${sandbox!.controlUrl}/requests/${id}`)).json()) as { data: { detail?: unknown } }).data.detail;
     expect(await detailOf('req-nocap-1')).toBeUndefined();
     // a client that may open a request's details (the Requests view) still has them captured
     const requests = await openStream(sandbox.controlUrl, '?events=request&detail=none');
@@ -153,7 +171,11 @@ describe('live stream (SSE)', () => {
       expect(created.status).toBe(201);
       stream = await openStream(sandbox.controlUrl);
       const live = sandbox.workspaces.find((w) => w.mode === 'live')!.id;
-      await fetch(`${sandbox.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId: live, type: 'booking.created' }) });
+      await fetch(`${sandbox.controlUrl}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workspaceId: live, type: 'booking.created' }),
+      });
       await stream.readUntil('event: delivery');
       expect(stream.firstData('delivery')).toMatchObject({ eventType: 'booking.created', attempt: 1, maxAttempts: 3, responseStatus: 500, status: 'pending' });
     } finally {

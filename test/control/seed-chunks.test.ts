@@ -45,7 +45,11 @@ describe('chunked seeding stays deterministic', () => {
     t = await testSandbox();
     const control = (method: string, path: string, body?: unknown) => t!.request(method, `/__sandbox${path}`, { key: null, body });
     await control('POST', '/snapshots', { name: 'before' });
-    const bookingIds = async () => (t!.sandbox.store.list<{ id: string }>('bookings', t!.liveWorkspaceId)).map((b) => b.id).sort();
+    const bookingIds = async () =>
+      t!.sandbox.store
+        .list<{ id: string }>('bookings', t!.liveWorkspaceId)
+        .map((b) => b.id)
+        .sort();
     let chunks = 0;
     await seedWorkspace(t.sandbox.context, { workspaceId: t.liveWorkspaceId, products: 20, bookings: 300, seed: 9 }, () => (chunks += 1));
     const first = await bookingIds();
@@ -58,7 +62,7 @@ describe('chunked seeding stays deterministic', () => {
 
 describe('the generation state carried from chunk to chunk', () => {
   const digest = (t: TestSandbox) => createHash('sha256').update(JSON.stringify(t.sandbox.store.exportCollections())).digest('hex');
-  const rows = <T,>(t: TestSandbox, name: string) => t.sandbox.store.list<T & { id: string }>(name, t.liveWorkspaceId);
+  const rows = <T>(t: TestSandbox, name: string) => t.sandbox.store.list<T & { id: string }>(name, t.liveWorkspaceId);
 
   it('gives the same rows as deriving it afresh from the workspace for every chunk', async () => {
     const run = async (rederive: boolean) => {
@@ -102,7 +106,14 @@ describe('the generation state carried from chunk to chunk', () => {
     await seedWorkspace(t.sandbox.context, { workspaceId: ws, products: 0, bookings: 600, seed: 5 }, () => {
       if (cancelledAfter) return;
       // after the first chunk, an operator cancels every bookable departure there was
-      void store.commit(open.map((d) => ({ type: 'put' as const, collection: 'departures', workspaceId: ws, row: { ...store.get<Departure>('departures', ws, d.id)!, status: 'cancelled' } })));
+      void store.commit(
+        open.map((d) => ({
+          type: 'put' as const,
+          collection: 'departures',
+          workspaceId: ws,
+          row: { ...store.get<Departure>('departures', ws, d.id)!, status: 'cancelled' },
+        })),
+      );
       cancelledAfter = new Set(rows<{ id: string }>(t!, 'bookings').map((b) => b.id));
     });
     const ids = new Set(open.map((d) => d.id));
@@ -130,7 +141,11 @@ describe('sandbox seed progress', () => {
   it('makes exactly the bookings asked on a workspace whose departures would sell out, adding products for the seats (issue 27; was "created 1,100 of 5,000")', async () => {
     const sandboxWs = s.sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
     const store = s.sandbox.store;
-    const seatsOpen = () => store.list<Departure>('departures', sandboxWs.id).filter((d) => d.status === 'scheduled' || d.status === 'guaranteed').reduce((n, d) => n + d.seatsLeft, 0);
+    const seatsOpen = () =>
+      store
+        .list<Departure>('departures', sandboxWs.id)
+        .filter((d) => d.status === 'scheduled' || d.status === 'guaranteed')
+        .reduce((n, d) => n + d.seatsLeft, 0);
     expect(seatsOpen()).toBeLessThan(3000); // 3,000 bookings of 1-6 travellers would sell it out
     const before = store.list('bookings', sandboxWs.id).length;
     const r = await s.cli(['seed', '--workspace', sandboxWs.id, '--bookings', '3000', '--json']);
@@ -140,7 +155,9 @@ describe('sandbox seed progress', () => {
     expect(result).toMatchObject({ requested: { products: 0, bookings: 3000 }, created: { bookings: 3000 } });
     expect(result.created.products).toBeGreaterThan(0); // added for the seats
     expect(result.shortfall).toBeUndefined();
-    expect(r.stderr.trim().split('\n').at(-1)).toMatch(new RegExp(`^seeding: 100% \\(${result.created.products} products added for seats, 3000/3000 bookings\\)$`));
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(
+      new RegExp(`^seeding: 100% \\(${result.created.products} products added for seats, 3000/3000 bookings\\)$`),
+    );
     const again = await s.cli(['seed', '--workspace', sandboxWs.id, '--bookings', '10', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ created: { bookings: 10 }, requested: { products: 0, bookings: 10 } });
   });

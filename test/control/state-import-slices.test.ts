@@ -21,7 +21,8 @@ afterEach(() => {
 
 type State = { schemaVersion: number; collections: Record<string, Record<string, Record<string, Record<string, unknown>>>> };
 const exported = async () => JSON.parse((await t.request('GET', '/__sandbox/state', { key: null })).body) as State;
-const put = (state: State) => t.request('PUT', '/__sandbox/state', { key: null, payload: JSON.stringify(state), headers: { 'content-type': 'application/json' } });
+const put = (state: State) =>
+  t.request('PUT', '/__sandbox/state', { key: null, payload: JSON.stringify(state), headers: { 'content-type': 'application/json' } });
 const liveWs = () => t.liveWorkspaceId;
 
 /** Turns of the event loop until `done()`, at most `turns` (an import that never gives way fails the test, not hangs it). */

@@ -85,7 +85,8 @@ describe('PUT /__sandbox/state checks every row', () => {
     const created = await fetch(`${t.sandbox.url}/__sandbox/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const workspace = ((await created.json()) as { data: { id: string; keys: { key: string; scopes: string[] | null }[] } }).data;
     const key = workspace.keys.find((k) => k.scopes === null)!.key;
-    const policies = ((await (await fetch(`${t.sandbox.url}/__sandbox/workspaces/${workspace.id}/export`)).json()) as { data: { policies: { id: string }[] } }).data.policies;
+    const policies = ((await (await fetch(`${t.sandbox.url}/__sandbox/workspaces/${workspace.id}/export`)).json()) as { data: { policies: { id: string }[] } })
+      .data.policies;
     expect((await t.api('DELETE', `/v1/policies/${policies[0]!.id}`, key)).status).toBeLessThan(300);
     const state = await exported();
     expect(JSON.stringify(state.collections)).toContain('"~deleted":true');
@@ -117,7 +118,9 @@ describe('sandbox snapshot import', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'tcs-import-')), 'state.json');
     await writeFile(file, JSON.stringify(state));
     const line = expectOneLineFailure(await t.cli(['snapshot', 'import', file]));
-    expect(line).toMatch(/^sandbox: .*state\.json cannot be imported: Validation failed: forms row "frm_key" \(workspace wksp_[\w-]+\): id: is "frm_other", but/);
+    expect(line).toMatch(
+      /^sandbox: .*state\.json cannot be imported: Validation failed: forms row "frm_key" \(workspace wksp_[\w-]+\): id: is "frm_other", but/,
+    );
     expect((await exported()).collections.forms![liveWs()]!.frm_key).toBeUndefined();
   });
 });
@@ -135,6 +138,8 @@ describe('stateImportProblem (what --watch checks a hand-edited file with)', () 
     let deep: Record<string, unknown> = {};
     const row = { id: 'frm_x', deep };
     for (let i = 0; i < 50_000; i++) deep = deep.a = {};
-    expect(stateImportProblem({ forms: { ws: { frm_x: row } } }, registry)).toMatch(/^forms row "frm_x" \(workspace ws\): deep\.a\.a\.a\[…\d+ levels…\]\.a\.a: nested deeper than 124 levels/);
+    expect(stateImportProblem({ forms: { ws: { frm_x: row } } }, registry)).toMatch(
+      /^forms row "frm_x" \(workspace ws\): deep\.a\.a\.a\[…\d+ levels…\]\.a\.a: nested deeper than 124 levels/,
+    );
   });
 });

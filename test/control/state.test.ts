@@ -11,7 +11,13 @@ describe('rate-limit controls', () => {
     t = await testSandbox();
     await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull });
     const buckets = (await control('GET', '/rate-limits')).json().data;
-    expect(buckets.find((b: { id: string }) => b.id === t!.sandboxWorkspaceId)).toMatchObject({ kind: 'workspace', limit: 100, remaining: 99, burst: 5, burstTokens: 4 });
+    expect(buckets.find((b: { id: string }) => b.id === t!.sandboxWorkspaceId)).toMatchObject({
+      kind: 'workspace',
+      limit: 100,
+      remaining: 99,
+      burst: 5,
+      burstTokens: 4,
+    });
     expect(buckets.find((b: { id: string }) => b.id === t!.liveWorkspaceId)).toMatchObject({ limit: 3000, remaining: 3000 });
     expect((await control('POST', '/rate-limits/exhaust', { workspaceId: t.sandboxWorkspaceId })).statusCode).toBe(200);
     const refused = await t.request('GET', '/v1/products?limit=1', { key: KEYS.sandboxFull });

@@ -25,7 +25,9 @@ it('stop of a sandbox on another machine asks its health until it stops answerin
   let healthChecks = 0;
   const stopping = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/__sandbox/stop') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { stopping: true, pid: 1, hostname: 'a-container', stopTimeoutMs: 0 } }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: { stopping: true, pid: 1, hostname: 'a-container', stopTimeoutMs: 0 } }));
       return;
     }
     if (req.url === '/__sandbox/health') healthChecks++;

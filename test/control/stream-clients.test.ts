@@ -27,7 +27,9 @@ describe('the clients of GET /__sandbox/stream', () => {
   it('are 100 at most by default; the option and the flag raise it', () => {
     expect(DEFAULT_MAX_STREAM_CLIENTS).toBe(100);
     expect(resolveOptions({}).maxStreamClients).toBe(100);
-    expect(startOptions({ port: 0, host: '127.0.0.1', data: '', clock: 'real', rateLimits: true, maxStreamClients: 250 } as StartFlags).maxStreamClients).toBe(250);
+    expect(startOptions({ port: 0, host: '127.0.0.1', data: '', clock: 'real', rateLimits: true, maxStreamClients: 250 } as StartFlags).maxStreamClients).toBe(
+      250,
+    );
   });
 
   it('the 101st is refused with a 409 whose reason says how to close one or raise the cap; a client leaving makes room', async () => {

@@ -29,7 +29,16 @@ class FakeResponse {
   }
 }
 
-const entry = (i: number): RequestLogEntry => ({ requestId: `req_${i}`, method: 'GET', path: `/v1/products?i=${i}`, status: 200, latencyMs: 1, workspaceId: 'ws', keyPrefix: null, at: '2026-01-15T09:00:00.000Z' });
+const entry = (i: number): RequestLogEntry => ({
+  requestId: `req_${i}`,
+  method: 'GET',
+  path: `/v1/products?i=${i}`,
+  status: 200,
+  latencyMs: 1,
+  workspaceId: 'ws',
+  keyPrefix: null,
+  at: '2026-01-15T09:00:00.000Z',
+});
 const ALL = { detail: true, batched: false, events: FORWARDED_EVENTS };
 
 function hubWith(maxClients = 100) {

@@ -9,7 +9,8 @@ import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 let t: TestSandbox | undefined;
 afterEach(() => t?.sandbox.stop());
-const control = (method: string, path: string, body?: unknown) => t!.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
+const control = (method: string, path: string, body?: unknown) =>
+  t!.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
 const reason = (res: { headers: Record<string, unknown> }) => String(res.headers['x-sandbox-reason']);
 
 describe('control-plane targets are resolved or refused', () => {
@@ -23,7 +24,9 @@ describe('control-plane targets are resolved or refused', () => {
 
     const byName = await control('POST', '/faults', { workspaceId: workspace.name.toUpperCase(), status: 503 });
     expect(byName.statusCode).toBe(404);
-    expect(reason(byName)).toBe(`WORKSPACE_NAME_NOT_ID "${workspace.name.toUpperCase()}" is the name of workspace ${workspace.id}: send its id (the CLI's --workspace takes either)`);
+    expect(reason(byName)).toBe(
+      `WORKSPACE_NAME_NOT_ID "${workspace.name.toUpperCase()}" is the name of workspace ${workspace.id}: send its id (the CLI's --workspace takes either)`,
+    );
 
     const key = await control('POST', '/faults', { key: 'tcs_nope', status: 503 });
     expect(key.statusCode).toBe(404);
@@ -51,7 +54,8 @@ describe('control-plane targets are resolved or refused', () => {
       { path: '/v1/bookings/bkg_123/passengers' },
       { path: '/v1/products/*' },
       { path: '/v1/**' },
-    ]) expect((await control('POST', '/faults', { ...rule, status: 503 })).statusCode, JSON.stringify(rule)).toBe(201);
+    ])
+      expect((await control('POST', '/faults', { ...rule, status: 503 })).statusCode, JSON.stringify(rule)).toBe(201);
   });
 
   it('every workspace route answers a name with the id it should have been', async () => {

@@ -14,7 +14,12 @@ describe('a stopped sandbox', () => {
   it('leaves no AsyncLocalStorage of its own enabled', async () => {
     const enabled = new Set<AsyncLocalStorage<unknown>>();
     const { run, disable } = AsyncLocalStorage.prototype;
-    vi.spyOn(AsyncLocalStorage.prototype, 'run').mockImplementation(function (this: AsyncLocalStorage<unknown>, store: unknown, fn: (...args: unknown[]) => unknown, ...args: unknown[]) {
+    vi.spyOn(AsyncLocalStorage.prototype, 'run').mockImplementation(function (
+      this: AsyncLocalStorage<unknown>,
+      store: unknown,
+      fn: (...args: unknown[]) => unknown,
+      ...args: unknown[]
+    ) {
       enabled.add(this);
       return run.call(this, store, fn, ...args);
     });

@@ -20,7 +20,11 @@ describe('clock', () => {
     });
     clock.schedule(5_000, () => fired.push(['late', clock.now()]));
     const state = await clock.advance(1_000);
-    expect(fired).toEqual([['a', 100], ['a2', 150], ['b', 300]]);
+    expect(fired).toEqual([
+      ['a', 100],
+      ['a2', 150],
+      ['b', 300],
+    ]);
     expect(state).toMatchObject({ nowMs: 1_000, pendingTimers: 1 });
   });
 

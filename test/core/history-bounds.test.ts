@@ -42,10 +42,15 @@ describe('bounded histories', () => {
     let next = 0;
     for (let round = 0; round < 30; round++) {
       const rows = Array.from({ length: 100 }, () => next++).map((i) => delivery(i, pending.has(i) ? 'pending' : 'failed'));
-      await store.commit([...outbox.trimOps('ws', rows.length), ...rows.map((row) => ({ type: 'put' as const, collection: WEBHOOK_DELIVERIES.name, workspaceId: 'ws', row }))]);
+      await store.commit([
+        ...outbox.trimOps('ws', rows.length),
+        ...rows.map((row) => ({ type: 'put' as const, collection: WEBHOOK_DELIVERIES.name, workspaceId: 'ws', row })),
+      ]);
       expect(store.list(WEBHOOK_DELIVERIES.name, 'ws').length).toBeLessThanOrEqual(DELIVERY_LOG_LIMIT + 100);
     }
-    const ids = WEBHOOK_DELIVERIES.in(store).list('ws').map((d) => d.id);
+    const ids = WEBHOOK_DELIVERIES.in(store)
+      .list('ws')
+      .map((d) => d.id);
     for (const i of pending) expect(ids).toContain(`dlv_${i}`);
     expect(ids).toContain(`dlv_${next - 1}`);
     expect(ids).not.toContain('dlv_1');

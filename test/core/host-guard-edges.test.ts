@@ -36,7 +36,7 @@ describe('the Host refusal', () => {
 });
 
 describe('the cross-origin refusal', () => {
-  it("names the sandbox's own origin, or says \"its own\" when no Host was sent", () => {
+  it('names the sandbox\'s own origin, or says "its own" when no Host was sent', () => {
     expect(crossOriginRefusal({ origin: 'http://attacker.example', host: '127.0.0.1:4010' })!.body.error).toBe(
       'Blocked cross-origin request: the control plane answers only its own origin (http://127.0.0.1:4010), and this one comes from "http://attacker.example"; a web page may not drive the sandbox. Use the CLI, the control client or curl; behind a proxy, have it forward the page\'s own Host (allowed with --allowed-host <name>)',
     );
@@ -73,7 +73,9 @@ describe('the form POST refusal', () => {
   it('names the type it refused, cut at 100 characters, or says there was none', () => {
     const type = `text/plain; ${'x'.repeat(200)}`;
     expect(formPostRefusal('POST', type, 'http://h/p')!.body.error).toMatch(
-      new RegExp(`^Unsupported Content-Type ${JSON.stringify(type.slice(0, 100)).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: a control-plane POST must be sent with Content-Type: application/json`),
+      new RegExp(
+        `^Unsupported Content-Type ${JSON.stringify(type.slice(0, 100)).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: a control-plane POST must be sent with Content-Type: application/json`,
+      ),
     );
     expect(formPostRefusal('POST', undefined, 'http://h/p')!.body.error).toBe(
       "No Content-Type: a control-plane POST must be sent with Content-Type: application/json, even with no body (so that no web page can send it), e.g. curl -X POST -H 'content-type: application/json' http://h/p",

@@ -23,9 +23,12 @@ describe('host names', () => {
     expect(isLoopbackHostname(name)).toBe(true);
   });
 
-  it.each(['localhost.attacker.example', '127.0.0.1.attacker.example', 'attacker.example', '0.0.0.0', '[::]', '10.0.0.1', 'localhostx'])('%s is not', (name) => {
-    expect(isLoopbackHostname(name)).toBe(false);
-  });
+  it.each(['localhost.attacker.example', '127.0.0.1.attacker.example', 'attacker.example', '0.0.0.0', '[::]', '10.0.0.1', 'localhostx'])(
+    '%s is not',
+    (name) => {
+      expect(isLoopbackHostname(name)).toBe(false);
+    },
+  );
 
   it('refuses another name in one line that names the flag, and lets an allowed one through', () => {
     const refusal = hostRefusal('attacker.example:4010', { allowedHosts: [] });
@@ -47,14 +50,17 @@ describe('--allowed-host and allowedHosts', () => {
   });
 
   it('is a repeatable CLI flag, checked as it is parsed', async () => {
-    expect(startOptions({ port: 0, host: '127.0.0.1', data: '', clock: 'real', rateLimits: true, allowedHost: ['a.test', 'b.test'] }).allowedHosts).toEqual(['a.test', 'b.test']);
+    expect(startOptions({ port: 0, host: '127.0.0.1', data: '', clock: 'real', rateLimits: true, allowedHost: ['a.test', 'b.test'] }).allowedHosts).toEqual([
+      'a.test',
+      'b.test',
+    ]);
     const bad = await runCliInProcess(['start', '--in-memory', '--allowed-host', 'http://a.test']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--allowed-host takes a host name or IP address without scheme or port');
   });
 });
 
-describe('the control plane\'s origin rules', () => {
+describe("the control plane's origin rules", () => {
   it.each([
     [{ origin: 'http://127.0.0.1:4010', host: '127.0.0.1:4010' }, null],
     [{ origin: 'http://localhost', host: 'localhost:80' }, null],

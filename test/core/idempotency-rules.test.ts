@@ -54,7 +54,10 @@ describe('idempotency: the refusals and their reasons', () => {
       reason: null,
     });
     for (const key of ['k', 'k'.repeat(255), 'k'.repeat(256), 'k'.repeat(1024)]) expect(idem.begin('ws', key, 'POST', '/p', {}).kind).toBe('new');
-    expect(refusal(() => idem.begin('ws', 'k'.repeat(1025), 'POST', '/p', {})).body).toMatchObject({ code: 'IDEMPOTENCY_KEY_INVALID', error: expect.stringMatching(/at most 1024 characters/) });
+    expect(refusal(() => idem.begin('ws', 'k'.repeat(1025), 'POST', '/p', {})).body).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_INVALID',
+      error: expect.stringMatching(/at most 1024 characters/),
+    });
   });
 
   it('a key in flight is a 409 whose reason quotes the key, cut at 64 characters', async () => {
@@ -103,7 +106,15 @@ describe('idempotency: the refusals and their reasons', () => {
   it('the saved record holds the request, its answer and its 24 h window', async () => {
     const { idem, records } = await setup();
     const saved = await save(idem, 'ws', 'k', { a: 1 }, 200, '{"ok":true}');
-    expect(saved).toMatchObject({ id: 'k', method: 'POST', path: '/v1/forms', statusCode: 200, body: '{"ok":true}', createdAt: iso(T0), expiresAt: iso(T0 + IDEMPOTENCY_RETENTION_MS) });
+    expect(saved).toMatchObject({
+      id: 'k',
+      method: 'POST',
+      path: '/v1/forms',
+      statusCode: 200,
+      body: '{"ok":true}',
+      createdAt: iso(T0),
+      expiresAt: iso(T0 + IDEMPOTENCY_RETENTION_MS),
+    });
     expect(records.get('ws', 'k')).toEqual(saved);
     // a 4xx is saved (the request reached the handler), a 500 is not and frees the key
     await save(idem, 'ws', 'k4', {}, 499);
@@ -182,7 +193,18 @@ describe(`idempotency: at most ${IDEMPOTENCY_MAX_KEYS} + ${IDEMPOTENCY_TRIM_BATC
     const s = await setup();
     const ops = [];
     for (let i = 0; i < count; i++) {
-      ops.push(s.records.putOp('ws', { id: `old-${i}`, method: 'POST', path: '/p', fingerprint: 'f', statusCode: 201, body: '{}', createdAt: iso(T0), expiresAt: iso(T0 + IDEMPOTENCY_RETENTION_MS) }));
+      ops.push(
+        s.records.putOp('ws', {
+          id: `old-${i}`,
+          method: 'POST',
+          path: '/p',
+          fingerprint: 'f',
+          statusCode: 201,
+          body: '{}',
+          createdAt: iso(T0),
+          expiresAt: iso(T0 + IDEMPOTENCY_RETENTION_MS),
+        }),
+      );
     }
     await s.store.commit(ops);
     return s;

@@ -2,15 +2,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.ts';
-import {
-  bookingListEnvelopeSchema,
-  bookingPage,
-  paginate,
-  paginationEnvelopeSchema,
-  paginationQuery,
-  parseSort,
-  sortRows,
-} from '../../src/core/pagination.ts';
+import { bookingListEnvelopeSchema, bookingPage, paginate, paginationEnvelopeSchema, paginationQuery, parseSort, sortRows } from '../../src/core/pagination.ts';
 
 /**
  * Pagination, sorting and the two list envelopes (API description, "Envelopes",

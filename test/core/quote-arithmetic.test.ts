@@ -162,7 +162,13 @@ describe('the lines of a party', () => {
   ];
 
   it('one line per passenger type present, then the room supplement, then each extension', () => {
-    const lines = quoteLines(options, { adults: 2, children: 1, infants: 1 }, { option: options[3]!, rooms: 2 }, [{ extension: extension({}), quantity: 3 }], 'Tour, 1 May');
+    const lines = quoteLines(
+      options,
+      { adults: 2, children: 1, infants: 1 },
+      { option: options[3]!, rooms: 2 },
+      [{ extension: extension({}), quantity: 3 }],
+      'Tour, 1 May',
+    );
     expect(lines).toEqual([
       { code: 'adult', description: 'Adult: Tour, 1 May', quantity: 2, unitAmount: 10_000, amount: 20_000 },
       { code: 'child', description: 'Child: Tour, 1 May', quantity: 1, unitAmount: 6_000, amount: 6_000 },

@@ -50,7 +50,7 @@ describe('the meter that refuses (blocking)', () => {
     expect(limiter.blocking([{ key: 'k' }])).toEqual({ key: 'k', workspaceId: null, policy, meter: 'minute', waitMs: 45_000, atMs: START + 60_000 });
   });
 
-  it('second: an organization key\'s rps holds until the next second', async () => {
+  it("second: an organization key's rps holds until the next second", async () => {
     const { clock, limiter } = setup();
     const policy = { perMinute: 600, burst: 50, perSecond: 2 };
     expect(limiter.take(spec('key:a', policy)).allowed).toBe(true);
@@ -96,9 +96,17 @@ describe('what the headers report', () => {
     const { limiter } = setup();
     const wide = { perMinute: 50, burst: 50 };
     const narrow = { perMinute: 10, burst: 50 };
-    const decision = limiter.take([{ key: 'wide', policy: wide }, { key: 'narrow', policy: narrow }]);
+    const decision = limiter.take([
+      { key: 'wide', policy: wide },
+      { key: 'narrow', policy: narrow },
+    ]);
     expect(decision).toEqual({ allowed: true, limit: 10, remaining: 9, reset: (START + 60_000) / 1000, retryAfter: 0 });
-    expect(limiter.take([{ key: 'narrow', policy: narrow }, { key: 'wide', policy: wide }])).toMatchObject({ limit: 10, remaining: 8 });
+    expect(
+      limiter.take([
+        { key: 'narrow', policy: narrow },
+        { key: 'wide', policy: wide },
+      ]),
+    ).toMatchObject({ limit: 10, remaining: 8 });
   });
 
   it('peek consumes nothing and creates no bucket', async () => {
@@ -187,14 +195,24 @@ describe('edges the mutation run found (issue 28)', () => {
     const six = { perMinute: 6, burst: 100 };
     for (let i = 0; i < 4; i++) limiter.take(spec('a', ten));
     // after this take both have 5 left
-    expect(limiter.take([{ key: 'a', policy: ten }, { key: 'b', policy: six }])).toMatchObject({ limit: 10, remaining: 5 });
+    expect(
+      limiter.take([
+        { key: 'a', policy: ten },
+        { key: 'b', policy: six },
+      ]),
+    ).toMatchObject({ limit: 10, remaining: 5 });
   });
 
   it('Retry-After is the longest wait of the buckets, not the shortest', () => {
     const { limiter } = setup();
     const quota = { perMinute: 1, burst: 10 };
     limiter.take(spec('q', quota));
-    expect(limiter.take([{ key: 'q', policy: quota }, { key: 'open', policy: WORKSPACE_LIMITS.live }])).toMatchObject({ allowed: false, retryAfter: 60 });
+    expect(
+      limiter.take([
+        { key: 'q', policy: quota },
+        { key: 'open', policy: WORKSPACE_LIMITS.live },
+      ]),
+    ).toMatchObject({ allowed: false, retryAfter: 60 });
   });
 
   it('a slow refill: Retry-After is the time until a whole token, from a fractional one', async () => {

@@ -10,11 +10,49 @@ const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6n5x2B3x2XI=';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl';
 
 describe('secret names', () => {
-  it.each(['key', 'secret', 'token', 'password', 'apiKey', 'api_key', 'API-KEY', 'x-api-key', 'Api-Key', 'X-Auth-Token', 'client_secret', 'clientSecret', 'authorization', 'Proxy-Authorization', 'access_token', 'refreshToken', 'webhookSecret', 'dbPassword', 'cookie', 'Set-Cookie', 'credentials', 'private_key'])('%s holds a secret', (name) => {
+  it.each([
+    'key',
+    'secret',
+    'token',
+    'password',
+    'apiKey',
+    'api_key',
+    'API-KEY',
+    'x-api-key',
+    'Api-Key',
+    'X-Auth-Token',
+    'client_secret',
+    'clientSecret',
+    'authorization',
+    'Proxy-Authorization',
+    'access_token',
+    'refreshToken',
+    'webhookSecret',
+    'dbPassword',
+    'cookie',
+    'Set-Cookie',
+    'credentials',
+    'private_key',
+  ])('%s holds a secret', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
 
-  it.each(['keyPrefix', 'keyId', 'id', 'idempotency-key', 'Idempotency-Key', 'nextPageToken', 'page_token', 'cursorToken', 'roomCategoryKey', 'status', 'webhook-signature', 'x-request-id', 'tokenType', 'keys'])('%s does not', (name) => {
+  it.each([
+    'keyPrefix',
+    'keyId',
+    'id',
+    'idempotency-key',
+    'Idempotency-Key',
+    'nextPageToken',
+    'page_token',
+    'cursorToken',
+    'roomCategoryKey',
+    'status',
+    'webhook-signature',
+    'x-request-id',
+    'tokenType',
+    'keys',
+  ])('%s does not', (name) => {
     expect(isSecretName(name)).toBe(false);
   });
 });
@@ -36,7 +74,15 @@ describe('redacted values show their kind and length', () => {
   });
 
   it('by field name at any depth, with the shape as its kind when it has one', () => {
-    const body = { data: { id: 'orgkey_1', key: ORG_KEY, keyPrefix: 'AbCd1234', nested: [{ secret: WHSEC }, { password: 'hunter22', token: 'abc' }], note: `sent ${WORKSPACE_KEY}` } };
+    const body = {
+      data: {
+        id: 'orgkey_1',
+        key: ORG_KEY,
+        keyPrefix: 'AbCd1234',
+        nested: [{ secret: WHSEC }, { password: 'hunter22', token: 'abc' }],
+        note: `sent ${WORKSPACE_KEY}`,
+      },
+    };
     expect(redactJson(body)).toEqual({
       data: {
         id: 'orgkey_1',
@@ -49,7 +95,12 @@ describe('redacted values show their kind and length', () => {
   });
 
   it('keeps an empty, null or boolean secret field as it is, and redacts a number', () => {
-    expect(redactJson({ secret: '', token: null, key: false, password: 1234 })).toEqual({ secret: '', token: null, key: false, password: '[redacted password, 4 chars]' });
+    expect(redactJson({ secret: '', token: null, key: false, password: 1234 })).toEqual({
+      secret: '',
+      token: null,
+      key: false,
+      password: '[redacted password, 4 chars]',
+    });
   });
 
   it('gives back the same value when nothing is secret, and is idempotent', () => {
@@ -92,7 +143,9 @@ describe('bodies as text', () => {
   });
 
   it('JSON cut short: each named pair and every shape', () => {
-    expect(redactText(`{"data":{"secret":"${WHSEC}","name":"a","password":"hunter2`)).toBe('{"data":{"secret":"[redacted webhook secret, 50 chars]","name":"a","password":"[redacted password, 7 chars]');
+    expect(redactText(`{"data":{"secret":"${WHSEC}","name":"a","password":"hunter2`)).toBe(
+      '{"data":{"secret":"[redacted webhook secret, 50 chars]","name":"a","password":"[redacted password, 7 chars]',
+    );
   });
 });
 
@@ -103,7 +156,14 @@ describe('no planted secret survives', () => {
     fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `whsec_${Buffer.from(b).toString('base64')}`),
   );
   const json = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 6 }), tie('value'), { maxKeys: 3 })),
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 6 }), tie('value'), { maxKeys: 3 }),
+    ),
   })).value;
 
   it('planted as a value anywhere, or inside a longer string, in a JSON body, its text or a query', () => {

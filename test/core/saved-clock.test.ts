@@ -181,7 +181,10 @@ describe('Clock.saveWith', () => {
     clock.restore({ atMs: 5_000 }, [['ws_1', 60_000]]);
     expect(clock.now()).toBe(5_000);
     expect(clock.nowIn('ws_1')).toBe(65_000);
-    expect(clock.changes()).toEqual([{ workspaceId: null, mode: 'manual', nowMs: 5_000, offsetMs: 0 }, { workspaceId: 'ws_1', offsetMs: 60_000 }]);
+    expect(clock.changes()).toEqual([
+      { workspaceId: null, mode: 'manual', nowMs: 5_000, offsetMs: 0 },
+      { workspaceId: 'ws_1', offsetMs: 60_000 },
+    ]);
     const real = new Clock('real', undefined, () => 1_000_000);
     real.restore({ wallOffsetMs: 3 * DAY }, []);
     expect(real.now()).toBe(1_000_000 + 3 * DAY);

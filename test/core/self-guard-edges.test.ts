@@ -19,14 +19,17 @@ const listeningOn = (port: number) => {
 /** The problem a guarded lookup reports for a host name, and what it hands to the connector. */
 function lookUp(guard: SelfGuard, host: string, all: boolean, port = 4010, path = '/hook') {
   return new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>((resolve) =>
-    guard.guardedLookup(port, path)(host, { all }, (err, address, family) => resolve({ err, address, family })));
+    guard.guardedLookup(port, path)(host, { all }, (err, address, family) => resolve({ err, address, family })),
+  );
 }
 
 describe('SelfGuard: which port a URL reaches', () => {
   it('a URL without a port reaches 80 for http and 443 for https', async () => {
     expect(await listeningOn(80).urlProblem('http://127.0.0.1/hook')).toBe('refused: 127.0.0.1:80 is this sandbox itself; a webhook may not call the sandbox');
     expect(await listeningOn(80).urlProblem('https://127.0.0.1/hook')).toBeNull();
-    expect(await listeningOn(443).urlProblem('https://127.0.0.1/hook')).toBe('refused: 127.0.0.1:443 is this sandbox itself; a webhook may not call the sandbox');
+    expect(await listeningOn(443).urlProblem('https://127.0.0.1/hook')).toBe(
+      'refused: 127.0.0.1:443 is this sandbox itself; a webhook may not call the sandbox',
+    );
     expect(await listeningOn(443).urlProblem('http://127.0.0.1/hook')).toBeNull();
   });
 
@@ -64,13 +67,17 @@ describe('SelfGuard: the addresses of this machine', () => {
     for (const { address, family } of addresses) {
       const bare = address.replace(/%.*$/, '');
       const host = family === 'IPv6' ? `[${bare}]` : bare;
-      expect(await guard.urlProblem(`http://${host}:4010/hook`), address).toBe(`refused: ${bare}:4010 is this sandbox itself; a webhook may not call the sandbox`);
+      expect(await guard.urlProblem(`http://${host}:4010/hook`), address).toBe(
+        `refused: ${bare}:4010 is this sandbox itself; a webhook may not call the sandbox`,
+      );
     }
   });
 
   it('a name under .localhost, and localhost with its trailing dot, are this machine without asking DNS', async () => {
     for (const host of ['localhost', 'localhost.', 'hooks.localhost', 'a.b.localhost']) {
-      expect(await guard.urlProblem(`http://${host}:4010/hook`), host).toBe('refused: 127.0.0.1:4010 is this sandbox itself; a webhook may not call the sandbox');
+      expect(await guard.urlProblem(`http://${host}:4010/hook`), host).toBe(
+        'refused: 127.0.0.1:4010 is this sandbox itself; a webhook may not call the sandbox',
+      );
       expect(await guard.urlProblem(`http://${host}:3000/__sandbox`), host).toBe(
         "refused: 127.0.0.1 is this machine and /__sandbox is the sandbox's control plane; a webhook may not drive the sandbox",
       );
@@ -84,7 +91,7 @@ describe('SelfGuard: the addresses of this machine', () => {
     expect(await guard.urlProblem('http://no-such-host.invalid:4010/__sandbox')).toBeNull();
   });
 
-  it('a URL that does not parse is the schema\'s business, not the guard\'s', async () => {
+  it("a URL that does not parse is the schema's business, not the guard's", async () => {
     expect(await guard.urlProblem('not a url')).toBeNull();
   });
 });
@@ -162,7 +169,11 @@ describe('SelfGuard: host names, through DNS', () => {
 
   /** DNS as the guard sees it: `answers` for each name (never answering when null), as dns.lookup does for `all`. */
   function fakeDns(answers: Record<string, string[] | null>) {
-    dns.lookup = ((host: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+    dns.lookup = ((
+      host: string,
+      options: dns.LookupOptions,
+      callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
       const found = answers[host];
       if (found === null) return; // a resolver that never answers
       if (found === undefined) return process.nextTick(callback, Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), '');
@@ -188,7 +199,9 @@ describe('SelfGuard: host names, through DNS', () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     fakeDns({ 'slow.example': null });
     let answer: string | null | undefined;
-    const checked = listeningOn(4010).urlProblem('http://slow.example:4010/__sandbox').then((problem) => (answer = problem));
+    const checked = listeningOn(4010)
+      .urlProblem('http://slow.example:4010/__sandbox')
+      .then((problem) => (answer = problem));
     await vi.advanceTimersByTimeAsync(999);
     expect(answer).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);

@@ -5,7 +5,7 @@ describe('SelfGuard', () => {
   const guard = new SelfGuard();
   guard.listening(4010);
 
-  it('refuses this sandbox\'s port on every address of this machine, and /__sandbox on any port', async () => {
+  it("refuses this sandbox's port on every address of this machine, and /__sandbox on any port", async () => {
     expect(await guard.urlProblem('http://127.0.0.1:4010/x')).toMatch(/this sandbox itself/);
     expect(await guard.urlProblem('http://localhost:4010/x')).toMatch(/this sandbox itself/);
     expect(await guard.urlProblem('https://[::1]:4010/x')).toMatch(/this sandbox itself/);
@@ -28,11 +28,13 @@ describe('SelfGuard', () => {
   it('refuses at connect time a host name that resolves to this sandbox (the DNS rebinding guard)', async () => {
     const lookup = guard.guardedLookup(4010, '/hook');
     const outcome = await new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
-      lookup('localhost', { all: true }, (err, address) => resolve({ err, address })));
+      lookup('localhost', { all: true }, (err, address) => resolve({ err, address })),
+    );
     expect(outcome.err?.code).toBe('ESANDBOXSELF');
     const other = guard.guardedLookup(3000, '/hook');
     const allowed = await new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
-      other('localhost', { all: true }, (err, address) => resolve({ err, address })));
+      other('localhost', { all: true }, (err, address) => resolve({ err, address })),
+    );
     expect(allowed.err).toBeNull();
     expect(Array.isArray(allowed.address)).toBe(true);
   });

@@ -40,7 +40,11 @@ describe('the stream-event schema shared by the server and the dashboard', () =>
     await until(() => received.some((e) => e.event === 'reset'), 'a reset');
     const names = new Set(received.map((e) => e.event));
     // every event but `requests`, which only a client asking ?requests=batched gets (test/control/observe.test.ts)
-    expect([...names].sort()).toEqual(Object.keys(STREAM_EVENT_SCHEMAS).filter((name) => name !== 'requests').sort());
+    expect([...names].sort()).toEqual(
+      Object.keys(STREAM_EVENT_SCHEMAS)
+        .filter((name) => name !== 'requests')
+        .sort(),
+    );
     for (const e of received) expect(decodeStreamEvent(e.event, e.data), `${e.event}: ${e.data}`).toMatchObject({ ok: true });
     const delivery = decodeStreamEvent('delivery', received.find((e) => e.event === 'delivery')!.data);
     expect(delivery).toMatchObject({ ok: true, payload: { attempt: 1, trigger: 'initial', responseStatus: null, status: 'pending' } });

@@ -43,7 +43,11 @@ describe('dashboard app', () => {
     const { source, app } = mount();
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
-    source.initial({ rateLimits: [{ bucket: 'workspace:wksp_a', kind: 'workspace', id: 'wksp_a', limit: 3000, remaining: 2990, reset: 1, burst: 30, burstTokens: 3, perSecond: null }] });
+    source.initial({
+      rateLimits: [
+        { bucket: 'workspace:wksp_a', kind: 'workspace', id: 'wksp_a', limit: 3000, remaining: 2990, reset: 1, burst: 30, burstTokens: 3, perSecond: null },
+      ],
+    });
     for (let i = 0; i < 40; i++) source.feed(request({ path: `/v1/products/${'very-long-segment/'.repeat(8)}${i}` }));
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('Aurora Tours') && f.includes('very-long'));
     const lines = frame.split('\n');
@@ -74,7 +78,9 @@ describe('dashboard app', () => {
     const { source, app } = mount();
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
-    source.initial({ deliveries: [delivery({ id: 'dlv_new' }), { ...delivery({ id: 'dlv_old', status: 'failed', attempts: 6 }), createdAt: '2026-01-05T09:00:00.000Z' }] });
+    source.initial({
+      deliveries: [delivery({ id: 'dlv_new' }), { ...delivery({ id: 'dlv_old', status: 'failed', attempts: 6 }), createdAt: '2026-01-05T09:00:00.000Z' }],
+    });
     await waitForFrame(app.lastFrame, (f) => f.includes('failed'));
     await press(app, KEY.tab, 'j', 'r');
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('replayed dlv_old'));
@@ -86,13 +92,21 @@ describe('dashboard app', () => {
     const { source, app } = mount();
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
-    source.feed(request({
-      method: 'POST', path: '/v1/bookings', status: 201,
-      detail: {
-        request: { headers: { 'content-type': 'application/json', authorization: 'Bearer tcs_live_aurora…' }, body: '{"productId":"prod_1"}', truncated: false },
-        response: { headers: { 'x-request-id': 'req_9' }, body: '{"data":{"id":"book_1"}}', truncated: false },
-      },
-    }));
+    source.feed(
+      request({
+        method: 'POST',
+        path: '/v1/bookings',
+        status: 201,
+        detail: {
+          request: {
+            headers: { 'content-type': 'application/json', authorization: 'Bearer tcs_live_aurora…' },
+            body: '{"productId":"prod_1"}',
+            truncated: false,
+          },
+          response: { headers: { 'x-request-id': 'req_9' }, body: '{"data":{"id":"book_1"}}', truncated: false },
+        },
+      }),
+    );
     await waitForFrame(app.lastFrame, (f) => f.includes('/v1/bookings'));
     await press(app, KEY.enter);
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('Response body'));

@@ -17,7 +17,13 @@ async function until<T>(check: () => T | undefined | false, what: string, deadli
 }
 
 function recordingSink() {
-  const seen = { statuses: [] as ConnectionStatus[], initial: [] as InitialState[], items: [] as FeedItem[], deliveries: [] as DeliveryView[][], clocks: [] as ClockState[] };
+  const seen = {
+    statuses: [] as ConnectionStatus[],
+    initial: [] as InitialState[],
+    items: [] as FeedItem[],
+    deliveries: [] as DeliveryView[][],
+    clocks: [] as ClockState[],
+  };
   const sink: SourceSink = {
     status: (s) => seen.statuses.push(s),
     initial: (s) => seen.initial.push(s),
@@ -46,8 +52,15 @@ describe('control-plane source', () => {
     await until(() => seen.statuses.includes('live'), 'live');
     expect(seen.initial[0]!.requests.map((r) => r.path)).toEqual(['/v1/products?limit=1']);
     expect(Object.values(seen.initial[0]!.workspaceNames).length).toBeGreaterThan(0);
-    await fetch(`${sandbox.url}/v1/products`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Glacier walk' }) });
-    const item = await until(() => seen.items.find((i): i is Extract<FeedItem, { kind: 'request' }> => i.kind === 'request' && i.entry.method === 'POST'), 'the POST');
+    await fetch(`${sandbox.url}/v1/products`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Glacier walk' }),
+    });
+    const item = await until(
+      () => seen.items.find((i): i is Extract<FeedItem, { kind: 'request' }> => i.kind === 'request' && i.entry.method === 'POST'),
+      'the POST',
+    );
     const detail = item.entry.detail!;
     expect(detail.request.body).toContain('Glacier walk');
     expect(detail.request.headers.authorization).toBe(`Bearer ${item.entry.keyPrefix}…`);
@@ -64,7 +77,10 @@ describe('control-plane source', () => {
     stop = source.start(sink);
     await until(() => seen.statuses.includes('live'), 'live');
     await fetch(`${sandbox.url}/v1/products?limit=2`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } });
-    const item = await until(() => seen.items.find((i): i is Extract<FeedItem, { kind: 'request' }> => i.kind === 'request' && i.entry.path === '/v1/products?limit=2'), 'the list');
+    const item = await until(
+      () => seen.items.find((i): i is Extract<FeedItem, { kind: 'request' }> => i.kind === 'request' && i.entry.path === '/v1/products?limit=2'),
+      'the list',
+    );
     const body = item.entry.detail!.response.body!;
     expect(body.startsWith('{"data":[')).toBe(true);
     expect(body).not.toMatch(/^\[\d+ bytes\]$/);

@@ -21,7 +21,12 @@ const tmux = (...args: string[]) => spawnSync('tmux', ['-L', SOCKET, ...args], {
 const screenOf = (session: string) => () => tmux('capture-pane', '-p', '-t', session).stdout ?? '';
 
 /** Polls `check` a bounded number of times (the process needs real time to start). */
-async function until<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, screen: () => string, attempts = 300): Promise<T> {
+async function until<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  what: string,
+  screen: () => string,
+  attempts = 300,
+): Promise<T> {
   for (let i = 0; i < attempts; i++) {
     const value = await check();
     if (value) return value;
@@ -62,11 +67,26 @@ describe.skipIf(!hasTmux)('sandbox start --dashboard in a terminal (tmux)', () =
     const url = await until(() => /(http:\/\/127\.0\.0\.1:\d+)\s.*● live/.exec(screen())?.[1], 'the dashboard header', screen);
     const res = await fetch(`${url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } });
     expect(res.status).toBe(200);
-    const line = await until(() => screen().split('\n').find((l) => l.includes('/v1/products?limit=1')), 'the request row', screen);
+    const line = await until(
+      () =>
+        screen()
+          .split('\n')
+          .find((l) => l.includes('/v1/products?limit=1')),
+      'the request row',
+      screen,
+    );
     expect(line).toMatch(/GET\s+\/v1\/products\?limit=1\s+200\s/);
     tmux('send-keys', '-t', 'plain', 'q');
     await until(() => tmux('has-session', '-t', 'plain').status !== 0, 'the session to end', screen);
-    await until(() => fetch(`${url}/__sandbox/health`).then(() => false, () => true), 'the sandbox to stop', screen);
+    await until(
+      () =>
+        fetch(`${url}/__sandbox/health`).then(
+          () => false,
+          () => true,
+        ),
+      'the sandbox to stop',
+      screen,
+    );
   }, 60_000);
 
   it('survives live traffic of every kind (deliveries that succeed, fail and retry, 429s, revoked keys, faults, clock moves) and q still quits', async () => {
@@ -119,6 +139,14 @@ describe.skipIf(!hasTmux)('sandbox start --dashboard in a terminal (tmux)', () =
 
     tmux('send-keys', '-t', session, 'q');
     await until(() => tmux('has-session', '-t', session).status !== 0, 'the session to end', screen);
-    await until(() => fetch(`${url}/__sandbox/health`).then(() => false, () => true), 'the sandbox to stop', screen);
+    await until(
+      () =>
+        fetch(`${url}/__sandbox/health`).then(
+          () => false,
+          () => true,
+        ),
+      'the sandbox to stop',
+      screen,
+    );
   }, 90_000);
 });

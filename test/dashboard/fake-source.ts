@@ -42,12 +42,32 @@ export function request(overrides: Partial<RequestLogLine> = {}): FeedItem {
   n += 1;
   return {
     kind: 'request',
-    entry: { requestId: `req_${n}`, method: 'GET', path: `/v1/products/${n}`, status: 200, latencyMs: 3.2, workspaceId: 'wksp_a', keyPrefix: 'tcs_live_aurora', at: '2026-01-05T10:00:00.000Z', ...overrides },
+    entry: {
+      requestId: `req_${n}`,
+      method: 'GET',
+      path: `/v1/products/${n}`,
+      status: 200,
+      latencyMs: 3.2,
+      workspaceId: 'wksp_a',
+      keyPrefix: 'tcs_live_aurora',
+      at: '2026-01-05T10:00:00.000Z',
+      ...overrides,
+    },
   };
 }
 
 /** A delivery as the control plane lists it (with maxAttempts, 6 unless `maxAttempts: null`: a sandbox from before issue 26). */
-export function delivery(overrides: { id?: string; status?: DeliveryView['status']; attempts?: number; eventType?: string; url?: string; httpStatus?: number; maxAttempts?: number | null } = {}): DeliveryView {
+export function delivery(
+  overrides: {
+    id?: string;
+    status?: DeliveryView['status'];
+    attempts?: number;
+    eventType?: string;
+    url?: string;
+    httpStatus?: number;
+    maxAttempts?: number | null;
+  } = {},
+): DeliveryView {
   const attempts = overrides.attempts ?? 1;
   return {
     id: overrides.id ?? 'dlv_1',

@@ -46,9 +46,17 @@ describe('dashboard formatting', () => {
   });
 
   it('lays panels out within the terminal at every size', () => {
-    for (const [columns, rows] of [[80, 24], [100, 30], [140, 40], [220, 60], [50, 12]] as const) {
+    for (const [columns, rows] of [
+      [80, 24],
+      [100, 30],
+      [140, 40],
+      [220, 60],
+      [50, 12],
+    ] as const) {
       const l = computeLayout(columns, rows);
-      const height = l.wide ? Math.max(l.requests.height, l.deliveries.height + l.rateLimits.height + l.events.height) : l.requests.height + l.deliveries.height + Math.max(l.rateLimits.height, l.events.height);
+      const height = l.wide
+        ? Math.max(l.requests.height, l.deliveries.height + l.rateLimits.height + l.events.height)
+        : l.requests.height + l.deliveries.height + Math.max(l.rateLimits.height, l.events.height);
       expect(height, `${columns}x${rows}`).toBeLessThanOrEqual(rows - 3);
       const width = l.wide ? l.requests.width + 1 + l.deliveries.width : Math.max(l.requests.width, l.rateLimits.width + 1 + l.events.width);
       expect(width, `${columns}x${rows}`).toBeLessThanOrEqual(columns);

@@ -9,9 +9,22 @@ import { delivery, FakeSource, request, waitForFrame } from './fake-source.ts';
 /** What the dispatcher sends on the stream after each attempt (src/core/stream-events.ts). */
 function attemptEvent(overrides: Record<string, unknown> = {}): FeedItem {
   const data = {
-    id: 'dlv_live', workspaceId: 'wksp_a', subscriptionId: 'whsub_1', eventId: 'evt_1', url: 'http://localhost:3000/hooks',
-    eventType: 'booking.created', status: 'pending', trigger: 'initial', attempt: 1, maxAttempts: 6, responseStatus: 500,
-    latencyMs: 12, error: null, nextAttemptAt: '2026-01-05T10:00:05.000Z', at: '2026-01-05T10:00:00.000Z', ...overrides,
+    id: 'dlv_live',
+    workspaceId: 'wksp_a',
+    subscriptionId: 'whsub_1',
+    eventId: 'evt_1',
+    url: 'http://localhost:3000/hooks',
+    eventType: 'booking.created',
+    status: 'pending',
+    trigger: 'initial',
+    attempt: 1,
+    maxAttempts: 6,
+    responseStatus: 500,
+    latencyMs: 12,
+    error: null,
+    nextAttemptAt: '2026-01-05T10:00:05.000Z',
+    at: '2026-01-05T10:00:00.000Z',
+    ...overrides,
   };
   return toFeedItem({ event: 'delivery', data: JSON.stringify(data) })!;
 }
@@ -58,7 +71,11 @@ describe('the dashboard under everything the stream sends', () => {
     const { source, app } = mount();
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
-    source.feed(toFeedItem({ event: 'delivery', data: '{"attempts":null}' })!, toFeedItem({ event: 'surprise', data: '{}' })!, request({ path: '/v1/still-here' }));
+    source.feed(
+      toFeedItem({ event: 'delivery', data: '{"attempts":null}' })!,
+      toFeedItem({ event: 'surprise', data: '{}' })!,
+      request({ path: '/v1/still-here' }),
+    );
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('/v1/still-here'));
     expect(frame).toContain('2 skipped');
   });
@@ -106,10 +123,27 @@ describe('the dashboard under everything the stream sends', () => {
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
     source.initial({
-      workspaces: [{ id: 'wksp_a', name: 'Aurora Tours', mode: 'live', rateLimits: 'enforce', created: false, templateId: null, keys: [
-        { id: 'wkey_1', name: 'full', key: 'tcs_live_aurora_full_0000000000000000000001', keyPrefix: 'tcs_live_aurora_full', scopes: null, status: 'active' },
-        { id: 'wkey_2', name: 'ci', key: null, keyPrefix: 'tcs_live_aurora_x1y2', scopes: ['products:read'], status: 'revoked' },
-      ] }],
+      workspaces: [
+        {
+          id: 'wksp_a',
+          name: 'Aurora Tours',
+          mode: 'live',
+          rateLimits: 'enforce',
+          created: false,
+          templateId: null,
+          keys: [
+            {
+              id: 'wkey_1',
+              name: 'full',
+              key: 'tcs_live_aurora_full_0000000000000000000001',
+              keyPrefix: 'tcs_live_aurora_full',
+              scopes: null,
+              status: 'active',
+            },
+            { id: 'wkey_2', name: 'ci', key: null, keyPrefix: 'tcs_live_aurora_x1y2', scopes: ['products:read'], status: 'revoked' },
+          ],
+        },
+      ],
     });
     await press(app, 'K');
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('API keys'));

@@ -32,7 +32,13 @@ function mount() {
 describe('the dashboard on a live sandbox (issue 26)', () => {
   it('reads "n/max" in TRY for a delivery loaded at connect as for one that arrives live', async () => {
     const workspaceId = sandbox.workspaces[0]!.id;
-    await client.ensureSubscription({ workspaceId, url: receiver.url, events: ['customer.created', 'booking.created'], description: 'dashboard test', maxRetries: 5 });
+    await client.ensureSubscription({
+      workspaceId,
+      url: receiver.url,
+      events: ['customer.created', 'booking.created'],
+      description: 'dashboard test',
+      maxRetries: 5,
+    });
     await client.emitEvent({ workspaceId, type: 'customer.created', data: { id: 'ppl_loaded' } });
     await sandbox.context.webhooks.idle();
     const app = mount();

@@ -9,7 +9,14 @@ describe('plain log lines (no terminal)', () => {
   it('prints one line per request, event and new delivery attempt', () => {
     const lines: string[] = [];
     const sink = plainLogSink((line) => lines.push(line));
-    sink.initial({ requests: [], deliveries: [delivery({ id: 'dlv_old', attempts: 2 })], rateLimits: [], clock: null, uptimeMs: 0, workspaceNames: { wksp_a: 'Aurora Tours' } });
+    sink.initial({
+      requests: [],
+      deliveries: [delivery({ id: 'dlv_old', attempts: 2 })],
+      rateLimits: [],
+      clock: null,
+      uptimeMs: 0,
+      workspaceNames: { wksp_a: 'Aurora Tours' },
+    });
     sink.feed(request({ method: 'POST', path: '/v1/bookings', status: 201, requestId: 'req_x' }));
     sink.feed({ kind: 'domain', event: { id: 'evt_1', type: 'booking.created', workspaceId: 'wksp_a', createdAt: '2026-01-05T10:00:00.000Z', data: {} } });
     sink.deliveries([delivery({ id: 'dlv_old', attempts: 2 }), delivery({ id: 'dlv_new', attempts: 1, httpStatus: 200, status: 'succeeded' })]);

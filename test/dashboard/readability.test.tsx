@@ -21,7 +21,15 @@ async function press(app: ReturnType<typeof render>, ...keys: string[]) {
   }
 }
 
-const workspace = (id: string, name: string): WorkspaceSummary => ({ id, name, mode: 'sandbox', rateLimits: 'enforce', created: true, templateId: 'wksp_a', keys: [] });
+const workspace = (id: string, name: string): WorkspaceSummary => ({
+  id,
+  name,
+  mode: 'sandbox',
+  rateLimits: 'enforce',
+  created: true,
+  templateId: 'wksp_a',
+  keys: [],
+});
 
 /** A delivery whose attempts ran at the given times (the last one shows in the TIME column). */
 function attemptedAt(id: string, createdAt: string, ...times: string[]): DeliveryView {
@@ -67,7 +75,10 @@ describe('the dashboard under live traffic (issue 26)', () => {
       ],
     });
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('3 deliveries'), WAIT);
-    const times = frame.split('\n').filter((l) => /booking\.created/.test(l)).map((l) => l.slice(0, 8));
+    const times = frame
+      .split('\n')
+      .filter((l) => /booking\.created/.test(l))
+      .map((l) => l.slice(0, 8));
     expect(times).toEqual(['10:00:30', '10:00:20', '10:00:10']);
   });
 
@@ -75,7 +86,12 @@ describe('the dashboard under live traffic (issue 26)', () => {
     const { source, app } = mount();
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
-    source.initial({ deliveries: [attemptedAt('dlv_loaded', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:05.000Z'), { ...delivery({ id: 'dlv_old_sandbox', maxAttempts: null }), createdAt: '2026-01-05T09:00:00.000Z' }] });
+    source.initial({
+      deliveries: [
+        attemptedAt('dlv_loaded', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:00.000Z', '2026-01-05T10:00:05.000Z'),
+        { ...delivery({ id: 'dlv_old_sandbox', maxAttempts: null }), createdAt: '2026-01-05T09:00:00.000Z' },
+      ],
+    });
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('2 deliveries'), WAIT);
     expect(frame).toMatch(/10:00:05 booking\.created\s+\S+\s+2\/6\s+pending/);
     expect(frame).toMatch(/10:00:01 booking\.created\s+\S+\s+1\/\?\s+pending/);
@@ -85,12 +101,16 @@ describe('the dashboard under live traffic (issue 26)', () => {
     const { source, app } = mount();
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
-    source.initial({ deliveries: [delivery({ id: 'dlv_ok', status: 'succeeded', httpStatus: 200 }), { ...delivery({ id: 'dlv_ok2', status: 'succeeded', httpStatus: 200 }), createdAt: '2026-01-05T09:00:00.000Z' }] });
-    source.feed(
-      request({ path: '/v1/people/x', status: 404 }),
-      request({ path: '/v1/bookings', status: 201 }),
-      { kind: 'domain', event: { id: 'evt_1', type: 'booking.created', workspaceId: 'wksp_a', createdAt: '2026-01-05T10:00:00.000Z', data: {} } },
-    );
+    source.initial({
+      deliveries: [
+        delivery({ id: 'dlv_ok', status: 'succeeded', httpStatus: 200 }),
+        { ...delivery({ id: 'dlv_ok2', status: 'succeeded', httpStatus: 200 }), createdAt: '2026-01-05T09:00:00.000Z' },
+      ],
+    });
+    source.feed(request({ path: '/v1/people/x', status: 404 }), request({ path: '/v1/bookings', status: 201 }), {
+      kind: 'domain',
+      event: { id: 'evt_1', type: 'booking.created', workspaceId: 'wksp_a', createdAt: '2026-01-05T10:00:00.000Z', data: {} },
+    });
     await waitForFrame(app.lastFrame, (f) => f.includes('/v1/bookings'), WAIT);
     await press(app, '/', '4', 'x', 'x', '\r');
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('filter: 4xx'), WAIT);

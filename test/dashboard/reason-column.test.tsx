@@ -56,7 +56,10 @@ describe('a filter typed in one write', () => {
   let cleanup: (() => void) | undefined;
   afterEach(() => cleanup?.());
 
-  for (const [name, writes] of [['"/" then "5xx" and Enter together', ['/', '5xx\r']], ['"/5xx" and Enter together', ['/5xx\r']]] as const) {
+  for (const [name, writes] of [
+    ['"/" then "5xx" and Enter together', ['/', '5xx\r']],
+    ['"/5xx" and Enter together', ['/5xx\r']],
+  ] as const) {
     it(`applies its Enter: ${name}`, async () => {
       const { source, app } = mount(100);
       cleanup = app.unmount;

@@ -12,7 +12,7 @@ describe('the reason in the dashboard', () => {
   let cleanup: (() => void) | undefined;
   afterEach(() => cleanup?.());
 
-  it("Enter on a refused request shows its reason under the summary, whole, even in 80 columns", async () => {
+  it('Enter on a refused request shows its reason under the summary, whole, even in 80 columns', async () => {
     const source = new FakeSource();
     const app = render(<App source={source} batchMs={0} tickMs={0} size={{ columns: 80, rows: 24 }} color={false} onQuit={() => {}} />);
     cleanup = app.unmount;
@@ -21,12 +21,26 @@ describe('the reason in the dashboard', () => {
     await waitForFrame(app.lastFrame, (f) => f.includes('/v1/products'));
     app.stdin.write('\r');
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('why:'));
-    const text = frame.replace(/[│║]/g, ' ').split('\n').map((l) => l.trim()).join(' ').replace(/\s+/g, ' ');
+    const text = frame
+      .replace(/[│║]/g, ' ')
+      .split('\n')
+      .map((l) => l.trim())
+      .join(' ')
+      .replace(/\s+/g, ' ');
     expect(text).toContain(`why: ${REASON}`);
   });
 
   it('details: the reason wraps to the width and comes before headers; none for an accepted request', () => {
-    const row = { requestId: 'req_1', method: 'GET', path: '/v1/products', status: 401, latencyMs: 1, workspaceId: null, keyPrefix: null, at: '2026-01-15T09:00:00.000Z' };
+    const row = {
+      requestId: 'req_1',
+      method: 'GET',
+      path: '/v1/products',
+      status: 401,
+      latencyMs: 1,
+      workspaceId: null,
+      keyPrefix: null,
+      at: '2026-01-15T09:00:00.000Z',
+    };
     const lines = requestDetailLines({ ...row, reason: REASON }, 40, 30, {});
     const why = lines.filter((l) => l.tone === 'red');
     expect(why.length).toBeGreaterThan(1);

@@ -17,14 +17,21 @@ describe('dashboard state', () => {
 
   it('does not list a request twice when it arrives in the initial load and on the stream', () => {
     const item = request() as Extract<FeedItem, { kind: 'request' }>;
-    let state = dashboardReducer(initialDashboardState(), { type: 'initial', at: 0, state: { requests: [item.entry], deliveries: [], rateLimits: [], clock: null, uptimeMs: 0, workspaceNames: {} } });
+    let state = dashboardReducer(initialDashboardState(), {
+      type: 'initial',
+      at: 0,
+      state: { requests: [item.entry], deliveries: [], rateLimits: [], clock: null, uptimeMs: 0, workspaceNames: {} },
+    });
     state = feed(state, item);
     expect(state.requests).toHaveLength(1);
   });
 
   it('holds the feed while paused and applies it on resume', () => {
     let state = dashboardReducer(initialDashboardState(), { type: 'toggle-pause' });
-    state = feed(state, request({ path: '/v1/a' }), { kind: 'domain', event: { id: 'evt_1', type: 'booking.created', workspaceId: 'w', createdAt: '', data: {} } });
+    state = feed(state, request({ path: '/v1/a' }), {
+      kind: 'domain',
+      event: { id: 'evt_1', type: 'booking.created', workspaceId: 'w', createdAt: '', data: {} },
+    });
     state = dashboardReducer(state, { type: 'deliveries', list: [delivery({ id: 'dlv_p' })] });
     expect(state.requests).toHaveLength(0);
     expect(state.deliveries).toHaveLength(0);
@@ -36,7 +43,10 @@ describe('dashboard state', () => {
   });
 
   it('clear hides the current deliveries until they get another attempt', () => {
-    let state = dashboardReducer(initialDashboardState(), { type: 'deliveries', list: [delivery({ id: 'dlv_1', attempts: 1 }), delivery({ id: 'dlv_2', attempts: 1 })] });
+    let state = dashboardReducer(initialDashboardState(), {
+      type: 'deliveries',
+      list: [delivery({ id: 'dlv_1', attempts: 1 }), delivery({ id: 'dlv_2', attempts: 1 })],
+    });
     state = dashboardReducer(state, { type: 'clear' });
     state = dashboardReducer(state, { type: 'deliveries', list: [delivery({ id: 'dlv_1', attempts: 1 }), delivery({ id: 'dlv_2', attempts: 2 })] });
     expect(state.deliveries.map((d) => d.id)).toEqual(['dlv_2']);
@@ -47,8 +57,15 @@ describe('dashboard state', () => {
       type: 'rate-limits',
       list: [{ bucket: 'workspace:w', kind: 'workspace', id: 'w', limit: 100, remaining: 100, reset: null, burst: 5, burstTokens: 5, perSecond: null }],
     });
-    state = feed(state, { kind: 'rate-limit', change: { bucket: 'workspace:w', limit: 100, remaining: 42, reset: 99 } }, { kind: 'rate-limit', change: { bucket: 'key:orgkey_1', limit: 60, remaining: 59, reset: 99 } });
-    expect(state.rateLimits.map((b) => [b.bucket, b.kind, b.remaining, b.burstTokens])).toEqual([['workspace:w', 'workspace', 42, 5], ['key:orgkey_1', 'key', 59, 0]]);
+    state = feed(
+      state,
+      { kind: 'rate-limit', change: { bucket: 'workspace:w', limit: 100, remaining: 42, reset: 99 } },
+      { kind: 'rate-limit', change: { bucket: 'key:orgkey_1', limit: 60, remaining: 59, reset: 99 } },
+    );
+    expect(state.rateLimits.map((b) => [b.bucket, b.kind, b.remaining, b.burstTokens])).toEqual([
+      ['workspace:w', 'workspace', 42, 5],
+      ['key:orgkey_1', 'key', 59, 0],
+    ]);
   });
 
   it('a sandbox reset empties the deliveries and shows up among the events', () => {

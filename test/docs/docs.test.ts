@@ -44,8 +44,8 @@ class Background extends Spawned {
 
 beforeAll(ensureBuilt, 120_000);
 
-describe('the docs\' code blocks', () => {
-  it('run `npx sandbox` as npm\'s npx runs it in the clone (the other blocks take a shortcut to the same bin: run.ts)', async () => {
+describe("the docs' code blocks", () => {
+  it("run `npx sandbox` as npm's npx runs it in the clone (the other blocks take a shortcut to the same bin: run.ts)", async () => {
     const real = await shell('npx sandbox --version', root);
     const short = await sh('npx sandbox --version', root);
     expect(real.code, real.output).toBe(0);
@@ -53,7 +53,12 @@ describe('the docs\' code blocks', () => {
   });
 
   it('each runnable block runs, shows an examples/ file, is a module the consumer test checks, or says why not', () => {
-    const silent = allBlocks().filter((b) => RUNNABLE.has(b.lang)).filter((b) => { const p = plan(b); return p.kind === 'skip' && !p.why; });
+    const silent = allBlocks()
+      .filter((b) => RUNNABLE.has(b.lang))
+      .filter((b) => {
+        const p = plan(b);
+        return p.kind === 'skip' && !p.why;
+      });
     expect(silent.map((b) => `${b.file}:${b.line} (${b.lang}): run it, or say why not with <!-- docs-test: skip — why -->`)).toEqual([]);
   });
 
@@ -62,8 +67,10 @@ describe('the docs\' code blocks', () => {
     expect(hidden.map((b) => `${b.file}:${b.line}: commands in a \`\`\`${b.lang} block: make it \`\`\`sh`)).toEqual([]);
   });
 
-  it('show the recipes\' example files exactly as they are', () => {
-    const shown = allBlocks().map(plan).filter((p) => p.kind === 'example');
+  it("show the recipes' example files exactly as they are", () => {
+    const shown = allBlocks()
+      .map(plan)
+      .filter((p) => p.kind === 'example');
     expect(shown.map((p) => p.path).sort()).toEqual([
       'examples/jest-workers/jest.config.js',
       'examples/jest-workers/jest.global-setup.mjs',

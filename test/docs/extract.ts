@@ -53,7 +53,13 @@ export interface DocBlock {
 export const RUNNABLE = new Set(['sh', 'bash', 'ts', 'typescript', 'js', 'yaml']);
 export const SHELL = new Set(['sh', 'bash']);
 
-export const docFiles = (): string[] => ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+export const docFiles = (): string[] => [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 const DASH = /\s+—\s+/;
 
@@ -61,10 +67,18 @@ export function parseDirective(comment: string | undefined): Directive {
   const out: Directive = { omit: [], expect: [] };
   if (!comment) return out;
   // a part ends at a `;` that starts the next part, so a reason may hold `;` of its own
-  for (const raw of comment.split(/;\s*(?=skip\b|scratch|cwd=|needs-running-sandbox|receiver=|omit=|expect=|one-shell)/).map((p) => p.trim()).filter(Boolean)) {
+  for (const raw of comment
+    .split(/;\s*(?=skip\b|scratch|cwd=|needs-running-sandbox|receiver=|omit=|expect=|one-shell)/)
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [head, ...rest] = raw.split(DASH);
     const why = rest.join(' — ').trim();
-    if (head === 'skip') out.skip = why || (() => { throw new Error(`docs-test: skip needs a reason ("skip — why"): ${comment}`); })();
+    if (head === 'skip')
+      out.skip =
+        why ||
+        (() => {
+          throw new Error(`docs-test: skip needs a reason ("skip — why"): ${comment}`);
+        })();
     else if (head === 'needs-running-sandbox') out.needsSandbox = true;
     else if (head === 'scratch') out.scratch = true;
     else if (head === 'one-shell') out.oneShell = true;
@@ -72,7 +86,10 @@ export function parseDirective(comment: string | undefined): Directive {
     else if (head!.startsWith('receiver=')) out.receiver = Number(head!.slice(9));
     else if (head!.startsWith('omit=') && why) out.omit.push({ command: head!.slice(5).trim(), why });
     else if (raw.startsWith('expect=')) out.expect.push(raw.slice(7).trim());
-    else throw new Error(`docs-test: unknown part "${raw}" (skip — why; cwd=; scratch; needs-running-sandbox; receiver=; omit=<command> — why; expect=; one-shell)`);
+    else
+      throw new Error(
+        `docs-test: unknown part "${raw}" (skip — why; cwd=; scratch; needs-running-sandbox; receiver=; omit=<command> — why; expect=; one-shell)`,
+      );
   }
   return out;
 }
@@ -101,7 +118,9 @@ export function exampleFile(block: DocBlock): { path: string; body: string } | n
   if (!['ts', 'js'].includes(block.lang)) return null;
   const name = /^\/\/ ([\w.-]+\.(?:ts|js|mjs))\b/.exec(block.code)?.[1];
   if (!name) return null;
-  const path = readdirSync(join(root, 'examples')).map((dir) => join('examples', dir, name)).find((p) => existsSync(join(root, p)));
+  const path = readdirSync(join(root, 'examples'))
+    .map((dir) => join('examples', dir, name))
+    .find((p) => existsSync(join(root, p)));
   return path ? { path, body: block.code.slice(block.code.indexOf('\n') + 1) } : null;
 }
 

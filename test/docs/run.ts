@@ -108,7 +108,13 @@ export function npxShim(): Record<string, string> {
     writeFileSync(join(dir, 'npx'), NPX_SHIM);
     chmodSync(join(dir, 'npx'), 0o755);
     const npx = execFileSync('bash', ['-c', 'command -v npx'], { encoding: 'utf8' }).trim();
-    shim = { PATH: `${dir}:${process.env.PATH}`, DOCS_TEST_NODE: process.execPath, DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'), DOCS_TEST_NPX: npx, DOCS_TEST_VITEST_CACHE: DOCS_VITEST_CACHE };
+    shim = {
+      PATH: `${dir}:${process.env.PATH}`,
+      DOCS_TEST_NODE: process.execPath,
+      DOCS_TEST_BIN: join(root, 'bin', 'sandbox.js'),
+      DOCS_TEST_NPX: npx,
+      DOCS_TEST_VITEST_CACHE: DOCS_VITEST_CACHE,
+    };
   }
   return shim;
 }
@@ -140,7 +146,11 @@ export class Background {
   exited: number | null | undefined;
   private readonly child: ChildProcess;
 
-  constructor(readonly command: string, cwd: string, extra: Record<string, string>) {
+  constructor(
+    readonly command: string,
+    cwd: string,
+    extra: Record<string, string>,
+  ) {
     // its own process group: npx does not pass a signal on to the sandbox it runs
     this.child = spawn('bash', ['-c', command], { cwd, env: env(extra), detached: true });
     this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk));
@@ -150,7 +160,10 @@ export class Background {
 
   /** Until it printed `text` (or anything); fails at once if it exits first. */
   async printed(text?: string): Promise<void> {
-    await until(() => this.exited !== undefined || (text ? this.output.includes(text) : /\n/.test(this.output)), `"${this.command}" to print ${text ?? 'a line'}`);
+    await until(
+      () => this.exited !== undefined || (text ? this.output.includes(text) : /\n/.test(this.output)),
+      `"${this.command}" to print ${text ?? 'a line'}`,
+    );
     if (this.exited !== undefined) throw new Error(`"${this.command}" exited with ${this.exited}:\n${this.output}`);
   }
 
@@ -159,7 +172,9 @@ export class Background {
     if (this.exited === undefined) {
       try {
         process.kill(-this.child.pid!, 'SIGINT');
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
       await until(() => this.exited !== undefined, `"${this.command}" to stop`);
     }
     return this.exited ?? null;
@@ -176,7 +191,11 @@ export function startCommand(command: string, port: number): string {
 }
 
 /** The reader's app at localhost:3000: answers 200 and keeps what it received. */
-export async function receiver(): Promise<{ port: number; received: { path: string; headers: Record<string, unknown>; body: string }[]; close: () => Promise<void> }> {
+export async function receiver(): Promise<{
+  port: number;
+  received: { path: string; headers: Record<string, unknown>; body: string }[];
+  close: () => Promise<void>;
+}> {
   const received: { path: string; headers: Record<string, unknown>; body: string }[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';

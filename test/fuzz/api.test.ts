@@ -48,14 +48,20 @@ function requestFor(op: Operation, ids: fc.Arbitrary<string>, auth: fc.Arbitrary
     { arbitrary: fc.constant('application/json'), weight: 8 },
     { arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', ''), weight: 1 },
   );
-  const extra = fc.dictionary(fc.constantFrom('idempotency-key', 'x-request-id', 'x-workspace-id', 'accept-language', 'x-forwarded-for'), fc.string({ maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')), { maxKeys: 2 });
-  return fc.record({ segments, query: queryString(op, ids), body, contentType, auth, extra }).map(({ segments: seg, query, body: payload, contentType: type, auth: a, extra: x }) => {
-    let path = op.path;
-    names.forEach((name, i) => (path = path.replace(`{${name}}`, seg[i]!)));
-    const headers: Record<string, string> = { ...x, ...a };
-    if (payload !== undefined && type) headers['content-type'] = type;
-    return { method: op.method, url: query ? `${path}?${query}` : path, headers, ...(payload !== undefined ? { payload } : {}) };
-  });
+  const extra = fc.dictionary(
+    fc.constantFrom('idempotency-key', 'x-request-id', 'x-workspace-id', 'accept-language', 'x-forwarded-for'),
+    fc.string({ maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+    { maxKeys: 2 },
+  );
+  return fc
+    .record({ segments, query: queryString(op, ids), body, contentType, auth, extra })
+    .map(({ segments: seg, query, body: payload, contentType: type, auth: a, extra: x }) => {
+      let path = op.path;
+      names.forEach((name, i) => (path = path.replace(`{${name}}`, seg[i]!)));
+      const headers: Record<string, string> = { ...x, ...a };
+      if (payload !== undefined && type) headers['content-type'] = type;
+      return { method: op.method, url: query ? `${path}?${query}` : path, headers, ...(payload !== undefined ? { payload } : {}) };
+    });
 }
 
 function checkResponse(req: FuzzRequest, res: LightMyRequestResponse): void {
@@ -81,7 +87,9 @@ async function assertProperty(name: string, arbitrary: fc.Arbitrary<FuzzRequest>
   const result = await fc.check(fc.asyncProperty(arbitrary, run), { seed: SEED, numRuns, endOnFailure: true });
   if (result.failed) {
     const cause = (result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)).slice(0, 3000);
-    throw new Error(`fuzz ${name} failed (seed ${result.seed}, path ${result.counterexamplePath}); replay: FUZZ_SEED=${result.seed} npx vitest run test/fuzz\n${cause}\ncounterexample: ${fc.stringify(result.counterexample).slice(0, 2000)}`);
+    throw new Error(
+      `fuzz ${name} failed (seed ${result.seed}, path ${result.counterexamplePath}); replay: FUZZ_SEED=${result.seed} npx vitest run test/fuzz\n${cause}\ncounterexample: ${fc.stringify(result.counterexample).slice(0, 2000)}`,
+    );
   }
 }
 
@@ -92,7 +100,7 @@ async function healthy(t: TestSandbox): Promise<void> {
   expect((await t.request('GET', '/__sandbox/health', { key: null })).statusCode).toBe(200);
 }
 
-describe('fuzz: /v1 through one workspace\'s keys', () => {
+describe("fuzz: /v1 through one workspace's keys", () => {
   let t: TestSandbox;
   let operations: Operation[];
   let ids: fc.Arbitrary<string>;
@@ -108,7 +116,9 @@ describe('fuzz: /v1 through one workspace\'s keys', () => {
   const changedSince = (before: Map<string, string>) => {
     const after = otherWorkspace();
     const keys = new Set([...before.keys(), ...after.keys()]);
-    return [...keys].filter((k) => before.get(k) !== after.get(k)).map((k) => `${k}: ${(before.get(k) ?? 'absent').slice(0, 300)} -> ${(after.get(k) ?? 'absent').slice(0, 300)}`);
+    return [...keys]
+      .filter((k) => before.get(k) !== after.get(k))
+      .map((k) => `${k}: ${(before.get(k) ?? 'absent').slice(0, 300)} -> ${(after.get(k) ?? 'absent').slice(0, 300)}`);
   };
 
   beforeAll(async () => {
@@ -131,7 +141,15 @@ describe('fuzz: /v1 through one workspace\'s keys', () => {
     const auth: fc.Arbitrary<Record<string, string>> = fc.oneof(
       { arbitrary: fc.constant<Record<string, string>>({ authorization: `Bearer ${KEYS.liveFull}` }), weight: 8 },
       { arbitrary: fc.constant<Record<string, string>>({ authorization: `Bearer ${KEYS.liveRead}` }), weight: 1 },
-      { arbitrary: fc.constantFrom<Record<string, string>>({}, { authorization: 'Bearer' }, { authorization: `Bearer ${'x'.repeat(5000)}` }, { authorization: 'Basic Zm9vOmJhcg==' }), weight: 1 },
+      {
+        arbitrary: fc.constantFrom<Record<string, string>>(
+          {},
+          { authorization: 'Bearer' },
+          { authorization: `Bearer ${'x'.repeat(5000)}` },
+          { authorization: 'Basic Zm9vOmJhcg==' },
+        ),
+        weight: 1,
+      },
     );
     for (const op of operations) {
       await assertProperty(`${op.method} ${op.path}`, requestFor(op, ids, auth), async (req) => checkResponse(req, await send(t, req)));
@@ -160,7 +178,10 @@ describe('fuzz: /__sandbox control plane', () => {
   });
   afterAll(async () => {
     await t.sandbox.stop();
-    const top = [...figures.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
+    const top = [...figures.byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}:${n}`)
+      .join(' ');
     console.log(`fuzz figures: ${figures.cases} cases, ${figures.serverErrors} 5xx (seed ${SEED}, ${RUNS} runs per operation; statuses ${top})`);
   });
 
@@ -171,12 +192,17 @@ describe('fuzz: /__sandbox control plane', () => {
   it('never a 5xx, errors are {error} with the standard headers, the server stays healthy', async () => {
     const auth = fc.constant({});
     for (const op of operations) {
-      await assertProperty(`${op.method} ${op.path}`, requestFor(op, ids, auth), async (req) => {
-        checkResponse(req, await send(t, req));
-        // injected faults answer 5xx on purpose: never leave one behind for the next request
-        await t.request('DELETE', '/__sandbox/faults', { key: null });
-        // fewer runs here: an advance of years runs every hourly job on the way, and snapshots copy the state
-      }, Math.ceil(op.path.startsWith('/__sandbox/clock/') ? RUNS / 4 : (RUNS * 3) / 5));
+      await assertProperty(
+        `${op.method} ${op.path}`,
+        requestFor(op, ids, auth),
+        async (req) => {
+          checkResponse(req, await send(t, req));
+          // injected faults answer 5xx on purpose: never leave one behind for the next request
+          await t.request('DELETE', '/__sandbox/faults', { key: null });
+          // fewer runs here: an advance of years runs every hourly job on the way, and snapshots copy the state
+        },
+        Math.ceil(op.path.startsWith('/__sandbox/clock/') ? RUNS / 4 : (RUNS * 3) / 5),
+      );
 
       await healthy(t);
     }

@@ -39,7 +39,9 @@ export interface Operation {
 }
 
 /** Operations of an OpenAPI document, in document order. */
-export function operationsOf(doc: { paths: Record<string, Record<string, { parameters?: Operation['params']; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>> }): Operation[] {
+export function operationsOf(doc: {
+  paths: Record<string, Record<string, { parameters?: Operation['params']; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+}): Operation[] {
   const out: Operation[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
@@ -120,7 +122,10 @@ function fromSchemaBase(schema: JsonSchema, ids: fc.Arbitrary<string>, depth: nu
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(fromSchema(schema.items, ids, depth + 1, name), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, Math.max(schema.minItems ?? 0, 4)) });
+      return fc.array(fromSchema(schema.items, ids, depth + 1, name), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 4, Math.max(schema.minItems ?? 0, 4)),
+      });
     case 'object':
     default: {
       if (!schema.properties) return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
@@ -134,8 +139,10 @@ function fromSchemaBase(schema: JsonSchema, ids: fc.Arbitrary<string>, depth: nu
 function stringFor(schema: JsonSchema, ids: fc.Arbitrary<string>, name: string): fc.Arbitrary<string> {
   if (/id$/i.test(name) || /Ids?$/.test(name)) return fc.oneof(ids, fc.uuid());
   if (schema.format === 'uuid') return fc.uuid();
-  if (schema.format === 'date-time') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
-  if (schema.format === 'date') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  if (schema.format === 'date-time')
+    return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (schema.format === 'date')
+    return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.format === 'uri' || /url$/i.test(name)) return fc.oneof(fc.webUrl(), fc.constantFrom('http://127.0.0.1:9/hook', 'http://localhost:1/x'));
   if (schema.pattern) {
@@ -175,7 +182,13 @@ export function pathSegment(ids: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: ids, weight: 5 },
     { arbitrary: fc.uuid(), weight: 1 },
-    { arbitrary: fc.string({ maxLength: 30 }).filter((s) => s.length > 0).map(encode), weight: 2 },
+    {
+      arbitrary: fc
+        .string({ maxLength: 30 })
+        .filter((s) => s.length > 0)
+        .map(encode),
+      weight: 2,
+    },
     { arbitrary: fc.constantFrom('%00', '%ff%fe', 'a'.repeat(5000), '__proto__', 'constructor', '..', '%2e%2e', 'prod_', '😀'), weight: 1 },
   );
 }
@@ -185,11 +198,16 @@ export function queryString(op: Operation, ids: fc.Arbitrary<string>): fc.Arbitr
   const params = op.params.filter((p) => p.in === 'query');
   const value = (p: (typeof params)[number]) =>
     fc.oneof(
-      { arbitrary: fromSchema(p.schema, ids, 0, p.name).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')), weight: 3 },
-      { arbitrary: hostileValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')), weight: 1 },
+      { arbitrary: fromSchema(p.schema, ids, 0, p.name).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))), weight: 3 },
+      { arbitrary: hostileValue.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))), weight: 1 },
     );
   const pairs = fc.tuple(
-    ...params.map((p) => fc.option(value(p).map((v) => [p.name, v] as [string, string]), { nil: undefined })),
+    ...params.map((p) =>
+      fc.option(
+        value(p).map((v) => [p.name, v] as [string, string]),
+        { nil: undefined },
+      ),
+    ),
     fc.option(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'limit', 'extra', 'workspaceId'), fc.string({ maxLength: 10 })), { nil: undefined }),
   );
   return fc.tuple(pairs, fc.boolean()).map(([list, repeat]) => {

@@ -25,7 +25,10 @@ describe('waitForStdout', () => {
 
   it('rejects when the process exits without printing it, showing its stdout and stderr', async () => {
     const run = node(`console.log('listening elsewhere'); console.error('Port 4010 is already in use'); process.exitCode = 3`);
-    const error = await waitForStdout(run, 'Ctrl+C').then(() => null, (err: Error) => err);
+    const error = await waitForStdout(run, 'Ctrl+C').then(
+      () => null,
+      (err: Error) => err,
+    );
     expect(error?.message).toMatch(/stdout never contained "Ctrl\+C": the process exited \(code 3\)/);
     expect(error?.message).toContain('listening elsewhere');
     expect(error?.message).toContain('Port 4010 is already in use');
@@ -34,7 +37,10 @@ describe('waitForStdout', () => {
   it('rejects when the deadline passes while the process keeps running', async () => {
     const run = node(`console.log('still starting'); setTimeout(() => {}, 60_000)`);
     await waitForStdout(run, 'still starting');
-    const error = await waitForStdout(run, 'Ctrl+C', 200).then(() => null, (err: Error) => err);
+    const error = await waitForStdout(run, 'Ctrl+C', 200).then(
+      () => null,
+      (err: Error) => err,
+    );
     expect(error?.message).toMatch(/stdout never contained "Ctrl\+C": still missing after 200 ms/);
     expect(error?.message).toContain('still starting');
     expect(run.child.exitCode).toBeNull();

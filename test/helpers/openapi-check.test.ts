@@ -21,7 +21,11 @@ const TINY = JSON.stringify({
   paths: { '/holders/{id}': { get: { responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Holder' } } } } } } } },
   components: {
     schemas: {
-      Holder: { type: 'object', required: ['quote'], properties: { quote: { nullable: true, allOf: [{ $ref: '#/components/schemas/Quote' }], type: 'object' } } },
+      Holder: {
+        type: 'object',
+        required: ['quote'],
+        properties: { quote: { nullable: true, allOf: [{ $ref: '#/components/schemas/Quote' }], type: 'object' } },
+      },
       Quote: { type: 'object', required: ['total'], properties: { total: { type: 'number' } } },
     },
   },

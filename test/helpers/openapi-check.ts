@@ -23,7 +23,15 @@ const resolved = (doc: Document, response: Response | undefined): Response | und
   response?.$ref ? doc.components.responses?.[response.$ref.replace('#/components/responses/', '')] : response;
 
 const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false });
-const compiled = new Map<string, { routes: { regex: RegExp; params: number; path: string }[]; doc: Document; validators: Map<string, ValidateFunction>; asJsonSchema: (schema: unknown) => unknown }>();
+const compiled = new Map<
+  string,
+  {
+    routes: { regex: RegExp; params: number; path: string }[];
+    doc: Document;
+    validators: Map<string, ValidateFunction>;
+    asJsonSchema: (schema: unknown) => unknown;
+  }
+>();
 let documents = 0;
 
 function prepare(docText: string) {
@@ -31,7 +39,11 @@ function prepare(docText: string) {
   if (!entry) {
     const doc = JSON.parse(docText) as Document;
     const routes = Object.keys(doc.paths)
-      .map((path) => ({ path, params: (path.match(/\{/g) ?? []).length, regex: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`) }))
+      .map((path) => ({
+        path,
+        params: (path.match(/\{/g) ?? []).length,
+        regex: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+      }))
       .sort((a, b) => a.params - b.params);
     entry = { doc, routes, validators: new Map(), asJsonSchema: componentsOnce(doc) };
     compiled.set(docText, entry);
@@ -71,7 +83,15 @@ function componentsOnce(doc: Document): (schema: unknown) => unknown {
  * A problem with this answer, or null when the document describes it. `parse` reads the body's
  * JSON (the test helper passes one that keeps the value for the test's own `res.json()`).
  */
-export function undocumentedAnswer(docText: string, method: string, url: string, status: number, contentType: string | undefined, body: string, parse: (text: string) => unknown = JSON.parse): string | null {
+export function undocumentedAnswer(
+  docText: string,
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | undefined,
+  body: string,
+  parse: (text: string) => unknown = JSON.parse,
+): string | null {
   const { doc, routes, validators, asJsonSchema } = prepare(docText);
   const raw = url.split('?')[0]!;
   let pathname = raw;
@@ -85,7 +105,8 @@ export function undocumentedAnswer(docText: string, method: string, url: string,
   const operation = doc.paths[route.path]![method.toLowerCase()];
   if (!operation) return null;
   const documented = resolved(doc, operation.responses[String(status)] ?? operation.responses.default);
-  if (!documented) return `${method} ${route.path} answered ${status}, which the OpenAPI document does not list (${Object.keys(operation.responses).join(', ')})`;
+  if (!documented)
+    return `${method} ${route.path} answered ${status}, which the OpenAPI document does not list (${Object.keys(operation.responses).join(', ')})`;
   const schema = documented.content?.['application/json']?.schema;
   if (!schema || !contentType?.includes('application/json')) return null;
   const key = `${method} ${route.path} ${status}`;

@@ -16,7 +16,11 @@ export const KEYS = {
 
 export interface TestSandbox {
   sandbox: Sandbox;
-  request(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; payload?: string }): Promise<LightMyRequestResponse>;
+  request(
+    method: string,
+    path: string,
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; payload?: string },
+  ): Promise<LightMyRequestResponse>;
   liveWorkspaceId: string;
   sandboxWorkspaceId: string;
 }
@@ -65,7 +69,15 @@ export async function testSandbox(options: SandboxOptions = {}, resources: reado
       }
       return sandbox.app.inject(inject).then((res) => {
         if (res.headers['x-sandbox-fault']) return res; // an injected fault answers what the user asked for
-        const problem = undocumentedAnswer(sandbox.context.routes.document(), method, path, res.statusCode, res.headers['content-type'] as string | undefined, res.body, parsedOnceFor(res));
+        const problem = undocumentedAnswer(
+          sandbox.context.routes.document(),
+          method,
+          path,
+          res.statusCode,
+          res.headers['content-type'] as string | undefined,
+          res.body,
+          parsedOnceFor(res),
+        );
         if (problem) throw new Error(problem);
         return res;
       });

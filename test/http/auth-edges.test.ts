@@ -76,14 +76,18 @@ describe('what each kind of key is called', () => {
   });
 
   it('a record created with the internal key says it was created by internal', async () => {
-    const res = await t.request('POST', '/v1/forms', { key: INTERNAL, headers: { 'x-workspace-id': t.liveWorkspaceId }, body: { name: 'by service', fields: [] } });
+    const res = await t.request('POST', '/v1/forms', {
+      key: INTERNAL,
+      headers: { 'x-workspace-id': t.liveWorkspaceId },
+      body: { name: 'by service', fields: [] },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().created_by).toBe('internal');
   });
 });
 
 describe('keys whose workspace is gone', () => {
-  it("deleting a workspace makes its keys, and its organization keys, unknown: 401 UNKNOWN_KEY, and nothing on stderr", async () => {
+  it('deleting a workspace makes its keys, and its organization keys, unknown: 401 UNKNOWN_KEY, and nothing on stderr', async () => {
     const ws = await createdWorkspace(t, 'doomed');
     const org = await issueKey(t, await orgOf(t, ws.id), { scopes: ['products:read'] }, ws.keys[0]!.key);
     expect((await t.request('GET', '/v1/products?limit=1', { key: ws.keys[0]!.key })).statusCode).toBe(200);
@@ -195,7 +199,11 @@ describe('the key index across writes', () => {
     const usedAt = (await t.request('GET', `/__sandbox/workspaces/${t.liveWorkspaceId}/clock`, { key: null })).json().data.now as string;
     expect((await t.request('GET', '/v1/products?limit=1', { key: org.key })).statusCode).toBe(200);
     expect((await t.request('POST', '/v1/forms', { body: { name: 'unrelated write', fields: [] } })).statusCode).toBe(201);
-    const listed = (await t.request('GET', `/v1/organizations/${await orgOf(t, t.liveWorkspaceId)}/api-keys`)).json().data as { id: string; createdAt: string; lastUsedAt: string }[];
+    const listed = (await t.request('GET', `/v1/organizations/${await orgOf(t, t.liveWorkspaceId)}/api-keys`)).json().data as {
+      id: string;
+      createdAt: string;
+      lastUsedAt: string;
+    }[];
     const shown = listed.find((k) => k.id === org.id)!;
     expect(shown.lastUsedAt).toBe(usedAt);
     expect(shown.lastUsedAt).not.toBe(shown.createdAt);

@@ -111,7 +111,10 @@ describe('keys after the state is replaced (issue 28)', () => {
   it('a key that exists only in imported state authenticates right after PUT /__sandbox/state', async () => {
     const other = await testSandbox({ enforceRateLimits: false });
     try {
-      const created = await other.request('POST', `/__sandbox/workspaces/${other.liveWorkspaceId}/keys`, { key: null, body: { name: 'imported', scopes: null } });
+      const created = await other.request('POST', `/__sandbox/workspaces/${other.liveWorkspaceId}/keys`, {
+        key: null,
+        body: { name: 'imported', scopes: null },
+      });
       expect(created.statusCode).toBe(201);
       const { key } = created.json().data as { key: string };
       const exported = await other.request('GET', '/__sandbox/state', { key: null });

@@ -69,7 +69,12 @@ describe('bad requests get a clear 4xx with the documented error body, never a 5
   });
 
   it('unknown routes get a JSON 404', async () => {
-    for (const [method, path] of [['GET', '/v1/unknown'], ['DELETE', '/v1/products'], ['GET', '/v2/products'], ['POST', '/']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/unknown'],
+      ['DELETE', '/v1/products'],
+      ['GET', '/v2/products'],
+      ['POST', '/'],
+    ] as const) {
       const res = await t.request(method, path);
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toMatch(/not found/);
@@ -109,7 +114,11 @@ describe('bad requests get a clear 4xx with the documented error body, never a 5
       ['POST', '/v1/forms', { payload: '{"__proto__": {"polluted": true}, "name": "x", "fields": []}', headers: { 'content-type': 'application/json' } }],
       ['POST', '/v1/forms', { payload: '{"constructor": {"prototype": {"x": 1}}}', headers: { 'content-type': 'application/json' } }],
       ['POST', '/v1/forms', { payload: '\u0000\u0001', headers: { 'content-type': 'application/json' } }],
-      ['POST', '/v1/forms', { payload: JSON.stringify({ name: 'x', fields: [], settings: { redirect_url: 'not a url' } }), headers: { 'content-type': 'application/json' } }],
+      [
+        'POST',
+        '/v1/forms',
+        { payload: JSON.stringify({ name: 'x', fields: [], settings: { redirect_url: 'not a url' } }), headers: { 'content-type': 'application/json' } },
+      ],
       ['POST', '/v1/forms', { payload: '{}', headers: { 'content-type': 'application/json; charset=latin1' } }],
       ['PATCH', '/v1/products', { payload: '{}', headers: { 'content-type': 'application/json' } }],
       ['GET', '/v1/products', { headers: { authorization: 'Bearer' } }],

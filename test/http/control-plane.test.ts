@@ -49,7 +49,18 @@ describe('control plane /__sandbox', () => {
   it('GET /workspaces/:id/export returns every record keyed by collection, without secrets', async () => {
     const res = await control('GET', `/workspaces/${t.liveWorkspaceId}/export`);
     const data = res.json().data;
-    for (const name of ['products', 'departures', 'people', 'policies', 'galleryFolders', 'galleryFiles', 'organizations', 'collections', 'bookings', 'forms']) {
+    for (const name of [
+      'products',
+      'departures',
+      'people',
+      'policies',
+      'galleryFolders',
+      'galleryFiles',
+      'organizations',
+      'collections',
+      'bookings',
+      'forms',
+    ]) {
       expect(Array.isArray(data[name]), name).toBe(true);
     }
     expect(data.products.length).toBeGreaterThanOrEqual(120);
@@ -71,7 +82,9 @@ describe('control plane /__sandbox', () => {
   it('serves the OpenAPI document, marking inferred operations', async () => {
     const doc = (await control('GET', '/openapi.json')).json();
     expect(doc.openapi).toBe('3.0.3');
-    expect(doc.paths['/v1/products'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'offset', 'status', 'type', 'sort']));
+    expect(doc.paths['/v1/products'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['limit', 'offset', 'status', 'type', 'sort']),
+    );
     expect(doc.paths['/v1/products/{id}'].get['x-sandbox-inferred']).toBe(true);
     expect(JSON.stringify(doc.paths['/v1/products'].get.responses['200'])).toContain('x-sandbox-inferred');
     expect(doc.paths['/v1/products'].get['x-required-scope']).toBe('products:read');

@@ -22,7 +22,12 @@ const reasonOf = (res: { headers: Record<string, unknown> }) => String(res.heade
 
 describe('the control token', () => {
   it('is taken from X-Sandbox-Token or an Authorization Bearer, the scheme in any case', async () => {
-    for (const headers of <Record<string, string>[]>[{ 'x-sandbox-token': TOKEN }, { authorization: `Bearer ${TOKEN}` }, { authorization: `bearer ${TOKEN}` }, { authorization: `BEARER ${TOKEN}` }]) {
+    for (const headers of <Record<string, string>[]>[
+      { 'x-sandbox-token': TOKEN },
+      { authorization: `Bearer ${TOKEN}` },
+      { authorization: `bearer ${TOKEN}` },
+      { authorization: `BEARER ${TOKEN}` },
+    ]) {
       expect((await get('/__sandbox/health', headers)).statusCode, JSON.stringify(headers)).toBe(200);
     }
   });
@@ -35,7 +40,11 @@ describe('the control token', () => {
   });
 
   it('wrong: 401, the reason says the token does not match', async () => {
-    for (const headers of <Record<string, string>[]>[{ 'x-sandbox-token': 'wrong-token' }, { authorization: 'Bearer wrong-token' }, { 'x-sandbox-token': `${TOKEN}x` }]) {
+    for (const headers of <Record<string, string>[]>[
+      { 'x-sandbox-token': 'wrong-token' },
+      { authorization: 'Bearer wrong-token' },
+      { 'x-sandbox-token': `${TOKEN}x` },
+    ]) {
       const res = await get('/__sandbox/health', headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(401);
       expect(reasonOf(res)).toMatch(/^CONTROL_TOKEN_REQUIRED the control token sent does not match/);
@@ -93,7 +102,9 @@ describe('the guards come before the token', () => {
       payload: 'x',
     });
     expect(res.statusCode).toBe(415);
-    expect(res.json().error).toMatch(/^Unsupported Content-Type "text\/plain": .*curl -X POST -H 'content-type: application\/json' http:\/\/box\.internal:4010\/__sandbox\/reset$/);
+    expect(res.json().error).toMatch(
+      /^Unsupported Content-Type "text\/plain": .*curl -X POST -H 'content-type: application\/json' http:\/\/box\.internal:4010\/__sandbox\/reset$/,
+    );
   });
 
   it('the URL in that example is cut at 200 characters of path', async () => {
@@ -154,7 +165,8 @@ describe('a request without a Host (HTTP/1.0)', () => {
     try {
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = connect(listening.port, '127.0.0.1', () =>
-          socket.end('POST /__sandbox/reset?x=1 HTTP/1.0\r\nContent-Type: text/plain\r\nContent-Length: 1\r\n\r\nx'));
+          socket.end('POST /__sandbox/reset?x=1 HTTP/1.0\r\nContent-Type: text/plain\r\nContent-Length: 1\r\n\r\nx'),
+        );
         let text = '';
         socket.setEncoding('utf8');
         socket.on('data', (chunk: string) => (text += chunk));

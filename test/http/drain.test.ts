@@ -38,17 +38,26 @@ const gatedResource: ResourceModule = {
   name: 'gated',
   collections: [],
   routes(app, ctx) {
-    app.post('/gated', {
-      schema: { body: z.object({ text: z.string() }), response: { 201: NoteSchema, ...errorResponses } },
-      config: { scope: 'notes:write', inferred: true, summary: 'A create held until the test opens its gate' },
-    }, async (request, reply) => {
-      gate.arrived++;
-      await gate.opened;
-      const note = { id: newId(NOTES), text: request.body.text, createdAt: ctx.clock.iso() };
-      const write = await NOTES.in(ctx.store).put(request.principal.workspace.id, note).then(() => 'stored', (err: Error) => err.message);
-      gate.after.push({ cut: wasCut(request.raw), write });
-      return reply.code(201).send(note);
-    });
+    app.post(
+      '/gated',
+      {
+        schema: { body: z.object({ text: z.string() }), response: { 201: NoteSchema, ...errorResponses } },
+        config: { scope: 'notes:write', inferred: true, summary: 'A create held until the test opens its gate' },
+      },
+      async (request, reply) => {
+        gate.arrived++;
+        await gate.opened;
+        const note = { id: newId(NOTES), text: request.body.text, createdAt: ctx.clock.iso() };
+        const write = await NOTES.in(ctx.store)
+          .put(request.principal.workspace.id, note)
+          .then(
+            () => 'stored',
+            (err: Error) => err.message,
+          );
+        gate.after.push({ cut: wasCut(request.raw), write });
+        return reply.code(201).send(note);
+      },
+    );
   },
 };
 
@@ -97,7 +106,11 @@ describe('sandbox.stop() drains the requests in flight', () => {
     for (const a of all) expect(a.headers.connection).toBe('close');
     expect(await stopped).toEqual({ drained: 10, cut: 0, refused: 0 });
     expect(gate.after.every((a) => a.write === 'stored' && !a.cut)).toBe(true);
-    expect(liveNotes(s).map((n) => n.text).sort()).toEqual(all.map((a) => a.body.text).sort());
+    expect(
+      liveNotes(s)
+        .map((n) => n.text)
+        .sort(),
+    ).toEqual(all.map((a) => a.body.text).sort());
   });
 
   it('refuses new connections once the stop began', async () => {
@@ -105,7 +118,10 @@ describe('sandbox.stop() drains the requests in flight', () => {
     const held = post(s, 'held');
     await until(() => gate.arrived === 1, 'the request to reach its handler');
     const stopped = s.stop();
-    const late = await fetch(`${s.url}/__sandbox/health`).then((res) => `HTTP ${res.status}`, (err: Error & { cause?: { code?: string } }) => err.cause?.code);
+    const late = await fetch(`${s.url}/__sandbox/health`).then(
+      (res) => `HTTP ${res.status}`,
+      (err: Error & { cause?: { code?: string } }) => err.cause?.code,
+    );
     expect(late).toBe('ECONNREFUSED');
     gate.open();
     expect((await held).status).toBe(201);
@@ -121,7 +137,9 @@ describe('sandbox.stop() drains the requests in flight', () => {
     const answer = await held;
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual({ error: 'Service unavailable: the sandbox is stopping', code: 'SANDBOX_STOPPING' });
-    expect(answer.headers['x-sandbox-reason']).toMatch(/^SANDBOX_STOPPING the request was still running at the stop deadline \(50 ms: stopTimeoutMs, --stop-timeout\)/);
+    expect(answer.headers['x-sandbox-reason']).toMatch(
+      /^SANDBOX_STOPPING the request was still running at the stop deadline \(50 ms: stopTimeoutMs, --stop-timeout\)/,
+    );
     expect(answer.headers['x-request-id']).toEqual(expect.any(String));
     expect(answer.headers.connection).toBe('close');
     // the abandoned handler runs on once released: it knows it was cut, and the closed store refuses its write

@@ -81,10 +81,17 @@ describe('Idempotency-Key on POST (Common request rules)', () => {
     for (const key of ['k', 'k'.repeat(255), 'k'.repeat(256)]) {
       const res = await t.request('POST', '/v1/forms', { body: form(`ok ${key.length}`), headers: { 'idempotency-key': key } });
       expect(res.statusCode).toBe(201);
-      expect(res.headers['x-sandbox-warning']).toBe(key.length > 255 ? 'INFERRED_LIMIT: Idempotency-Key is 256 characters, the sandbox infers at most 255 (the API description says "any unique string")' : undefined);
+      expect(res.headers['x-sandbox-warning']).toBe(
+        key.length > 255
+          ? 'INFERRED_LIMIT: Idempotency-Key is 256 characters, the sandbox infers at most 255 (the API description says "any unique string")'
+          : undefined,
+      );
     }
     expect(records()).toBe(3);
-    for (const [key, error] of [['', /1 to 255 characters/], ['k'.repeat(1025), /at most 1024 characters/]] as const) {
+    for (const [key, error] of [
+      ['', /1 to 255 characters/],
+      ['k'.repeat(1025), /at most 1024 characters/],
+    ] as const) {
       const res = await t.request('POST', '/v1/forms', { body: form(`refused ${key.length}`), headers: { 'idempotency-key': key } });
       expect(res.statusCode, `a key of ${key.length} characters`).toBe(400);
       expect(res.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_INVALID', error: expect.stringMatching(error) });
@@ -138,7 +145,8 @@ describe('the idempotency purge service (src/core/idempotency-purge.ts)', () => 
     const state = (await t.request('GET', '/__sandbox/state', { key: null })).json();
     const rows = state.collections.idempotency[t.liveWorkspaceId];
     expect(rows['k-import']).toMatchObject({ id: 'k-import', method: 'POST', path: '/v1/forms', statusCode: 201 });
-    const put = (body: unknown) => t!.request('PUT', '/__sandbox/state', { key: null, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const put = (body: unknown) =>
+      t!.request('PUT', '/__sandbox/state', { key: null, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     const bad = structuredClone(state);
     bad.collections.idempotency[t.liveWorkspaceId]['k-import'].statusCode = 'created';
     const refused = await put(bad);
@@ -152,7 +160,7 @@ describe('the idempotency purge service (src/core/idempotency-purge.ts)', () => 
 });
 
 describe('a replayed refusal says why (issue 24)', () => {
-  it('a retry that replays a saved 404 carries the first answer\'s reason, marked as a replay', async () => {
+  it("a retry that replays a saved 404 carries the first answer's reason, marked as a replay", async () => {
     t = await testSandbox({ enforceRateLimits: false });
     const headers = { 'idempotency-key': 'book-missing-departure' };
     const body = { departureId: 'dept_00000000-0000-4000-8000-000000000000', adults: 1 };

@@ -78,7 +78,9 @@ describe('GET /v1/products (API description, Products; Envelopes)', () => {
     const get = async () => (await fast.request('GET', '/v1/products?limit=5&sort=title', { key: KEYS.liveFull })).json();
     const before = await get();
     const target = before.data[0];
-    await fast.sandbox.store.commit([{ type: 'put', collection: 'products', workspaceId: fast.liveWorkspaceId, row: { ...target, title: '000 Renamed tour' } }]);
+    await fast.sandbox.store.commit([
+      { type: 'put', collection: 'products', workspaceId: fast.liveWorkspaceId, row: { ...target, title: '000 Renamed tour' } },
+    ]);
     const after = await get();
     expect(after.data[0]).toMatchObject({ id: target.id, title: '000 Renamed tour' });
     await fast.sandbox.reset();

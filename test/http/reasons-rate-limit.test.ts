@@ -60,16 +60,26 @@ describe('429 reasons', () => {
     await post('/rate-limits/exhaust', { workspaceId: live });
     const minute = await firstRefusal(KEYS.liveFull, 1);
     expect(minute.logged).toBe(minute.reason);
-    expect(minute.reason).toMatch(new RegExp(`^RATE_LIMIT_MINUTE workspace ${live} \\(live: 3000/min, burst 30/s\\) used its 3000 requests of this minute; the window resets at 2026-01-15T09:01:00.000Z\\. The clock is manual and frozen`));
+    expect(minute.reason).toMatch(
+      new RegExp(
+        `^RATE_LIMIT_MINUTE workspace ${live} \\(live: 3000/min, burst 30/s\\) used its 3000 requests of this minute; the window resets at 2026-01-15T09:01:00.000Z\\. The clock is manual and frozen`,
+      ),
+    );
     await post(`/workspaces/${live}/clock/advance`, { ms: 60_000 });
 
     const exported = await j(fetch(`${s.controlUrl}/workspaces/${live}/export`));
     const org = exported.data.organizations[0].id;
-    const created = await j(post(`/v1/organizations/${org}/api-keys`, { scopes: ['products:read'], rateLimitPolicy: { rps: 100, rpm: 600, burst: 2 } }, KEYS.liveFull));
+    const created = await j(
+      post(`/v1/organizations/${org}/api-keys`, { scopes: ['products:read'], rateLimitPolicy: { rps: 100, rpm: 600, burst: 2 } }, KEYS.liveFull),
+    );
     const burst = await firstRefusal(created.data.key);
     expect(burst.at).toBe(2);
     expect(burst.logged).toBe(burst.reason);
-    expect(burst.reason).toMatch(new RegExp(`^RATE_LIMIT_BURST organization key org_${created.data.keyPrefix}\\.\\.\\. \\(rpm 600, burst 2, rps 100\\) used its burst of 2; the next token comes at \\S+Z\\. The clock is manual and frozen: .* \\{"ms":100\\}`));
+    expect(burst.reason).toMatch(
+      new RegExp(
+        `^RATE_LIMIT_BURST organization key org_${created.data.keyPrefix}\\.\\.\\. \\(rpm 600, burst 2, rps 100\\) used its burst of 2; the next token comes at \\S+Z\\. The clock is manual and frozen: .* \\{"ms":100\\}`,
+      ),
+    );
   });
 
   it('suspension: until when, and how to turn it off', async () => {
@@ -79,7 +89,11 @@ describe('429 reasons', () => {
     const r = await firstRefusal(KEYS.sandboxFull, 1);
     expect(r.body).toBe('{"error":"Rate limit exceeded","retry_after":300}');
     expect(r.logged).toBe(r.reason);
-    expect(r.reason).toMatch(new RegExp(`^SUSPENDED workspace ${ws} is suspended until 2026-01-15T09:05:00.000Z \\(this 429 was one too many: more than 1 429s within 60 s; PUT /__sandbox/suspension \\{"enabled":false\\} turns suspension off\\)\\. The clock is manual and frozen`));
+    expect(r.reason).toMatch(
+      new RegExp(
+        `^SUSPENDED workspace ${ws} is suspended until 2026-01-15T09:05:00.000Z \\(this 429 was one too many: more than 1 429s within 60 s; PUT /__sandbox/suspension \\{"enabled":false\\} turns suspension off\\)\\. The clock is manual and frozen`,
+      ),
+    );
   });
 
   it('a real clock is never called frozen', () => {

@@ -38,7 +38,11 @@ function call(method: string, path: string, opts: { key?: string | null; authori
   if (opts.authorization !== undefined) headers.authorization = opts.authorization;
   else if (opts.key !== null) headers.authorization = `Bearer ${opts.key ?? KEYS.liveFull}`;
   if (opts.body !== undefined) headers['content-type'] ??= 'application/json';
-  return fetch(`${s.url}${path}`, { method, headers, ...(opts.body !== undefined ? { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) } : {}) });
+  return fetch(`${s.url}${path}`, {
+    method,
+    headers,
+    ...(opts.body !== undefined ? { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) } : {}),
+  });
 }
 
 /** The refusal: status, exact body text, the header, and the request log's entry of that request. */
@@ -88,13 +92,17 @@ describe('401: why the key was refused', () => {
     expect(r.reason).toBe("UNKNOWN_KEY no key matches tcs_live_aurora_...; the keys are in `sandbox keys list` and the inspector's Keys view");
     expect(r.reason).not.toContain(sent);
     const junk = await refusal('GET', '/v1/products', { key: 'abcdefghijkl' });
-    expect(junk.reason).toBe("UNKNOWN_KEY no key matches abcdef... (12 characters); it does not look like a key the sandbox issues (tcs_live_..., tcs_test_..., org_...); the keys are in `sandbox keys list` and the inspector's Keys view");
+    expect(junk.reason).toBe(
+      "UNKNOWN_KEY no key matches abcdef... (12 characters); it does not look like a key the sandbox issues (tcs_live_..., tcs_test_..., org_...); the keys are in `sandbox keys list` and the inspector's Keys view",
+    );
     expect((await refusal('GET', '/v1/products', { key: 'undefined' })).reason).toMatch(/^UNKNOWN_KEY the key sent is the text "undefined"/);
   });
 
   it('a revoked workspace key: when, and by what', async () => {
     const live = s.workspaces.find((w) => w.mode === 'live')!.id;
-    const created = (await j(fetch(`${s.controlUrl}/workspaces/${live}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"gone"}' }))).data;
+    const created = (
+      await j(fetch(`${s.controlUrl}/workspaces/${live}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"gone"}' }))
+    ).data;
     const revoked = (await j(fetch(`${s.controlUrl}/keys/${created.id}`, { method: 'DELETE' }))).data;
     const r = await refusal('GET', '/v1/products', { key: created.key });
     expect(r).toMatchObject({ status: 401, body: '{"error":"Unauthorized"}' });
@@ -118,7 +126,9 @@ describe('401: why the key was refused', () => {
     await fetch(`${s.controlUrl}/workspaces/${live}/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":120000}' });
     const r = await refusal('GET', '/v1/products', { key: key.key });
     expect(r).toMatchObject({ status: 401, body: '{"error":"Unauthorized"}' });
-    expect(r.reason).toBe(`KEY_EXPIRED key org_${key.keyPrefix}... expired at ${expiresAt} by the clock of workspace ${live} (manual), which reads ${new Date(now + 120_000).toISOString()}`);
+    expect(r.reason).toBe(
+      `KEY_EXPIRED key org_${key.keyPrefix}... expired at ${expiresAt} by the clock of workspace ${live} (manual), which reads ${new Date(now + 120_000).toISOString()}`,
+    );
   });
 });
 
@@ -141,7 +151,9 @@ describe("403 and an organization key's product list", () => {
     expect((await call('GET', `/v1/products/${liveProducts[0]}`, { key: key.key })).status).toBe(200);
     const other = await refusal('GET', `/v1/products/${liveProducts[1]}`, { key: key.key });
     expect(other).toMatchObject({ status: 404, body: '{"error":"Product not found"}' });
-    expect(other.reason).toBe(`OUTSIDE_KEY_PRODUCTS product ${liveProducts[1]} is not among the 1 product organization key org_${key.keyPrefix}... may use (its productIds)`);
+    expect(other.reason).toBe(
+      `OUTSIDE_KEY_PRODUCTS product ${liveProducts[1]} is not among the 1 product organization key org_${key.keyPrefix}... may use (its productIds)`,
+    );
     const ghost = `prod_${randomUUID()}`;
     const none = await refusal('GET', `/v1/products/${ghost}`, { key: key.key });
     expect(none.reason).toBe(other.reason.replace(liveProducts[1]!, ghost));
@@ -182,7 +194,11 @@ describe('409, 422, 400, 413, 415', () => {
     const r = await refusal('POST', '/v1/forms', { body: { name: 'B', fields: [] }, headers: { 'idempotency-key': key } });
     expect(r.status).toBe(422);
     expect(JSON.parse(r.body)).toEqual({ error: 'Idempotency-Key was already used with a different request; use a new key', code: 'IDEMPOTENCY_KEY_REUSED' });
-    expect(r.reason).toMatch(new RegExp(`^IDEMPOTENCY_KEY_REUSED Idempotency-Key "${key}" was first used at \\S+Z \\(answered 201; kept until \\S+Z\\): same method and path, another body$`));
+    expect(r.reason).toMatch(
+      new RegExp(
+        `^IDEMPOTENCY_KEY_REUSED Idempotency-Key "${key}" was first used at \\S+Z \\(answered 201; kept until \\S+Z\\): same method and path, another body$`,
+      ),
+    );
   });
 
   it('409: the state that conflicts', async () => {
@@ -220,7 +236,6 @@ describe('more refusals', () => {
     expect(other.reason).toBe(`OTHER_WORKSPACE workspaceId must be the key's own workspace, ${live}`);
   });
 
-
   it('a key of a deleted workspace is gone with it: no key matches', async () => {
     const created = await j(fetch(`${s.controlUrl}/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     const key = created.data.keys[0].key as string;
@@ -234,13 +249,17 @@ describe('more refusals', () => {
 
 describe('fault rules', () => {
   const addFault = async (rule: Record<string, unknown>) =>
-    (await j(fetch(`${s.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) }))).data as { id: string };
+    (await j(fetch(`${s.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) }))).data as {
+      id: string;
+    };
 
   it("an answer names the rule; the rule's body is sent as given", async () => {
     const rule = await addFault({ path: '/v1/people/*', status: 503, body: { error: 'down' }, times: 2 });
     const r = await refusal('GET', `/v1/people/ppl_${randomUUID()}`);
     expect(r).toMatchObject({ status: 503, body: '{"error":"down"}' });
-    expect(r.reason).toBe(`FAULT_INJECTED fault rule ${rule.id} answered 503 (1 more use; DELETE /__sandbox/faults/${rule.id} or \`sandbox fault clear ${rule.id}\` removes it)`);
+    expect(r.reason).toBe(
+      `FAULT_INJECTED fault rule ${rule.id} answered 503 (1 more use; DELETE /__sandbox/faults/${rule.id} or \`sandbox fault clear ${rule.id}\` removes it)`,
+    );
     await fetch(`${s.controlUrl}/faults/${rule.id}`, { method: 'DELETE' });
   });
 
@@ -254,7 +273,9 @@ describe('fault rules', () => {
       entry = log.find((e) => e.path === '/v1/forms' && e.status === 0);
       if (!entry) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(entry?.reason).toBe(`FAULT_DROPPED fault rule ${rule.id} dropped the connection (0 more uses; DELETE /__sandbox/faults/${rule.id} or \`sandbox fault clear ${rule.id}\` removes it)`);
+    expect(entry?.reason).toBe(
+      `FAULT_DROPPED fault rule ${rule.id} dropped the connection (0 more uses; DELETE /__sandbox/faults/${rule.id} or \`sandbox fault clear ${rule.id}\` removes it)`,
+    );
   });
 });
 

@@ -30,7 +30,11 @@ describe('maskAuthorization', () => {
 describe('the request log of a refused request', () => {
   it('a Token request: the scheme kept, the key and workspace named, its body kept', async () => {
     const body = { departureId: 'dept_5b78b736-b475-4c84-867e-1b9b3be56fac', adults: 2 };
-    const res = await t.request('POST', '/v1/bookings', { key: null, body, headers: { authorization: `Token ${KEYS.sandboxFull}`, 'x-request-id': 'req-token' } });
+    const res = await t.request('POST', '/v1/bookings', {
+      key: null,
+      body,
+      headers: { authorization: `Token ${KEYS.sandboxFull}`, 'x-request-id': 'req-token' },
+    });
     expect(res.statusCode).toBe(401);
     const entry = await logged('req-token');
     expect(entry).toMatchObject({ status: 401, workspaceId: t.sandboxWorkspaceId, keyPrefix: FIXTURE_PREFIX });

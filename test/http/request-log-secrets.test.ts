@@ -18,15 +18,30 @@ const control = async (path: string) => (await t.request('GET', `/__sandbox${pat
 
 describe('the request log keeps no secret', () => {
   it('of an answer, a header or a URL; it shows each as its kind and length', async () => {
-    const created = await t.request('POST', `/v1/organizations/${ORGANIZATION}/api-keys`, { key: KEYS.sandboxFull, body: { scopes: [] }, headers: { 'x-request-id': 'req-org-key' } });
+    const created = await t.request('POST', `/v1/organizations/${ORGANIZATION}/api-keys`, {
+      key: KEYS.sandboxFull,
+      body: { scopes: [] },
+      headers: { 'x-request-id': 'req-org-key' },
+    });
     expect(created.statusCode).toBe(201);
     const orgKey = (created.json() as { data: { key: string } }).data.key;
-    const subscription = await t.request('POST', '/v1/webhooks/subscriptions', { key: KEYS.sandboxFull, body: { url: 'http://127.0.0.1:9/hooks', events: ['booking.created'] }, headers: { 'x-request-id': 'req-subscription' } });
+    const subscription = await t.request('POST', '/v1/webhooks/subscriptions', {
+      key: KEYS.sandboxFull,
+      body: { url: 'http://127.0.0.1:9/hooks', events: ['booking.created'] },
+      headers: { 'x-request-id': 'req-subscription' },
+    });
     const secret = (subscription.json() as { data: { secret: string } }).data.secret;
-    const inUrl = await t.request('GET', `/v1/products?limit=1&api_key=${orgKey}`, { key: null, headers: { 'x-api-key': KEYS.sandboxFull, 'x-request-id': 'req-in-url' } });
+    const inUrl = await t.request('GET', `/v1/products?limit=1&api_key=${orgKey}`, {
+      key: null,
+      headers: { 'x-api-key': KEYS.sandboxFull, 'x-request-id': 'req-in-url' },
+    });
     expect(inUrl.statusCode).toBe(401);
 
-    const kept = [await control('/requests?limit=100'), ...(await Promise.all(['req-org-key', 'req-subscription', 'req-in-url'].map((id) => control(`/requests/${id}`)))), await control('/report')].join('\n');
+    const kept = [
+      await control('/requests?limit=100'),
+      ...(await Promise.all(['req-org-key', 'req-subscription', 'req-in-url'].map((id) => control(`/requests/${id}`)))),
+      await control('/report'),
+    ].join('\n');
     for (const whole of [orgKey, secret, KEYS.sandboxFull]) expect(kept).not.toContain(whole);
 
     const orgKeyEntry = JSON.parse(await control('/requests/req-org-key')).data;

@@ -27,7 +27,12 @@ function sources(dir: string): string[] {
 /** every module specifier of a file: static imports and re-exports, side-effect imports, dynamic import(), CSS @import */
 function specifiers(text: string): string[] {
   const found: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g, /@import\s+(?:url\()?['"]([^'"]+)['"]/g];
+  const patterns = [
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g,
+    /@import\s+(?:url\()?['"]([^'"]+)['"]/g,
+  ];
   for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]!);
   return found;
 }
@@ -40,7 +45,9 @@ const FETCH = /\bfetch\(\s*(['"`])([^'"`]*)\1/g;
 
 describe('the inspector imports nothing of the server', () => {
   it('has sources to check', () => {
-    expect(FILES.map((f) => relative(INSPECTOR, f))).toEqual(expect.arrayContaining(['App.tsx', 'api.ts', 'stream.ts', 'views/Requests.tsx', 'views/Data.tsx']));
+    expect(FILES.map((f) => relative(INSPECTOR, f))).toEqual(
+      expect.arrayContaining(['App.tsx', 'api.ts', 'stream.ts', 'views/Requests.tsx', 'views/Data.tsx']),
+    );
   });
 
   it.each(FILES.map((f) => [relative(root, f), f]))('%s: relative imports stay in src/inspector, the others are declared npm packages', (_name, file) => {
@@ -57,7 +64,9 @@ describe('the inspector imports nothing of the server', () => {
   });
 
   it('a file that would import the server fails the check (the check itself works)', () => {
-    const bad = specifiers(`import { x } from '../../core/errors.ts';\nimport type { Row } from "../storage/types.ts";\nexport * from '../resources/x.ts';\nconst m = await import('../core/y.ts');`);
+    const bad = specifiers(
+      `import { x } from '../../core/errors.ts';\nimport type { Row } from "../storage/types.ts";\nexport * from '../resources/x.ts';\nconst m = await import('../core/y.ts');`,
+    );
     expect(bad).toEqual(['../../core/errors.ts', '../storage/types.ts', '../resources/x.ts', '../core/y.ts']);
     expect(relative(INSPECTOR, resolve(INSPECTOR, 'views', bad[0]!)).startsWith('..')).toBe(true);
   });
@@ -87,7 +96,16 @@ describe('the inspector calls only routes of the control-plane contract', () => 
     expect(problems).toEqual([]);
     // what the inspector reads and changes, for the record (the views' calls)
     const used = [...new Set(calls.map((c) => `${c.method.toUpperCase()} ${c.path}`))].sort();
-    expect(used).toEqual(expect.arrayContaining(['GET /__sandbox/workspaces', 'GET /__sandbox/requests', 'GET /__sandbox/requests/{requestId}', 'DELETE /__sandbox/requests', 'GET /__sandbox/stream', 'GET /__sandbox/workspaces/{id}/collections/{collection}/{recordId}']));
+    expect(used).toEqual(
+      expect.arrayContaining([
+        'GET /__sandbox/workspaces',
+        'GET /__sandbox/requests',
+        'GET /__sandbox/requests/{requestId}',
+        'DELETE /__sandbox/requests',
+        'GET /__sandbox/stream',
+        'GET /__sandbox/workspaces/{id}/collections/{collection}/{recordId}',
+      ]),
+    );
   });
 
   it('a path outside the document would be caught', () => {

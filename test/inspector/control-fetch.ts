@@ -1,7 +1,13 @@
 import type { Sandbox } from '../../src/index.ts';
 
 /** The control plane's `data`, through plain HTTP (what the tests assert the page changed). */
-export async function control<T = any>(sandbox: Pick<Sandbox, 'url'>, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function control<T = any>(
+  sandbox: Pick<Sandbox, 'url'>,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const res = await fetch(`${sandbox.url}/__sandbox${path}`, {
     method,
     headers: { ...(method === 'POST' || body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },

@@ -10,10 +10,12 @@ import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from '
 const WAIT = { timeout: 20_000 };
 const suite = inspectorSuite();
 
-
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 async function control(path: string, init?: { method: string; body: unknown }): Promise<Json> {
-  const res = await fetch(`${suite.sandbox.url}/__sandbox${path}`, init ? { method: init.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : undefined);
+  const res = await fetch(
+    `${suite.sandbox.url}/__sandbox${path}`,
+    init ? { method: init.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : undefined,
+  );
   expect(res.status, `${path}: ${res.status}`).toBeLessThan(300);
   return ((await res.json()) as { data: Json }).data;
 }
@@ -46,7 +48,9 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
     const { page, errors } = await suite.chrome.open(ui(`/data/bookings?workspace=${ws.id}`));
     await table(page, 'bookings').waitFor(WAIT);
     const bookings = await control(`/workspaces/${ws.id}/collections/bookings?limit=100&order=newest`);
-    await expect.poll(() => page.getByTestId('page-range').textContent(), WAIT).toBe(`1–${Math.min(100, bookings.total)} of ${bookings.total.toLocaleString('en')}`);
+    await expect
+      .poll(() => page.getByTestId('page-range').textContent(), WAIT)
+      .toBe(`1–${Math.min(100, bookings.total)} of ${bookings.total.toLocaleString('en')}`);
     await screenshot(page, 'data');
 
     // a booking with passengers
@@ -71,11 +75,18 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
     const passengers = page.getByRole('list', { name: 'Pointed to by' }).getByRole('link', { name: /passengers/ });
     expect(await passengers.count()).toBe(1);
     // the passengers one by one, each a link to its page
-    const passengerIds = (await control(`/workspaces/${ws.id}/collections/passengers?q=${id}`)).rows.filter((p: Json) => p.bookingId === id).map((p: Json) => p.id);
+    const passengerIds = (await control(`/workspaces/${ws.id}/collections/passengers?q=${id}`)).rows
+      .filter((p: Json) => p.bookingId === id)
+      .map((p: Json) => p.id);
     const listed = page.getByRole('list', { name: 'passengers by bookingId' }).getByRole('link');
     await expect.poll(() => listed.allTextContents(), WAIT).toEqual(passengerIds);
     // the ids in the JSON are links too
-    expect(await page.getByLabel('Record JSON').getByRole('link', { name: `"${departure.id}"` }).count()).toBeGreaterThan(0);
+    expect(
+      await page
+        .getByLabel('Record JSON')
+        .getByRole('link', { name: `"${departure.id}"` })
+        .count(),
+    ).toBeGreaterThan(0);
     await screenshot(page, 'data-record');
 
     // the passengers of the booking: the text search its link opens

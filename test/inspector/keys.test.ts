@@ -19,7 +19,9 @@ describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TE
     const key = (await shown.textContent())!;
     expect(key).toMatch(/^tcs_(live|test)_\S{20,}$/);
     // the control plane has it, under its prefix only, and it works
-    const listed = (await control<{ keys: { name: string; keyPrefix: string; key: string | null }[] }>(suite.sandbox, 'GET', `/workspaces/${ws.id}`)).keys.find((k) => k.name === 'from the inspector')!;
+    const listed = (await control<{ keys: { name: string; keyPrefix: string; key: string | null }[] }>(suite.sandbox, 'GET', `/workspaces/${ws.id}`)).keys.find(
+      (k) => k.name === 'from the inspector',
+    )!;
     expect(key.startsWith(listed.keyPrefix)).toBe(true);
     expect(listed.key).toBeNull();
     expect((await v1(key)).status).toBe(200);
@@ -37,7 +39,10 @@ describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TE
 
   it('revoking a key in the page makes the next request with it 401', async () => {
     const ws = suite.sandbox.workspaces[0]!;
-    const created = await control<{ id: string; key: string; keyPrefix: string }>(suite.sandbox, 'POST', `/workspaces/${ws.id}/keys`, { name: 'to revoke', scopes: ['products:read'] });
+    const created = await control<{ id: string; key: string; keyPrefix: string }>(suite.sandbox, 'POST', `/workspaces/${ws.id}/keys`, {
+      name: 'to revoke',
+      scopes: ['products:read'],
+    });
     expect((await v1(created.key)).status).toBe(200);
     const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/keys`);
     const row = page.getByTestId(`key-${created.id}`);

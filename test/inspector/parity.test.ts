@@ -17,11 +17,28 @@ describe.skipIf(!HAS_CHROMIUM)('the Parity view (chromium)', { timeout: BROWSER_
     await page.close();
   });
 
-  it('lists the differences, the unknown ids apart, and shows a difference\'s two answers side by side', async () => {
+  it("lists the differences, the unknown ids apart, and shows a difference's two answers side by side", async () => {
     const recorder = createParityRecorder({ routes: suite.sandbox.context.routes });
     suite.sandbox.context.parity.recorder = recorder;
-    for (let i = 0; i < 2; i++) recorder.record({ requestId: `req_brand_${i}`, method: 'GET', urlPath: `/v1/products/prod_${i}`, target: answer(200, { data: { id: 'prod_t', brand: 'Borealis' } }), sandbox: answer(200, { data: { id: 'prod_s' } }), learned: false, unknownIds: [] });
-    recorder.record({ requestId: 'req_unknown', method: 'GET', urlPath: '/v1/people/ppl_1', target: answer(200, { data: { id: 'ppl_1' } }), sandbox: null, learned: false, unknownIds: ['ppl_1'] });
+    for (let i = 0; i < 2; i++)
+      recorder.record({
+        requestId: `req_brand_${i}`,
+        method: 'GET',
+        urlPath: `/v1/products/prod_${i}`,
+        target: answer(200, { data: { id: 'prod_t', brand: 'Borealis' } }),
+        sandbox: answer(200, { data: { id: 'prod_s' } }),
+        learned: false,
+        unknownIds: [],
+      });
+    recorder.record({
+      requestId: 'req_unknown',
+      method: 'GET',
+      urlPath: '/v1/people/ppl_1',
+      target: answer(200, { data: { id: 'ppl_1' } }),
+      sandbox: null,
+      learned: false,
+      unknownIds: ['ppl_1'],
+    });
     const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/parity`);
     const table = page.getByRole('table', { name: 'Differences', exact: true });
     const row = table.getByTestId('parity-difference');
@@ -40,7 +57,10 @@ describe.skipIf(!HAS_CHROMIUM)('the Parity view (chromium)', { timeout: BROWSER_
 
     // an unknown id's example has no sandbox answer
     await page.getByRole('table', { name: 'Unknown ids' }).getByTestId('parity-difference').click();
-    await page.getByTestId('parity-sandbox').getByText(/no answer/).waitFor(UI_WAIT);
+    await page
+      .getByTestId('parity-sandbox')
+      .getByText(/no answer/)
+      .waitFor(UI_WAIT);
 
     // Clear asks again, then the report starts from zero
     await page.getByRole('button', { name: 'Clear', exact: true }).click();

@@ -175,11 +175,18 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
     const base = suite.sandbox.url;
     await advanceClock(61_000); // full buckets, whatever the tests before used
     // the burst bucket (enforced) refuses past its size: a few 429s (sent first: the rows that follow stay in view)
-    const burst = await Promise.all(Array.from({ length: 36 }, () => fetch(`${base}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveRead}` } })));
+    const burst = await Promise.all(
+      Array.from({ length: 36 }, () => fetch(`${base}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveRead}` } })),
+    );
     expect(burst.some((res) => res.status === 429)).toBe(true);
     await advanceClock(61_000); // the buckets refill: the requests that follow are answered
     await send(`${base}/v1/products?limit=5`, { key: KEYS.sandboxFull, requestId: requestId('list') });
-    const warned = await send(`${base}/v1/forms`, { key: KEYS.sandboxFull, requestId: requestId('warn'), method: 'POST', body: { name: 'Sign-up', fields: [], colour: 'red' } });
+    const warned = await send(`${base}/v1/forms`, {
+      key: KEYS.sandboxFull,
+      requestId: requestId('warn'),
+      method: 'POST',
+      body: { name: 'Sign-up', fields: [], colour: 'red' },
+    });
     expect(`${warned.status} ${warned.headers['x-sandbox-warning']} ${warned.body.slice(0, 300)}`).toMatch(/^201 UNKNOWN_FIELD/);
     await send(`${base}/v1/bookings?limit=3`, { key: KEYS.sandboxFull, requestId: requestId('bookings') });
     await send(`${base}/v1/products`, { key: 'tcs_live_wrong_key_00000000000000000000000', requestId: requestId('401') });
@@ -239,7 +246,11 @@ describe.skipIf(!HAS_CHROMIUM)('the Requests view (chromium)', { timeout: BROWSE
 });
 
 async function advanceClock(ms: number): Promise<void> {
-  const res = await fetch(`${suite.sandbox.url}/__sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+  const res = await fetch(`${suite.sandbox.url}/__sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms }),
+  });
   expect(res.status).toBe(200);
 }
 

@@ -15,14 +15,21 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
 
     await page.getByRole('button', { name: 'Advance clock 1 hour' }).click();
     await expect.poll(async () => (await control<{ nowMs: number }>(suite.sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000);
-    await page.getByTestId('clock-now').getByText(new Date(before.nowMs + 3_600_000).toISOString()).waitFor(UI_WAIT);
+    await page
+      .getByTestId('clock-now')
+      .getByText(new Date(before.nowMs + 3_600_000).toISOString())
+      .waitFor(UI_WAIT);
 
     await page.getByRole('button', { name: 'Advance clock 1 day' }).click();
-    await expect.poll(async () => (await control<{ nowMs: number }>(suite.sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000 + 86_400_000);
+    await expect
+      .poll(async () => (await control<{ nowMs: number }>(suite.sandbox, 'GET', '/clock')).nowMs, UI_WAIT)
+      .toBe(before.nowMs + 3_600_000 + 86_400_000);
 
     await page.getByLabel('Advance by', { exact: true }).fill('1h30m');
     await page.getByRole('button', { name: 'Advance', exact: true }).click();
-    await expect.poll(async () => (await control<{ nowMs: number }>(suite.sandbox, 'GET', '/clock')).nowMs, UI_WAIT).toBe(before.nowMs + 3_600_000 + 86_400_000 + 5_400_000);
+    await expect
+      .poll(async () => (await control<{ nowMs: number }>(suite.sandbox, 'GET', '/clock')).nowMs, UI_WAIT)
+      .toBe(before.nowMs + 3_600_000 + 86_400_000 + 5_400_000);
 
     // a time a little later than now (a jump of years would run years of timers)
     const target = new Date(before.nowMs + 3 * 86_400_000 + 4_005).toISOString();
@@ -35,7 +42,9 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
     const ws = suite.sandbox.workspaces[0]!.id;
     const wsBefore = await control<{ offsetMs: number }>(suite.sandbox, 'GET', `/workspaces/${ws}/clock`);
     await page.getByRole('button', { name: 'Advance workspace clock 1 minute' }).click();
-    await expect.poll(async () => (await control<{ offsetMs: number }>(suite.sandbox, 'GET', `/workspaces/${ws}/clock`)).offsetMs, UI_WAIT).toBe(wsBefore.offsetMs + 60_000);
+    await expect
+      .poll(async () => (await control<{ offsetMs: number }>(suite.sandbox, 'GET', `/workspaces/${ws}/clock`)).offsetMs, UI_WAIT)
+      .toBe(wsBefore.offsetMs + 60_000);
 
     // a bad custom duration is one line, not a crash
     await page.getByLabel('Advance by', { exact: true }).fill('soon');
@@ -53,7 +62,18 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
     await page.getByLabel('Fault status').fill('503');
     await page.getByLabel('Fault times').fill('2');
     await page.getByRole('button', { name: 'Add fault' }).click();
-    await expect.poll(async () => (await control<{ method?: string; path?: string; status?: number; times?: number }[]>(suite.sandbox, 'GET', '/faults')).map((r) => [r.method, r.path, r.status, r.times]), UI_WAIT).toEqual([['GET', '/v1/products', 503, 2]]);
+    await expect
+      .poll(
+        async () =>
+          (await control<{ method?: string; path?: string; status?: number; times?: number }[]>(suite.sandbox, 'GET', '/faults')).map((r) => [
+            r.method,
+            r.path,
+            r.status,
+            r.times,
+          ]),
+        UI_WAIT,
+      )
+      .toEqual([['GET', '/v1/products', 503, 2]]);
     const [rule] = await control<{ id: string }[]>(suite.sandbox, 'GET', '/faults');
     const row = page.getByTestId(`fault-${rule!.id}`);
     await row.waitFor(UI_WAIT);
@@ -101,10 +121,18 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
     // the table is drawn before the page's stream may be connected: a request made before then sends the
     // page no event, so requests are made until one's bucket shows (each within a few seconds of it)
     const shown = async () => {
-      const res = await fetch(`${suite.sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${suite.sandbox.workspaces[0]!.keys[0]!.key}` } });
+      const res = await fetch(`${suite.sandbox.url}/v1/products?limit=1`, {
+        headers: { authorization: `Bearer ${suite.sandbox.workspaces[0]!.keys[0]!.key}` },
+      });
       expect(res.status).toBe(200);
-      const bucket = page.getByRole('table', { name: 'Rate-limit buckets' }).getByText(`${res.headers.get('x-ratelimit-remaining')} / ${res.headers.get('x-ratelimit-limit')}`).first();
-      return bucket.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+      const bucket = page
+        .getByRole('table', { name: 'Rate-limit buckets' })
+        .getByText(`${res.headers.get('x-ratelimit-remaining')} / ${res.headers.get('x-ratelimit-limit')}`)
+        .first();
+      return bucket.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
     };
     await expect.poll(shown, { timeout: 60_000, interval: 10 }).toBe(true);
 

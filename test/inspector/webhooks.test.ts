@@ -20,7 +20,9 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
       req.resume();
       req.on('end', () => {
         received.push(req.headers);
-        res.writeHead(received.length === 1 ? 500 : 200, { 'content-type': 'application/json' }).end(received.length === 1 ? '{"error":"down for a moment"}' : '{"ok":true}');
+        res
+          .writeHead(received.length === 1 ? 500 : 200, { 'content-type': 'application/json' })
+          .end(received.length === 1 ? '{"error":"down for a moment"}' : '{"ok":true}');
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -32,7 +34,11 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
 
   it('an event triggered in the page is delivered; its attempts, next retry, payload and signature headers show; Replay delivers it again with the same webhook-id', async () => {
     const ws = suite.sandbox.workspaces[0]!.id;
-    const { subscription } = await control<{ subscription: { id: string } }>(suite.sandbox, 'POST', '/webhook-subscriptions', { workspaceId: ws, url: receiverUrl, events: ['booking.created'] });
+    const { subscription } = await control<{ subscription: { id: string } }>(suite.sandbox, 'POST', '/webhook-subscriptions', {
+      workspaceId: ws,
+      url: receiverUrl,
+      events: ['booking.created'],
+    });
     const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/webhooks`);
     const subs = page.getByRole('table', { name: 'Subscriptions' });
     await subs.getByText(receiverUrl).waitFor(UI_WAIT);
@@ -40,10 +46,17 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
 
     await page.getByLabel('Event type', { exact: true }).selectOption('booking.created');
     await page.getByRole('button', { name: 'Trigger' }).click();
-    await page.getByRole('status').filter({ hasText: /booking\.created evt_\S+ emitted: 1 delivery/ }).waitFor(UI_WAIT);
+    await page
+      .getByRole('status')
+      .filter({ hasText: /booking\.created evt_\S+ emitted: 1 delivery/ })
+      .waitFor(UI_WAIT);
     await expect.poll(() => received.length, UI_WAIT).toBe(1);
 
-    const [delivery] = await control<{ id: string; nextAttemptAt: string | null; status: string }[]>(suite.sandbox, 'GET', `/deliveries?subscriptionId=${subscription.id}`);
+    const [delivery] = await control<{ id: string; nextAttemptAt: string | null; status: string }[]>(
+      suite.sandbox,
+      'GET',
+      `/deliveries?subscriptionId=${subscription.id}`,
+    );
     expect(delivery!.status).toBe('pending');
     const row = page.getByTestId(`delivery-${delivery!.id}`);
     await row.getByText('pending').waitFor(UI_WAIT);
@@ -52,8 +65,14 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
     await detail.getByTestId('next-retry').getByText(`${delivery!.nextAttemptAt} (sandbox clock)`).waitFor(UI_WAIT);
     await detail.getByTestId('attempt-1').getByText('500').waitFor(UI_WAIT);
     // the payload and the headers the receiver checks the signature with
-    await detail.getByRole('table', { name: 'Request headers' }).getByText(received[0]!['webhook-id'] as string).waitFor(UI_WAIT);
-    await detail.getByRole('table', { name: 'Request headers' }).getByText(received[0]!['webhook-signature'] as string).waitFor(UI_WAIT);
+    await detail
+      .getByRole('table', { name: 'Request headers' })
+      .getByText(received[0]!['webhook-id'] as string)
+      .waitFor(UI_WAIT);
+    await detail
+      .getByRole('table', { name: 'Request headers' })
+      .getByText(received[0]!['webhook-signature'] as string)
+      .waitFor(UI_WAIT);
     await detail.getByLabel('Payload').getByText('"booking.created"').waitFor(UI_WAIT);
 
     // the retry falls due on the sandbox clock; the page follows through the stream
@@ -69,7 +88,14 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
     await screenshot(page, 'webhooks');
 
     // pause and resume from the page: what the control plane then reports
-    const activeOf = async () => (await control<{ subscription: { active: boolean } }>(suite.sandbox, 'GET', `/webhook-subscriptions/by-url?workspaceId=${ws}&url=${encodeURIComponent(receiverUrl)}`)).subscription.active;
+    const activeOf = async () =>
+      (
+        await control<{ subscription: { active: boolean } }>(
+          suite.sandbox,
+          'GET',
+          `/webhook-subscriptions/by-url?workspaceId=${ws}&url=${encodeURIComponent(receiverUrl)}`,
+        )
+      ).subscription.active;
     await subs.getByRole('button', { name: `Pause ${subscription.id}` }).click();
     await expect.poll(activeOf, UI_WAIT).toBe(false);
     await subs.getByRole('button', { name: `Resume ${subscription.id}` }).click();

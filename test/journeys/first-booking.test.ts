@@ -20,7 +20,9 @@ beforeAll(async () => {
 afterAll(() => sandbox?.stop());
 
 describe('journey: a first booking from the README', () => {
-  it('the banner offers the departure the README books; the block books it and reads it back; the Data view shows it first', { timeout: BROWSER_TEST_TIMEOUT }, async () => {
+  it('the banner offers the departure the README books; the block books it and reads it back; the Data view shows it first', {
+    timeout: BROWSER_TEST_TIMEOUT,
+  }, async () => {
     const block = extractBlocks('README.md').find((b) => /POST|-d '/.test(b.code) && b.code.includes('/v1/bookings') && b.directive.needsSandbox);
     expect(block, 'a block of the README that creates a booking').toBeDefined();
     const departure = /"departureId": "(dept_[\w-]+)"/.exec(block!.code)![1]!;
@@ -32,7 +34,9 @@ describe('journey: a first booking from the README', () => {
     expect(tryIt).toContain('Data view');
     expect(tryIt).toContain('control plane');
 
-    const script = commands(block!).commands.join('\n').replace(/127\.0\.0\.1:4010\b/g, sandbox.url.slice('http://'.length));
+    const script = commands(block!)
+      .commands.join('\n')
+      .replace(/127\.0\.0\.1:4010\b/g, sandbox.url.slice('http://'.length));
     const ran = await sh(`set -e\n${script}`, root);
     expect(ran.code, ran.output).toBe(0);
     const booking = (JSON.parse(ran.output) as { data: { id: string; departureId: string; status: string; adults: number } }).data;

@@ -34,7 +34,9 @@ async function answered(command: string, env: Record<string, string> = {}): Prom
 describe.skipIf(!HAS_CHROMIUM || !CURL)('journey: a Token request copied as curl from the inspector', () => {
   it('replays to the same 401', { timeout: BROWSER_TEST_TIMEOUT }, async () => {
     const body = '{"departureId":"dept_5b78b736-b475-4c84-867e-1b9b3be56fac","adults":2}';
-    const sent = await answered(`curl -X POST ${sandbox.url}/v1/bookings -H 'Authorization: Token ${KEYS.sandboxFull}' -H 'Content-Type: application/json' -H 'X-Request-ID: req_journey_token' --data-raw '${body}'`);
+    const sent = await answered(
+      `curl -X POST ${sandbox.url}/v1/bookings -H 'Authorization: Token ${KEYS.sandboxFull}' -H 'Content-Type: application/json' -H 'X-Request-ID: req_journey_token' --data-raw '${body}'`,
+    );
     expect(sent.status).toBe(401);
     expect(sent.reason).toMatch(/^NOT_BEARER /);
 

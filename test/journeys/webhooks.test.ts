@@ -12,7 +12,10 @@ import { startSandbox, type StartedSandbox } from './start.ts';
  * verifies the signature with `standardwebhooks`, as the reader's app would. Then the receiver
  * fails, listen is stopped with Ctrl+C, and the delivery left pending is cancelled.
  */
-interface Received { headers: Record<string, string>; body: string }
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
 let sandbox: StartedSandbox;
 let receiver: Server;
 let receiverUrl = '';
@@ -52,10 +55,11 @@ async function until(done: () => boolean, what: string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`never: ${what}`);
   }
 }
-const bookingCreated = (id: string) => (r: Received) => (JSON.parse(r.body) as { type: string; data: { id: string } }).type === 'booking.created' && JSON.parse(r.body).data.id === id;
+const bookingCreated = (id: string) => (r: Received) =>
+  (JSON.parse(r.body) as { type: string; data: { id: string } }).type === 'booking.created' && JSON.parse(r.body).data.id === id;
 
 describe('journey: listen plus a booking with the README key', () => {
-  it('forwards the key\'s workspace, signed with the secret listen printed; stopping listen cancels what is pending', { timeout: 120_000 }, async () => {
+  it("forwards the key's workspace, signed with the secret listen printed; stopping listen cancels what is pending", { timeout: 120_000 }, async () => {
     const listen = runCli(['listen', '--forward-to', receiverUrl], { SANDBOX_URL: sandbox.url });
     try {
       await waitForStdout(listen, 'signing secret');
@@ -86,7 +90,8 @@ describe('journey: listen plus a booking with the README key', () => {
       expect((await listen.exit).code).toBe(0);
 
       const res = await fetch(`${sandbox.url}/__sandbox/deliveries?subscriptionId=${subscription}&limit=500`);
-      const deliveries = ((await res.json()) as { data: { status: string; reason: string | null; attempts: { response: { status: number } | null }[] }[] }).data;
+      const deliveries = ((await res.json()) as { data: { status: string; reason: string | null; attempts: { response: { status: number } | null }[] }[] })
+        .data;
       const failed = deliveries.filter((d) => d.attempts.some((a) => a.response?.status === 500));
       expect(failed.length).toBeGreaterThan(0);
       for (const d of failed) expect(d).toMatchObject({ status: 'cancelled', reason: 'subscription paused' });

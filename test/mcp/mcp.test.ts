@@ -41,7 +41,12 @@ beforeAll(async () => {
   // the bundle an installed package runs, rebuilt first when older than src/ (runCli does the
   // same); through tsx over the sources, each of this file's 4 processes started several times slower
   ensureBundle();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--url', sandbox.url], env: { ...process.env, NO_COLOR: '1' } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--url', sandbox.url],
+    env: { ...process.env, NO_COLOR: '1' } as Record<string, string>,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   mcp = new Client({ name: 'sandbox-test', version: '1.0.0' });
   await mcp.connect(transport);
@@ -83,9 +88,44 @@ describe('sandbox mcp', () => {
   it('lists its tools, and each that changes state says so', async () => {
     const { tools } = await mcp.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['list_requests', 'explain_request', 'list_collections', 'query_records', 'get_record', 'advance_clock', 'set_clock', 'reset', 'snapshot', 'restore', 'create_workspace', 'create_key', 'revoke_key', 'add_fault', 'clear_faults', 'trigger_event', 'list_deliveries', 'replay_delivery', 'run_report', 'list_scenarios', 'run_scenario']) expect(names).toContain(name);
+    for (const name of [
+      'list_requests',
+      'explain_request',
+      'list_collections',
+      'query_records',
+      'get_record',
+      'advance_clock',
+      'set_clock',
+      'reset',
+      'snapshot',
+      'restore',
+      'create_workspace',
+      'create_key',
+      'revoke_key',
+      'add_fault',
+      'clear_faults',
+      'trigger_event',
+      'list_deliveries',
+      'replay_delivery',
+      'run_report',
+      'list_scenarios',
+      'run_scenario',
+    ])
+      expect(names).toContain(name);
     const changing = tools.filter((t) => t.description?.includes('Changes the sandbox state.')).map((t) => t.name);
-    expect(changing).toEqual(expect.arrayContaining(['advance_clock', 'reset', 'restore', 'create_key', 'revoke_key', 'add_fault', 'trigger_event', 'replay_delivery', 'run_scenario']));
+    expect(changing).toEqual(
+      expect.arrayContaining([
+        'advance_clock',
+        'reset',
+        'restore',
+        'create_key',
+        'revoke_key',
+        'add_fault',
+        'trigger_event',
+        'replay_delivery',
+        'run_scenario',
+      ]),
+    );
     expect(changing).not.toContain('list_requests');
     expect(tools.find((t) => t.name === 'reset')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const { resources } = await mcp.listResources();
@@ -121,10 +161,17 @@ describe('sandbox mcp', () => {
 
   it('advance_clock fires a due webhook retry, and list_deliveries shows it delivered', async () => {
     const workspace = (await new ControlClient({ url: sandbox.url }).workspaces()).find((w) => w.name === BOREALIS)!;
-    const { subscription } = await new ControlClient({ url: sandbox.url }).ensureSubscription({ workspaceId: workspace.id, url: receiverUrl, events: ['booking.created'], maxRetries: 5, active: true });
+    const { subscription } = await new ControlClient({ url: sandbox.url }).ensureSubscription({
+      workspaceId: workspace.id,
+      url: receiverUrl,
+      events: ['booking.created'],
+      maxRetries: 5,
+      active: true,
+    });
     answer = 500;
     const id = await book();
-    const deliveries = () => json<{ id: string; status: string; attempts: unknown[] }[]>('list_deliveries', { subscriptionId: subscription.id, workspace: BOREALIS });
+    const deliveries = () =>
+      json<{ id: string; status: string; attempts: unknown[] }[]>('list_deliveries', { subscriptionId: subscription.id, workspace: BOREALIS });
     const [failed] = await until(deliveries, (list) => list.length > 0 && list[0]!.attempts.length === 1, 'the first attempt, refused by the receiver');
     expect(failed).toMatchObject({ status: 'pending' });
     expect(received.some((body) => body.includes(id))).toBe(true);
@@ -149,7 +196,9 @@ describe('sandbox mcp', () => {
   });
 
   it('answers bad arguments with an MCP error and keeps running', async () => {
-    const wrongType = await mcp.callTool({ name: 'get_record', arguments: { collection: 5 } }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+    const wrongType = await mcp
+      .callTool({ name: 'get_record', arguments: { collection: 5 } })
+      .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
     expect(wrongType.isError).toBe(true);
     const missing = await call('get_record', { collection: 'bookings', id: 'bkg_nope', workspace: BOREALIS });
     expect(missing.isError).toBe(true);
@@ -167,12 +216,20 @@ describe('sandbox mcp', () => {
 describe('sandbox mcp, starting and refusing', () => {
   it('--start runs a sandbox of its own in memory, and says where on stderr only', { timeout: 90_000 }, async () => {
     let own = '';
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--start'], env: { ...process.env, SANDBOX_URL: '' } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--start'],
+      env: { ...process.env, SANDBOX_URL: '' } as Record<string, string>,
+      stderr: 'pipe',
+    });
     transport.stderr?.on('data', (chunk: Buffer) => (own += chunk.toString()));
     const started = new Client({ name: 'sandbox-test', version: '1.0.0' });
     await started.connect(transport);
     try {
-      const workspaces = JSON.parse(((await started.callTool({ name: 'list_workspaces', arguments: {} })) as ToolAnswer).content[0]!.text) as { name: string; keys: { keyPrefix: string; key?: string }[] }[];
+      const workspaces = JSON.parse(((await started.callTool({ name: 'list_workspaces', arguments: {} })) as ToolAnswer).content[0]!.text) as {
+        name: string;
+        keys: { keyPrefix: string; key?: string }[];
+      }[];
       expect(workspaces.map((w) => w.name)).toContain(BOREALIS);
       // keys by prefix only: no whole key leaves the server unless a tool just made it
       expect(JSON.stringify(workspaces)).not.toContain(KEYS.sandboxFull);

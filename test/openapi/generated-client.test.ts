@@ -67,7 +67,9 @@ describe('a client generated from the OpenAPI document', () => {
     expect(booking.data!.data.status).toBe('pending');
 
     const person = await sandbox.app.inject({
-      method: 'POST', url: `/__sandbox/workspaces/${ws}/people`, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: `/__sandbox/workspaces/${ws}/people`,
+      headers: { 'content-type': 'application/json' },
       payload: JSON.stringify({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada.generated-client@example.org' }),
     });
     const personId = (person.json() as { data: { id: string } }).data.id;

@@ -41,17 +41,24 @@ describe('the OpenAPI document, built once per process for the same routes (src/
   it('gives a second sandbox the very document a first one built, and a sandbox of other areas its own', async () => {
     const a = await testSandbox();
     const b = await testSandbox();
-    const products = await testSandbox({}, RESOURCES.filter((area) => area !== BOOKINGS_AREA));
+    const products = await testSandbox(
+      {},
+      RESOURCES.filter((area) => area !== BOOKINGS_AREA),
+    );
     try {
       // the memo's premise: areas register module-level schemas, the very same objects in every sandbox
       const parts = (t: typeof a) =>
         t.sandbox.context.routes.routes.flatMap((r) =>
           Object.entries(r.schema ?? {}).flatMap(([part, value]) =>
-            part === 'response' ? Object.entries(value as object).map(([status, body]) => [`${r.method} ${r.url} response ${status}`, body] as const) : [[`${r.method} ${r.url} ${part}`, value] as const],
+            part === 'response'
+              ? Object.entries(value as object).map(([status, body]) => [`${r.method} ${r.url} response ${status}`, body] as const)
+              : [[`${r.method} ${r.url} ${part}`, value] as const],
           ),
         );
       const first = new Map(parts(a));
-      const rebuilt = parts(b).filter(([name, value]) => first.get(name) !== value).map(([name]) => name);
+      const rebuilt = parts(b)
+        .filter(([name, value]) => first.get(name) !== value)
+        .map(([name]) => name);
       expect(rebuilt, 'schemas made anew at each registration: hoist them to module constants').toEqual([]);
       expect(b.sandbox.context.routes.document()).toBe(a.sandbox.context.routes.document());
       const fewer = JSON.parse(products.sandbox.context.routes.document()) as { paths: Record<string, unknown> };

@@ -19,9 +19,23 @@ import { KEYS } from '../helpers/sandbox.ts';
  */
 type Where = 'path' | 'query' | 'header' | 'body';
 type Required = Record<Where, Set<string>>;
-interface Parameter { name: string; in: string; required?: boolean }
-interface Schema { minProperties?: number; required?: string[]; properties?: Record<string, unknown>; allOf?: Schema[]; anyOf?: Schema[]; oneOf?: Schema[] }
-interface Operation { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+}
+interface Schema {
+  minProperties?: number;
+  required?: string[];
+  properties?: Record<string, unknown>;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+}
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
 
 let sandbox: Sandbox;
 let doc: { paths: Record<string, Record<string, Operation>> };
@@ -42,7 +56,11 @@ function zodRequired(schema: unknown): Set<string> {
   const s = schema as z.ZodType | undefined;
   if (!s) return new Set();
   if (s instanceof z.ZodObject) {
-    return new Set(Object.entries(s.shape as Record<string, z.ZodType>).filter(([, field]) => !field.safeParse(undefined).success).map(([k]) => k));
+    return new Set(
+      Object.entries(s.shape as Record<string, z.ZodType>)
+        .filter(([, field]) => !field.safeParse(undefined).success)
+        .map(([k]) => k),
+    );
   }
   if (s instanceof z.ZodPipe) return zodRequired(s.in);
   if (s instanceof z.ZodUnion) return intersect((s.options as unknown[]).map(zodRequired));
@@ -102,7 +120,10 @@ async function enforced(route: CatalogRoute, op: Operation): Promise<Required> {
   const res = await sandbox.app.inject({
     method: route.method as 'GET',
     url: fill(route.url),
-    headers: { ...(route.url.startsWith('/v1') ? { authorization: `Bearer ${KEYS.liveFull}` } : {}), ...(hasBody || route.method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(route.url.startsWith('/v1') ? { authorization: `Bearer ${KEYS.liveFull}` } : {}),
+      ...(hasBody || route.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    },
     ...(hasBody || route.method === 'POST' ? { payload: '{}' } : {}),
   });
   const query = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
@@ -112,9 +133,11 @@ async function enforced(route: CatalogRoute, op: Operation): Promise<Required> {
   return out;
 }
 
-describe('the OpenAPI document\'s `required`', () => {
+describe("the OpenAPI document's `required`", () => {
   it('is what the server enforces, for every parameter, header and body field of every route', async () => {
-    const routes = sandbox.context.routes.routes.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && (r.url.startsWith('/v1') || r.url.startsWith('/__sandbox/')));
+    const routes = sandbox.context.routes.routes.filter(
+      (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && (r.url.startsWith('/v1') || r.url.startsWith('/__sandbox/')),
+    );
     expect(routes.length).toBeGreaterThan(80);
     const mismatches: string[] = [];
     for (const route of routes) {
@@ -125,8 +148,10 @@ describe('the OpenAPI document\'s `required`', () => {
       }
       const [said, server] = [documented(op), await enforced(route, op)];
       for (const where of ['path', 'query', 'header', 'body'] as const) {
-        for (const name of server[where]) if (!said[where].has(name)) mismatches.push(`${route.method} ${route.url}: ${where} ${name} is required by the server, optional in the document`);
-        for (const name of said[where]) if (!server[where].has(name)) mismatches.push(`${route.method} ${route.url}: ${where} ${name} is required in the document, optional for the server`);
+        for (const name of server[where])
+          if (!said[where].has(name)) mismatches.push(`${route.method} ${route.url}: ${where} ${name} is required by the server, optional in the document`);
+        for (const name of said[where])
+          if (!server[where].has(name)) mismatches.push(`${route.method} ${route.url}: ${where} ${name} is required in the document, optional for the server`);
       }
     }
     expect(mismatches).toEqual([]);

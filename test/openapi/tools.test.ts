@@ -28,7 +28,7 @@ describe('the OpenAPI document', () => {
     await expect(verdict).resolves.toBe('valid');
   });
 
-  it('has no error and no warning under @redocly/openapi-core\'s recommended ruleset', async () => {
+  it("has no error and no warning under @redocly/openapi-core's recommended ruleset", async () => {
     const problems = await keptByHash('redocly-recommended', ['@redocly/openapi-core'], text, async () => {
       const { createConfig, lintFromString } = await import('@redocly/openapi-core');
       const config = await createConfig({ extends: ['recommended'] });
@@ -49,7 +49,12 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives every operation a unique operationId, a summary, a tag, and its 401 and 429 (API) answers', () => {
-    const doc = JSON.parse(text) as { paths: Record<string, Record<string, { operationId: string; summary: string; tags: string[]; responses: Record<string, unknown>; parameters: { name: string; in: string }[] }>> };
+    const doc = JSON.parse(text) as {
+      paths: Record<
+        string,
+        Record<string, { operationId: string; summary: string; tags: string[]; responses: Record<string, unknown>; parameters: { name: string; in: string }[] }>
+      >;
+    };
     const ids = new Set<string>();
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(operations)) {

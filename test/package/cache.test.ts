@@ -14,8 +14,8 @@ const cache = join(work, 'cache');
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('the package files\' cache', () => {
-  it('keys by every file\'s path and bytes: an edit, a rename or a new file is another key', () => {
+describe("the package files' cache", () => {
+  it("keys by every file's path and bytes: an edit, a rename or a new file is another key", () => {
     const src = join(work, 'src');
     mkdirSync(join(src, 'a'), { recursive: true });
     writeFileSync(join(src, 'a', 'one.ts'), 'export const one = 1;\n');
@@ -58,10 +58,15 @@ describe('the package files\' cache', () => {
   });
 
   it('sees a file written in place through a hard-linked copy, and not a file the copy made itself', async () => {
-    const entry = await cachedEntry('linked', 'k', async (dir) => {
-      mkdirSync(join(dir, 'project', 'node_modules', 'pkg'), { recursive: true });
-      writeFileSync(join(dir, 'project', 'node_modules', 'pkg', 'index.js'), 'export {};\n');
-    }, { dir: cache });
+    const entry = await cachedEntry(
+      'linked',
+      'k',
+      async (dir) => {
+        mkdirSync(join(dir, 'project', 'node_modules', 'pkg'), { recursive: true });
+        writeFileSync(join(dir, 'project', 'node_modules', 'pkg', 'index.js'), 'export {};\n');
+      },
+      { dir: cache },
+    );
     const madeAt = Number(readFileSync(join(entry, 'made.txt'), 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const copy = join(work, 'copy');

@@ -99,7 +99,10 @@ describe('CI journeys from the packed tarball', { timeout: 300_000 }, () => {
       expect(stopped.output).toContain('has exited; its data is flushed');
       expect(isRunning(ready.pid)).toBe(false);
       // the recipe's global setup used the detached sandbox rather than one of its own
-      const report = JSON.parse(readFileSync(join(project, 'detached-report.json'), 'utf8')) as { requests: number; operations: { operationId: string | null }[] };
+      const report = JSON.parse(readFileSync(join(project, 'detached-report.json'), 'utf8')) as {
+        requests: number;
+        operations: { operationId: string | null }[];
+      };
       expect(report.requests).toBeGreaterThanOrEqual(100);
       expect(report.operations.map((o) => o.operationId).sort()).toEqual(RECIPE_OPERATIONS);
     } finally {
@@ -108,7 +111,9 @@ describe('CI journeys from the packed tarball', { timeout: 300_000 }, () => {
   });
 
   it('a run that sends no request to /v1 fails under --report, saying why', async () => {
-    const { code, output } = await sh('npx sandbox exec --report empty.xml --report-format junit -- node -e "console.log(\'all tests passed\')"', project, { GITHUB_STEP_SUMMARY: '' });
+    const { code, output } = await sh('npx sandbox exec --report empty.xml --report-format junit -- node -e "console.log(\'all tests passed\')"', project, {
+      GITHUB_STEP_SUMMARY: '',
+    });
     expect(output).toContain('all tests passed');
     expect(output).toContain('sandbox: the command sent 0 requests to /v1');
     expect(code, output).toBe(1);

@@ -67,18 +67,27 @@ describe('a shell-only CI run, from the tarball in a fresh project', { timeout: 
     expect(readFileSync(join(project, 'ci/db.json.log'), 'utf8')).toContain('"stopped":true');
 
     // started again on the same file, it serves what the first run wrote
-    const again = await bash(`
+    const again = await bash(
+      `
       ready="$(npx sandbox start --detach --json --port 0 --data ci/db.json)"
       url="$(READY="$ready" node -p 'JSON.parse(process.env.READY).url')"
       curl -sf "$url/__sandbox/state" | grep -c 'made by curl'
       npx sandbox stop --url "$url" > /dev/null
-    `, project);
+    `,
+      project,
+    );
     expect(again).toMatchObject({ code: 0, stderr: '', stdout: '1\n' });
   });
 });
 
 /** The few shapes action.yml uses: inputs with defaults, and steps with id, env and a `run: |` block. */
-interface Step { name: string; id?: string; env: Record<string, string>; run: string; shell?: string }
+interface Step {
+  name: string;
+  id?: string;
+  env: Record<string, string>;
+  run: string;
+  shell?: string;
+}
 function readAction(): { inputs: Record<string, string>; outputs: Record<string, string>; steps: Step[]; using: string } {
   const text = readFileSync(join(root, 'action.yml'), 'utf8');
   const section = (name: string, indent: number) => {
@@ -114,12 +123,22 @@ function readAction(): { inputs: Record<string, string>; outputs: Record<string,
       step.run = `${body.join('\n').trimEnd()}\n`;
     }
   }
-  return { inputs: mapOf(section('inputs', 2), 'default'), outputs: mapOf(section('outputs', 2), 'value'), steps, using: /^ {2}using: (\w+)$/m.exec(text)![1]! };
+  return {
+    inputs: mapOf(section('inputs', 2), 'default'),
+    outputs: mapOf(section('outputs', 2), 'value'),
+    steps,
+    using: /^ {2}using: (\w+)$/m.exec(text)![1]!,
+  };
 }
 
 /** GITHUB_OUTPUT / GITHUB_ENV lines, name=value */
 const keyValues = (file: string): Record<string, string> =>
-  Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+  Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
 
 describe('the GitHub Action, its steps run in bash', { timeout: 300_000 }, () => {
   it('installs the tarball, starts the sandbox detached and waits; exposes its URL, keys and inspector as outputs and env; a later step reaches it and stops it', async () => {
@@ -137,8 +156,10 @@ describe('the GitHub Action, its steps run in bash', { timeout: 300_000 }, () =>
     for (const file of Object.values(github)) writeFileSync(file, '');
     const inputs: Record<string, string> = { ...action.inputs, path: tarball, port: '0', args: '--no-rate-limits --clock manual' };
     const outputs: Record<string, Record<string, string>> = {};
-    const expression = (text: string) => text.replace(/\$\{\{ (inputs|steps)\.([\w-]+)(?:\.outputs\.([\w-]+))? \}\}/g, (_, kind: string, name: string, output: string) =>
-      kind === 'inputs' ? inputs[name]! : outputs[name]![output]!);
+    const expression = (text: string) =>
+      text.replace(/\$\{\{ (inputs|steps)\.([\w-]+)(?:\.outputs\.([\w-]+))? \}\}/g, (_, kind: string, name: string, output: string) =>
+        kind === 'inputs' ? inputs[name]! : outputs[name]![output]!,
+      );
     for (const step of action.steps) {
       writeFileSync(github.GITHUB_OUTPUT!, '');
       const env = Object.fromEntries(Object.entries(step.env).map(([name, value]) => [name, expression(value)]));
@@ -151,7 +172,13 @@ describe('the GitHub Action, its steps run in bash', { timeout: 300_000 }, () =>
     pids.push(Number(out.pid));
     const env = keyValues(github.GITHUB_ENV!);
     expect(out.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(env).toMatchObject({ SANDBOX_URL: out.url, SANDBOX_API_KEY: KEY, SANDBOX_CONTROL_URL: `${out.url}/__sandbox`, SANDBOX_INSPECTOR_URL: `${out.url}/__sandbox/ui/`, SANDBOX_PID: out.pid });
+    expect(env).toMatchObject({
+      SANDBOX_URL: out.url,
+      SANDBOX_API_KEY: KEY,
+      SANDBOX_CONTROL_URL: `${out.url}/__sandbox`,
+      SANDBOX_INSPECTOR_URL: `${out.url}/__sandbox/ui/`,
+      SANDBOX_PID: out.pid,
+    });
     expect(out['api-key']).toBe(KEY);
     expect(out['live-api-key']).toMatch(/^tcs_live_/);
     expect(out['inspector-url']).toBe(`${out.url}/__sandbox/ui/`);
@@ -167,7 +194,11 @@ describe('the GitHub Action, its steps run in bash', { timeout: 300_000 }, () =>
     const later = { ...env, PATH: `${readFileSync(github.GITHUB_PATH!, 'utf8').trim()}:${process.env.PATH}` };
     const clock = await bash('curl -sf "$SANDBOX_URL/__sandbox/clock"', runner, later);
     expect(JSON.parse(clock.stdout).data.mode).toBe('manual');
-    const products = await bash('curl -sf "$SANDBOX_URL/v1/products?limit=1" -H "Authorization: Bearer $SANDBOX_API_KEY" > /dev/null && sandbox stop', runner, later);
+    const products = await bash(
+      'curl -sf "$SANDBOX_URL/v1/products?limit=1" -H "Authorization: Bearer $SANDBOX_API_KEY" > /dev/null && sandbox stop',
+      runner,
+      later,
+    );
     expect(products.stderr).toBe('');
     expect(products.code).toBe(0);
     expect(products.stdout).toBe(`stopped the sandbox at ${out.url} (process ${out.pid} has exited; its data is flushed)\n`);

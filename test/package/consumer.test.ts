@@ -49,17 +49,24 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
 
   it('carries no machine-specific V8 code cache: a start writes one for its own Node (issue 26)', async () => {
     const { stdout } = await run('tar', ['tzf', tarball]);
-    expect(stdout.trim().split('\n').filter((f) => f.endsWith('.cache'))).toEqual([]);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .filter((f) => f.endsWith('.cache')),
+    ).toEqual([]);
   });
 
   it('has no install-time script, so installing it warns about none (issue 26)', () => {
-    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'travel-commerce-sandbox', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'travel-commerce-sandbox', 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
     // what npm counts as install scripts of a dependency (npm 11 lists them in an install-scripts warning)
     expect(Object.keys(manifest.scripts ?? {}).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
     expect(installWarnings).not.toMatch(/prepare|install-scripts|install scripts/i);
   });
 
-  it('installs only packages whose engines accept Node 20.19 (the project\'s overrides do not reach a consumer)', () => {
+  it("installs only packages whose engines accept Node 20.19 (the project's overrides do not reach a consumer)", () => {
     const refused: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -88,19 +95,35 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     // incremental (issue 41): tsc keeps each file's hash and diagnostics in the build info, and a
     // rerun rechecks only what changed and what depends on it; unchanged, the check takes a
     // fraction of its 10 s of CPU. The build info of the last passing check is kept in the cache.
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, noEmit: true, types: ['node'], incremental: true, tsBuildInfoFile: BUILD_INFO },
-      include: ['*.mts'],
-    }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+          incremental: true,
+          tsBuildInfoFile: BUILD_INFO,
+        },
+        include: ['*.mts'],
+      }),
+    );
     cachedFile.restore(BUILD_INFO, join(project, BUILD_INFO));
     const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: project }).then(() => ({ ok: true, out: '' }), (err: { stdout: string }) => ({ ok: false, out: err.stdout }));
+    const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: project }).then(
+      () => ({ ok: true, out: '' }),
+      (err: { stdout: string }) => ({ ok: false, out: err.stdout }),
+    );
     expect(result.out).toBe('');
     expect(result.ok).toBe(true);
     cachedFile.save(join(project, BUILD_INFO), BUILD_INFO);
   });
 
-  it('runs the README\'s programmatic example', async () => {
+  it("runs the README's programmatic example", async () => {
     const example = examples().find((e) => e.code.includes('await sandbox.reset()'))!;
     // the example has no type annotations, so it is valid JavaScript as written
     writeFileSync(join(project, 'programmatic.mjs'), `${example.code}\nconsole.log('example done');\n`);
@@ -112,7 +135,7 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     await firstStart();
   });
 
-  it('writes the CLI\'s code cache on first use, as the package ships none', async () => {
+  it("writes the CLI's code cache on first use, as the package ships none", async () => {
     // the project's first start (its copy of the installed project is pristine: packed.ts) found no
     // cache, compiled without one and writes one when it exits; one start serves both tests (issue 41)
     const { cachesBefore } = await firstStart();

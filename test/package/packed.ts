@@ -14,7 +14,19 @@ import { cachedEntry, fileHash, hashOf, unmodifiedSince } from '../helpers/test-
  */
 export const run = promisify(execFile);
 export const root = join(import.meta.dirname, '..', '..');
-const PACKAGE_FILES = ['package.json', 'package-lock.json', 'bin', 'src', 'scripts', 'fixtures', 'scenarios', 'docs', 'README.md', 'tsconfig.json', 'tsconfig.build.json'];
+const PACKAGE_FILES = [
+  'package.json',
+  'package-lock.json',
+  'bin',
+  'src',
+  'scripts',
+  'fixtures',
+  'scenarios',
+  'docs',
+  'README.md',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 /** What the bundle is built from. */
 const BUNDLE_INPUTS = ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
@@ -26,7 +38,8 @@ const DECLARATION_INPUTS = ['src', 'scripts/build-types.mjs', 'package.json', 'p
 const INSTALL_MAX_AGE_MS = 24 * 3_600_000;
 
 /** The version of a package this repository has installed: a fresh project gets the same. */
-export const version = (name: string): string => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+export const version = (name: string): string =>
+  (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * One tarball per test run (issue 41), in the run's scratch folder (test/setup/global.ts), packed
@@ -188,9 +201,14 @@ export async function installedProject(work: string): Promise<Installed> {
 function installedEntry(tarball: string): Promise<string> {
   const runners = TEST_RUNNERS.map((name) => `${name}@${version(name)}`);
   const key = hashOf(root, [], ['installed 1', fileHash(tarball), ...projectDependencies(), ...runners, process.version, process.platform, process.arch]);
-  return cachedEntry('installed', key, async (entry) => {
-    writeFileSync(join(entry, 'warnings.txt'), await installFresh(join(entry, 'project'), tarball, runners));
-  }, { maxAgeMs: INSTALL_MAX_AGE_MS, intact: (entry, madeAt) => unmodifiedSince(join(entry, 'project'), madeAt) });
+  return cachedEntry(
+    'installed',
+    key,
+    async (entry) => {
+      writeFileSync(join(entry, 'warnings.txt'), await installFresh(join(entry, 'project'), tarball, runners));
+    },
+    { maxAgeMs: INSTALL_MAX_AGE_MS, intact: (entry, madeAt) => unmodifiedSince(join(entry, 'project'), madeAt) },
+  );
 }
 
 /**

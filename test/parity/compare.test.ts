@@ -34,7 +34,13 @@ function exchange(method: string, urlPath: string, target: Answer, sandbox: Answ
 function otherValues(answer: Answer): Answer {
   const out = copy(answer);
   const data = (out.body as { data: Record<string, unknown> }).data;
-  Object.assign(data, { id: 'book_11111111-2222-3333-4444-555555555555', code: 'XYZ-000000', createdAt: '2020-01-01T00:00:00.000Z', totals: { subtotal: 1, taxes: 2, discounts: 3, total: 4 }, adults: 7 });
+  Object.assign(data, {
+    id: 'book_11111111-2222-3333-4444-555555555555',
+    code: 'XYZ-000000',
+    createdAt: '2020-01-01T00:00:00.000Z',
+    totals: { subtotal: 1, taxes: 2, discounts: 3, total: 4 },
+    adults: 7,
+  });
   out.headers['x-request-id'] = 'req_target_side';
   out.headers['x-ratelimit-remaining'] = '2999';
   out.headers['x-ratelimit-reset'] = '1999999999';
@@ -42,7 +48,17 @@ function otherValues(answer: Answer): Answer {
 }
 const bookingPath = () => `/v1/bookings/${(booking.body as { data: { id: string } }).data.id}`;
 const data = (answer: Answer) => (answer.body as { data: Record<string, unknown> }).data;
-const notFound: Answer = { status: 404, headers: { 'x-request-id': 'r', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1700000000', 'content-type': 'application/json' }, body: { error: 'Booking book_1 not found', code: 'NOT_FOUND' } };
+const notFound: Answer = {
+  status: 404,
+  headers: {
+    'x-request-id': 'r',
+    'x-ratelimit-limit': '100',
+    'x-ratelimit-remaining': '9',
+    'x-ratelimit-reset': '1700000000',
+    'content-type': 'application/json',
+  },
+  body: { error: 'Booking book_1 not found', code: 'NOT_FOUND' },
+};
 
 describe('the parity comparison', () => {
   it('reports nothing for answers that differ only by values: ids, times, codes, money, counters', () => {
@@ -68,7 +84,15 @@ describe('the parity comparison', () => {
     delete sandbox.headers['x-request-id'];
     r.record(exchange('GET', bookingPath(), target, sandbox, { requestId: 'req_shape' }));
     // error: same status, another code
-    r.record(exchange('GET', '/v1/bookings/book_1', notFound, { ...notFound, body: { error: 'Booking book_1 not found', code: 'BOOKING_NOT_FOUND' } }, { requestId: 'req_error' }));
+    r.record(
+      exchange(
+        'GET',
+        '/v1/bookings/book_1',
+        notFound,
+        { ...notFound, body: { error: 'Booking book_1 not found', code: 'BOOKING_NOT_FOUND' } },
+        { requestId: 'req_error' },
+      ),
+    );
     // unknown-id: data, reported apart
     r.record(exchange('GET', '/v1/people/ppl_9', notFound, null, { unknownIds: ['ppl_9'], requestId: 'req_unknown' }));
     const report = r.report();
@@ -88,7 +112,10 @@ describe('the parity comparison', () => {
       ['unknown-id', 'GET', '/v1/people/{id}', '', 'ppl_9', 'unknown to the sandbox', 1, 'req_unknown'],
     ]);
     // the first example's two answers, for the side-by-side view
-    expect(r.example('req_shape')).toEqual({ target: expect.objectContaining({ status: 200, body: target.body }), sandbox: expect.objectContaining({ status: 200, body: sandbox.body }) });
+    expect(r.example('req_shape')).toEqual({
+      target: expect.objectContaining({ status: 200, body: target.body }),
+      sandbox: expect.objectContaining({ status: 200, body: sandbox.body }),
+    });
     expect(r.example('req_unknown')?.sandbox).toBeNull();
     expect(r.example('req_nothing')).toBeUndefined();
   });
@@ -109,7 +136,9 @@ describe('the parity comparison', () => {
   it('never reports learning as drift: no status, no missing field; the calls after it are compared', () => {
     const r = recorder();
     r.record(exchange('GET', bookingPath(), booking, notFound, { learned: true }));
-    r.record(exchange('GET', '/v1/products', products, { ...products, body: { data: [], meta: (products.body as { meta: unknown }).meta } }, { learned: true }));
+    r.record(
+      exchange('GET', '/v1/products', products, { ...products, body: { data: [], meta: (products.body as { meta: unknown }).meta } }, { learned: true }),
+    );
     expect(r.report()).toEqual({ requests: 2, compared: 0, differences: [], omitted: 0, notCompared: [] });
     r.record(exchange('GET', bookingPath(), booking, notFound));
     expect(r.report().differences.map((d) => d.kind)).toEqual(['status']);
@@ -121,13 +150,24 @@ describe('the parity comparison', () => {
     const target: Answer = { ...booking, body: { data: { ...data(booking), loyaltyTier: 'gold' } } };
     // loyaltyTier: no place for it in our schema; voucherCode: ours requires it, the target sent none
     r.record(exchange('GET', bookingPath(), target, notFound, { learned: true, unmapped: [{ id, fields: ['loyaltyTier', 'voucherCode'] }] }));
-    expect(r.report().differences).toEqual([{ kind: 'missing-field', method: 'GET', path: '/v1/bookings/{id}', field: 'data.loyaltyTier', target: 'string', sandbox: 'absent', count: 1, requestId: expect.any(String) }]);
+    expect(r.report().differences).toEqual([
+      {
+        kind: 'missing-field',
+        method: 'GET',
+        path: '/v1/bookings/{id}',
+        field: 'data.loyaltyTier',
+        target: 'string',
+        sandbox: 'absent',
+        count: 1,
+        requestId: expect.any(String),
+      },
+    ]);
     const item = (products.body as { data: { id: string; status: string }[] }).data[0]!;
     r.record(exchange('GET', '/v1/products', products, products, { learned: true, unmapped: [{ id: item.id, fields: ['status'] }] }));
     expect(r.report().differences.map((d) => d.field)).toEqual(['data.loyaltyTier', 'data[].status']);
   });
 
-  it('does not compare an answer that is a rate limit: the target\'s budget is not the sandbox\'s', () => {
+  it("does not compare an answer that is a rate limit: the target's budget is not the sandbox's", () => {
     const r = recorder();
     r.record(exchange('GET', bookingPath(), { ...notFound, status: 429, body: { error: 'Rate limit exceeded', retry_after: 3 } }, booking));
     expect(r.report()).toEqual({ requests: 1, compared: 0, differences: [], omitted: 0, notCompared: [] });
@@ -138,7 +178,12 @@ describe('the parity comparison', () => {
     const items = (products.body as { data: Record<string, unknown>[] }).data;
     // the target's catalog: other records, another count; one item has a field the sandbox's never have
     const target = copy(products);
-    const targetItems: Record<string, unknown>[] = [...copy(items), ...copy(items)].map((item, i) => ({ ...item, id: `prod_t${i}`, title: `T${i}`, priceFrom: i }));
+    const targetItems: Record<string, unknown>[] = [...copy(items), ...copy(items)].map((item, i) => ({
+      ...item,
+      id: `prod_t${i}`,
+      title: `T${i}`,
+      priceFrom: i,
+    }));
     targetItems[4]!.brand = 'Borealis';
     (target.body as { data: unknown[] }).data = targetItems;
     const sandbox = copy(products);
@@ -170,7 +215,9 @@ describe('the parity comparison', () => {
     r.record(exchange('GET', bookingPath(), nullTarget, withCode, { requestId: 'req_null_1' }));
     r.record(exchange('GET', bookingPath(), nullTarget, withCode));
     // so far the sandbox was never null there and the target was: nullability
-    expect(r.report().differences.map((d) => [d.kind, d.field, d.target, d.sandbox, d.count, d.requestId])).toEqual([['type', 'data.couponCode', 'null', 'string', 2, 'req_null_1']]);
+    expect(r.report().differences.map((d) => [d.kind, d.field, d.target, d.sandbox, d.count, d.requestId])).toEqual([
+      ['type', 'data.couponCode', 'null', 'string', 2, 'req_null_1'],
+    ]);
     // the sandbox is null there too, on another record: both sides are nullable, nothing to report
     const nullSandbox = copy(booking);
     data(nullSandbox).couponCode = null;
@@ -184,7 +231,12 @@ describe('the parity comparison', () => {
     r.record(exchange('get', '/v1/bookings/book_1/passengers', booking, notFound));
     r.record(exchange('GET', '/v1/nothing/abc123/here', booking, notFound));
     r.record(exchange('POST', '/v1/bookings/', booking, notFound)); // a trailing slash is the same route
-    expect(r.report().differences.map((d) => `${d.method} ${d.path}`).sort()).toEqual(['GET /v1/bookings/wizard/session', 'GET /v1/bookings/{id}/passengers', 'GET /v1/nothing/{id}/here', 'POST /v1/bookings']);
+    expect(
+      r
+        .report()
+        .differences.map((d) => `${d.method} ${d.path}`)
+        .sort(),
+    ).toEqual(['GET /v1/bookings/wizard/session', 'GET /v1/bookings/{id}/passengers', 'GET /v1/nothing/{id}/here', 'POST /v1/bookings']);
   });
 
   it('drops what the ignore rules match: a path glob, with or without a method, a kind and a field', () => {
@@ -202,7 +254,12 @@ describe('the parity comparison', () => {
     expect(run([])).toEqual(['extra-field data.internalNote', 'type data.adults', 'unknown-id ']);
     expect(run([{ path: 'GET /v1/bookings/*', kind: 'extra-field' }])).toEqual(['type data.adults', 'unknown-id ']);
     expect(run([{ path: '/v1/bookings/{id}' }])).toEqual(['unknown-id ']);
-    expect(run([{ path: '/v1/bookings/:id', kind: 'type', field: 'data.adul*' }, { path: '*', kind: 'unknown-id' }])).toEqual(['extra-field data.internalNote']);
+    expect(
+      run([
+        { path: '/v1/bookings/:id', kind: 'type', field: 'data.adul*' },
+        { path: '*', kind: 'unknown-id' },
+      ]),
+    ).toEqual(['extra-field data.internalNote']);
     expect(run([{ path: 'POST /v1/bookings/*' }])).toHaveLength(3);
   });
 

@@ -27,7 +27,10 @@ describe('parity ignore rules', () => {
     const dir = mkdtempSync(join(tmpdir(), 'parity-ignore-'));
     const file = join(dir, 'ignore.json');
     writeFileSync(file, JSON.stringify({ ignore: [{ path: '/v1/bookings/*', kind: 'enum' }, 'GET /v1/products:header:X-Request-ID'] }));
-    expect(readIgnoreFile(file)).toEqual([{ path: '/v1/bookings/*', kind: 'enum' }, { path: 'GET /v1/products', kind: 'header', field: 'X-Request-ID' }]);
+    expect(readIgnoreFile(file)).toEqual([
+      { path: '/v1/bookings/*', kind: 'enum' },
+      { path: 'GET /v1/products', kind: 'header', field: 'X-Request-ID' },
+    ]);
     writeFileSync(file, JSON.stringify([{ path: '/v1/x', kinds: 'enum' }]));
     expect(() => readIgnoreFile(file)).toThrow(`${file}, rule 1: unknown key "kinds"; a rule has path, kind and field`);
     writeFileSync(file, '{"ignore": [');
@@ -36,7 +39,10 @@ describe('parity ignore rules', () => {
   });
 
   it('matches a glob over the path template alone, or over `METHOD path` when the rule names a method', () => {
-    const ignores = ignoreMatcher([{ path: 'POST /v1/bookings*', kind: 'status' }, { path: '/v1/products/{id}', field: 'data.*' }]);
+    const ignores = ignoreMatcher([
+      { path: 'POST /v1/bookings*', kind: 'status' },
+      { path: '/v1/products/{id}', field: 'data.*' },
+    ]);
     expect(ignores('status', 'POST', '/v1/bookings', '')).toBe(true);
     expect(ignores('status', 'GET', '/v1/bookings', '')).toBe(false);
     expect(ignores('type', 'POST', '/v1/bookings', '')).toBe(false);

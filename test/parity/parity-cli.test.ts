@@ -10,14 +10,28 @@ import { expectOneLineFailure, json, useSandbox } from '../cli/commands/harness.
 const t = useSandbox();
 const answer = (status: number, body: unknown): Answer => ({ status, headers: { 'x-request-id': 'r', 'content-type': 'application/json' }, body });
 let n = 0;
-const exchange = (urlPath: string, target: Answer, sandbox: Answer | null, more: Partial<Exchange> = {}): Exchange => ({ requestId: `req_${++n}`, method: 'GET', urlPath, target, sandbox, learned: false, unknownIds: [], ...more });
+const exchange = (urlPath: string, target: Answer, sandbox: Answer | null, more: Partial<Exchange> = {}): Exchange => ({
+  requestId: `req_${++n}`,
+  method: 'GET',
+  urlPath,
+  target,
+  sandbox,
+  learned: false,
+  unknownIds: [],
+  ...more,
+});
 
 function feed(withDrift: boolean) {
   const recorder = createParityRecorder({ routes: t.sandbox.context.routes });
   t.sandbox.context.parity.recorder = recorder;
   if (withDrift) {
-    for (let i = 0; i < 3; i++) recorder.record(exchange(`/v1/products/prod_${i}`, answer(200, { data: { id: 'a', brand: 'x' } }), answer(200, { data: { id: 'b' } }), { requestId: `req_brand_${i}` }));
-    recorder.record(exchange('/v1/bookings/book_1', answer(200, { data: { id: 'a' } }), answer(404, { error: 'Booking not found' }), { requestId: 'req_status' }));
+    for (let i = 0; i < 3; i++)
+      recorder.record(
+        exchange(`/v1/products/prod_${i}`, answer(200, { data: { id: 'a', brand: 'x' } }), answer(200, { data: { id: 'b' } }), { requestId: `req_brand_${i}` }),
+      );
+    recorder.record(
+      exchange('/v1/bookings/book_1', answer(200, { data: { id: 'a' } }), answer(404, { error: 'Booking not found' }), { requestId: 'req_status' }),
+    );
   }
   recorder.record(exchange('/v1/people/ppl_1', answer(200, { data: { id: 'ppl_1' } }), null, { unknownIds: ['ppl_1'], requestId: 'req_unknown' }));
 }
@@ -60,8 +74,12 @@ describe('sandbox parity', () => {
     expect((await t.cli(['parity', '--junit', file])).code).toBe(1);
     const xml = readFileSync(file, 'utf8');
     expect(xml).toContain('<testsuites name="travel-commerce-sandbox parity" tests="3" failures="2" errors="0" skipped="1">');
-    expect(xml).toContain('<testcase classname="parity.missing-field" name="GET /v1/products/{id} data.brand"><failure type="missing-field" message="target: string; sandbox: absent">3 requests, the first req_brand_0');
-    expect(xml).toContain('<testcase classname="parity.unknown-id" name="GET /v1/people/{id}"><skipped message="data, not drift: 1 id unknown to the sandbox, e.g. ppl_1"/></testcase>');
+    expect(xml).toContain(
+      '<testcase classname="parity.missing-field" name="GET /v1/products/{id} data.brand"><failure type="missing-field" message="target: string; sandbox: absent">3 requests, the first req_brand_0',
+    );
+    expect(xml).toContain(
+      '<testcase classname="parity.unknown-id" name="GET /v1/people/{id}"><skipped message="data, not drift: 1 id unknown to the sandbox, e.g. ppl_1"/></testcase>',
+    );
   });
 
   it('exits 0 when the only lines are unknown ids, and writes a passing JUnit testcase', async () => {
@@ -76,18 +94,38 @@ describe('sandbox parity', () => {
   it('lists the requests too large to compare, in text, --json and --junit (skipped), and they are not drift', async () => {
     const recorder = createParityRecorder({ routes: t.sandbox.context.routes });
     t.sandbox.context.parity.recorder = recorder;
-    const big = (requestId: string, bytes: number): Exchange => exchange('/v1/products', answer(200, undefined), answer(200, { data: [] }), { requestId, notCompared: { reason: 'too-large', bytes, detail: `too large to compare: ${bytes} bytes, over --target-max-body 1048576` } });
+    const big = (requestId: string, bytes: number): Exchange =>
+      exchange('/v1/products', answer(200, undefined), answer(200, { data: [] }), {
+        requestId,
+        notCompared: { reason: 'too-large', bytes, detail: `too large to compare: ${bytes} bytes, over --target-max-body 1048576` },
+      });
     recorder.record(big('req_big_1', 2_000_000));
     recorder.record(big('req_big_2', 3_000_000));
     const r = await t.cli(['parity']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('0 requests compared of 2 forwarded: no drift\n\nNot compared: GET /v1/products (2, the first req_big_1): too large to compare: 3000000 bytes, over --target-max-body 1048576\n');
-    expect((await t.cli(['parity', '--markdown'])).stdout).toContain('\n- Not compared: GET /v1/products (2, the first req_big_1): too large to compare: 3000000 bytes, over --target-max-body 1048576\n');
-    expect(json(await t.cli(['parity', '--json'])).notCompared).toEqual([{ reason: 'too-large', method: 'GET', path: '/v1/products', count: 2, requestId: 'req_big_1', bytes: 3_000_000, detail: 'too large to compare: 3000000 bytes, over --target-max-body 1048576' }]);
+    expect(r.stdout).toBe(
+      '0 requests compared of 2 forwarded: no drift\n\nNot compared: GET /v1/products (2, the first req_big_1): too large to compare: 3000000 bytes, over --target-max-body 1048576\n',
+    );
+    expect((await t.cli(['parity', '--markdown'])).stdout).toContain(
+      '\n- Not compared: GET /v1/products (2, the first req_big_1): too large to compare: 3000000 bytes, over --target-max-body 1048576\n',
+    );
+    expect(json(await t.cli(['parity', '--json'])).notCompared).toEqual([
+      {
+        reason: 'too-large',
+        method: 'GET',
+        path: '/v1/products',
+        count: 2,
+        requestId: 'req_big_1',
+        bytes: 3_000_000,
+        detail: 'too large to compare: 3000000 bytes, over --target-max-body 1048576',
+      },
+    ]);
     const file = join(mkdtempSync(join(tmpdir(), 'parity-junit-')), 'parity.xml');
     expect((await t.cli(['parity', '--junit', file])).code).toBe(0);
     const xml = readFileSync(file, 'utf8');
     expect(xml).toContain('<testsuites name="travel-commerce-sandbox parity" tests="2" failures="0" errors="0" skipped="1">');
-    expect(xml).toContain('<testcase classname="parity.not-compared.too-large" name="GET /v1/products"><skipped message="too large to compare: 3000000 bytes, over --target-max-body 1048576 (2 requests, the first req_big_1)"/></testcase>');
+    expect(xml).toContain(
+      '<testcase classname="parity.not-compared.too-large" name="GET /v1/products"><skipped message="too large to compare: 3000000 bytes, over --target-max-body 1048576 (2 requests, the first req_big_1)"/></testcase>',
+    );
   });
 });

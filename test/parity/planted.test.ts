@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 const json = (answer: PlantedAnswer) => JSON.parse(answer.body.toString('utf8'));
-const withBody = (answer: PlantedAnswer, body: unknown, status = answer.status): PlantedAnswer => ({ ...answer, status, body: Buffer.from(JSON.stringify(body)) });
+const withBody = (answer: PlantedAnswer, body: unknown, status = answer.status): PlantedAnswer => ({
+  ...answer,
+  status,
+  body: Buffer.from(JSON.stringify(body)),
+});
 
 /** Each planted difference, by the operation it is planted on. */
 function plant(method: string, path: string, answer: PlantedAnswer): PlantedAnswer {

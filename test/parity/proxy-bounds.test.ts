@@ -46,7 +46,8 @@ function rawGet(base: string, path: string): Promise<{ status: number; reason: s
     const req = httpRequest({ host: '127.0.0.1', port, path, headers: { authorization: `Bearer ${KEYS.sandboxFull}` } }, (res) => {
       const hash = createHash('sha256');
       let bytes = 0;
-      const done = (cut: boolean) => resolve({ status: res.statusCode!, reason: res.headers['x-sandbox-reason'] as string | undefined, bytes, sha256: hash.digest('hex'), cut });
+      const done = (cut: boolean) =>
+        resolve({ status: res.statusCode!, reason: res.headers['x-sandbox-reason'] as string | undefined, bytes, sha256: hash.digest('hex'), cut });
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         hash.update(chunk);
@@ -125,7 +126,17 @@ describe('--target-max-body', () => {
     const recorder = sandbox.context.parity.recorder!;
     const report = recorder.report();
     expect(report).toMatchObject({ requests: 1, compared: 0, differences: [] });
-    expect(report.notCompared).toEqual([{ reason: 'too-large', method: 'GET', path: '/v1/products', count: 1, requestId: 'req_flood', bytes: SIZE, detail: `too large to compare: ${SIZE} bytes, over --target-max-body ${MIB}` }]);
+    expect(report.notCompared).toEqual([
+      {
+        reason: 'too-large',
+        method: 'GET',
+        path: '/v1/products',
+        count: 1,
+        requestId: 'req_flood',
+        bytes: SIZE,
+        detail: `too large to compare: ${SIZE} bytes, over --target-max-body ${MIB}`,
+      },
+    ]);
     expect(recorder.example('req_flood')).toBeUndefined();
   });
 
@@ -142,7 +153,13 @@ describe('--target-max-body', () => {
     expect(res.cut).toBe(true);
     expect(res.bytes).toBeLessThan(3 * MIB);
     await sandbox.proxy!.settled();
-    expect(sandbox.context.parity.recorder!.report().notCompared).toEqual([expect.objectContaining({ reason: 'too-large', requestId: 'req_cut', detail: expect.stringMatching(/^too large to compare: \d+ bytes streamed before the answer was cut off/) })]);
+    expect(sandbox.context.parity.recorder!.report().notCompared).toEqual([
+      expect.objectContaining({
+        reason: 'too-large',
+        requestId: 'req_cut',
+        detail: expect.stringMatching(/^too large to compare: \d+ bytes streamed before the answer was cut off/),
+      }),
+    ]);
   });
 
   it('an answer within the limit is held and compared as before', async () => {
@@ -173,7 +190,17 @@ describe('--target-max-body', () => {
     await sandbox.proxy!.settled();
     const report = sandbox.context.parity.recorder!.report();
     expect(report.compared).toBe(0);
-    expect(report.notCompared).toEqual([{ reason: 'too-large', method: 'GET', path: '/v1/products', count: 1, requestId: 'req_bomb', bytes: bomb.length, detail: `too large to compare: its gzip body of ${bomb.length} bytes inflates past --target-max-body ${MIB}` }]);
+    expect(report.notCompared).toEqual([
+      {
+        reason: 'too-large',
+        method: 'GET',
+        path: '/v1/products',
+        count: 1,
+        requestId: 'req_bomb',
+        bytes: bomb.length,
+        detail: `too large to compare: its gzip body of ${bomb.length} bytes inflates past --target-max-body ${MIB}`,
+      },
+    ]);
     // and it keeps serving
     expect((await call(sandbox.proxy!.url, 'GET', '/__sandbox/health', null)).status).toBe(200);
   });
@@ -185,11 +212,23 @@ describe('the report of requests not compared', () => {
     const { NOT_COMPARED_LINES } = await import('../../src/parity/not-compared.ts');
     const recorder = createParityRecorder({ routes: { routes: [], document: () => '{}' } });
     const answer = { status: 200, headers: {}, body: undefined };
-    const big = (urlPath: string, requestId: string, bytes: number) => recorder.record({ requestId, method: 'get', urlPath, target: answer, sandbox: answer, learned: false, unknownIds: [], notCompared: { reason: 'too-large', bytes, detail: `${bytes} bytes` } });
+    const big = (urlPath: string, requestId: string, bytes: number) =>
+      recorder.record({
+        requestId,
+        method: 'get',
+        urlPath,
+        target: answer,
+        sandbox: answer,
+        learned: false,
+        unknownIds: [],
+        notCompared: { reason: 'too-large', bytes, detail: `${bytes} bytes` },
+      });
     big('/v1/exports', 'req_1', 5 * MIB);
     big('/v1/exports', 'req_2', 7 * MIB);
     big('/v1/exports', 'req_3', 6 * MIB);
-    expect(recorder.report().notCompared).toEqual([{ reason: 'too-large', method: 'GET', path: '/v1/exports', count: 3, requestId: 'req_1', bytes: 7 * MIB, detail: `${7 * MIB} bytes` }]);
+    expect(recorder.report().notCompared).toEqual([
+      { reason: 'too-large', method: 'GET', path: '/v1/exports', count: 3, requestId: 'req_1', bytes: 7 * MIB, detail: `${7 * MIB} bytes` },
+    ]);
     const word = (n: number) => n.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!); // no digit: not read as an id
     for (let i = 0; i < NOT_COMPARED_LINES; i++) big(`/v1/${word(i)}`, `req_w${i}`, MIB);
     const report = recorder.report();
@@ -260,9 +299,11 @@ describe('--target-max-body on the command line', () => {
     try {
       const program = buildProgram('proxy');
       let opts: Record<string, unknown> = {};
-      program.commands.find((c) => c.name() === 'proxy')!.action((...args: unknown[]) => {
-        opts = (args.at(-1) as Command).opts();
-      });
+      program.commands
+        .find((c) => c.name() === 'proxy')!
+        .action((...args: unknown[]) => {
+          opts = (args.at(-1) as Command).opts();
+        });
       await program.parseAsync(['node', 'sandbox', 'proxy', '--target', 'https://api.example.com', ...argv]);
       return opts;
     } finally {
@@ -285,10 +326,14 @@ describe('--target-max-body on the command line', () => {
     for (const value of ['lots', '10 parsecs', '100', '2gb']) {
       const r = await runCliInProcess(['proxy', '--target', 'https://api.example.com', '--port', '0', '--target-max-body', value]);
       expect(r.code, value).not.toBe(0);
-      expect(r.stderr, value).toBe(`sandbox: --target-max-body takes a size from 1kb to 1gb, such as 10mb, 512kb or a number of bytes, not "${value}" (sandbox proxy --help)\n`);
+      expect(r.stderr, value).toBe(
+        `sandbox: --target-max-body takes a size from 1kb to 1gb, such as 10mb, 512kb or a number of bytes, not "${value}" (sandbox proxy --help)\n`,
+      );
     }
     const env = await runCliInProcess(['proxy', '--target', 'https://api.example.com', '--port', '0'], { SANDBOX_TARGET_MAX_BODY: 'huge' });
     expect(env.code).not.toBe(0);
-    expect(env.stderr).toBe('sandbox: SANDBOX_TARGET_MAX_BODY="huge": --target-max-body takes a size from 1kb to 1gb, such as 10mb, 512kb or a number of bytes\n');
+    expect(env.stderr).toBe(
+      'sandbox: SANDBOX_TARGET_MAX_BODY="huge": --target-max-body takes a size from 1kb to 1gb, such as 10mb, 512kb or a number of bytes\n',
+    );
   });
 });

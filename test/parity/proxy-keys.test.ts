@@ -18,7 +18,11 @@ beforeAll(async () => {
   recorder = stubRecorder();
   proxied.context.parity.recorder = recorder;
   const ws = proxied.proxy!.workspaceId;
-  const created = await fetch(`${target.sandbox.controlUrl}/workspaces/${ws}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'the real account key' }) });
+  const created = await fetch(`${target.sandbox.controlUrl}/workspaces/${ws}/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'the real account key' }),
+  });
   realKey = ((await created.json()) as { data: { key: string } }).data.key;
 });
 afterAll(async () => {
@@ -37,7 +41,9 @@ describe("the client's key", () => {
 
     const log = await call(proxied.url, 'GET', '/__sandbox/requests?limit=100', null);
     expect(log.status).toBe(200);
-    const replayed = (log.json.data as { requestId: string; path: string; status: number }[]).find((r) => r.path.startsWith('/v1/products') && r.status === 200)!;
+    const replayed = (log.json.data as { requestId: string; path: string; status: number }[]).find(
+      (r) => r.path.startsWith('/v1/products') && r.status === 200,
+    )!;
     expect(replayed).toBeDefined();
     const detail = await call(proxied.url, 'GET', `/__sandbox/requests/${replayed.requestId}`, null);
     expect(detail.status).toBe(200);

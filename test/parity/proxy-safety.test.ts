@@ -78,10 +78,12 @@ describe('a target that is down, slow or answers garbage', () => {
 describe('no open proxy', () => {
   it('refuses an absolute request target, and a Host that is not loopback', async () => {
     const seen: string[] = [];
-    const target = await listening(createServer((req, res) => {
-      seen.push(req.url ?? '');
-      res.end('{}');
-    }));
+    const target = await listening(
+      createServer((req, res) => {
+        seen.push(req.url ?? '');
+        res.end('{}');
+      }),
+    );
     const sandbox = await proxyTo(target);
     const { port } = new URL(sandbox.proxy!.url);
     const raw = (path: string, host: string) =>
@@ -93,7 +95,10 @@ describe('no open proxy', () => {
         req.on('error', reject);
         req.end();
       });
-    expect(await raw('http://example.com/v1/products', `127.0.0.1:${port}`)).toMatchObject({ status: 400, reason: expect.stringMatching(/^MALFORMED_URL .*not an open proxy/) });
+    expect(await raw('http://example.com/v1/products', `127.0.0.1:${port}`)).toMatchObject({
+      status: 400,
+      reason: expect.stringMatching(/^MALFORMED_URL .*not an open proxy/),
+    });
     expect(await raw('/v1/products', 'attacker.example')).toMatchObject({ status: 403, reason: expect.stringMatching(/^HOST_NOT_ALLOWED/) });
     expect(seen).toEqual([]);
     // what is not /v1 is the sandbox's own: its control plane answers on the proxy's port
@@ -107,6 +112,8 @@ describe('no open proxy', () => {
     await expect(createSandbox({ port: 0, storage: 'memory', proxy: { target: 'ftp://api.example.com' } })).rejects.toThrow(/http/);
     // the proxy's own port as its target: a loop, refused by the self-request guard
     const port = Number(new URL(await freePort()).port);
-    await expect(createSandbox({ port: 0, storage: 'memory', proxy: { target: `http://localhost:${port}`, port } })).rejects.toThrow(/is this sandbox or its proxy/);
+    await expect(createSandbox({ port: 0, storage: 'memory', proxy: { target: `http://localhost:${port}`, port } })).rejects.toThrow(
+      /is this sandbox or its proxy/,
+    );
   });
 });

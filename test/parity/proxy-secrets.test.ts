@@ -42,7 +42,11 @@ beforeAll(async () => {
   target = await fakeTarget();
   record = mkdtempSync(join(tmpdir(), 'proxy-secrets-'));
   proxied = await createSandbox({ port: 0, storage: 'memory', clock: 'manual', proxy: { target: target.url, record } });
-  const created = await fetch(`${target.sandbox.controlUrl}/workspaces/${proxied.proxy!.workspaceId}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'the real account key' }) });
+  const created = await fetch(`${target.sandbox.controlUrl}/workspaces/${proxied.proxy!.workspaceId}/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'the real account key' }),
+  });
   realKey = ((await created.json()) as { data: { key: string } }).data.key;
   stream = await openStream(proxied.controlUrl, '?detail=full');
   await stream.readUntil('event: hello');
@@ -55,7 +59,8 @@ beforeAll(async () => {
       const data = body.data as Record<string, unknown>;
       Object.assign(data, { clientSecret: PLANTED.stripeLike, settings: { signingSecret: PLANTED.whsec, note: `rotated from ${PLANTED.whsec}` } });
     }
-    if (path.startsWith('/v1/people/')) return { status: 400, headers, body: Buffer.from(JSON.stringify({ error: `Bad Request: key ${realKey} may not read people`, code: 'KEY_REFUSED' })) };
+    if (path.startsWith('/v1/people/'))
+      return { status: 400, headers, body: Buffer.from(JSON.stringify({ error: `Bad Request: key ${realKey} may not read people`, code: 'KEY_REFUSED' })) };
     return { ...answer, headers, body: Buffer.from(JSON.stringify(body)) };
   };
 }, 60_000);
@@ -70,10 +75,19 @@ afterAll(async () => {
 function raw(path: string, headers: Record<string, string>, body?: string): Promise<number> {
   const url = new URL(proxied.proxy!.url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method: body === undefined ? 'GET' : 'POST', headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -86,7 +100,10 @@ describe('a hostile target and a careless client', () => {
     expect(orgKey.status).toBeLessThan(300);
     expect((orgKey.json.data as { key: string }).key).toMatch(SHAPES[0]!);
     answered.push((orgKey.json.data as { key: string }).key);
-    const subscription = await call(proxied.proxy!.url, 'POST', '/v1/webhooks/subscriptions', realKey, { url: 'http://127.0.0.1:9/hooks', events: ['booking.created'] });
+    const subscription = await call(proxied.proxy!.url, 'POST', '/v1/webhooks/subscriptions', realKey, {
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['booking.created'],
+    });
     expect(subscription.status).toBeLessThan(300);
     expect((subscription.json.data as { secret: string }).secret).toMatch(SHAPES[1]!);
     answered.push((subscription.json.data as { secret: string }).secret);
@@ -120,7 +137,9 @@ describe('a hostile target and a careless client', () => {
     const log = (await call(proxied.url, 'GET', '/__sandbox/requests?limit=100', null)).json.data as { requestId: string; path: string; status: number }[];
     const replayed = log.find((r) => r.path.includes('api_key='))!;
     expect(replayed.status).toBe(401); // the sandbox reads only Authorization, as the target does
-    const detail = (await call(proxied.url, 'GET', `/__sandbox/requests/${replayed.requestId}`, null)).json.data as { detail: { request: { headers: Record<string, string> } } };
+    const detail = (await call(proxied.url, 'GET', `/__sandbox/requests/${replayed.requestId}`, null)).json.data as {
+      detail: { request: { headers: Record<string, string> } };
+    };
     expect(detail.detail.request.headers['x-api-key']).toMatch(/^\[redacted workspace key, \d+ chars\]$/);
   });
 });
@@ -129,7 +148,9 @@ describe('a hostile target and a careless client', () => {
 async function everythingKept(): Promise<Record<string, string>> {
   const text = async (path: string) => (await call(proxied.url, 'GET', path, null)).bytes.toString();
   const report = JSON.parse(await text('/__sandbox/parity')) as { data: Parameters<typeof parityJunit>[0] & { differences: { requestId: string }[] } };
-  const examples = await Promise.all([...new Set(report.data.differences.map((d) => d.requestId))].map((id) => text(`/__sandbox/parity/examples/${encodeURIComponent(id)}`)));
+  const examples = await Promise.all(
+    [...new Set(report.data.differences.map((d) => d.requestId))].map((id) => text(`/__sandbox/parity/examples/${encodeURIComponent(id)}`)),
+  );
   const log = JSON.parse(await text('/__sandbox/requests?limit=1000')) as { data: { requestId: string }[] };
   const details = await Promise.all(log.data.map((r) => text(`/__sandbox/requests/${r.requestId}`)));
   await proxied.proxy!.stop(); // flushes --record
@@ -140,7 +161,12 @@ async function everythingKept(): Promise<Record<string, string>> {
   await createMcpServer(new ControlClient({ url: proxied.url })).connect(serverSide);
   await mcp.connect(clientSide);
   const tool = async (name: string, args: Record<string, unknown> = {}) => JSON.stringify(await mcp.callTool({ name, arguments: args }));
-  const mcpAnswers = [await tool('list_requests', { limit: 100 }), await tool('run_report'), await tool('list_workspaces'), ...(await Promise.all(log.data.map((r) => tool('explain_request', { requestId: r.requestId }))))];
+  const mcpAnswers = [
+    await tool('list_requests', { limit: 100 }),
+    await tool('run_report'),
+    await tool('list_workspaces'),
+    ...(await Promise.all(log.data.map((r) => tool('explain_request', { requestId: r.requestId })))),
+  ];
   await mcp.close();
 
   return {

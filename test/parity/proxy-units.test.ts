@@ -37,7 +37,16 @@ describe('IdPairs', () => {
 });
 
 describe('mapRecord', () => {
-  const person = { id: 'ppl_1', firstName: 'Ada', middleName: null, lastName: 'Lovelace', email: 'ada@example.com', phone: '+447700900123', date_of_birth: '1815-12-10', nationality: 'GB' };
+  const person = {
+    id: 'ppl_1',
+    firstName: 'Ada',
+    middleName: null,
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '+447700900123',
+    date_of_birth: '1815-12-10',
+    nationality: 'GB',
+  };
 
   it('takes each field of the same name or its other spelling when it fits, fills the timestamps by rule', () => {
     const { row, unmapped } = mapRecord(people, person, fill);
@@ -77,9 +86,18 @@ describe('targetAnswer', () => {
 
   it('inflates to the max body at most: past it, no body and tooLarge, for gzip, br and deflate alike', () => {
     const json = Buffer.from(JSON.stringify({ data: 'x'.repeat(8192) }));
-    for (const [encoding, squeeze] of [['gzip', gzipSync], ['br', brotliCompressSync], ['deflate', deflateSync]] as const) {
+    for (const [encoding, squeeze] of [
+      ['gzip', gzipSync],
+      ['br', brotliCompressSync],
+      ['deflate', deflateSync],
+    ] as const) {
       const body = squeeze(json);
-      expect(targetAnswer({ status: 200, headers: { 'content-encoding': encoding }, body }, 8192), encoding).toEqual({ status: 200, headers: { 'content-encoding': encoding }, body: undefined, tooLarge: { bytes: body.length, complete: true, inflated: encoding } });
+      expect(targetAnswer({ status: 200, headers: { 'content-encoding': encoding }, body }, 8192), encoding).toEqual({
+        status: 200,
+        headers: { 'content-encoding': encoding },
+        body: undefined,
+        tooLarge: { bytes: body.length, complete: true, inflated: encoding },
+      });
       expect(targetAnswer({ status: 200, headers: { 'content-encoding': encoding }, body }, 16384).body, encoding).toEqual({ data: 'x'.repeat(8192) });
     }
   });

@@ -83,7 +83,9 @@ describe('sandbox proxy', () => {
     const departure = firstBookableDeparture(proxied.store, ws, today)!.departure;
     // same fixtures and seed: the target holds the same departure and people
     expect(DEPARTURES.in(target.sandbox.store).has(ws, departure.id)).toBe(true);
-    const person = PEOPLE.in(proxied.store).list(ws).find((p) => p.dateOfBirth === null || p.dateOfBirth < '2000-01-01')!;
+    const person = PEOPLE.in(proxied.store)
+      .list(ws)
+      .find((p) => p.dateOfBirth === null || p.dateOfBirth < '2000-01-01')!;
 
     const created = await viaProxy('POST', '/v1/bookings', { departureId: departure.id, adults: 1 });
     expect(created.status).toBe(201);
@@ -98,7 +100,11 @@ describe('sandbox proxy', () => {
     expect(added.status).toBe(200);
     const passengersExchange = await lastExchange();
     expect(passengersExchange.sandbox?.status).toBe(200);
-    expect(PASSENGERS.in(proxied.store).list(ws).filter((p) => p.bookingId === sandboxBookingId)).toHaveLength(1);
+    expect(
+      PASSENGERS.in(proxied.store)
+        .list(ws)
+        .filter((p) => p.bookingId === sandboxBookingId),
+    ).toHaveLength(1);
 
     const patched = await viaProxy('PATCH', `/v1/bookings/${targetBookingId}`, { status: 'confirmed' });
     expect(patched.status).toBe(200);
@@ -120,15 +126,38 @@ describe('sandbox proxy', () => {
     // the user's real catalog: a product, a departure and a person only the target has
     const store = target.sandbox.store;
     const product = { ...PRODUCTS.in(store).list(ws)[0]!, id: `prod_${NEW_UUID(1)}`, title: 'Only on the real account', slug: 'only-on-the-real-account' };
-    const departure = { ...DEPARTURES.in(store).list(ws).find((d) => d.productId === PRODUCTS.in(store).list(ws)[0]!.id)!, id: `dept_${NEW_UUID(2)}`, productId: product.id };
+    const departure = {
+      ...DEPARTURES.in(store)
+        .list(ws)
+        .find((d) => d.productId === PRODUCTS.in(store).list(ws)[0]!.id)!,
+      id: `dept_${NEW_UUID(2)}`,
+      productId: product.id,
+    };
     const person = { ...PEOPLE.in(store).list(ws)[0]!, id: `ppl_${NEW_UUID(3)}`, email: 'real.person@example.com' };
     const template = PRODUCTS.in(store).list(ws)[0]!.id;
-    const options = PRICING_OPTIONS.in(store).list(ws).filter((o) => o.productId === template).map((o, i) => ({ ...o, id: `p_${NEW_UUID(10 + i)}`, productId: product.id }));
-    const extensions = EXTENSIONS.in(store).list(ws).filter((e) => e.productId === template).map((e, i) => ({ ...e, id: `ext_${NEW_UUID(20 + i)}`, productId: product.id }));
+    const options = PRICING_OPTIONS.in(store)
+      .list(ws)
+      .filter((o) => o.productId === template)
+      .map((o, i) => ({ ...o, id: `p_${NEW_UUID(10 + i)}`, productId: product.id }));
+    const extensions = EXTENSIONS.in(store)
+      .list(ws)
+      .filter((e) => e.productId === template)
+      .map((e, i) => ({ ...e, id: `ext_${NEW_UUID(20 + i)}`, productId: product.id }));
     expect(options.length).toBeGreaterThan(0);
-    await store.commit([PRODUCTS.putOp(ws, product), DEPARTURES.putOp(ws, departure), PEOPLE.putOp(ws, person), ...options.map((o) => PRICING_OPTIONS.putOp(ws, o)), ...extensions.map((e) => EXTENSIONS.putOp(ws, e))]);
+    await store.commit([
+      PRODUCTS.putOp(ws, product),
+      DEPARTURES.putOp(ws, departure),
+      PEOPLE.putOp(ws, person),
+      ...options.map((o) => PRICING_OPTIONS.putOp(ws, o)),
+      ...extensions.map((e) => EXTENSIONS.putOp(ws, e)),
+    ]);
 
-    for (const path of [`/v1/products/${product.id}`, `/v1/departures/${departure.id}`, `/v1/people/${person.id}`, `/v1/products/${product.id}/pricing/options`]) {
+    for (const path of [
+      `/v1/products/${product.id}`,
+      `/v1/departures/${departure.id}`,
+      `/v1/people/${person.id}`,
+      `/v1/products/${product.id}/pricing/options`,
+    ]) {
       const res = await viaProxy('GET', path);
       expect(res.status, path).toBe(200);
       const exchange = await lastExchange();
@@ -140,7 +169,11 @@ describe('sandbox proxy', () => {
     expect(PRODUCTS.in(proxied.store).get(ws, product.id)?.title).toBe('Only on the real account');
     expect(DEPARTURES.in(proxied.store).get(ws, departure.id)?.productId).toBe(product.id);
     expect(PEOPLE.in(proxied.store).get(ws, person.id)?.email).toBe('real.person@example.com');
-    expect(PRICING_OPTIONS.in(proxied.store).list(ws).filter((o) => o.productId === product.id)).toHaveLength(options.length);
+    expect(
+      PRICING_OPTIONS.in(proxied.store)
+        .list(ws)
+        .filter((o) => o.productId === product.id),
+    ).toHaveLength(options.length);
 
     // a booking on the real departure now happens on both sides
     const booked = await viaProxy('POST', '/v1/bookings', { departureId: departure.id, adults: 1 });
@@ -164,12 +197,28 @@ describe('sandbox proxy', () => {
       const key = recorded.workspaces[0]!.keys[0]!.key;
       const get = (path: string) => recorded.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${key}` } });
       expect((await get(`/v1/products/${product.id}`)).statusCode).toBe(200);
-      expect((await get(`/v1/departures/${departure.id}`)).json().data).toMatchObject({ id: departure.id, productId: product.id, startDate: departure.startDate });
+      expect((await get(`/v1/departures/${departure.id}`)).json().data).toMatchObject({
+        id: departure.id,
+        productId: product.id,
+        startDate: departure.startDate,
+      });
       expect((await get(`/v1/people/${person.id}`)).json()).toMatchObject({ id: person.id, firstName: person.firstName });
       // its prices came along: the real departure can be booked offline
-      const amounts = (await get(`/v1/products/${product.id}/pricing/options`)).json().data.map((o: { code: string; amount: number }) => `${o.code} ${o.amount}`);
-      expect(amounts.sort()).toEqual(options.filter((o) => o.active).map((o) => `${o.code} ${o.amount}`).sort());
-      const offline = await recorded.app.inject({ method: 'POST', url: '/v1/bookings', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ departureId: departure.id, adults: 1 }) });
+      const amounts = (await get(`/v1/products/${product.id}/pricing/options`))
+        .json()
+        .data.map((o: { code: string; amount: number }) => `${o.code} ${o.amount}`);
+      expect(amounts.sort()).toEqual(
+        options
+          .filter((o) => o.active)
+          .map((o) => `${o.code} ${o.amount}`)
+          .sort(),
+      );
+      const offline = await recorded.app.inject({
+        method: 'POST',
+        url: '/v1/bookings',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ departureId: departure.id, adults: 1 }),
+      });
       expect(offline.statusCode, offline.body).toBe(201);
     } finally {
       await recorded.stop();
@@ -185,25 +234,48 @@ describe('--record of a departure learned on a product the sandbox already held'
       other.context.parity.recorder = stubRecorder();
       const store = target.sandbox.store;
       const known = PRODUCTS.in(store).list(ws)[0]!; // both sides hold the fixtures' products
-      const departure = { ...DEPARTURES.in(store).list(ws).find((d) => d.productId === known.id)!, id: `dept_${NEW_UUID(40)}` };
+      const departure = {
+        ...DEPARTURES.in(store)
+          .list(ws)
+          .find((d) => d.productId === known.id)!,
+        id: `dept_${NEW_UUID(40)}`,
+      };
       // the real account's extensions of that product: the same codes under other ids
-      const extensions = EXTENSIONS.in(store).list(ws).filter((e) => e.productId === known.id);
+      const extensions = EXTENSIONS.in(store)
+        .list(ws)
+        .filter((e) => e.productId === known.id);
       expect(extensions.length).toBeGreaterThan(0);
-      await store.commit([DEPARTURES.putOp(ws, departure), ...extensions.flatMap((e, i) => [EXTENSIONS.deleteOp(ws, e.id), EXTENSIONS.putOp(ws, { ...e, id: `ext_${NEW_UUID(50 + i)}` })])]);
+      await store.commit([
+        DEPARTURES.putOp(ws, departure),
+        ...extensions.flatMap((e, i) => [EXTENSIONS.deleteOp(ws, e.id), EXTENSIONS.putOp(ws, { ...e, id: `ext_${NEW_UUID(50 + i)}` })]),
+      ]);
       expect((await call(other.proxy!.url, 'GET', `/v1/departures/${departure.id}`, KEYS.sandboxFull)).status).toBe(200);
       // read after the departure: the target's extensions replace the sandbox's copies in the file
       expect((await call(other.proxy!.url, 'GET', `/v1/products/${known.id}/extensions`, KEYS.sandboxFull)).status).toBe(200);
       await other.proxy!.settled();
       expect(DEPARTURES.in(other.store).get(ws, departure.id)).toBeDefined();
       await other.proxy!.stop();
-      const fixture = JSON.parse(readFileSync(join(dir, 'recorded.json'), 'utf8')) as { products: { id: string; extensions: { code: string }[] }[]; departures: { id: string }[] };
+      const fixture = JSON.parse(readFileSync(join(dir, 'recorded.json'), 'utf8')) as {
+        products: { id: string; extensions: { code: string }[] }[];
+        departures: { id: string }[];
+      };
       expect(fixture.departures.map((d) => d.id)).toEqual([departure.id]);
       expect(fixture.products.map((p) => p.id)).toEqual([known.id]);
-      expect(fixture.products[0]!.extensions.map((e) => e.code).sort()).toEqual(extensions.filter((e) => e.active).map((e) => e.code).sort());
+      expect(fixture.products[0]!.extensions.map((e) => e.code).sort()).toEqual(
+        extensions
+          .filter((e) => e.active)
+          .map((e) => e.code)
+          .sort(),
+      );
       const recorded = await createSandbox({ listen: false, storage: 'memory', clock: 'manual', fixturesDir: dir });
       try {
         const key = recorded.workspaces[0]!.keys[0]!.key;
-        const offline = await recorded.app.inject({ method: 'POST', url: '/v1/bookings', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ departureId: departure.id, adults: 1 }) });
+        const offline = await recorded.app.inject({
+          method: 'POST',
+          url: '/v1/bookings',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          payload: JSON.stringify({ departureId: departure.id, adults: 1 }),
+        });
         expect(offline.statusCode, offline.body).toBe(201);
       } finally {
         await recorded.stop();
@@ -223,7 +295,10 @@ describe('an id the sandbox does not know and cannot learn', () => {
     s.context.parity.recorder = rec;
     try {
       // a booking made on the real account before the proxy ran: never paired, bookings are not learned
-      const made = await call(t.url, 'POST', '/v1/bookings', KEYS.sandboxFull, { departureId: firstBookableDeparture(t.sandbox.store, s.proxy!.workspaceId, t.sandbox.clock.iso().slice(0, 10))!.departure.id, adults: 1 });
+      const made = await call(t.url, 'POST', '/v1/bookings', KEYS.sandboxFull, {
+        departureId: firstBookableDeparture(t.sandbox.store, s.proxy!.workspaceId, t.sandbox.clock.iso().slice(0, 10))!.departure.id,
+        adults: 1,
+      });
       const id: string = made.json.data.id;
       await call(s.proxy!.url, 'GET', `/v1/bookings/${id}`, KEYS.sandboxFull);
       await s.proxy!.settled();

@@ -13,7 +13,11 @@ const answer = (status: number, body: unknown): Answer => ({ status, headers: { 
 describe('the parity report routes', () => {
   it('answer 404 with the way to start a proxy when the sandbox is not one', async () => {
     t = await testSandbox();
-    for (const [method, path] of [['GET', '/parity'], ['GET', '/parity/examples/req_1'], ['DELETE', '/parity']] as const) {
+    for (const [method, path] of [
+      ['GET', '/parity'],
+      ['GET', '/parity/examples/req_1'],
+      ['DELETE', '/parity'],
+    ] as const) {
       const res = await control(method, path);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: 'Parity report not found' });
@@ -25,11 +29,36 @@ describe('the parity report routes', () => {
     t = await testSandbox();
     const recorder = createParityRecorder({ routes: t.sandbox.context.routes });
     t.sandbox.context.parity.recorder = recorder;
-    recorder.record({ requestId: 'req_a', method: 'GET', urlPath: '/v1/products/prod_1', target: answer(200, { data: { id: 'p', brand: 'x' } }), sandbox: answer(200, { data: { id: 'q' } }), learned: false, unknownIds: [] });
+    recorder.record({
+      requestId: 'req_a',
+      method: 'GET',
+      urlPath: '/v1/products/prod_1',
+      target: answer(200, { data: { id: 'p', brand: 'x' } }),
+      sandbox: answer(200, { data: { id: 'q' } }),
+      learned: false,
+      unknownIds: [],
+    });
     const report = await control('GET', '/parity');
     expect(report.statusCode).toBe(200);
     expect(report.json()).toEqual({
-      data: { requests: 1, compared: 1, omitted: 0, notCompared: [], differences: [{ kind: 'missing-field', method: 'GET', path: '/v1/products/{id}', field: 'data.brand', target: 'string', sandbox: 'absent', count: 1, requestId: 'req_a' }] },
+      data: {
+        requests: 1,
+        compared: 1,
+        omitted: 0,
+        notCompared: [],
+        differences: [
+          {
+            kind: 'missing-field',
+            method: 'GET',
+            path: '/v1/products/{id}',
+            field: 'data.brand',
+            target: 'string',
+            sandbox: 'absent',
+            count: 1,
+            requestId: 'req_a',
+          },
+        ],
+      },
     });
     const example = await control('GET', '/parity/examples/req_a');
     expect(example.json()).toEqual({ data: { target: answer(200, { data: { id: 'p', brand: 'x' } }), sandbox: answer(200, { data: { id: 'q' } }) } });

@@ -44,11 +44,36 @@ describe('the run report', () => {
     counters.request({ ...base, id: 'req_4', status: 200, warnings: [{ code: 'UNKNOWN_FIELD', message: 'ignored colour' }] });
     const report = counters.build([{ method: 'GET', url: '/v1/products/:id', schema: undefined, inferred: false, scope: undefined, summary: undefined }], 0);
     expect(report.refusals).toEqual([
-      { code: 'KEY_REVOKED', count: 2, example: { requestId: 'req_1', method: 'GET', path: '/v1/products/prod_1', status: 401, reason: 'KEY_REVOKED key tcs_test_...0001 was revoked at 2026-11-25T10:02:11Z' } },
-      { code: 'RATE_LIMITED', count: 1, example: { requestId: 'req_3', method: 'GET', path: '/v1/products/prod_1', status: 429, reason: 'RATE_LIMITED burst bucket empty' } },
+      {
+        code: 'KEY_REVOKED',
+        count: 2,
+        example: {
+          requestId: 'req_1',
+          method: 'GET',
+          path: '/v1/products/prod_1',
+          status: 401,
+          reason: 'KEY_REVOKED key tcs_test_...0001 was revoked at 2026-11-25T10:02:11Z',
+        },
+      },
+      {
+        code: 'RATE_LIMITED',
+        count: 1,
+        example: { requestId: 'req_3', method: 'GET', path: '/v1/products/prod_1', status: 429, reason: 'RATE_LIMITED burst bucket empty' },
+      },
     ]);
-    expect(report.warnings).toEqual([{ code: 'UNKNOWN_FIELD', count: 1, example: { requestId: 'req_4', method: 'GET', path: '/v1/products/prod_1', status: 200, message: 'ignored colour' } }]);
-    expect(report.operations).toEqual([{ operationId: 'getProduct', method: 'GET', path: '/v1/products/{id}', requests: 4, statuses: { 200: 1, 401: 2, 429: 1 }, warnings: { UNKNOWN_FIELD: 1 } }]);
+    expect(report.warnings).toEqual([
+      { code: 'UNKNOWN_FIELD', count: 1, example: { requestId: 'req_4', method: 'GET', path: '/v1/products/prod_1', status: 200, message: 'ignored colour' } },
+    ]);
+    expect(report.operations).toEqual([
+      {
+        operationId: 'getProduct',
+        method: 'GET',
+        path: '/v1/products/{id}',
+        requests: 4,
+        statuses: { 200: 1, 401: 2, 429: 1 },
+        warnings: { UNKNOWN_FIELD: 1 },
+      },
+    ]);
     expect(report.rateLimits.refused).toBe(1);
     expect(report.neverCalled).toEqual([]);
   });

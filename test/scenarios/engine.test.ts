@@ -11,7 +11,12 @@ import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
 describe('templates and matching', () => {
   it('renders variables, keeping the type of a whole-string variable', () => {
-    expect(render({ a: '{{n}}', b: 'id-{{s}}', c: ['{{s}}'], d: '{{wrong:code}}' }, { n: 5, s: 'x', code: '093519' })).toEqual({ a: 5, b: 'id-x', c: ['x'], d: '104620' });
+    expect(render({ a: '{{n}}', b: 'id-{{s}}', c: ['{{s}}'], d: '{{wrong:code}}' }, { n: 5, s: 'x', code: '093519' })).toEqual({
+      a: 5,
+      b: 'id-x',
+      c: ['x'],
+      d: '104620',
+    });
     expect(() => render('{{missing}}', {})).toThrow('unknown variable {{missing}}');
   });
 
@@ -86,13 +91,27 @@ describe('running', () => {
   it('the CLI prints each step and exits 1 on failure, 0 on success', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sbx-scn-'));
     const bad = join(dir, 'bad.json');
-    await writeFile(bad, JSON.stringify({ name: 'bad', description: 'x', steps: [{ name: 'wants a 418', request: { method: 'GET', path: '/__sandbox/health' }, expect: { status: 418 } }] }));
+    await writeFile(
+      bad,
+      JSON.stringify({
+        name: 'bad',
+        description: 'x',
+        steps: [{ name: 'wants a 418', request: { method: 'GET', path: '/__sandbox/health' }, expect: { status: 418 } }],
+      }),
+    );
     const failed = await runCliInProcess(['scenario', 'run', bad, '--url', sandbox.url]);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('✗ wants a 418');
     expect(failed.stdout).toContain('status: expected 418, got 200');
     const good = join(dir, 'good.json');
-    await writeFile(good, JSON.stringify({ name: 'good', description: 'x', steps: [{ request: { method: 'GET', path: '/__sandbox/health' }, expect: { status: 200, body: { data: { status: 'ok' } } } }] }));
+    await writeFile(
+      good,
+      JSON.stringify({
+        name: 'good',
+        description: 'x',
+        steps: [{ request: { method: 'GET', path: '/__sandbox/health' }, expect: { status: 200, body: { data: { status: 'ok' } } } }],
+      }),
+    );
     const passed = await runCliInProcess(['scenario', 'run', good, '--url', sandbox.url, '--json']);
     expect(passed.code).toBe(0);
     expect(JSON.parse(passed.stdout)).toMatchObject({ name: 'good', passed: true });

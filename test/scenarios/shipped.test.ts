@@ -6,12 +6,22 @@ import { createSandbox } from '../../src/index.ts';
 import { loadScenarioFile } from '../../src/scenarios/load.ts';
 import { runScenario } from '../../src/scenarios/runner.ts';
 
-const files = readdirSync(DEFAULT_SCENARIOS_DIR).filter((n) => n.endsWith('.json')).sort();
+const files = readdirSync(DEFAULT_SCENARIOS_DIR)
+  .filter((n) => n.endsWith('.json'))
+  .sort();
 
 describe('every scenario in scenarios/ passes against a fresh sandbox', () => {
   it('ships the documented scenarios', () => {
     expect(files.map((f) => f.replace('.json', ''))).toEqual(
-      expect.arrayContaining(['key-revocation', 'sandbox-rate-limit', 'idempotent-booking-retry', 'booking-lifecycle-webhooks', 'webhook-receiver-recovering', 'gallery-async-deletion', 'verification']),
+      expect.arrayContaining([
+        'key-revocation',
+        'sandbox-rate-limit',
+        'idempotent-booking-retry',
+        'booking-lifecycle-webhooks',
+        'webhook-receiver-recovering',
+        'gallery-async-deletion',
+        'verification',
+      ]),
     );
   });
 

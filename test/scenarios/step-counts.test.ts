@@ -10,7 +10,10 @@ describe('scenario step counts', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tcs-steps-'));
     const step = { request: { method: 'GET', path: '/v1/products?limit=1', key: '{{keys.live}}' }, expect: { status: 200 } };
     const failing = { name: 'expects a teapot', request: { method: 'GET', path: '/v1/products?limit=1', key: '{{keys.live}}' }, expect: { status: 418 } };
-    await writeFile(join(dir, 'counted.json'), JSON.stringify({ name: 'counted', description: 'x', steps: [step, { repeat: 3, steps: [step] }, failing, step, step] }));
+    await writeFile(
+      join(dir, 'counted.json'),
+      JSON.stringify({ name: 'counted', description: 'x', steps: [step, { repeat: 3, steps: [step] }, failing, step, step] }),
+    );
     const list = await runCliInProcess(['scenario', 'list', '--dir', dir, '--json'], { SANDBOX_URL: '' });
     expect(JSON.parse(list.stdout)[0].steps).toBe(7);
     const run = await runCliInProcess(['scenario', 'run', 'counted', '--dir', dir], { SANDBOX_URL: '' });

@@ -17,12 +17,13 @@ afterAll(() => sandbox.stop());
 
 let snapshot = 0;
 /** A control-plane POST as a page's fetch sends it: JSON, with its Origin and Sec-Fetch-Site. */
-const post = (host: string, origin: string, site?: string) => sandbox.app.inject({
-  method: 'POST',
-  url: '/__sandbox/snapshots',
-  headers: { host, origin, 'content-type': 'application/json', ...(site ? { 'sec-fetch-site': site } : {}) },
-  payload: JSON.stringify({ name: `s${++snapshot}` }),
-});
+const post = (host: string, origin: string, site?: string) =>
+  sandbox.app.inject({
+    method: 'POST',
+    url: '/__sandbox/snapshots',
+    headers: { host, origin, 'content-type': 'application/json', ...(site ? { 'sec-fetch-site': site } : {}) },
+    payload: JSON.stringify({ name: `s${++snapshot}` }),
+  });
 
 describe('an allowed host serves its own origin only (issue 34)', () => {
   it.each([
@@ -77,7 +78,11 @@ describe('loopback origins are unchanged', () => {
     const host = `127.0.0.1:${PORT}`;
     const page = await sandbox.app.inject({ method: 'GET', url: '/__sandbox/ui/', headers: { host, 'sec-fetch-site': 'none' } });
     expect(page.statusCode).not.toBe(403);
-    const call = await sandbox.app.inject({ method: 'GET', url: '/__sandbox/workspaces', headers: { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' } });
+    const call = await sandbox.app.inject({
+      method: 'GET',
+      url: '/__sandbox/workspaces',
+      headers: { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' },
+    });
     expect(call.statusCode).toBe(200);
   });
 });

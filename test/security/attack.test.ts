@@ -92,7 +92,13 @@ describe('the API without a key', () => {
 describe('webhook subscriptions aimed at the sandbox itself', () => {
   let sandbox: Sandbox;
   const subscribe = (url: string) =>
-    raw(sandbox.port, 'POST', '/v1/webhooks/subscriptions', { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' }, JSON.stringify({ url, events: ['*'] }));
+    raw(
+      sandbox.port,
+      'POST',
+      '/v1/webhooks/subscriptions',
+      { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
+      JSON.stringify({ url, events: ['*'] }),
+    );
   beforeAll(async () => {
     sandbox = await createSandbox({ port: 0, storage: 'memory', clock: 'manual' });
   });
@@ -132,7 +138,13 @@ describe('webhook subscriptions aimed at the sandbox itself', () => {
 
   it('refuses a PATCH that points an existing subscription at the sandbox', async () => {
     const created = JSON.parse((await subscribe('http://localhost:9/in')).body) as { data: { id: string } };
-    const res = await raw(sandbox.port, 'PATCH', `/v1/webhooks/subscriptions/${created.data.id}`, { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' }, JSON.stringify({ url: `http://localhost:${sandbox.port}/__sandbox/reset` }));
+    const res = await raw(
+      sandbox.port,
+      'PATCH',
+      `/v1/webhooks/subscriptions/${created.data.id}`,
+      { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
+      JSON.stringify({ url: `http://localhost:${sandbox.port}/__sandbox/reset` }),
+    );
     expect(res.status).toBe(400);
   });
 
@@ -142,10 +154,24 @@ describe('webhook subscriptions aimed at the sandbox itself', () => {
     const row = sandbox.store.get('webhookSubscriptions', ws, created.data.id);
     expect(row).toBeDefined();
     // as an imported state, or a name that resolved elsewhere when it was saved, would leave it
-    await sandbox.store.commit([{ type: 'put', collection: 'webhookSubscriptions', workspaceId: ws, row: { ...row!, url: `http://localhost:${sandbox.port}/__sandbox/reset` } }]);
-    const form = await raw(sandbox.port, 'POST', '/v1/forms', { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' }, JSON.stringify({ name: 'Survives', fields: [] }));
+    await sandbox.store.commit([
+      { type: 'put', collection: 'webhookSubscriptions', workspaceId: ws, row: { ...row!, url: `http://localhost:${sandbox.port}/__sandbox/reset` } },
+    ]);
+    const form = await raw(
+      sandbox.port,
+      'POST',
+      '/v1/forms',
+      { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
+      JSON.stringify({ name: 'Survives', fields: [] }),
+    );
     expect(form.status).toBe(201);
-    const emitted = await raw(sandbox.port, 'POST', '/__sandbox/events', { 'content-type': 'application/json' }, JSON.stringify({ workspaceId: ws, type: 'booking.created' }));
+    const emitted = await raw(
+      sandbox.port,
+      'POST',
+      '/__sandbox/events',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ workspaceId: ws, type: 'booking.created' }),
+    );
     expect(emitted.status).toBe(201);
     const deliveries = await waitForAttempt(sandbox.port, created.data.id);
     expect(deliveries.error).toMatch(/refused: .* (this sandbox itself|control plane)/);
@@ -159,7 +185,9 @@ async function waitForAttempt(port: number, subscriptionId: string): Promise<{ e
   // a deadline in time, not 100 turns of the event loop: turns are quick, the delivery may not be on a loaded machine (issue 28)
   for (const end = Date.now() + 15_000; Date.now() < end; ) {
     const res = await raw(port, 'GET', `/__sandbox/deliveries?subscriptionId=${subscriptionId}`);
-    const list = (JSON.parse(res.body) as { data: { subscriptionId: string; attempts: { error: string | null }[] }[] }).data.filter((d) => d.subscriptionId === subscriptionId);
+    const list = (JSON.parse(res.body) as { data: { subscriptionId: string; attempts: { error: string | null }[] }[] }).data.filter(
+      (d) => d.subscriptionId === subscriptionId,
+    );
     const attempt = list[0]?.attempts[0];
     if (attempt) return attempt;
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -172,7 +200,12 @@ describe('a corrupted acknowledged journal line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tcs-attack-'));
     const path = join(dir, 'db.json');
     const first = await createSandbox({ listen: false, storage: path, clock: 'manual' });
-    const res = await first.app.inject({ method: 'POST', url: '/v1/forms', headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'Acknowledged', fields: [] }) });
+    const res = await first.app.inject({
+      method: 'POST',
+      url: '/v1/forms',
+      headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'Acknowledged', fields: [] }),
+    });
     expect(res.statusCode).toBe(201); // acknowledged: its journal line, newline included, is on disk
     await (first.store as unknown as { abandon(): Promise<void> }).abandon(); // as if killed: no compaction
     await first.app.close();
@@ -181,7 +214,10 @@ describe('a corrupted acknowledged journal line', () => {
     expect(text.endsWith('\n')).toBe(true);
     writeFileSync(journal, `${text.slice(0, -20)}#corrupt#\n`);
     const before = { db: readFileSync(path), journal: readFileSync(journal) };
-    const error = await createSandbox({ listen: false, storage: path, clock: 'manual' }).then(() => null, (err: unknown) => err as Error);
+    const error = await createSandbox({ listen: false, storage: path, clock: 'manual' }).then(
+      () => null,
+      (err: unknown) => err as Error,
+    );
     expect(error?.message).toMatch(/journal .* is corrupt at line \d+/);
     expect(error?.message).toContain(journal);
     expect(error?.message).not.toContain('\n');

@@ -71,7 +71,11 @@ describe.skipIf(!HAS_CHROMIUM)(title, () => {
   /** A booking made before the page runs: a reset would take it away. */
   async function book(): Promise<string> {
     for (const departure of sandbox.store.list<{ id: string }>('departures', liveWorkspace())) {
-      const res = await fetch(`${sandbox.url}/v1/bookings`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' }, body: JSON.stringify({ departureId: departure.id, adults: 1 }) });
+      const res = await fetch(`${sandbox.url}/v1/bookings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ departureId: departure.id, adults: 1 }),
+      });
       if (res.status === 201) return ((await res.json()) as { data: { id: string } }).data.id;
     }
     throw new Error('no departure of the live workspace could be booked');
@@ -116,7 +120,9 @@ describe.skipIf(!HAS_CHROMIUM)(title, () => {
       expect(res?.status()).toBe(403);
       expect(await res?.text()).toContain('HOST_NOT_ALLOWED');
       // the page is now same-origin with the sandbox's port: what its script gets
-      const answers = await page.evaluate("Promise.all(['/__sandbox/state', '/__sandbox/workspaces', '/v1/products'].map((path) => fetch(path).then((r) => r.status)))");
+      const answers = await page.evaluate(
+        "Promise.all(['/__sandbox/state', '/__sandbox/workspaces', '/v1/products'].map((path) => fetch(path).then((r) => r.status)))",
+      );
       expect(answers).toEqual([403, 403, 403]);
     } finally {
       await page.close();

@@ -21,7 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-async function send(method: string, path: string, text: string): Promise<{ status: number; body: { code?: string; details?: { message: string }[] } & Record<string, unknown> }> {
+async function send(
+  method: string,
+  path: string,
+  text: string,
+): Promise<{ status: number; body: { code?: string; details?: { message: string }[] } & Record<string, unknown> }> {
   const res = await fetch(`http://127.0.0.1:${sandbox.port}${path}`, {
     method,
     headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
@@ -75,7 +79,11 @@ describe('a control-plane body nested too deep', () => {
 
   it('refuses event data that an --add path would nest too deep', async () => {
     const path = Array.from({ length: 5_000 }, () => 'a').join('.');
-    const res = await send('POST', '/__sandbox/events', JSON.stringify({ workspaceId: liveWs, type: 'customer.created', data: { id: 'ppl_x' }, add: { [path]: 1 } }));
+    const res = await send(
+      'POST',
+      '/__sandbox/events',
+      JSON.stringify({ workspaceId: liveWs, type: 'customer.created', data: { id: 'ppl_x' }, add: { [path]: 1 } }),
+    );
     expectTooDeep(res, /^data\.a\.a\.a\.a\[…/);
   });
 

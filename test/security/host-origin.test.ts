@@ -36,7 +36,16 @@ const keyCount = async () => {
 };
 
 describe('the Host check of a sandbox on loopback (DNS rebinding)', () => {
-  const refused = (port: number) => ['attacker.example', 'attacker.example:4010', `attacker.example:${port}`, '127.0.0.1.attacker.example', 'localhost.attacker.example', 'evil.proxy.test', '0.0.0.0', 'x@127.0.0.1'];
+  const refused = (port: number) => [
+    'attacker.example',
+    'attacker.example:4010',
+    `attacker.example:${port}`,
+    '127.0.0.1.attacker.example',
+    'localhost.attacker.example',
+    'evil.proxy.test',
+    '0.0.0.0',
+    'x@127.0.0.1',
+  ];
   const paths = ['/__sandbox/state', '/__sandbox/workspaces', '/__sandbox/health', '/v1/products', '/', '/nowhere', '/__sandbox/nowhere'];
 
   it('answers 403 HOST_NOT_ALLOWED, naming the flag, with the standard headers, to every other name on every kind of route', async () => {
@@ -55,16 +64,40 @@ describe('the Host check of a sandbox on loopback (DNS rebinding)', () => {
     }
   });
 
-  it('mints no key for a rebound page (the issue\'s second request)', async () => {
+  it("mints no key for a rebound page (the issue's second request)", async () => {
     const before = await keyCount();
-    const res = await raw(sandbox.port, 'POST', `/__sandbox/workspaces/${liveWorkspace}/keys`, { host: `attacker.example:${sandbox.port}`, ...json }, JSON.stringify({ name: 'rebound' }));
+    const res = await raw(
+      sandbox.port,
+      'POST',
+      `/__sandbox/workspaces/${liveWorkspace}/keys`,
+      { host: `attacker.example:${sandbox.port}`, ...json },
+      JSON.stringify({ name: 'rebound' }),
+    );
     expect(res.status).toBe(403);
     expect(await keyCount()).toBe(before);
   });
 
   it('answers loopback names however spelt, and the allowed hosts', async () => {
     const port = sandbox.port;
-    const accepted = ['localhost', `localhost:${port}`, 'LOCALHOST', `LocalHost:${port}`, 'localhost.', `localhost.:${port}`, 'app.localhost', '127.0.0.1', `127.0.0.1:${port}`, '127.1.2.3', '[::1]', `[::1]:${port}`, '[::ffff:127.0.0.1]', 'proxy.test', 'PROXY.TEST:8443', 'dev.test', 'api.dev.test'];
+    const accepted = [
+      'localhost',
+      `localhost:${port}`,
+      'LOCALHOST',
+      `LocalHost:${port}`,
+      'localhost.',
+      `localhost.:${port}`,
+      'app.localhost',
+      '127.0.0.1',
+      `127.0.0.1:${port}`,
+      '127.1.2.3',
+      '[::1]',
+      `[::1]:${port}`,
+      '[::ffff:127.0.0.1]',
+      'proxy.test',
+      'PROXY.TEST:8443',
+      'dev.test',
+      'api.dev.test',
+    ];
     for (const host of accepted) {
       for (const path of ['/__sandbox/health', '/v1/products?limit=1']) {
         const res = await raw(port, 'GET', path, { host, ...auth });
@@ -145,14 +178,28 @@ describe('cross-site requests to the control plane', () => {
   });
 
   it('refuses a cross-origin preflight, granting no Access-Control-Allow-*', async () => {
-    const res = await raw(sandbox.port, 'OPTIONS', '/__sandbox/reset', { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
+    const res = await raw(sandbox.port, 'OPTIONS', '/__sandbox/reset', {
+      origin: 'https://evil.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type',
+    });
     expect(res.status).toBe(403);
     expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
 
   it("still serves its own origin, an allowed host's own origin, the address bar and non-browser clients", async () => {
     const port = sandbox.port;
-    expect((await raw(port, 'POST', '/__sandbox/snapshots', { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin', ...json }, JSON.stringify({ name: 'own' }))).status).toBe(201);
+    expect(
+      (
+        await raw(
+          port,
+          'POST',
+          '/__sandbox/snapshots',
+          { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin', ...json },
+          JSON.stringify({ name: 'own' }),
+        )
+      ).status,
+    ).toBe(201);
     expect((await raw(port, 'GET', '/__sandbox/clock', { host: `localhost:${port}`, origin: `http://localhost:${port}` })).status).toBe(200);
     expect((await raw(port, 'GET', '/__sandbox/clock', { host: 'proxy.test', origin: 'http://proxy.test' })).status).toBe(200);
     expect((await raw(port, 'GET', '/__sandbox/clock', { host: `api.dev.test:${port}`, origin: `http://api.dev.test:${port}` })).status).toBe(200);
@@ -173,7 +220,12 @@ describe('cross-site simple requests to /v1 (no CORS: a page can send them witho
       ['POST', '/v1/bookings', { ...crossSite, 'content-type': 'text/plain;charset=UTF-8' }, JSON.stringify({ departureId: departure.id, adults: 1 })],
       ['POST', '/v1/bookings', { ...crossSite, 'content-type': 'application/x-www-form-urlencoded' }, `departureId=${departure.id}&adults=1`],
       ['POST', '/v1/forms', crossSite, undefined],
-      ['OPTIONS', '/v1/bookings', { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' }, undefined],
+      [
+        'OPTIONS',
+        '/v1/bookings',
+        { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        undefined,
+      ],
     ];
     for (const [method, path, headers, body] of attempts) {
       const res = await raw(sandbox.port, method, path, headers, body);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { depth, depthNotice, fullDepth, propertyRuns } from './depth.ts';
 
 describe('the depth of the seeded tests (test/setup/depth.ts)', () => {
-  it('is CI\'s full depth under CI, the local one elsewhere, and TEST_DEPTH chooses either', () => {
+  it("is CI's full depth under CI, the local one elsewhere, and TEST_DEPTH chooses either", () => {
     expect(depth('CHAOS_ROUNDS', 10, 3, { CI: 'true' })).toBe(10);
     expect(depth('CHAOS_ROUNDS', 10, 3, { CI: '1' })).toBe(10);
     expect(depth('CHAOS_ROUNDS', 10, 3, {})).toBe(3);

@@ -35,5 +35,7 @@ export function propertyRuns(full: number, env: NodeJS.ProcessEnv = process.env)
 
 /** The one line a local run ends with, or null at full depth. */
 export function depthNotice(env: NodeJS.ProcessEnv = process.env): string | null {
-  return fullDepth(env) ? null : 'DEPTH local: the chaos and fuzz files ran the first rounds of their seeded sequences and the property tests a quarter of their cases; CI runs them all (TEST_DEPTH=full npm test runs them here)';
+  return fullDepth(env)
+    ? null
+    : 'DEPTH local: the chaos and fuzz files ran the first rounds of their seeded sequences and the property tests a quarter of their cases; CI runs them all (TEST_DEPTH=full npm test runs them here)';
 }

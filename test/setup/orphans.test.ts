@@ -50,11 +50,17 @@ async function until<T>(get: () => T, done: (value: T) => boolean, what: string,
 }
 
 /** Starts the fixture run, waits until its processes are up, sends `signal` (to the group: a Ctrl+C), and lists what is left. */
-async function interrupted(signal: NodeJS.Signals, target: 'group' | 'vitest' | 'npm'): Promise<{ left: string[]; started: { pids: number[]; browser: boolean }; output: string }> {
+async function interrupted(
+  signal: NodeJS.Signals,
+  target: 'group' | 'vitest' | 'npm',
+): Promise<{ left: string[]; started: { pids: number[]; browser: boolean }; output: string }> {
   const probe = randomBytes(6).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), 'orphans-'));
   const pidsFile = join(dir, 'pids.json');
-  const command = target === 'npm' ? ['npm', ['test', '--', '--config', 'test/setup/orphans.vitest.config.ts', ...NESTED_VITEST_CACHE]] as const : [process.execPath, [VITEST, 'run', '--config', 'test/setup/orphans.vitest.config.ts', ...NESTED_VITEST_CACHE]] as const;
+  const command =
+    target === 'npm'
+      ? (['npm', ['test', '--', '--config', 'test/setup/orphans.vitest.config.ts', ...NESTED_VITEST_CACHE]] as const)
+      : ([process.execPath, [VITEST, 'run', '--config', 'test/setup/orphans.vitest.config.ts', ...NESTED_VITEST_CACHE]] as const);
   const run = spawn(command[0], [...command[1]], {
     cwd: ROOT,
     detached: true, // a process group of its own, as `npm test` in a terminal has
@@ -72,7 +78,12 @@ async function interrupted(signal: NodeJS.Signals, target: 'group' | 'vitest' | 
     process.kill(target === 'group' ? -run.pid! : run.pid!, signal);
     // what was started goes on running if the interrupt did not stop the run: the list below shows it
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 60_000))]);
-    const left = await until(() => probed(probe), (list) => list.length === 0, 'the processes to be stopped', 30_000).catch(() => probed(probe));
+    const left = await until(
+      () => probed(probe),
+      (list) => list.length === 0,
+      'the processes to be stopped',
+      30_000,
+    ).catch(() => probed(probe));
     return { left, started, output };
   } finally {
     for (const line of probed(probe)) process.kill(Number(line.split(' ')[0]), 'SIGKILL'); // a failing run leaves nothing either

@@ -35,7 +35,9 @@ function marked() {
   const found = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    const mark = field(name, 'environ').split('\0').find((entry) => entry.startsWith(MARK));
+    const mark = field(name, 'environ')
+      .split('\0')
+      .find((entry) => entry.startsWith(MARK));
     if (!mark || !mark.slice(MARK.length).split(' ').includes(id)) continue;
     const ppid = /^\d+ \(.*\) \S (\d+)/s.exec(field(name, 'stat'))?.[1];
     if (vitestAlive && ppid === vitestPid) continue;
@@ -69,10 +71,12 @@ async function sweep() {
 }
 
 process.stdin.on('error', () => {});
-process.stdin.on('close', () =>
-  void sweep().then(() => {
-    if (runDir) rmSync(runDir, { recursive: true, force: true }); // the run's scratch folder (the packed tarball...)
-    process.exit(0);
-  }),
+process.stdin.on(
+  'close',
+  () =>
+    void sweep().then(() => {
+      if (runDir) rmSync(runDir, { recursive: true, force: true }); // the run's scratch folder (the packed tarball...)
+      process.exit(0);
+    }),
 );
 process.stdin.resume();

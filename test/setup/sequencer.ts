@@ -13,6 +13,9 @@ export class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const seconds = (spec: TestSpecification) => LONG_FILES[relative(this.ctx.config.root, spec.moduleId).split('\\').join('/')] ?? 0;
-    return sorted.map((spec, index) => ({ spec, index, long: seconds(spec) })).sort((a, b) => b.long - a.long || a.index - b.index).map(({ spec }) => spec);
+    return sorted
+      .map((spec, index) => ({ spec, index, long: seconds(spec) }))
+      .sort((a, b) => b.long - a.long || a.index - b.index)
+      .map(({ spec }) => spec);
   }
 }

@@ -32,14 +32,21 @@ describe('a run without Chromium', () => {
     expect(code, output).toBe(0);
     const lines = output.split('\n').filter((line) => line.includes('apt-get install -y chromium'));
     expect(lines, output).toHaveLength(1);
-    expect(lines[0]).toMatch(/^SKIPPED [1-9]\d* browser tests \(test\/security\/browser\.test\.ts\): Chromium is missing \(\/nonexistent\/chromium\); install it: apt-get install -y chromium$/);
-    expect(output.split('\n').filter((line) => line.startsWith('DEPTH local: ')), output).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^SKIPPED [1-9]\d* browser tests \(test\/security\/browser\.test\.ts\): Chromium is missing \(\/nonexistent\/chromium\); install it: apt-get install -y chromium$/,
+    );
+    expect(
+      output.split('\n').filter((line) => line.startsWith('DEPTH local: ')),
+      output,
+    ).toHaveLength(1);
   }, 120_000);
 
   it('fails under CI', async () => {
     const { code, output } = await vitest({ CI: 'true' });
     expect(code, output).toBe(1);
-    expect(output).toContain('Chromium is missing (/nonexistent/chromium); install it: apt-get install -y chromium (CI is set, so the browser tests fail rather than skip)');
+    expect(output).toContain(
+      'Chromium is missing (/nonexistent/chromium); install it: apt-get install -y chromium (CI is set, so the browser tests fail rather than skip)',
+    );
     expect(output).not.toContain('DEPTH local');
   }, 120_000);
 });

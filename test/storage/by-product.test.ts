@@ -12,7 +12,11 @@ describe('ByProduct', () => {
     const { store } = await openStore();
     const repo = OPTIONS.in(store);
     const by = new ByProduct(repo);
-    await store.commit([OPTIONS.putOp('ws', { id: 'a', productId: 'p1', n: 1 }), OPTIONS.putOp('ws', { id: 'b', productId: 'p2', n: 1 }), OPTIONS.putOp('ws', { id: 'c', productId: 'p1', n: 1 })]);
+    await store.commit([
+      OPTIONS.putOp('ws', { id: 'a', productId: 'p1', n: 1 }),
+      OPTIONS.putOp('ws', { id: 'b', productId: 'p2', n: 1 }),
+      OPTIONS.putOp('ws', { id: 'c', productId: 'p1', n: 1 }),
+    ]);
     const ofP1 = () => by.of('ws', 'p1').map((o) => `${o.id}${o.n}`);
     expect(ofP1()).toEqual(['a1', 'c1']);
     await store.commit([OPTIONS.putOp('ws', { id: 'a', productId: 'p1', n: 2 })]);

@@ -216,7 +216,9 @@ describe('large partitions (packed rows)', () => {
     allowPacking('bookings');
     setPackLimits({ packAfter: 8, hotRows: 4, pageBytes: 600 });
     const rows = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`b${i}`, { id: `b${i}`, text: 'x'.repeat(40) }]));
-    const loaded = stateFromCollections({ bookings: { ws_1: rows } }, 1, (problem) => new Error(problem)).get('bookings')!.get('ws_1')!;
+    const loaded = stateFromCollections({ bookings: { ws_1: rows } }, 1, (problem) => new Error(problem))
+      .get('bookings')!
+      .get('ws_1')!;
     expect(loaded.rows).toBeInstanceOf(PackedRows);
     await packedInBackground();
     expect((loaded.rows as PackedRows).pageCount).toBeGreaterThan(0);

@@ -41,7 +41,11 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
   const syncFile = (path: string) => disk.durable.set(stat(path).ino, read(path));
   const syncDir = (dir: string) => {
-    disk.durableDir = new Map(list(dir).filter((n) => !n.endsWith('.lock')).map((n) => [n, stat(`${dir}/${n}`).ino]));
+    disk.durableDir = new Map(
+      list(dir)
+        .filter((n) => !n.endsWith('.lock'))
+        .map((n) => [n, stat(`${dir}/${n}`).ino]),
+    );
   };
   const open = async (...args: Parameters<typeof actual.open>): Promise<FileHandle> => {
     const path = String(args[0]);
@@ -117,7 +121,14 @@ describe('power loss between each pair of write steps', () => {
     await scenario(join(dry, 'db.json'), new Set());
     const sequence = [...disk.steps];
     // the documented order: temp written, fsynced, renamed, directory fsynced, then the journal emptied
-    expect(sequence.slice(0, 6)).toEqual(['write .db.json.tmp', 'fsync .db.json.tmp', 'rename .db.json.tmp -> db.json', 'fsync directory', 'truncate db.json.journal', 'fsync db.json.journal']);
+    expect(sequence.slice(0, 6)).toEqual([
+      'write .db.json.tmp',
+      'fsync .db.json.tmp',
+      'rename .db.json.tmp -> db.json',
+      'fsync directory',
+      'truncate db.json.journal',
+      'fsync db.json.journal',
+    ]);
     expect(sequence.length).toBeGreaterThan(20);
 
     let checked = 0;

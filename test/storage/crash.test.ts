@@ -56,52 +56,48 @@ function runAndKill(path: string, round: number, killAfter: number): Promise<Ack
 }
 
 describe('crash safety', () => {
-  it(
-    'every acknowledged commit survives kill -9, across several crash/recover rounds',
-    async () => {
-      const path = join(tempDir(), 'nested', 'db.json');
-      const acked: { round: number; acks: Ack[] }[] = [];
-      const killPoints = [400, 900, 250];
+  it('every acknowledged commit survives kill -9, across several crash/recover rounds', async () => {
+    const path = join(tempDir(), 'nested', 'db.json');
+    const acked: { round: number; acks: Ack[] }[] = [];
+    const killPoints = [400, 900, 250];
 
-      for (let round = 0; round < killPoints.length; round++) {
-        const acks = await runAndKill(path, round, killPoints[round]!);
-        expect(acks.length).toBeGreaterThanOrEqual(killPoints[round]!);
-        acked.push({ round, acks });
+    for (let round = 0; round < killPoints.length; round++) {
+      const acks = await runAndKill(path, round, killPoints[round]!);
+      expect(acks.length).toBeGreaterThanOrEqual(killPoints[round]!);
+      acked.push({ round, acks });
 
-        expect(existsSync(path)).toBe(true);
-        const { store, fresh } = await openStore({ path });
-        expect(fresh).toBe(false);
-        for (const { round: r, acks: list } of acked) {
-          const lastPerWriter = new Map<number, number>();
-          for (const { w, i, seq } of list) {
-            const row = store.get('rows', `ws${w}`, `r${r}-w${w}-${i}`);
-            expect(row, `round ${r} writer ${w} commit ${i} (seq ${seq})`).toMatchObject({ w, i, round: r });
-            expect(store.seq).toBeGreaterThanOrEqual(seq);
-            lastPerWriter.set(w, Math.max(lastPerWriter.get(w) ?? -1, i));
-          }
-          for (const [w, last] of lastPerWriter) {
-            const counter = store.get<{ id: string; last: number }>('counters', '_global', `r${r}-w${w}`);
-            expect(counter?.last).toBeGreaterThanOrEqual(last);
-          }
+      expect(existsSync(path)).toBe(true);
+      const { store, fresh } = await openStore({ path });
+      expect(fresh).toBe(false);
+      for (const { round: r, acks: list } of acked) {
+        const lastPerWriter = new Map<number, number>();
+        for (const { w, i, seq } of list) {
+          const row = store.get('rows', `ws${w}`, `r${r}-w${w}-${i}`);
+          expect(row, `round ${r} writer ${w} commit ${i} (seq ${seq})`).toMatchObject({ w, i, round: r });
+          expect(store.seq).toBeGreaterThanOrEqual(seq);
+          lastPerWriter.set(w, Math.max(lastPerWriter.get(w) ?? -1, i));
         }
-        // per writer and round, the rows present are exactly 0..n with no holes, and the
-        // counter written in the same commit says n: commits are atomic and ordered
-        for (const workspaceId of store.partitions('rows')) {
-          const byRound = new Map<number, number[]>();
-          for (const row of store.list<{ id: string; round: number; i: number }>('rows', workspaceId)) {
-            let list = byRound.get(row.round);
-            if (!list) byRound.set(row.round, (list = []));
-            list.push(row.i);
-          }
-          for (const [r, list] of byRound) {
-            expect(list).toEqual(list.map((_, k) => k));
-            const counter = store.get<{ id: string; last: number }>('counters', '_global', `r${r}-w${workspaceId.slice(2)}`);
-            expect(counter?.last).toBe(list.length - 1);
-          }
+        for (const [w, last] of lastPerWriter) {
+          const counter = store.get<{ id: string; last: number }>('counters', '_global', `r${r}-w${w}`);
+          expect(counter?.last).toBeGreaterThanOrEqual(last);
         }
-        await store.close();
       }
-    },
-    120_000,
-  );
+      // per writer and round, the rows present are exactly 0..n with no holes, and the
+      // counter written in the same commit says n: commits are atomic and ordered
+      for (const workspaceId of store.partitions('rows')) {
+        const byRound = new Map<number, number[]>();
+        for (const row of store.list<{ id: string; round: number; i: number }>('rows', workspaceId)) {
+          let list = byRound.get(row.round);
+          if (!list) byRound.set(row.round, (list = []));
+          list.push(row.i);
+        }
+        for (const [r, list] of byRound) {
+          expect(list).toEqual(list.map((_, k) => k));
+          const counter = store.get<{ id: string; last: number }>('counters', '_global', `r${r}-w${workspaceId.slice(2)}`);
+          expect(counter?.last).toBe(list.length - 1);
+        }
+      }
+      await store.close();
+    }
+  }, 120_000);
 });

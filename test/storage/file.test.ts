@@ -1,14 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidOpError,
-  SCHEMA_VERSION,
-  StoreError,
-  openStore,
-  type DbSnapshot,
-  type Op,
-} from '../../src/storage/index.ts';
+import { InvalidOpError, SCHEMA_VERSION, StoreError, openStore, type DbSnapshot, type Op } from '../../src/storage/index.ts';
 import { JOURNAL_COMPACT_MIN_BYTES } from '../../src/storage/database-files.ts';
 import { abandon, booking, del, put, tempDir } from './helpers.ts';
 
@@ -145,9 +138,7 @@ describe('file store: group commit', () => {
     const path = join(tempDir(), 'db.json');
     const store = await seeded(path);
     const flushesBefore = store.stats.flushes;
-    await Promise.all(
-      Array.from({ length: 50 }, (_, i) => store.commit([put('bookings', 'ws1', booking(`b${i}`))])),
-    );
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.commit([put('bookings', 'ws1', booking(`b${i}`))])));
     const flushes = store.stats.flushes - flushesBefore;
     expect(flushes).toBeGreaterThanOrEqual(1);
     expect(flushes).toBeLessThanOrEqual(5);
@@ -192,9 +183,7 @@ describe('file store: atomic commits', () => {
     await store.commit([put('c', 'ws', { id: 'a', v: 1 })]);
     const journalBefore = readJournal(path);
     const bad = { type: 'put', collection: 'c', workspaceId: 'ws', row: { noId: true } } as unknown as Op;
-    await expect(store.commit([put('c', 'ws', { id: 'b' }), put('c', 'ws', { id: 'a', v: 2 }), bad])).rejects.toBeInstanceOf(
-      InvalidOpError,
-    );
+    await expect(store.commit([put('c', 'ws', { id: 'b' }), put('c', 'ws', { id: 'a', v: 2 }), bad])).rejects.toBeInstanceOf(InvalidOpError);
     expect(store.get('c', 'ws', 'b')).toBeUndefined();
     expect(store.get('c', 'ws', 'a')).toEqual({ id: 'a', v: 1 });
     await store.flush();
@@ -244,7 +233,6 @@ describe('file store: journal recovery', () => {
     expect(store.seq).toBe(3);
     await store.close();
   });
-
 
   it('skips entries already in the snapshot (interrupted compaction)', async () => {
     const path = join(tempDir(), 'db.json');

@@ -52,14 +52,23 @@ describe('prepareOps with rows given', () => {
 describe('a file store given rows', () => {
   it('reopens to the rows it was given', async () => {
     const path = `${tempDir()}/db.json`;
-    const rows = [{ id: 'a', tags: ['x'], meta: {} }, { id: 'b', total: { amount: 5 } }];
+    const rows = [
+      { id: 'a', tags: ['x'], meta: {} },
+      { id: 'b', total: { amount: 5 } },
+    ];
     const first = await openStore({ path });
-    await first.store.commit(rows.map((row) => put(row)), { rowsGiven: true });
+    await first.store.commit(
+      rows.map((row) => put(row)),
+      { rowsGiven: true },
+    );
     expect(first.store.get('products', 'ws_1', 'a')).toBe(rows[0]);
     await first.store.close();
     const again = await openStore({ path });
     try {
-      expect(again.store.list('products', 'ws_1')).toEqual([{ id: 'a', tags: ['x'], meta: {} }, { id: 'b', total: { amount: 5 } }]);
+      expect(again.store.list('products', 'ws_1')).toEqual([
+        { id: 'a', tags: ['x'], meta: {} },
+        { id: 'b', total: { amount: 5 } },
+      ]);
     } finally {
       await again.store.close();
     }

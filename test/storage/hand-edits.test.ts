@@ -76,7 +76,7 @@ describe('watch mode: what the database file holds now', () => {
   });
 });
 
-describe('watch mode: something else put in the file\'s place', () => {
+describe("watch mode: something else put in the file's place", () => {
   it('a FIFO is never read (it would block): reported as no regular file, and the next snapshot replaces it', async () => {
     const { path, store } = await watched();
     unlinkSync(path);
@@ -114,7 +114,9 @@ describe('watch mode: loading a hand edit', () => {
     await expect(store.replaceAll(old.collections, { writesAfter: old.seq })).rejects.toThrow(
       /^db\.json was edited from an older state \(seq 1\) than the one the sandbox has written since \(seq 4\); loading it would undo 3 acknowledged write\(s\)/,
     );
-    await expect(store.replaceAll(old.collections, { writesAfter: 99 })).rejects.toThrow(/^db\.json says "seq": 99, but the sandbox has only reached seq 4: set "seq" back to 4/);
+    await expect(store.replaceAll(old.collections, { writesAfter: 99 })).rejects.toThrow(
+      /^db\.json says "seq": 99, but the sandbox has only reached seq 4: set "seq" back to 4/,
+    );
     expect(ids(store)).toEqual(['seed', 'a', 'b', 'c']);
     await store.close();
   });

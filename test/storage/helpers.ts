@@ -42,5 +42,4 @@ export const booking = (id: string, extra: Record<string, unknown> = {}): Row =>
  * Drops a store without flushing or compacting (as if the process died), but
  * releases its journal handle. Only for stores whose writes are all acknowledged.
  */
-export const abandon = (store: object): Promise<void> =>
-  (store as { abandon(): Promise<void> }).abandon();
+export const abandon = (store: object): Promise<void> => (store as { abandon(): Promise<void> }).abandon();

@@ -23,7 +23,10 @@ describe('a new database file, held until the sandbox listens', () => {
     const root = tempDir();
     const busy = await busyPort();
     try {
-      const error = await createSandbox({ port: busy.port, storage: join(root, '.sandbox', 'db.json') }).then(() => null, (err: unknown) => err as Error);
+      const error = await createSandbox({ port: busy.port, storage: join(root, '.sandbox', 'db.json') }).then(
+        () => null,
+        (err: unknown) => err as Error,
+      );
       expect(error?.message).toMatch(/is already in use/);
     } finally {
       busy.close();

@@ -6,14 +6,16 @@ import { openStore } from '../../src/storage/index.ts';
 /** Repeated ids and timestamps are kept once in memory (src/storage/intern.ts, issue 11). */
 describe('StringInterner', () => {
   it('changes no value: nested objects, arrays, odd keys, non-strings', () => {
-    const parsed = JSON.parse(JSON.stringify({
-      id: 'book_788edf21-a80c-4fd7-a234-491214d6baac',
-      __proto__x: 'not a prototype',
-      nested: { at: '2026-11-21T06:04:26.000Z', lines: [{ code: 'ext:photo-package', n: 1 }, 'pkg_0123456789abcdef', null, 3] },
-      short: 'ok',
-      long: 'x'.repeat(INTERN_MAX_LENGTH + 1),
-      flag: true,
-    }));
+    const parsed = JSON.parse(
+      JSON.stringify({
+        id: 'book_788edf21-a80c-4fd7-a234-491214d6baac',
+        __proto__x: 'not a prototype',
+        nested: { at: '2026-11-21T06:04:26.000Z', lines: [{ code: 'ext:photo-package', n: 1 }, 'pkg_0123456789abcdef', null, 3] },
+        short: 'ok',
+        long: 'x'.repeat(INTERN_MAX_LENGTH + 1),
+        flag: true,
+      }),
+    );
     const withProto = JSON.parse('{"__proto__":"book_788edf21-a80c-4fd7-a234-491214d6baac","id":"r1"}');
     const expected = structuredClone(parsed);
     const interner = new RowInterner(8);
@@ -49,7 +51,12 @@ describe('the store with interned rows', () => {
   it('gives back exactly what was committed', async () => {
     const { store } = await openStore({});
     const at = '2026-11-21T06:05:26.000Z';
-    const rows = Array.from({ length: 50 }, (_, i) => ({ id: `psg_${i}`, bookingId: 'book_788edf21-a80c-4fd7-a234-491214d6baac', createdAt: at, extras: { paxType: 'adult', tags: ['one-more-tag', at] } }));
+    const rows = Array.from({ length: 50 }, (_, i) => ({
+      id: `psg_${i}`,
+      bookingId: 'book_788edf21-a80c-4fd7-a234-491214d6baac',
+      createdAt: at,
+      extras: { paxType: 'adult', tags: ['one-more-tag', at] },
+    }));
     await store.commit(rows.map((row) => ({ type: 'put' as const, collection: 'passengers', workspaceId: 'ws', row })));
     expect(store.list('passengers', 'ws')).toEqual(rows);
     await store.close();

@@ -79,9 +79,7 @@ describe('parseJournal', () => {
     expect(corruption(text(entry(1), entry(2, [put('a'), { type: 'put', collection: 'products', workspaceId: 'ws_1', row: {} }])))).toBe(
       'Cannot open database: journal j.log is corrupt at line 2: op 1 has a row without a string id',
     );
-    expect(corruption(text(entry(1, [{ type: 'drop' }])))).toBe(
-      'Cannot open database: journal j.log is corrupt at line 1: op 0 has no collection',
-    );
+    expect(corruption(text(entry(1, [{ type: 'drop' }])))).toBe('Cannot open database: journal j.log is corrupt at line 1: op 0 has no collection');
   });
 
   it('a seq that skips one is corruption', () => {

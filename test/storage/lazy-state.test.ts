@@ -111,7 +111,9 @@ describe('deferred collections (issue 11: a start parses what it reads)', () => 
     await writer.replaceAll(deferred);
     await writer.close();
     const reader = (await openStore({ path, fsync: false })).store;
-    expect(JSON.stringify(reader.exportCollections())).toBe(JSON.stringify(Object.fromEntries(Object.entries(collections).filter(([name]) => name !== 'empty'))));
+    expect(JSON.stringify(reader.exportCollections())).toBe(
+      JSON.stringify(Object.fromEntries(Object.entries(collections).filter(([name]) => name !== 'empty'))),
+    );
     await reader.close();
   });
 });

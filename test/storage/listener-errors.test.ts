@@ -36,13 +36,21 @@ describe('a change listener that throws', () => {
     expect(seen).toEqual(['after']);
     expect(reported).toHaveLength(1);
     expect(reported[0]).not.toContain('\n');
-    expect(reported[0]).toMatch(/^\[storage\] a change listener threw on put people ws_1\/ppl_marker: TypeError: Cannot read properties of undefined \(reading 'toLowerCase'\) \(at throwing \(.*listener-errors\.test\.ts:\d+:\d+\)\); the write is applied.*This is a bug in the listener$/);
+    expect(reported[0]).toMatch(
+      /^\[storage\] a change listener threw on put people ws_1\/ppl_marker: TypeError: Cannot read properties of undefined \(reading 'toLowerCase'\) \(at throwing \(.*listener-errors\.test\.ts:\d+:\d+\)\); the write is applied.*This is a bug in the listener$/,
+    );
   });
 
   it('names the first rows of a large change and counts the rest; a delete by its id; a replacement as such', async () => {
     const { store } = await openStore();
     store.onChange(throwing);
-    await store.commit([put('a', 'ws', '1'), put('b', 'ws', '2'), { type: 'delete', collection: 'c', workspaceId: 'ws', id: '3' }, put('d', 'ws', '4'), put('e', 'ws', '5')]);
+    await store.commit([
+      put('a', 'ws', '1'),
+      put('b', 'ws', '2'),
+      { type: 'delete', collection: 'c', workspaceId: 'ws', id: '3' },
+      put('d', 'ws', '4'),
+      put('e', 'ws', '5'),
+    ]);
     expect(reported[0]).toContain('threw on put a ws/1, put b ws/2, delete c ws/3 and 2 more: TypeError');
     await store.replaceAll({});
     expect(reported[1]).toContain('threw on the replacement of the whole store (reset, restore, import or a hand edit): TypeError');
@@ -65,7 +73,9 @@ describe('a change listener that throws', () => {
         throw 'not an Error';
       });
       await store.commit([put('forms', 'ws', 'frm_1')]);
-      expect(errors.mock.calls).toEqual([[expect.stringMatching(/^\[storage\] a change listener threw on put forms ws\/frm_1: not an Error; the write is applied/)]]);
+      expect(errors.mock.calls).toEqual([
+        [expect.stringMatching(/^\[storage\] a change listener threw on put forms ws\/frm_1: not an Error; the write is applied/)],
+      ]);
     } finally {
       errors.mockRestore();
     }
@@ -78,7 +88,10 @@ describe('index keys over rows without the field', () => {
     try {
       const ws = t.liveWorkspaceId;
       const emails = FieldIndex.of(t.sandbox.store, 'people', 'email', () => null); // the people service's own (shared by name)
-      const created = await t.request('POST', `/__sandbox/workspaces/${ws}/people`, { key: null, body: { firstName: 'Ada', lastName: 'Lovelace', email: 'Ada@Example.org' } });
+      const created = await t.request('POST', `/__sandbox/workspaces/${ws}/people`, {
+        key: null,
+        body: { firstName: 'Ada', lastName: 'Lovelace', email: 'Ada@Example.org' },
+      });
       expect(created.statusCode, created.body).toBe(201);
       const filed = emails.filedIds(ws);
       expect(filed).toBeGreaterThan(0);
@@ -88,9 +101,15 @@ describe('index keys over rows without the field', () => {
       expect(emails.rows(ws, 'undefined')).toEqual([]);
       expect(emails.rows(ws, 'ada@example.org').map((p) => p.id)).toEqual([created.json().data.id]);
       // the index still answers: a duplicate is a 409, a new address a 201
-      const again = await t.request('POST', `/__sandbox/workspaces/${ws}/people`, { key: null, body: { firstName: 'Ada', lastName: 'L', email: 'ada@example.org' } });
+      const again = await t.request('POST', `/__sandbox/workspaces/${ws}/people`, {
+        key: null,
+        body: { firstName: 'Ada', lastName: 'L', email: 'ada@example.org' },
+      });
       expect(again.statusCode).toBe(409);
-      expect((await t.request('POST', `/__sandbox/workspaces/${ws}/people`, { key: null, body: { firstName: 'B', lastName: 'C', email: 'b@example.org' } })).statusCode).toBe(201);
+      expect(
+        (await t.request('POST', `/__sandbox/workspaces/${ws}/people`, { key: null, body: { firstName: 'B', lastName: 'C', email: 'b@example.org' } }))
+          .statusCode,
+      ).toBe(201);
       expect(reported).toEqual([]);
     } finally {
       await t.sandbox.stop();

@@ -61,28 +61,31 @@ describe('database lock', () => {
     await store.close();
   });
 
-  it.runIf(process.platform === 'linux')('takes over the lock of a killed process nobody has reaped (a zombie, as under a pid 1 that reaps no orphans)', async () => {
-    // `sleep 0.05 &` is reaped by nobody: its parent becomes `sleep 30`, which never waits
-    const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    try {
-      const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
-      let state = '';
-      for (const end = Date.now() + 15_000; state !== 'Z' && Date.now() < end; ) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  it.runIf(process.platform === 'linux')(
+    'takes over the lock of a killed process nobody has reaped (a zombie, as under a pid 1 that reaps no orphans)',
+    async () => {
+      // `sleep 0.05 &` is reaped by nobody: its parent becomes `sleep 30`, which never waits
+      const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+        let state = '';
+        for (const end = Date.now() + 15_000; state !== 'Z' && Date.now() < end; ) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        }
+        expect(state).toBe('Z');
+        expect(() => process.kill(pid, 0)).not.toThrow(); // what made it look alive
+        const path = join(tempDir(), 'db.json');
+        writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), startedAt: '2026-01-15T10:02:11.000Z' }));
+        const { store, staleLock } = await openStore({ path });
+        expect(staleLock?.pid).toBe(pid);
+        await store.close();
+      } finally {
+        parent.kill('SIGKILL');
       }
-      expect(state).toBe('Z');
-      expect(() => process.kill(pid, 0)).not.toThrow(); // what made it look alive
-      const path = join(tempDir(), 'db.json');
-      writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), startedAt: '2026-01-15T10:02:11.000Z' }));
-      const { store, staleLock } = await openStore({ path });
-      expect(staleLock?.pid).toBe(pid);
-      await store.close();
-    } finally {
-      parent.kill('SIGKILL');
-    }
-  });
+    },
+  );
 
   it('takes over our own pid in a lock this process does not hold (a container restarted as the same pid)', async () => {
     const path = join(tempDir(), 'db.json');
@@ -116,7 +119,9 @@ describe('database lock', () => {
     const first = await createSandbox({ storage: path, listen: false, clock: 'manual' });
     try {
       // storage says the problem; createSandbox adds the advice in the library's words (issue 41)
-      await expect(createSandbox({ storage: path, listen: false, clock: 'manual' })).rejects.toThrow(/is in use by process \d+ \(started \d\d:\d\d:\d\d\); stop it or use the `storage` option$/);
+      await expect(createSandbox({ storage: path, listen: false, clock: 'manual' })).rejects.toThrow(
+        /is in use by process \d+ \(started \d\d:\d\d:\d\d\); stop it or use the `storage` option$/,
+      );
       const memory = await createSandbox({ storage: 'memory', listen: false, clock: 'manual' });
       await memory.stop();
     } finally {
@@ -159,7 +164,9 @@ describe('a lock whose pid now names another process', () => {
     const { store, staleLock } = await openStore({ path });
     try {
       expect(staleLock).toEqual({ pid, host: hostname(), startedAt: '2026-01-15T10:02:11.000Z', identity, pidReused: true });
-      expect(describeTakeover(path, staleLock!)).toBe(`took over the stale lock on ${path}: process ${pid} (started 10:02:11) is gone, and pid ${pid} now belongs to another process`);
+      expect(describeTakeover(path, staleLock!)).toBe(
+        `took over the stale lock on ${path}: process ${pid} (started 10:02:11) is gone, and pid ${pid} now belongs to another process`,
+      );
       expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(process.pid);
     } finally {
       await store.close();
@@ -182,7 +189,9 @@ describe('a lock whose pid now names another process', () => {
     lockNaming(path, pid, earlierIdentity(pid));
     const sandbox = await createSandbox({ storage: path, listen: false, clock: 'manual' });
     try {
-      expect(sandbox.warnings).toContain(`took over the stale lock on ${path}: process ${pid} (started 10:02:11) is gone, and pid ${pid} now belongs to another process`);
+      expect(sandbox.warnings).toContain(
+        `took over the stale lock on ${path}: process ${pid} (started 10:02:11) is gone, and pid ${pid} now belongs to another process`,
+      );
     } finally {
       await sandbox.stop();
     }

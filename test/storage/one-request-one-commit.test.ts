@@ -20,7 +20,11 @@ afterEach(async () => {
 });
 
 type Line = { seq: number; from?: number; ops: { collection: string; row?: { id: string } }[] };
-const journal = (file: string): Line[] => readFileSync(`${file}.journal`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const journal = (file: string): Line[] =>
+  readFileSync(`${file}.journal`, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 
 async function fileSandbox(): Promise<{ t: TestSandbox; file: string }> {
   dir = mkdtempSync(join(tmpdir(), 'one-commit-'));

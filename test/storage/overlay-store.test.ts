@@ -46,7 +46,10 @@ describe('OverlayStore: a created workspace as a copy-on-write view of its base'
       { type: 'put', collection: 'products', workspaceId: id, row: { id: NEW, title: 'new' } },
       { type: 'delete', collection: 'products', workspaceId: id, id: m(P2) },
     ]);
-    expect(store.list('products', id).map((r) => [r.id, r.title])).toEqual([[m(P1), 'changed'], [NEW, 'new']]);
+    expect(store.list('products', id).map((r) => [r.id, r.title])).toEqual([
+      [m(P1), 'changed'],
+      [NEW, 'new'],
+    ]);
     expect(store.get('products', id, m(P2))).toBeUndefined();
     expect((changes[0] as unknown as { ops: Op[] }).ops.map((op) => op.type)).toEqual(['put', 'put', 'delete']);
     expect(engine.list('products', basePartition('b1')).map((r) => r.title)).toEqual(['one', 'two']); // the base is untouched
@@ -56,7 +59,11 @@ describe('OverlayStore: a created workspace as a copy-on-write view of its base'
     await engine.commit(engine.list('products', id).map((r) => ({ type: 'delete' as const, collection: 'products', workspaceId: id, id: r.id })));
     expect(store.list('products', id).map((r) => r.title)).toEqual(['one', 'two']);
     const ops = (changes[0] as unknown as { ops: Op[] }).ops;
-    expect(ops.map((op) => [op.type, op.type === 'put' ? op.row.id : op.id])).toEqual([['put', m(P1)], ['delete', NEW], ['put', m(P2)]]);
+    expect(ops.map((op) => [op.type, op.type === 'put' ? op.row.id : op.id])).toEqual([
+      ['put', m(P1)],
+      ['delete', NEW],
+      ['put', m(P2)],
+    ]);
   });
 
   it('listWhere answers what list().filter() would, rewriting only the base rows that match (issue 23)', async () => {
@@ -67,7 +74,11 @@ describe('OverlayStore: a created workspace as a copy-on-write view of its base'
       { type: 'put', collection: 'products', workspaceId: id, row: { id: P3, title: 'one' } }, // a new own row
     ]);
     const where = (field: string, value: string) => store.listWhere('products', id, field, value).map((r) => r.id);
-    const filtered = (field: string, value: string) => store.list('products', id).filter((r) => r[field] === value).map((r) => r.id);
+    const filtered = (field: string, value: string) =>
+      store
+        .list('products', id)
+        .filter((r) => r[field] === value)
+        .map((r) => r.id);
     expect(where('title', 'one')).toEqual([m(P1), m(P2), P3]);
     expect(where('title', 'two')).toEqual([]);
     expect(where('workspaceId', id)).toEqual(filtered('workspaceId', id)); // a value that is an id: compared under the mask
@@ -77,4 +88,3 @@ describe('OverlayStore: a created workspace as a copy-on-write view of its base'
     expect(where('title', 'one')).toEqual(filtered('title', 'one'));
   });
 });
-

@@ -9,10 +9,7 @@ import type { Row } from '../../src/storage/types.ts';
 
 const SMALL: PackLimits = { packAfter: 4, hotRows: 3, pageBytes: 120 };
 
-type Step =
-  | { kind: 'set'; id: string; value: number }
-  | { kind: 'delete'; id: string }
-  | { kind: 'copy' };
+type Step = { kind: 'set'; id: string; value: number } | { kind: 'delete'; id: string } | { kind: 'copy' };
 
 const ids = fc.constantFrom(...Array.from({ length: 16 }, (_, i) => `row_${i}`));
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -154,7 +151,7 @@ describe('PageIndex', () => {
 });
 
 describe('background packing of a copy', () => {
-  it('does not take pages packed from the tail for a file\'s bytes: a compaction\'s copies ask for no full GC (issue 35)', async () => {
+  it("does not take pages packed from the tail for a file's bytes: a compaction's copies ask for no full GC (issue 35)", async () => {
     const { bulkRuns } = await import('../../src/storage/heap.ts');
     const ended = vi.spyOn(bulkRuns, 'ended');
     try {

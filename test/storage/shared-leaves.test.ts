@@ -8,7 +8,7 @@ import { openStore } from '../../src/storage/index.ts';
  * nested value they repeat (src/storage/shared-leaves.ts, docs/storage.md
  * "Memory per row").
  */
-const parsed = <T,>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const parsed = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 describe('RowInterner', () => {
   it('gives equal small nested values of different rows one frozen copy, and leaves the rows themselves private', () => {
@@ -106,7 +106,12 @@ describe('the store with shared nested values', () => {
   it('gives back exactly what was committed, with equal nested values shared and frozen', async () => {
     const { store } = await openStore({});
     const at = '2026-11-21T06:05:26.000Z';
-    const rows = Array.from({ length: 30 }, (_, i) => ({ id: `psg_${i}`, bookingId: `book_${i % 3}`, extras: i % 2 ? { paxType: 'adult' } : { paxType: 'child', dietary: 'vegan' }, createdAt: at }));
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      id: `psg_${i}`,
+      bookingId: `book_${i % 3}`,
+      extras: i % 2 ? { paxType: 'adult' } : { paxType: 'child', dietary: 'vegan' },
+      createdAt: at,
+    }));
     const before = structuredClone(rows);
     await store.commit(rows.map((row) => ({ type: 'put' as const, collection: 'passengers', workspaceId: 'ws', row })));
     expect(rows).toEqual(before); // the caller's objects are untouched (copies were shared, not these)

@@ -34,7 +34,9 @@ const rowsOf = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i
 
 function loadedPartition(text: string): Partition {
   const snapshot = parseSnapshotBytes(Buffer.from(text), 'db.json');
-  return stateFromCollections(snapshot.collections, snapshot.seq, (problem) => new Error(problem)).get('bookings')!.get('ws_1')!;
+  return stateFromCollections(snapshot.collections, snapshot.seq, (problem) => new Error(problem))
+    .get('bookings')!
+    .get('ws_1')!;
 }
 
 describe('a snapshot file scanned, not parsed', () => {
@@ -144,7 +146,9 @@ describe('a snapshot file scanned, not parsed', () => {
   it('refuses a row whose id is not its key in one line, as a parsed file', () => {
     setPackLimits(TINY);
     const rows = { ...rowsOf(40), bkg_9: booking(10) };
-    expect(() => loadedPartition(fileText({ bookings: { ws_1: rows } }))).toThrow('collections["bookings"]["ws_1"]["bkg_9"] has id "bkg_10" (must equal its key)');
+    expect(() => loadedPartition(fileText({ bookings: { ws_1: rows } }))).toThrow(
+      'collections["bookings"]["ws_1"]["bkg_9"] has id "bkg_10" (must equal its key)',
+    );
   });
 
   it.each([
@@ -165,7 +169,11 @@ describe('a snapshot file scanned, not parsed', () => {
     const rows = rowsOf(60);
     writeFileSync(path, fileText({ bookings: { ws_1: rows }, products: { ws_1: rowsOf(2) } }));
     const first = await openStore({ path, fsync: false });
-    await first.store.commit([put('bookings', 'ws_1', { ...booking(3), note: 'changed' }), del('bookings', 'ws_1', 'bkg_4'), put('bookings', 'ws_1', booking(99))]);
+    await first.store.commit([
+      put('bookings', 'ws_1', { ...booking(3), note: 'changed' }),
+      del('bookings', 'ws_1', 'bkg_4'),
+      put('bookings', 'ws_1', booking(99)),
+    ]);
     await first.store.compact();
     await first.store.close();
     const expected = { ...rows, bkg_3: { ...booking(3), note: 'changed' }, bkg_99: booking(99) };

@@ -46,7 +46,9 @@ describe('a stale copy saved over a watched database, then kill -9', () => {
       await abandon(store);
       const { ids, warnings } = await reopenedIds(path);
       expect(ids.sort()).toEqual(acked);
-      expect(warnings[0]).toMatch(/set aside as db\.json\.unloaded-edit-seq\d+, and started from the sandbox's own last snapshot and its journal: no write lost/);
+      expect(warnings[0]).toMatch(
+        /set aside as db\.json\.unloaded-edit-seq\d+, and started from the sandbox's own last snapshot and its journal: no write lost/,
+      );
       expect(readdirSync(join(path, '..')).filter((name) => name.startsWith('db.json.unloaded-edit-seq'))).toHaveLength(1);
     });
   }

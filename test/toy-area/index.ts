@@ -37,32 +37,44 @@ export const toyResource: ResourceModule = {
   collections: [NOTES],
   routes(app, ctx) {
     const notes = NOTES.in(ctx.store);
-    app.post('/notes', {
-      schema: { body: z.object({ text: z.string().min(1).max(200) }), response: { 201: NoteSchema, ...errorResponses } },
-      config: { scope: 'notes:write', inferred: true, summary: 'Create a note (toy area)' },
-    }, async (request, reply) => {
-      const note: Note = { id: newId(NOTES), text: request.body.text, createdAt: ctx.clock.iso() };
-      await notes.put(request.principal.workspace.id, note);
-      return reply.code(201).send(note);
-    });
-    app.get('/notes/:id', {
-      schema: { params: z.object({ id: z.string() }), response: { 200: NoteSchema, ...errorResponses } },
-      config: { scope: 'notes:read', inferred: true, summary: 'Get a note (toy area)' },
-    }, async (request) => {
-      const note = notes.get(request.principal.workspace.id, parseId(NOTES, 'id', request.params.id));
-      if (!note) throw notFound('Note');
-      return note;
-    });
+    app.post(
+      '/notes',
+      {
+        schema: { body: z.object({ text: z.string().min(1).max(200) }), response: { 201: NoteSchema, ...errorResponses } },
+        config: { scope: 'notes:write', inferred: true, summary: 'Create a note (toy area)' },
+      },
+      async (request, reply) => {
+        const note: Note = { id: newId(NOTES), text: request.body.text, createdAt: ctx.clock.iso() };
+        await notes.put(request.principal.workspace.id, note);
+        return reply.code(201).send(note);
+      },
+    );
+    app.get(
+      '/notes/:id',
+      {
+        schema: { params: z.object({ id: z.string() }), response: { 200: NoteSchema, ...errorResponses } },
+        config: { scope: 'notes:read', inferred: true, summary: 'Get a note (toy area)' },
+      },
+      async (request) => {
+        const note = notes.get(request.principal.workspace.id, parseId(NOTES, 'id', request.params.id));
+        if (!note) throw notFound('Note');
+        return note;
+      },
+    );
   },
   // a real area loads this part with `() => import('./control.ts')`: the control plane is built on first use
   control: async () => (app, ctx) => {
-    app.get('/notes/count', {
-      schema: { response: { 200: z.object({ data: z.object({ notes: z.number().int() }) }) } },
-      config: { summary: 'Notes in every workspace (toy area)' },
-    }, async () => {
-      const notes = NOTES.in(ctx.store);
-      return { data: { notes: notes.partitions().reduce((sum, ws) => sum + notes.list(ws).length, 0) } };
-    });
+    app.get(
+      '/notes/count',
+      {
+        schema: { response: { 200: z.object({ data: z.object({ notes: z.number().int() }) }) } },
+        config: { summary: 'Notes in every workspace (toy area)' },
+      },
+      async () => {
+        const notes = NOTES.in(ctx.store);
+        return { data: { notes: notes.partitions().reduce((sum, ws) => sum + notes.list(ws).length, 0) } };
+      },
+    );
   },
   services: [noteService],
 };

@@ -37,7 +37,11 @@ describe('areas register their webhook parts', () => {
   });
 
   it("POST /__sandbox/events without data takes an area's own samples", async () => {
-    const resources = RESOURCES.map((m) => (m.name === 'gallery' ? { ...m, sampleEvents: { gallery: (_store, workspaceId, type) => ({ id: 'gal_toy', workspaceId, type }) } } satisfies ResourceModule : m));
+    const resources = RESOURCES.map((m) =>
+      m.name === 'gallery'
+        ? ({ ...m, sampleEvents: { gallery: (_store, workspaceId, type) => ({ id: 'gal_toy', workspaceId, type }) } } satisfies ResourceModule)
+        : m,
+    );
     t = await testSandbox({}, resources);
     const res = await t.request('POST', '/__sandbox/events', { key: null, body: { workspaceId: t.liveWorkspaceId, type: 'gallery.file.deleted' } });
     expect(res.statusCode).toBe(201);

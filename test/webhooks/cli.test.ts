@@ -20,7 +20,18 @@ const live = () => sandbox.workspaces.find((w) => w.mode === 'live')!;
 
 describe('sandbox listen / trigger', () => {
   it('listen --print-secret prints only the secret and subscribes nothing; a listen then delivers requests signed with it', async () => {
-    const listen = await cli(['listen', '--forward-to', receiver.url, '--events', 'booking.*', '--workspace', live().name, '--print-secret', '--url', sandbox.url]);
+    const listen = await cli([
+      'listen',
+      '--forward-to',
+      receiver.url,
+      '--events',
+      'booking.*',
+      '--workspace',
+      live().name,
+      '--print-secret',
+      '--url',
+      sandbox.url,
+    ]);
     expect(listen.code).toBe(0);
     const secret = listen.stdout.trim();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -59,7 +70,10 @@ describe('sandbox listen / trigger', () => {
   });
 
   it('fails with one clear line when no sandbox is running', async () => {
-    for (const args of [['trigger', 'booking.created'], ['listen', '--forward-to', receiver.url]]) {
+    for (const args of [
+      ['trigger', 'booking.created'],
+      ['listen', '--forward-to', receiver.url],
+    ]) {
       const { code, stderr } = await cli([...args, '--url', 'http://127.0.0.1:9']);
       expect(code).toBe(1);
       expect(stderr).toMatch(/^sandbox: no sandbox is running at http:\/\/127\.0\.0\.1:9 \(connection refused\)[^\n]*\n$/);

@@ -82,8 +82,14 @@ describe('control plane: deliveries and events', () => {
     expect(first.statusCode).toBe(201);
     const again = await control('POST', '/webhook-subscriptions', { workspaceId: t.sandboxWorkspaceId, url, events: ['booking.*'] });
     expect(again.statusCode).toBe(200);
-    expect(again.json().data).toMatchObject({ created: false, secret: first.json().data.secret, subscription: { id: first.json().data.subscription.id, events: ['booking.*'], active: true } });
-    expect((await control('POST', '/webhook-subscriptions', { workspaceId: t.sandboxWorkspaceId, url: 'http://example.com/x', events: ['*'] })).statusCode).toBe(400);
+    expect(again.json().data).toMatchObject({
+      created: false,
+      secret: first.json().data.secret,
+      subscription: { id: first.json().data.subscription.id, events: ['booking.*'], active: true },
+    });
+    expect(
+      (await control('POST', '/webhook-subscriptions', { workspaceId: t.sandboxWorkspaceId, url: 'http://example.com/x', events: ['*'] })).statusCode,
+    ).toBe(400);
   });
 });
 

@@ -24,7 +24,13 @@ describe('webhook delivery', () => {
     const event = await emit(t, 'booking.created', { id: 'book_1', status: 'pending' });
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0]!;
-    expect(verify(sub.secret, got)).toEqual({ id: event.id, type: 'booking.created', timestamp: event.createdAt, workspace_id: t.liveWorkspaceId, data: { id: 'book_1', status: 'pending' } });
+    expect(verify(sub.secret, got)).toEqual({
+      id: event.id,
+      type: 'booking.created',
+      timestamp: event.createdAt,
+      workspace_id: t.liveWorkspaceId,
+      data: { id: 'book_1', status: 'pending' },
+    });
     expect(got.headers).toMatchObject({ 'x-tenant': 'acme', 'user-agent': USER_AGENT, 'content-type': 'application/json' });
     expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     const [delivery] = deliveriesOf(t, sub.id);
@@ -36,7 +42,8 @@ describe('webhook delivery', () => {
 
   it('matches wildcards and exact names, and nothing else', async () => {
     await subscribe(t, { url: receiver.url, events: ['booking.*', 'gallery.file.deleted'] });
-    for (const type of ['booking.created', 'booking.cancelled', 'payment.succeeded', 'product.updated', 'gallery.file.deleted', 'customer.created']) await emit(t, type);
+    for (const type of ['booking.created', 'booking.cancelled', 'payment.succeeded', 'product.updated', 'gallery.file.deleted', 'customer.created'])
+      await emit(t, type);
     expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(['booking.created', 'booking.cancelled', 'gallery.file.deleted']);
   });
 
@@ -104,7 +111,9 @@ describe('webhook delivery', () => {
   });
 
   it('honours Retry-After on 429 and 503', async () => {
-    receiver.respond((n) => (n === 1 ? { status: 429, headers: { 'retry-after': '120' } } : n === 2 ? { status: 503, headers: { 'retry-after': '7200' } } : { status: 200 }));
+    receiver.respond((n) =>
+      n === 1 ? { status: 429, headers: { 'retry-after': '120' } } : n === 2 ? { status: 503, headers: { 'retry-after': '7200' } } : { status: 200 },
+    );
     const sub = await subscribe(t, { url: receiver.url, events: ['booking.updated'], maxRetries: 5 });
     await emit(t, 'booking.updated');
     await advance(t, 119_000);

@@ -34,7 +34,7 @@ const storedRow = (id: string) => WEBHOOK_DELIVERIES.in(t.sandbox.store).get(t.l
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 describe('the outbox stores a delivery light', () => {
-  it('keeps the body once and a bounded record per attempt, and still shows each attempt\'s request as it was sent', async () => {
+  it("keeps the body once and a bounded record per attempt, and still shows each attempt's request as it was sent", async () => {
     receiver.respond({ status: 500, headers: { 'x-trace': 'y'.repeat(2000) }, body: 'e'.repeat(20_000) });
     const sub = await subscribe(t, { url: receiver.url, events: ['booking.created'], maxRetries: 10, headers: { 'X-Tenant': 'acme' } });
     await emit(t, 'booking.created', { id: 'book_big', notes: 'n'.repeat(4000) });
@@ -72,8 +72,30 @@ describe('rows written before issue 27', () => {
     const sub = await subscribe(t, { url: receiver.url, events: ['booking.updated'] });
     const at = t.sandbox.clock.iso();
     const body = JSON.stringify({ id: 'evt_old', type: 'booking.updated', data: { id: 'book_old' } });
-    const oldAttempt = { number: 1, trigger: 'initial', at, request: { url: receiver.url, headers: { 'webhook-id': 'dlv_00000000-0000-4000-8000-00000000a027' }, body }, response: { status: 500, headers: {}, bodyExcerpt: 'no' }, latencyMs: 1, error: null };
-    const legacy = { id: 'dlv_00000000-0000-4000-8000-00000000a027', workspaceId: t.liveWorkspaceId, subscriptionId: sub.id, eventId: 'evt_old', eventType: 'booking.updated', status: 'pending', reason: null, retries: 1, nextAttemptAt: at, body, createdAt: at, updatedAt: at, attempts: [oldAttempt] };
+    const oldAttempt = {
+      number: 1,
+      trigger: 'initial',
+      at,
+      request: { url: receiver.url, headers: { 'webhook-id': 'dlv_00000000-0000-4000-8000-00000000a027' }, body },
+      response: { status: 500, headers: {}, bodyExcerpt: 'no' },
+      latencyMs: 1,
+      error: null,
+    };
+    const legacy = {
+      id: 'dlv_00000000-0000-4000-8000-00000000a027',
+      workspaceId: t.liveWorkspaceId,
+      subscriptionId: sub.id,
+      eventId: 'evt_old',
+      eventType: 'booking.updated',
+      status: 'pending',
+      reason: null,
+      retries: 1,
+      nextAttemptAt: at,
+      body,
+      createdAt: at,
+      updatedAt: at,
+      attempts: [oldAttempt],
+    };
     await t.sandbox.store.commit([WEBHOOK_DELIVERIES.putOp(t.liveWorkspaceId, legacy as StoredDelivery)]);
     t.sandbox.context.webhooks.afterReset(); // as on a start with this database
     await advance(t, 1000);
@@ -96,11 +118,19 @@ describe('pending deliveries are bounded per subscription', () => {
     receiver.respond({ status: 500 });
     const sub = await subscribe(t, { url: receiver.url, events: ['product.created'], maxRetries: 10 });
     for (let i = 0; i < MAX_PENDING + 2; i++) await emit(t, 'product.created', { id: `prod_${i}` });
-    const byEvent = (status: string) => deliveriesOf(t, sub.id).filter((d) => d.status === status).map((d) => JSON.parse(d.body).data.id).sort();
+    const byEvent = (status: string) =>
+      deliveriesOf(t, sub.id)
+        .filter((d) => d.status === status)
+        .map((d) => JSON.parse(d.body).data.id)
+        .sort();
     expect(byEvent('pending')).toEqual(['prod_2', 'prod_3', 'prod_4']);
     expect(byEvent('expired')).toEqual(['prod_0', 'prod_1']);
     const expired = deliveriesOf(t, sub.id).filter((d) => d.status === 'expired');
-    for (const d of expired) expect(d).toMatchObject({ nextAttemptAt: null, reason: expect.stringMatching(/^expired: 3 deliveries to this subscription were pending \(webhookMaxPending\)/) });
+    for (const d of expired)
+      expect(d).toMatchObject({
+        nextAttemptAt: null,
+        reason: expect.stringMatching(/^expired: 3 deliveries to this subscription were pending \(webhookMaxPending\)/),
+      });
     const listed = (await t.request('GET', `/__sandbox/deliveries?subscriptionId=${sub.id}&status=expired`, { key: null })).json().data;
     expect(listed).toHaveLength(2);
 
@@ -112,7 +142,10 @@ describe('pending deliveries are bounded per subscription', () => {
 
 describe('the bound is an option', () => {
   it('`sandbox start --webhook-max-pending <n>` sets webhookMaxPending; the default is 1,000', async () => {
-    const parse = (args: string[]) => withServeOptions(new Command().exitOverride().configureOutput({ writeErr: () => undefined }), { port: 0 }).parse(['node', 'x', ...args]).opts<StartFlags>();
+    const parse = (args: string[]) =>
+      withServeOptions(new Command().exitOverride().configureOutput({ writeErr: () => undefined }), { port: 0 })
+        .parse(['node', 'x', ...args])
+        .opts<StartFlags>();
     expect(startOptions(parse(['--webhook-max-pending', '50']))).toMatchObject({ webhookMaxPending: 50 });
     expect(() => parse(['--webhook-max-pending', '0'])).toThrow(/--webhook-max-pending must be a whole number from 1/);
     const plain = await testSandbox();
@@ -136,7 +169,9 @@ describe('an endpoint that fails for days', () => {
     const res = await get();
     expect(res.json().data).toMatchObject({ active: false });
     expect(res.json().data).not.toHaveProperty('disabled');
-    expect(res.headers[WARNING_HEADER]).toMatch(new RegExp(`^SUBSCRIPTION_DISABLED: subscription ${sub.id} was disabled at .*every delivery attempt failed for 5 days`));
+    expect(res.headers[WARNING_HEADER]).toMatch(
+      new RegExp(`^SUBSCRIPTION_DISABLED: subscription ${sub.id} was disabled at .*every delivery attempt failed for 5 days`),
+    );
     const list = await t.request('GET', '/v1/webhooks/subscriptions');
     expect(list.headers[WARNING_HEADER]).toContain(`SUBSCRIPTION_DISABLED: subscription ${sub.id}`);
     const second = deliveriesOf(t, sub.id).find((d) => JSON.parse(d.body).data.id === 'ppl_2')!;

@@ -21,8 +21,8 @@ afterAll(async () => {
   await receiver.close();
 });
 
-describe('pausing listen\'s subscription', () => {
-  it('cancels its pending deliveries at once, and leaves other subscriptions\' alone', async () => {
+describe("pausing listen's subscription", () => {
+  it("cancels its pending deliveries at once, and leaves other subscriptions' alone", async () => {
     const client = new ControlClient({ url: sandbox.url });
     const workspaceId = sandbox.workspaces.find((w) => w.mode === 'sandbox')!.id;
     const { subscription } = await client.ensureSubscription({ workspaceId, url: receiver.url, events: ['customer.created'], description: 'sandbox listen' });

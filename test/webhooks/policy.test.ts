@@ -47,8 +47,10 @@ describe('event patterns', () => {
 
   it('accepts every well-formed name or pattern, refuses malformed ones', () => {
     for (const type of WEBHOOK_EVENT_TYPES) expect(eventNameProblem(type)).toBeNull();
-    for (const ok of ['*', 'booking.*', 'gallery.*', 'gallery.file.*', 'booking.refunded', 'invoice.*', 'product.deleted']) expect(eventNameProblem(ok)).toBeNull();
-    for (const bad of ['booking', '', 'Booking.Created', 'booking..created', 'booking.*.x', '*.created', 'booking.created ']) expect(eventNameProblem(bad)).not.toBeNull();
+    for (const ok of ['*', 'booking.*', 'gallery.*', 'gallery.file.*', 'booking.refunded', 'invoice.*', 'product.deleted'])
+      expect(eventNameProblem(ok)).toBeNull();
+    for (const bad of ['booking', '', 'Booking.Created', 'booking..created', 'booking.*.x', '*.created', 'booking.created '])
+      expect(eventNameProblem(bad)).not.toBeNull();
   });
 
   it('tells which well-formed entries match nothing the sandbox emits', () => {

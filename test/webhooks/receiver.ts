@@ -49,9 +49,10 @@ export async function startReceiver(path = '/webhooks'): Promise<Receiver> {
     received,
     respond: (r) => (reply = typeof r === 'function' ? r : () => r),
     next: () => new Promise((resolve) => waiters.push(resolve)),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -41,7 +41,14 @@ describe('webhook subscriptions /v1/webhooks/subscriptions', () => {
     const res = await create({ url: 'https://example.com/hooks', events: ['booking.created', 'product.*'], maxRetries: 2, headers: { 'X-Env': 'test' } });
     expect(res.statusCode).toBe(201);
     const sub = res.json().data;
-    expect(sub).toMatchObject({ url: 'https://example.com/hooks', max_retries: 2, active: true, headers: { 'X-Env': 'test' }, description: null, failure_count: 0 });
+    expect(sub).toMatchObject({
+      url: 'https://example.com/hooks',
+      max_retries: 2,
+      active: true,
+      headers: { 'X-Env': 'test' },
+      description: null,
+      failure_count: 0,
+    });
     expect(sub.id).toMatch(/^whsub_[0-9a-f-]{36}$/);
     expect(sub.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(sub.secret.slice(6), 'base64')).toHaveLength(32);
@@ -52,7 +59,15 @@ describe('webhook subscriptions /v1/webhooks/subscriptions', () => {
     const { id } = (await create({ url: 'https://example.com/p', events: ['booking.*'], headers: { 'X-A': '1' }, description: 'd' })).json().data;
     const res = await patch(id, { maxRetries: 7, headers: null, description: null, events: ['payment.succeeded'], active: false });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ id, url: 'https://example.com/p', max_retries: 7, headers: null, description: null, events: ['payment.succeeded'], active: false });
+    expect(res.json().data).toMatchObject({
+      id,
+      url: 'https://example.com/p',
+      max_retries: 7,
+      headers: null,
+      description: null,
+      events: ['payment.succeeded'],
+      active: false,
+    });
     expect((await patch(id, { headers: { 'X-B': '2' } })).json().data.headers).toEqual({ 'X-B': '2' });
   });
 

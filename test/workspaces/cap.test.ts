@@ -19,8 +19,10 @@ beforeAll(async () => {
 afterAll(() => t.sandbox.stop());
 
 // t.request checks every answer against the served OpenAPI document: the 409 must be listed there
-const control = (method: string, path: string, body?: unknown) => t.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
-const createdIds = async () => ((await control('GET', '/workspaces')).json().data as { id: string; created?: boolean }[]).filter((w) => w.created).map((w) => w.id);
+const control = (method: string, path: string, body?: unknown) =>
+  t.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
+const createdIds = async () =>
+  ((await control('GET', '/workspaces')).json().data as { id: string; created?: boolean }[]).filter((w) => w.created).map((w) => w.id);
 async function deleteAll() {
   for (const id of await createdIds()) expect((await control('DELETE', `/workspaces/${id}`)).statusCode).toBe(200);
 }

@@ -6,7 +6,9 @@ const s = useSandbox();
 
 describe('sandbox workspace create|list|reset|delete', () => {
   it('creates a workspace whose key works, lists it as created, resets and deletes it', async () => {
-    const created = json<{ id: string; keys: { key: string; scopes: string[] | null }[] }>(await s.cli(['workspace', 'create', '--name', 'cli worker', '--json']));
+    const created = json<{ id: string; keys: { key: string; scopes: string[] | null }[] }>(
+      await s.cli(['workspace', 'create', '--name', 'cli worker', '--json']),
+    );
     expect(created.keys.map((k) => k.scopes)).toEqual([null, ['products:read']]);
     expect((await s.api('GET', '/v1/products?limit=1', created.keys[0]!.key)).status).toBe(200);
     const listed = json<{ id: string; created: boolean }[]>(await s.cli(['workspace', 'list', '--json']));
@@ -23,7 +25,9 @@ describe('sandbox workspace create|list|reset|delete', () => {
     const statuses = new Set<number>();
     for (let i = 0; i < 8; i++) statuses.add((await s.api('GET', '/v1/products?limit=1', created.keys[0]!.key)).status);
     expect([...statuses]).toEqual([200]);
-    expect(expectOneLineFailure(await s.cli(['workspace', 'create', '--rate-limits', 'sometimes']))).toBe('sandbox: --rate-limits must be enforce or report, not "sometimes"');
+    expect(expectOneLineFailure(await s.cli(['workspace', 'create', '--rate-limits', 'sometimes']))).toBe(
+      'sandbox: --rate-limits must be enforce or report, not "sometimes"',
+    );
   });
 
   it('refuses to delete a fixture workspace in one line', async () => {

@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.sandbox.stop());
 
-const control = (method: string, path: string, body?: unknown) => t.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
+const control = (method: string, path: string, body?: unknown) =>
+  t.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
 async function create(body: Record<string, unknown> = {}) {
   const res = await control('POST', '/workspaces', body);
   expect(res.statusCode, res.body).toBe(201);
@@ -44,7 +45,8 @@ describe('workspaces on demand', () => {
     const timersBefore = t.sandbox.clock.state().pendingTimers;
     const deleted = await control('DELETE', `/workspaces/${a.id}`);
     expect(t.sandbox.clock.state().pendingTimers).toBe(timersBefore - 1);
-    for (const collection of ['jobs', 'galleryFiles', 'products', 'webhookSubscriptions']) expect(t.sandbox.store.list(collection, a.id), collection).toHaveLength(0);
+    for (const collection of ['jobs', 'galleryFiles', 'products', 'webhookSubscriptions'])
+      expect(t.sandbox.store.list(collection, a.id), collection).toHaveLength(0);
     expect(deleted.json()).toEqual({ data: { id: a.id, deleted: true } });
     expect((await t.request('GET', '/v1/products?limit=1', { key: key(a) })).statusCode).toBe(401);
     expect((await control('GET', `/workspaces/${a.id}`)).statusCode).toBe(404);
@@ -101,7 +103,10 @@ describe('workspaces on demand', () => {
     expect((await control('POST', `/workspaces/${w.id}/snapshots`, { name: 'clean' })).statusCode).toBe(201);
     const booked = await t.request('POST', '/v1/bookings', { key, body: { departureId: departure.id, adults: 1 } });
     expect(booked.statusCode).toBe(201);
-    const fixtureBooking = await t.request('POST', '/v1/bookings', { key: KEYS.sandboxFull, body: { departureId: (await bookable(t.sandboxWorkspaceId)).id, adults: 1 } });
+    const fixtureBooking = await t.request('POST', '/v1/bookings', {
+      key: KEYS.sandboxFull,
+      body: { departureId: (await bookable(t.sandboxWorkspaceId)).id, adults: 1 },
+    });
     expect(fixtureBooking.statusCode).toBe(201);
     const restored = await control('POST', `/workspaces/${w.id}/snapshots/clean/restore`);
     expect(restored.statusCode, restored.body).toBe(200);

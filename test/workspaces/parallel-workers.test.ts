@@ -29,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.sandbox.stop());
 
-const control = (method: string, path: string, body?: unknown) => t.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
+const control = (method: string, path: string, body?: unknown) =>
+  t.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
 const api = (w: Worker, method: string, path: string, body?: unknown) => t.request(method, path, { key: w.key, ...(body === undefined ? {} : { body }) });
 const all = <T>(workers: Worker[], step: (w: Worker) => Promise<T>) => Promise.all(workers.map(step));
 /** 3 s of the worker's own time: its burst bucket (5 tokens at 100/min) refills */
@@ -89,7 +90,10 @@ describe('eight parallel workers on one sandbox', () => {
     });
     const offset = async (w: Worker) => (await control('GET', `/workspaces/${w.id}/clock`)).json().data.offsetMs as number;
     const before = await all(workers, offset);
-    await all(workers.filter((w) => w.i % 2 === 0), (w) => control('POST', `/workspaces/${w.id}/clock/advance`, { ms: 600_000 }));
+    await all(
+      workers.filter((w) => w.i % 2 === 0),
+      (w) => control('POST', `/workspaces/${w.id}/clock/advance`, { ms: 600_000 }),
+    );
     await all(workers, async (w) => {
       const res = await api(w, 'POST', '/v1/verify/sms/confirm', { phone: PHONE, code: codes[w.i] });
       if (w.i % 2 === 0) expect(res.json()).toMatchObject({ code: 'CODE_EXPIRED' });

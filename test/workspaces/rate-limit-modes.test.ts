@@ -12,7 +12,8 @@ afterEach(async () => {
   t = undefined;
 });
 
-const control = (method: string, path: string, body?: unknown) => t!.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
+const control = (method: string, path: string, body?: unknown) =>
+  t!.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
 
 async function create(body: Record<string, unknown>) {
   const res = await control('POST', '/workspaces', body);

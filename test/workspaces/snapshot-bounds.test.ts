@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => t.sandbox.stop());
 
 // t.request checks every answer against the served OpenAPI document: the 409 must be listed there
-const control = (method: string, path: string, body?: unknown) => t.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
+const control = (method: string, path: string, body?: unknown) =>
+  t.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
 
 function expectRefusal(res: Awaited<ReturnType<typeof control>>, route: string, option: RegExp): void {
   expect(res.statusCode).toBe(409);
@@ -61,7 +62,10 @@ describe('the bounds on named snapshots', () => {
 
   it('asciiJson escapes past ASCII and moves the spans to match', () => {
     const text = '{"a":{"x":"é"},"b":{"y":"😀"}}';
-    const { json, spans } = asciiJson(text, [['a', 5, 14], ['b', 19, 29]]);
+    const { json, spans } = asciiJson(text, [
+      ['a', 5, 14],
+      ['b', 19, 29],
+    ]);
     const ascii = json.toString('latin1');
     expect(/^[\x00-\x7f]*$/.test(ascii)).toBe(true);
     expect(JSON.parse(ascii)).toEqual(JSON.parse(text));
@@ -71,7 +75,11 @@ describe('the bounds on named snapshots', () => {
   it("a workspace's snapshots past maxSnapshots: 409 naming its delete route and the option; saving a kept name again and a delete make room", async () => {
     const ws = t.liveWorkspaceId;
     for (let i = 0; i < CAP; i++) expect((await control('POST', `/workspaces/${ws}/snapshots`, { name: `s${i}` })).statusCode).toBe(201);
-    expectRefusal(await control('POST', `/workspaces/${ws}/snapshots`, { name: 'one-too-many' }), `/__sandbox/workspaces/${ws}/snapshots/:name`, /--max-snapshots <n>.*maxSnapshots/);
+    expectRefusal(
+      await control('POST', `/workspaces/${ws}/snapshots`, { name: 'one-too-many' }),
+      `/__sandbox/workspaces/${ws}/snapshots/:name`,
+      /--max-snapshots <n>.*maxSnapshots/,
+    );
     expect((await control('GET', `/workspaces/${ws}/snapshots`)).json().data).toHaveLength(CAP);
     // the same name again replaces it: no new place is taken
     expect((await control('POST', `/workspaces/${ws}/snapshots`, { name: 's0' })).statusCode).toBe(201);
@@ -103,7 +111,8 @@ describe('the bound on the bytes of all snapshots', () => {
     small = await testSandbox({ maxSnapshotBytes: 1024 });
   });
   afterAll(() => small.sandbox.stop());
-  const smallControl = (method: string, path: string, body?: unknown) => small.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
+  const smallControl = (method: string, path: string, body?: unknown) =>
+    small.request(method, `/__sandbox${path}`, { key: null, ...(body === undefined ? {} : { body }) });
 
   it('refuses a snapshot that would take the JSON of all snapshots past maxSnapshotBytes, and keeps nothing of it', async () => {
     const res = await smallControl('POST', '/snapshots', { name: 'big' });

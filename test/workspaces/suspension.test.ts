@@ -15,7 +15,13 @@ describe('emulated suspension', () => {
     expect((await get(KEYS.sandboxFull)).statusCode).toBe(429);
     await t.sandbox.clock.advance(1_000);
     expect((await get(KEYS.sandboxFull)).statusCode).toBe(200);
-    expect((await t.request('GET', '/__sandbox/suspension', { key: null })).json().data).toMatchObject({ enabled: false, maxViolations: 20, windowMs: 60_000, durationMs: 300_000, suspended: [] });
+    expect((await t.request('GET', '/__sandbox/suspension', { key: null })).json().data).toMatchObject({
+      enabled: false,
+      maxViolations: 20,
+      windowMs: 60_000,
+      durationMs: 300_000,
+      suspended: [],
+    });
   });
 
   it('with --suspension, more than 20 429s in a minute suspend one workspace for 5 minutes of its own clock', async () => {

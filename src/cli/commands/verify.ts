@@ -4,11 +4,14 @@ import { parseInteger } from './options.ts';
 
 /** `sandbox verify`: an assertion on the request log that exits 0 or 1 (issue 38). */
 export function verifyCommand(program: Command): void {
-  withWorkspace(controlCommand(program, 'verify', 'assert how many logged /v1 requests match; exit 1 with the nearest misses when the count is wrong', [
-    'verify --method POST --path /v1/bookings --status 201 --count 3',
-    'verify --path "/v1/bookings/*" --status 4xx --at-most 0 --since req_...',
-  ]))
-    .option('--method <method>', 'only this HTTP method').option('--path <path>', 'the whole path (query aside); * matches within a segment, ** across')
+  withWorkspace(
+    controlCommand(program, 'verify', 'assert how many logged /v1 requests match; exit 1 with the nearest misses when the count is wrong', [
+      'verify --method POST --path /v1/bookings --status 201 --count 3',
+      'verify --path "/v1/bookings/*" --status 4xx --at-most 0 --since req_...',
+    ]),
+  )
+    .option('--method <method>', 'only this HTTP method')
+    .option('--path <path>', 'the whole path (query aside); * matches within a segment, ** across')
     .option('--status <code>', 'a status or a class: 201, 4xx, 5')
     .option('--count <n>', 'exactly this many', parseInteger('--count', 0, 1000))
     .option('--at-least <n>', 'at least this many (the default: 1)', parseInteger('--at-least', 0, 1000))

@@ -35,9 +35,12 @@ export const CollectionSummarySchema = z
 export const DataQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(DATA_PAGE_MAX).default(100),
   offset: z.coerce.number().int().min(0).default(0),
-  q: z.string().max(200).optional().describe('case-insensitive text search over each record\'s JSON (secrets left out); empty: none'),
+  q: z.string().max(200).optional().describe("case-insensitive text search over each record's JSON (secrets left out); empty: none"),
   id: z.string().max(200).optional().describe('exact id: 0 or 1 row; empty: none'),
-  order: z.enum(['stored', 'newest']).default('stored').describe('stored: as stored, oldest first; newest: the newest first (a booking just made is on the first page). A `q` search lists its matches as stored'),
+  order: z
+    .enum(['stored', 'newest'])
+    .default('stored')
+    .describe('stored: as stored, oldest first; newest: the newest first (a booking just made is on the first page). A `q` search lists its matches as stored'),
 });
 
 export const DataPageSchema = z
@@ -88,7 +91,7 @@ export const DATA_ROUTES = defineRoutes({
     data: z.array(CollectionSummarySchema),
     errors: [404],
     inferred: true,
-    summary: "The collections of a workspace (sandbox bookkeeping left out), as the API names them, with their counts",
+    summary: 'The collections of a workspace (sandbox bookkeeping left out), as the API names them, with their counts',
   },
   dataPage: {
     method: 'GET',

@@ -12,5 +12,12 @@ export const StopRequestSchema = z.object({ stopping: z.literal(true), pid: z.nu
  */
 export const HEALTH_ROUTES = defineRoutes({
   health: { method: 'GET', path: '/health', data: HealthSchema, summary: 'Ready for traffic: status, uptime and the sandbox time' },
-  stop: { method: 'POST', path: '/stop', data: StopRequestSchema, errors: [409], inferred: true, summary: 'Stop the sandbox as SIGTERM does (drain, flush, exit); `sandbox stop` sends it' },
+  stop: {
+    method: 'POST',
+    path: '/stop',
+    data: StopRequestSchema,
+    errors: [409],
+    inferred: true,
+    summary: 'Stop the sandbox as SIGTERM does (drain, flush, exit); `sandbox stop` sends it',
+  },
 });

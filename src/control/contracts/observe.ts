@@ -21,7 +21,8 @@ export const OBSERVE_ROUTES = defineRoutes({
     data: RequestEventSchema,
     errors: [404],
     inferred: true,
-    summary: "One request of the log, with its headers and bodies while they are kept (the newest 200 captured while a stream client watches); 404 once it left the log",
+    summary:
+      'One request of the log, with its headers and bodies while they are kept (the newest 200 captured while a stream client watches); 404 once it left the log',
   },
   clearRequests: { method: 'DELETE', path: '/requests', data: z.object({ cleared: z.boolean() }), summary: 'Clear the request log' },
   stream: {
@@ -32,7 +33,9 @@ export const OBSERVE_ROUTES = defineRoutes({
       detail: z
         .enum(['full', 'none'])
         .default('full')
-        .describe("full: each request event carries its headers and bodies (the dashboard); none: not (the inspector reads one request's with GET /requests/:requestId, so /v1 does not pay for rendering every one)"),
+        .describe(
+          "full: each request event carries its headers and bodies (the dashboard); none: not (the inspector reads one request's with GET /requests/:requestId, so /v1 does not pay for rendering every one)",
+        ),
       events: z
         .string()
         .regex(STREAM_EVENTS_LIST, `a comma-separated list of ${FORWARDED_EVENTS.join(', ')}`)
@@ -41,11 +44,15 @@ export const OBSERVE_ROUTES = defineRoutes({
       capture: z
         .enum(['on', 'off'])
         .default('on')
-        .describe("on: while this client streams requests, each one's headers and bodies are kept (the newest 200) for GET /requests/:requestId; off: not for this client (a view that only shows that requests happened, such as the inspector's Keys view); detail=full captures either way"),
+        .describe(
+          "on: while this client streams requests, each one's headers and bodies are kept (the newest 200) for GET /requests/:requestId; off: not for this client (a view that only shows that requests happened, such as the inspector's Keys view); detail=full captures either way",
+        ),
       requests: z
         .enum(['each', 'batched'])
         .default('each')
-        .describe('each: one `request` event a request; batched: the requests of one write as one `requests` event, a table {columns, rows} (the inspector: one JSON parse a write, not one a request)'),
+        .describe(
+          'each: one `request` event a request; batched: the requests of one write as one `requests` event, a table {columns, rows} (the inspector: one JSON parse a write, not one a request)',
+        ),
     }),
     // each event's data has its own schema: src/core/stream-events.ts
     data: z.string().describe('Server-Sent Events: hello, request (or requests), domain, delivery, rate-limit, reset (docs/dashboard.md)'),

@@ -15,16 +15,20 @@ const KeyViewSchema = z.object({
   scopes: z.array(z.string()).nullable(),
   status: z.enum(['active', 'revoked']),
 });
-export const WorkspaceViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  mode: WorkspaceModeSchema,
-  rateLimits: RateLimitModeSchema.describe("enforce: the tier's 429s; report: counted, never refused (the workspace's own setting, else the sandbox's enforceRateLimits)"),
-  /** true for workspaces made by POST /__sandbox/workspaces (deletable) */
-  created: z.boolean(),
-  templateId: z.string().nullable(),
-  keys: z.array(KeyViewSchema),
-}).meta({ id: 'WorkspaceView' });
+export const WorkspaceViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    mode: WorkspaceModeSchema,
+    rateLimits: RateLimitModeSchema.describe(
+      "enforce: the tier's 429s; report: counted, never refused (the workspace's own setting, else the sandbox's enforceRateLimits)",
+    ),
+    /** true for workspaces made by POST /__sandbox/workspaces (deletable) */
+    created: z.boolean(),
+    templateId: z.string().nullable(),
+    keys: z.array(KeyViewSchema),
+  })
+  .meta({ id: 'WorkspaceView' });
 /** A workspace key as created: the only answer that shows the key itself. */
 export const CreatedWorkspaceKeySchema = z.object({
   id: z.string(),
@@ -38,22 +42,31 @@ export const CreatedWorkspaceKeySchema = z.object({
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
 });
-export const ClockStateSchema = z.object({
-  mode: z.enum(['real', 'manual']),
-  now: z.string(),
-  nowMs: z.number(),
-  pendingTimers: z.number(),
-  /** how far advance and set have moved the clock from where it started; 0 after a reset */
-  advancedMs: z.number(),
-}).meta({ id: 'ClockState' });
+export const ClockStateSchema = z
+  .object({
+    mode: z.enum(['real', 'manual']),
+    now: z.string(),
+    nowMs: z.number(),
+    pendingTimers: z.number(),
+    /** how far advance and set have moved the clock from where it started; 0 after a reset */
+    advancedMs: z.number(),
+  })
+  .meta({ id: 'ClockState' });
 const TimerRunSchema = z.object({ label: z.string(), workspaceId: z.string().nullable(), at: z.string() });
 const ClockToNextSchema = ClockStateSchema.extend({
   workspaceId: z.string().nullable().describe('the workspace whose clock moved; null: the sandbox clock'),
-  movedMs: z.number().int().describe('how far this call moved the clock (advancedMs is the sandbox clock\'s whole advance since its start)'),
+  movedMs: z.number().int().describe("how far this call moved the clock (advancedMs is the sandbox clock's whole advance since its start)"),
   ran: z.array(TimerRunSchema).describe('every timer that ran during the move, in order (periodic sweeps included)'),
   next: z.object({ label: z.string(), at: z.string() }).nullable().describe('the timer due next after the move, or null'),
 });
-export const SandboxIndexSchema = z.object({ name: z.string(), api: z.string(), controlPlane: z.string(), openapi: z.string(), health: z.string(), stream: z.string() });
+export const SandboxIndexSchema = z.object({
+  name: z.string(),
+  api: z.string(),
+  controlPlane: z.string(),
+  openapi: z.string(),
+  health: z.string(),
+  stream: z.string(),
+});
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 
 export const PLANE_ROUTES = defineRoutes({
@@ -115,7 +128,15 @@ export const PLANE_ROUTES = defineRoutes({
   advanceClockToNext: {
     method: 'POST',
     path: '/clock/advance-to-next',
-    body: z.object({ workspaceId: z.string().min(1).optional().describe("this workspace's clock alone, to its own next timer; without it, the sandbox clock to the first timer of any workspace") }).optional(),
+    body: z
+      .object({
+        workspaceId: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("this workspace's clock alone, to its own next timer; without it, the sandbox clock to the first timer of any workspace"),
+      })
+      .optional(),
     data: ClockToNextSchema,
     errors: [404],
     summary: 'Move the clock to its next due timer (a webhook retry, a deletion job), skipping periodic sweeps, and say what ran',

@@ -4,32 +4,41 @@ import { defineRoutes } from '../../http/route-table/contract.ts';
 import { WorkspaceViewSchema } from './plane.ts';
 
 /** Rate-limit buckets, exhausting one, a workspace's mode, and emulated suspension (docs/control-plane.md). */
-export const RateBucketSchema = z.object({
-  bucket: z.string(),
-  kind: z.enum(['workspace', 'key']),
-  id: z.string(),
-  limit: z.number().int(),
-  remaining: z.number().int(),
-  /** epoch seconds when the minute window resets; null before first use */
-  reset: z.number().int().nullable(),
-  burst: z.number().int(),
-  burstTokens: z.number().int(),
-  perSecond: z.number().nullable(),
-}).meta({ id: 'RateBucket' });
+export const RateBucketSchema = z
+  .object({
+    bucket: z.string(),
+    kind: z.enum(['workspace', 'key']),
+    id: z.string(),
+    limit: z.number().int(),
+    remaining: z.number().int(),
+    /** epoch seconds when the minute window resets; null before first use */
+    reset: z.number().int().nullable(),
+    burst: z.number().int(),
+    burstTokens: z.number().int(),
+    perSecond: z.number().nullable(),
+  })
+  .meta({ id: 'RateBucket' });
 /** both routes answer the buckets: one schema object, one answer in the OpenAPI document */
 const RateBucketListSchema = z.array(RateBucketSchema);
-export const SuspensionStateSchema = z.object({
-  enabled: z.boolean(),
-  maxViolations: z.number().int(),
-  windowMs: z.number().int(),
-  durationMs: z.number().int(),
-  suspended: z.array(z.object({ workspaceId: z.string(), until: z.string() })),
-}).meta({ id: 'SuspensionState' });
+export const SuspensionStateSchema = z
+  .object({
+    enabled: z.boolean(),
+    maxViolations: z.number().int(),
+    windowMs: z.number().int(),
+    durationMs: z.number().int(),
+    suspended: z.array(z.object({ workspaceId: z.string(), until: z.string() })),
+  })
+  .meta({ id: 'SuspensionState' });
 const SuspensionBody = z.object({
   enabled: z.boolean().optional(),
   maxViolations: z.number().int().min(1).max(100_000).optional(),
   windowMs: z.number().int().min(1000).max(86_400_000).optional(),
-  durationMs: z.number().int().min(1000).max(7 * 86_400_000).optional(),
+  durationMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 86_400_000)
+    .optional(),
 });
 
 export const RATE_LIMIT_ROUTES = defineRoutes({

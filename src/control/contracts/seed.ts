@@ -6,7 +6,12 @@ export const SeedBodySchema = z.object({
   workspaceId: z.string(),
   products: z.number().int().min(0).max(5000).optional(),
   bookings: z.number().int().min(0).max(50_000).optional(),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
 });
 export type SeedBody = z.infer<typeof SeedBodySchema>;
 

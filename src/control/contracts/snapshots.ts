@@ -18,7 +18,15 @@ const ImportBodySchema = z.object({
 });
 
 export const SNAPSHOT_ROUTES = defineRoutes({
-  saveSnapshot: { method: 'POST', path: '/snapshots', body: NameParams, data: SnapshotSchema, statuses: [201], errors: [409], summary: 'Keep the whole state in memory under a name; 409 past the bounds on snapshots (100, 128 MiB in all by default)' },
+  saveSnapshot: {
+    method: 'POST',
+    path: '/snapshots',
+    body: NameParams,
+    data: SnapshotSchema,
+    statuses: [201],
+    errors: [409],
+    summary: 'Keep the whole state in memory under a name; 409 past the bounds on snapshots (100, 128 MiB in all by default)',
+  },
   snapshots: { method: 'GET', path: '/snapshots', data: SnapshotListSchema, summary: 'The saved snapshots' },
   restoreSnapshot: { method: 'POST', path: '/snapshots/:name/restore', params: NameParams, data: RestoredSchema, summary: 'Go back to a saved snapshot' },
   deleteSnapshot: { method: 'DELETE', path: '/snapshots/:name', params: NameParams, data: SnapshotDeletedSchema, summary: 'Forget a saved snapshot' },

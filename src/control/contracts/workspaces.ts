@@ -10,18 +10,35 @@ import { RestoredSchema, SnapshotDeletedSchema, SnapshotListSchema, SnapshotName
  */
 const IdParams = z.object({ id: z.string() });
 const SnapshotParams = z.object({ id: z.string(), name: SnapshotName });
-const CreatedKeySchema = z.object({ id: z.string(), name: z.string(), key: z.string(), keyPrefix: z.string(), scopes: z.array(z.string()).nullable(), status: z.literal('active') });
-export const CreatedWorkspaceSchema = z.object({ id: z.string(), name: z.string(), mode: WorkspaceModeSchema, rateLimits: RateLimitModeSchema, templateId: z.string(), created: z.literal(true), keys: z.array(CreatedKeySchema) });
-export const WorkspaceClockSchema = z.object({
-  mode: z.enum(['real', 'manual']),
-  now: z.string(),
-  nowMs: z.number(),
-  pendingTimers: z.number(),
-  /** the global clock's travel from its start plus this workspace's own advance */
-  advancedMs: z.number(),
-  workspaceId: z.string(),
-  offsetMs: z.number(),
-}).meta({ id: 'WorkspaceClock' });
+const CreatedKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  key: z.string(),
+  keyPrefix: z.string(),
+  scopes: z.array(z.string()).nullable(),
+  status: z.literal('active'),
+});
+export const CreatedWorkspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  mode: WorkspaceModeSchema,
+  rateLimits: RateLimitModeSchema,
+  templateId: z.string(),
+  created: z.literal(true),
+  keys: z.array(CreatedKeySchema),
+});
+export const WorkspaceClockSchema = z
+  .object({
+    mode: z.enum(['real', 'manual']),
+    now: z.string(),
+    nowMs: z.number(),
+    pendingTimers: z.number(),
+    /** the global clock's travel from its start plus this workspace's own advance */
+    advancedMs: z.number(),
+    workspaceId: z.string(),
+    offsetMs: z.number(),
+  })
+  .meta({ id: 'WorkspaceClock' });
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 
 export const WORKSPACE_ROUTES = defineRoutes({
@@ -34,14 +51,17 @@ export const WORKSPACE_ROUTES = defineRoutes({
         mode: WorkspaceModeSchema.optional(),
         name: z.string().min(1).max(100).optional(),
         // issue 24: `report` for a test worker on a manual clock; `enforce` to test a 429 on purpose
-        rateLimits: RateLimitModeSchema.optional().describe('enforce: 429 as documented; report: counted, never refused (X-Sandbox-Rate-Limit says when it would have been). Default: the sandbox\'s enforceRateLimits'),
+        rateLimits: RateLimitModeSchema.optional().describe(
+          "enforce: 429 as documented; report: counted, never refused (X-Sandbox-Rate-Limit says when it would have been). Default: the sandbox's enforceRateLimits",
+        ),
       })
       .optional(),
     data: CreatedWorkspaceSchema,
     statuses: [201],
     // 409: the sandbox already has maxWorkspaces created workspaces (the message says how to delete or raise it)
     errors: [400, 409],
-    summary: 'Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once; 409 past the cap of created workspaces (1,000 by default)',
+    summary:
+      'Create an isolated workspace from a fixture workspace (one per parallel test worker); its keys are shown once; 409 past the cap of created workspaces (1,000 by default)',
   },
   deleteWorkspace: {
     method: 'DELETE',
@@ -68,10 +88,34 @@ export const WORKSPACE_ROUTES = defineRoutes({
     errors: [409],
     summary: 'Save one workspace under a name (in memory, for the process); 409 past the bounds on snapshots (100 per workspace, 128 MiB in all by default)',
   },
-  workspaceSnapshots: { method: 'GET', path: '/workspaces/:id/snapshots', params: IdParams, data: SnapshotListSchema, summary: 'The saved snapshots of one workspace' },
-  restoreWorkspaceSnapshot: { method: 'POST', path: '/workspaces/:id/snapshots/:name/restore', params: SnapshotParams, data: RestoredSchema, summary: 'Restore one workspace from its snapshot' },
-  deleteWorkspaceSnapshot: { method: 'DELETE', path: '/workspaces/:id/snapshots/:name', params: SnapshotParams, data: SnapshotDeletedSchema, summary: 'Forget a snapshot of one workspace' },
-  workspaceClock: { method: 'GET', path: '/workspaces/:id/clock', params: IdParams, data: WorkspaceClockSchema, summary: "One workspace's time: the global clock plus its own advance" },
+  workspaceSnapshots: {
+    method: 'GET',
+    path: '/workspaces/:id/snapshots',
+    params: IdParams,
+    data: SnapshotListSchema,
+    summary: 'The saved snapshots of one workspace',
+  },
+  restoreWorkspaceSnapshot: {
+    method: 'POST',
+    path: '/workspaces/:id/snapshots/:name/restore',
+    params: SnapshotParams,
+    data: RestoredSchema,
+    summary: 'Restore one workspace from its snapshot',
+  },
+  deleteWorkspaceSnapshot: {
+    method: 'DELETE',
+    path: '/workspaces/:id/snapshots/:name',
+    params: SnapshotParams,
+    data: SnapshotDeletedSchema,
+    summary: 'Forget a snapshot of one workspace',
+  },
+  workspaceClock: {
+    method: 'GET',
+    path: '/workspaces/:id/clock',
+    params: IdParams,
+    data: WorkspaceClockSchema,
+    summary: "One workspace's time: the global clock plus its own advance",
+  },
   // The workspace's own time moves; the global clock and other workspaces do not.
   advanceWorkspaceClock: {
     method: 'POST',

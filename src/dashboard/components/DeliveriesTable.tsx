@@ -29,7 +29,16 @@ export function DeliveriesTable({ empty, rows, selected, focused, width, height 
   const c = deliveryColumns(width);
   const body = Math.max(0, height - 1);
   const start = windowStart(selected, rows.length, body);
-  const header = [cell('TIME', c.time), cell('EVENT', c.event), cell('TARGET', c.url), cell('TRY', c.attempt), cell('STATUS', c.status), cell('RES', c.http), ...(c.latency ? [cell('LATENCY', c.latency, 'right')] : []), cell('NEXT', c.next)].join(' ');
+  const header = [
+    cell('TIME', c.time),
+    cell('EVENT', c.event),
+    cell('TARGET', c.url),
+    cell('TRY', c.attempt),
+    cell('STATUS', c.status),
+    cell('RES', c.http),
+    ...(c.latency ? [cell('LATENCY', c.latency, 'right')] : []),
+    cell('NEXT', c.next),
+  ].join(' ');
   return (
     <>
       <Line dim>{header}</Line>

@@ -11,7 +11,9 @@ export function Footer({ ui, width }: { ui: UiState; width: number }) {
   if (ui.draft !== null) {
     return (
       <Box width={width} height={1}>
-        <Text wrap="truncate">{cell(`/${ui.draft}█  (path or status; Enter applies, empty clears${ui.filter ? ` "${ui.filter}"` : ''}, Esc cancels)`, width)}</Text>
+        <Text wrap="truncate">
+          {cell(`/${ui.draft}█  (path or status; Enter applies, empty clears${ui.filter ? ` "${ui.filter}"` : ''}, Esc cancels)`, width)}
+        </Text>
       </Box>
     );
   }

@@ -16,7 +16,11 @@ export function Header({ url, state, now, width }: HeaderProps) {
   const uptime = state.uptime ? duration(state.uptime.ms + (state.connection === 'live' ? Math.max(0, now - state.uptime.readAt) : 0)) : '–';
   const clock = state.clock ? `${clockTime(state.clock.now)} ${state.clock.mode}` : '–';
   const connection =
-    state.connection === 'live' ? { text: '● live', tone: 'green' as const } : state.connection === 'down' ? { text: '○ unreachable, reconnecting…', tone: 'red' as const } : { text: '◌ connecting…', tone: 'yellow' as const };
+    state.connection === 'live'
+      ? { text: '● live', tone: 'green' as const }
+      : state.connection === 'down'
+        ? { text: '○ unreachable, reconnecting…', tone: 'red' as const }
+        : { text: '◌ connecting…', tone: 'yellow' as const };
   const left = ` ${url}  up ${uptime}  clock ${clock}  `;
   const counts = `${state.counts.requests} req `;
   const errors = `${state.counts.errors} err  ${state.counts.skipped ? `${state.counts.skipped} skipped  ` : ''}`;
@@ -28,7 +32,9 @@ export function Header({ url, state, now, width }: HeaderProps) {
         {left}
         <Text>{counts}</Text>
         <Text color={tone(state.counts.errors > 0 ? 'red' : undefined)}>{errors}</Text>
-        <Text color={tone('yellow')} inverse={state.paused}>{paused}</Text>
+        <Text color={tone('yellow')} inverse={state.paused}>
+          {paused}
+        </Text>
         <Text color={tone(connection.tone)}>{cell(connection.text, rest)}</Text>
       </Text>
     </Box>

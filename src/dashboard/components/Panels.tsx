@@ -22,22 +22,58 @@ export interface PanelsProps {
 export function Panels({ layout, rows, selected, focused, workspaceNames: names, empty }: PanelsProps) {
   const requests = (
     <Panel title="Requests" note={`${rows.requests.length} shown`} focused={focused === 'requests'} {...layout.requests}>
-      <RequestsTable rows={rows.requests} selected={selected.requests} focused={focused === 'requests'} width={layout.requests.width} height={layout.requests.height - 1} workspaceNames={names} empty={empty.requests} withReason={layout.columns >= 100} />
+      <RequestsTable
+        rows={rows.requests}
+        selected={selected.requests}
+        focused={focused === 'requests'}
+        width={layout.requests.width}
+        height={layout.requests.height - 1}
+        workspaceNames={names}
+        empty={empty.requests}
+        withReason={layout.columns >= 100}
+      />
     </Panel>
   );
   const deliveries = (
-    <Panel title="Webhooks" note={`${rows.deliveries.length} ${rows.deliveries.length === 1 ? 'delivery' : 'deliveries'}`} focused={focused === 'deliveries'} {...layout.deliveries}>
-      <DeliveriesTable rows={rows.deliveries} selected={selected.deliveries} focused={focused === 'deliveries'} width={layout.deliveries.width} height={layout.deliveries.height - 1} empty={empty.deliveries} />
+    <Panel
+      title="Webhooks"
+      note={`${rows.deliveries.length} ${rows.deliveries.length === 1 ? 'delivery' : 'deliveries'}`}
+      focused={focused === 'deliveries'}
+      {...layout.deliveries}
+    >
+      <DeliveriesTable
+        rows={rows.deliveries}
+        selected={selected.deliveries}
+        focused={focused === 'deliveries'}
+        width={layout.deliveries.width}
+        height={layout.deliveries.height - 1}
+        empty={empty.deliveries}
+      />
     </Panel>
   );
   const rate = (
     <Panel title="Rate limits" focused={focused === 'rateLimits'} {...layout.rateLimits}>
-      <RateLimits buckets={rows.rateLimits} selected={selected.rateLimits} focused={focused === 'rateLimits'} width={layout.rateLimits.width} height={layout.rateLimits.height - 1} workspaceNames={names} />
+      <RateLimits
+        buckets={rows.rateLimits}
+        selected={selected.rateLimits}
+        focused={focused === 'rateLimits'}
+        width={layout.rateLimits.width}
+        height={layout.rateLimits.height - 1}
+        workspaceNames={names}
+      />
     </Panel>
   );
   const events = (
     <Panel title="Events" focused={focused === 'events'} {...layout.events}>
-      <EventsList events={rows.events} selected={selected.events} focused={focused === 'events'} width={layout.events.width} height={layout.events.height - 1} workspaceNames={names} empty={empty.events} />
+      <EventsList
+        events={rows.events}
+        selected={selected.events}
+        focused={focused === 'events'}
+        width={layout.events.width}
+        height={layout.events.height - 1}
+        workspaceNames={names}
+        empty={empty.events}
+      />
     </Panel>
   );
   if (layout.wide) {

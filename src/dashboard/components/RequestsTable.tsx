@@ -59,7 +59,17 @@ export function RequestsTable({ empty, rows, selected, focused, width, height, w
   const c = requestColumns(width, withReason);
   const body = Math.max(0, height - 1);
   const start = windowStart(selected, rows.length, body);
-  const header = [cell('TIME', c.time), cell('METHOD', c.method), cell('PATH', c.path), cell('ST', c.status), cell('LATENCY', c.latency, 'right'), cell('WORKSPACE', c.workspace), ...(c.key ? [cell('KEY', c.key)] : []), ...(c.reason ? [cell('REASON', c.reason)] : []), ...(c.id ? [cell('REQUEST ID', c.id)] : [])].join(' ');
+  const header = [
+    cell('TIME', c.time),
+    cell('METHOD', c.method),
+    cell('PATH', c.path),
+    cell('ST', c.status),
+    cell('LATENCY', c.latency, 'right'),
+    cell('WORKSPACE', c.workspace),
+    ...(c.key ? [cell('KEY', c.key)] : []),
+    ...(c.reason ? [cell('REASON', c.reason)] : []),
+    ...(c.id ? [cell('REQUEST ID', c.id)] : []),
+  ].join(' ');
   return (
     <>
       <Line dim>{header}</Line>

@@ -23,7 +23,12 @@ export function useDashboard(source: DashboardSource, batchMs = 100, now: () => 
       dispatch({ type: 'feed', items });
     };
     const timer = batchMs > 0 ? setInterval(flush, batchMs) : null;
-    const lookup = source.workspaces ? new WorkspaceLookup(() => source.workspaces!(), (list) => dispatch({ type: 'workspaces', list })) : null;
+    const lookup = source.workspaces
+      ? new WorkspaceLookup(
+          () => source.workspaces!(),
+          (list) => dispatch({ type: 'workspaces', list }),
+        )
+      : null;
     const stop = source.start({
       status: (status, detail) => dispatch({ type: 'status', status, detail }),
       initial: (initial) => {

@@ -30,7 +30,12 @@ export type ControlHandler<R extends ControlRoute> = (request: ControlRequest<R>
  * Registers one control route from its contract entry. The reply's status is the route's first
  * success status before the handler runs (a handler may pick another of them with `reply.code`).
  */
-export function serve<R extends ControlRoute>(app: ZodApp, route: R, handler: ControlHandler<R>, options: { bodyLimit?: number; maxJsonDepth?: number; bodyCheckedByHandler?: boolean } = {}): void {
+export function serve<R extends ControlRoute>(
+  app: ZodApp,
+  route: R,
+  handler: ControlHandler<R>,
+  options: { bodyLimit?: number; maxJsonDepth?: number; bodyCheckedByHandler?: boolean } = {},
+): void {
   const status = route.statuses?.[0] ?? 200;
   const options_: RouteOptions = {
     method: route.method,

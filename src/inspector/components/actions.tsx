@@ -69,7 +69,19 @@ export function ErrorLine({ error }: { error: string | null | undefined }) {
  * A destructive action: the first click shows "Confirm <what>" and "Cancel"
  * next to it, in the page (no window.confirm); only the confirmation acts.
  */
-export function ConfirmButton({ label, confirmLabel, onConfirm, disabled, ariaLabel }: { label: ReactNode; confirmLabel: string; onConfirm: () => void | Promise<unknown>; disabled?: boolean; ariaLabel?: string }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  disabled,
+  ariaLabel,
+}: {
+  label: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<unknown>;
+  disabled?: boolean;
+  ariaLabel?: string;
+}) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (

@@ -60,7 +60,14 @@ export function RecordPage({ collection, recordId }: { collection: string; recor
                     </Link>{' '}
                     <span className="muted">by {rel.field}</span>
                     {rel.count > 0 && rel.count <= RELATED_LISTED ? (
-                      <RelatedIds workspaceId={workspaceId!} collection={rel.collection} field={rel.field} q={rel.q} recordId={data.record.id} hrefFor={(id) => recordHref(rel.collection, id)} />
+                      <RelatedIds
+                        workspaceId={workspaceId!}
+                        collection={rel.collection}
+                        field={rel.field}
+                        q={rel.q}
+                        recordId={data.record.id}
+                        hrefFor={(id) => recordHref(rel.collection, id)}
+                      />
                     ) : null}
                   </li>
                 ))}

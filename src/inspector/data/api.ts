@@ -11,7 +11,11 @@ export function loadCollections(workspaceId: string): Promise<CollectionSummary[
   return unwrap(api.GET('/__sandbox/workspaces/{id}/collections', { params: { path: { id: workspaceId } } }));
 }
 
-export function loadPage(workspaceId: string, collection: string, query: { offset: number; order?: 'stored' | 'newest'; q?: string; id?: string }): Promise<DataPage> {
+export function loadPage(
+  workspaceId: string,
+  collection: string,
+  query: { offset: number; order?: 'stored' | 'newest'; q?: string; id?: string },
+): Promise<DataPage> {
   return unwrap(
     api.GET('/__sandbox/workspaces/{id}/collections/{collection}', {
       params: { path: { id: workspaceId, collection }, query: { limit: PAGE_SIZE, ...query } },

@@ -70,7 +70,13 @@ export function OrgKeysPanel({ workspace }: { workspace: Workspace | null }) {
               <td className="mono">{key.lastUsedAt}</td>
               <td>
                 {key.status === 'active' ? (
-                  <ConfirmButton label="Revoke" ariaLabel={`Revoke ${key.keyPrefix}`} confirmLabel={`Confirm revoke ${key.keyPrefix}`} onConfirm={() => revoke(key.id)} disabled={action.busy} />
+                  <ConfirmButton
+                    label="Revoke"
+                    ariaLabel={`Revoke ${key.keyPrefix}`}
+                    confirmLabel={`Confirm revoke ${key.keyPrefix}`}
+                    onConfirm={() => revoke(key.id)}
+                    disabled={action.busy}
+                  />
                 ) : null}
               </td>
             </tr>

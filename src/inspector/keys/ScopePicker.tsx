@@ -2,7 +2,17 @@ import { api, unwrap } from '../api.ts';
 import { useLoad } from '../components/actions.tsx';
 
 /** Every scope a /v1 route requires (GET /__sandbox/scopes), picked with checkboxes; `null` = full access. */
-export function ScopePicker({ value, onChange, allowFull, label }: { value: string[] | null; onChange: (next: string[] | null) => void; allowFull: boolean; label: string }) {
+export function ScopePicker({
+  value,
+  onChange,
+  allowFull,
+  label,
+}: {
+  value: string[] | null;
+  onChange: (next: string[] | null) => void;
+  allowFull: boolean;
+  label: string;
+}) {
   const scopes = useLoad(() => unwrap(api.GET('/__sandbox/scopes')), []);
   const all = scopes.value?.scopes ?? [];
   return (

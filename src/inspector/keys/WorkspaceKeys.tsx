@@ -16,18 +16,23 @@ function useLastUsed(): Map<string, string> {
   const [live, setLive] = useState<Map<string, string>>(new Map());
   useEffect(
     () =>
-      openStream(['request'], (event, data) => {
-        if (event !== 'request') return;
-        const request = data as { keyPrefix?: string | null; at?: string };
-        if (!request.keyPrefix || !request.at) return;
-        const { keyPrefix, at } = request;
-        setLive((previous) => {
-          if ((previous.get(keyPrefix) ?? '') >= at) return previous;
-          const next = new Map(previous);
-          next.set(keyPrefix, at);
-          return next;
-        });
-      }, undefined, { capture: false }), // only that a key was used: no request's headers or bodies kept for it
+      openStream(
+        ['request'],
+        (event, data) => {
+          if (event !== 'request') return;
+          const request = data as { keyPrefix?: string | null; at?: string };
+          if (!request.keyPrefix || !request.at) return;
+          const { keyPrefix, at } = request;
+          setLive((previous) => {
+            if ((previous.get(keyPrefix) ?? '') >= at) return previous;
+            const next = new Map(previous);
+            next.set(keyPrefix, at);
+            return next;
+          });
+        },
+        undefined,
+        { capture: false },
+      ), // only that a key was used: no request's headers or bodies kept for it
     [],
   );
   const last = new Map<string, string>();
@@ -50,7 +55,10 @@ export function WorkspaceKeysPanel({ workspace }: { workspace: Workspace | null 
     action.run(async () => {
       if (!workspace) return;
       const key = await unwrap(
-        api.POST('/__sandbox/workspaces/{id}/keys', { params: { path: { id: workspace.id } }, body: { ...(name.trim() ? { name: name.trim() } : {}), scopes } }),
+        api.POST('/__sandbox/workspaces/{id}/keys', {
+          params: { path: { id: workspace.id } },
+          body: { ...(name.trim() ? { name: name.trim() } : {}), scopes },
+        }),
       );
       setCreated({ key: key.key, keyPrefix: key.keyPrefix });
       setName('');
@@ -89,7 +97,13 @@ export function WorkspaceKeysPanel({ workspace }: { workspace: Workspace | null 
               <td className="mono">{lastUsed.get(key.keyPrefix) ?? <span className="muted">not in the request log</span>}</td>
               <td>
                 {key.status === 'active' ? (
-                  <ConfirmButton label="Revoke" ariaLabel={`Revoke ${key.keyPrefix}`} confirmLabel={`Confirm revoke ${key.keyPrefix}`} onConfirm={() => revoke(key.id)} disabled={action.busy} />
+                  <ConfirmButton
+                    label="Revoke"
+                    ariaLabel={`Revoke ${key.keyPrefix}`}
+                    confirmLabel={`Confirm revoke ${key.keyPrefix}`}
+                    onConfirm={() => revoke(key.id)}
+                    disabled={action.busy}
+                  />
                 ) : null}
               </td>
             </tr>

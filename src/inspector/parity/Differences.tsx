@@ -10,7 +10,17 @@ export const shown = (value: unknown): string => (typeof value === 'string' ? va
 export const differenceKey = (d: Difference): string => `${d.kind} ${d.method} ${d.path} ${d.field}`;
 
 /** The differences, most frequent first (the report's order); a click opens its first example side by side. */
-export function DifferencesTable({ label, rows, selected, onSelect }: { label: string; rows: readonly Difference[]; selected: Difference | null; onSelect: (difference: Difference) => void }) {
+export function DifferencesTable({
+  label,
+  rows,
+  selected,
+  onSelect,
+}: {
+  label: string;
+  rows: readonly Difference[];
+  selected: Difference | null;
+  onSelect: (difference: Difference) => void;
+}) {
   const isSelected = (d: Difference) => selected !== null && differenceKey(d) === differenceKey(selected);
   return (
     <table aria-label={label}>

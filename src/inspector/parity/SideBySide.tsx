@@ -26,7 +26,10 @@ function AnswerColumn({ side, answer }: { side: string; answer: Answer | null })
 
 /** The two answers of a difference's first example (GET /__sandbox/parity/examples/:requestId), side by side. */
 export function SideBySide({ difference }: { difference: Difference }) {
-  const example = useLoad(() => unwrap(api.GET('/__sandbox/parity/examples/{requestId}', { params: { path: { requestId: difference.requestId } } })), [difference.requestId]);
+  const example = useLoad(
+    () => unwrap(api.GET('/__sandbox/parity/examples/{requestId}', { params: { path: { requestId: difference.requestId } } })),
+    [difference.requestId],
+  );
   const where = difference.field ? ` at ${difference.field}` : '';
   return (
     <Panel title={`${difference.kind}${where}: ${difference.method} ${difference.path}, request ${difference.requestId}`} id="parity-example">

@@ -62,7 +62,9 @@ function Details({ entry }: { entry: RequestEntry }) {
     <>
       <h1 className="req-title mono">
         <span>{entry.method}</span> <span className="req-path-full">{entry.path}</span>{' '}
-        <span className={statusClass(entry.status)} aria-label="Status">{entry.status}</span>
+        <span className={statusClass(entry.status)} aria-label="Status">
+          {entry.status}
+        </span>
       </h1>
       <dl className="facts">
         <dt>Request id</dt>
@@ -101,8 +103,8 @@ function Details({ entry }: { entry: RequestEntry }) {
         </div>
       ) : (
         <p className="muted">
-          Headers and bodies were not captured for this request: the sandbox captures them only while a stream client (such as this page) is
-          connected, and keeps them for its last 200 requests.
+          Headers and bodies were not captured for this request: the sandbox captures them only while a stream client (such as this page) is connected, and
+          keeps them for its last 200 requests.
         </p>
       )}
     </>
@@ -148,11 +150,21 @@ function Curl({ entry, wholeKey }: { entry: RequestEntry; wholeKey: string | nul
           Copy as curl
         </button>
         {entry.keyPrefix ? (
-          <label title={wholeKey ? 'Write the whole key into the command' : 'Only the key prefix is logged; the page knows the whole key only for keys listed whole by the sandbox'}>
+          <label
+            title={
+              wholeKey
+                ? 'Write the whole key into the command'
+                : 'Only the key prefix is logged; the page knows the whole key only for keys listed whole by the sandbox'
+            }
+          >
             <input type="checkbox" checked={showKey} disabled={!wholeKey} onChange={(event) => setShowKey(event.target.checked)} /> Show key
           </label>
         ) : null}
-        {copied ? <span className="muted" role="status">{copied}</span> : null}
+        {copied ? (
+          <span className="muted" role="status">
+            {copied}
+          </span>
+        ) : null}
       </div>
       <pre className="json mono" aria-label="curl command">
         {command}

@@ -43,7 +43,9 @@ export function RequestTable({ rows, workspaceName }: { rows: readonly RequestEn
         <span role="columnheader">Method</span>
         <span role="columnheader">Path</span>
         <span role="columnheader">Status</span>
-        <span role="columnheader" className="num">Latency</span>
+        <span role="columnheader" className="num">
+          Latency
+        </span>
         <span role="columnheader">Workspace</span>
         <span role="columnheader">Key</span>
         <span role="columnheader">Notes</span>
@@ -66,19 +68,33 @@ export function RequestTable({ rows, workspaceName }: { rows: readonly RequestEn
                   navigate(`/${entry.requestId}`);
                 }}
               >
-                <span role="cell" className="mono muted">{entry.at}</span>
-                <span role="cell" className="mono">{entry.method}</span>
+                <span role="cell" className="mono muted">
+                  {entry.at}
+                </span>
+                <span role="cell" className="mono">
+                  {entry.method}
+                </span>
                 <span role="cell" className="mono req-path" title={entry.path}>
                   <Link href={`/${entry.requestId}`}>{entry.path}</Link>
                 </span>
                 <span role="cell">
                   <span className={statusClass(entry.status)}>{entry.status}</span>
                 </span>
-                <span role="cell" className="num mono">{formatLatency(entry.latencyMs)}</span>
-                <span role="cell" className="ellipsis" title={entry.workspaceId ?? undefined}>{workspaceName(entry.workspaceId)}</span>
-                <span role="cell" className="mono ellipsis">{entry.keyPrefix ?? '—'}</span>
+                <span role="cell" className="num mono">
+                  {formatLatency(entry.latencyMs)}
+                </span>
+                <span role="cell" className="ellipsis" title={entry.workspaceId ?? undefined}>
+                  {workspaceName(entry.workspaceId)}
+                </span>
+                <span role="cell" className="mono ellipsis">
+                  {entry.keyPrefix ?? '—'}
+                </span>
                 <span role="cell" className="ellipsis">
-                  {entry.reason ? <span className="badge bad" title={entry.reason}>{reasonCode(entry.reason)}</span> : null}
+                  {entry.reason ? (
+                    <span className="badge bad" title={entry.reason}>
+                      {reasonCode(entry.reason)}
+                    </span>
+                  ) : null}
                   {entry.warnings?.map((w) => (
                     <span key={w.code} className="badge warn" title={w.message}>
                       ⚠ {w.code}

@@ -37,6 +37,9 @@ export function curlCommand(entry: CurlEntry, origin: string, key: string | null
 
 /** The scheme of a logged Authorization value (`Token tcs_…`, `Bearer abc… (not a known key)`) with its space; '' when the key was sent bare. */
 export function schemeOf(logged: string): string {
-  const words = logged.replace(/ \(not a known key\)$/, '').trim().split(/\s+/);
+  const words = logged
+    .replace(/ \(not a known key\)$/, '')
+    .trim()
+    .split(/\s+/);
   return words.length > 1 ? `${words.slice(0, -1).join(' ')} ` : '';
 }

@@ -121,11 +121,19 @@ export function ClockPanel({ workspace, version, onMoved }: { workspace: Workspa
             {wsNow ?? '…'}
           </div>
           <p className="muted">
-            {wsClock.value ? `the sandbox time plus an offset of ${formatDuration(wsClock.value.offsetMs)} · ${wsClock.value.pendingTimers} timer${wsClock.value.pendingTimers === 1 ? '' : 's'} pending` : ''}
+            {wsClock.value
+              ? `the sandbox time plus an offset of ${formatDuration(wsClock.value.offsetMs)} · ${wsClock.value.pendingTimers} timer${wsClock.value.pendingTimers === 1 ? '' : 's'} pending`
+              : ''}
           </p>
           <div className="row" role="group" aria-label="Advance the workspace clock">
             {STEPS.map((step) => (
-              <button key={step.ms} type="button" disabled={action.busy || !workspace} aria-label={`Advance workspace clock ${step.name}`} onClick={() => void advanceWorkspace(step.ms)}>
+              <button
+                key={step.ms}
+                type="button"
+                disabled={action.busy || !workspace}
+                aria-label={`Advance workspace clock ${step.name}`}
+                onClick={() => void advanceWorkspace(step.ms)}
+              >
                 {step.label}
               </button>
             ))}

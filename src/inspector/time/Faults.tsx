@@ -93,7 +93,8 @@ export function FaultsPanel({ workspace, version }: { workspace: Workspace | nul
           <input type="checkbox" checked={drop} onChange={(e) => setDrop(e.target.checked)} /> drop connection
         </label>
         <label>
-          <input type="checkbox" checked={onlyWorkspace} disabled={!workspace} onChange={(e) => setOnlyWorkspace(e.target.checked)} /> only {workspace?.name ?? 'this workspace'}
+          <input type="checkbox" checked={onlyWorkspace} disabled={!workspace} onChange={(e) => setOnlyWorkspace(e.target.checked)} /> only{' '}
+          {workspace?.name ?? 'this workspace'}
         </label>
         <button type="submit" className="primary" disabled={action.busy}>
           Add fault
@@ -123,7 +124,13 @@ export function FaultsPanel({ workspace, version }: { workspace: Workspace | nul
               <td>{rule.hits}</td>
               <td className="mono">{rule.createdAt}</td>
               <td>
-                <ConfirmButton label="Remove" ariaLabel={`Remove fault ${rule.id}`} confirmLabel={`Confirm remove ${rule.id}`} onConfirm={() => remove(rule.id)} disabled={action.busy} />
+                <ConfirmButton
+                  label="Remove"
+                  ariaLabel={`Remove fault ${rule.id}`}
+                  confirmLabel={`Confirm remove ${rule.id}`}
+                  onConfirm={() => remove(rule.id)}
+                  disabled={action.busy}
+                />
               </td>
             </tr>
           ))}

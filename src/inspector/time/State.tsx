@@ -52,18 +52,25 @@ export function StatePanel({ workspace, version, onChanged }: { workspace: Works
   const restore = (snapshot: string) =>
     act(async () => {
       if (scope === 'sandbox') await unwrap(api.POST('/__sandbox/snapshots/{name}/restore', { params: { path: { name: snapshot } }, headers: JSON_HEADERS }));
-      else if (wsId) await unwrap(api.POST('/__sandbox/workspaces/{id}/snapshots/{name}/restore', { params: { path: { id: wsId, name: snapshot } }, headers: JSON_HEADERS }));
+      else if (wsId)
+        await unwrap(
+          api.POST('/__sandbox/workspaces/{id}/snapshots/{name}/restore', { params: { path: { id: wsId, name: snapshot } }, headers: JSON_HEADERS }),
+        );
     }, `restored snapshot "${snapshot}"`);
   const remove = (snapshot: string) =>
     act(async () => {
       if (scope === 'sandbox') await unwrap(api.DELETE('/__sandbox/snapshots/{name}', { params: { path: { name: snapshot } }, headers: JSON_HEADERS }));
-      else if (wsId) await unwrap(api.DELETE('/__sandbox/workspaces/{id}/snapshots/{name}', { params: { path: { id: wsId, name: snapshot } }, headers: JSON_HEADERS }));
+      else if (wsId)
+        await unwrap(api.DELETE('/__sandbox/workspaces/{id}/snapshots/{name}', { params: { path: { id: wsId, name: snapshot } }, headers: JSON_HEADERS }));
     }, `deleted snapshot "${snapshot}"`);
   const reset = () =>
-    act(async () => {
-      if (scope === 'sandbox') await unwrap(api.POST('/__sandbox/reset', { headers: JSON_HEADERS }));
-      else if (wsId) await unwrap(api.POST('/__sandbox/workspaces/{id}/reset', { params: { path: { id: wsId } }, headers: JSON_HEADERS }));
-    }, scope === 'sandbox' ? 'the sandbox is back to its fixtures and its starting time' : `workspace ${workspace?.name ?? ''} is back to its template`);
+    act(
+      async () => {
+        if (scope === 'sandbox') await unwrap(api.POST('/__sandbox/reset', { headers: JSON_HEADERS }));
+        else if (wsId) await unwrap(api.POST('/__sandbox/workspaces/{id}/reset', { params: { path: { id: wsId } }, headers: JSON_HEADERS }));
+      },
+      scope === 'sandbox' ? 'the sandbox is back to its fixtures and its starting time' : `workspace ${workspace?.name ?? ''} is back to its template`,
+    );
 
   return (
     <Panel
@@ -75,13 +82,19 @@ export function StatePanel({ workspace, version, onChanged }: { workspace: Works
             <input type="radio" name="state-scope" checked={scope === 'sandbox'} onChange={() => setScope('sandbox')} /> whole sandbox
           </label>
           <label>
-            <input type="radio" name="state-scope" checked={scope === 'workspace'} onChange={() => setScope('workspace')} disabled={!workspace} /> this workspace{workspace ? ` (${workspace.name})` : ''}
+            <input type="radio" name="state-scope" checked={scope === 'workspace'} onChange={() => setScope('workspace')} disabled={!workspace} /> this
+            workspace{workspace ? ` (${workspace.name})` : ''}
           </label>
         </div>
       }
     >
       <div className="row">
-        <ConfirmButton label={scope === 'sandbox' ? 'Reset sandbox' : 'Reset workspace'} confirmLabel={`Confirm reset of ${what}`} onConfirm={reset} disabled={action.busy} />
+        <ConfirmButton
+          label={scope === 'sandbox' ? 'Reset sandbox' : 'Reset workspace'}
+          confirmLabel={`Confirm reset of ${what}`}
+          onConfirm={reset}
+          disabled={action.busy}
+        />
         <span className="muted">
           {scope === 'sandbox'
             ? 'every workspace back to its fixtures, the clock back to where it started'
@@ -123,8 +136,20 @@ export function StatePanel({ workspace, version, onChanged }: { workspace: Works
               <td className="mono">{snapshot.createdAt}</td>
               <td>{formatBytes(snapshot.bytes)}</td>
               <td className="actions">
-                <ConfirmButton label="Restore" ariaLabel={`Restore ${snapshot.name}`} confirmLabel={`Confirm restore of ${snapshot.name}`} onConfirm={() => restore(snapshot.name)} disabled={action.busy} />
-                <ConfirmButton label="Delete" ariaLabel={`Delete ${snapshot.name}`} confirmLabel={`Confirm delete of ${snapshot.name}`} onConfirm={() => remove(snapshot.name)} disabled={action.busy} />
+                <ConfirmButton
+                  label="Restore"
+                  ariaLabel={`Restore ${snapshot.name}`}
+                  confirmLabel={`Confirm restore of ${snapshot.name}`}
+                  onConfirm={() => restore(snapshot.name)}
+                  disabled={action.busy}
+                />
+                <ConfirmButton
+                  label="Delete"
+                  ariaLabel={`Delete ${snapshot.name}`}
+                  confirmLabel={`Confirm delete of ${snapshot.name}`}
+                  onConfirm={() => remove(snapshot.name)}
+                  disabled={action.busy}
+                />
               </td>
             </tr>
           ))}

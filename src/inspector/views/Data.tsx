@@ -51,7 +51,11 @@ function Collections() {
         <ul>
           {data.map((c) => (
             <li key={c.name}>
-              <Link href={withWorkspace(`/${c.name}`)} className={c.name === current || c.stored === current ? 'active' : ''} aria-current={c.name === current ? 'page' : undefined}>
+              <Link
+                href={withWorkspace(`/${c.name}`)}
+                className={c.name === current || c.stored === current ? 'active' : ''}
+                aria-current={c.name === current ? 'page' : undefined}
+              >
                 <span>{c.name}</span>
                 <span className="count">{c.count.toLocaleString('en')}</span>
               </Link>

@@ -46,7 +46,8 @@ export function ParityView() {
       <ErrorLine error={report.error ?? action.error} />
       {report.value ? (
         <p data-testid="parity-summary">
-          {report.value.compared} of {report.value.requests} requests compared: {drift.length === 0 ? 'no drift' : `${drift.length} difference${drift.length === 1 ? '' : 's'}`}
+          {report.value.compared} of {report.value.requests} requests compared:{' '}
+          {drift.length === 0 ? 'no drift' : `${drift.length} difference${drift.length === 1 ? '' : 's'}`}
           {report.value.omitted ? `, ${report.value.omitted} more not kept` : ''}
         </p>
       ) : null}
@@ -62,14 +63,22 @@ export function ParityView() {
           </>
         }
       >
-        {drift.length > 0 ? <DifferencesTable label="Differences" rows={drift} selected={selected} onSelect={setSelected} /> : <p className="muted">no drift so far</p>}
+        {drift.length > 0 ? (
+          <DifferencesTable label="Differences" rows={drift} selected={selected} onSelect={setSelected} />
+        ) : (
+          <p className="muted">no drift so far</p>
+        )}
       </Panel>
       {unknown.length > 0 ? (
         <Panel title="Unknown to the sandbox (data, not drift)" id="parity-unknown">
           <DifferencesTable label="Unknown ids" rows={unknown} selected={selected} onSelect={setSelected} />
         </Panel>
       ) : null}
-      {selected ? <SideBySide key={differenceKey(selected)} difference={selected} /> : <p className="muted">Select a difference to see the two answers of its first example side by side.</p>}
+      {selected ? (
+        <SideBySide key={differenceKey(selected)} difference={selected} />
+      ) : (
+        <p className="muted">Select a difference to see the two answers of its first example side by side.</p>
+      )}
     </section>
   );
 }

@@ -82,7 +82,13 @@ function RequestList() {
         </label>
         <label>
           Path{' '}
-          <input type="search" aria-label="Path contains" placeholder="/v1/bookings" value={filters.path} onChange={(e) => setFilters({ path: e.target.value })} />
+          <input
+            type="search"
+            aria-label="Path contains"
+            placeholder="/v1/bookings"
+            value={filters.path}
+            onChange={(e) => setFilters({ path: e.target.value })}
+          />
         </label>
         <label>
           Workspace{' '}

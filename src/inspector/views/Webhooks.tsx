@@ -94,7 +94,14 @@ export function WebhooksView() {
   return (
     <section className="webhooks-view">
       <h1>Webhooks</h1>
-      <SubscriptionsPanel workspaceId={wsId} rows={subscriptions.value} error={subscriptions.error} selected={subscriptionId} onSelect={setSubscriptionId} onChanged={() => void subscriptions.reload()} />
+      <SubscriptionsPanel
+        workspaceId={wsId}
+        rows={subscriptions.value}
+        error={subscriptions.error}
+        selected={subscriptionId}
+        onSelect={setSubscriptionId}
+        onChanged={() => void subscriptions.reload()}
+      />
       <TriggerPanel
         workspaceId={wsId}
         onEmitted={() => {

@@ -68,7 +68,12 @@ export function DeliveryDetail({ delivery, onReplayed }: { delivery: Delivery; o
         </thead>
         <tbody>
           {delivery.attempts.map((a) => (
-            <tr key={a.number} className={`clickable${a === attempt ? ' selected' : ''}`} onClick={() => setAttemptNo(a.number)} data-testid={`attempt-${a.number}`}>
+            <tr
+              key={a.number}
+              className={`clickable${a === attempt ? ' selected' : ''}`}
+              onClick={() => setAttemptNo(a.number)}
+              data-testid={`attempt-${a.number}`}
+            >
               <td>{a.number}</td>
               <td>{a.trigger}</td>
               <td className="mono">{a.at}</td>

@@ -5,12 +5,28 @@ import type { SubscriptionRow } from './types.ts';
 /** The workspace's webhook subscriptions, read through the data routes (GET /__sandbox/workspaces/:id/collections/webhook_subscriptions). */
 export async function loadSubscriptions(workspaceId: string): Promise<SubscriptionRow[]> {
   const page = await unwrap(
-    api.GET('/__sandbox/workspaces/{id}/collections/{collection}', { params: { path: { id: workspaceId, collection: 'webhook_subscriptions' }, query: { limit: 500 } } }),
+    api.GET('/__sandbox/workspaces/{id}/collections/{collection}', {
+      params: { path: { id: workspaceId, collection: 'webhook_subscriptions' }, query: { limit: 500 } },
+    }),
   );
   return page.rows as SubscriptionRow[];
 }
 
-export function SubscriptionsPanel({ workspaceId, rows, error, selected, onSelect, onChanged }: { workspaceId: string | undefined; rows: SubscriptionRow[] | undefined; error: string | null; selected: string; onSelect: (id: string) => void; onChanged: () => void }) {
+export function SubscriptionsPanel({
+  workspaceId,
+  rows,
+  error,
+  selected,
+  onSelect,
+  onChanged,
+}: {
+  workspaceId: string | undefined;
+  rows: SubscriptionRow[] | undefined;
+  error: string | null;
+  selected: string;
+  onSelect: (id: string) => void;
+  onChanged: () => void;
+}) {
   const action = useAction();
   // pause or resume (POST /__sandbox/webhook-subscriptions/:id/active); resuming a disabled one clears the warning, as PATCH {active: true} does
   const setActive = (id: string, active: boolean) =>
@@ -54,7 +70,12 @@ export function SubscriptionsPanel({ workspaceId, rows, error, selected, onSelec
               <td>{sub.failure_count ?? 0}</td>
               <td className="mono">{sub.last_delivery_at ?? '—'}</td>
               <td className="actions">
-                <button type="button" disabled={action.busy} aria-label={`${sub.active ? 'Pause' : 'Resume'} ${sub.id}`} onClick={() => void setActive(sub.id, !sub.active)}>
+                <button
+                  type="button"
+                  disabled={action.busy}
+                  aria-label={`${sub.active ? 'Pause' : 'Resume'} ${sub.id}`}
+                  onClick={() => void setActive(sub.id, !sub.active)}
+                >
                   {sub.active ? 'Pause' : 'Resume'}
                 </button>
                 <button type="button" aria-label={`Show deliveries of ${sub.id}`} onClick={() => onSelect(sub.id === selected ? '' : sub.id)}>

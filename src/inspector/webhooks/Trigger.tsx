@@ -50,7 +50,13 @@ export function TriggerPanel({ workspaceId, onEmitted }: { workspaceId: string |
         </label>
         <label>
           Data
-          <input aria-label="Event data" size={40} placeholder='optional JSON, e.g. {"id": "…"}; empty: a sample record' value={data} onChange={(e) => setData(e.target.value)} />
+          <input
+            aria-label="Event data"
+            size={40}
+            placeholder='optional JSON, e.g. {"id": "…"}; empty: a sample record'
+            value={data}
+            onChange={(e) => setData(e.target.value)}
+          />
         </label>
         <button type="submit" className="primary" disabled={action.busy || !chosen || !workspaceId}>
           Trigger

@@ -11,7 +11,7 @@ import { z } from 'zod';
 export const DeliveryEventsQuerySchema = z.object({
   from: z.string().describe('YYYY-MM-DD, inclusive'),
   to: z.string().describe('YYYY-MM-DD, inclusive'),
-  workspaceId: z.string().describe('the key\'s own workspace (uuid, or wksp_<uuid>)'),
+  workspaceId: z.string().describe("the key's own workspace (uuid, or wksp_<uuid>)"),
 });
 export type DeliveryEventsQuery = z.infer<typeof DeliveryEventsQuerySchema>;
 

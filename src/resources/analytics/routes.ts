@@ -11,19 +11,28 @@ const DeliveryEventsBadRequestSchema = z.union([PlainErrorSchema, errorResponses
 
 /** API description, "Analytics": needs `analytics:read`; answers a bare array. */
 export function registerAnalyticsRoutes(app: ZodApp, service: AnalyticsService, strict: boolean): void {
-  app.get('/analytics/comms/delivery-events', {
-    // a missing parameter gets the documented plain body (service.ts), any other failure VALIDATION_400
-    attachValidation: true,
-    schema: {
-      querystring: DeliveryEventsQuerySchema,
-      response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: DeliveryEventsBadRequestSchema },
+  app.get(
+    '/analytics/comms/delivery-events',
+    {
+      // a missing parameter gets the documented plain body (service.ts), any other failure VALIDATION_400
+      attachValidation: true,
+      schema: {
+        querystring: DeliveryEventsQuerySchema,
+        response: { 200: DeliveryEventsResponseSchema, ...errorResponses, 400: DeliveryEventsBadRequestSchema },
+      },
+      config: {
+        scope: 'analytics:read',
+        documentedScope: true,
+        documentedStatuses: [200],
+        summary: 'Daily communication delivery counts by channel and event',
+      },
     },
-    config: { scope: 'analytics:read', documentedScope: true, documentedStatuses: [200], summary: 'Daily communication delivery counts by channel and event' },
-  }, async (request) => {
-    if (request.validationError) {
-      assertParameters(request.query as Partial<DeliveryEventsQuery>);
-      throw request.validationError;
-    }
-    return service.deliveryEvents(request.principal, request.query, (message, refusal) => inferredLimit(request, strict, message, refusal));
-  });
+    async (request) => {
+      if (request.validationError) {
+        assertParameters(request.query as Partial<DeliveryEventsQuery>);
+        throw request.validationError;
+      }
+      return service.deliveryEvents(request.principal, request.query, (message, refusal) => inferredLimit(request, strict, message, refusal));
+    },
+  );
 }

@@ -41,7 +41,11 @@ export class AnalyticsService {
    * workspaceId other than the key's own is a 403 whether or not it exists, so
    * nothing about other workspaces leaks.
    */
-  deliveryEvents(principal: Principal, query: DeliveryEventsQuery, longRange: (message: string, refusal: () => ApiError) => void = () => undefined): DeliveryEventResponseRow[] {
+  deliveryEvents(
+    principal: Principal,
+    query: DeliveryEventsQuery,
+    longRange: (message: string, refusal: () => ApiError) => void = () => undefined,
+  ): DeliveryEventResponseRow[] {
     assertParameters(query);
     const { from, to, workspaceId } = query;
     const fromMs = parseDay(from);
@@ -52,7 +56,9 @@ export class AnalyticsService {
     const days = (toMs! - fromMs!) / DAY_MS + 1;
     // the description gives from and to with no limit: a longer range is answered, with a warning (issue 39, point 2)
     if (days > MAX_RANGE_DAYS) {
-      longRange(`the range is ${days} days; the sandbox infers at most ${MAX_RANGE_DAYS} per request`, () => badRequest('INVALID_DATE_RANGE', `Invalid range: at most ${MAX_RANGE_DAYS} days per request`));
+      longRange(`the range is ${days} days; the sandbox infers at most ${MAX_RANGE_DAYS} per request`, () =>
+        badRequest('INVALID_DATE_RANGE', `Invalid range: at most ${MAX_RANGE_DAYS} days per request`),
+      );
     }
     if (!this.isOwnWorkspace(principal, workspaceId)) throw otherWorkspace(principal.workspace.id);
     return DELIVERY_EVENTS.in(this.store)

@@ -19,10 +19,14 @@ export const bookingsResource: ResourceModule = {
     const pricer = new Pricer(ctx.store, ctx.clock);
     const people = new PeopleService(ctx.store, ctx.clock, ctx.bus);
     const bookings = new BookingService(records, pricer, people);
-    registerBookingRoutes(app, {
-      bookings,
-      parts: new BookingPartsService(records, pricer, people),
-      wizard: new WizardService(records, pricer, people, new ProductService(ctx.store), bookings),
-    }, ctx.options.strict);
+    registerBookingRoutes(
+      app,
+      {
+        bookings,
+        parts: new BookingPartsService(records, pricer, people),
+        wizard: new WizardService(records, pricer, people, new ProductService(ctx.store), bookings),
+      },
+      ctx.options.strict,
+    );
   },
 };

@@ -54,9 +54,11 @@ export class BookingPartsService {
     });
     const all = [...current.values()];
     const travellers = booking.adults + booking.children + booking.infants;
-    if (all.length > travellers) throw conflict('TOO_MANY_PASSENGERS', `Booking ${booking.id} has ${travellers} traveller(s); ${all.length} passengers do not fit`);
+    if (all.length > travellers)
+      throw conflict('TOO_MANY_PASSENGERS', `Booking ${booking.id} has ${travellers} traveller(s); ${all.length} passengers do not fit`);
     const leads = all.filter((p) => p.role === 'lead');
-    if (leads.length > 1) throw conflict('ONE_LEAD_PASSENGER', `Booking ${booking.id} can have one lead passenger; leads would be ${leads.map((p) => p.personId).join(', ')}`);
+    if (leads.length > 1)
+      throw conflict('ONE_LEAD_PASSENGER', `Booking ${booking.id} can have one lead passenger; leads would be ${leads.map((p) => p.personId).join(', ')}`);
     const updated: Booking = { ...booking, customerId: booking.customerId ?? leads[0]?.personId ?? null, updatedAt: at };
     const ops: Op[] = [BOOKINGS.putOp(ws, updated), ...written.map((p) => PASSENGERS.putOp(ws, p))];
     await this.records.store.commit(ops);
@@ -88,7 +90,10 @@ export class BookingPartsService {
         return;
       }
       if (input.departureId !== undefined && parseId(DEPARTURES, `items[${i}].departureId`, input.departureId) !== target.departure.id) {
-        const books = booking.departureId === null ? `the first departure item names ${target.departure.id}` : `booking ${booking.id} books departure ${target.departure.id}`;
+        const books =
+          booking.departureId === null
+            ? `the first departure item names ${target.departure.id}`
+            : `booking ${booking.id} books departure ${target.departure.id}`;
         throw badRequest('ITEM_DEPARTURE_MISMATCH', `Invalid items[${i}].departureId: ${books}`);
       }
       const field = input.passengerType === 'adult' ? 'adults' : input.passengerType === 'child' ? 'children' : 'infants';
@@ -99,11 +104,24 @@ export class BookingPartsService {
     const selections: AddonSelection[] = [...addons].map(([extensionId, quantity]) => ({ extensionId, quantity }));
     const occupancy = booking.occupancyPerRoom;
     const rooms = occupancy === null ? undefined : Math.max(booking.rooms, Math.ceil((party.adults + party.children) / occupancy));
-    const priced = this.pricer.price(principal, target, {
-      ...party, rooms, roomCategory: booking.roomCategory, occupancyPerRoom: occupancy, addons: selections, couponCode: booking.couponCode,
-    }, { keepCoupon: booking.departureId !== null }); // a coupon kept from a create without departure is checked now
+    const priced = this.pricer.price(
+      principal,
+      target,
+      {
+        ...party,
+        rooms,
+        roomCategory: booking.roomCategory,
+        occupancyPerRoom: occupancy,
+        addons: selections,
+        couponCode: booking.couponCode,
+      },
+      { keepCoupon: booking.departureId !== null },
+    ); // a coupon kept from a create without departure is checked now
     if (booking.departureId === null && booking.currency !== priced.quote.currency) {
-      throw badRequest('CURRENCY_MISMATCH', `Invalid items: departure ${target.departure.id} is sold in ${priced.quote.currency}, booking ${booking.id} is in ${booking.currency}`);
+      throw badRequest(
+        'CURRENCY_MISMATCH',
+        `Invalid items: departure ${target.departure.id} is sold in ${priced.quote.currency}, booking ${booking.id} is in ${booking.currency}`,
+      );
     }
     const at = this.records.clock.iso();
     const { items, removed } = mirrorItems(booking.id, priced, existing, at);
@@ -111,7 +129,10 @@ export class BookingPartsService {
     const named = existing.filter((i) => i.kind === 'extension').reduce((sum, i) => sum + i.quantity, 0);
     const fields = pricedFields({ ...priced, unnamedAddons: Math.max(0, booking.addonQuantity - named) });
     const updated: Booking = {
-      ...booking, ...fields, attributes: { ...booking.attributes, pricingSnapshot: priced.quote }, updatedAt: at,
+      ...booking,
+      ...fields,
+      attributes: { ...booking.attributes, pricingSnapshot: priced.quote },
+      updatedAt: at,
     };
     const ops: Op[] = [BOOKINGS.putOp(ws, updated), ...items.map((item) => BOOKING_ITEMS.putOp(ws, item))];
     for (const item of removed) ops.push(BOOKING_ITEMS.deleteOp(ws, item.id));
@@ -133,6 +154,13 @@ function firstDepartureOf(bookingId: string, inputs: readonly ItemInput[]): stri
   const named = inputs.find((input) => input.kind === 'departure' && input.departureId !== undefined);
   if (named?.kind === 'departure' && named.departureId !== undefined) return named.departureId;
   const i = inputs.findIndex((input) => input.kind === 'departure');
-  if (i >= 0) throw badRequest('DEPARTURE_REQUIRED', `Missing items[${i}].departureId: booking ${bookingId} has no departure yet; its first departure item names one (dept_<uuid>)`);
-  throw badRequest('DEPARTURE_REQUIRED', `Invalid items: booking ${bookingId} has no departure yet, so extensions cannot be priced; add a departure item with departureId first, or in the same request`);
+  if (i >= 0)
+    throw badRequest(
+      'DEPARTURE_REQUIRED',
+      `Missing items[${i}].departureId: booking ${bookingId} has no departure yet; its first departure item names one (dept_<uuid>)`,
+    );
+  throw badRequest(
+    'DEPARTURE_REQUIRED',
+    `Invalid items: booking ${bookingId} has no departure yet, so extensions cannot be priced; add a departure item with departureId first, or in the same request`,
+  );
 }

@@ -57,7 +57,11 @@ export class BookingRecords {
     return {
       ...booking,
       passengers: this.passengers(ws, booking.id).map((p) => ({
-        id: p.id, person_id: bareUuid(p.personId), role: p.role, roomAllocation: p.roomAllocation, extras: p.extras,
+        id: p.id,
+        person_id: bareUuid(p.personId),
+        role: p.role,
+        roomAllocation: p.roomAllocation,
+        extras: p.extras,
       })),
       items: this.items(ws, booking.id),
     };

@@ -13,18 +13,38 @@ const text = (max: number) => z.string().max(max);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const objectField = () => z.record(z.string(), z.unknown());
 /** A status outside the inferred lists is well-formed when it is one word (issue 10): stored with a warning. */
-const statusWord = () => z.string().trim().min(1).max(40).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a status is one word: letters, digits, _ or -');
+const statusWord = () =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a status is one word: letters, digits, _ or -');
 
 /** Booking fields that are not pricing inputs (also accepted when a wizard session completes). */
 export const bookingDetailFields = {
   // "custom booking code or reference (string)": the character set is the sandbox's guess, so another code is stored with a warning (issue 39)
-  code: z.string().trim().min(1).max(40).optional().describe('custom booking code or reference; generated when absent (letters, digits, dot, dash, underscore; another code is stored with a warning)'),
+  code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .describe('custom booking code or reference; generated when absent (letters, digits, dot, dash, underscore; another code is stored with a warning)'),
   status: z.enum(BOOKING_STATUSES).optional().describe('initial status, default pending'),
-  paymentStatus: statusWord().optional().describe(`initial payment status, default unpaid; known: ${PAYMENT_STATUSES.join(', ')} (others are stored with a warning)`),
-  fulfillmentStatus: statusWord().optional().describe(`initial fulfillment status, default unfulfilled; known: ${FULFILLMENT_STATUSES.join(', ')} (others are stored with a warning)`),
+  paymentStatus: statusWord()
+    .optional()
+    .describe(`initial payment status, default unpaid; known: ${PAYMENT_STATUSES.join(', ')} (others are stored with a warning)`),
+  fulfillmentStatus: statusWord()
+    .optional()
+    .describe(`initial fulfillment status, default unfulfilled; known: ${FULFILLMENT_STATUSES.join(', ')} (others are stored with a warning)`),
   salesChannel: z.string().trim().min(1).max(40).optional().describe('sales channel, default api (partner for organization keys)'),
   sourceSystem: z.string().trim().min(1).max(60).optional().describe('source system, default api (partner_api for organization keys)'),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'currency: an ISO 4217 code such as EUR').optional().describe("ISO currency code; must be the departure's currency"),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'currency: an ISO 4217 code such as EUR')
+    .optional()
+    .describe("ISO currency code; must be the departure's currency"),
   publicNotes: text(5000).nullable().optional().describe('public notes, shown to the customer'),
   notes: text(5000).nullable().optional().describe('internal notes'),
   attributes: objectField().optional().describe('workspace-specific context; pricingSnapshot is merged in'),
@@ -42,7 +62,9 @@ export const CreateBookingBodySchema = z
     fulfillmentStatus: bookingDetailFields.fulfillmentStatus,
     salesChannel: bookingDetailFields.salesChannel,
     sourceSystem: bookingDetailFields.sourceSystem,
-    currency: bookingDetailFields.currency.describe("ISO currency code; must be the departure's currency (without departureId: default the workspace's, and the first departure item must match it)"),
+    currency: bookingDetailFields.currency.describe(
+      "ISO currency code; must be the departure's currency (without departureId: default the workspace's, and the first departure item must match it)",
+    ),
     adults: pricingFields.adults.optional().describe('adults count; required with departureId (adults and children take a seat each), default 0 without'),
     children: pricingFields.children,
     infants: pricingFields.infants,
@@ -57,18 +79,25 @@ export const CreateBookingBodySchema = z
     occupancyPerRoom: pricingFields.occupancyPerRoom,
     roomsRequested: pricingFields.roomsRequested,
     couponCode: pricingFields.couponCode,
-    departureId: z.string().optional().describe('the departure booked, dept_<uuid>; when absent the booking starts empty and its first departure item names it').meta(inferred),
+    departureId: z
+      .string()
+      .optional()
+      .describe('the departure booked, dept_<uuid>; when absent the booking starts empty and its first departure item names it')
+      .meta(inferred),
     customerId: bookingDetailFields.customerId.meta(inferred),
     addons: pricingFields.addons.meta(inferred),
   })
   // The description's create body names no departure (issue 39, point 1), so both are optional in
   // the schema; a client that sends departureId keeps today's answer, adults missing included. `when`
   // runs the check beside other field errors, so their list stays what it was.
-  .superRefine((body, ctx) => {
-    if (body.departureId !== undefined && body.adults === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['adults'], message: 'Invalid input: expected number, received undefined', input: undefined });
-    }
-  }, { when: (payload) => isRecord(payload.value) && payload.value.departureId !== undefined })
+  .superRefine(
+    (body, ctx) => {
+      if (body.departureId !== undefined && body.adults === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['adults'], message: 'Invalid input: expected number, received undefined', input: undefined });
+      }
+    },
+    { when: (payload) => isRecord(payload.value) && payload.value.departureId !== undefined },
+  )
   .meta(inferred);
 export type CreateBookingBody = z.infer<typeof CreateBookingBodySchema>;
 

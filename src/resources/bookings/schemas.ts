@@ -19,13 +19,15 @@ export const BOOKING_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed
 export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'refunded'] as const;
 export const FULFILLMENT_STATUSES = ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const;
 
-export const QuoteLineSchema = z.object({
-  code: z.string().min(1).describe('adult, child, infant, room:<code>, ext:<code>'),
-  description: z.string(),
-  quantity: z.number().int().min(1),
-  unitAmount: money(),
-  amount: money().describe('quantity * unitAmount'),
-}).meta({ id: 'QuoteLine' });
+export const QuoteLineSchema = z
+  .object({
+    code: z.string().min(1).describe('adult, child, infant, room:<code>, ext:<code>'),
+    description: z.string(),
+    quantity: z.number().int().min(1),
+    unitAmount: money(),
+    amount: money().describe('quantity * unitAmount'),
+  })
+  .meta({ id: 'QuoteLine' });
 export type QuoteLine = z.infer<typeof QuoteLineSchema>;
 
 export const QuoteSchema = z
@@ -56,47 +58,64 @@ export const QuoteSchema = z
   .meta({ id: 'Quote' });
 export type Quote = z.infer<typeof QuoteSchema>;
 
-export const BookingTotalsSchema = z.object({
-  subtotal: money(),
-  taxes: money(),
-  discounts: money(),
-  total: money(),
-}).meta({ id: 'BookingTotals' });
+export const BookingTotalsSchema = z
+  .object({
+    subtotal: money(),
+    taxes: money(),
+    discounts: money(),
+    total: money(),
+  })
+  .meta({ id: 'BookingTotals' });
 export type BookingTotals = z.infer<typeof BookingTotalsSchema>;
 
-export const BookingSchema = z.object({
-  id: z.string().describe('shape book_<uuid>'),
-  code: z.string().min(1),
-  status: z.enum(BOOKING_STATUSES),
-  paymentStatus: z.string().describe(`known: ${PAYMENT_STATUSES.join(', ')}; another value is stored as sent, with a warning`).meta(inferred),
-  fulfillmentStatus: z.string().describe(`known: ${FULFILLMENT_STATUSES.join(', ')}; another value is stored as sent, with a warning`).meta(inferred),
-  salesChannel: z.string().meta(inferred),
-  sourceSystem: z.string().meta(inferred),
-  currency: z.string().regex(/^[A-Z]{3}$/).meta(inferred),
-  adults: count().meta(inferred),
-  children: count().meta(inferred),
-  infants: count().meta(inferred),
-  rooms: count().meta(inferred),
-  publicNotes: z.string().nullable().meta(inferred),
-  notes: z.string().nullable(),
-  attributes: z.looseObject({
-    // any JSON: a client's pricingSnapshot is stored exactly as sent ("sending a pricingSnapshot key replaces it")
-    pricingSnapshot: z.unknown().describe('the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot'),
-  }),
-  metadata: z.record(z.string(), z.unknown()),
-  language: z.string().min(2).meta(inferred),
-  addonQuantity: count().meta(inferred),
-  roomCategory: z.string().nullable().meta(inferred),
-  occupancyPerRoom: z.number().int().min(1).nullable().meta(inferred),
-  roomsRequested: z.number().int().min(1).nullable().meta(inferred),
-  couponCode: z.string().nullable().meta(inferred),
-  productId: z.string().nullable().describe('shape prod_<uuid>').meta(inferred),
-  departureId: z.string().nullable().describe('shape dept_<uuid>').meta(inferred),
-  customerId: z.string().nullable().describe('shape ppl_<uuid>').meta(inferred),
-  totals: BookingTotalsSchema,
-  createdAt: z.iso.datetime().meta(inferred),
-  updatedAt: z.iso.datetime().meta(inferred),
-}).meta({ id: 'Booking' });
+export const BookingSchema = z
+  .object({
+    id: z.string().describe('shape book_<uuid>'),
+    code: z.string().min(1),
+    status: z.enum(BOOKING_STATUSES),
+    paymentStatus: z
+      .string()
+      .describe(`known: ${PAYMENT_STATUSES.join(', ')}; another value is stored as sent, with a warning`)
+      .meta(inferred),
+    fulfillmentStatus: z
+      .string()
+      .describe(`known: ${FULFILLMENT_STATUSES.join(', ')}; another value is stored as sent, with a warning`)
+      .meta(inferred),
+    salesChannel: z.string().meta(inferred),
+    sourceSystem: z.string().meta(inferred),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .meta(inferred),
+    adults: count().meta(inferred),
+    children: count().meta(inferred),
+    infants: count().meta(inferred),
+    rooms: count().meta(inferred),
+    publicNotes: z.string().nullable().meta(inferred),
+    notes: z.string().nullable(),
+    attributes: z.looseObject({
+      // any JSON: a client's pricingSnapshot is stored exactly as sent ("sending a pricingSnapshot key replaces it")
+      pricingSnapshot: z
+        .unknown()
+        .describe(
+          'the quote used to price the booking (the shape POST /v1/departures/{id}/price answers), or exactly what the client sent as attributes.pricingSnapshot',
+        ),
+    }),
+    metadata: z.record(z.string(), z.unknown()),
+    language: z.string().min(2).meta(inferred),
+    addonQuantity: count().meta(inferred),
+    roomCategory: z.string().nullable().meta(inferred),
+    occupancyPerRoom: z.number().int().min(1).nullable().meta(inferred),
+    roomsRequested: z.number().int().min(1).nullable().meta(inferred),
+    couponCode: z.string().nullable().meta(inferred),
+    productId: z.string().nullable().describe('shape prod_<uuid>').meta(inferred),
+    departureId: z.string().nullable().describe('shape dept_<uuid>').meta(inferred),
+    customerId: z.string().nullable().describe('shape ppl_<uuid>').meta(inferred),
+    totals: BookingTotalsSchema,
+    createdAt: z.iso.datetime().meta(inferred),
+    updatedAt: z.iso.datetime().meta(inferred),
+  })
+  .meta({ id: 'Booking' });
 export type Booking = z.infer<typeof BookingSchema>;
 
 /** Stored passenger; responses spell the person reference `person_id`. */

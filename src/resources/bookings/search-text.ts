@@ -109,7 +109,11 @@ export class BookingSearchText {
     const booking = row ?? BOOKINGS.in(this.store).get(workspaceId, bookingId);
     if (!booking) return void shelf.grams.delete(bookingId);
     const customerId = booking.customerId;
-    const person = !customerId ? undefined : written.has(`${workspaceId}/${customerId}`) ? (written.get(`${workspaceId}/${customerId}`) ?? undefined) : PEOPLE.in(this.store).get(workspaceId, customerId);
+    const person = !customerId
+      ? undefined
+      : written.has(`${workspaceId}/${customerId}`)
+        ? (written.get(`${workspaceId}/${customerId}`) ?? undefined)
+        : PEOPLE.in(this.store).get(workspaceId, customerId);
     shelf.grams.set(bookingId, searchText(booking, person));
     if (customerId) own(shelf, customerId, bookingId);
   }

@@ -95,10 +95,16 @@ export class BookingService {
     const ws = principal.workspace.id;
     if (principal.productIds.length > 0) {
       // it would belong to no product, so this key could not read it back
-      throw badRequest('DEPARTURE_REQUIRED', `Missing departureId: key ${principal.keyPrefix} is limited to ${principal.productIds.length} product(s), and a booking without a departure belongs to none`);
+      throw badRequest(
+        'DEPARTURE_REQUIRED',
+        `Missing departureId: key ${principal.keyPrefix} is limited to ${principal.productIds.length} product(s), and a booking without a departure belongs to none`,
+      );
     }
     if (body.addons !== undefined && body.addons.length > 0) {
-      throw badRequest('DEPARTURE_REQUIRED', 'Invalid addons: add-ons are offered per product; send departureId, or add them as extension items after a departure item');
+      throw badRequest(
+        'DEPARTURE_REQUIRED',
+        'Invalid addons: add-ons are offered per product; send departureId, or add them as extension items after a departure item',
+      );
     }
     const customer = body.customerId === undefined ? null : this.people.get(ws, body.customerId, 'customerId');
     const at = this.records.clock.iso();
@@ -170,7 +176,11 @@ export class BookingService {
       found = find();
       rows = found.ids.map((id) => bookings.get(ws, id));
     }
-    return bookingPage(rows.filter((b) => b !== undefined), found.total, query);
+    return bookingPage(
+      rows.filter((b) => b !== undefined),
+      found.total,
+      query,
+    );
   }
 
   /** PATCH {status, notes}: status moves follow the state machine; cancelling gives the seats back. */
@@ -211,7 +221,11 @@ export class BookingService {
       if (taken.has(custom.toUpperCase())) throw conflict('DUPLICATE_BOOKING_CODE', `A booking with code ${custom} already exists`);
       return custom;
     }
-    const prefix = principal.workspace.name.replace(/[^A-Za-z]/g, '').slice(0, 3).toUpperCase() || 'BKG';
+    const prefix =
+      principal.workspace.name
+        .replace(/[^A-Za-z]/g, '')
+        .slice(0, 3)
+        .toUpperCase() || 'BKG';
     for (;;) {
       const code = `${prefix}-${Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')}`;
       if (!taken.has(code)) return code;

@@ -32,10 +32,17 @@ export function bookingDetailWarnings(body: BookingDetails, prefix = 'body'): Sa
   const payment: readonly string[] = PAYMENT_STATUSES;
   const fulfillment: readonly string[] = FULFILLMENT_STATUSES;
   if (body.paymentStatus !== undefined && !payment.includes(body.paymentStatus)) {
-    out.push(warning('UNKNOWN_PAYMENT_STATUS', `${prefix}.paymentStatus "${body.paymentStatus}" stored as sent: the sandbox knows ${PAYMENT_STATUSES.join(', ')}`));
+    out.push(
+      warning('UNKNOWN_PAYMENT_STATUS', `${prefix}.paymentStatus "${body.paymentStatus}" stored as sent: the sandbox knows ${PAYMENT_STATUSES.join(', ')}`),
+    );
   }
   if (body.fulfillmentStatus !== undefined && !fulfillment.includes(body.fulfillmentStatus)) {
-    out.push(warning('UNKNOWN_FULFILLMENT_STATUS', `${prefix}.fulfillmentStatus "${body.fulfillmentStatus}" stored as sent: the sandbox knows ${FULFILLMENT_STATUSES.join(', ')}`));
+    out.push(
+      warning(
+        'UNKNOWN_FULFILLMENT_STATUS',
+        `${prefix}.fulfillmentStatus "${body.fulfillmentStatus}" stored as sent: the sandbox knows ${FULFILLMENT_STATUSES.join(', ')}`,
+      ),
+    );
   }
   if (body.code !== undefined && !BOOKING_CODE.test(body.code)) {
     out.push(inferredShape(`${prefix}.code "${body.code}" stored as sent: the sandbox infers letters, digits, dot, dash and underscore`));
@@ -45,7 +52,9 @@ export function bookingDetailWarnings(body: BookingDetails, prefix = 'body'): Sa
   }
   const attributes = body.attributes;
   if (attributes && Object.hasOwn(attributes, 'pricingSnapshot') && !QuoteSchema.safeParse(attributes.pricingSnapshot).success) {
-    out.push(warning('PRICING_SNAPSHOT_NOT_A_QUOTE', `${prefix}.attributes.pricingSnapshot is not quote-shaped: stored as sent, totals computed by the sandbox`));
+    out.push(
+      warning('PRICING_SNAPSHOT_NOT_A_QUOTE', `${prefix}.attributes.pricingSnapshot is not quote-shaped: stored as sent, totals computed by the sandbox`),
+    );
   }
   return out;
 }

@@ -50,7 +50,8 @@ export class WizardService {
     const session = WIZARD_SESSIONS.in(this.records.store).get(principal.workspace.id, id);
     if (!session) throw unknownRecord('Wizard session', id, WIZARD_SESSIONS, 'sessionId', principal.workspace.id);
     if (session.status === 'completed') throw conflict('WIZARD_SESSION_COMPLETED', `Wizard session ${id} is completed (booking ${session.bookingId})`);
-    if (Date.parse(session.expiresAt) <= this.records.clock.now()) throw conflict('WIZARD_SESSION_EXPIRED', `Wizard session ${id} expired at ${session.expiresAt}; start a new one`);
+    if (Date.parse(session.expiresAt) <= this.records.clock.now())
+      throw conflict('WIZARD_SESSION_EXPIRED', `Wizard session ${id} expired at ${session.expiresAt}; start a new one`);
     return session;
   }
 
@@ -58,17 +59,37 @@ export class WizardService {
   private apply(principal: Principal, prior: WizardSession | null, body: WizardBody): WizardSession {
     const at = this.records.clock.iso();
     const expiresAt = new Date(this.records.clock.now() + WIZARD_TTL_MS).toISOString();
-    const s: WizardSession = prior ? { ...prior } : {
-      id: newId(WIZARD_SESSIONS), status: 'open', productId: null, departureId: null, customerId: null, adults: 1, children: 0, infants: 0,
-      rooms: null, roomCategory: null, occupancyPerRoom: null, roomsRequested: null, addons: [], couponCode: null, quote: null, bookingId: null,
-      expiresAt, createdAt: at, updatedAt: at,
-    };
+    const s: WizardSession = prior
+      ? { ...prior }
+      : {
+          id: newId(WIZARD_SESSIONS),
+          status: 'open',
+          productId: null,
+          departureId: null,
+          customerId: null,
+          adults: 1,
+          children: 0,
+          infants: 0,
+          rooms: null,
+          roomCategory: null,
+          occupancyPerRoom: null,
+          roomsRequested: null,
+          addons: [],
+          couponCode: null,
+          quote: null,
+          bookingId: null,
+          expiresAt,
+          createdAt: at,
+          updatedAt: at,
+        };
     if (body.productId !== undefined) {
       const productId = body.productId === null ? null : this.products.get(principal, parseId(PRODUCTS, 'productId', body.productId)).id;
-      if (productId !== s.productId) Object.assign(s, { productId, departureId: null, rooms: null, roomCategory: null, occupancyPerRoom: null, roomsRequested: null, addons: [] });
+      if (productId !== s.productId)
+        Object.assign(s, { productId, departureId: null, rooms: null, roomCategory: null, occupancyPerRoom: null, roomsRequested: null, addons: [] });
     }
     if (body.departureId !== undefined) this.chooseDeparture(principal, s, body.departureId);
-    if (body.customerId !== undefined) s.customerId = body.customerId === null ? null : this.people.get(principal.workspace.id, body.customerId, 'customerId').id;
+    if (body.customerId !== undefined)
+      s.customerId = body.customerId === null ? null : this.people.get(principal.workspace.id, body.customerId, 'customerId').id;
     for (const key of ['adults', 'children', 'infants', 'rooms', 'roomCategory', 'occupancyPerRoom', 'roomsRequested', 'addons', 'couponCode'] as const) {
       if (body[key] !== undefined) (s as Record<string, unknown>)[key] = body[key];
     }
@@ -92,7 +113,13 @@ export class WizardService {
   /** Rooms, add-ons and coupons are priced against a departure, so they need one; the quote checks seats too. */
   private quote(principal: Principal, s: WizardSession) {
     if (s.departureId === null) {
-      const selected = s.addons.length > 0 || s.couponCode !== null || s.roomCategory !== null || (s.rooms ?? 0) > 0 || s.occupancyPerRoom !== null || s.roomsRequested !== null;
+      const selected =
+        s.addons.length > 0 ||
+        s.couponCode !== null ||
+        s.roomCategory !== null ||
+        (s.rooms ?? 0) > 0 ||
+        s.occupancyPerRoom !== null ||
+        s.roomsRequested !== null;
       if (selected) throw badRequest('WIZARD_DEPARTURE_REQUIRED', 'Invalid departureId: choose a departure before rooms, add-ons or a coupon');
       return null;
     }

@@ -44,7 +44,8 @@ export const PricingOptionSchema = z
       ctx.addIssue({ code: 'custom', path: ['maxAge'], message: 'maxAge is below minAge' });
     }
   })
-  .meta(INFERRED).meta({ id: 'PricingOption' });
+  .meta(INFERRED)
+  .meta({ id: 'PricingOption' });
 export type PricingOption = z.infer<typeof PricingOptionSchema>;
 
 export const EXTENSION_PRICING_UNITS = ['per_person', 'per_booking', 'per_unit'] as const;
@@ -62,18 +63,11 @@ export const ExtensionSchema = z
     maxQuantity: z.number().int().min(1),
     active: z.boolean(),
   })
-  .meta(INFERRED).meta({ id: 'Extension' });
+  .meta(INFERRED)
+  .meta({ id: 'Extension' });
 export type Extension = z.infer<typeof ExtensionSchema>;
 
-export const COLLECTION_RULE_FIELDS = [
-  'type',
-  'status',
-  'tag',
-  'destination.country',
-  'destination.city',
-  'priceFrom',
-  'durationDays',
-] as const;
+export const COLLECTION_RULE_FIELDS = ['type', 'status', 'tag', 'destination.country', 'destination.city', 'priceFrom', 'durationDays'] as const;
 export const COLLECTION_RULE_OPERATORS = ['eq', 'neq', 'in', 'contains', 'gte', 'lte'] as const;
 const NUMERIC_RULE_FIELDS: readonly string[] = ['priceFrom', 'durationDays'];
 

@@ -11,8 +11,12 @@ const CollectionIdParamsSchema = z.object({ id: z.string().describe('collection 
 export const CollectionMatchesSchema = z.object({ items: z.array(z.object({ productId: z.string() })) });
 
 export function registerCollectionMatchRoutes(app: ZodApp, service: CollectionMatchService): void {
-  app.get('/collections/:id/matches', {
-    schema: { params: CollectionIdParamsSchema, response: { 200: CollectionMatchesSchema, ...errorResponses } },
-    config: { scope: 'products:read', summary: "Preview the products matching a collection's rules" },
-  }, async (request) => ({ items: service.matches(request.principal, request.params.id) }));
+  app.get(
+    '/collections/:id/matches',
+    {
+      schema: { params: CollectionIdParamsSchema, response: { 200: CollectionMatchesSchema, ...errorResponses } },
+      config: { scope: 'products:read', summary: "Preview the products matching a collection's rules" },
+    },
+    async (request) => ({ items: service.matches(request.principal, request.params.id) }),
+  );
 }

@@ -12,10 +12,14 @@ type Value = string | number | string[];
 
 function fieldValues(product: Product, field: CollectionCondition['field']): (string | number)[] {
   switch (field) {
-    case 'tag': return product.tags;
-    case 'destination.country': return [product.destination.country];
-    case 'destination.city': return [product.destination.city];
-    default: return [product[field]];
+    case 'tag':
+      return product.tags;
+    case 'destination.country':
+      return [product.destination.country];
+    case 'destination.city':
+      return [product.destination.city];
+    default:
+      return [product[field]];
   }
 }
 
@@ -24,12 +28,18 @@ const norm = (v: string | number) => (typeof v === 'string' ? v.toLowerCase() : 
 function test(actual: string | number, operator: CollectionCondition['operator'], value: Value): boolean {
   const a = norm(actual);
   switch (operator) {
-    case 'eq': return !Array.isArray(value) && a === norm(value);
-    case 'in': return Array.isArray(value) && value.some((v) => norm(v) === a);
-    case 'contains': return typeof a === 'string' && typeof value === 'string' && a.includes(value.toLowerCase());
-    case 'gte': return typeof a === 'number' && typeof value === 'number' && a >= value;
-    case 'lte': return typeof a === 'number' && typeof value === 'number' && a <= value;
-    case 'neq': return true; // handled in conditionHolds
+    case 'eq':
+      return !Array.isArray(value) && a === norm(value);
+    case 'in':
+      return Array.isArray(value) && value.some((v) => norm(v) === a);
+    case 'contains':
+      return typeof a === 'string' && typeof value === 'string' && a.includes(value.toLowerCase());
+    case 'gte':
+      return typeof a === 'number' && typeof value === 'number' && a >= value;
+    case 'lte':
+      return typeof a === 'number' && typeof value === 'number' && a <= value;
+    case 'neq':
+      return true; // handled in conditionHolds
   }
 }
 
@@ -40,7 +50,5 @@ export function conditionHolds(product: Product, condition: CollectionCondition)
 }
 
 export function matchesRules(product: Product, rules: CollectionRules): boolean {
-  return rules.match === 'all'
-    ? rules.conditions.every((c) => conditionHolds(product, c))
-    : rules.conditions.some((c) => conditionHolds(product, c));
+  return rules.match === 'all' ? rules.conditions.every((c) => conditionHolds(product, c)) : rules.conditions.some((c) => conditionHolds(product, c));
 }

@@ -130,7 +130,10 @@ export class Pricer {
       const travellers = party.adults + party.children + party.infants;
       const max = extension.pricingUnit === 'per_person' ? Math.min(extension.maxQuantity, travellers) : extension.maxQuantity;
       if (selection.quantity > max) {
-        throw badRequest('ADDON_QUANTITY_EXCEEDED', `Invalid addons[${i}].quantity: at most ${max} of "${extension.name}" (${extension.pricingUnit}) for this party`);
+        throw badRequest(
+          'ADDON_QUANTITY_EXCEEDED',
+          `Invalid addons[${i}].quantity: at most ${max} of "${extension.name}" (${extension.pricingUnit}) for this party`,
+        );
       }
       return { extension, quantity: selection.quantity };
     });
@@ -144,7 +147,9 @@ export class Pricer {
   private coupon(ws: string, currency: string, raw: string | null, keep: boolean): Coupon | null {
     if (raw === null) return null;
     const code = raw.trim().toUpperCase();
-    const coupon = COUPONS.in(this.store).list(ws).find((c) => c.code === code);
+    const coupon = COUPONS.in(this.store)
+      .list(ws)
+      .find((c) => c.code === code);
     if (!coupon) throw badRequest('UNKNOWN_COUPON', `Unknown coupon code "${raw}"`);
     if (keep) return { ...coupon, active: true };
     if (!coupon.active) throw badRequest('COUPON_INACTIVE', `Coupon ${code} is not active`);
@@ -160,13 +165,18 @@ export class Pricer {
 
 function checkParty(party: Party, options: readonly PricingOption[]): void {
   if (party.adults < 1) throw badRequest('INVALID_PARTY', 'Invalid adults: every booking needs at least one adult');
-  if (party.infants > party.adults) throw badRequest('INVALID_PARTY', 'Invalid infants: each infant travels on an adult\'s lap, so infants cannot outnumber adults');
-  for (const [code, field] of [['child', 'children'], ['infant', 'infants']] as const) {
+  if (party.infants > party.adults)
+    throw badRequest('INVALID_PARTY', "Invalid infants: each infant travels on an adult's lap, so infants cannot outnumber adults");
+  for (const [code, field] of [
+    ['child', 'children'],
+    ['infant', 'infants'],
+  ] as const) {
     if (party[field] > 0 && !options.some((o) => o.kind === 'passenger' && o.code === code)) {
       throw badRequest('INVALID_PARTY', `Invalid ${field}: this product takes no ${field} (no ${code} price)`);
     }
   }
-  if (!options.some((o) => o.kind === 'passenger' && o.code === 'adult')) throw badRequest('PRODUCT_NOT_PRICEABLE', 'This product has no adult price and cannot be priced');
+  if (!options.some((o) => o.kind === 'passenger' && o.code === 'adult'))
+    throw badRequest('PRODUCT_NOT_PRICEABLE', 'This product has no adult price and cannot be priced');
 }
 
 /**
@@ -181,13 +191,15 @@ function chooseRoom(options: readonly PricingOption[], party: Party, input: Pric
   const sleepers = party.adults + party.children;
   if (rooms.length === 0) {
     const asked = input.roomCategory ?? input.occupancyPerRoom ?? input.roomsRequested ?? (input.rooms ? input.rooms : null);
-    if (asked !== null) throw badRequest('NO_ACCOMMODATION', 'This product includes no accommodation: send no roomCategory, rooms, occupancyPerRoom or roomsRequested');
+    if (asked !== null)
+      throw badRequest('NO_ACCOMMODATION', 'This product includes no accommodation: send no roomCategory, rooms, occupancyPerRoom or roomsRequested');
     return null;
   }
   const find = (code: string) => rooms.find((o) => o.code === code);
   const code = input.roomCategory ?? (sleepers === 1 && find('single') ? 'single' : (find('double') ?? rooms[0]!).code);
   const option = find(code);
-  if (!option) throw badRequest('UNKNOWN_ROOM_CATEGORY', `Invalid roomCategory: "${code}" is not offered; choose one of ${rooms.map((o) => o.code).join(', ')}`);
+  if (!option)
+    throw badRequest('UNKNOWN_ROOM_CATEGORY', `Invalid roomCategory: "${code}" is not offered; choose one of ${rooms.map((o) => o.code).join(', ')}`);
   const max = option.occupancy ?? 1;
   const occupancyPerRoom = input.occupancyPerRoom ?? max;
   if (occupancyPerRoom > max) throw badRequest('INVALID_ROOMS', `Invalid occupancyPerRoom: a ${code} room sleeps at most ${max}`);
@@ -198,7 +210,11 @@ function chooseRoom(options: readonly PricingOption[], party: Party, input: Pric
     throw badRequest('INVALID_ROOMS', `Invalid roomsRequested: ${requested} requested but rooms is ${given}; send one, or the same number`);
   }
   const count = given ?? requested ?? needed;
-  if (count < needed) throw badRequest('INVALID_ROOMS', `Invalid rooms: ${count} ${code} room(s) at ${occupancyPerRoom} per room sleep ${count * occupancyPerRoom}, not ${sleepers}`);
+  if (count < needed)
+    throw badRequest(
+      'INVALID_ROOMS',
+      `Invalid rooms: ${count} ${code} room(s) at ${occupancyPerRoom} per room sleep ${count * occupancyPerRoom}, not ${sleepers}`,
+    );
   if (count > sleepers) throw badRequest('INVALID_ROOMS', `Invalid rooms: ${count} rooms for ${sleepers} sleeping traveller(s) leaves rooms empty`);
   return { option, rooms: count, occupancyPerRoom, roomsRequested: requested ?? count };
 }

@@ -14,10 +14,12 @@ const inferred = { 'x-sandbox-inferred': true } as const;
 const count = (max: number) => z.number().int().min(0).max(max);
 
 // an id: a quote, a booking and a wizard session take it, and the OpenAPI document writes it once
-export const AddonSelectionSchema = z.object({
-  extensionId: z.string().describe('shape ext_<uuid>; see GET /v1/products/:id/extensions'),
-  quantity: z.number().int().min(1).max(500),
-}).meta({ id: 'AddonSelection' });
+export const AddonSelectionSchema = z
+  .object({
+    extensionId: z.string().describe('shape ext_<uuid>; see GET /v1/products/:id/extensions'),
+    quantity: z.number().int().min(1).max(500),
+  })
+  .meta({ id: 'AddonSelection' });
 export type AddonSelection = z.infer<typeof AddonSelectionSchema>;
 
 export const pricingFields = {

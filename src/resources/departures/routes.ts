@@ -10,17 +10,25 @@ import { addonWarnings } from '../bookings/warnings.ts';
  * answered as {data: departure}, a quote as {data: quote} (docs/bookings.md).
  */
 export function registerDepartureRoutes(app: ZodApp, service: DepartureService): void {
-  app.get('/departures/:id', {
-    schema: { params: DepartureIdParamsSchema, response: { 200: DepartureResponseSchema, ...errorResponses } },
-    config: { scope: 'products:read', summary: 'Get a departure: dates, capacity, seats left, status', inferred: true },
-  }, async (request) => ({ data: service.get(request.principal, request.params.id) }));
-
-  app.post('/departures/:id/price', {
-    schema: {
-      params: DepartureIdParamsSchema,
-      body: PriceRequestBodySchema,
-      response: { 200: QuoteResponseSchema, ...errorResponses, 409: ErrorBodySchema, 422: ErrorBodySchema },
+  app.get(
+    '/departures/:id',
+    {
+      schema: { params: DepartureIdParamsSchema, response: { 200: DepartureResponseSchema, ...errorResponses } },
+      config: { scope: 'products:read', summary: 'Get a departure: dates, capacity, seats left, status', inferred: true },
     },
-    config: { scope: 'products:read', summary: 'Price a party on a departure (quote; holds no seats)', inferred: true, warnings: addonWarnings },
-  }, async (request) => ({ data: service.price(request.principal, request.params.id, request.body) }));
+    async (request) => ({ data: service.get(request.principal, request.params.id) }),
+  );
+
+  app.post(
+    '/departures/:id/price',
+    {
+      schema: {
+        params: DepartureIdParamsSchema,
+        body: PriceRequestBodySchema,
+        response: { 200: QuoteResponseSchema, ...errorResponses, 409: ErrorBodySchema, 422: ErrorBodySchema },
+      },
+      config: { scope: 'products:read', summary: 'Price a party on a departure (quote; holds no seats)', inferred: true, warnings: addonWarnings },
+    },
+    async (request) => ({ data: service.price(request.principal, request.params.id, request.body) }),
+  );
 }

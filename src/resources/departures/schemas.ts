@@ -26,9 +26,9 @@ export const DepartureSchema = z
     if (d.endDate < d.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'endDate is before startDate' });
     if (d.seatsLeft > d.capacity) ctx.addIssue({ code: 'custom', path: ['seatsLeft'], message: 'seatsLeft exceeds capacity' });
   })
-  .meta({ 'x-sandbox-inferred': true }).meta({ id: 'Departure' });
+  .meta({ 'x-sandbox-inferred': true })
+  .meta({ id: 'Departure' });
 export type Departure = z.infer<typeof DepartureSchema>;
 
 /** Seats a party takes on a departure: infants travel on a lap and take none. */
-export const seatsRequired = (party: { adults: number; children: number; infants?: number }): number =>
-  party.adults + party.children;
+export const seatsRequired = (party: { adults: number; children: number; infants?: number }): number => party.adults + party.children;

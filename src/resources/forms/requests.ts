@@ -25,12 +25,20 @@ export type CreateFormBody = z.infer<typeof CreateFormBodySchema>;
 /** Field types outside the known list are stored as sent, with a warning (issue 10). */
 export function createFormWarnings(body: CreateFormBody): SandboxWarning[] {
   const known: readonly string[] = FORM_FIELD_TYPES;
-  const slug = body.slug !== undefined && !SLUG.test(body.slug)
-    ? [warning('INFERRED_LIMIT', `body.slug "${body.slug}" stored as sent: the sandbox infers lower-case letters, digits and single hyphens (refused under --strict)`)]
-    : [];
-  return slug.concat(body.fields.flatMap((field, i) =>
-    known.includes(field.type)
-      ? []
-      : [warning('UNKNOWN_FORM_FIELD_TYPE', `body.fields.${i}.type "${field.type}" stored as sent: the sandbox knows ${FORM_FIELD_TYPES.join(', ')}`)],
-  ));
+  const slug =
+    body.slug !== undefined && !SLUG.test(body.slug)
+      ? [
+          warning(
+            'INFERRED_LIMIT',
+            `body.slug "${body.slug}" stored as sent: the sandbox infers lower-case letters, digits and single hyphens (refused under --strict)`,
+          ),
+        ]
+      : [];
+  return slug.concat(
+    body.fields.flatMap((field, i) =>
+      known.includes(field.type)
+        ? []
+        : [warning('UNKNOWN_FORM_FIELD_TYPE', `body.fields.${i}.type "${field.type}" stored as sent: the sandbox knows ${FORM_FIELD_TYPES.join(', ')}`)],
+    ),
+  );
 }

@@ -19,13 +19,20 @@ export const FORM_STATUSES = ['draft', 'published'] as const;
  * FORM_FIELD_TYPES is stored with a warning (UNKNOWN_FORM_FIELD_TYPE), and
  * `required` defaults to false.
  */
-export const FormFieldSchema = z.looseObject({
-  id: z.string().min(1),
-  type: z.string().trim().min(1).max(40).describe(`known types: ${FORM_FIELD_TYPES.join(', ')}; others are stored with a warning`),
-  label: z.string().min(1),
-  required: z.boolean().default(false).describe('default false'),
-  options: z.array(z.unknown()).optional().describe('choices of a select field, for example [{label, value}]; stored as sent').meta(inferred),
-}).meta({ id: 'FormField' });
+export const FormFieldSchema = z
+  .looseObject({
+    id: z.string().min(1),
+    type: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40)
+      .describe(`known types: ${FORM_FIELD_TYPES.join(', ')}; others are stored with a warning`),
+    label: z.string().min(1),
+    required: z.boolean().default(false).describe('default false'),
+    options: z.array(z.unknown()).optional().describe('choices of a select field, for example [{label, value}]; stored as sent').meta(inferred),
+  })
+  .meta({ id: 'FormField' });
 export type FormField = z.infer<typeof FormFieldSchema>;
 
 /** "for example success message and redirect URL": an open object; other keys are stored and returned. */

@@ -77,7 +77,12 @@ class GalleryDeletionJobs {
   private schedule(workspaceId: string, job: GalleryDeleteJob): void {
     const key = `${workspaceId}|${job.id}`;
     if (this.timers.has(key)) return;
-    this.timers.set(key, this.ctx.clock.schedule(Date.parse(job.runAt), () => this.run(workspaceId, job.id), workspaceId, { label: `gallery deletion job ${job.id} (file ${job.fileId})` }));
+    this.timers.set(
+      key,
+      this.ctx.clock.schedule(Date.parse(job.runAt), () => this.run(workspaceId, job.id), workspaceId, {
+        label: `gallery deletion job ${job.id} (file ${job.fileId})`,
+      }),
+    );
   }
 
   private cancel(workspaceId: string, jobId: string): void {

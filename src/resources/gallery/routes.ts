@@ -16,16 +16,24 @@ const GalleryFolderEnvelopeSchema = z.object({ data: GalleryFolderSchema });
  * sandbox's design.
  */
 export function registerGalleryRoutes(app: ZodApp, service: GalleryService): void {
-  app.post('/gallery/folders', {
-    schema: {
-      body: CreateFolderBodySchema,
-      response: { 201: GalleryFolderEnvelopeSchema, ...errorResponses, 409: errorResponses[404] },
+  app.post(
+    '/gallery/folders',
+    {
+      schema: {
+        body: CreateFolderBodySchema,
+        response: { 201: GalleryFolderEnvelopeSchema, ...errorResponses, 409: errorResponses[404] },
+      },
+      config: { scope: 'gallery:write', documentedStatuses: [201, 409], summary: 'Create a gallery folder' },
     },
-    config: { scope: 'gallery:write', documentedStatuses: [201, 409], summary: 'Create a gallery folder' },
-  }, async (request, reply) => reply.code(201).send({ data: await service.createFolder(request.principal, request.body) }));
+    async (request, reply) => reply.code(201).send({ data: await service.createFolder(request.principal, request.body) }),
+  );
 
-  app.delete('/gallery/files/:id', {
-    schema: { params: FileParamsSchema, response: { 202: DeletionScheduledSchema, ...errorResponses } },
-    config: { scope: 'gallery:write', documentedStatuses: [202], summary: 'Schedule the deletion of a gallery file' },
-  }, async (request, reply) => reply.code(202).send(await service.deleteFile(request.principal, request.params.id)));
+  app.delete(
+    '/gallery/files/:id',
+    {
+      schema: { params: FileParamsSchema, response: { 202: DeletionScheduledSchema, ...errorResponses } },
+      config: { scope: 'gallery:write', documentedStatuses: [202], summary: 'Schedule the deletion of a gallery file' },
+    },
+    async (request, reply) => reply.code(202).send(await service.deleteFile(request.principal, request.params.id)),
+  );
 }

@@ -11,7 +11,10 @@ const inferred = { 'x-sandbox-inferred': true } as const;
 export const GalleryFolderSchema = z.object({
   id: z.uuid(),
   workspaceId: z.string(),
-  name: z.string().min(1).refine((name) => !name.includes('/'), 'A folder name cannot contain "/"'),
+  name: z
+    .string()
+    .min(1)
+    .refine((name) => !name.includes('/'), 'A folder name cannot contain "/"'),
   parentId: z.uuid().nullable().describe('null at root level'),
   path: z.string().min(1).describe('slash-separated folder names from the root, e.g. Destinations/Iceland'),
   description: z.string().nullable().meta(inferred),
@@ -21,8 +24,7 @@ export const GalleryFolderSchema = z.object({
 export type GalleryFolder = z.infer<typeof GalleryFolderSchema>;
 
 /** The `path` of a folder named `name` under a parent with `parentPath` (null at root). */
-export const joinFolderPath = (parentPath: string | null, name: string): string =>
-  parentPath === null ? name : `${parentPath}/${name}`;
+export const joinFolderPath = (parentPath: string | null, name: string): string => (parentPath === null ? name : `${parentPath}/${name}`);
 
 export const GALLERY_FILE_STATUSES = ['active', 'deleting'] as const;
 
@@ -31,7 +33,10 @@ export const GalleryFileSchema = z.object({
   workspaceId: z.string().meta(inferred),
   folderId: z.uuid().nullable().describe('null at root level').meta(inferred),
   filename: z.string().min(1).meta(inferred),
-  mimeType: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/).meta(inferred),
+  mimeType: z
+    .string()
+    .regex(/^[a-z]+\/[a-z0-9.+-]+$/)
+    .meta(inferred),
   sizeBytes: z.number().int().min(0).meta(inferred),
   width: z.number().int().min(1).nullable().meta(inferred),
   height: z.number().int().min(1).nullable().meta(inferred),

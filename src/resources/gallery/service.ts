@@ -6,13 +6,7 @@ import { conflict } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { FieldIndex, textKey } from '../../storage/field-index.ts';
 import type { Store } from '../../storage/types.ts';
-import {
-  GALLERY_DELETE_JOB,
-  galleryDeleteJobId,
-  type CreateFolderBody,
-  type DeletionScheduled,
-  type GalleryDeleteJob,
-} from './requests.ts';
+import { GALLERY_DELETE_JOB, galleryDeleteJobId, type CreateFolderBody, type DeletionScheduled, type GalleryDeleteJob } from './requests.ts';
 import { joinFolderPath, type GalleryFile, type GalleryFolder } from './schemas.ts';
 import { GALLERY_FILES, GALLERY_FOLDERS } from './collections.ts';
 import { unknownRecord } from '../../core/reasons.ts';
@@ -77,10 +71,7 @@ export class GalleryService {
       createdAt: new Date(now).toISOString(),
     };
     const deleting: GalleryFile = { ...file, status: 'deleting', updatedAt: job.createdAt };
-    await this.store.commit([
-      GALLERY_FILES.putOp(workspaceId, deleting),
-      JOBS.putOp(workspaceId, job),
-    ]);
+    await this.store.commit([GALLERY_FILES.putOp(workspaceId, deleting), JOBS.putOp(workspaceId, job)]);
     return { message: 'File deletion scheduled', status: 'scheduled', fileId: id };
   }
 }

@@ -56,12 +56,17 @@ export function registerOrgKeyControl(app: ZodApp, ctx: SandboxContext): void {
   serveAll(app, ORG_KEY_CONTROL_ROUTES, {
     organizations: async (request) =>
       workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
-        ORGANIZATIONS.in(ctx.store).list(w.id).map((o) => ({ id: o.id, workspaceId: w.id, name: o.name, slug: o.slug }))),
+        ORGANIZATIONS.in(ctx.store)
+          .list(w.id)
+          .map((o) => ({ id: o.id, workspaceId: w.id, name: o.name, slug: o.slug })),
+      ),
 
     orgKeys: async (request) =>
       workspacesFor(ctx, request.query.workspaceId).flatMap((w) =>
-        ORGANIZATIONS.in(ctx.store).list(w.id).flatMap((o) =>
-          service.list(controlPrincipal(w), o.id).map((k) => ({ ...k, organizationName: o.name })))),
+        ORGANIZATIONS.in(ctx.store)
+          .list(w.id)
+          .flatMap((o) => service.list(controlPrincipal(w), o.id).map((k) => ({ ...k, organizationName: o.name }))),
+      ),
 
     createOrgKey: async (request) => {
       const id = parseId(ORGANIZATIONS, 'id', request.params.id);

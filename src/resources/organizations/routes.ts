@@ -22,38 +22,53 @@ const RevokedOrgKeyEnvelopeSchema = z.object({ data: RevokedOrgKeySchema });
  * (docs/areas.md).
  */
 export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, idempotency: Idempotency): void {
-  app.post('/organizations/:id/api-keys', {
-    schema: {
-      params: OrgParamsSchema,
-      body: CreateOrgKeyBodySchema,
-      response: { 201: CreatedOrgKeyEnvelopeSchema, ...errorResponses },
+  app.post(
+    '/organizations/:id/api-keys',
+    {
+      schema: {
+        params: OrgParamsSchema,
+        body: CreateOrgKeyBodySchema,
+        response: { 201: CreatedOrgKeyEnvelopeSchema, ...errorResponses },
+      },
+      config: { scope: 'organizations:write', summary: 'Issue an organization API key (201: inferred)' },
+      // every field has a default in the description: no body at all is the defaults (issue 39, point 4)
+      preValidation: (request, _reply, done) => {
+        // before validation the body is what was sent: the schema then fills in the defaults
+        if (request.body === undefined) Reflect.set(request, 'body', {});
+        done();
+      },
     },
-    config: { scope: 'organizations:write', summary: 'Issue an organization API key (201: inferred)' },
-    // every field has a default in the description: no body at all is the defaults (issue 39, point 4)
-    preValidation: (request, _reply, done) => {
-      // before validation the body is what was sent: the schema then fills in the defaults
-      if (request.body === undefined) Reflect.set(request, 'body', {});
-      done();
+    async (request, reply) => {
+      const data = await service.create(request.principal, request.params.id, request.body);
+      await saveReplay(request, idempotency, data);
+      return reply.code(201).send({ data });
     },
-  }, async (request, reply) => {
-    const data = await service.create(request.principal, request.params.id, request.body);
-    await saveReplay(request, idempotency, data);
-    return reply.code(201).send({ data });
-  });
+  );
 
-  app.get('/organizations/:id/api-keys', {
-    // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination (issue 39, point 10)
-    schema: { params: OrgParamsSchema, querystring: OrgKeysQuerySchema, response: { 200: OrgKeyListSchema, ...errorResponses } },
-    config: { scope: 'organizations:read', summary: 'List an organization\'s API keys (prefix only, never the key; 200: inferred); limit and offset as every list' },
-  }, async (request) => ({ data: pageOf(service.list(request.principal, request.params.id), request.query) }));
-
-  app.delete('/organizations/:id/api-keys/:keyId', {
-    schema: {
-      params: OrgKeyParamsSchema,
-      response: { 200: RevokedOrgKeyEnvelopeSchema, ...errorResponses, 409: errorResponses[404] },
+  app.get(
+    '/organizations/:id/api-keys',
+    {
+      // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination (issue 39, point 10)
+      schema: { params: OrgParamsSchema, querystring: OrgKeysQuerySchema, response: { 200: OrgKeyListSchema, ...errorResponses } },
+      config: {
+        scope: 'organizations:read',
+        summary: "List an organization's API keys (prefix only, never the key; 200: inferred); limit and offset as every list",
+      },
     },
-    config: { scope: 'organizations:write', summary: 'Revoke an organization API key (200, 404/409 rows: inferred)' },
-  }, async (request) => ({ data: await service.revoke(request.principal, request.params.id, request.params.keyId) }));
+    async (request) => ({ data: pageOf(service.list(request.principal, request.params.id), request.query) }),
+  );
+
+  app.delete(
+    '/organizations/:id/api-keys/:keyId',
+    {
+      schema: {
+        params: OrgKeyParamsSchema,
+        response: { 200: RevokedOrgKeyEnvelopeSchema, ...errorResponses, 409: errorResponses[404] },
+      },
+      config: { scope: 'organizations:write', summary: 'Revoke an organization API key (200, 404/409 rows: inferred)' },
+    },
+    async (request) => ({ data: await service.revoke(request.principal, request.params.id, request.params.keyId) }),
+  );
 }
 
 /**
@@ -72,5 +87,13 @@ async function saveReplay(request: FastifyRequest, idempotency: Idempotency, dat
     code: 'KEY_NOT_REPLAYABLE',
   });
   const workspaceId = request.principal.workspace.id;
-  await idempotency.finishWithSecret(workspaceId, key, request.method, request.url, request.body, { statusCode: 409, payload: saved }, { statusCode: 201, payload: JSON.stringify({ data }) });
+  await idempotency.finishWithSecret(
+    workspaceId,
+    key,
+    request.method,
+    request.url,
+    request.body,
+    { statusCode: 409, payload: saved },
+    { statusCode: 201, payload: JSON.stringify({ data }) },
+  );
 }

@@ -20,11 +20,13 @@ export const OrganizationSchema = z
   .meta(inferred);
 export type Organization = z.infer<typeof OrganizationSchema>;
 
-export const RateLimitPolicySchema = z.object({
-  rps: z.number().int().min(1).describe('requests per second'),
-  rpm: z.number().int().min(1).describe('requests per minute'),
-  burst: z.number().int().min(1).describe('maximum burst size'),
-}).meta({ id: 'RateLimitPolicy' });
+export const RateLimitPolicySchema = z
+  .object({
+    rps: z.number().int().min(1).describe('requests per second'),
+    rpm: z.number().int().min(1).describe('requests per minute'),
+    burst: z.number().int().min(1).describe('maximum burst size'),
+  })
+  .meta({ id: 'RateLimitPolicy' });
 export type RateLimitPolicy = z.infer<typeof RateLimitPolicySchema>;
 
 export const ORG_KEY_PREFIX_PATTERN = /^[A-Za-z0-9]{8}$/;
@@ -35,7 +37,11 @@ export const OrgApiKeyRecordSchema = z.object({
   organizationId: z.string(),
   issuedByWorkspaceId: z.string(),
   keyPrefix: z.string().regex(ORG_KEY_PREFIX_PATTERN, 'Expected the 8-character key prefix'),
-  keyHash: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the full key, hex').meta(inferred),
+  keyHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .describe('SHA-256 of the full key, hex')
+    .meta(inferred),
   scopes: z.array(ScopeSchema),
   productIds: z.array(z.string()).describe('empty = all products'),
   status: z.enum(['active', 'revoked']),
@@ -57,12 +63,16 @@ const ProductUuidsSchema = z.array(z.uuid()).describe('product UUIDs (bare); emp
  * keys. lastUsedAt is "string, present in listings": a key never used reads its
  * createdAt (docs/api-notes.md, "Optional fields"; issue 26).
  */
-export const OrgApiKeySchema = OrgApiKeyRecordSchema.omit({ keyHash: true, revokedAt: true, revokedBy: true }).extend({
-  productIds: ProductUuidsSchema,
-  lastUsedAt: z.iso.datetime().describe('the last authenticated request with the key; a key never used reads its createdAt (the description types it string, present in listings)'),
-  revokedAt: z.iso.datetime().optional().describe('present after revocation'),
-  revokedBy: z.string().optional().describe('present after revocation'),
-}).meta({ id: 'OrgApiKey' });
+export const OrgApiKeySchema = OrgApiKeyRecordSchema.omit({ keyHash: true, revokedAt: true, revokedBy: true })
+  .extend({
+    productIds: ProductUuidsSchema,
+    lastUsedAt: z.iso
+      .datetime()
+      .describe('the last authenticated request with the key; a key never used reads its createdAt (the description types it string, present in listings)'),
+    revokedAt: z.iso.datetime().optional().describe('present after revocation'),
+    revokedBy: z.string().optional().describe('present after revocation'),
+  })
+  .meta({ id: 'OrgApiKey' });
 export type OrgApiKey = z.infer<typeof OrgApiKeySchema>;
 
 /** The creation response: the only time `key` is returned (API description, "Organization API keys"). */
@@ -77,14 +87,24 @@ export const CreatedOrgKeySchema = OrgApiKeyRecordSchema.pick({
   expiresAt: true,
   rateLimitPolicy: true,
   createdAt: true,
-}).extend({ productIds: ProductUuidsSchema, key: z.string().regex(/^org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/).describe('org_<prefix>_<secret>; shown once') }).meta({ id: 'CreatedOrgKey' });
+})
+  .extend({
+    productIds: ProductUuidsSchema,
+    key: z
+      .string()
+      .regex(/^org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/)
+      .describe('org_<prefix>_<secret>; shown once'),
+  })
+  .meta({ id: 'CreatedOrgKey' });
 export type CreatedOrgKey = z.infer<typeof CreatedOrgKeySchema>;
 
 /** The revocation response: `{id, organizationId, status, revokedAt, revokedBy}`. */
-export const RevokedOrgKeySchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  status: z.literal('revoked'),
-  revokedAt: z.iso.datetime(),
-  revokedBy: z.string().describe('id of the key that revoked it'),
-}).meta({ id: 'RevokedOrgKey' });
+export const RevokedOrgKeySchema = z
+  .object({
+    id: z.string(),
+    organizationId: z.string(),
+    status: z.literal('revoked'),
+    revokedAt: z.iso.datetime(),
+    revokedBy: z.string().describe('id of the key that revoked it'),
+  })
+  .meta({ id: 'RevokedOrgKey' });

@@ -77,7 +77,11 @@ export class OrgKeyService {
     const workspaceId = principal.workspace.id;
     const key = ORG_API_KEYS.in(this.store).get(workspaceId, keyId);
     if (!key) throw unknownRecord('Organization API key', keyId, ORG_API_KEYS, 'keyId', workspaceId);
-    if (key.organizationId !== org.id) throw notFound('Organization API key').because('NOT_FOUND', `organization key ${keyId} is a key of another organization of this workspace, not of ${org.id}`);
+    if (key.organizationId !== org.id)
+      throw notFound('Organization API key').because(
+        'NOT_FOUND',
+        `organization key ${keyId} is a key of another organization of this workspace, not of ${org.id}`,
+      );
     if (key.status === 'revoked') throw conflict('KEY_ALREADY_REVOKED', `Organization API key ${keyId} is already revoked`);
     const revoked: OrgApiKeyRecord = {
       ...key,
@@ -120,9 +124,7 @@ export class OrgKeyService {
 
   /** A key never gets a scope its issuer lacks (no privilege escalation through partner keys). */
   private checkGrant(principal: Principal, body: CreateOrgKeyBody): void {
-    const excess = body.scopes
-      .map((scope, i) => ({ scope, i }))
-      .filter(({ scope }) => !hasScope(principal.scopes, scope));
+    const excess = body.scopes.map((scope, i) => ({ scope, i })).filter(({ scope }) => !hasScope(principal.scopes, scope));
     if (excess.length > 0) {
       throw validationError(excess.map(({ scope, i }) => `body.scopes.${i}: the issuing key does not hold scope "${scope}"`));
     }

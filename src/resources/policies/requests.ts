@@ -10,7 +10,7 @@ export const PolicyQuerySchema = z.object({
     .string()
     .regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/, 'locale must be a language tag such as en, ro or pt-BR')
     .optional()
-    .describe('response locale; falls back to the language part, then to the policy\'s own locale'),
+    .describe("response locale; falls back to the language part, then to the policy's own locale"),
 });
 
 /** The response is exactly the description's policy fields: the stored translations map stays internal. */

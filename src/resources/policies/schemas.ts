@@ -30,9 +30,6 @@ export const PolicySchema = z.object({
   locale: z.string().min(2),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
-  translations: z
-    .record(z.string().min(2), PolicyTranslationSchema)
-    .describe('other locales of title and description_html, keyed by locale')
-    .meta(inferred),
+  translations: z.record(z.string().min(2), PolicyTranslationSchema).describe('other locales of title and description_html, keyed by locale').meta(inferred),
 });
 export type Policy = z.infer<typeof PolicySchema>;

@@ -15,13 +15,21 @@ export function registerProductRoutes(app: ZodApp, _ctx: SandboxContext, service
   // The list is always sent as the cached JSON text, the production path, in tests
   // too: the serializer's validateResponses never sees it, so the test helper checks
   // its bodies against the OpenAPI document instead (test/helpers/openapi-check.ts).
-  app.get('/products', {
-    schema: { querystring: ListProductsQuerySchema, response: { 200: ProductListSchema, ...errorResponses } },
-    config: { scope: 'products:read', summary: 'List products' },
-  }, async (request, reply) => sendSerialized(reply, service.listJson(request.principal, request.query)));
+  app.get(
+    '/products',
+    {
+      schema: { querystring: ListProductsQuerySchema, response: { 200: ProductListSchema, ...errorResponses } },
+      config: { scope: 'products:read', summary: 'List products' },
+    },
+    async (request, reply) => sendSerialized(reply, service.listJson(request.principal, request.query)),
+  );
 
-  app.get('/products/:id', {
-    schema: { params: ProductIdParamsSchema, response: { 200: ProductEnvelopeSchema, ...errorResponses } },
-    config: { scope: 'products:read', summary: 'Get a product (wrapped in data: inferred)', inferred: true },
-  }, async (request) => ({ data: service.get(request.principal, request.params.id) }));
+  app.get(
+    '/products/:id',
+    {
+      schema: { params: ProductIdParamsSchema, response: { 200: ProductEnvelopeSchema, ...errorResponses } },
+      config: { scope: 'products:read', summary: 'Get a product (wrapped in data: inferred)', inferred: true },
+    },
+    async (request) => ({ data: service.get(request.principal, request.params.id) }),
+  );
 }

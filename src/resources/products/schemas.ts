@@ -38,7 +38,8 @@ export const ProductSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .meta({ 'x-sandbox-inferred': true }).meta({ id: 'Product' });
+  .meta({ 'x-sandbox-inferred': true })
+  .meta({ id: 'Product' });
 export type Product = z.infer<typeof ProductSchema>;
 
 export const PRODUCT_SORT_FIELDS = ['createdAt', 'updatedAt', 'title', 'priceFrom', 'durationDays'] as const;

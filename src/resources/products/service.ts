@@ -41,7 +41,11 @@ export class ProductService {
     if (query.status) rows = rows.filter((p) => p.status === query.status);
     if (query.type) rows = rows.filter((p) => p.type === query.type);
     // id breaks ties so that pages never overlap or skip
-    sortRows(rows.sort((a, b) => (a.id < b.id ? -1 : 1)), sort, (p, f) => p[f as keyof Product]);
+    sortRows(
+      rows.sort((a, b) => (a.id < b.id ? -1 : 1)),
+      sort,
+      (p, f) => p[f as keyof Product],
+    );
     return paginate(rows, query);
   }
 
@@ -55,7 +59,8 @@ export class ProductService {
   get(principal: Principal, rawId: string): Product {
     const id = parseId(PRODUCTS, 'id', rawId);
     // the key's product list first: its reason then never tells whether the product exists
-    if (principal.productIds.length > 0 && !principal.productIds.includes(id)) throw outsideKeyProducts('Product', id, id, principal.keyPrefix, principal.productIds.length);
+    if (principal.productIds.length > 0 && !principal.productIds.includes(id))
+      throw outsideKeyProducts('Product', id, id, principal.keyPrefix, principal.productIds.length);
     const product = this.products.get(principal.workspace.id, id);
     if (!product) throw unknownRecord('Product', id, PRODUCTS, 'id', principal.workspace.id);
     return product;

@@ -11,14 +11,26 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 export const phoneDigits = (phone: string): string => phone.replace(/[\s().-]/g, '');
 // "international format with leading plus": E.164 is the sandbox's reading, so separators are
 // dropped with an INFERRED_LIMIT warning (phoneWarnings), refused under --strict (issue 39)
-const phone = z.string().trim().max(40).refine((p) => E164.test(phoneDigits(p)), 'phone must be in international format with a leading plus, e.g. +14155550123');
+const phone = z
+  .string()
+  .trim()
+  .max(40)
+  .refine((p) => E164.test(phoneDigits(p)), 'phone must be in international format with a leading plus, e.g. +14155550123');
 
 /** A phone written with separators: stored and sent to as its digits, with a warning. */
 export const phoneWarnings = (body: { phone: string }): SandboxWarning[] =>
   body.phone === phoneDigits(body.phone)
     ? []
-    : [warning('INFERRED_LIMIT', `body.phone "${body.phone}" read as ${phoneDigits(body.phone)}: the sandbox infers E.164 without separators (refused under --strict)`)];
-const email = z.email('email must be an e-mail address').max(254).transform((e) => e.toLowerCase());
+    : [
+        warning(
+          'INFERRED_LIMIT',
+          `body.phone "${body.phone}" read as ${phoneDigits(body.phone)}: the sandbox infers E.164 without separators (refused under --strict)`,
+        ),
+      ];
+const email = z
+  .email('email must be an e-mail address')
+  .max(254)
+  .transform((e) => e.toLowerCase());
 const code = z.string().regex(/^\d{6}$/, 'code must be the 6-digit code that was sent');
 
 export const SmsStartBodySchema = z.object({ phone });

@@ -14,8 +14,14 @@ export const VerificationSchema = z
     id: z.string().describe('shape ver_<uuid>'),
     channel: z.enum(['sms', 'email']),
     target: z.string().min(1).describe('E.164 phone number or e-mail address'),
-    codeHash: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the code, hex'),
-    code: z.string().regex(/^\d{6}$/).describe('sandbox only: the clear code, for the control plane'),
+    codeHash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe('SHA-256 of the code, hex'),
+    code: z
+      .string()
+      .regex(/^\d{6}$/)
+      .describe('sandbox only: the clear code, for the control plane'),
     status: z.enum(VERIFICATION_STATUSES),
     attempts: z.number().int().min(0),
     expiresAt: z.iso.datetime(),

@@ -31,7 +31,9 @@ export class VerificationService {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.byTarget = FieldIndex.on(store, VERIFICATIONS, 'channel+target', (v) => (textKey(v.channel) !== null && textKey(v.target) !== null ? `${v.channel}\u0000${v.target}` : null));
+    this.byTarget = FieldIndex.on(store, VERIFICATIONS, 'channel+target', (v) =>
+      textKey(v.channel) !== null && textKey(v.target) !== null ? `${v.channel}\u0000${v.target}` : null,
+    );
   }
 
   /**
@@ -39,7 +41,14 @@ export class VerificationService {
    * resend within 30 s of the last send goes to `tooSoon` (a warning, or a 429 under --strict). Test
    * targets answer 400 invalid_number or 422 undeliverable.
    */
-  async start(principal: Principal, channel: Channel, target: string, tooSoon: (message: string, refusal: () => ApiError) => void = (_m, refusal) => { throw refusal(); }): Promise<{ ok: true; expiresAt: string }> {
+  async start(
+    principal: Principal,
+    channel: Channel,
+    target: string,
+    tooSoon: (message: string, refusal: () => ApiError) => void = (_m, refusal) => {
+      throw refusal();
+    },
+  ): Promise<{ ok: true; expiresAt: string }> {
     const workspaceId = principal.workspace.id;
     const outcome = outcomeFor(target);
     if (outcome === 'invalid') throw fail(400, 'INVALID_NUMBER', `Invalid phone number ${target}: not a number that can receive SMS`);
@@ -50,8 +59,10 @@ export class VerificationService {
       const hint = frozenClockHint(this.clock, workspaceId, next - now);
       // the description states no resend limit: a resend within the cooldown is sent, with a
       // warning, and refused 429 only under --strict (issue 39, point 3)
-      tooSoon(`a code was sent to this ${channel === 'sms' ? 'number' : 'address'} ${Math.round((now - Date.parse(latest.createdAt)) / 1000)} s ago; the sandbox infers one send per ${RESEND_COOLDOWN_MS / 1000} s`,
-        () => resendTooSoon(Math.ceil((next - now) / 1000), target, latest.createdAt, new Date(next).toISOString(), hint));
+      tooSoon(
+        `a code was sent to this ${channel === 'sms' ? 'number' : 'address'} ${Math.round((now - Date.parse(latest.createdAt)) / 1000)} s ago; the sandbox infers one send per ${RESEND_COOLDOWN_MS / 1000} s`,
+        () => resendTooSoon(Math.ceil((next - now) / 1000), target, latest.createdAt, new Date(next).toISOString(), hint),
+      );
     }
     const day = this.clock.iso().slice(0, 10);
     const undeliverable = outcome === 'undeliverable';

@@ -44,7 +44,14 @@ export const WEBHOOK_CONTROL_ROUTES = defineRoutes({
     errors: [400],
     summary: 'Webhook deliveries and their attempts, newest first',
   },
-  delivery: { method: 'GET', path: '/deliveries/:id', params: IdParams, data: ControlDeliverySchema, errors: [404], summary: 'One webhook delivery and its attempts' },
+  delivery: {
+    method: 'GET',
+    path: '/deliveries/:id',
+    params: IdParams,
+    data: ControlDeliverySchema,
+    errors: [404],
+    summary: 'One webhook delivery and its attempts',
+  },
   replayDelivery: {
     method: 'POST',
     path: '/deliveries/:id/replay',

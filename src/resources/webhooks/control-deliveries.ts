@@ -43,7 +43,9 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
   // Read-only: `sandbox listen --print-secret` must not change a subscription (as `stripe listen --print-secret`).
   serve(app, findSubscription, async (request) => {
     const workspace = requireWorkspace(ctx, request.query.workspaceId);
-    const found = WEBHOOK_SUBSCRIPTIONS.in(ctx.store).list(workspace.id).find((s) => s.url === request.query.url);
+    const found = WEBHOOK_SUBSCRIPTIONS.in(ctx.store)
+      .list(workspace.id)
+      .find((s) => s.url === request.query.url);
     if (!found) throw notFound(`Subscription to ${request.query.url} in workspace ${workspace.id}`);
     return { subscription: subscriptionView(found), secret: found.secret };
   });
@@ -76,7 +78,9 @@ async function ensureSubscription(ctx: SandboxContext, workspaceId: string, body
   const workspace = requireWorkspace(ctx, workspaceId);
   const principal = { workspace } as Principal; // the service reads only the workspace
   const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
-  const existing = WEBHOOK_SUBSCRIPTIONS.in(ctx.store).list(workspace.id).find((s) => s.url === body.url);
+  const existing = WEBHOOK_SUBSCRIPTIONS.in(ctx.store)
+    .list(workspace.id)
+    .find((s) => s.url === body.url);
   if (!existing) {
     const { secret, ...subscription } = await service.create(principal, body);
     return { subscription, secret, created: true };

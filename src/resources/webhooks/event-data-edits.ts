@@ -7,11 +7,16 @@ import { depthProblem, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
  * An override must name a field the data has, an addition one it has not, so a
  * typo is an error that lists the fields there are rather than a silent no-op.
  */
-export function applyDataEdits(data: Record<string, unknown>, edits: { override?: Record<string, unknown> | undefined; add?: Record<string, unknown> | undefined }, type: string): Record<string, unknown> {
+export function applyDataEdits(
+  data: Record<string, unknown>,
+  edits: { override?: Record<string, unknown> | undefined; add?: Record<string, unknown> | undefined },
+  type: string,
+): Record<string, unknown> {
   const result = structuredClone(data);
   for (const [path, value] of Object.entries(edits.override ?? {})) {
     const { parent, key } = walk(result, path, false, type, '--override');
-    if (!Object.hasOwn(parent, key)) throw badRequest('CONTROL_INVALID', `--override ${path}: the ${type} data has no field "${key}"${fieldsOf(parent)}; use --add to add one`);
+    if (!Object.hasOwn(parent, key))
+      throw badRequest('CONTROL_INVALID', `--override ${path}: the ${type} data has no field "${key}"${fieldsOf(parent)}; use --add to add one`);
     parent[key] = value;
   }
   for (const [path, value] of Object.entries(edits.add ?? {})) {

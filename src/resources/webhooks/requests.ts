@@ -11,20 +11,42 @@ import { eventNameProblem, matchesNoKnownEvent } from '../../webhooks/matching.t
  */
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** Set by the sender on every delivery; a subscription cannot override them. */
-export const RESERVED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type', 'content-length', 'user-agent', 'host', 'connection', 'transfer-encoding'];
+export const RESERVED_HEADERS = [
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'content-type',
+  'content-length',
+  'user-agent',
+  'host',
+  'connection',
+  'transfer-encoding',
+];
 
-const UrlField = z.string().trim().max(2048).refine((value) => URL.canParse(value), 'url must be an absolute URL');
+const UrlField = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => URL.canParse(value), 'url must be an absolute URL');
 
 const EventsField = z
-  .array(z.string().superRefine((pattern, ctx) => {
-    const problem = eventNameProblem(pattern);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }))
+  .array(
+    z.string().superRefine((pattern, ctx) => {
+      const problem = eventNameProblem(pattern);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  )
   .min(1, 'events needs at least one event name or pattern')
   .max(50);
 
 const HeadersField = z
-  .record(z.string().regex(HEADER_NAME, 'header names must be HTTP tokens'), z.string().max(1000).regex(/^[^\r\n]*$/, 'header values cannot contain line breaks'))
+  .record(
+    z.string().regex(HEADER_NAME, 'header names must be HTTP tokens'),
+    z
+      .string()
+      .max(1000)
+      .regex(/^[^\r\n]*$/, 'header values cannot contain line breaks'),
+  )
   .refine((h) => Object.keys(h).length <= 20, 'at most 20 custom headers')
   .refine((h) => Object.keys(h).every((name) => !RESERVED_HEADERS.includes(name.toLowerCase())), `headers cannot set ${RESERVED_HEADERS.join(', ')}`);
 
@@ -63,5 +85,10 @@ export type CreateSubscriptionBody = z.infer<typeof CreateSubscriptionBodySchema
 export function eventWarnings(body: { events?: readonly string[] | undefined }): SandboxWarning[] {
   const unknown = (body.events ?? []).filter(matchesNoKnownEvent);
   if (unknown.length === 0) return [];
-  return [warning('UNKNOWN_EVENT_TYPE', `body.events ${unknown.map((e) => `"${e}"`).join(', ')} stored, but the sandbox never emits a matching event (the ones it emits: docs/webhooks.md)`)];
+  return [
+    warning(
+      'UNKNOWN_EVENT_TYPE',
+      `body.events ${unknown.map((e) => `"${e}"`).join(', ')} stored, but the sandbox never emits a matching event (the ones it emits: docs/webhooks.md)`,
+    ),
+  ];
 }

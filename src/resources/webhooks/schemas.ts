@@ -9,22 +9,22 @@ import { WELL_FORMED_EVENT } from '../../webhooks/matching.ts';
  */
 export const WEBHOOK_EVENT_PATTERN = WELL_FORMED_EVENT;
 
-export const WebhookSubscriptionSchema = z.object({
-  id: z.string().describe('shape whsub_<uuid>'),
-  workspace_id: z.string(),
-  url: z.url({ protocol: /^https?$/ }),
-  events: z
-    .array(z.string().regex(WEBHOOK_EVENT_PATTERN, 'Expected an event name or a pattern such as booking.*'))
-    .min(1),
-  active: z.boolean(),
-  max_retries: z.number().int().min(0).max(10),
-  headers: z.record(z.string().min(1), z.string()).nullable(),
-  description: z.string().nullable(),
-  created_at: z.iso.datetime(),
-  updated_at: z.iso.datetime(),
-  last_delivery_at: z.iso.datetime().nullable().describe('null until the first delivery attempt'),
-  failure_count: z.number().int().min(0),
-}).meta({ id: 'WebhookSubscription' });
+export const WebhookSubscriptionSchema = z
+  .object({
+    id: z.string().describe('shape whsub_<uuid>'),
+    workspace_id: z.string(),
+    url: z.url({ protocol: /^https?$/ }),
+    events: z.array(z.string().regex(WEBHOOK_EVENT_PATTERN, 'Expected an event name or a pattern such as booking.*')).min(1),
+    active: z.boolean(),
+    max_retries: z.number().int().min(0).max(10),
+    headers: z.record(z.string().min(1), z.string()).nullable(),
+    description: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    last_delivery_at: z.iso.datetime().nullable().describe('null until the first delivery attempt'),
+    failure_count: z.number().int().min(0),
+  })
+  .meta({ id: 'WebhookSubscription' });
 export type WebhookSubscription = z.infer<typeof WebhookSubscriptionSchema>;
 
 /**

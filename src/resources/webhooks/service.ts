@@ -53,7 +53,10 @@ export class WebhookSubscriptionService {
   /** SUBSCRIPTION_DISABLED for each of them the sandbox disabled (one, or all the workspace's), for X-Sandbox-Warning. */
   disabledWarnings(principal: Principal, rawId?: string): SandboxWarning[] {
     const records = rawId === undefined ? this.subscriptions.list(principal.workspace.id) : [this.require(principal, rawId)];
-    return records.map(disabledNotice).filter((n) => n !== null).map((n) => warning('SUBSCRIPTION_DISABLED', n));
+    return records
+      .map(disabledNotice)
+      .filter((n) => n !== null)
+      .map((n) => warning('SUBSCRIPTION_DISABLED', n));
   }
 
   async create(principal: Principal, body: CreateSubscriptionBody): Promise<WebhookSubscription & { secret: string }> {

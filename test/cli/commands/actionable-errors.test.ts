@@ -11,7 +11,9 @@ const bare = async (args: string[]) => runCliInProcess(args, { SANDBOX_URL: '' }
 
 describe('errors a person can act on', () => {
   it('ratelimit exhaust --key <unknown> says not found', async () => {
-    expect(expectOneLineFailure(await t.cli(['ratelimit', 'exhaust', '--key', 'orgkey_nope']))).toBe('sandbox: no key "orgkey_nope": give its id, its prefix or the key itself (`sandbox keys list` or `sandbox org-keys list` lists them)');
+    expect(expectOneLineFailure(await t.cli(['ratelimit', 'exhaust', '--key', 'orgkey_nope']))).toBe(
+      'sandbox: no key "orgkey_nope": give its id, its prefix or the key itself (`sandbox keys list` or `sandbox org-keys list` lists them)',
+    );
   });
 
   it('an unknown subcommand of a group is an unknown command, not "too many arguments" (a usage error: exit 2)', async () => {
@@ -34,7 +36,9 @@ describe('errors a person can act on', () => {
   });
 
   it('snapshot export to a missing directory names it', async () => {
-    expect(expectOneLineFailure(await t.cli(['snapshot', 'export', '/nonexistent-dir-15/state.json']))).toBe('sandbox: cannot write /nonexistent-dir-15/state.json: the directory /nonexistent-dir-15 does not exist');
+    expect(expectOneLineFailure(await t.cli(['snapshot', 'export', '/nonexistent-dir-15/state.json']))).toBe(
+      'sandbox: cannot write /nonexistent-dir-15/state.json: the directory /nonexistent-dir-15 does not exist',
+    );
   });
 
   it('snapshot import of a non-JSON file names the file', async () => {
@@ -43,19 +47,28 @@ describe('errors a person can act on', () => {
     await writeFile(notJson, 'hello');
     const broken = join(dir, 'broken.json');
     await writeFile(broken, '{"collections": ');
-    expect(expectOneLineFailure(await t.cli(['snapshot', 'import', notJson]))).toBe(`sandbox: ${notJson} is not valid JSON (export one with \`sandbox snapshot export\`)`);
+    expect(expectOneLineFailure(await t.cli(['snapshot', 'import', notJson]))).toBe(
+      `sandbox: ${notJson} is not valid JSON (export one with \`sandbox snapshot export\`)`,
+    );
     expect(expectOneLineFailure(await t.cli(['snapshot', 'import', broken]))).toContain(`${broken} is not valid JSON`);
   });
 
   it('scenario run against a stopped sandbox uses the standard line', async () => {
-    expect(expectOneLineFailure(await bare(['scenario', 'run', 'sandbox-rate-limit', '--url', 'http://127.0.0.1:1']))).toMatch(/^sandbox: no sandbox is running at http:\/\/127\.0\.0\.1:1 \(connection refused\)/);
+    expect(expectOneLineFailure(await bare(['scenario', 'run', 'sandbox-rate-limit', '--url', 'http://127.0.0.1:1']))).toMatch(
+      /^sandbox: no sandbox is running at http:\/\/127\.0\.0\.1:1 \(connection refused\)/,
+    );
   });
 
   it('a scenario step with a misspelt key names it and suggests the right one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tcs-scenario-'));
     const file = join(dir, 'typo.json');
-    await writeFile(file, JSON.stringify({ name: 'typo', description: 'x', steps: [{ request: { method: 'GET', path: '/v1/products' }, expcet: { status: 200 } }] }));
-    expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(`sandbox: ${file}:1:93: steps[0] "GET /v1/products": unknown key "expcet" (did you mean "expect"?)`);
+    await writeFile(
+      file,
+      JSON.stringify({ name: 'typo', description: 'x', steps: [{ request: { method: 'GET', path: '/v1/products' }, expcet: { status: 200 } }] }),
+    );
+    expect(expectOneLineFailure(await bare(['scenario', 'run', file]))).toBe(
+      `sandbox: ${file}:1:93: steps[0] "GET /v1/products": unknown key "expcet" (did you mean "expect"?)`,
+    );
   });
 
   it('a misspelt step kind names the key, suggests the kind and lists the kinds', async () => {
@@ -69,6 +82,8 @@ describe('errors a person can act on', () => {
 
   it('an empty --fixtures directory is refused', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tcs-empty-fixtures-'));
-    expect(expectOneLineFailure(await bare(['start', '--fixtures', dir, '--in-memory', '--port', '0']))).toMatch(new RegExp(`^sandbox: --fixtures ${dir} defines no workspace`));
+    expect(expectOneLineFailure(await bare(['start', '--fixtures', dir, '--in-memory', '--port', '0']))).toMatch(
+      new RegExp(`^sandbox: --fixtures ${dir} defines no workspace`),
+    );
   });
 });

@@ -17,14 +17,18 @@ const viaEnv = (args: string[]) => runCliInProcess(args, { SANDBOX_URL: t.sandbo
 const firstLine = (stderr: string) => stderr.split('\n')[0];
 
 describe('did you mean', () => {
-  it('trigger with a misspelt event type names the argument and suggests the type, without the control plane\'s field path', async () => {
+  it("trigger with a misspelt event type names the argument and suggests the type, without the control plane's field path", async () => {
     const line = expectOneLineFailure(await t.cli(['trigger', 'booking.creatd']));
     expect(line).toBe(`sandbox: unknown event type "booking.creatd" (did you mean "booking.created"?); the catalogue: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
   });
 
   it('the control plane says the same in its 400', async () => {
     const workspaceId = t.sandbox.workspaces[0]!.id;
-    const res = await fetch(`${t.sandbox.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, type: 'payment.refundd' }) });
+    const res = await fetch(`${t.sandbox.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workspaceId, type: 'payment.refundd' }),
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { details: { message: string }[] };
     expect(body.details[0]!.message).toContain('unknown event type "payment.refundd" (did you mean "payment.refunded"?)');
@@ -42,7 +46,9 @@ describe('options that belong to something else', () => {
   it('exec with options it does not know says to put -- before the command', async () => {
     const r = await bare(['exec', 'ls', '-la']);
     expect(r.code).toBe(2);
-    expect(firstLine(r.stderr)).toBe('sandbox: unknown option "-la"; the command to run goes after --, so its options stay its own: sandbox exec [options] -- <command...>');
+    expect(firstLine(r.stderr)).toBe(
+      'sandbox: unknown option "-la"; the command to run goes after --, so its options stay its own: sandbox exec [options] -- <command...>',
+    );
   });
 
   it('clock advance -5m is refused as a negative duration, with the way back, not as an unknown option', async () => {
@@ -70,12 +76,17 @@ describe('a port in use', () => {
   it('createSandbox() names its option; the CLI names its flag', async () => {
     const busy = await busyPort();
     try {
-      const error = await createSandbox({ port: busy.port }).then(() => null, (err: unknown) => err as Error);
+      const error = await createSandbox({ port: busy.port }).then(
+        () => null,
+        (err: unknown) => err as Error,
+      );
       expect(error?.message).toBe(`Port ${busy.port} on 127.0.0.1 is already in use; stop the other process or pass the \`port\` option (0 picks a free port)`);
       expect(error?.message).not.toContain('--');
       const dir = await mkdtemp(join(tmpdir(), 'tcs-busy-'));
       const r = await bare(['start', '--port', String(busy.port), '--data', join(dir, '.sandbox', 'db.json')]);
-      expect(expectOneLineFailure(r)).toBe(`sandbox: Port ${busy.port} on 127.0.0.1 is already in use; stop the other process or pass --port <n> (0 picks a free port)`);
+      expect(expectOneLineFailure(r)).toBe(
+        `sandbox: Port ${busy.port} on 127.0.0.1 is already in use; stop the other process or pass --port <n> (0 picks a free port)`,
+      );
       // point 5: the failed start wrote no database (nor its directory)
       expect(existsSync(join(dir, '.sandbox'))).toBe(false);
     } finally {

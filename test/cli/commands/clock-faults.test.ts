@@ -25,10 +25,14 @@ describe('sandbox clock', () => {
     expect(expectOneLineFailure(await t.cli(['clock', 'advance', '5 parsecs']))).toMatch(/invalid duration "5 parsecs"/);
   });
 
-  it('a duration past the control plane\'s bound is refused in the command\'s words, not as body.ms (issue 38, point 3)', async () => {
-    expect(expectOneLineFailure(await t.cli(['clock', 'advance', '4000d']))).toBe('sandbox: clock advance moves the clock 3650d (ten years) at most; "4000d" is more');
+  it("a duration past the control plane's bound is refused in the command's words, not as body.ms (issue 38, point 3)", async () => {
+    expect(expectOneLineFailure(await t.cli(['clock', 'advance', '4000d']))).toBe(
+      'sandbox: clock advance moves the clock 3650d (ten years) at most; "4000d" is more',
+    );
     const name = t.sandbox.workspaces.find((w) => w.mode === 'sandbox')!.name;
-    expect(expectOneLineFailure(await t.cli(['workspace', 'advance', name, '4000d']))).toBe('sandbox: workspace advance moves the clock 3650d (ten years) at most; "4000d" is more');
+    expect(expectOneLineFailure(await t.cli(['workspace', 'advance', name, '4000d']))).toBe(
+      'sandbox: workspace advance moves the clock 3650d (ten years) at most; "4000d" is more',
+    );
   });
 
   it('sets a manual clock backwards (issue 15)', async () => {
@@ -40,8 +44,21 @@ describe('sandbox clock', () => {
 describe('sandbox fault', () => {
   it('add answers the given status, body and header on the next N requests; list and clear manage rules', async () => {
     const added = await t.cli([
-      'fault', 'add', '--path', '/v1/products', '--status', '503', '--body', '{"error":"Down for maintenance"}',
-      '--header', 'retry-after: 7', '--times', '2', '--workspace', t.sandbox.workspaces.find((w) => w.mode === 'sandbox')!.name, '--json',
+      'fault',
+      'add',
+      '--path',
+      '/v1/products',
+      '--status',
+      '503',
+      '--body',
+      '{"error":"Down for maintenance"}',
+      '--header',
+      'retry-after: 7',
+      '--times',
+      '2',
+      '--workspace',
+      t.sandbox.workspaces.find((w) => w.mode === 'sandbox')!.name,
+      '--json',
     ]);
     expect(added.code).toBe(0);
     const rule = json(added);
@@ -70,7 +87,12 @@ describe('sandbox fault', () => {
   });
 
   it('--latency reads the duration syntax of clock advance: 250, 250ms, 2s alike (issue 38, point 3)', async () => {
-    for (const [text, ms] of [['250', 250], ['250ms', 250], ['2s', 2000], ['1.5s', 1500]] as const) {
+    for (const [text, ms] of [
+      ['250', 250],
+      ['250ms', 250],
+      ['2s', 2000],
+      ['1.5s', 1500],
+    ] as const) {
       const added = await t.cli(['fault', 'add', '--path', '/v1/products', '--latency', text, '--json']);
       expect(added.code, added.stderr).toBe(0);
       expect(json(added).latencyMs).toBe(ms);

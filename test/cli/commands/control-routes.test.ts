@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.sandbox.stop());
 
-const control = (method: string, path: string, body?: unknown) => t.request(method, `/__sandbox${path}`, { key: null, ...(body !== undefined ? { body } : {}) });
+const control = (method: string, path: string, body?: unknown) =>
+  t.request(method, `/__sandbox${path}`, { key: null, ...(body !== undefined ? { body } : {}) });
 type Rows = Record<string, { id: string }[]>;
 const exportRows = async (ws: string): Promise<Rows> => (await control('GET', `/workspaces/${ws}/export`)).json().data;
 

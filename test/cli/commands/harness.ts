@@ -13,7 +13,11 @@ export type { CliResult };
  * (test/cli/start.test.ts, exec.test.ts, bin-names.test.ts, ...).
  */
 
-export function useSandbox(): { readonly sandbox: Sandbox; cli: (args: string[]) => Promise<CliResult>; api: (method: string, path: string, key: string, body?: unknown) => Promise<Response> } {
+export function useSandbox(): {
+  readonly sandbox: Sandbox;
+  cli: (args: string[]) => Promise<CliResult>;
+  api: (method: string, path: string, key: string, body?: unknown) => Promise<Response>;
+} {
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual', storage: 'memory' });

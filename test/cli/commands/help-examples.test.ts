@@ -25,7 +25,9 @@ describe('every help ends with an example', () => {
   const all = walk(buildProgram());
 
   it('walks the whole program', () => {
-    expect(all.map((c) => c.path)).toEqual(expect.arrayContaining(['(sandbox)', 'start', 'exec', 'scenario', 'scenario list', 'scenario run', 'keys create', 'clock advance']));
+    expect(all.map((c) => c.path)).toEqual(
+      expect.arrayContaining(['(sandbox)', 'start', 'exec', 'scenario', 'scenario list', 'scenario run', 'keys create', 'clock advance']),
+    );
   });
 
   it.each(all.map((c) => [c.path, c.command] as const))('%s', (_path, command) => {

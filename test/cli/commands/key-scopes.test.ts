@@ -7,12 +7,16 @@ const t = useSandbox();
 describe('scopes of new keys', () => {
   it('keys create refuses a misspelt resource with one line that suggests the right one and lists the known ones', async () => {
     const line = expectOneLineFailure(await t.cli(['keys', 'create', '--scopes', 'product:read']));
-    expect(line).toMatch(/--scopes: scope "product:read" names no resource the API has \(did you mean "products"\?\); known resources: .*bookings.*products.*; actions: read, write/);
+    expect(line).toMatch(
+      /--scopes: scope "product:read" names no resource the API has \(did you mean "products"\?\); known resources: .*bookings.*products.*; actions: read, write/,
+    );
   });
 
   it('refuses an unknown action and a scope that is not <resource>:<action>', async () => {
     expect(expectOneLineFailure(await t.cli(['keys', 'create', '--scopes', 'products:reed']))).toMatch(/names no action the API has \(did you mean "read"\?\)/);
-    expect(expectOneLineFailure(await t.cli(['keys', 'create', '--scopes', 'products']))).toMatch(/scope "products" is not of the form <resource>:<action>.*known resources/);
+    expect(expectOneLineFailure(await t.cli(['keys', 'create', '--scopes', 'products']))).toMatch(
+      /scope "products" is not of the form <resource>:<action>.*known resources/,
+    );
   });
 
   it('org-keys create checks its scopes the same way', async () => {
@@ -27,7 +31,11 @@ describe('scopes of new keys', () => {
 
   it('the control plane refuses an unknown scope too, and lists the scopes there are', async () => {
     const workspace = ((await (await fetch(`${t.sandbox.url}/__sandbox/workspaces`)).json()) as { data: { id: string }[] }).data[0]!;
-    const res = await fetch(`${t.sandbox.url}/__sandbox/workspaces/${workspace.id}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['product:read'] }) });
+    const res = await fetch(`${t.sandbox.url}/__sandbox/workspaces/${workspace.id}/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['product:read'] }),
+    });
     expect(res.status).toBe(400);
     const scopes = ((await (await fetch(`${t.sandbox.url}/__sandbox/scopes`)).json()) as { data: { scopes: string[] } }).data;
     expect(scopes.scopes).toEqual(expect.arrayContaining(['products:read', 'bookings:write', 'analytics:read', 'webhooks:read']));

@@ -30,6 +30,8 @@ describe('sandbox listen, stopped', () => {
     const exit = await run.exit;
     expect(exit.code).toBe(0);
     const { subscription } = await new ControlClient({ url: t.sandbox.url }).findSubscription({ workspaceId: workspace.id, url: hookUrl });
-    expect(exit.stderr).toBe(`Stopped: subscription ${subscription.id} is paused, so new events are not sent to it; its 1 pending delivery was cancelled (\`sandbox events list --status cancelled\`); \`sandbox listen\` to the same URL resumes the subscription\n`);
+    expect(exit.stderr).toBe(
+      `Stopped: subscription ${subscription.id} is paused, so new events are not sent to it; its 1 pending delivery was cancelled (\`sandbox events list --status cancelled\`); \`sandbox listen\` to the same URL resumes the subscription\n`,
+    );
   });
 });

@@ -68,7 +68,17 @@ describe('sandbox listen', () => {
 
 describe('sandbox trigger --override / --add', () => {
   it('replaces and adds fields of the generated data by dotted path', async () => {
-    const r = await t.cli(['trigger', 'booking.created', '--json', '--override', 'status=cancelled', '--add', 'metadata.source=cli', '--add', 'metadata.count=3']);
+    const r = await t.cli([
+      'trigger',
+      'booking.created',
+      '--json',
+      '--override',
+      'status=cancelled',
+      '--add',
+      'metadata.source=cli',
+      '--add',
+      'metadata.count=3',
+    ]);
     expect(r.code).toBe(0);
     const { event } = json<{ event: { data: Record<string, any> } }>(r);
     expect(event.data.status).toBe('cancelled');
@@ -106,7 +116,12 @@ describe('sandbox logs filters', () => {
     const missing = (await t.api('GET', '/v1/products/prod_missing', KEYS.liveFull)).status;
     expect(missing).toBeGreaterThanOrEqual(400);
     await t.api('POST', '/v1/forms', KEYS.liveRead, { name: 'x', fields: [] });
-    const lines = async (args: string[]) => (await t.cli(['logs', '--json', ...args])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method: string; path: string; status: number });
+    const lines = async (args: string[]) =>
+      (await t.cli(['logs', '--json', ...args])).stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { method: string; path: string; status: number });
     expect((await lines(['--status', String(missing)])).map((e) => e.path)).toEqual(['/v1/products/prod_missing']);
     expect((await lines(['--method', 'post'])).every((e) => e.method === 'POST')).toBe(true);
     expect((await lines(['--status', '4xx', '--path', '/v1/products/*'])).map((e) => e.status)).toEqual([missing]);
@@ -114,7 +129,16 @@ describe('sandbox logs filters', () => {
   });
 
   it('matches paths by text or by glob', () => {
-    const entry = { requestId: 'r', method: 'GET', path: '/v1/bookings/book_1/items?x=1', status: 200, latencyMs: 1, workspaceId: null, keyPrefix: null, at: '' };
+    const entry = {
+      requestId: 'r',
+      method: 'GET',
+      path: '/v1/bookings/book_1/items?x=1',
+      status: 200,
+      latencyMs: 1,
+      workspaceId: null,
+      keyPrefix: null,
+      at: '',
+    };
     expect(requestFilter({ path: 'bookings' })(entry)).toBe(true);
     expect(requestFilter({ path: '/v1/bookings/*' })(entry)).toBe(false);
     expect(requestFilter({ path: '/v1/bookings/**' })(entry)).toBe(true);

@@ -25,12 +25,16 @@ describe('parseDuration (sandbox clock advance)', () => {
   });
 
   it('refuses a negative duration with the way back (issue 26)', () => {
-    expect(() => parseDuration('-5s')).toThrow('"-5s" is a negative duration, and advancing moves the clock forward only; to go back, `sandbox clock set <iso>`');
+    expect(() => parseDuration('-5s')).toThrow(
+      '"-5s" is a negative duration, and advancing moves the clock forward only; to go back, `sandbox clock set <iso>`',
+    );
   });
 });
 
 describe('start --webhook-timeout (issue 38, point 3)', () => {
-  const option = buildProgram('start').commands.find((c) => c.name() === 'start')!.options.find((o) => o.long === '--webhook-timeout')!;
+  const option = buildProgram('start')
+    .commands.find((c) => c.name() === 'start')!
+    .options.find((o) => o.long === '--webhook-timeout')!;
   it.each([
     ['2s', 2000],
     ['2500ms', 2500],
@@ -60,7 +64,16 @@ describe('SseParser (sandbox logs --follow)', () => {
 describe('requestLine', () => {
   process.env.NO_COLOR = '1';
   it('shows time, method, path, status, latency and key prefix', () => {
-    const line = requestLine({ requestId: 'r', method: 'POST', path: '/v1/bookings', status: 201, latencyMs: 12.4, workspaceId: null, keyPrefix: 'tcs_live_aurora_', at: '2026-01-15T09:00:00.000Z' });
+    const line = requestLine({
+      requestId: 'r',
+      method: 'POST',
+      path: '/v1/bookings',
+      status: 201,
+      latencyMs: 12.4,
+      workspaceId: null,
+      keyPrefix: 'tcs_live_aurora_',
+      at: '2026-01-15T09:00:00.000Z',
+    });
     expect(line).toBe('2026-01-15T09:00:00.000Z  POST    /v1/bookings  201  12ms  tcs_live_aurora_');
   });
 });

@@ -39,13 +39,15 @@ describe('sandbox ratelimit exhaust --window', () => {
 });
 
 describe('sandbox fault add on a workspace whose limits are enforced', () => {
-  it('says in one line that the tier\'s 429s will mix in, and how to keep them out', async () => {
+  it("says in one line that the tier's 429s will mix in, and how to keep them out", async () => {
     const r = await t.cli(['fault', 'add', '--path', '/v1/products', '--status', '503', '--workspace', sandboxWorkspace().name, '--json']);
     expect(r.code).toBe(0);
     expect(json(r)).toMatchObject({ status: 503 });
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^note: rate limits are enforced \(.+: sandbox tier, 100\/min, burst 5\), so their 429s will mix with this rule's answers; to keep them out, start the sandbox with --no-rate-limits .*`sandbox ratelimit mode live --workspace ".+"`/);
+    expect(lines[0]).toMatch(
+      /^note: rate limits are enforced \(.+: sandbox tier, 100\/min, burst 5\), so their 429s will mix with this rule's answers; to keep them out, start the sandbox with --no-rate-limits .*`sandbox ratelimit mode live --workspace ".+"`/,
+    );
     await t.cli(['fault', 'clear']);
   });
 

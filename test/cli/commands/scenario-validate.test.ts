@@ -61,7 +61,11 @@ describe('sandbox scenario validate', () => {
     expect(r.code).toBe(1);
     const [variable, name, unknown, receiver, ...rest] = lines(r.stderr);
     expect(rest).toEqual([]);
-    expect(variable).toMatch(new RegExp(`^sandbox: ${file}:5:53: steps\\[0\\] "GET /v1/bookings/\\{\\{subId\\}\\}": request\\.path: no step before this one defines \\{\\{subId\\}\\}`));
+    expect(variable).toMatch(
+      new RegExp(
+        `^sandbox: ${file}:5:53: steps\\[0\\] "GET /v1/bookings/\\{\\{subId\\}\\}": request\\.path: no step before this one defines \\{\\{subId\\}\\}`,
+      ),
+    );
     expect(name).toMatch(/^.*:6:\d+: steps\[1\] "control: exhaustRateLimit": workspaceId: "Aurora Tours" is the name of workspace wksp_\S+: give its id/);
     expect(unknown).toMatch(/^.*:7:\d+: steps\[2\] "control: addFault": fault\.workspaceId: no workspace has the id "wksp_nope"; the workspaces: wksp_/);
     expect(receiver).toMatch(/^.*:8:\d+: steps\[3\] "wait for booking\.created": waitForDelivery\.receiver: no receiver step before this one starts "hook"/);
@@ -77,7 +81,9 @@ describe('sandbox scenario validate', () => {
     const r = await runCliInProcess(['scenario', 'validate', good, bad, alsoBad]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`ok  ${good}  good, 2 steps`);
-    expect(lines(r.stderr)).toEqual([`sandbox: ${bad}:5:6: steps[0] "step": unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`]);
+    expect(lines(r.stderr)).toEqual([
+      `sandbox: ${bad}:5:6: steps[0] "step": unknown key "reqest" (did you mean "request"?); a step has one of: request, control, receiver, waitForDelivery, repeat`,
+    ]);
     expect(r.stdout + r.stderr).not.toContain(alsoBad);
   });
 });

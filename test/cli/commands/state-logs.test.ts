@@ -9,7 +9,8 @@ import { KEYS } from '../../helpers/sandbox.ts';
 import { expectOneLineFailure, json, useSandbox } from './harness.ts';
 
 const t = useSandbox();
-const createForm = async (name: string): Promise<string> => ((await (await t.api('POST', '/v1/forms', KEYS.liveFull, { name, fields: [] })).json()) as { id: string }).id;
+const createForm = async (name: string): Promise<string> =>
+  ((await (await t.api('POST', '/v1/forms', KEYS.liveFull, { name, fields: [] })).json()) as { id: string }).id;
 const formStatus = async (id: string) => (await t.api('GET', `/v1/forms/${id}`, KEYS.liveFull)).status;
 
 describe('sandbox snapshot and reset', () => {
@@ -53,7 +54,10 @@ describe('sandbox logs and otp', () => {
   it('logs --json prints one request per line, oldest first', async () => {
     await t.api('GET', '/v1/products?limit=1', KEYS.liveFull);
     await t.api('GET', '/v1/products?limit=2', KEYS.liveFull);
-    const lines = (await t.cli(['logs', '--limit', '2', '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await t.cli(['logs', '--limit', '2', '--json'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.path)).toEqual(['/v1/products?limit=1', '/v1/products?limit=2']);
     expect(lines[0]).toMatchObject({ method: 'GET', status: 200, keyPrefix: KEYS.liveFull.slice(0, 17) }); // fixture prefixes grow until they tell a workspace's keys apart (issue 15)
   });

@@ -72,7 +72,7 @@ describe('GET /v1/analytics/comms/delivery-events (Analytics)', () => {
     expect(res.headers['x-sandbox-warning']).toBe('INFERRED_LIMIT: the range is 732 days, the sandbox infers at most 366 per request');
   });
 
-  it('another workspace\'s id, known or not, -> 403 and never its data', async () => {
+  it("another workspace's id, known or not, -> 403 and never its data", async () => {
     const q = { from: '2026-01-01', to: '2026-01-15' };
     expect((await get({ ...q, workspaceId: t.sandboxWorkspaceId })).json()).toEqual({ error: 'Forbidden' });
     expect((await get({ ...q, workspaceId: '00000000-0000-4000-8000-000000000000' })).statusCode).toBe(403);
@@ -97,7 +97,7 @@ describe('GET /v1/analytics/comms/delivery-events (Analytics)', () => {
     expect((await t.request('GET', url({ ...q, workspaceId: t.liveWorkspaceId }), { key: INTERNAL })).statusCode).toBe(400);
   });
 
-  it('counts the sandbox\'s own sends: a verification SMS adds sent and delivered for today', async () => {
+  it("counts the sandbox's own sends: a verification SMS adds sent and delivered for today", async () => {
     const q = { from: '2026-01-15', to: '2026-01-15', workspaceId: t.liveWorkspaceId };
     const count = (rows: Row[], channel: string, event: string) => rows.find((r) => r.channel === channel && r.event === event)?.cnt ?? 0;
     const before = (await get(q)).json() as Row[];

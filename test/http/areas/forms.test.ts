@@ -7,7 +7,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.sandbox.stop());
 
-const FORM_FIELDS = ['created_at', 'created_by', 'description', 'fields', 'id', 'name', 'notification_emails', 'settings', 'slug', 'status', 'title', 'updated_at'];
+const FORM_FIELDS = [
+  'created_at',
+  'created_by',
+  'description',
+  'fields',
+  'id',
+  'name',
+  'notification_emails',
+  'settings',
+  'slug',
+  'status',
+  'title',
+  'updated_at',
+];
 const field = (over: Record<string, unknown> = {}) => ({ id: 'name', type: 'text', label: 'Your name', required: true, ...over });
 const create = (body: unknown, key?: string) => t.request('POST', '/v1/forms', { body, ...(key ? { key } : {}) });
 
@@ -45,8 +58,14 @@ describe('POST /v1/forms (Forms)', () => {
       field({ id: 'pax', type: 'number', label: 'Travellers' }),
     ];
     const body = {
-      name: 'Full', slug: 'full-form', title: 'Tell us about your trip', description: 'All types', status: 'published', fields,
-      settings: { success_message: 'Thanks!', redirect_url: 'https://example.com/thanks' }, notification_emails: ['sales@example.com'],
+      name: 'Full',
+      slug: 'full-form',
+      title: 'Tell us about your trip',
+      description: 'All types',
+      status: 'published',
+      fields,
+      settings: { success_message: 'Thanks!', redirect_url: 'https://example.com/thanks' },
+      notification_emails: ['sales@example.com'],
     };
     const res = await create(body);
     expect(res.statusCode).toBe(201);

@@ -53,7 +53,7 @@ describe('POST /v1/gallery/folders (Gallery)', () => {
     expect((await folder(t, { name: 'Destinations' }, KEYS.sandboxFull)).statusCode).toBe(409);
   });
 
-  it('an unknown parentFolderId -> 404; another workspace\'s folder -> 404; not a uuid -> 400', async () => {
+  it("an unknown parentFolderId -> 404; another workspace's folder -> 404; not a uuid -> 400", async () => {
     const { t } = await open();
     const res = await folder(t, { name: 'x', parentFolderId: '00000000-0000-4000-8000-000000000000' });
     expect(res.statusCode).toBe(404);
@@ -116,7 +116,7 @@ describe('DELETE /v1/gallery/files/:id (States: Gallery file; Events)', () => {
     expect(events.filter((e) => e.type === 'gallery.file.deleted')).toHaveLength(1);
   });
 
-  it('unknown -> 404; wrong prefix -> 400; another workspace\'s file -> 404; scopes and keys are checked', async () => {
+  it("unknown -> 404; wrong prefix -> 400; another workspace's file -> 404; scopes and keys are checked", async () => {
     const { t } = await open();
     const missing = await t.request('DELETE', '/v1/gallery/files/gal_file_00000000-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);
@@ -159,6 +159,11 @@ describe('DELETE /v1/gallery/files/:id (States: Gallery file; Events)', () => {
     expect(getFile(second.t, b!.id)?.status).toBe('deleting'); // adopted at start: due 30 s later
     await second.t.sandbox.clock.advance(20_000);
     expect(getFile(second.t, b!.id)).toBeUndefined();
-    expect(second.events.filter((e) => e.type === 'gallery.file.deleted').map((e) => e.data.id).sort()).toEqual([a!.id, b!.id].sort());
+    expect(
+      second.events
+        .filter((e) => e.type === 'gallery.file.deleted')
+        .map((e) => e.data.id)
+        .sort(),
+    ).toEqual([a!.id, b!.id].sort());
   });
 });

@@ -29,7 +29,12 @@ describe('an organization key acts in the issuing workspace, limited to its scop
     expect(partner.productIds).toEqual([a!.id.replace(/^prod_/, ''), b!.id.replace(/^prod_/, '')]); // answered bare, as typed (uuid)
     const list = await t.request('GET', '/v1/products?limit=100', { key: partner.key });
     expect(list.statusCode).toBe(200);
-    expect(list.json().data.map((p: { id: string }) => p.id).sort()).toEqual([a!.id, b!.id].sort());
+    expect(
+      list
+        .json()
+        .data.map((p: { id: string }) => p.id)
+        .sort(),
+    ).toEqual([a!.id, b!.id].sort());
     expect(list.json().pagination.total).toBe(2);
     expect((await t.request('GET', `/v1/products/${a!.id}`, { key: partner.key })).statusCode).toBe(200);
     expect((await t.request('GET', `/v1/products/${other!.id}`, { key: partner.key })).statusCode).toBe(404);

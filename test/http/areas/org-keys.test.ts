@@ -56,7 +56,7 @@ describe('POST /v1/organizations/:id/api-keys (Organization API keys)', () => {
     expect(row.keyHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('unknown organization -> 404; another workspace\'s organization -> 404; malformed id -> 400', async () => {
+  it("unknown organization -> 404; another workspace's organization -> 404; malformed id -> 400", async () => {
     expect((await t.request('POST', path('org_00000000-0000-4000-8000-000000000000'), { body: {} })).statusCode).toBe(404);
     const foreign = await orgOf(t, t.sandboxWorkspaceId);
     const res = await t.request('POST', path(foreign), { body: {} });
@@ -142,7 +142,7 @@ describe('GET /v1/organizations/:id/api-keys', () => {
     expect(await flushes(86_400_000)).toBe(0);
   });
 
-  it('lists only this organization\'s keys; unknown org -> 404', async () => {
+  it("lists only this organization's keys; unknown org -> 404", async () => {
     const keys = (await t.request('GET', path())).json().data;
     expect(keys.length).toBeGreaterThan(0);
     for (const k of keys) expect(k.organizationId).toBe(org);
@@ -164,7 +164,7 @@ describe('DELETE /v1/organizations/:id/api-keys/:keyId', () => {
     expect(listed).toMatchObject({ status: 'revoked', revokedAt: expect.any(String), revokedBy: expect.stringMatching(/^wkey_/) });
   });
 
-  it('twice -> 409; unknown key -> 404; another organization\'s key -> 404; malformed keyId -> 400', async () => {
+  it("twice -> 409; unknown key -> 404; another organization's key -> 404; malformed keyId -> 400", async () => {
     const { id } = await issueKey(t, org);
     await t.request('DELETE', `${path()}/${id}`);
     const again = await t.request('DELETE', `${path()}/${id}`);
@@ -223,7 +223,10 @@ describe('Idempotency-Key on key creation', () => {
         const retry = await second.request('POST', path(orgId), { body: { scopes: [] }, headers });
         expect(retry.statusCode).toBe(409);
         expect(retry.headers['idempotent-replayed']).toBe('true');
-        expect(retry.json()).toEqual({ code: 'KEY_NOT_REPLAYABLE', error: expect.stringContaining(`Organization API key ${id} was already created with this Idempotency-Key`) });
+        expect(retry.json()).toEqual({
+          code: 'KEY_NOT_REPLAYABLE',
+          error: expect.stringContaining(`Organization API key ${id} was already created with this Idempotency-Key`),
+        });
         expect(retry.json().error).toContain('restarted');
         expect(retry.body).not.toContain(key);
         expect((await second.request('GET', path(orgId))).json().data.filter((k: { id: string }) => k.id === id)).toHaveLength(1);

@@ -12,7 +12,19 @@ const TERMS = 'pol_d255f952-0999-4d9b-b391-31bd1029f6df';
 const PRODUCT_POLICY = 'pol_77168dac-d952-41c6-99a2-3525b96951fc';
 const PRODUCT = 'prod_49a14eb8-40c0-4c80-852e-0ebdc6613299';
 const POLICY_FIELDS = [
-  'billing_cancellation_policy_id', 'created_at', 'description_html', 'id', 'kind', 'locale', 'product_id', 'scope', 'slug', 'status', 'title', 'updated_at', 'workspace_id',
+  'billing_cancellation_policy_id',
+  'created_at',
+  'description_html',
+  'id',
+  'kind',
+  'locale',
+  'product_id',
+  'scope',
+  'slug',
+  'status',
+  'title',
+  'updated_at',
+  'workspace_id',
 ];
 
 describe('GET /v1/policies/:id (Policies)', () => {
@@ -21,7 +33,15 @@ describe('GET /v1/policies/:id (Policies)', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(POLICY_FIELDS);
-    expect(body).toMatchObject({ id: TERMS, workspace_id: t.liveWorkspaceId, kind: 'terms', scope: 'generic', status: 'active', locale: 'en', title: 'Terms and Conditions' });
+    expect(body).toMatchObject({
+      id: TERMS,
+      workspace_id: t.liveWorkspaceId,
+      kind: 'terms',
+      scope: 'generic',
+      status: 'active',
+      locale: 'en',
+      title: 'Terms and Conditions',
+    });
   });
 
   it('?locale=ro answers the translation; ro-RO falls back to ro; an unknown locale gets the original', async () => {
@@ -41,7 +61,7 @@ describe('GET /v1/policies/:id (Policies)', () => {
     expect(res.json().code).toBe('VALIDATION_400');
   });
 
-  it('unknown -> 404 {error}; wrong prefix -> 400; another workspace\'s -> 404', async () => {
+  it("unknown -> 404 {error}; wrong prefix -> 400; another workspace's -> 404", async () => {
     const missing = await t.request('GET', '/v1/policies/pol_00000000-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'Policy not found' });
@@ -75,7 +95,7 @@ describe('DELETE /v1/policies/:id', () => {
     expect((await t.request('DELETE', `/v1/policies/${id}`)).json()).toEqual({ error: 'Policy not found' });
   });
 
-  it('403 without policies:write; 401 without a key; 400 for a malformed id; another workspace\'s -> 404', async () => {
+  it("403 without policies:write; 401 without a key; 400 for a malformed id; another workspace's -> 404", async () => {
     expect((await t.request('DELETE', `/v1/policies/${TERMS}`, { key: KEYS.liveRead })).statusCode).toBe(403);
     expect((await t.request('DELETE', `/v1/policies/${TERMS}`, { key: null })).statusCode).toBe(401);
     expect((await t.request('DELETE', '/v1/policies/nope')).statusCode).toBe(400);

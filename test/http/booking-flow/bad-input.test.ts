@@ -28,8 +28,14 @@ describe('POST /v1/departures/:id/price rejects bad requests', () => {
     [{ adults: 0 }, /^Invalid adults: every booking needs at least one adult$/],
     [{ adults: 1, infants: 2 }, /^Invalid infants: .*cannot outnumber adults$/],
     [{ adults: 1, roomCategory: 'double' }, /^This product includes no accommodation/],
-    [{ adults: 1, addons: [{ extensionId: 'ext_00000000-0000-4000-8000-000000000000', quantity: 1 }] }, /^Invalid addons\[0\]\.extensionId: extension ext_0.* is not offered on product prod_/],
-    [{ adults: 1, addons: [{ extensionId: 'dept_00000000-0000-4000-8000-000000000000', quantity: 1 }] }, /^Invalid addons\[0\]\.extensionId: expected an id of the form ext_<uuid>$/],
+    [
+      { adults: 1, addons: [{ extensionId: 'ext_00000000-0000-4000-8000-000000000000', quantity: 1 }] },
+      /^Invalid addons\[0\]\.extensionId: extension ext_0.* is not offered on product prod_/,
+    ],
+    [
+      { adults: 1, addons: [{ extensionId: 'dept_00000000-0000-4000-8000-000000000000', quantity: 1 }] },
+      /^Invalid addons\[0\]\.extensionId: expected an id of the form ext_<uuid>$/,
+    ],
   ])('day tour: %j -> 400', async (body, error) => expectError(price(day.departure.id, body), 400, error));
 
   it.each([
@@ -42,16 +48,36 @@ describe('POST /v1/departures/:id/price rejects bad requests', () => {
 
   it('an add-on beyond its maximum, or listed twice, is a 400', async () => {
     const ext = multi.extensions.find((e) => e.pricingUnit === 'per_person')!;
-    await expectError(price(multi.departure.id, { adults: 2, addons: [{ extensionId: ext.id, quantity: 3 }] }), 400, /^Invalid addons\[0\]\.quantity: at most 2 /);
-    await expectError(price(multi.departure.id, { adults: 2, addons: [{ extensionId: ext.id, quantity: 1 }, { extensionId: ext.id, quantity: 1 }] }), 400, /listed twice/);
-    await expectError(price(multi.departure.id, { adults: 2, addonQuantity: 3, addons: [{ extensionId: ext.id, quantity: 2 }] }), 400, /^addonQuantity \(3\) must equal the sum of addons\[\]\.quantity \(2\)$/);
+    await expectError(
+      price(multi.departure.id, { adults: 2, addons: [{ extensionId: ext.id, quantity: 3 }] }),
+      400,
+      /^Invalid addons\[0\]\.quantity: at most 2 /,
+    );
+    await expectError(
+      price(multi.departure.id, {
+        adults: 2,
+        addons: [
+          { extensionId: ext.id, quantity: 1 },
+          { extensionId: ext.id, quantity: 1 },
+        ],
+      }),
+      400,
+      /listed twice/,
+    );
+    await expectError(
+      price(multi.departure.id, { adults: 2, addonQuantity: 3, addons: [{ extensionId: ext.id, quantity: 2 }] }),
+      400,
+      /^addonQuantity \(3\) must equal the sum of addons\[\]\.quantity \(2\)$/,
+    );
   });
 
   it('a product without child or infant prices takes no children or infants', async () => {
     const ws = t.liveWorkspaceId;
     const options = t.sandbox.store.list<PricingOption>('pricingOptions', ws);
-    const without = (code: string) => t.sandbox.store.list<{ id: string; productId: string; status: string; seatsLeft: number }>('departures', ws)
-      .find((d) => d.status === 'scheduled' && d.seatsLeft > 2 && !options.some((o) => o.productId === d.productId && o.code === code))!;
+    const without = (code: string) =>
+      t.sandbox.store
+        .list<{ id: string; productId: string; status: string; seatsLeft: number }>('departures', ws)
+        .find((d) => d.status === 'scheduled' && d.seatsLeft > 2 && !options.some((o) => o.productId === d.productId && o.code === code))!;
     await expectError(price(without('child').id, { adults: 1, children: 1 }), 400, /^Invalid children: this product takes no children \(no child price\)$/);
     await expectError(price(without('infant').id, { adults: 1, infants: 1 }), 400, /^Invalid infants: this product takes no infants \(no infant price\)$/);
   });
@@ -82,8 +108,16 @@ describe('POST /v1/bookings rejects bad input', () => {
     expect(missing.json().details[0].message).toMatch(/body\.adults/);
     expect((await book(t, { adults: 1 })).json().data).toMatchObject({ departureId: null, adults: 1 }); // no departure: docs/bookings.md
     await expectError(book(t, { ...base(), currency: 'USD' }), 400, /^Invalid currency: departure dept_.* is sold in EUR, not USD$/);
-    await expectError(book(t, { ...base(), customerId: 'ppl_00000000-0000-4000-8000-000000000000' }), 404, /^Person ppl_00000000-0000-4000-8000-000000000000 not found$/);
-    await expectError(book(t, { ...base(), customerId: 'book_00000000-0000-4000-8000-000000000000' }), 400, /^Invalid customerId: expected an id of the form ppl_<uuid>$/);
+    await expectError(
+      book(t, { ...base(), customerId: 'ppl_00000000-0000-4000-8000-000000000000' }),
+      404,
+      /^Person ppl_00000000-0000-4000-8000-000000000000 not found$/,
+    );
+    await expectError(
+      book(t, { ...base(), customerId: 'book_00000000-0000-4000-8000-000000000000' }),
+      400,
+      /^Invalid customerId: expected an id of the form ppl_<uuid>$/,
+    );
     expect((await book(t, { ...base(), code: 'MY-REF-1' })).statusCode).toBe(201);
     await expectError(book(t, { ...base(), code: 'my-ref-1' }), 409, /^A booking with code my-ref-1 already exists$/);
     await expectError(book(t, { ...base(), status: 'archived' }), 400, /Validation failed/);
@@ -93,7 +127,16 @@ describe('POST /v1/bookings rejects bad input', () => {
     const plain = (await book(t, base())).json().data;
     expect(plain.status).toBe('pending');
     expect(plain.attributes).toEqual({ pricingSnapshot: expect.objectContaining({ total: plain.totals.total }) });
-    const mine = { currency: 'EUR', lines: [{ code: 'adult', description: 'Agreed price', quantity: 1, unitAmount: 100, amount: 100 }], subtotal: 100, taxes: 0, discounts: 0, total: 100, couponCode: null, quotedAt: '2026-01-01T00:00:00.000Z' };
+    const mine = {
+      currency: 'EUR',
+      lines: [{ code: 'adult', description: 'Agreed price', quantity: 1, unitAmount: 100, amount: 100 }],
+      subtotal: 100,
+      taxes: 0,
+      discounts: 0,
+      total: 100,
+      couponCode: null,
+      quotedAt: '2026-01-01T00:00:00.000Z',
+    };
     const replaced = (await book(t, { ...base(), status: 'confirmed', attributes: { pricingSnapshot: mine, channelRef: 7 } })).json().data;
     expect(replaced.status).toBe('confirmed');
     expect(replaced.attributes).toEqual({ pricingSnapshot: mine, channelRef: 7 });
@@ -119,13 +162,17 @@ describe('passengers and items reject bad input', () => {
   const passengers = (id: string, body: unknown) => t.request('POST', `/v1/bookings/${id}/passengers`, { body });
   const items = (id: string, body: unknown) => t.request('POST', `/v1/bookings/${id}/items`, { body });
 
-  it('unknown person 404 naming it; another workspace\'s person 404; wrong prefix 400; listed twice 400', async () => {
+  it("unknown person 404 naming it; another workspace's person 404; wrong prefix 400; listed twice 400", async () => {
     const { id } = await newBooking(2);
     const ghost = 'ppl_00000000-0000-4000-8000-000000000001';
     await expectError(passengers(id, { passengers: [{ personId: ghost, role: 'lead' }] }), 404, new RegExp(`^Person ${ghost} not found$`));
     const foreign = t.sandbox.store.list<{ id: string }>('people', t.sandboxWorkspaceId)[0]!.id;
     await expectError(passengers(id, { passengers: [{ personId: foreign }] }), 404, new RegExp(`^Person ${foreign} not found$`));
-    await expectError(passengers(id, { passengers: [{ personId: 'psg_00000000-0000-4000-8000-000000000001' }] }), 400, /^Invalid passengers\[0\]\.personId: expected an id of the form ppl_<uuid>$/);
+    await expectError(
+      passengers(id, { passengers: [{ personId: 'psg_00000000-0000-4000-8000-000000000001' }] }),
+      400,
+      /^Invalid passengers\[0\]\.personId: expected an id of the form ppl_<uuid>$/,
+    );
     const p = await createPerson(t);
     await expectError(passengers(id, { passengers: [{ personId: p.id }, { personId: p.id }] }), 400, /listed twice/);
     const none = await passengers(id, { passengers: [] }); // no minimum in the description (issue 39)
@@ -154,7 +201,11 @@ describe('passengers and items reject bad input', () => {
     const p = await createPerson(t);
     await expectError(passengers(id, { passengers: [{ personId: p.id }] }), 409, new RegExp(`^Cannot change passengers: booking ${id} is cancelled$`));
     await expectError(items(id, { items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }] }), 409, /^Cannot add items: booking .* is cancelled$/);
-    await expectError(items('book_00000000-0000-4000-8000-000000000000', { items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }] }), 404, /^Booking not found$/);
+    await expectError(
+      items('book_00000000-0000-4000-8000-000000000000', { items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }] }),
+      404,
+      /^Booking not found$/,
+    );
   });
 
   it('a completed booking takes no passengers or items either (409), and keeps its status (issue 28)', async () => {
@@ -166,7 +217,10 @@ describe('passengers and items reject bad input', () => {
     const p = await createPerson(t);
     await expectError(passengers(id, { passengers: [{ personId: p.id }] }), 409, new RegExp(`^Cannot change passengers: booking ${id} is completed$`));
     await expectError(items(id, { items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }] }), 409, /^Cannot add items: booking .* is completed$/);
-    expect((await t.request('GET', `/v1/bookings/${id}`)).json().data).toMatchObject({ status: 'completed', passengers: [expect.objectContaining({ role: 'lead' })] });
+    expect((await t.request('GET', `/v1/bookings/${id}`)).json().data).toMatchObject({
+      status: 'completed',
+      passengers: [expect.objectContaining({ role: 'lead' })],
+    });
   });
 
   it('items: more seats than left 409 (nothing changes), foreign extension 400, another departure 400, unknown kind 400', async () => {
@@ -174,11 +228,19 @@ describe('passengers and items reject bad input', () => {
     const { id } = await newBooking(1, few.departure.id);
     await setSeats(t, departureNow(t, few.departure.id), 1);
     const before = (await t.request('GET', `/v1/bookings/${id}`)).json().data;
-    await expectError(items(id, { items: [{ kind: 'departure', passengerType: 'adult', quantity: 2 }] }), 409, /^Not enough seats on departure .*: 2 requested, 1 left$/);
+    await expectError(
+      items(id, { items: [{ kind: 'departure', passengerType: 'adult', quantity: 2 }] }),
+      409,
+      /^Not enough seats on departure .*: 2 requested, 1 left$/,
+    );
     expect((await t.request('GET', `/v1/bookings/${id}`)).json().data).toEqual(before);
     expect(departureNow(t, few.departure.id).seatsLeft).toBe(1);
     await expectError(items(id, { items: [{ kind: 'extension', extensionId: multi.extensions[0]!.id, quantity: 1 }] }), 400, /is not offered on product/);
-    await expectError(items(id, { items: [{ kind: 'departure', departureId: multi.departure.id, passengerType: 'adult', quantity: 1 }] }), 400, /^Invalid items\[0\]\.departureId: booking .* books departure /);
+    await expectError(
+      items(id, { items: [{ kind: 'departure', departureId: multi.departure.id, passengerType: 'adult', quantity: 1 }] }),
+      400,
+      /^Invalid items\[0\]\.departureId: booking .* books departure /,
+    );
     await expectError(items(id, { items: [{ kind: 'voucher', quantity: 1 }] }), 400, /Validation failed/);
   });
 });

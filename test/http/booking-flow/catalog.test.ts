@@ -27,7 +27,12 @@ describe('GET /v1/products/:id/pricing/options and /extensions', () => {
     const { product, options, extensions } = pickDeparture(t, { rooms: true, extensions: 1 });
     const res = await t.request('GET', `/v1/products/${product.id}/pricing/options`);
     const listed = PricingOptionListSchema.parse(res.json()).data;
-    expect(listed.map((o) => o.id).sort()).toEqual(options.filter((o) => o.active).map((o) => o.id).sort());
+    expect(listed.map((o) => o.id).sort()).toEqual(
+      options
+        .filter((o) => o.active)
+        .map((o) => o.id)
+        .sort(),
+    );
     expect(listed[0]).toMatchObject({ kind: 'passenger', code: 'adult', amount: product.priceFrom, currency: 'EUR' });
     expect(listed.some((o) => o.kind === 'room' && o.code === 'single' && o.amount > 0)).toBe(true);
     const ext = ExtensionListSchema.parse((await t.request('GET', `/v1/products/${product.id}/extensions`)).json()).data;
@@ -44,10 +49,17 @@ describe('GET /v1/products/:id/pricing/options and /extensions', () => {
 describe('GET /v1/collections/:id/matches', () => {
   it('evaluates rules against the catalog: country + status, tags, price ranges', async () => {
     const iceland = await matches(collectionNamed('iceland-adventures').id);
-    const expected = products().filter((p) => p.destination.country === 'IS' && p.status === 'active').map((p) => p.id);
+    const expected = products()
+      .filter((p) => p.destination.country === 'IS' && p.status === 'active')
+      .map((p) => p.id);
     expect(iceland.sort()).toEqual(expected.sort());
     const lights = await matches(collectionNamed('northern-lights').id);
-    expect(lights.sort()).toEqual(products().filter((p) => p.tags.includes('northern-lights')).map((p) => p.id).sort());
+    expect(lights.sort()).toEqual(
+      products()
+        .filter((p) => p.tags.includes('northern-lights'))
+        .map((p) => p.id)
+        .sort(),
+    );
     const short = await matches(collectionNamed('short-breaks').id);
     expect(short.length).toBeGreaterThan(0);
     for (const id of short) expect(products().find((p) => p.id === id)!.durationDays).toBeLessThanOrEqual(3);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../../src/core/events.ts';
-import { BookingListSchema, BookingResponseSchema, PassengersResponseSchema, PatchBookingResponseSchema, type BookingView } from '../../../src/resources/bookings/requests.ts';
+import {
+  BookingListSchema,
+  BookingResponseSchema,
+  PassengersResponseSchema,
+  PatchBookingResponseSchema,
+  type BookingView,
+} from '../../../src/resources/bookings/requests.ts';
 import { QuoteSchema, type Quote } from '../../../src/resources/bookings/schemas.ts';
 import { ExtensionListSchema, PricingOptionListSchema } from '../../../src/resources/catalog/requests.ts';
 import type { Extension, PricingOption } from '../../../src/resources/catalog/schemas.ts';
@@ -44,7 +50,14 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
   let kid: Person;
   let passengerIds: string[];
   const metadata = { crm: { id: 42, tags: ['vip', null] }, 'odd key': 'ünïcode' };
-  const pricing = () => ({ adults: 2, children: 1, roomCategory: 'double', rooms: 2, addons: [{ extensionId: addon.id, quantity: 1 }], couponCode: 'summer10' });
+  const pricing = () => ({
+    adults: 2,
+    children: 1,
+    roomCategory: 'double',
+    rooms: 2,
+    addons: [{ extensionId: addon.id, quantity: 1 }],
+    couponCode: 'summer10',
+  });
 
   it('browses products, prices, add-ons, a collection and the departure', async () => {
     events = recordEvents(t);
@@ -76,10 +89,35 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
 
   it('books: 201 {data: booking} with server totals, the snapshot, metadata as sent, items, seats taken', async () => {
     const customer = await createPerson(t);
-    created = BookingResponseSchema.parse(await ok('POST', '/v1/bookings', {
-      ...pricing(), departureId: pick.departure.id, customerId: customer.id, metadata, attributes: { occasion: 'birthday' }, notes: 'internal', publicNotes: 'See you soon',
-    }, 201)).data;
-    expect(created).toMatchObject({ status: 'pending', paymentStatus: 'unpaid', fulfillmentStatus: 'unfulfilled', adults: 2, children: 1, rooms: 2, couponCode: 'SUMMER10', addonQuantity: 1, departureId: pick.departure.id, productId: pick.product.id, customerId: customer.id });
+    created = BookingResponseSchema.parse(
+      await ok(
+        'POST',
+        '/v1/bookings',
+        {
+          ...pricing(),
+          departureId: pick.departure.id,
+          customerId: customer.id,
+          metadata,
+          attributes: { occasion: 'birthday' },
+          notes: 'internal',
+          publicNotes: 'See you soon',
+        },
+        201,
+      ),
+    ).data;
+    expect(created).toMatchObject({
+      status: 'pending',
+      paymentStatus: 'unpaid',
+      fulfillmentStatus: 'unfulfilled',
+      adults: 2,
+      children: 1,
+      rooms: 2,
+      couponCode: 'SUMMER10',
+      addonQuantity: 1,
+      departureId: pick.departure.id,
+      productId: pick.product.id,
+      customerId: customer.id,
+    });
     expect(created.metadata).toEqual(metadata);
     expect(created.attributes).toMatchObject({ occasion: 'birthday' });
     expectTotals(created.totals, QuoteSchema.parse(created.attributes.pricingSnapshot), quote);
@@ -90,19 +128,37 @@ describe('browse, price, book, fill in, confirm, cancel (steps share state, in o
   it('adds passengers: personId in, person_id out; people answer bare with middleName', async () => {
     lead = await createPerson(t, { firstName: 'Grace', lastName: 'Hopper' });
     kid = await createPerson(t, { firstName: 'Kid', lastName: 'Hopper', middleName: null });
-    const pax = PassengersResponseSchema.parse(await ok('POST', `/v1/bookings/${created.id}/passengers`, {
-      passengers: [{ personId: lead.id.replace('ppl_', ''), role: 'lead', roomAllocation: 'room-1', extras: { dietary: 'vegan' } }, { personId: kid.id, role: 'guest', roomAllocation: 'room-2' }],
-    }));
-    expect(pax.passengers).toEqual([{ id: expect.stringMatching(/^psg_/), person_id: bare(lead.id), role: 'lead' }, { id: expect.stringMatching(/^psg_/), person_id: bare(kid.id), role: 'guest' }]);
+    const pax = PassengersResponseSchema.parse(
+      await ok('POST', `/v1/bookings/${created.id}/passengers`, {
+        passengers: [
+          { personId: lead.id.replace('ppl_', ''), role: 'lead', roomAllocation: 'room-1', extras: { dietary: 'vegan' } },
+          { personId: kid.id, role: 'guest', roomAllocation: 'room-2' },
+        ],
+      }),
+    );
+    expect(pax.passengers).toEqual([
+      { id: expect.stringMatching(/^psg_/), person_id: bare(lead.id), role: 'lead' },
+      { id: expect.stringMatching(/^psg_/), person_id: bare(kid.id), role: 'guest' },
+    ]);
     passengerIds = pax.passengers.map((p) => p.id);
     const person = PersonSchema.parse(await ok('GET', `/v1/people/${lead.id}`));
     expect(person).toMatchObject({ id: lead.id, firstName: 'Grace', middleName: 'Maria', lastName: 'Hopper' });
   });
 
   it('adds items (an adult seat, the add-on again) and recomputes totals, snapshot and seats', async () => {
-    grown = BookingResponseSchema.parse(await ok('POST', `/v1/bookings/${created.id}/items`, {
-      items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }, { kind: 'extension', extensionId: addon.id, quantity: 1 }],
-    }, 201)).data;
+    grown = BookingResponseSchema.parse(
+      await ok(
+        'POST',
+        `/v1/bookings/${created.id}/items`,
+        {
+          items: [
+            { kind: 'departure', passengerType: 'adult', quantity: 1 },
+            { kind: 'extension', extensionId: addon.id, quantity: 1 },
+          ],
+        },
+        201,
+      ),
+    ).data;
     expect(grown).toMatchObject({ adults: 3, children: 1, addonQuantity: 2, couponCode: 'SUMMER10' });
     const snap = QuoteSchema.parse(grown.attributes.pricingSnapshot);
     expect(snap.lines.find((l) => l.code === 'adult')!.quantity).toBe(3);

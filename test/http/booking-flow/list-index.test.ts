@@ -40,7 +40,11 @@ function naive(ws: string, query: Query): { ids: string[]; total: number } {
   if (q) rows = rows.filter((b) => searchText(b, b.customerId ? store.get<Person>('people', ws, b.customerId) : undefined).includes(q));
   const field = (query.sort ?? 'createdAt').replace(/^-/, '');
   const descending = query.dir ? query.dir === 'desc' : query.sort ? query.sort.startsWith('-') : true;
-  const sorted = sortRows(rows.sort((a, b) => (a.id < b.id ? -1 : 1)), { field, descending }, (b, f) => b[f as keyof Booking]);
+  const sorted = sortRows(
+    rows.sort((a, b) => (a.id < b.id ? -1 : 1)),
+    { field, descending },
+    (b, f) => b[f as keyof Booking],
+  );
   return { ids: sorted.map((b) => b.id), total: sorted.length };
 }
 
@@ -64,8 +68,14 @@ async function expectAllQueriesMatch(ws: string, key: string): Promise<void> {
   const sample = t.sandbox.store.list<Booking>('bookings', ws).find((b) => b.customerId !== null)!;
   const person = t.sandbox.store.get<Person>('people', ws, sample.customerId!)!;
   const queries: Query[] = [
-    {}, { status: 'cancelled' }, { status: 'confirmed', sort: 'updatedAt', dir: 'asc' }, { sort: '-updatedAt' }, { sort: 'createdAt' },
-    { q: sample.code.slice(0, 5) }, { q: person.lastName, status: 'pending' }, { q: person.email.toUpperCase(), sort: 'updatedAt' },
+    {},
+    { status: 'cancelled' },
+    { status: 'confirmed', sort: 'updatedAt', dir: 'asc' },
+    { sort: '-updatedAt' },
+    { sort: 'createdAt' },
+    { q: sample.code.slice(0, 5) },
+    { q: person.lastName, status: 'pending' },
+    { q: person.email.toUpperCase(), sort: 'updatedAt' },
   ];
   for (const query of queries) expect(await walk(key, query), JSON.stringify(query)).toEqual(naive(ws, query));
 }

@@ -42,9 +42,18 @@ describe('a booking created without a departure (steps share state, in order)', 
     expect(res.headers['x-sandbox-warning']).toBeUndefined();
     booking = BookingResponseSchema.parse(res.json()).data;
     expect(booking).toMatchObject({
-      status: 'pending', departureId: null, productId: null, items: [], passengers: [], adults: 0, children: 0, infants: 0,
+      status: 'pending',
+      departureId: null,
+      productId: null,
+      items: [],
+      passengers: [],
+      adults: 0,
+      children: 0,
+      infants: 0,
       currency: pick().departure.currency, // the workspace's currency (fixture departures are sold in it)
-      totals: { subtotal: 0, taxes: 0, discounts: 0, total: 0 }, notes: 'phone booking', metadata: { ref: 'crm-1' },
+      totals: { subtotal: 0, taxes: 0, discounts: 0, total: 0 },
+      notes: 'phone booking',
+      metadata: { ref: 'crm-1' },
     });
     expect(QuoteSchema.parse(booking.attributes.pricingSnapshot)).toMatchObject({ lines: [], total: 0 });
     expect(departureNow(t, pick().departure.id).seatsLeft).toBe(seats);
@@ -60,19 +69,34 @@ describe('a booking created without a departure (steps share state, in order)', 
   });
 
   it('refuses items that name no departure while it has none', async () => {
-    const onlyType = await t.request('POST', `/v1/bookings/${booking.id}/items`, { body: { items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }] } });
+    const onlyType = await t.request('POST', `/v1/bookings/${booking.id}/items`, {
+      body: { items: [{ kind: 'departure', passengerType: 'adult', quantity: 1 }] },
+    });
     expect(onlyType.statusCode).toBe(400);
-    expect(onlyType.json()).toMatchObject({ code: 'DEPARTURE_REQUIRED', error: expect.stringMatching(/^Missing items\[0\]\.departureId: booking book_\S+ has no departure yet/) });
+    expect(onlyType.json()).toMatchObject({
+      code: 'DEPARTURE_REQUIRED',
+      error: expect.stringMatching(/^Missing items\[0\]\.departureId: booking book_\S+ has no departure yet/),
+    });
     const addon = pickDeparture(t, { extensions: 1 }).extensions[0]!;
-    const onlyExtension = await t.request('POST', `/v1/bookings/${booking.id}/items`, { body: { items: [{ kind: 'extension', extensionId: addon.id, quantity: 1 }] } });
+    const onlyExtension = await t.request('POST', `/v1/bookings/${booking.id}/items`, {
+      body: { items: [{ kind: 'extension', extensionId: addon.id, quantity: 1 }] },
+    });
     expect(onlyExtension.statusCode).toBe(400);
     expect(onlyExtension.json().code).toBe('DEPARTURE_REQUIRED');
     const other = pickDeparture(t, { exclude: [pick().departure.id] }).departure.id;
     const two = await t.request('POST', `/v1/bookings/${booking.id}/items`, {
-      body: { items: [{ kind: 'departure', departureId: pick().departure.id, passengerType: 'adult', quantity: 1 }, { kind: 'departure', departureId: other, passengerType: 'adult', quantity: 1 }] },
+      body: {
+        items: [
+          { kind: 'departure', departureId: pick().departure.id, passengerType: 'adult', quantity: 1 },
+          { kind: 'departure', departureId: other, passengerType: 'adult', quantity: 1 },
+        ],
+      },
     });
     expect(two.statusCode).toBe(400);
-    expect(two.json()).toMatchObject({ code: 'ITEM_DEPARTURE_MISMATCH', error: `Invalid items[1].departureId: the first departure item names ${pick().departure.id}` });
+    expect(two.json()).toMatchObject({
+      code: 'ITEM_DEPARTURE_MISMATCH',
+      error: `Invalid items[1].departureId: the first departure item names ${pick().departure.id}`,
+    });
     expect((await ok('GET', `/v1/bookings/${booking.id}`, undefined)).data).toMatchObject({ departureId: null, items: [], totals: { total: 0 } });
   });
 
@@ -80,7 +104,12 @@ describe('a booking created without a departure (steps share state, in order)', 
     const { departure, product } = pick();
     const seats = departureNow(t, departure.id).seatsLeft;
     const quote = QuoteSchema.parse((await ok('POST', `/v1/departures/${departure.id}/price`, { adults: 2 })).data);
-    const body = await ok('POST', `/v1/bookings/${booking.id}/items`, { items: [{ kind: 'departure', departureId: departure.id, passengerType: 'adult', quantity: 2 }] }, 201);
+    const body = await ok(
+      'POST',
+      `/v1/bookings/${booking.id}/items`,
+      { items: [{ kind: 'departure', departureId: departure.id, passengerType: 'adult', quantity: 2 }] },
+      201,
+    );
     booking = BookingResponseSchema.parse(body).data;
     expect(booking).toMatchObject({ status: 'pending', departureId: departure.id, productId: product.id, adults: 2, currency: quote.currency });
     expect(booking.totals).toEqual({ subtotal: quote.subtotal, taxes: quote.taxes, discounts: quote.discounts, total: quote.total });
@@ -123,7 +152,12 @@ describe('a booking created without a departure, other cases', () => {
     const created = await book(t, { adults: 2 });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().data).toMatchObject({ adults: 2, departureId: null, totals: { total: 0 } });
-    const priced = await ok('POST', `/v1/bookings/${created.json().data.id}/items`, { items: [{ kind: 'departure', departureId: departure.id, passengerType: 'adult', quantity: 1 }] }, 201);
+    const priced = await ok(
+      'POST',
+      `/v1/bookings/${created.json().data.id}/items`,
+      { items: [{ kind: 'departure', departureId: departure.id, passengerType: 'adult', quantity: 1 }] },
+      201,
+    );
     expect(priced.data).toMatchObject({ adults: 3, departureId: departure.id });
     expect(departureNow(t, departure.id).seatsLeft).toBe(seats - 3);
   });
@@ -136,7 +170,9 @@ describe('a booking created without a departure, other cases', () => {
     const other = departure.currency === 'USD' ? 'EUR' : 'USD';
     const created = await book(t, { currency: other });
     expect(created.json().data.currency).toBe(other);
-    const res = await t.request('POST', `/v1/bookings/${created.json().data.id}/items`, { body: { items: [{ kind: 'departure', departureId: departure.id, passengerType: 'adult', quantity: 1 }] } });
+    const res = await t.request('POST', `/v1/bookings/${created.json().data.id}/items`, {
+      body: { items: [{ kind: 'departure', departureId: departure.id, passengerType: 'adult', quantity: 1 }] },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'CURRENCY_MISMATCH' });
   });
@@ -145,7 +181,10 @@ describe('a booking created without a departure, other cases', () => {
     const limited = await orgKey(t, { scopes: ['bookings:read', 'bookings:write'], productIds: [pickDeparture(t).product.id] });
     const res = await book(t, { adults: 1 }, limited);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'DEPARTURE_REQUIRED', error: expect.stringMatching(/^Missing departureId: key \S+ is limited to 1 product\(s\)/) });
+    expect(res.json()).toMatchObject({
+      code: 'DEPARTURE_REQUIRED',
+      error: expect.stringMatching(/^Missing departureId: key \S+ is limited to 1 product\(s\)/),
+    });
     const unlimited = await orgKey(t, { scopes: ['bookings:read', 'bookings:write'] });
     const made = await book(t, {}, unlimited);
     expect(made.statusCode, made.body).toBe(201);

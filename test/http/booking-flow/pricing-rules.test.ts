@@ -67,8 +67,10 @@ describe('POST /v1/departures/:id/price: coupons and rooms', () => {
     return res.json().data as Quote;
   };
   const coupon = (code: string) => t.sandbox.store.list<Coupon>('coupons', t.liveWorkspaceId).find((c) => c.code === code)!;
-  const bookable = (match: (d: Departure) => boolean) => t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId)
-    .find((d) => d.status === 'scheduled' && d.seatsLeft > 2 && d.startDate > '2026-02-01' && match(d));
+  const bookable = (match: (d: Departure) => boolean) =>
+    t.sandbox.store
+      .list<Departure>('departures', t.liveWorkspaceId)
+      .find((d) => d.status === 'scheduled' && d.seatsLeft > 2 && d.startDate > '2026-02-01' && match(d));
 
   it('a code matches in any case and around spaces; the quote names the coupon', async () => {
     const { departure } = pickDeparture(t, { rooms: false });
@@ -89,7 +91,8 @@ describe('POST /v1/departures/:id/price: coupons and rooms', () => {
     // every fixture departure is in the coupon's currency: one is switched for this test (arrangement only)
     const original = bookable((d) => d.currency === welcome.currency)!;
     const other = { ...original, currency: welcome.currency === 'USD' ? 'GBP' : 'USD' };
-    const put = (row: Departure) => t.sandbox.store.commit([{ type: 'put', collection: 'departures', workspaceId: t.liveWorkspaceId, row: row as unknown as Row }]);
+    const put = (row: Departure) =>
+      t.sandbox.store.commit([{ type: 'put', collection: 'departures', workspaceId: t.liveWorkspaceId, row: row as unknown as Row }]);
     await put(other);
     try {
       const res = await price(other.id, { adults: 1, couponCode: 'WELCOME50' });
@@ -130,7 +133,11 @@ describe('POST /v1/departures/:id/price: coupons and rooms', () => {
   it('a day tour takes rooms: 0 as no rooms asked', async () => {
     const { departure } = pickDeparture(t, { rooms: false });
     expect((await price(departure.id, { adults: 1, rooms: 0 })).statusCode).toBe(200);
-    for (const body of [{ adults: 1, rooms: 1 }, { adults: 1, occupancyPerRoom: 1 }, { adults: 1, roomsRequested: 1 }]) {
+    for (const body of [
+      { adults: 1, rooms: 1 },
+      { adults: 1, occupancyPerRoom: 1 },
+      { adults: 1, roomsRequested: 1 },
+    ]) {
       const res = await price(departure.id, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().code).toBe('NO_ACCOMMODATION');
@@ -140,9 +147,11 @@ describe('POST /v1/departures/:id/price: coupons and rooms', () => {
   it('a coupon expires after its validUntil, not at it', async () => {
     const summer = coupon('SUMMER10');
     const { product } = pickDeparture(t, { rooms: false });
-    const departure = t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId)
-      .find((d) => d.productId === product.id && d.status === 'scheduled' && d.seatsLeft > 1 && d.startDate > '2026-06-01')
-      ?? t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId).find((d) => d.status === 'scheduled' && d.seatsLeft > 1 && d.startDate > '2026-06-01')!;
+    const departure =
+      t.sandbox.store
+        .list<Departure>('departures', t.liveWorkspaceId)
+        .find((d) => d.productId === product.id && d.status === 'scheduled' && d.seatsLeft > 1 && d.startDate > '2026-06-01') ??
+      t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId).find((d) => d.status === 'scheduled' && d.seatsLeft > 1 && d.startDate > '2026-06-01')!;
     await t.sandbox.clock.set(Date.parse(summer.validUntil!));
     expect((await quote(departure.id, { adults: 1, couponCode: 'SUMMER10' })).couponCode).toBe('SUMMER10');
     await t.sandbox.clock.advance(1);
@@ -159,7 +168,8 @@ describe('POST /v1/departures/:id/price: what cannot be priced, word for word (i
   });
   afterAll(() => t.sandbox.stop());
 
-  const price = (departureId: string, body: unknown, key?: string) => t.request('POST', `/v1/departures/${departureId}/price`, { body, ...(key ? { key } : {}) });
+  const price = (departureId: string, body: unknown, key?: string) =>
+    t.request('POST', `/v1/departures/${departureId}/price`, { body, ...(key ? { key } : {}) });
   /** Puts rows as a state import or a hand edit could leave them (test arrangement only); returns the undo. */
   async function edit(collection: string, rows: Row[]): Promise<() => Promise<void>> {
     const before = rows.map((row) => t.sandbox.store.get<Row>(collection, t.liveWorkspaceId, row.id as string));
@@ -184,7 +194,10 @@ describe('POST /v1/departures/:id/price: what cannot be priced, word for word (i
   it('a departure marked departed, or whose start date is past on the sandbox clock: 409 DEPARTURE_DEPARTED', async () => {
     const { departure } = pickDeparture(t, {});
     const yesterday = new Date(t.sandbox.clock.now() - 86_400_000).toISOString().slice(0, 10);
-    for (const changed of [{ ...departure, status: 'departed' }, { ...departure, startDate: yesterday }]) {
+    for (const changed of [
+      { ...departure, status: 'departed' },
+      { ...departure, startDate: yesterday },
+    ]) {
       const undo = await edit('departures', [changed as unknown as Row]);
       try {
         const res = await price(departure.id, { adults: 1 });
@@ -211,7 +224,12 @@ describe('POST /v1/departures/:id/price: what cannot be priced, word for word (i
 
   it("an organization key limited to some products: another product's departure is not found, and the reason says why", async () => {
     const allowed = pickDeparture(t, {});
-    const other = pickDeparture(t, { exclude: t.sandbox.store.list<Departure>('departures', t.liveWorkspaceId).filter((d) => d.productId === allowed.product.id).map((d) => d.id) });
+    const other = pickDeparture(t, {
+      exclude: t.sandbox.store
+        .list<Departure>('departures', t.liveWorkspaceId)
+        .filter((d) => d.productId === allowed.product.id)
+        .map((d) => d.id),
+    });
     const key = await orgKey(t, { scopes: ['*'], productIds: [allowed.product.id] });
     expect((await price(allowed.departure.id, { adults: 1 }, key)).statusCode).toBe(200);
     const res = await price(other.departure.id, { adults: 1 }, key);

@@ -29,7 +29,8 @@ describe('the race for the last seat', () => {
     }
     expect(Math.min(...seen)).toBeGreaterThanOrEqual(0);
     expect(departureNow(t, departure.id)).toMatchObject({ seatsLeft: 0, status: 'sold_out' });
-    const winners = t.sandbox.store.list<{ id: string; departureId: string; createdAt: string }>('bookings', t.liveWorkspaceId)
+    const winners = t.sandbox.store
+      .list<{ id: string; departureId: string; createdAt: string }>('bookings', t.liveWorkspaceId)
       .filter((b) => b.departureId === departure.id && b.createdAt === t.sandbox.clock.iso());
     expect(winners).toHaveLength(1);
   });

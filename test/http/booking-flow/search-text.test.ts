@@ -25,10 +25,44 @@ allowPacking('people');
 const ws = fc.constantFrom('ws_1', 'ws_1', 'ws_1', 'ws_2');
 const name = fc.constantFrom('Ann', 'Anna', 'Bo', 'Nan', 'ÅSA');
 const step = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('booking' as const), id: fc.integer({ min: 0, max: 20 }), code: fc.constantFrom('AUR-ANNA1', 'AUR-BO2', 'XYZ-NAN3', 'ab'), customer: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 6 }), ws: ws }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('person' as const), id: fc.integer({ min: 0, max: 3 }), first: name, middle: fc.option(name), last: name, ws: ws }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), collection: fc.constantFrom('bookings', 'people'), id: fc.integer({ min: 0, max: 20 }), ws: ws }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('search' as const), q: fc.constantFrom('a', 'an', 'ann', 'anna', 'nan', 'aur-', '\nbo', 'bo\n', 'åsa', 'ab\n\n', '@', 'x.test', 'zz', 'n a'), ws: ws }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('booking' as const),
+      id: fc.integer({ min: 0, max: 20 }),
+      code: fc.constantFrom('AUR-ANNA1', 'AUR-BO2', 'XYZ-NAN3', 'ab'),
+      customer: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 6 }),
+      ws: ws,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('person' as const),
+      id: fc.integer({ min: 0, max: 3 }),
+      first: name,
+      middle: fc.option(name),
+      last: name,
+      ws: ws,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('delete' as const),
+      collection: fc.constantFrom('bookings', 'people'),
+      id: fc.integer({ min: 0, max: 20 }),
+      ws: ws,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('search' as const),
+      q: fc.constantFrom('a', 'an', 'ann', 'anna', 'nan', 'aur-', '\nbo', 'bo\n', 'åsa', 'ab\n\n', '@', 'x.test', 'zz', 'n a'),
+      ws: ws,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('index' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('forget' as const), ws: ws }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replace' as const) }) },
@@ -61,9 +95,17 @@ describe('BookingSearchText', () => {
             await store.commit([{ type: 'delete', collection: s.collection, workspaceId: s.ws, id: `${s.collection === 'people' ? 'ppl' : 'book'}_${s.id}` }]);
           } else if (s.kind === 'replace') {
             // a reset or an import: every row replaced at once, with no change per row
-            const bookings = Object.fromEntries(store.list<Booking>('bookings', 'ws_1').slice(0, 8).map((b) => [b.id, { ...b, code: `R-${b.code}` }]));
+            const bookings = Object.fromEntries(
+              store
+                .list<Booking>('bookings', 'ws_1')
+                .slice(0, 8)
+                .map((b) => [b.id, { ...b, code: `R-${b.code}` }]),
+            );
             const people = Object.fromEntries(store.list<Person>('people', 'ws_1').map((p) => [p.id, { ...p, lastName: 'Renamed' }]));
-            await store.replaceAll({ bookings: { ws_1: bookings as unknown as Record<string, Row> }, people: { ws_1: people as unknown as Record<string, Row> } });
+            await store.replaceAll({
+              bookings: { ws_1: bookings as unknown as Record<string, Row> },
+              people: { ws_1: people as unknown as Record<string, Row> },
+            });
           } else {
             index ??= BookingSearchText.of(store);
             expect(index.matching(s.ws, s.q).sort(), s.q).toEqual(scan(s.ws, s.q));

@@ -27,7 +27,10 @@ const patch = (id: string, body: unknown) => t.request('PATCH', `/v1/bookings/${
 
 describe('PATCH /v1/bookings/:id status moves', () => {
   it.each([
-    ['pending', 'confirmed'], ['pending', 'cancelled'], ['confirmed', 'completed'], ['confirmed', 'cancelled'],
+    ['pending', 'confirmed'],
+    ['pending', 'cancelled'],
+    ['confirmed', 'completed'],
+    ['confirmed', 'cancelled'],
   ] as [Status, Status][])('%s -> %s is allowed and answers bare {id, status, notes}', async (from, to) => {
     const id = await bookingIn(from);
     const res = await patch(id, { status: to });

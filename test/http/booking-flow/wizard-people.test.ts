@@ -23,20 +23,39 @@ describe('booking wizard sessions', () => {
     const { product, departure, extensions } = pickDeparture(t, { rooms: false, perPersonAddon: true });
     const addon = extensions.find((e) => e.pricingUnit === 'per_person' && e.maxQuantity >= 4)!;
     const started = WizardResponseSchema.parse(await wizard({ productId: product.id }, 201)).data;
-    expect(started).toMatchObject({ id: expect.stringMatching(/^ws_[0-9a-f-]{36}$/), status: 'open', productId: product.id, departureId: null, quote: null, bookingId: null });
+    expect(started).toMatchObject({
+      id: expect.stringMatching(/^ws_[0-9a-f-]{36}$/),
+      status: 'open',
+      productId: product.id,
+      departureId: null,
+      quote: null,
+      bookingId: null,
+    });
     const priced = WizardResponseSchema.parse(await wizard({ sessionId: started.id, departureId: departure.id, adults: 2 }, 200)).data;
     expect(priced.quote!.lines.find((l) => l.code === 'adult')!.quantity).toBe(2);
-    const extras = WizardResponseSchema.parse(await wizard({ sessionId: started.id, addons: [{ extensionId: addon.id, quantity: 2 }], couponCode: 'welcome50' }, 200)).data;
+    const extras = WizardResponseSchema.parse(
+      await wizard({ sessionId: started.id, addons: [{ extensionId: addon.id, quantity: 2 }], couponCode: 'welcome50' }, 200),
+    ).data;
     expect(extras).toMatchObject({ couponCode: 'WELCOME50', adults: 2, addons: [{ extensionId: addon.id, quantity: 2 }] });
     expect(extras.quote!.discounts).toBe(5000);
     expect(departureNow(t, departure.id).seatsLeft).toBe(departure.seatsLeft);
 
     const customer = await createPerson(t);
     const events = recordEvents(t);
-    const done = WizardResponseSchema.parse(await wizard({ sessionId: started.id, action: 'complete', customerId: customer.id, booking: { code: 'WIZ-1', metadata: { via: 'wizard' } } }, 201)).data;
+    const done = WizardResponseSchema.parse(
+      await wizard({ sessionId: started.id, action: 'complete', customerId: customer.id, booking: { code: 'WIZ-1', metadata: { via: 'wizard' } } }, 201),
+    ).data;
     expect(done).toMatchObject({ status: 'completed', bookingId: expect.stringMatching(/^book_/) });
     const booking = BookingResponseSchema.parse((await t.request('GET', `/v1/bookings/${done.bookingId}`)).json()).data;
-    expect(booking).toMatchObject({ code: 'WIZ-1', adults: 2, addonQuantity: 2, couponCode: 'WELCOME50', customerId: customer.id, metadata: { via: 'wizard' }, status: 'pending' });
+    expect(booking).toMatchObject({
+      code: 'WIZ-1',
+      adults: 2,
+      addonQuantity: 2,
+      couponCode: 'WELCOME50',
+      customerId: customer.id,
+      metadata: { via: 'wizard' },
+      status: 'pending',
+    });
     expect(booking.totals.total).toBe(extras.quote!.total);
     expect(departureNow(t, departure.id).seatsLeft).toBe(departure.seatsLeft - 2);
     expect(events.map((e) => e.type)).toEqual(['booking.created']);
@@ -47,13 +66,21 @@ describe('booking wizard sessions', () => {
 
   it('rejects bad steps: unknown or wrong-prefixed ids, a departure of another product, extras before a departure, expired sessions', async () => {
     const a = pickDeparture(t, { rooms: false });
-    const b = pickDeparture(t, { rooms: false, exclude: t.sandbox.store.list<{ id: string; productId: string }>('departures', t.liveWorkspaceId).filter((d) => d.productId === a.product.id).map((d) => d.id) });
+    const b = pickDeparture(t, {
+      rooms: false,
+      exclude: t.sandbox.store
+        .list<{ id: string; productId: string }>('departures', t.liveWorkspaceId)
+        .filter((d) => d.productId === a.product.id)
+        .map((d) => d.id),
+    });
     const s = (await wizard({ productId: a.product.id }, 201)).data;
     expect((await wizard({ sessionId: s.id, departureId: b.departure.id }, 400)).error).toMatch(/is not a departure of product/);
     expect((await wizard({ sessionId: s.id, couponCode: 'SUMMER10' }, 400)).error).toMatch(/choose a departure before rooms, add-ons or a coupon/);
     expect((await wizard({ sessionId: s.id, action: 'complete' }, 400)).error).toMatch(/completes once it has a departure/);
     expect((await wizard({ sessionId: 'ws_00000000-0000-4000-8000-000000000000' }, 404)).error).toBe('Wizard session not found');
-    expect((await wizard({ sessionId: 'book_00000000-0000-4000-8000-000000000000' }, 400)).error).toMatch(/Invalid sessionId: expected an id of the form ws_<uuid>/);
+    expect((await wizard({ sessionId: 'book_00000000-0000-4000-8000-000000000000' }, 400)).error).toMatch(
+      /Invalid sessionId: expected an id of the form ws_<uuid>/,
+    );
     expect((await wizard({ action: 'complete' }, 400)).code).toBe('VALIDATION_400');
     expect((await wizard({ sessionId: s.id, departureId: a.departure.id, couponCode: 'NOPE' }, 400)).error).toBe('Unknown coupon code "NOPE"');
     await t.sandbox.clock.advance(60 * 60 * 1000 + 1);
@@ -78,7 +105,9 @@ describe('people', () => {
     expect((await t.request('GET', `/v1/people/${ghost}`)).json()).toEqual({ error: `Person ${ghost} not found` });
     const foreign = t.sandbox.store.list<{ id: string }>('people', t.sandboxWorkspaceId)[0]!.id;
     expect((await t.request('GET', `/v1/people/${foreign}`)).statusCode).toBe(404);
-    expect((await t.request('GET', '/v1/people/book_00000000-0000-4000-8000-000000000000')).json().error).toMatch(/^Invalid id: expected an id of the form ppl_<uuid>$/);
+    expect((await t.request('GET', '/v1/people/book_00000000-0000-4000-8000-000000000000')).json().error).toMatch(
+      /^Invalid id: expected an id of the form ppl_<uuid>$/,
+    );
   });
 
   it('the control plane creates people (201 {data}), emits customer.created once, refuses duplicates and bad input', async () => {

@@ -26,7 +26,11 @@ describe('a zero-byte body on PATCH (point 2)', () => {
 
   it('is the same shape on a POST that needs a body', async () => {
     const res = await t.request('POST', '/v1/forms', { payload: '', headers: JSON_TYPE });
-    expect(res.json()).toEqual({ error: 'Validation failed', code: 'VALIDATION_400', details: [{ message: 'body: the request body is empty; send a JSON object' }] });
+    expect(res.json()).toEqual({
+      error: 'Validation failed',
+      code: 'VALIDATION_400',
+      details: [{ message: 'body: the request body is empty; send a JSON object' }],
+    });
   });
 });
 
@@ -49,7 +53,10 @@ describe('prototype keys (point 10)', () => {
     const payload = '{"name":"Proto","fields":[],"settings":{"__proto__":{"polluted":true}}}';
     const res = await t.request('POST', '/v1/forms', { payload, headers: JSON_TYPE });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_400', details: [{ message: expect.stringMatching(/^body\.settings\.__proto__: the key "__proto__" is refused/) }] });
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_400',
+      details: [{ message: expect.stringMatching(/^body\.settings\.__proto__: the key "__proto__" is refused/) }],
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

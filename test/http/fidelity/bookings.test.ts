@@ -11,7 +11,8 @@ lenientAndStrict((lenient, strictOne) => {
   strict = strictOne;
 });
 
-const book = (s: TestSandbox, body: Record<string, unknown>) => s.request('POST', '/v1/bookings', { body: { departureId: pickDeparture(s, { rooms: false }).departure.id, adults: 1, ...body } });
+const book = (s: TestSandbox, body: Record<string, unknown>) =>
+  s.request('POST', '/v1/bookings', { body: { departureId: pickDeparture(s, { rooms: false }).departure.id, adults: 1, ...body } });
 
 describe('bookings leniency', () => {
   it('addonQuantity alone is priced as unnamed add-ons at zero cost, with an ADDONS_NOT_NAMED warning', async () => {
@@ -39,7 +40,7 @@ describe('bookings leniency', () => {
     expect(res.headers['x-sandbox-warning']).toMatch(/^ADDONS_NOT_NAMED/);
   });
 
-  it('a client pricingSnapshot that is not quote-shaped is stored exactly as sent, with a warning; totals are the server\'s', async () => {
+  it("a client pricingSnapshot that is not quote-shaped is stored exactly as sent, with a warning; totals are the server's", async () => {
     const plain = (await book(t, {})).json().data;
     const snapshot = { total: 'free', source: { system: 'legacy', ref: 42 } };
     const res = await book(t, { attributes: { pricingSnapshot: snapshot, channelRef: 7 } });
@@ -69,7 +70,12 @@ describe('bookings leniency', () => {
 
   it('strict mode refuses each of them with 400 VALIDATION_400 and books nothing', async () => {
     const before = strict.sandbox.store.list('bookings', strict.liveWorkspaceId).length;
-    for (const body of [{ addonQuantity: 2 }, { attributes: { pricingSnapshot: 'mine' } }, { paymentStatus: 'authorized' }, { fulfillmentStatus: 'ticketed' }]) {
+    for (const body of [
+      { addonQuantity: 2 },
+      { attributes: { pricingSnapshot: 'mine' } },
+      { paymentStatus: 'authorized' },
+      { fulfillmentStatus: 'ticketed' },
+    ]) {
       const res = await book(strict, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().code).toBe('VALIDATION_400');

@@ -13,7 +13,7 @@ describe('docs/divergences.md', () => {
     ['unnamed add-ons', /ADDONS_NOT_NAMED/],
     ['the Host check on loopback (issue 23)', /HOST_NOT_ALLOWED/],
     ['what a cross-site request to /v1 gets', /cross-site simple request .* gets 401/],
-    ['the control plane\'s origin rules', /CROSS_ORIGIN_REFUSED/],
+    ["the control plane's origin rules", /CROSS_ORIGIN_REFUSED/],
   ])('lists %s', (_name, pattern) => expect(text).toMatch(pattern));
 
   it('is linked from the README and from api-notes.md', () => {

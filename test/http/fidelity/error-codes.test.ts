@@ -40,7 +40,9 @@ describe('business-rule errors carry a stable code next to error', () => {
   it('the documented bodies stay exactly as documented: 401, 403, 404, 429 and the analytics 400', async () => {
     expect((await t.request('GET', '/v1/products', { key: null })).json()).toEqual({ error: 'Unauthorized' });
     expect((await t.request('GET', '/v1/webhooks/subscriptions', { key: KEYS.liveRead })).json()).toEqual({ error: 'Forbidden' });
-    expect((await t.request('GET', '/v1/webhooks/subscriptions/whsub_00000000-0000-4000-8000-000000000000')).json()).toEqual({ error: 'Webhook subscription not found' });
+    expect((await t.request('GET', '/v1/webhooks/subscriptions/whsub_00000000-0000-4000-8000-000000000000')).json()).toEqual({
+      error: 'Webhook subscription not found',
+    });
     expect(Object.keys((await t.request('GET', '/v1/analytics/comms/delivery-events')).json())).toEqual(['error']);
     const limited = await testSandbox();
     try {

@@ -21,7 +21,11 @@ async function aBooking(sandbox: TestSandbox): Promise<string> {
 }
 
 /** Each case: the request, and what --strict answers instead. */
-const CASES: { name: string; send: (s: TestSandbox) => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): unknown }>; strict: { status: number; code: string } }[] = [
+const CASES: {
+  name: string;
+  send: (s: TestSandbox) => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): unknown }>;
+  strict: { status: number; code: string };
+}[] = [
   {
     name: 'an analytics range over 366 days',
     send: (s) => s.request('GET', `/v1/analytics/comms/delivery-events?from=2024-01-01&to=2026-01-01&workspaceId=${s.liveWorkspaceId}`),
@@ -115,7 +119,8 @@ describe('lenient where the description is silent, strict under --strict', () =>
     t = await testSandbox({ enforceRateLimits: false });
     const org = await orgOf(t, t.liveWorkspaceId);
     for (let i = 0; i < 3; i++) await t.request('POST', `/v1/organizations/${org}/api-keys`, { body: {} });
-    for (let i = 0; i < 3; i++) await t.request('POST', '/v1/webhooks/subscriptions', { body: { url: `https://example.com/hook${i}`, events: ['booking.created'] } });
+    for (let i = 0; i < 3; i++)
+      await t.request('POST', '/v1/webhooks/subscriptions', { body: { url: `https://example.com/hook${i}`, events: ['booking.created'] } });
     for (const path of [`/v1/organizations/${org}/api-keys`, '/v1/webhooks/subscriptions']) {
       const all = (await t.request('GET', path)).json().data as { id: string }[];
       expect(all.length, path).toBeGreaterThanOrEqual(3);
@@ -127,7 +132,10 @@ describe('lenient where the description is silent, strict under --strict', () =>
 
   it('a loopback http:// webhook URL is accepted with LOOPBACK_HTTP_URL, under --strict too (a PATCH); an https one has no warning', async () => {
     t = await testSandbox({ enforceRateLimits: false });
-    const res = await t.request('POST', '/v1/webhooks/subscriptions', { key: KEYS.liveFull, body: { url: 'http://127.0.0.1:9/hook', events: ['booking.created'] } });
+    const res = await t.request('POST', '/v1/webhooks/subscriptions', {
+      key: KEYS.liveFull,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['booking.created'] },
+    });
     expect(res.statusCode).toBe(201);
     expect(String(res.headers['x-sandbox-warning'])).toMatch(/LOOPBACK_HTTP_URL: http:\/\/127\.0\.0\.1:9\/hook is plain http:\/\/ to a loopback host/);
     const https = await t.request('POST', '/v1/webhooks/subscriptions', { body: { url: 'https://example.com/hook', events: ['booking.created'] } });

@@ -19,7 +19,8 @@ const op = (path: string, method: string) => {
   return found;
 };
 /** A response, or the shared one of components.responses it refers to (issue 27). */
-const resolved = (o: Record<string, unknown> | undefined) => (typeof o?.$ref === 'string' ? doc.components.responses[o.$ref.replace('#/components/responses/', '')] : o);
+const resolved = (o: Record<string, unknown> | undefined) =>
+  typeof o?.$ref === 'string' ? doc.components.responses[o.$ref.replace('#/components/responses/', '')] : o;
 const inferred = (o: Record<string, unknown> | undefined) => resolved(o)?.['x-sandbox-inferred'] === true;
 
 describe('inferred status codes and responses are marked', () => {
@@ -53,7 +54,12 @@ describe('inferred scopes are marked', () => {
   it('a scope the description does not state carries x-sandbox-inferred-scope; the stated ones do not', () => {
     expect(op('/v1/forms', 'post')).toMatchObject({ 'x-required-scope': 'forms:write', 'x-sandbox-inferred-scope': true });
     expect(op('/v1/people/{id}', 'get')['x-sandbox-inferred-scope']).toBe(true);
-    for (const [path, method] of [['/v1/analytics/comms/delivery-events', 'get'], ['/v1/webhooks/subscriptions', 'get'], ['/v1/webhooks/subscriptions/{id}', 'get'], ['/v1/webhooks/subscriptions/{id}', 'patch']] as const) {
+    for (const [path, method] of [
+      ['/v1/analytics/comms/delivery-events', 'get'],
+      ['/v1/webhooks/subscriptions', 'get'],
+      ['/v1/webhooks/subscriptions/{id}', 'get'],
+      ['/v1/webhooks/subscriptions/{id}', 'patch'],
+    ] as const) {
       expect(op(path, method)['x-required-scope'], `${method} ${path}`).toBeDefined();
       expect(op(path, method)['x-sandbox-inferred-scope'], `${method} ${path}`).toBeUndefined();
     }
@@ -80,7 +86,9 @@ describe('every route is listed', () => {
     // the listening app hands /__sandbox/* to the control plane's own app (src/http/control-forward.ts)
     const api = servedRoutes(t.sandbox.app.printRoutes({ commonPrefix: false })).filter((r) => !r.path.startsWith('/__sandbox'));
     // the inspector's static files (src/control/inspector.ts) are a page, not an API
-    const control = servedRoutes((await t.sandbox.context.controlPlane.app()).printRoutes({ commonPrefix: false })).filter((r) => !/^\/__sandbox\/ui(\/|\*|$)/.test(r.path));
+    const control = servedRoutes((await t.sandbox.context.controlPlane.app()).printRoutes({ commonPrefix: false })).filter(
+      (r) => !/^\/__sandbox\/ui(\/|\*|$)/.test(r.path),
+    );
     expect(control.length).toBeGreaterThan(50);
     const served = [...api, ...control].filter((r) => r.method !== 'HEAD');
     expect(served.length).toBeGreaterThan(60);
@@ -91,7 +99,10 @@ describe('every route is listed', () => {
     expect(op('/__sandbox/rate-limits', 'get')).toBeDefined();
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const o of Object.values(methods)) {
-        const declared = (o.parameters as { name: string; in: string }[]).filter((p) => p.in === 'path').map((p) => p.name).sort();
+        const declared = (o.parameters as { name: string; in: string }[])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort();
         expect(declared, path).toEqual([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort());
       }
     }

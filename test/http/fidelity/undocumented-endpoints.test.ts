@@ -20,7 +20,9 @@ describe('POST and DELETE /v1/webhooks/subscriptions', () => {
   it('answer with an UNDOCUMENTED_ENDPOINT warning, a 404 included', async () => {
     const created = await t.request('POST', '/v1/webhooks/subscriptions', { body });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.headers['x-sandbox-warning']).toBe('UNDOCUMENTED_ENDPOINT: POST /v1/webhooks/subscriptions is not in the API description (it names list, get and PATCH), designed by the sandbox, production may not have it');
+    expect(created.headers['x-sandbox-warning']).toBe(
+      'UNDOCUMENTED_ENDPOINT: POST /v1/webhooks/subscriptions is not in the API description (it names list, get and PATCH), designed by the sandbox, production may not have it',
+    );
     const deleted = await t.request('DELETE', `/v1/webhooks/subscriptions/${created.json().data.id}`);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.headers['x-sandbox-warning']).toMatch(/^UNDOCUMENTED_ENDPOINT: DELETE \/v1\/webhooks\/subscriptions\/:id is not in the API description/);
@@ -30,7 +32,11 @@ describe('POST and DELETE /v1/webhooks/subscriptions', () => {
   });
 
   it('the documented ones carry no warning', async () => {
-    for (const [method, path, payload] of [['GET', '/v1/webhooks/subscriptions', undefined], ['GET', `/v1/webhooks/subscriptions/${SUBSCRIPTION}`, undefined], ['PATCH', `/v1/webhooks/subscriptions/${SUBSCRIPTION}`, { description: 'ops' }]] as const) {
+    for (const [method, path, payload] of [
+      ['GET', '/v1/webhooks/subscriptions', undefined],
+      ['GET', `/v1/webhooks/subscriptions/${SUBSCRIPTION}`, undefined],
+      ['PATCH', `/v1/webhooks/subscriptions/${SUBSCRIPTION}`, { description: 'ops' }],
+    ] as const) {
       const res = await t.request(method, path, payload ? { body: payload } : {});
       expect(res.statusCode, `${method} ${path}`).toBe(200);
       expect(res.headers['x-sandbox-warning'], `${method} ${path}`).toBeUndefined();

@@ -52,7 +52,12 @@ describe('unknown body keys', () => {
 
   it('nested unknown keys are named by path; open objects (metadata, extras) have none', async () => {
     const id = await newBooking(t);
-    const person = (await t.request('POST', `/__sandbox/workspaces/${t.liveWorkspaceId}/people`, { key: null, body: { firstName: 'A', lastName: 'B', email: 'a.b.nested@example.org' } })).json().data;
+    const person = (
+      await t.request('POST', `/__sandbox/workspaces/${t.liveWorkspaceId}/people`, {
+        key: null,
+        body: { firstName: 'A', lastName: 'B', email: 'a.b.nested@example.org' },
+      })
+    ).json().data;
     const res = await t.request('POST', `/v1/bookings/${id}/passengers`, {
       body: { passengers: [{ personId: person.id, role: 'lead', seat: '12A', extras: { anything: true } }] },
     });

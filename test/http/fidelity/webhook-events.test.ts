@@ -18,7 +18,9 @@ describe('webhook event names', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.events).toEqual(['booking.created', name]);
     // the second warning is the endpoint's own (POST is not in the description: issue 26)
-    expect(String(res.headers['x-sandbox-warning']).split('; ')[0]).toBe(`UNKNOWN_EVENT_TYPE: body.events "${name}" stored, but the sandbox never emits a matching event (the ones it emits: docs/webhooks.md)`);
+    expect(String(res.headers['x-sandbox-warning']).split('; ')[0]).toBe(
+      `UNKNOWN_EVENT_TYPE: body.events "${name}" stored, but the sandbox never emits a matching event (the ones it emits: docs/webhooks.md)`,
+    );
   });
 
   it('a pattern matching nothing the sandbox emits is stored with a warning; known names and patterns carry none', async () => {
@@ -46,7 +48,10 @@ describe('webhook event names', () => {
     const res = await create(strict, ['booking.refunded']);
     expect(res.statusCode).toBe(400);
     // and UNDOCUMENTED_ENDPOINT after it: POST is not in the description (issue 26)
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_400', details: [{ message: expect.stringMatching(/^UNKNOWN_EVENT_TYPE/) }, { message: expect.stringMatching(/^UNDOCUMENTED_ENDPOINT/) }] });
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_400',
+      details: [{ message: expect.stringMatching(/^UNKNOWN_EVENT_TYPE/) }, { message: expect.stringMatching(/^UNDOCUMENTED_ENDPOINT/) }],
+    });
     expect(strict.sandbox.store.list('webhookSubscriptions', strict.liveWorkspaceId).length).toBe(before);
   });
 });

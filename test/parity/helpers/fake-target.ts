@@ -46,22 +46,25 @@ export async function fakeTarget(options: SandboxOptions = {}): Promise<FakeTarg
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const upstream = httpRequest({ host: base.hostname, port: base.port, method: req.method, path: req.url, headers: { ...req.headers, host: base.host } }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (c: Buffer) => parts.push(c));
-        answer.on('end', () => {
-          const headers = { ...answer.headers };
-          delete headers['transfer-encoding'];
-          delete headers.connection;
-          delete headers['keep-alive'];
-          let planted: PlantedAnswer = { status: answer.statusCode ?? 502, headers, body: Buffer.concat(parts) };
-          if (fake.plant) planted = fake.plant(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!, planted);
-          planted.headers['content-length'] = String(planted.body.length);
-          fake.sent.push(planted);
-          res.writeHead(planted.status, planted.headers);
-          res.end(planted.body);
-        });
-      });
+      const upstream = httpRequest(
+        { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: { ...req.headers, host: base.host } },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            const headers = { ...answer.headers };
+            delete headers['transfer-encoding'];
+            delete headers.connection;
+            delete headers['keep-alive'];
+            let planted: PlantedAnswer = { status: answer.statusCode ?? 502, headers, body: Buffer.concat(parts) };
+            if (fake.plant) planted = fake.plant(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!, planted);
+            planted.headers['content-length'] = String(planted.body.length);
+            fake.sent.push(planted);
+            res.writeHead(planted.status, planted.headers);
+            res.end(planted.body);
+          });
+        },
+      );
       upstream.on('error', () => {
         res.writeHead(502);
         res.end();
@@ -75,7 +78,13 @@ export async function fakeTarget(options: SandboxOptions = {}): Promise<FakeTarg
 }
 
 /** A fetch against a base URL with a key, answering status, headers and the raw body bytes. */
-export async function call(base: string, method: string, path: string, key: string | null, body?: unknown): Promise<{ status: number; headers: Headers; bytes: Buffer; json: any }> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  key: string | null,
+  body?: unknown,
+): Promise<{ status: number; headers: Headers; bytes: Buffer; json: any }> {
   const headers: Record<string, string> = {};
   if (key !== null) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
