@@ -211,7 +211,7 @@ export async function runInspectorBench(options: {
       data: { name: string; count: number }[];
     };
     const bookings = counts.data.find((c) => c.name === 'bookings')!.count;
-    let started = performance.now();
+    const started = performance.now();
     await (await request(`${sandbox.origin}/__sandbox/workspaces/${ws}/collections/bookings?limit=100`)).body.dump();
     const apiFirstPageMs = round(performance.now() - started, 1);
     const rowsMs: number[] = [];

@@ -16,7 +16,7 @@ function testFiles(dir: string): string[] {
 }
 
 /** A module mock in a shared module graph would leak into, or miss, the files around it. */
-export const mocksAModule = (text: string): boolean => /\bvi\.(mock|doMock|unmock|doUnmock)\(/.test(text);
+const mocksAModule = (text: string): boolean => /\bvi\.(mock|doMock|unmock|doUnmock)\(/.test(text);
 
 /** What starts a process or a browser. */
 const SPAWNS = /['"]node:child_process['"]|['"]playwright-core['"]/;
@@ -26,7 +26,7 @@ const SPAWNS = /['"]node:child_process['"]|['"]playwright-core['"]/;
  * imports node:child_process or playwright-core; null if none. src/ is not followed: what it
  * spawns (`exec`, `start --detach`) is caught at run time in the fast tier (test/setup/no-spawn.ts).
  */
-export function spawnsThrough(file: string, seen = new Set<string>()): string | null {
+function spawnsThrough(file: string, seen = new Set<string>()): string | null {
   if (seen.has(file)) return null;
   seen.add(file);
   const text = readFileSync(join(ROOT, file), 'utf8');

@@ -1,5 +1,5 @@
 import type { ClockState } from '../control/client.ts';
-import { plural, say } from './format.ts';
+import { plural } from './format.ts';
 import { controlClient, report, type ScriptFlags } from './control.ts';
 import { parseAdvance } from './duration.ts';
 import { formatDuration } from '../inspector/time/duration.ts';

@@ -56,13 +56,13 @@ export async function runListen(flags: ListenFlags): Promise<void> {
   const seen = await deliveredSoFar(client, subscription.id);
   // with --json, stdout carries only the delivery lines; the banner goes to stderr
   (flags.json ? process.stderr : process.stdout).write(
-    [
+    `${[
       `${green('●')} Forwarding ${bold(events.join(', '))} from ${bold(workspace.name)} to ${cyan(subscription.url)}`,
       `  ${forwardedLine(workspace, flags.workspace === undefined)}`,
       `  signing secret  ${secret}`,
       dim(`  subscription ${subscription.id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening and pauses it`),
       '',
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
   await watchDeliveries(client, subscription.id, seen, flags.interval ?? 500, (d, a) =>
     flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`),

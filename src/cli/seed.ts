@@ -103,10 +103,10 @@ function stoppedEarly(workspaceName: string, result: SeedResult): never {
     .filter(Boolean)
     .join(' and ');
   process.stderr.write(
-    [
+    `${[
       `sandbox: seed stopped by Ctrl-C between chunks; ${workspaceName} keeps what was made: ${made.join(', ') || 'nothing'} (of ${asked} asked)`,
       `  to undo it: \`sandbox reset\` (every workspace back to its fixtures), \`sandbox workspace reset ${shellWord(workspaceName)}\` (this one alone), or \`sandbox snapshot restore <name>\` for a snapshot saved before`,
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
   process.exit(130);
 }

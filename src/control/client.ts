@@ -47,6 +47,7 @@ export interface CallOptions {
 }
 /** A route's input may be left out when nothing in it is required. */
 type CallArgs<R extends ControlRoute> =
+  // biome-ignore lint/complexity/noBannedTypes: `{}` here asks whether every field of the input is optional
   {} extends RouteInput<R> ? [input?: RouteInput<R>, options?: CallOptions] : [input: RouteInput<R>, options?: CallOptions];
 type Query = Record<string, unknown>;
 

@@ -103,7 +103,7 @@ function collectionsOf(ctx: SandboxContext): InspectedCollections {
 /** A row as the inspector shows it: its secret fields replaced by REDACTED (a copy; the stored row is untouched). */
 export function redact(collection: string, row: Row): Row {
   const fields = SECRET_FIELDS[collection];
-  if (!fields || !fields.some((f) => f in row)) return row;
+  if (!fields?.some((f) => f in row)) return row;
   const out: Record<string, unknown> = { ...row };
   for (const f of fields) if (f in out) out[f] = REDACTED;
   return out as Row;

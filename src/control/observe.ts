@@ -1,7 +1,6 @@
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../core/errors.ts';
-import type { SandboxEvents } from '../core/events.ts';
-import { encodeStreamEvent, FORWARDED_EVENTS, type StreamEventName } from '../core/stream-events.ts';
+import { encodeStreamEvent, FORWARDED_EVENTS } from '../core/stream-events.ts';
 import { endsAtStop } from '../http/drain.ts';
 import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from '../http/route-table/serve.ts';

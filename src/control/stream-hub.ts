@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { conflict } from '../core/errors.ts';
 import type { EventBus, SandboxEvents } from '../core/events.ts';
 import type { RequestLog } from '../core/request-log.ts';
-import { encodeStreamEvent, FORWARDED_EVENTS, type StreamEventName } from '../core/stream-events.ts';
+import { encodeStreamEvent, type FORWARDED_EVENTS, type StreamEventName } from '../core/stream-events.ts';
 import { STREAM_BYTES_PER_SECOND, STREAM_MIN_BYTES_PER_SECOND, StreamWriter } from './stream-writer.ts';
 
 /**

@@ -4,7 +4,7 @@
  * be accepted and never apply, and a script would pass or fail for a reason
  * nobody sees. Each refusal is one line that says what to send instead.
  */
-import { badRequest, notFound, type ApiError } from '../core/errors.ts';
+import { badRequest, notFound } from '../core/errors.ts';
 import { API_KEYS } from '../core/tenancy.ts';
 import { GLOBAL_PARTITION } from '../storage/types.ts';
 import { ORG_API_KEYS } from '../resources/organizations/collections.ts';

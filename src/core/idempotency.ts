@@ -4,7 +4,7 @@ import { defineCollection } from '../storage/collection.ts';
 import type { Op, Store } from '../storage/types.ts';
 import type { Repository } from '../storage/collection.ts';
 import type { Clock } from './clock.ts';
-import { ApiError, badRequest, conflict, unprocessable } from './errors.ts';
+import { badRequest, conflict, unprocessable } from './errors.ts';
 
 /**
  * `Idempotency-Key` on POST (API description, "Common request rules"). Retention

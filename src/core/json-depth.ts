@@ -32,7 +32,10 @@ function firstTooDeep(value: object, depth: number, limit: number): string[] | n
       const child: unknown = value[i];
       if (typeof child !== 'object' || child === null) continue;
       const steps = firstTooDeep(child, depth + 1, limit);
-      if (steps) return (steps.push(`.${i}`), steps);
+      if (steps) {
+        steps.push(`.${i}`);
+        return steps;
+      }
     }
     return null;
   }
@@ -40,7 +43,10 @@ function firstTooDeep(value: object, depth: number, limit: number): string[] | n
     const child: unknown = (value as Record<string, unknown>)[key];
     if (typeof child !== 'object' || child === null) continue;
     const steps = firstTooDeep(child, depth + 1, limit);
-    if (steps) return (steps.push(/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`), steps);
+    if (steps) {
+      steps.push(/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
+      return steps;
+    }
   }
   return null;
 }

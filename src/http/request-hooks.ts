@@ -93,7 +93,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
         status: reply.statusCode,
         warnings: request.warnings,
         reason: request.reason === null ? null : redactShapes(request.reason),
-        rateReported: request.rate !== null && request.rate.allowed && request.rate.retryAfter > 0,
+        rateReported: request.rate?.allowed === true && request.rate.retryAfter > 0,
       });
     }
     if (request.idempotencyKey && principal) ctx.idempotency.release(principal.workspace.id, request.idempotencyKey);

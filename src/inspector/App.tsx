@@ -1,6 +1,6 @@
 import { pickerLabel } from './workspace-label.ts';
 import { Link, Redirect, Route, Router, Switch } from 'wouter';
-import { DataView } from './views/Data.tsx';
+import { DataPage } from './views/Data.tsx';
 import { KeysView } from './views/Keys.tsx';
 import { ParityView } from './views/Parity.tsx';
 import { RequestsView } from './views/Requests.tsx';
@@ -47,7 +47,7 @@ export function App() {
                 <RequestsView />
               </Route>
               <Route path="/data" nest>
-                <DataView />
+                <DataPage />
               </Route>
               <Route path="/webhooks" nest>
                 <WebhooksView />

@@ -148,7 +148,10 @@ class Checker {
     if (!control || typeof control !== 'object' || Array.isArray(control)) return true; // the schema says what it should be
     const action = (control as { action?: unknown }).action;
     const list = `actions: ${CONTROL_ACTIONS.join(', ')}`;
-    if (action === undefined) return (this.add(path, `a control step needs an "action"; ${list}`), false);
+    if (action === undefined) {
+      this.add(path, `a control step needs an "action"; ${list}`);
+      return false;
+    }
     if (typeof action === 'string' && CONTROL_ACTIONS.includes(action)) return true;
     this.add(
       [...path, 'action'],
@@ -257,12 +260,13 @@ function definedBy(step: Exclude<Step, { repeat: number }>): string[] {
 /** A step as `scenario run` prints it when it has no name. */
 export function stepLabel(value: unknown): string {
   if (!value || typeof value !== 'object') return 'step';
-  const step = value as Record<string, any>;
+  const step = value as Record<string, unknown>;
+  const inner = (key: string, field: string): string => String((step[key] as Record<string, unknown>)[field]);
   if (typeof step.name === 'string') return step.name;
-  if (step.request && typeof step.request === 'object') return `${String(step.request.method)} ${String(step.request.path)}`;
-  if (step.control && typeof step.control === 'object') return `control: ${String(step.control.action)}`;
-  if (step.receiver && typeof step.receiver === 'object') return `receiver ${String(step.receiver.name)}`;
-  if (step.waitForDelivery && typeof step.waitForDelivery === 'object') return `wait for ${String(step.waitForDelivery.type)}`;
+  if (step.request && typeof step.request === 'object') return `${inner('request', 'method')} ${inner('request', 'path')}`;
+  if (step.control && typeof step.control === 'object') return `control: ${inner('control', 'action')}`;
+  if (step.receiver && typeof step.receiver === 'object') return `receiver ${inner('receiver', 'name')}`;
+  if (step.waitForDelivery && typeof step.waitForDelivery === 'object') return `wait for ${inner('waitForDelivery', 'type')}`;
   if ('repeat' in step) return `repeat ${String(step.repeat)}`;
   return 'step';
 }

@@ -210,7 +210,7 @@ export class OrderedIndex<T extends { readonly id: string }, E extends Entry> {
         continue;
       }
       if (op.collection !== this.collection || builtNow?.has(op.workspaceId)) continue;
-      let partition = this.#partitions.get(op.workspaceId);
+      const partition = this.#partitions.get(op.workspaceId);
       if (!partition) {
         // small: build it now from the rows as they stand (this change included), and keep it from here on
         if (this.store.count(this.collection, op.workspaceId) > EAGER_BUILD_ROWS) continue;

@@ -146,8 +146,8 @@ function memberOf(source: WalkSource, line: string): string | null {
   // `{"id":"...",` as JSON.stringify writes a row whose id comes first: the key is that string
   if (line.startsWith('{"id":"')) {
     const close = line.indexOf('"', 7);
-    const escape = line.indexOf('\\', 7);
-    if (close > 0 && (escape < 0 || escape > close)) key = line.slice(6, close + 1);
+    const backslash = line.indexOf('\\', 7);
+    if (close > 0 && (backslash < 0 || backslash > close)) key = line.slice(6, close + 1);
   }
   const { changed } = source;
   if (key === null || (changed.size > 0 && changed.has(key.slice(1, -1)))) {

@@ -123,7 +123,7 @@ export class WebhookDispatcher {
           this.locked(d.id, async () => {
             const now = this.outbox.row(workspaceId, d.id);
             const subscription = this.ctx.subscriptions.get(workspaceId, subscriptionId);
-            if (!now || now.status !== 'pending' || subscription?.active) return false;
+            if (now?.status !== 'pending' || subscription?.active) return false;
             await this.cancel(now, subscription ? stoppedReason(subscription) : 'subscription deleted');
             return true;
           }),

@@ -57,9 +57,9 @@ describe('--workspace by a part of its name', () => {
   it('an unambiguous part, in any case, names the workspace; an ambiguous one lists the candidates on one line', async () => {
     const one = await cli(['keys', 'list', '--workspace', 'borealis']);
     expect(one.code).toBe(0);
-    expect(one.stdout).toMatch(/^Borealis Adventures \(sandbox\)  wksp_/);
+    expect(one.stdout).toMatch(/^Borealis Adventures \(sandbox\) {2}wksp_/);
     expect(one.stdout).not.toContain('Aurora');
-    expect((await cli(['keys', 'list', '--workspace', 'AURORA'])).stdout).toMatch(/^Aurora Tours  wksp_/);
+    expect((await cli(['keys', 'list', '--workspace', 'AURORA'])).stdout).toMatch(/^Aurora Tours {2}wksp_/);
 
     const copy = await cli(['workspace', 'create', '--template', 'borealis', '--name', 'Borealis copy', '--json']);
     expect(copy.code).toBe(0);
@@ -69,7 +69,7 @@ describe('--workspace by a part of its name', () => {
     expect(both.stderr).toMatch(
       /^sandbox: --workspace "borealis" matches 2 workspaces: Borealis Adventures \(sandbox\) \(wksp_\S+\), Borealis copy \(wksp_\S+\); give more of the name, or the id\n$/,
     );
-    expect((await cli(['keys', 'list', '--workspace', 'borealis copy'])).stdout).toMatch(/^Borealis copy  wksp_/);
+    expect((await cli(['keys', 'list', '--workspace', 'borealis copy'])).stdout).toMatch(/^Borealis copy {2}wksp_/);
   });
 });
 
@@ -91,7 +91,7 @@ describe('the clock and the rate limits say what they did', () => {
   it('sandbox clock shows the offset after clock advance 2h', async () => {
     expect((await cli(['clock', 'advance', '2h'])).code).toBe(0);
     const shown = await cli(['clock']);
-    expect(shown.stdout).toMatch(/^2026-01-15T11:00:00.000Z  \(manual clock; offset \+2h from its start; \d+ timers? pending\)\n$/);
+    expect(shown.stdout).toMatch(/^2026-01-15T11:00:00.000Z {2}\(manual clock; offset \+2h from its start; \d+ timers? pending\)\n$/);
   });
 
   it('ratelimit exhaust names the window it emptied and when it refills, and the next request gets 429', async () => {

@@ -4,7 +4,7 @@ import { ControlClient, type ClockState, type WorkspaceSummary } from '../../src
 import { defineRoutes, type RouteData, type RouteInput } from '../../src/http/route-table/contract.ts';
 import { serve } from '../../src/http/route-table/serve.ts';
 import { CONTROL_ROUTES } from '../../src/control/contracts/index.ts';
-import { ClockStateSchema, WorkspaceViewSchema } from '../../src/control/contracts/plane.ts';
+import type { ClockStateSchema, WorkspaceViewSchema } from '../../src/control/contracts/plane.ts';
 import type { ZodApp } from '../../src/http/zod-app.ts';
 
 /**

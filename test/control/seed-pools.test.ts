@@ -26,7 +26,6 @@ describe('concatView', () => {
     const tail = ['c'];
     const view = concatView(['a'], tail);
     expect(() => {
-      'use strict';
       view[1] = 'x';
     }).toThrow(TypeError);
     expect(tail).toEqual(['c']);

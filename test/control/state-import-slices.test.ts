@@ -41,7 +41,10 @@ describe('PUT /__sandbox/state gives way to other requests', () => {
     const formsBefore = (await t.request('GET', `/__sandbox/workspaces/${liveWs()}/export`, { key: null })).json().data.forms.length as number;
 
     let importAnswered = false;
-    const importing = put(state).then((res) => ((importAnswered = true), res));
+    const importing = put(state).then((res) => {
+      importAnswered = true;
+      return res;
+    });
     const slicesBefore = importSlicing.slices;
     expect(await turnsUntil(() => importSlicing.slices > slicesBefore)).toBe(true); // the walk has begun and given way once
     const read = await t.request('GET', '/v1/products?limit=1');

@@ -105,7 +105,7 @@ export function extractBlocks(file: string, text = readFileSync(join(root, file)
     let k = i - 1;
     while (k >= 0 && lines[k]!.trim() === '') k--;
     const comment = /^<!--\s*docs-test:\s*([\s\S]*?)\s*-->$/.exec(lines[k]?.trim() ?? '')?.[1];
-    blocks.push({ file, line: i + 1, lang: open[1]!, code: lines.slice(i + 1, end).join('\n') + '\n', directive: parseDirective(comment) });
+    blocks.push({ file, line: i + 1, lang: open[1]!, code: `${lines.slice(i + 1, end).join('\n')}\n`, directive: parseDirective(comment) });
     i = end;
   }
   return blocks;

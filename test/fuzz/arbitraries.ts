@@ -88,7 +88,7 @@ export const hostileBodyText: fc.Arbitrary<string> = fc.oneof(
     '[]',
     '"text"',
     '\u0000',
-    '{"x":' + '1'.repeat(400) + '}',
+    `{"x":${'1'.repeat(400)}}`,
   ),
   fc.string({ maxLength: 60 }),
 );
@@ -126,7 +126,6 @@ function fromSchemaBase(schema: JsonSchema, ids: fc.Arbitrary<string>, depth: nu
         minLength: schema.minItems ?? 0,
         maxLength: Math.min(schema.maxItems ?? 4, Math.max(schema.minItems ?? 0, 4)),
       });
-    case 'object':
     default: {
       if (!schema.properties) return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
       const shape: Record<string, fc.Arbitrary<unknown>> = {};

@@ -70,7 +70,10 @@ describe('--target-timeout bounds the whole answer, by wall time', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(LENGTH) });
       const tick = setInterval(() => {
         res.write(' ');
-        if (++written === LENGTH) clearInterval(tick), res.end();
+        if (++written === LENGTH) {
+          clearInterval(tick);
+          res.end();
+        }
       }, 300);
       res.on('close', () => clearInterval(tick));
     });

@@ -91,7 +91,7 @@ describe('sandbox proxy', () => {
     expect(created.status).toBe(201);
     const targetBookingId: string = created.json.data.id;
     const createExchange = await lastExchange();
-    const sandboxBookingId = (createExchange.sandbox?.body as { data: { id: string } }).data.id;
+    const sandboxBookingId = (createExchange.sandbox!.body as { data: { id: string } }).data.id;
     expect(sandboxBookingId).not.toBe(targetBookingId);
     expect(BOOKINGS.in(proxied.store).has(ws, sandboxBookingId)).toBe(true);
     expect(BOOKINGS.in(proxied.store).has(ws, targetBookingId)).toBe(false);

@@ -38,7 +38,7 @@ function marked() {
     const mark = field(name, 'environ')
       .split('\0')
       .find((entry) => entry.startsWith(MARK));
-    if (!mark || !mark.slice(MARK.length).split(' ').includes(id)) continue;
+    if (!mark?.slice(MARK.length).split(' ').includes(id)) continue;
     const ppid = /^\d+ \(.*\) \S (\d+)/s.exec(field(name, 'stat'))?.[1];
     if (vitestAlive && ppid === vitestPid) continue;
     found.push({ pid: Number(name), command: field(name, 'cmdline').split('\0').filter(Boolean).join(' ') });

@@ -13,7 +13,12 @@ describe('background packing', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const at: number[] = [];
     let done = false;
-    const partition: PacksInSlices = { packSlice: () => (at.push(performance.now()), done ? 'done' : 'more') };
+    const partition: PacksInSlices = {
+      packSlice: () => {
+        at.push(performance.now());
+        return done ? 'done' : 'more';
+      },
+    };
     packInBackground(partition);
     const sliceAfter = () => {
       const before = at.length;

@@ -25,7 +25,13 @@ function database(): { collections: Collections; deferred: DeferredCollections; 
   text += '}';
   const inner = deferredFromJson(Buffer.from(text, 'latin1'), spans);
   const loads: string[] = [];
-  const deferred: DeferredCollections = { ...inner, load: (name) => (loads.push(name), inner.load(name)) };
+  const deferred: DeferredCollections = {
+    ...inner,
+    load: (name) => {
+      loads.push(name);
+      return inner.load(name);
+    },
+  };
   return { collections: JSON.parse(text) as Collections, deferred, loads };
 }
 

@@ -37,7 +37,7 @@ function deadPid(): number {
   return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ownerOf = (path: string) => JSON.parse(readFileSync(lockPathOf(path), 'utf8')) as { pid: number; host: string; startedAt: string };
 const thrown = (fn: () => unknown) => {
   try {
@@ -88,7 +88,7 @@ describe('the refusals, word for word', () => {
     vi.spyOn(process, 'kill').mockImplementation(() => {
       throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
     });
-    await expect(openStore({ path })).rejects.toThrow(new RegExp(`^${escape(path)} is in use by process ${pid} `));
+    await expect(openStore({ path })).rejects.toThrow(new RegExp(`^${escapeRegExp(path)} is in use by process ${pid} `));
   });
 
   it('the takeover lines printed on start', () => {
@@ -214,7 +214,7 @@ describe('a lock that changes under us', () => {
 describe('a lock file that cannot be made', () => {
   it('a directory that does not exist: the lock path and the system error', () => {
     const path = join(tempDir(), 'missing', 'db.json');
-    expect(thrown(() => acquireLock(path)).message).toMatch(new RegExp(`^Cannot lock database: cannot create ${escape(path)}\\.lock: ENOENT`));
+    expect(thrown(() => acquireLock(path)).message).toMatch(new RegExp(`^Cannot lock database: cannot create ${escapeRegExp(path)}\\.lock: ENOENT`));
   });
 
   it('a file system that refuses hard links: the lock path and the error, and no temporary file left', () => {

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitDomainEvent } from '../../src/core/events.ts';
 import { ATTEMPT_ERRORS, send } from '../../src/webhooks/delivery.ts';
-import { DELIVERY_LOG_LIMIT, WEBHOOK_DELIVERIES, type Delivery } from '../../src/webhooks/outbox.ts';
+import { DELIVERY_LOG_LIMIT, WEBHOOK_DELIVERIES } from '../../src/webhooks/outbox.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { subscribe } from './helpers.ts';
 

@@ -32,7 +32,11 @@ export async function startHostileReceiver(behaviour: Behaviour): Promise<Hostil
     state.open++;
     state.maxOpen = Math.max(state.maxOpen, state.open);
     res.on('close', () => state.open--);
-    waiters = waiters.filter((w) => (state.arrived >= w.n ? (w.resolve(), false) : true));
+    waiters = waiters.filter((w) => {
+      if (state.arrived < w.n) return true;
+      w.resolve();
+      return false;
+    });
     req.resume();
     req.on('end', () => misbehave(behaviour, res));
   });

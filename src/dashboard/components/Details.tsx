@@ -8,6 +8,7 @@ export function Details({ lines, width, height }: { lines: DetailLine[]; width: 
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {lines.slice(0, height).map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines of text with no identity of their own, redrawn whole
         <Text key={i} wrap="truncate" bold={line.heading ?? false} color={tone(line.tone)}>
           {line.text || ' '}
         </Text>

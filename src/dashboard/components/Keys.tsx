@@ -19,6 +19,7 @@ export function Keys({ workspaces, width, height }: { workspaces: WorkspaceSumma
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {lines.slice(0, Math.max(1, height)).map((l, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines of text with no identity of their own, redrawn whole
         <Text key={i} wrap="truncate" bold={l.bold ?? false}>
           {l.text}
         </Text>

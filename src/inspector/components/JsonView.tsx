@@ -61,6 +61,7 @@ function render(value: unknown, path: string, depth: number, linkFor: JsonViewPr
       <>
         {'[\n'}
         {value.map((item, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: an array's items are its positions
           <Fragment key={i}>
             {pad}
             {render(item, child(String(i)), depth + 1, linkFor)}

@@ -49,10 +49,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { value: T 
       setError(messageOf(err));
     }
   }, []);
-  useEffect(() => {
-    void reload();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
+  useEffect(
+    () => {
+      void reload();
+    },
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's `deps` say when to load again
+    deps,
+  );
   return { value, error, reload };
 }
 

@@ -14,6 +14,7 @@ const STEPS = [
 function useTicking(nowMs: number | undefined, mode: string | undefined): string | undefined {
   const [, setTick] = useState(0);
   const [readAt, setReadAt] = useState(() => Date.now());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new reading of the clock restarts the local count from now
   useEffect(() => setReadAt(Date.now()), [nowMs]);
   useEffect(() => {
     if (mode !== 'real') return undefined;

@@ -15,7 +15,7 @@ import '../data/data.css';
  * related records as links. Paths: /data, /data/:collection, /data/:collection/:recordId,
  * each with ?workspace=<id>. docs/inspector.md, "Data".
  */
-export function DataView() {
+export function DataPage() {
   const { refresh } = useWorkspaces();
   // created workspaces appear without reloading the page
   useEffect(() => {

@@ -22,6 +22,7 @@ export function WebhooksView() {
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   // another workspace: its own subscriptions and deliveries, nothing selected
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the workspace changes, which it does not read
   useEffect(() => {
     setSubscriptionId('');
     setEventType('');

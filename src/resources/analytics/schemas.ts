@@ -11,6 +11,7 @@ export const DELIVERY_EVENTS = ['sent', 'delivered', 'opened', 'clicked', 'bounc
 
 export const DeliveryEventRowSchema = z
   .object({
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the description shows the id's form, not a template
     id: z.string().describe('`${day}|${channel}|${event}` (storage key)'),
     day: z.iso.date(),
     channel: z.enum(DELIVERY_CHANNELS),

@@ -4,7 +4,7 @@ import { newId, parseId } from '../../core/ids.ts';
 import type { Pricer } from '../departures/pricing.ts';
 import type { PeopleService } from '../people/service.ts';
 import type { ProductService } from '../products/service.ts';
-import { type BookingRecords } from './records.ts';
+import type { BookingRecords } from './records.ts';
 import type { CreateBookingBody } from './requests.ts';
 import type { BookingService } from './service.ts';
 import { WIZARD_TTL_MS, type WizardBody, type WizardSession } from './wizard-requests.ts';

@@ -4,7 +4,7 @@ import { sendSerialized } from '../../http/send.ts';
 import type { SandboxContext } from '../../context.ts';
 import type { ZodApp } from '../types.ts';
 import { ListProductsQuerySchema, ProductIdParamsSchema, ProductListSchema, ProductSchema } from './schemas.ts';
-import { ProductService } from './service.ts';
+import type { ProductService } from './service.ts';
 
 // module-level, so every sandbox of a process registers the very same schema objects and their
 // OpenAPI document is built once (src/http/openapi-memo.ts)

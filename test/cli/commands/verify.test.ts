@@ -40,7 +40,7 @@ describe('sandbox verify', () => {
     await products();
     const tooMany = await t.cli(['verify', '--path', '/v1/products', '--at-most', '1', '--since', since]);
     expect(tooMany.code).toBe(1);
-    expect(tooMany.stdout).toMatch(/^Counted:\n(  \S+ {2}GET .+\n){2}$/);
+    expect(tooMany.stdout).toMatch(/^Counted:\n( {2}\S+ {2}GET .+\n){2}$/);
     expect((await t.cli(['verify', '--path', '/v1/products', '--at-least', '2', '--at-most', '2', '--since', since])).code).toBe(0);
     const live = t.sandbox.workspaces.find((w) => w.mode === 'live')!;
     expect((await t.cli(['verify', '--path', '/v1/products', '--at-most', '0', '--workspace', live.name])).code).toBe(0);
