@@ -153,7 +153,8 @@ export function redactHeaders(headers: Readonly<Record<string, string>>): Record
  * one there anyway must not find it in a log.
  */
 export function redactQuery(query: string): string {
-  if (query === '') return query;
+  // the common query (`limit=10&starting_after=…`) names no credential and holds no key shape: one test each
+  if (query === '' || (!CREDENTIAL_PARAM.test(query) && !HINT.test(query))) return query;
   return query
     .split('&')
     .map((pair) => {
@@ -169,6 +170,9 @@ export function redactQuery(query: string): string {
     })
     .join('&');
 }
+
+/** a parameter name that may be a credential's (isSecretName decides), before its `=`; percent-encoded names go the long way */
+const CREDENTIAL_PARAM = /(?:key|secret|token|pass|pwd|auth|cookie|credential|otp|verifier|%)[^=&]*=/i;
 
 /** A request target (`/v1/x?y=z`): its path by shape, its query as redactQuery does. */
 export function redactUrl(url: string): string {
