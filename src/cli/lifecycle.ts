@@ -76,13 +76,21 @@ export async function runStop(given: LifecycleFlags): Promise<void> {
  */
 async function writeReport(client: Awaited<ReturnType<typeof controlClient>>, file: string, format: string): Promise<void> {
   const report = await client.report();
-  const { junitXml, summaryLines } = await import('./run-report.ts');
+  const [{ appendStepSummary, junitXml, summaryLines }, { INFORMATIONAL_WARNINGS }] = await Promise.all([
+    import('./run-report.ts'),
+    import('../core/warnings.ts'),
+  ]);
+  // what --strict would not refuse is counted as allowed, as `exec` counts it (core/warnings.ts)
+  const allowed = INFORMATIONAL_WARNINGS;
   try {
-    writeFileSync(file, format === 'junit' ? junitXml(report) : `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(file, format === 'junit' ? junitXml(report, allowed) : `${JSON.stringify(report, null, 2)}\n`);
   } catch (err) {
     fail(`cannot write the report to ${file}: ${(err as Error).message}; the sandbox was not stopped`);
   }
-  process.stderr.write(`${[...summaryLines(report), `report: ${file} (${format})`].join('\n')}\n`);
+  const lines = [...summaryLines(report, allowed), `report: ${file} (${format})`];
+  const unwritten = appendStepSummary(report, { allowed, title: 'sandbox stop' });
+  if (unwritten) lines.push(unwritten);
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 /** GET /__sandbox/health until it answers 200, for up to --timeout. */
