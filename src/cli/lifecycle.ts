@@ -11,8 +11,9 @@ import { FLUSH_GRACE_MS } from './stop-deadline.ts';
 /**
  * `sandbox stop` and `sandbox wait`: the two ends of a sandbox started in the
  * background (`start --detach`, a container, `sandbox start &`), for shell CI
- * (issue 36). Both find it by --port on this machine, --url or $SANDBOX_URL;
- * else by what `start --detach` recorded for this folder (./detached-record.ts).
+ * (docs/cli.md, "In the background"). Both find it by --port on this machine,
+ * --url or $SANDBOX_URL; else by what `start --detach` recorded for this folder
+ * (./detached-record.ts).
  */
 export interface LifecycleFlags extends Omit<ControlFlags, 'workspace' | 'url'> {
   /** --url: no default of its own, so that `stop` can tell a URL it was given from none */
