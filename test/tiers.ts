@@ -31,6 +31,7 @@ export const SPAWNING_FILES = [
   'test/cli/lock.test.ts',
   'test/cli/start.test.ts',
   'test/cli/stop-signal.test.ts',
+  'test/cli/stop-this-folder.test.ts',
   'test/cli/strict.test.ts',
   'test/cli/webhooks-e2e.test.ts',
   'test/container/dockerfile.test.ts',

@@ -7,6 +7,7 @@ import { PACKAGE_ROOT } from '../config.ts';
 import { sendText } from '../control/http-send.ts';
 import { bold, cyan, dim, fail, printJson } from './output.ts';
 import type { StartFlags } from './start.ts';
+import { DETACHED_RECORD, recordDetached } from './detached-record.ts';
 
 export interface DetachFlags extends StartFlags {
   detach: true;
@@ -94,6 +95,13 @@ async function announce(ready: Ready, pid: number, log: string, flags: DetachFla
   await health?.text().catch(() => '');
   if (!health || health.status < 200 || health.status > 299)
     fail(`the sandbox (process ${pid}) printed its ready line but ${ready.url} does not answer; see ${log}`);
+  // for a bare `sandbox stop` from this folder (./detached-record.ts): a start that failed records nothing
+  try {
+    recordDetached({ url: ready.url, pid, log, data: flags.inMemory || !flags.data ? null : resolve(flags.data) });
+  } catch (err) {
+    // the sandbox serves all the same: only a bare `stop` will not find it
+    process.stderr.write(`sandbox: cannot record the sandbox in ${DETACHED_RECORD} (${(err as Error).message}); stop it with --url ${ready.url}\n`);
+  }
   if (flags.json) {
     printJson({ ...ready, pid, log });
   } else {

@@ -1,45 +1,84 @@
+import type { ControlClient } from '../control/client.ts';
+import { LONGEST_RETRIES_MS } from '../webhooks/retry-policy.ts';
 import { printJson } from './output.ts';
 import { say } from './format.ts';
 import { controlClient, type ScriptFlags } from './control.ts';
-import { parseDuration } from './duration.ts';
 import { deliveryDetails, type ListedDelivery } from './delivery-lines.ts';
 import { formatMs } from './time-span.ts';
 
 /**
- * `sandbox events wait <delivery> [--timeout <duration>]` (issue 38): advances
- * the delivery's workspace clock to each retry in turn (as `workspace advance`
- * does, so other workspaces, other test workers, are not moved) until the
- * delivery succeeded (exit 0) or gave up (failed, cancelled, expired: exit 1).
- * --timeout bounds the sandbox time it may move; an attempt in flight is waited
- * for in real time, at most STALL_MS without any change.
+ * `sandbox events wait <delivery> [--timeout <duration>] [--advance-up-to <duration>]`
+ * (docs/cli.md, "Webhook deliveries"): advances the delivery's workspace clock to each retry in
+ * turn (as `workspace advance` does, so other workspaces, other test workers, are not moved)
+ * until the delivery succeeded (exit 0) or gave up (failed, cancelled, expired: exit 1).
+ *
+ * Two bounds, two kinds of time. --timeout is wall time, as every CLI's timeout is: the most this
+ * command waits, whatever the sandbox clock does. --advance-up-to is sandbox time: the most it
+ * moves the workspace's clock, by default as far as a delivery's retries can go
+ * (LONGEST_RETRIES_MS, src/webhooks/retry-policy.ts). An attempt in flight is waited for in real
+ * time, at most STALL_MS without any change.
  */
 export interface EventsWaitFlags extends ScriptFlags {
-  timeout?: string;
+  /** wall time, milliseconds */
+  timeout?: number;
+  /** sandbox time, milliseconds */
+  advanceUpTo?: number;
 }
 
 /** A receiver answers within the attempt timeout (10 s by default): a delivery that does not move for this long is stuck. */
 const STALL_MS = 60_000;
 const POLL_MS = 50;
 
+/** Where the wait is, for the line that says why it ended early. */
+interface Progress {
+  moved: number;
+  delivery?: ListedDelivery;
+  /** an attempt is being made: the wait is on the receiver, in real time */
+  inFlight: boolean;
+  /** set once --timeout has passed: the loop stops at its next step */
+  over: boolean;
+}
+
 export async function runEventsWait(deliveryId: string, flags: EventsWaitFlags): Promise<void> {
-  const budget = flags.timeout === undefined ? Infinity : parseDuration(flags.timeout);
   const client = await controlClient(flags);
-  let moved = 0;
+  const progress: Progress = { moved: 0, inFlight: false, over: false };
+  const following = follow(client, deliveryId, flags.advanceUpTo ?? LONGEST_RETRIES_MS, progress);
+  if (flags.timeout === undefined) return finish(await following, progress.moved, flags);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      progress.over = true;
+      reject(new Error(wallTimeLine(deliveryId, flags.timeout!, progress)));
+    }, flags.timeout);
+  });
+  following.catch(() => {}); // once the deadline has passed, what the loop does next is no one's concern
+  try {
+    finish(await Promise.race([following, deadline]), progress.moved, flags);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads and advances until the delivery is no longer pending; throws past --advance-up-to or a stall. */
+async function follow(client: ControlClient, deliveryId: string, budget: number, progress: Progress): Promise<ListedDelivery> {
   let seen = '';
   let lastChange = Date.now();
-  for (;;) {
+  while (!progress.over) {
     const delivery: ListedDelivery = await client.delivery(deliveryId);
-    if (delivery.status !== 'pending') return finish(delivery, moved, flags);
-    const progress = `${delivery.attempts.length}|${delivery.nextAttemptAt}`;
-    if (progress !== seen) [seen, lastChange] = [progress, Date.now()];
+    progress.delivery = delivery;
+    if (delivery.status !== 'pending') return delivery;
+    const state = `${delivery.attempts.length}|${delivery.nextAttemptAt}`;
+    if (state !== seen) [seen, lastChange] = [state, Date.now()];
     const due = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - (await client.workspaceClock(delivery.workspaceId)).nowMs : 0;
+    progress.inFlight = due <= 0;
     if (due > 0) {
-      if (moved + due > budget)
+      if (progress.moved + due > budget)
         throw new Error(
-          `${deliveryId} is still pending after ${formatMs(moved)} of sandbox time: its next retry, at ${delivery.nextAttemptAt}, is past --timeout ${flags.timeout}`,
+          `${deliveryId} is still pending after ${formatMs(progress.moved)} of sandbox time: its next retry, at ${delivery.nextAttemptAt}, is past --advance-up-to ${formatMs(budget)}`,
         );
+      if (progress.over) break;
       await client.advanceWorkspaceClock(delivery.workspaceId, due);
-      moved += due;
+      progress.moved += due;
       continue;
     }
     // an attempt is being made (or is due now on a real clock): its answer comes in real time
@@ -49,6 +88,20 @@ export async function runEventsWait(deliveryId: string, flags: EventsWaitFlags):
       );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+  return progress.delivery!;
+}
+
+/** `dlv_… is still pending after --timeout 2s (wall time): attempt 1 is in flight; …` */
+function wallTimeLine(deliveryId: string, timeoutMs: number, progress: Progress): string {
+  const attempts = progress.delivery?.attempts.length ?? 0;
+  const where =
+    progress.delivery === undefined
+      ? 'the sandbox has not answered yet'
+      : progress.inFlight
+        ? `attempt ${attempts + 1} is in flight`
+        : `${attempts} ${attempts === 1 ? 'attempt' : 'attempts'} so far`;
+  const moved = progress.moved > 0 ? `, the clock advanced ${formatMs(progress.moved)}` : '';
+  return `${deliveryId} is still pending after --timeout ${formatMs(timeoutMs)} (wall time): ${where}${moved}; \`sandbox events show ${deliveryId}\` shows where it is`;
 }
 
 function finish(delivery: ListedDelivery, moved: number, flags: EventsWaitFlags): void {

@@ -3,10 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Sandbox } from '../sandbox.ts';
 import { INFORMATIONAL_WARNINGS, WARNING_CODES } from '../core/warnings.ts';
-import { appendJobSummary } from '../report/job-summary.ts';
 import { plural } from './format.ts';
 import { bold, fail, yellow } from './output.ts';
-import { junitXml, summaryLines } from './run-report.ts';
+import { appendStepSummary, junitXml, summaryLines } from './run-report.ts';
 import { openCliSandbox, startOptions, type StartFlags } from './start.ts';
 
 export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
@@ -44,6 +43,8 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
     ...process.env,
     SANDBOX_URL: sandbox.url,
     SANDBOX_API_KEY: key.key,
+    // the key's id, which `keys revoke`, `ratelimit exhaust --key` and GET /__sandbox/workspaces name it by
+    SANDBOX_API_KEY_ID: key.id,
     SANDBOX_CONTROL_URL: sandbox.controlUrl,
     SANDBOX_WORKSPACE_ID: workspace.id,
     ...(sandbox.controlToken ? { SANDBOX_CONTROL_TOKEN: sandbox.controlToken } : {}),
@@ -107,14 +108,8 @@ function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
     );
     code = 1;
   }
-  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
-    try {
-      appendJobSummary(summaryFile, report, { allowed, exitCode: code, title: 'sandbox exec' });
-    } catch (err) {
-      lines.push(`sandbox: cannot append the job summary to ${summaryFile}: ${(err as Error).message}`);
-    }
-  }
+  const unwritten = appendStepSummary(report, { allowed, exitCode: code, title: 'sandbox exec' });
+  if (unwritten) lines.push(unwritten);
   process.stderr.write(`${lines.join('\n')}\n`);
   return code;
 }
@@ -135,7 +130,7 @@ function allowedWarnings(values: string[] | undefined): Set<string> {
   return new Set(codes);
 }
 
-/** SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n: one created workspace per worker, copied from the --key workspace. */
+/** SANDBOX_API_KEY_1..n, SANDBOX_API_KEY_ID_1..n and SANDBOX_WORKSPACE_ID_1..n: one created workspace per worker, copied from the --key workspace. */
 async function workerEnv(sandbox: Sandbox, workers: number, mode: string): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   const template = sandbox.workspaces.find((w) => w.mode === mode)?.id;
@@ -145,6 +140,7 @@ async function workerEnv(sandbox: Sandbox, workers: number, mode: string): Promi
       return fail(`--workers ${workers}: ${err instanceof Error ? err.message : String(err)}`); // past --max-workspaces: the line says what to do
     });
     env[`SANDBOX_API_KEY_${i}`] = workspace.keys[0]!.key;
+    env[`SANDBOX_API_KEY_ID_${i}`] = workspace.keys[0]!.id;
     env[`SANDBOX_WORKSPACE_ID_${i}`] = workspace.id;
   }
   return env;

@@ -1,19 +1,23 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_STOP_TIMEOUT_MS } from '../config.ts';
 import { sendText } from '../control/http-send.ts';
-import { controlClient, report, type ControlFlags } from './control.ts';
+import { controlClient, DEFAULT_SANDBOX_URL, report, type ControlFlags } from './control.ts';
+import { DETACHED_RECORD, type DetachedSandbox, detachedSandboxes, forgetDetached, isRunning } from './detached-record.ts';
 import { fail } from './output.ts';
 import { FLUSH_GRACE_MS } from './stop-deadline.ts';
 
 /**
  * `sandbox stop` and `sandbox wait`: the two ends of a sandbox started in the
  * background (`start --detach`, a container, `sandbox start &`), for shell CI
- * (issue 36). Both find it as every control command does (--url, else
- * $SANDBOX_URL, else the default), or by --port on this machine.
+ * (docs/cli.md, "In the background"). Both find it by --port on this machine,
+ * --url or $SANDBOX_URL; else by what `start --detach` recorded for this folder
+ * (./detached-record.ts).
  */
-export interface LifecycleFlags extends Omit<ControlFlags, 'workspace'> {
+export interface LifecycleFlags extends Omit<ControlFlags, 'workspace' | 'url'> {
+  /** --url: no default of its own, so that `stop` can tell a URL it was given from none */
+  url?: string;
   port?: number;
   json?: boolean;
   /** `wait`: milliseconds */
@@ -27,8 +31,33 @@ const POLL_MS = 100;
 /** what `stop` allows past the sandbox's own deadline (drain, then flush) before it says the process is stuck */
 const STOP_MARGIN_MS = 5_000;
 
-const target = (flags: LifecycleFlags): LifecycleFlags & { url: string } =>
-  flags.port === undefined ? flags : { ...flags, url: `http://127.0.0.1:${flags.port}` };
+export { isRunning };
+
+const describe = (s: DetachedSandbox) => `${s.url}, process ${s.pid}`;
+
+/**
+ * The sandbox `stop` and `wait` are pointed at: --port, --url, $SANDBOX_URL; else the one
+ * `start --detach` started from this folder. `stop` looks no further: it never stops whatever
+ * answers on the default port, which may be another project's sandbox. `wait`, which stops
+ * nothing, then waits on the default address, where a plain `sandbox start &` listens.
+ */
+function target(flags: LifecycleFlags, command: 'stop' | 'wait'): LifecycleFlags & { url: string } {
+  if (flags.port !== undefined) return { ...flags, url: `http://127.0.0.1:${flags.port}` };
+  const given = flags.url ?? (process.env.SANDBOX_URL || undefined);
+  if (given) return { ...flags, url: given };
+  const { running, gone } = detachedSandboxes();
+  if (running.length === 1) return { ...flags, url: running[0]!.url };
+  if (running.length > 1)
+    fail(
+      `${running.length} sandboxes started from this folder with \`sandbox start --detach\` are running (${running.map(describe).join('; ')}); name one with --url or --port`,
+    );
+  if (command === 'wait') return { ...flags, url: DEFAULT_SANDBOX_URL };
+  if (gone.length > 0)
+    fail(`the sandbox \`sandbox start --detach\` started from this folder (${describe(gone.at(-1)!)}) is no longer running; nothing to stop`);
+  return fail(
+    `no sandbox to stop: none started from this folder with \`sandbox start --detach\` is recorded (${DETACHED_RECORD}); name one with --url or --port, or set SANDBOX_URL`,
+  );
+}
 
 /**
  * POST /__sandbox/stop: the sandbox stops as on SIGTERM (drain, flush,
@@ -37,8 +66,8 @@ const target = (flags: LifecycleFlags): LifecycleFlags & { url: string } =>
  * takes no more connections.
  */
 export async function runStop(given: LifecycleFlags): Promise<void> {
-  const flags = target(given);
-  if (flags.report && !['json', 'junit'].includes(flags.reportFormat ?? 'json')) fail(`--report-format must be json or junit, not "${flags.reportFormat}"`);
+  if (given.report && !['json', 'junit'].includes(given.reportFormat ?? 'json')) fail(`--report-format must be json or junit, not "${given.reportFormat}"`);
+  const flags = target(given, 'stop');
   const client = await controlClient(flags);
   let answer;
   try {
@@ -48,6 +77,7 @@ export async function runStop(given: LifecycleFlags): Promise<void> {
     if (err instanceof Error && err.name === 'SandboxNotRunningError') fail(`${err.message}; nothing to stop`);
     throw err;
   }
+  forgetDetached(flags.url);
   // the same machine: its pid is one we can watch (a stop may be over already)
   const local = answer.hostname === hostname();
   const deadlineMs = (answer.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS) + FLUSH_GRACE_MS + STOP_MARGIN_MS;
@@ -76,18 +106,26 @@ export async function runStop(given: LifecycleFlags): Promise<void> {
  */
 async function writeReport(client: Awaited<ReturnType<typeof controlClient>>, file: string, format: string): Promise<void> {
   const report = await client.report();
-  const { junitXml, summaryLines } = await import('./run-report.ts');
+  const [{ appendStepSummary, junitXml, summaryLines }, { INFORMATIONAL_WARNINGS }] = await Promise.all([
+    import('./run-report.ts'),
+    import('../core/warnings.ts'),
+  ]);
+  // what --strict would not refuse is counted as allowed, as `exec` counts it (core/warnings.ts)
+  const allowed = INFORMATIONAL_WARNINGS;
   try {
-    writeFileSync(file, format === 'junit' ? junitXml(report) : `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(file, format === 'junit' ? junitXml(report, allowed) : `${JSON.stringify(report, null, 2)}\n`);
   } catch (err) {
     fail(`cannot write the report to ${file}: ${(err as Error).message}; the sandbox was not stopped`);
   }
-  process.stderr.write(`${[...summaryLines(report), `report: ${file} (${format})`].join('\n')}\n`);
+  const lines = [...summaryLines(report, allowed), `report: ${file} (${format})`];
+  const unwritten = appendStepSummary(report, { allowed, title: 'sandbox stop' });
+  if (unwritten) lines.push(unwritten);
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 /** GET /__sandbox/health until it answers 200, for up to --timeout. */
 export async function runWait(given: LifecycleFlags): Promise<void> {
-  const flags = target(given);
+  const flags = target(given, 'wait');
   const timeoutMs = flags.timeout ?? 30_000;
   const client = await controlClient(flags);
   let last = 'no answer yet';
@@ -113,20 +151,6 @@ async function until(check: () => boolean | Promise<boolean>, deadlineMs: number
     if (await check()) return true;
     if (Date.now() >= deadline) return false;
     await sleep(POLL_MS);
-  }
-}
-
-/** A process that exists and is not a zombie (one whose parent has not reaped it has exited all the same). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true; // no /proc (macOS): kill's answer stands
   }
 }
 

@@ -4,6 +4,7 @@ import { fail } from './output.ts';
 import { errorLine } from './control.ts';
 import { closest } from '../core/suggest.ts';
 import { didYouMean, oneStyle } from './usage.ts';
+import { copyGlobalOptions, withGlobalOptions, withoutGlobalOptions } from './global-options.ts';
 
 import { clockCommand } from './commands/clock.ts';
 import { dashboardCommand } from './commands/dashboard.ts';
@@ -86,10 +87,13 @@ export function buildProgram(commandName?: string): Command {
     // what commander prints on a usage error is restyled per command by oneStyle() below (./usage.ts)
     .configureOutput({ outputError: (str, write) => write(str) })
     // usage errors are thrown, not exited on, so main() can give them exit code 2 (docs/cli.md, "Exit codes")
-    .exitOverride()
+    .exitOverride();
+  // --url, --token, --workspace and --json before or after the command name (./global-options.ts)
+  withGlobalOptions(program)
     .option('--no-color', 'print without colours, as NO_COLOR=1 does (any command)')
-    .hook('preAction', (root) => {
+    .hook('preAction', (root, action) => {
       if (root.opts().color === false) process.env.NO_COLOR = '1';
+      copyGlobalOptions(root, action);
     })
     .version(packageJson.version, '-V, --version', 'print the version')
     // every help ends with an example (docs/cli.md); test/cli/commands/help-examples.test.ts walks them all
@@ -133,7 +137,7 @@ export async function main(argv: string[]): Promise<void> {
   });
   try {
     const program = buildProgram(argv[2]);
-    const unknown = unknownSubcommand(program, argv.slice(2));
+    const unknown = unknownSubcommand(program, withoutGlobalOptions(argv.slice(2)));
     if (unknown) fail(unknown, 2);
     await program.parseAsync(argv);
   } catch (err) {

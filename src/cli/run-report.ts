@@ -1,3 +1,4 @@
+import { appendJobSummary, type JobSummaryOptions } from '../report/job-summary.ts';
 import type { RunReport } from '../report/schema.ts';
 import { plural } from './format.ts';
 import { xml } from './xml-text.ts';
@@ -90,4 +91,20 @@ export function junitXml(report: RunReport, allowed: ReadonlySet<string> = new S
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/**
+ * The GitHub job summary of a run (docs/cli.md, "The GitHub job summary"): appended to the file
+ * GITHUB_STEP_SUMMARY names when it is set, as `exec` and `stop --report` both end a run. Returns
+ * the line for stderr when the file cannot be written, else null.
+ */
+export function appendStepSummary(report: RunReport, options: JobSummaryOptions): string | null {
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (!file) return null;
+  try {
+    appendJobSummary(file, report, options);
+    return null;
+  } catch (err) {
+    return `sandbox: cannot append the job summary to ${file}: ${(err as Error).message}`;
+  }
 }

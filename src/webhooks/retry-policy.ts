@@ -17,6 +17,14 @@ export const JITTER = 0.1;
 export const MAX_RETRY_AFTER_MS = 24 * H;
 
 /**
+ * The longest a delivery's retries can take, from its first attempt to its last: each of the ten
+ * retries at its longest, the schedule's delay with +10 % jitter or a receiver's Retry-After of
+ * up to MAX_RETRY_AFTER_MS, whichever is longer (10d 4h 48m). `sandbox events wait` may advance a
+ * workspace clock this far by default, so a delivery's whole retry schedule runs (docs/cli.md).
+ */
+export const LONGEST_RETRIES_MS = RETRY_SCHEDULE_MS.reduce((sum, ms) => sum + Math.max(Math.round(ms * (1 + JITTER)), MAX_RETRY_AFTER_MS), 0);
+
+/**
  * Delay before retry `retry` (1..10), scaled by `scale` (the webhookRetryScale
  * option) with deterministic jitter seeded by the delivery id, so the same
  * delivery retries at the same moments in every run.

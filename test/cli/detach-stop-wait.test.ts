@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +105,24 @@ describe('sandbox start --detach, then sandbox stop', () => {
     expect(stop.stderr).toContain('report: report.xml (junit)\n');
     const junit = await readFile(join(dir, 'report.xml'), 'utf8');
     expect(junit).toMatch(/<testcase classname="sandbox\.v1" name="\w+ \(GET \/v1\/products\)"><system-out>2 requests: 200 x2<\/system-out><\/testcase>/);
+  });
+
+  it('stop --report appends the run report to $GITHUB_STEP_SUMMARY as Markdown, as `sandbox exec` does', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sandbox-detach-'));
+    const ready = await detach(['--data', 'db.json']);
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(`${ready.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } })).status).toBe(200);
+    const summary = join(dir, 'step-summary.md');
+    await writeFile(summary, '## an earlier step\n');
+
+    const stop = await cli(['stop', '--url', ready.url, '--report', 'report.xml', '--report-format', 'junit'], { GITHUB_STEP_SUMMARY: summary });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(stop.stderr).toContain('report: report.xml (junit)\n');
+    const md = await readFile(summary, 'utf8');
+    expect(md.startsWith('## an earlier step\n### Sandbox run report: sandbox stop\n')).toBe(true);
+    expect(md).toContain('**2 requests** to /v1 (200 ×2)');
+    expect(md).toMatch(/\| `\w+` GET \/v1\/products \| 2 \| 200 ×2 \| {2}\|/);
+    expect(md).toMatch(/<details><summary>Never called \(\d+\)<\/summary>/);
   });
 
   it("fails with the sandbox's own line when it cannot start (a port in use), naming the log", async () => {

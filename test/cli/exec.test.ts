@@ -33,3 +33,32 @@ describe('sandbox exec (CI)', () => {
     expect(stderr.trim()).toBe('sandbox: cannot run "definitely-not-a-command-xyz": command not found');
   });
 });
+
+describe('sandbox exec: the ids of the keys it hands out', () => {
+  const keysProbe = `
+const env = process.env;
+const { data } = await (await fetch(env.SANDBOX_CONTROL_URL + '/workspaces')).json();
+console.log(JSON.stringify({ id: env.SANDBOX_API_KEY_ID ?? null, key: env.SANDBOX_API_KEY, id1: env.SANDBOX_API_KEY_ID_1 ?? null, key1: env.SANDBOX_API_KEY_1, workspace1: env.SANDBOX_WORKSPACE_ID_1, workspaces: data }));
+`;
+
+  it('exports SANDBOX_API_KEY_ID, and SANDBOX_API_KEY_ID_<n> per worker: the ids GET /__sandbox/workspaces lists for those keys', async () => {
+    const { code, stdout, stderr } = await runCli(['exec', '--workers', '1', '--', process.execPath, '--input-type=module', '-e', keysProbe]).exit;
+    expect(code, stderr).toBe(0);
+    type Listed = { id: string; keys: { id: string; key: string | null; keyPrefix: string }[] };
+    const seen = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      id: string;
+      key: string;
+      id1: string;
+      key1: string;
+      workspace1: string;
+      workspaces: Listed[];
+    };
+    const keys = seen.workspaces.flatMap((w) => w.keys.map((k) => ({ ...k, workspaceId: w.id })));
+    expect(seen.id).toMatch(/^wkey_/);
+    expect(keys.find((k) => k.id === seen.id)?.key).toBe(seen.key);
+    // a created workspace's key is listed by its prefix alone (it is shown once, when created)
+    const worker = keys.find((k) => k.id === seen.id1);
+    expect(worker?.workspaceId).toBe(seen.workspace1);
+    expect(seen.key1.startsWith(worker!.keyPrefix)).toBe(true);
+  });
+});

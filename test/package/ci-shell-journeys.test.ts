@@ -103,7 +103,7 @@ function readAction(): { inputs: Record<string, string>; outputs: Record<string,
       const key = /^ {2}([\w-]+):$/.exec(line);
       if (key) current = key[1]!;
       const value = new RegExp(`^ {4}${field}: (.*)$`).exec(line);
-      if (value && current) out[current] = value[1]!.replace(/^'(.*)'$/, '$1');
+      if (value && current) out[current] = value[1]!.replace(/^(['"])(.*)\1$/, '$2'); // YAML quotes either way
     }
     return out;
   };
@@ -180,6 +180,8 @@ describe('the GitHub Action, its steps run in bash', { timeout: 300_000 }, () =>
       SANDBOX_PID: out.pid,
     });
     expect(out['api-key']).toBe(KEY);
+    expect(out['api-key-id']).toMatch(/^wkey_/);
+    expect(env.SANDBOX_API_KEY_ID).toBe(out['api-key-id']);
     expect(out['live-api-key']).toMatch(/^tcs_live_/);
     expect(out['inspector-url']).toBe(`${out.url}/__sandbox/ui/`);
     expect(out['control-token']).toBe(''); // loopback: no token, and no SANDBOX_CONTROL_TOKEN for later steps
@@ -194,13 +196,22 @@ describe('the GitHub Action, its steps run in bash', { timeout: 300_000 }, () =>
     const later = { ...env, PATH: `${readFileSync(github.GITHUB_PATH!, 'utf8').trim()}:${process.env.PATH}` };
     const clock = await bash('curl -sf "$SANDBOX_URL/__sandbox/clock"', runner, later);
     expect(JSON.parse(clock.stdout).data.mode).toBe('manual');
+    // the key's id is the one the control plane lists for that key
+    const listed = await bash('curl -sf "$SANDBOX_URL/__sandbox/workspaces"', runner, later);
+    const keys = (JSON.parse(listed.stdout) as { data: { keys: { id: string; key: string }[] }[] }).data.flatMap((w) => w.keys);
+    expect(keys.find((k) => k.id === env.SANDBOX_API_KEY_ID)?.key).toBe(KEY);
+    // the README's last step: the report as JUnit, and as Markdown in the job summary
     const products = await bash(
-      'curl -sf "$SANDBOX_URL/v1/products?limit=1" -H "Authorization: Bearer $SANDBOX_API_KEY" > /dev/null && sandbox stop',
+      'curl -sf "$SANDBOX_URL/v1/products?limit=1" -H "Authorization: Bearer $SANDBOX_API_KEY" > /dev/null && sandbox stop --report sandbox-report.xml --report-format junit',
       runner,
-      later,
+      { ...later, GITHUB_STEP_SUMMARY: github.GITHUB_STEP_SUMMARY! },
     );
-    expect(products.stderr).toBe('');
-    expect(products.code).toBe(0);
+    expect(products.code, products.stderr).toBe(0);
+    expect(products.stderr).toContain('report: sandbox-report.xml (junit)\n');
     expect(products.stdout).toBe(`stopped the sandbox at ${out.url} (process ${out.pid} has exited; its data is flushed)\n`);
+    expect(readFileSync(join(runner, 'sandbox-report.xml'), 'utf8')).toContain('<testsuite name="sandbox /v1 operations"');
+    const summary = readFileSync(github.GITHUB_STEP_SUMMARY!, 'utf8');
+    expect(summary).toContain('### Sandbox run report: sandbox stop\n');
+    expect(summary).toContain('**1 request** to /v1 (200 ×1)');
   });
 });

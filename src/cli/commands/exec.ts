@@ -32,7 +32,7 @@ export function execCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY, SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID (with --workers n, also SANDBOX_API_KEY_1..n and SANDBOX_WORKSPACE_ID_1..n).\n\nAt the end, a summary of what the command asked of /v1 goes to stderr (docs/cli.md, "The run report").\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --report sandbox-report.xml --report-format junit --fail-on-warning --allow-warning UNDOCUMENTED_ENDPOINT -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"',
+      '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY (and its id, SANDBOX_API_KEY_ID), SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID (with --workers n, also SANDBOX_API_KEY_1..n, SANDBOX_API_KEY_ID_1..n and SANDBOX_WORKSPACE_ID_1..n).\n\nAt the end, a summary of what the command asked of /v1 goes to stderr (docs/cli.md, "The run report").\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --report sandbox-report.xml --report-format junit --fail-on-warning --allow-warning UNDOCUMENTED_ENDPOINT -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"',
     )
     .action(async (command: string[], opts) => {
       const { runExec } = await import('../exec.ts');

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/control/client.ts';
@@ -85,11 +85,13 @@ describe('sandbox events', () => {
     expect(d.attempts.map((a) => a.response?.status)).toEqual([500, 500, 500, 200]);
   });
 
-  it('wait exits 1 with the reason once a delivery gives up, and stops at --timeout', async () => {
+  it('wait exits 1 with the reason once a delivery gives up, and stops at --advance-up-to', async () => {
     const { id } = await deliveryTo('/down', 2);
-    const bounded = await t.cli(['events', 'wait', id, '--timeout', '1s']);
+    const bounded = await t.cli(['events', 'wait', id, '--advance-up-to', '1s']);
     expect(bounded.code).toBe(1);
-    expect(bounded.stderr).toMatch(new RegExp(`^sandbox: ${id} is still pending after 0s of sandbox time: its next retry, at \\S+, is past --timeout 1s\\n$`));
+    expect(bounded.stderr).toMatch(
+      new RegExp(`^sandbox: ${id} is still pending after 0s of sandbox time: its next retry, at \\S+, is past --advance-up-to 1s\\n$`),
+    );
 
     const r = await t.cli(['events', 'wait', id, '--json']);
     expect(r.code).toBe(1);
@@ -97,6 +99,51 @@ describe('sandbox events', () => {
     expect(json(r).attempts).toHaveLength(3);
     expect(r.stderr).toMatch(new RegExp(`^sandbox: ${id} failed after 3 attempts \\(clock advanced .+\\): `));
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('wait --timeout is wall time: on a manual clock it advances through retries far past it in sandbox time', async () => {
+    const { id } = await deliveryTo('/flaky-3', 5);
+    // the retries fall 5 s, 5 min and 30 min after each other (with jitter): past 30 s of sandbox time, well within 30 s of wall time
+    const r = await t.cli(['events', 'wait', id, '--timeout', '30s']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`${id} succeeded after 4 attempts \\(clock advanced 3\\dm `));
+  });
+
+  it('wait --timeout ends the wait in wall time while an attempt is in flight, and says where the delivery is', async () => {
+    // a receiver that takes the request and never answers: the attempt stays in flight up to the sandbox's 10 s attempt timeout
+    const held: ServerResponse[] = [];
+    const silent = createServer((req, res) => {
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const workspace = t.sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/silent`;
+      const { subscription } = await client().ensureSubscription({ workspaceId: workspace.id, url, events: ['booking.created'], maxRetries: 1 });
+      const triggered = json(await t.cli(['trigger', 'booking.created', '--workspace', workspace.name, '--json']));
+      let id = '';
+      for (const candidate of triggered.deliveryIds as string[]) if ((await client().delivery(candidate)).subscriptionId === subscription.id) id = candidate;
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20)); // the attempt has reached the receiver
+
+      const r = await t.cli(['events', 'wait', id, '--timeout', '1s']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `sandbox: ${id} is still pending after --timeout 1s (wall time): attempt 1 is in flight; \`sandbox events show ${id}\` shows where it is\n`,
+      );
+      // it ended before the attempt did: the attempt is still the receiver's to answer
+      expect((await client().delivery(id)).attempts).toHaveLength(0);
+    } finally {
+      for (const res of held) res.writeHead(200).end();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('wait --help says which bound is wall time and which sandbox time, with the default docs/cli.md gives', async () => {
+    const help = (await t.cli(['events', 'wait', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--timeout <duration> give up after this long, in wall time');
+    expect(help).toContain("--advance-up-to <duration> the most sandbox time to advance the workspace's clock (default 10d 4h 48m:");
   });
 
   it('clock advance --to-next with nothing due says so and moves nothing', async () => {
