@@ -35,6 +35,8 @@ export interface FollowOptions {
 
 const attemptKey = (d: DeliverySummary, a: DeliveryAttemptSummary) => `${d.id}:${a.number}`;
 const notRunning = (err: unknown): boolean => err instanceof Error && err.name === 'SandboxNotRunningError';
+/** Nothing answers there, or a sandbox that is stopping (503 to what comes after its stop began): it is going or gone. */
+const goneOrGoing = (err: unknown): boolean => notRunning(err) || (err instanceof ControlPlaneError && err.status === 503);
 
 export class Follower {
   readonly #seen = new Set<string>();
@@ -73,7 +75,7 @@ export class Follower {
         else if (this.watch.resets !== this.#handledResets) await this.#afterReset();
         else await this.#poll();
       } catch (err) {
-        if (!notRunning(err)) throw err;
+        if (!goneOrGoing(err)) throw err;
         this.watch.close(); // the next turn waits for the sandbox to come back
       }
     }
@@ -131,7 +133,7 @@ export class Follower {
         break;
       } catch (err) {
         // not there yet, or there and still starting or stopping
-        if (!notRunning(err) && !(err instanceof ControlPlaneError && err.status === 503)) throw err;
+        if (!goneOrGoing(err)) throw err;
       }
       await new Promise((resolve) => setTimeout(resolve, this.options.intervalMs));
       if (this.#stopping) return;
@@ -149,7 +151,7 @@ export class Follower {
     try {
       this.current = await subscribe(this.client, this.options);
     } catch (err) {
-      if (notRunning(err)) throw err;
+      if (goneOrGoing(err)) throw err;
       throw new Error(`${what}, and listen cannot subscribe again: ${err instanceof Error ? err.message : String(err)}`);
     }
     await this.#markDelivered();
