@@ -1,3 +1,4 @@
+import { redactShapes } from '../core/redact.ts';
 import type { Exchange, NotCompared, NotComparedNote } from './types.ts';
 
 /**
@@ -18,7 +19,9 @@ export class NotComparedLines {
   readonly #lines = new Map<string, NotCompared>();
 
   /** Counts one request, on its operation's line, or past the bound on its reason's line for every other operation. */
-  note(method: string, path: string, requestId: string, note: NotComparedNote): void {
+  note(method: string, path: string, requestId: string, given: NotComparedNote): void {
+    // a sentence may quote what a client sent (an id that holds a key) or an error: never a secret in the report
+    const note = { ...given, detail: redactShapes(given.detail) };
     const key = JSON.stringify([note.reason, method, path]);
     const known = this.#lines.get(key) ?? (this.#lines.size >= NOT_COMPARED_LINES ? this.#overflow(note, requestId) : undefined);
     if (known) {

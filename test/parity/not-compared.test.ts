@@ -115,3 +115,18 @@ describe('requests not compared', () => {
     expect(r.differences.find((d) => d.kind === 'unknown-id')).toMatchObject({ target: UNKNOWN_BOOKING });
   });
 });
+
+describe('the sentence of a request not compared', () => {
+  it('never holds a secret the request carried', async () => {
+    const { createParityRecorder } = await import('../../src/parity/report.ts');
+    const recorder = createParityRecorder({ routes: proxied.context.routes });
+    const id = `book_x-${KEYS.sandboxFull}`; // an id of our shape that holds a key
+    const ok = { status: 200, headers: {}, body: { data: { id } } };
+    const missing = { status: 404, headers: {}, body: { error: 'Booking not found' } };
+    recorder.record({ requestId: 'req_key', method: 'GET', urlPath: `/v1/bookings/${id}`, target: ok, sandbox: missing, learned: false, unknownIds: [id] });
+    const report = recorder.report();
+    expect(report.notCompared).toEqual([expect.objectContaining({ reason: 'unknown-id', count: 1 })]);
+    expect(report.notCompared![0]!.detail).toMatch(/^unknown-id: it carries book_x-\[redacted workspace key, \d+ chars\], which/);
+    expect(JSON.stringify(report)).not.toContain(KEYS.sandboxFull);
+  });
+});
