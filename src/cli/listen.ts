@@ -3,12 +3,15 @@ import { bold, cyan, dim, green, printJson, yellow } from './output.ts';
 import { controlClient, type ControlFlags } from './control.ts';
 import { webhookWorkspace } from './webhook-workspace.ts';
 import { nextRetryAfter } from '../webhooks/retry-policy.ts';
+import { Follower } from './listen-follow.ts';
 
 export interface ListenFlags extends ControlFlags {
   forwardTo: string;
   events?: string;
   printSecret?: boolean;
   json?: boolean;
+  /** false with --no-reconnect: listen ends when the sandbox stops, rather than wait for it */
+  reconnect?: boolean;
   /** poll interval in ms (wall time: this is the CLI watching, not sandbox time) */
   interval?: number;
 }
@@ -16,65 +19,53 @@ export interface ListenFlags extends ControlFlags {
 /**
  * `sandbox listen --forward-to <url>`, as `stripe listen`: subscribes the URL
  * (creating or reusing a subscription through the control plane), prints every
- * delivery attempt as it happens (polling GET /__sandbox/deliveries), and
- * pauses the subscription when it exits, so nothing retries into a closed port.
+ * delivery attempt as it happens (polling GET /__sandbox/deliveries), follows
+ * the sandbox through resets and restarts (./listen-follow.ts), and pauses the
+ * subscription when it exits, so nothing retries into a closed port.
  */
 export async function runListen(flags: ListenFlags): Promise<void> {
   const client = await controlClient(flags);
-  const workspace = await webhookWorkspace(client, flags.workspace);
-  if (flags.printSecret) return printSecret(client, workspace, flags.forwardTo);
+  if (flags.printSecret) return printSecret(client, await webhookWorkspace(client, flags.workspace), flags.forwardTo);
   const events = (flags.events ?? '*')
     .split(',')
     .map((e) => e.trim())
     .filter(Boolean);
-  const { subscription, secret, created } = await client.ensureSubscription({
-    workspaceId: workspace.id,
-    url: flags.forwardTo,
+  // with --json, stdout carries only the delivery lines; the banner and what listen says go to stderr
+  const info = flags.json ? process.stderr : process.stdout;
+  const follower = await Follower.start(client, {
+    forwardTo: flags.forwardTo,
+    workspace: flags.workspace,
     events,
-    description: 'sandbox listen',
+    reconnect: flags.reconnect ?? true,
+    intervalMs: flags.interval ?? 500,
+    say: (line) => info.write(`${line}\n`),
+    print: (d, a) => (flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`)),
   });
-  const pause = async () => {
-    // what is pending now is what pausing cancels (POST /webhook-subscriptions/:id/active, issue 37)
-    const pending = await client.deliveries({ subscriptionId: subscription.id, status: 'pending', limit: 500 }).catch(() => null);
-    await client.setSubscriptionActive(subscription.id, { workspaceId: workspace.id, active: false });
-    // issue 38: one line on what stopping did, on stderr (stdout may be --json lines)
-    process.stderr.write(`${stoppedLine(subscription.id, pending?.length ?? null)}\n`);
-  };
+  // Ctrl+C and SIGTERM alike: one line on stderr (stdout may be --json lines) on what stopping did
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    pause().then(
-      () => process.exit(0),
-      () => process.exit(0), // the sandbox is gone: there is nothing left to pause
-    );
+    void follower.stop().then((line) => {
+      process.stderr.write(`${line}\n`);
+      process.exit(0);
+    });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // what was delivered before listen started is read before the banner: a delivery made
-  // once the banner is out (a script waits for it, then triggers) is always printed
-  const seen = await deliveredSoFar(client, subscription.id);
-  // with --json, stdout carries only the delivery lines; the banner goes to stderr
-  (flags.json ? process.stderr : process.stdout).write(
+  const { workspace, url, secret, id, created } = follower.current;
+  info.write(
     `${[
-      `${green('●')} Forwarding ${bold(events.join(', '))} from ${bold(workspace.name)} to ${cyan(subscription.url)}`,
+      `${green('●')} Forwarding ${bold(events.join(', '))} from ${bold(workspace.name)} to ${cyan(url)}`,
       `  ${forwardedLine(workspace, flags.workspace === undefined)}`,
       `  signing secret  ${secret}`,
-      dim(`  subscription ${subscription.id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening and pauses it`),
+      dim(`  subscription ${id} (${created ? 'created' : 'reused'}); Ctrl+C stops listening and pauses it`),
       '',
     ].join('\n')}\n`,
   );
-  await watchDeliveries(client, subscription.id, seen, flags.interval ?? 500, (d, a) =>
-    flags.json ? printJson(attemptJson(d, a)) : process.stdout.write(`${attemptLine(d, a)}\n`),
-  );
-}
-
-/** What a stopped `listen` did with its subscription and its pending deliveries (null: not known). */
-export function stoppedLine(subscriptionId: string, pending: number | null): string {
-  const paused = `Stopped: subscription ${subscriptionId} is paused, so new events are not sent to it`;
-  if (pending === null || pending === 0) return `${paused}; no delivery was pending`;
-  const them = pending === 1 ? 'its 1 pending delivery was cancelled' : `its ${pending} pending deliveries were cancelled`;
-  return `${paused}; ${them} (\`sandbox events list --status cancelled\`); \`sandbox listen\` to the same URL resumes the subscription`;
+  await follower.run();
+  // the loop ends only when a signal stopped it: the stop line and the exit are the handler's
+  await new Promise<never>(() => undefined);
 }
 
 /** One line: which workspace is forwarded, and that another workspace's subscription has another secret. */
@@ -88,7 +79,7 @@ export function forwardedLine(workspace: WorkspaceSummary, chosen: boolean): str
  * paused, so that the secret printed is the one a later `listen` uses.
  */
 async function printSecret(client: ControlClient, workspace: WorkspaceSummary, url: string): Promise<void> {
-  // stdout stays the bare secret (`export WEBHOOK_SECRET=$(…)`); whose it is goes to stderr (issue 37)
+  // stdout stays the bare secret (`export WEBHOOK_SECRET=$(…)`); whose it is goes to stderr (docs/webhooks.md, "CLI")
   process.stderr.write(`${dim(`signing secret of ${url} in workspace ${workspace.name} (${workspace.id}); each workspace has its own`)}\n`);
   try {
     const found = await client.findSubscription({ workspaceId: workspace.id, url });
@@ -97,36 +88,6 @@ async function printSecret(client: ControlClient, workspace: WorkspaceSummary, u
     if (!(err instanceof ControlPlaneError && err.status === 404)) throw err;
     const created = await client.ensureSubscription({ workspaceId: workspace.id, url, events: ['*'], description: 'sandbox listen', active: false });
     process.stdout.write(`${created.secret}\n`);
-  }
-}
-
-const attemptKey = (d: DeliverySummary, a: DeliveryAttemptSummary) => `${d.id}:${a.number}`;
-
-async function deliveredSoFar(client: ControlClient, subscriptionId: string): Promise<Set<string>> {
-  const seen = new Set<string>();
-  for (const d of await client.deliveries({ subscriptionId, limit: 500 })) for (const a of d.attempts) seen.add(attemptKey(d, a));
-  return seen;
-}
-
-async function watchDeliveries(
-  client: ControlClient,
-  subscriptionId: string,
-  seen: Set<string>,
-  intervalMs: number,
-  print: (d: DeliverySummary, a: DeliveryAttemptSummary) => void,
-): Promise<never> {
-  const key = attemptKey;
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    const fresh: [DeliverySummary, DeliveryAttemptSummary][] = [];
-    for (const d of await client.deliveries({ subscriptionId, limit: 100 })) {
-      for (const a of d.attempts) if (!seen.has(key(d, a))) fresh.push([d, a]);
-    }
-    fresh.sort(([, a], [, b]) => a.at.localeCompare(b.at));
-    for (const [d, a] of fresh) {
-      seen.add(key(d, a));
-      print(d, a);
-    }
   }
 }
 
@@ -150,7 +111,7 @@ export function attemptJson(d: DeliverySummary, a: DeliveryAttemptSummary) {
 /**
  * One line per attempt: time, event type, status, latency, attempt number, and what happens next.
  * One poll can bring several attempts of a delivery (a small --webhook-retry-scale): each line
- * gives the retry that followed its own attempt, not the delivery's current next retry (issue 26).
+ * gives the retry that followed its own attempt, not the delivery's current next retry.
  */
 export function attemptLine(d: DeliverySummary, a: DeliveryAttemptSummary): string {
   const ok = a.response !== null && a.response.status >= 200 && a.response.status < 300;

@@ -64,7 +64,7 @@ const operation = (d: Difference): string => `${d.method} ${d.path}`;
 function summary(report: ParityReport): string {
   const lines = drift(report);
   const head = `${plural(report.compared, 'request')} compared of ${report.requests} forwarded: ${lines.length === 0 ? 'no drift' : plural(lines.length, 'difference')}`;
-  const omitted = report.omitted ? `; ${report.omitted} more not kept (the report holds 2,000 differences and 500 lines of requests not compared)` : '';
+  const omitted = report.omitted ? `; ${report.omitted} more not kept (the report holds 2,000 differences)` : '';
   return `${head}${omitted}`;
 }
 
@@ -75,7 +75,7 @@ function unknownLine(report: ParityReport): string | null {
   return `Unknown to the sandbox (data, not drift): ${plural(ids, 'id')} it could not learn, on ${unknown.map((d) => `${operation(d)} (${d.count}, e.g. ${cell(d.target, 40)})`).join(', ')}`;
 }
 
-/** One line per request not compared (too large), never drift: `Not compared: GET /v1/exports/{id} (2, the first req_1): too large to compare: ...`. */
+/** One line per (reason, operation) of the requests not compared, never drift: `Not compared: GET /v1/exports/{id} (2, the first req_1): too large to compare: ...`. */
 function notComparedLines(report: ParityReport): string[] {
   return (report.notCompared ?? []).map((n) => `Not compared: ${n.method} ${n.path} (${n.count}, the first ${n.requestId}): ${n.detail}`);
 }
@@ -123,7 +123,7 @@ export function parityMarkdown(report: ParityReport): string {
 
 /**
  * JUnit XML: one failing testcase per difference; the unknown ids (data, not drift) in a suite
- * of their own, skipped, never failing, and so are the requests not compared (too large); with
+ * of their own, skipped, never failing, and so are the requests not compared (with their reasons); with
  * no drift, one passing testcase that says how many requests were compared, so that the report
  * is never empty.
  */
@@ -155,7 +155,7 @@ export function parityJunit(report: ParityReport): string {
     `<testsuites name="travel-commerce-sandbox parity" tests="${cases.length + unknown.length + notCompared.length}" failures="${lines.length}" errors="0" skipped="${unknown.length + notCompared.length}">`,
     ...suite('parity: drift between the target and the sandbox', cases, lines.length, 0),
     ...(unknown.length > 0 ? suite('parity: ids unknown to the sandbox (data, not drift)', unknown, 0, unknown.length) : []),
-    ...(notCompared.length > 0 ? suite('parity: requests not compared (too large)', notCompared, 0, notCompared.length) : []),
+    ...(notCompared.length > 0 ? suite('parity: requests not compared', notCompared, 0, notCompared.length) : []),
     '</testsuites>',
     '',
   ].join('\n');

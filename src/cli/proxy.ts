@@ -3,7 +3,7 @@ import type { IgnoreRule } from '../parity/types.ts';
 import type { Sandbox } from '../sandbox.ts';
 import { readIgnoreFile } from '../parity/ignore.ts';
 import { errorMessage, bold, cyan, dim, fail, green, printJson } from './output.ts';
-import { openCliSandbox, startOptions, type StartFlags } from './start.ts';
+import { openCliSandbox, printStopped, startOptions, type StartFlags } from './start.ts';
 import { armStopDeadline, endNow } from './stop-deadline.ts';
 
 /**
@@ -34,7 +34,11 @@ export async function runProxy(flags: ProxyFlags): Promise<Sandbox> {
     const exit = armStopDeadline(flags.stopTimeout ?? DEFAULT_STOP_TIMEOUT_MS);
     if (!sandbox) return exit(exitCode);
     sandbox.stop().then(
-      () => exit(exitCode),
+      (summary) => {
+        // the same exit line as `sandbox start`: a script that stops the proxy reads how the stop went
+        printStopped(summary, flags);
+        exit(exitCode);
+      },
       (err) => {
         process.stderr.write(`sandbox: could not stop cleanly: ${errorMessage(err).split('\n')[0]}\n`);
         exit(1);

@@ -147,7 +147,7 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
  * on stdout after the ready line; otherwise one line on stderr, where the banner's reader does
  * not parse it.
  */
-function printStopped(summary: StopSummary, flags: StartFlags): void {
+export function printStopped(summary: StopSummary, flags: Pick<StartFlags, 'json'>): void {
   if (flags.json) return printJson({ stopped: true, ...summary });
   const refused = summary.refused > 0 ? `, refused ${summary.refused}` : '';
   process.stderr.write(`sandbox: stopped; drained ${plural(summary.drained, 'request')}, cut ${summary.cut}${refused}\n`);

@@ -321,12 +321,14 @@ export class ControlClient {
     return this.request(ROUTES.verifications, { query });
   }
 
-  /** Reads GET /__sandbox/stream until it ends or `signal` aborts; yields every event. */
-  async *stream(signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+  /** Reads GET /__sandbox/stream until it ends or `signal` aborts; yields every event (`query`: only some, without captures). */
+  async *stream(signal?: AbortSignal, query: RouteInput<typeof ROUTES.stream>['query'] = {}): AsyncGenerator<StreamEvent> {
     let res;
+    const url = new URL(`${this.baseUrl}/__sandbox${ROUTES.stream.path}`);
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     try {
       const request = await undiciRequest();
-      res = await request(new URL(`${this.baseUrl}/__sandbox${ROUTES.stream.path}`), {
+      res = await request(url, {
         method: 'GET',
         headers: { ...this.headers(false), accept: 'text/event-stream' },
         ...(signal ? { signal } : {}),

@@ -1878,12 +1878,12 @@ export interface components {
         };
         ParityNotCompared: {
             /**
-             * @description too-large: the answer was over --target-max-body, as sent or once inflated; it reached the client untouched
+             * @description why the requests were not compared: too-large (the answer was over --target-max-body, as sent or once inflated; it reached the client untouched), learned (the sandbox did not hold the record and learned it from the target's answer), rate-limited (either side answered 429), unknown-id (an id the sandbox neither holds nor could learn, and the answers are not the same error status), no-replay (the sandbox could not replay it)
              * @enum {string}
              */
-            reason: "too-large";
+            reason: "too-large" | "learned" | "rate-limited" | "unknown-id" | "no-replay";
             method: string;
-            /** @description the OpenAPI path template of the operation */
+            /** @description the OpenAPI path template of the operation; method and path are `*` on a reason's line for the operations past the report's 500 lines */
             path: string;
             count: number;
             /** @description the request id of the first such request */
@@ -1896,13 +1896,13 @@ export interface components {
         ParityReport: {
             /** @description /v1 requests the proxy forwarded */
             requests: number;
-            /** @description of those, the ones compared: both sides answered, and it was neither a learning call nor a 429 */
+            /** @description of those, the ones compared; requests is always compared plus the counts of notCompared */
             compared: number;
             /** @description drift most frequent first, then unknown-id (data, not drift) */
             differences: components["schemas"]["ParityDifference"][];
-            /** @description differences not kept: the report holds at most 2,000 lines (and 500 lines of requests not compared) */
+            /** @description differences not kept: the report holds at most 2,000 lines */
             omitted?: number;
-            /** @description requests forwarded and replayed but not compared, one line per reason and operation */
+            /** @description requests forwarded but not compared, one line per reason and operation, each request with its one reason */
             notCompared?: components["schemas"]["ParityNotCompared"][];
         };
         Person: {

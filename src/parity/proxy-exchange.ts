@@ -77,17 +77,35 @@ export async function runExchange(deps: ExchangeDeps, request: ClientRequest, an
   }
   // asked again: a record learned just now is no longer unknown
   const unknownIds = [...new Set([...unknownBefore.filter((id) => !knows(sandbox, workspaceId, id)), ...failed])];
-  // an id the sandbox could not know makes its answer about other data, not about drift (types.ts: sandbox null)
-  const sandboxAnswer = unknownIds.length > 0 ? null : replay;
+  // the replay's answer goes with an unknown id too: the recorder decides what of it compares (./not-compared.ts)
   return {
     requestId,
     method: request.method,
     urlPath: request.path,
     target,
-    sandbox: sandboxAnswer,
+    sandbox: replay,
     learned,
     unknownIds,
     ...(unmapped.length > 0 ? { unmapped } : {}),
+  };
+}
+
+/**
+ * The exchange of a request the sandbox could not replay (its replay, or the learning after it,
+ * threw): the client had its answer, and the report still counts the request, not compared.
+ */
+export function unreplayedExchange(request: ClientRequest, answer: TargetAnswer, err: unknown, maxBodyBytes?: number): Exchange {
+  const { tooLarge: _, ...target } = targetAnswer(answer, maxBodyBytes);
+  const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return {
+    requestId: target.headers['x-request-id'] ?? `proxy_${randomUUID()}`,
+    method: request.method,
+    urlPath: request.path,
+    target,
+    sandbox: null,
+    learned: false,
+    unknownIds: [],
+    notCompared: { reason: 'no-replay', detail: `no replay: the sandbox could not replay it (${why})` },
   };
 }
 

@@ -5,7 +5,7 @@ import type { ProxyOptions } from '../config.ts';
 import { isLoopback } from '../config.ts';
 import { ProxyStartError, type ProxyHost } from './proxy-host.ts';
 import { GLOBAL_PARTITION } from '../storage/types.ts';
-import { runExchange, yieldToClients } from './proxy-exchange.ts';
+import { runExchange, unreplayedExchange, yieldToClients } from './proxy-exchange.ts';
 import { createForwarder } from './proxy-forward.ts';
 import { proxyLookup } from './proxy-guard.ts';
 import { IdPairs } from './proxy-ids.ts';
@@ -63,6 +63,7 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
     bodyLimit: Math.max(sandbox.context.options.bodyLimit, 10 * 1024 * 1024),
     sandboxRouting: (req, res) => sandbox.app.routing(req, res),
     afterAnswer: (request, answer) => {
+      // the client has its answer: a replay that fails costs only its comparison, and is counted as not compared
       queue = queue
         .then(() =>
           runExchange(
@@ -76,14 +77,15 @@ export async function startProxy(sandbox: ProxyHost, options: ProxyOptions, make
             },
             request,
             answer,
-          ),
+          ).catch((err: unknown) => unreplayedExchange(request, answer, err, options.maxBodyBytes)),
         )
         .then(async (exchange) => {
           await yieldToClients(); // the comparison is the largest step: after what came in meanwhile
           sandbox.context.parity.recorder?.record(exchange);
         })
-        // the client has its answer; a replay that fails costs only its comparison
-        .catch((err: unknown) => process.emitWarning(`parity proxy: a replay failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`));
+        .catch((err: unknown) =>
+          process.emitWarning(`parity proxy: recording an exchange failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`),
+        );
     },
   });
   await new Promise<void>((resolve, reject) => {

@@ -2,7 +2,7 @@ import type { CatalogRoute } from '../core/route-catalog.ts';
 import { ABSENT, compareAnswers, type Finding, type NullObservation } from './compare.ts';
 import { EnumIndex } from './enums.ts';
 import { ignoreMatcher } from './ignore.ts';
-import { NotComparedLines } from './not-compared.ts';
+import { NotComparedLines, whyNotCompared } from './not-compared.ts';
 import { OperationIndex } from './operation.ts';
 import { recordFieldPath, recordIn, typeName } from './shape.ts';
 import { redactHeaders, redactJson } from '../core/redact.ts';
@@ -155,11 +155,8 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
       const method = exchange.method.toUpperCase();
       const normalized = method === exchange.method ? exchange : { ...exchange, method };
       const path = operations.templateOf(method, exchange.urlPath.split('?')[0]!);
-      // an answer too large to compare: listed with its reason, nothing of it compared nor kept
-      if (exchange.notCompared) {
-        if (!notCompared.note(method, path, exchange.requestId, exchange.notCompared)) omitted++;
-        return;
-      }
+      // an answer too large to compare, or one the sandbox could not replay: listed with its reason, nothing of it compared nor kept
+      if (exchange.notCompared) return notCompared.note(method, path, exchange.requestId, exchange.notCompared);
       // data, not drift: the records the sandbox could not learn, one line per operation
       for (const id of exchange.unknownIds) add(normalized, path, { kind: 'unknown-id', field: '', target: id, sandbox: ABSENT_ID });
       // a field of a learned (or refused) record that our schema has no place for: kept in the
@@ -177,12 +174,13 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
           });
         }
       }
-      // learning is never drift: the sandbox did not know the record and now does (issue 40, point 2)
-      if (exchange.learned || exchange.sandbox === null) return;
-      // a rate limit is the target's budget, not a behaviour: the replay's workspace only reports its own (rateLimits: 'report')
-      if (exchange.target.status === 429 || exchange.sandbox.status === 429) return;
+      // every request that is not compared is counted with its one reason: learning (never drift), a rate
+      // limit (the target's budget, not a behaviour), an unknown id (data), no replay (./not-compared.ts)
+      const skipped = whyNotCompared(exchange);
+      if (skipped) return notCompared.note(method, path, exchange.requestId, skipped);
       compared++;
-      const comparison = compareAnswers(exchange.target, exchange.sandbox, (status) => enums.enumsOf(method, path, status));
+      // whyNotCompared answers for every exchange without a sandbox answer
+      const comparison = compareAnswers(exchange.target, exchange.sandbox!, (status) => enums.enumsOf(method, path, status));
       for (const finding of comparison.findings) add(normalized, path, finding);
       for (const seen of comparison.nulls) observeNull(normalized, path, seen);
     },

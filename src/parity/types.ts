@@ -28,11 +28,20 @@ export interface Difference {
   requestId: string;
 }
 
-/** why an exchange was forwarded and replayed but not compared; more may come */
-export const NOT_COMPARED_REASONS = ['too-large'] as const;
+/**
+ * Why a forwarded request was not compared: one reason each, so that `requests` is always
+ * `compared` plus the not-compared counts (docs/parity.md, "Reading the report").
+ * - too-large: the target's answer was over --target-max-body, as sent or once inflated
+ * - learned: the sandbox did not hold the record and learned it from the target's answer
+ * - rate-limited: either side answered 429 (the target's budget is not the sandbox's)
+ * - unknown-id: the request carries an id the sandbox neither holds nor could learn, and the two
+ *   answers are not the same error status (whose bodies are compared, as any other answer)
+ * - no-replay: the sandbox could not replay the request
+ */
+export const NOT_COMPARED_REASONS = ['too-large', 'learned', 'rate-limited', 'unknown-id', 'no-replay'] as const;
 export type NotComparedReason = (typeof NOT_COMPARED_REASONS)[number];
 
-/** What the proxy tells the recorder of an exchange it could not compare. */
+/** Why one exchange is not compared. The proxy sets it on the exchange (too-large, no-replay); the recorder finds the others. */
 export interface NotComparedNote {
   reason: NotComparedReason;
   /** too-large: the answer's bytes as the proxy measured them (streamed, or on the wire when it inflates past the limit) */
@@ -59,13 +68,13 @@ export interface NotCompared {
 export interface ParityReportBody {
   /** /v1 requests the proxy forwarded */
   requests: number;
-  /** of those, the ones compared (both sides answered, and it was not a learning call) */
+  /** of those, the ones compared; the others are counted in `notCompared`, with their reason */
   compared: number;
   /** most frequent first; `unknown-id` (data, not drift) after the others */
   differences: Difference[];
-  /** differences, and not-compared requests past NOT_COMPARED_LINES lines, not kept because the report's bound was reached (a count of exchanges); 0 normally */
+  /** differences not kept because the report's bound was reached (a count of exchanges); 0 normally */
   omitted?: number;
-  /** requests forwarded (and replayed) but not compared, and why: an answer too large to compare */
+  /** requests forwarded but not compared, one line per (reason, method, path template): `requests` is `compared` plus their counts */
   notCompared?: NotCompared[];
 }
 
@@ -86,18 +95,18 @@ export interface Exchange {
   /** the request's path without the query, as the client sent it (target ids), e.g. /v1/bookings/bk_123 */
   urlPath: string;
   target: Answer;
-  /** null when the replay could not be made (the sandbox refused to start it, or an unknown id could not be learned) */
+  /** the replay's answer; null when the replay could not be made */
   sandbox: Answer | null;
   /** the sandbox did not know the record and the proxy learned it from the target's answer: never drift */
   learned: boolean;
-  /** target ids the sandbox did not know and could not learn (reported as `unknown-id`, apart from drift) */
+  /** target ids the sandbox did not know and could not learn (reported as `unknown-id`, apart from drift; the exchange is compared only when both sides answered the same error status) */
   unknownIds: string[];
   /**
    * Learning only (added by the proxy's branch): per record learned or refused, our schema's fields the
    * target's record gave no fitting value for; left null or out, never guessed (issue 40, point 1)
    */
   unmapped?: { id: string; fields: string[] }[];
-  /** set when the exchange cannot be compared (its answer was too large): the recorder lists it, and compares nothing */
+  /** set by the proxy when the exchange cannot be compared (too large, or not replayed): the recorder lists it, and compares nothing */
   notCompared?: NotComparedNote;
 }
 

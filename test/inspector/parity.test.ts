@@ -71,4 +71,31 @@ describe.skipIf(!HAS_CHROMIUM)('the Parity view (chromium)', { timeout: BROWSER_
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('lists the requests not compared, with their reason, operation, count and detail', async () => {
+    const recorder = createParityRecorder({ routes: suite.sandbox.context.routes });
+    suite.sandbox.context.parity.recorder = recorder;
+    const same = answer(200, { data: { id: 'prod_1' } });
+    recorder.record({ requestId: 'req_same', method: 'GET', urlPath: '/v1/products/prod_1', target: same, sandbox: same, learned: false, unknownIds: [] });
+    for (let i = 0; i < 2; i++)
+      recorder.record({
+        requestId: `req_learned_${i}`,
+        method: 'GET',
+        urlPath: `/v1/people/ppl_${i}`,
+        target: answer(200, { data: { id: `ppl_${i}` } }),
+        sandbox: answer(404, { error: 'Person not found' }),
+        learned: true,
+        unknownIds: [],
+      });
+    const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/parity`);
+    const row = page.getByRole('table', { name: 'Not compared' }).getByTestId('parity-not-compared');
+    await row.first().waitFor(UI_WAIT);
+    expect(await row.count()).toBe(1);
+    expect((await row.textContent())!.replace(/\s+/g, ' ')).toBe(
+      "2learnedGET /v1/people/{id}learned: the sandbox did not hold the record and learned it from the target's answer; the calls after it are comparedreq_learned_0",
+    );
+    expect(await page.getByTestId('parity-summary').textContent()).toBe('1 of 3 requests compared: no drift');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -139,7 +139,12 @@ describe('the parity comparison', () => {
     r.record(
       exchange('GET', '/v1/products', products, { ...products, body: { data: [], meta: (products.body as { meta: unknown }).meta } }, { learned: true }),
     );
-    expect(r.report()).toEqual({ requests: 2, compared: 0, differences: [], omitted: 0, notCompared: [] });
+    expect(r.report()).toMatchObject({ requests: 2, compared: 0, differences: [], omitted: 0 });
+    // not compared, each with its reason
+    expect(r.report().notCompared!.map((n) => [n.reason, n.method, n.path, n.count])).toEqual([
+      ['learned', 'GET', '/v1/bookings/{id}', 1],
+      ['learned', 'GET', '/v1/products', 1],
+    ]);
     r.record(exchange('GET', bookingPath(), booking, notFound));
     expect(r.report().differences.map((d) => d.kind)).toEqual(['status']);
   });
@@ -169,8 +174,25 @@ describe('the parity comparison', () => {
 
   it("does not compare an answer that is a rate limit: the target's budget is not the sandbox's", () => {
     const r = recorder();
-    r.record(exchange('GET', bookingPath(), { ...notFound, status: 429, body: { error: 'Rate limit exceeded', retry_after: 3 } }, booking));
-    expect(r.report()).toEqual({ requests: 1, compared: 0, differences: [], omitted: 0, notCompared: [] });
+    r.record(
+      exchange('GET', bookingPath(), { ...notFound, status: 429, body: { error: 'Rate limit exceeded', retry_after: 3 } }, booking, { requestId: 'req_429' }),
+    );
+    expect(r.report()).toEqual({
+      requests: 1,
+      compared: 0,
+      differences: [],
+      omitted: 0,
+      notCompared: [
+        {
+          reason: 'rate-limited',
+          method: 'GET',
+          path: '/v1/bookings/{id}',
+          count: 1,
+          requestId: 'req_429',
+          detail: "rate-limited: the target answered 429; the target's budget is not the sandbox's",
+        },
+      ],
+    });
   });
 
   it('compares a list page by the shape of its items, not item by item: other records are not drift', () => {

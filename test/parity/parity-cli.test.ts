@@ -73,7 +73,9 @@ describe('sandbox parity', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'parity-junit-')), 'parity.xml');
     expect((await t.cli(['parity', '--junit', file])).code).toBe(1);
     const xml = readFileSync(file, 'utf8');
-    expect(xml).toContain('<testsuites name="travel-commerce-sandbox parity" tests="3" failures="2" errors="0" skipped="1">');
+    // the unknown id's request is also a request not compared, skipped with its reason
+    expect(xml).toContain('<testsuites name="travel-commerce-sandbox parity" tests="4" failures="2" errors="0" skipped="2">');
+    expect(xml).toContain('<testcase classname="parity.not-compared.unknown-id" name="GET /v1/people/{id}">');
     expect(xml).toContain(
       '<testcase classname="parity.missing-field" name="GET /v1/products/{id} data.brand"><failure type="missing-field" message="target: string; sandbox: absent">3 requests, the first req_brand_0',
     );
@@ -89,6 +91,29 @@ describe('sandbox parity', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('0 requests compared of 1 forwarded: no drift');
     expect(readFileSync(file, 'utf8')).toContain('failures="0"');
+  });
+
+  it('prints a line for each reason a request was not compared: learned, rate-limited, unknown-id; the counts add up to what was forwarded', async () => {
+    const recorder = createParityRecorder({ routes: t.sandbox.context.routes });
+    t.sandbox.context.parity.recorder = recorder;
+    const ok = answer(200, { data: { id: 'ppl_1' } });
+    recorder.record(exchange('/v1/people/ppl_1', ok, ok, { requestId: 'req_same' }));
+    recorder.record(exchange('/v1/people/ppl_2', ok, answer(404, { error: 'Person not found' }), { requestId: 'req_learned', learned: true }));
+    recorder.record(exchange('/v1/products', answer(429, { error: 'Rate limit exceeded' }), answer(200, { data: [] }), { requestId: 'req_429' }));
+    recorder.record(exchange('/v1/bookings/book_9', ok, answer(404, { error: 'Booking not found' }), { requestId: 'req_unknown', unknownIds: ['book_9'] }));
+    const r = await t.cli(['parity']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('1 request compared of 4 forwarded: no drift');
+    const lines = r.stdout.split('\n').filter((line) => line.startsWith('Not compared: '));
+    expect(lines.sort()).toEqual(
+      [
+        "Not compared: GET /v1/people/{id} (1, the first req_learned): learned: the sandbox did not hold the record and learned it from the target's answer; the calls after it are compared",
+        "Not compared: GET /v1/products (1, the first req_429): rate-limited: the target answered 429; the target's budget is not the sandbox's",
+        'Not compared: GET /v1/bookings/{id} (1, the first req_unknown): unknown-id: it carries book_9, which the sandbox neither holds nor could learn; the sandbox answered 404, the target 200',
+      ].sort(),
+    );
+    const report = json(await t.cli(['parity', '--json']));
+    expect(report.requests).toBe(report.compared + report.notCompared.reduce((sum: number, n: { count: number }) => sum + n.count, 0));
   });
 
   it('lists the requests too large to compare, in text, --json and --junit (skipped), and they are not drift', async () => {

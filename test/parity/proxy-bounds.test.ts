@@ -210,7 +210,7 @@ describe('--target-max-body', () => {
 });
 
 describe('the report of requests not compared', () => {
-  it('is one line per (reason, method, path), the largest size kept, bounded: past the bound a request counts in omitted', async () => {
+  it("is one line per (reason, method, path), the largest size kept, bounded: past the bound a request counts on its reason's line for the other operations", async () => {
     const { createParityRecorder } = await import('../../src/parity/report.ts');
     const { NOT_COMPARED_LINES } = await import('../../src/parity/not-compared.ts');
     const recorder = createParityRecorder({ routes: { routes: [], document: () => '{}' } });
@@ -233,10 +233,20 @@ describe('the report of requests not compared', () => {
       { reason: 'too-large', method: 'GET', path: '/v1/exports', count: 3, requestId: 'req_1', bytes: 7 * MIB, detail: `${7 * MIB} bytes` },
     ]);
     const word = (n: number) => n.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!); // no digit: not read as an id
-    for (let i = 0; i < NOT_COMPARED_LINES; i++) big(`/v1/${word(i)}`, `req_w${i}`, MIB);
+    for (let i = 0; i < NOT_COMPARED_LINES + 1; i++) big(`/v1/${word(i)}`, `req_w${i}`, MIB);
     const report = recorder.report();
-    expect(report.notCompared).toHaveLength(NOT_COMPARED_LINES);
-    expect(report).toMatchObject({ requests: NOT_COMPARED_LINES + 3, compared: 0, omitted: 1 });
+    expect(report.notCompared).toHaveLength(NOT_COMPARED_LINES + 1);
+    expect(report).toMatchObject({ requests: NOT_COMPARED_LINES + 4, compared: 0, omitted: 0 });
+    // the two requests past the bound, on one line: every request is still counted
+    expect(report.notCompared!.find((n) => n.path === '*')).toMatchObject({
+      reason: 'too-large',
+      method: '*',
+      count: 2,
+      requestId: `req_w${NOT_COMPARED_LINES - 1}`,
+      bytes: MIB,
+      detail: `requests of operations past the report's ${NOT_COMPARED_LINES} lines, counted together; the first: ${MIB} bytes`,
+    });
+    expect(report.notCompared!.reduce((sum, n) => sum + n.count, 0)).toBe(report.requests);
     recorder.clear();
     expect(recorder.report().notCompared).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../helpers/sandbox.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, waitForStdout } from '../helpers/cli.ts';
 import { call, fakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 
 /** `sandbox proxy --target` (issue 40, point 1): start's options, and a ready line whose url is the proxy's. */
@@ -32,8 +32,24 @@ describe('sandbox proxy', () => {
     }
     const exit = await run.exit;
     expect(exit.code).toBe(0);
+    // the stop line, as `sandbox start --json` prints it: a second JSON line after the ready line
+    expect(JSON.parse(exit.stdout.trim().split('\n').at(-1)!)).toEqual({ stopped: true, drained: 0, cut: 0, refused: 0 });
     // the client's key is never printed
     expect(`${exit.stdout}${exit.stderr}`).not.toContain(KEYS.sandboxFull);
+  });
+
+  it('prints the stop line of `sandbox start` on stderr when SIGTERM or Ctrl+C stops it', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const run = runCli(['proxy', '--target', target.url, '--port', '0']);
+      try {
+        await waitForStdout(run, 'Ctrl+C stops it');
+      } finally {
+        run.child.kill(signal);
+      }
+      const exit = await run.exit;
+      expect(exit.code, signal).toBe(0);
+      expect(exit.stderr, signal).toBe('sandbox: stopped; drained 0 requests, cut 0\n');
+    }
   });
 
   it('refuses a bad --target in one line', async () => {

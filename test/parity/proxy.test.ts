@@ -288,7 +288,7 @@ describe('--record of a departure learned on a product the sandbox already held'
 });
 
 describe('an id the sandbox does not know and cannot learn', () => {
-  it('goes to unknownIds, and the replay is not compared (sandbox: null)', async () => {
+  it("goes to unknownIds, with the sandbox's answer for the recorder to weigh", async () => {
     const t = await fakeTarget();
     const s = await createSandbox({ port: 0, storage: 'memory', clock: 'manual', proxy: { target: t.url } });
     const rec = stubRecorder();
@@ -302,7 +302,7 @@ describe('an id the sandbox does not know and cannot learn', () => {
       const id: string = made.json.data.id;
       await call(s.proxy!.url, 'GET', `/v1/bookings/${id}`, KEYS.sandboxFull);
       await s.proxy!.settled();
-      expect(rec.exchanges[0]).toMatchObject({ learned: false, unknownIds: [id], sandbox: null, target: { status: 200 } });
+      expect(rec.exchanges[0]).toMatchObject({ learned: false, unknownIds: [id], sandbox: { status: 404 }, target: { status: 200 } });
     } finally {
       await s.stop();
       await t.stop();

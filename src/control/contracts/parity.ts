@@ -24,9 +24,13 @@ export const ParityNotComparedSchema = z
   .object({
     reason: z
       .enum(NOT_COMPARED_REASONS)
-      .describe('too-large: the answer was over --target-max-body, as sent or once inflated; it reached the client untouched'),
+      .describe(
+        "why the requests were not compared: too-large (the answer was over --target-max-body, as sent or once inflated; it reached the client untouched), learned (the sandbox did not hold the record and learned it from the target's answer), rate-limited (either side answered 429), unknown-id (an id the sandbox neither holds nor could learn, and the answers are not the same error status), no-replay (the sandbox could not replay it)",
+      ),
     method: z.string(),
-    path: z.string().describe('the OpenAPI path template of the operation'),
+    path: z
+      .string()
+      .describe("the OpenAPI path template of the operation; method and path are `*` on a reason's line for the operations past the report's 500 lines"),
     count: z.number().int(),
     requestId: z.string().describe('the request id of the first such request'),
     bytes: z.number().int().optional().describe('too-large: the largest answer seen, in bytes (streamed, or on the wire when it inflates past the limit)'),
@@ -37,10 +41,13 @@ export const ParityNotComparedSchema = z
 export const ParityReportSchema = z
   .object({
     requests: z.number().int().describe('/v1 requests the proxy forwarded'),
-    compared: z.number().int().describe('of those, the ones compared: both sides answered, and it was neither a learning call nor a 429'),
+    compared: z.number().int().describe('of those, the ones compared; requests is always compared plus the counts of notCompared'),
     differences: z.array(ParityDifferenceSchema).describe('drift most frequent first, then unknown-id (data, not drift)'),
-    omitted: z.number().int().optional().describe('differences not kept: the report holds at most 2,000 lines (and 500 lines of requests not compared)'),
-    notCompared: z.array(ParityNotComparedSchema).optional().describe('requests forwarded and replayed but not compared, one line per reason and operation'),
+    omitted: z.number().int().optional().describe('differences not kept: the report holds at most 2,000 lines'),
+    notCompared: z
+      .array(ParityNotComparedSchema)
+      .optional()
+      .describe('requests forwarded but not compared, one line per reason and operation, each request with its one reason'),
   })
   .meta({ id: 'ParityReport' });
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../api.ts';
 import { ConfirmButton, ErrorLine, Panel, useAction, useLoad } from '../components/actions.tsx';
 import { DifferencesTable, differenceKey, type Difference, type ParityReport } from '../parity/Differences.tsx';
+import { NotComparedTable } from '../parity/NotCompared.tsx';
 import { SideBySide } from '../parity/SideBySide.tsx';
 
 /** null: the sandbox is not a parity proxy (404 NOT_A_PROXY) */
@@ -13,9 +14,10 @@ async function loadReport(): Promise<ParityReport | null> {
 }
 
 /**
- * Parity (issue 40): where `sandbox proxy` found the sandbox and its target differ, drift most
- * frequent first and the ids the sandbox could not learn apart; a click shows the first
- * example's two answers side by side. Read on demand (Refresh): the proxy feeds no stream event.
+ * Parity (docs/inspector.md, "Parity"): where `sandbox proxy` found the sandbox and its target differ, drift most
+ * frequent first and the ids the sandbox could not learn apart, then the requests not compared
+ * with their reasons; a click shows the first example's two answers side by side. Read on
+ * demand (Refresh): the proxy feeds no stream event.
  */
 export function ParityView() {
   const report = useLoad(loadReport, []);
@@ -34,6 +36,7 @@ export function ParityView() {
   const differences = report.value?.differences ?? [];
   const drift = differences.filter((d) => d.kind !== 'unknown-id');
   const unknown = differences.filter((d) => d.kind === 'unknown-id');
+  const notCompared = report.value?.notCompared ?? [];
   const clear = () =>
     action.run(async () => {
       await unwrap(api.DELETE('/__sandbox/parity'));
@@ -72,6 +75,11 @@ export function ParityView() {
       {unknown.length > 0 ? (
         <Panel title="Unknown to the sandbox (data, not drift)" id="parity-unknown">
           <DifferencesTable label="Unknown ids" rows={unknown} selected={selected} onSelect={setSelected} />
+        </Panel>
+      ) : null}
+      {notCompared.length > 0 ? (
+        <Panel title="Not compared" id="parity-not-compared">
+          <NotComparedTable rows={notCompared} />
         </Panel>
       ) : null}
       {selected ? (
