@@ -23,13 +23,13 @@ export const isRedacted = (value: string): boolean => value.startsWith(MARK);
 /** Secret shapes, most specific first; each has one group, the secret itself. */
 const SHAPES: readonly { kind: string; pattern: RegExp }[] = [
   // API description, "Organization API key": org_<prefix 8>_<secret 32>
-  { kind: 'organization key', pattern: /\b(org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32})(?![A-Za-z0-9])/g },
-  // workspace keys (fixtures/*.json, `keys create`); a listing prefix is shorter and stays
-  { kind: 'workspace key', pattern: /\b(tcs_(?:test|live)_[A-Za-z0-9_]{24,})/g },
+  { kind: 'organization key', pattern: /(?<![A-Za-z0-9])(org_[A-Za-z0-9]{8}_[A-Za-z0-9]{32})(?![A-Za-z0-9])/g },
+  // workspace keys (fixtures/*.json, `keys create`), also glued to an id (`book_tcs_test_…`); a listing prefix is shorter and stays
+  { kind: 'workspace key', pattern: /(tcs_(?:test|live)_[A-Za-z0-9_]{24,})/g },
   // Standard Webhooks signing secrets
-  { kind: 'webhook secret', pattern: /\b(whsec_[A-Za-z0-9+/=_-]{16,})/g },
+  { kind: 'webhook secret', pattern: /(whsec_[A-Za-z0-9+/=_-]{16,})/g },
   { kind: 'JWT', pattern: /\b(eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*)/g },
-  { kind: 'secret key', pattern: /\b((?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,})/g },
+  { kind: 'secret key', pattern: /(?<![A-Za-z0-9])((?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,})/g },
   // whatever follows the word Bearer (a key of any format the shapes above do not know)
   { kind: 'bearer token', pattern: /\bBearer\s+([A-Za-z0-9._~+/=-]{8,})/gi },
 ];

@@ -65,6 +65,9 @@ describe('redacted values show their kind and length', () => {
     expect(redactShapes(JWT)).toBe('[redacted JWT, 53 chars]');
     expect(redactShapes('sk_live_abcdefghij0123')).toBe('[redacted secret key, 22 chars]');
     expect(redactShapes('Authorization: Bearer abc.def-ghi_jkl')).toBe('Authorization: Bearer [redacted bearer token, 15 chars]');
+    // glued to an id a client made up from it
+    expect(redactShapes(`book_${WORKSPACE_KEY}`)).toBe('book_[redacted workspace key, 41 chars]');
+    expect(redactShapes(`x_${WHSEC}`)).toBe('x_[redacted webhook secret, 50 chars]');
   });
 
   it('leaves what only looks near a secret: ids, listing prefixes, a short org key', () => {
