@@ -1,8 +1,8 @@
 import { commands, type DocBlock, extractBlocks } from '../docs/extract.ts';
 
-/** The README's first booking ("Try it"): the block that creates a booking against the running sandbox. */
-export function firstBookingBlock(): DocBlock {
-  const block = extractBlocks('README.md').find((b) => b.code.includes('/v1/bookings') && /-d /.test(b.code) && b.directive.needsSandbox);
+/** The README's first booking ("Try it"): the block that creates a booking against the running sandbox (of the clone's README, or of `blocks`). */
+export function firstBookingBlock(blocks: DocBlock[] = extractBlocks('README.md')): DocBlock {
+  const block = blocks.find((b) => b.code.includes('/v1/bookings') && /-d /.test(b.code) && b.directive.needsSandbox);
   if (!block) throw new Error('README.md: no block creates a booking against the running sandbox');
   return block;
 }
