@@ -20,6 +20,8 @@ export const DEPARTURE_CONTROL_ROUTES = defineRoutes({
     }),
     data: BookableDepartureSchema,
     errors: [400, 404],
+    // derived, it would read listSandboxWorkspaceDeparturesBookable: it answers one departure
+    operationId: 'getSandboxWorkspaceBookableDeparture',
     summary:
       'The first departure of a workspace a booking of `seats` can take today (its product active, not cancelled, departed or sold out), in stored order',
   },
