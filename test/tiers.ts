@@ -90,6 +90,8 @@ export const LONG_FILES: Record<string, number> = {
   'test/package/ci-shell-journeys.test.ts': 17, // the first package file packs the tarball the others wait for
   'test/chaos/stale-save.test.ts': 13.5,
   'test/package/ci-journeys.test.ts': 12,
+  'test/package/readme-journeys.test.ts': 27, // measured alone, the package cache warm: the README's booking and the scenario step from a project
+  'test/journeys/first-booking-again.test.ts': 25, // measured alone: ten runs of the README's booking, two starts
   'test/setup/orphans.test.ts': 8.3,
   'test/chaos/kill9-state.test.ts': 7.5,
   'test/inspector/requests.test.ts': 7.1,

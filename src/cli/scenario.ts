@@ -1,8 +1,8 @@
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SCENARIOS_DIR } from '../config.ts';
 import { loadFixtureWorkspaces } from '../fixtures/fixture-workspaces.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
-import { findScenarioFile, listScenarioFiles, loadScenarioFile, validateScenarioFile } from '../scenarios/load.ts';
+import { findScenarioFile, isScenarioPath, listScenarioFiles, loadScenarioFile, shownPath, validateScenarioFile } from '../scenarios/load.ts';
 import { countSteps, runScenario, type StepResult } from '../scenarios/runner.ts';
 import { formatProblem, type KnownWorkspace, type ScenarioProblem } from '../scenarios/validate.ts';
 import type { Scenario } from '../scenarios/schema.ts';
@@ -19,19 +19,24 @@ export interface ScenarioFlags {
 
 export interface ScenarioValidateFlags {
   fixtures?: string;
+  dir?: string;
 }
 
 /**
- * `sandbox scenario validate <file...>`: every check `run` makes first, without
- * running anything; workspace and key ids are checked against the fixtures.
- * Stops at the first file with mistakes, printing each on its own line (stderr).
+ * `sandbox scenario validate <name|file...>`: every check `run` makes first, without
+ * running anything; workspace and key ids are checked against the fixtures. A file is
+ * taken as given, a name from --dir (default: the shipped scenarios, which a project
+ * has inside node_modules). Stops at the first file with mistakes, printing each on
+ * its own line (stderr).
  */
-export async function runScenarioValidate(files: string[], flags: ScenarioValidateFlags): Promise<void> {
+export async function runScenarioValidate(args: string[], flags: ScenarioValidateFlags): Promise<void> {
   const workspaces = await loadFixtureWorkspaces(flags.fixtures ?? DEFAULT_FIXTURES_DIR);
-  for (const file of files) {
+  const dir = flags.dir ?? DEFAULT_SCENARIOS_DIR;
+  for (const arg of args) {
+    const file = (await isScenarioPath(arg)) ? arg : await findScenarioFile(dir, arg);
     const { scenario, problems } = await validateScenarioFile(file, { workspaces });
     if (!scenario) return refuse(problems);
-    process.stdout.write(`${green('ok')}  ${file}  ${dim(`${scenario.name}, ${plural(countSteps(scenario.steps), 'step')}`)}\n`);
+    process.stdout.write(`${green('ok')}  ${shownPath(file)}  ${dim(`${scenario.name}, ${plural(countSteps(scenario.steps), 'step')}`)}\n`);
   }
 }
 
@@ -41,7 +46,7 @@ function refuse(problems: readonly ScenarioProblem[]): void {
   process.exitCode = 1;
 }
 
-/** `sandbox scenario list`: every scenario file with its description. */
+/** `sandbox scenario list`: every scenario file with its description, and where the files are from the working directory. */
 export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
   const dir = flags.dir ?? DEFAULT_SCENARIOS_DIR;
   const rows = [];
@@ -52,6 +57,8 @@ export async function runScenarioList(flags: ScenarioFlags): Promise<void> {
   if (flags.json) return printJson(rows);
   const width = Math.max(...rows.map((r) => r.name.length), 4);
   for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${dim(plural(row.steps, 'step'))}  ${row.description}\n`);
+  // where the files are, from here: in a project the shipped ones are inside node_modules
+  process.stdout.write(`${dim(`files: ${join(shownPath(dir), '<name>.json')}; by name: sandbox scenario validate <name>, sandbox scenario run <name>`)}\n`);
 }
 
 /**

@@ -17,6 +17,8 @@ export const WARNING_CODES = {
   UNDOCUMENTED_ENDPOINT: 'the API description does not name this endpoint: the sandbox designed it, and production may not have it',
   INFERRED_LIMIT:
     'the request goes past a limit the sandbox inferred where the API description states none; accepted, and refused under --strict (docs/divergences.md)',
+  ASSUMED_DEFAULT:
+    'a field the API description lists without a default or a requirement was left out; the sandbox assumed the default its docs name (docs/bookings.md), and refuses it under --strict',
   LOOPBACK_HTTP_URL:
     'a webhook URL on plain http:// to a loopback host was accepted for local receivers; the API description says "must be HTTPS", so production refuses it (refused here with --strict-webhook-urls)',
 } as const;

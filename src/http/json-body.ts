@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { validationError } from '../core/errors.ts';
 import { MAX_JSON_DEPTH, tooDeepMessage, tooDeepPath } from '../core/json-depth.ts';
 import { malformedJsonBody } from './json-syntax.ts';
+import { acceptsEmptyObject } from './empty-body.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,8 +17,10 @@ declare module 'fastify' {
  * Fastify's own for two cases the description leaves open (issue 10):
  * - no body at all: HTTP client libraries send `Content-Type: application/json`
  *   on every request, so a GET or DELETE (or any route that takes no body)
- *   with that header and zero bytes is accepted; a route that needs a body
- *   answers the documented 400 VALIDATION_400 shape;
+ *   with that header and zero bytes is accepted; a route whose every body
+ *   field is optional or has a default takes it as `{}`, its defaults
+ *   (./empty-body.ts; also without the header, below); a route that needs a
+ *   field answers the documented 400 VALIDATION_400 shape;
  * - a `__proto__` key: valid JSON, but the JavaScript prototype key; it is
  *   refused with a 400 that names where it is, never parsed into a prototype
  *   (docs/divergences.md);
@@ -29,8 +32,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
     const text = raw as string;
     if (text.trim() === '') {
-      if (request.routeOptions.schema?.body) return done(emptyBodyError(), undefined);
-      return done(null, undefined);
+      const schema = request.routeOptions.schema?.body;
+      if (!schema) return done(null, undefined);
+      return acceptsEmptyObject(schema) ? done(null, {}) : done(emptyBodyError(), undefined);
     }
     let value: unknown;
     try {
@@ -53,6 +57,13 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       );
     }
     done(null, value);
+  });
+
+  // no Content-Type and no bytes: Fastify parses nothing, so the body is undefined; on a route
+  // whose every field has a default it is `{}` too (before validation, which fills the defaults in)
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.body === undefined && acceptsEmptyObject(request.routeOptions.schema?.body)) request.body = {};
+    done();
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CatalogRoute } from '../core/route-catalog.ts';
 import { ErrorBodySchema, RateLimitErrorBodySchema } from './error-schemas.ts';
 import { OpenApiSchemas } from './openapi-schemas.ts';
+import { acceptsEmptyObject } from './empty-body.ts';
 import { deriveOperationId, tagOf } from './openapi-names.ts';
 import { memoizedDocument } from './openapi-memo.ts';
 import { type Body, HEADER_COMPONENTS, Responses } from './openapi-responses.ts';
@@ -121,7 +122,8 @@ function operation(route: CatalogRoute, path: string, bodies: Record<string, Bod
       ...parameters(schemas, s.querystring, 'query'),
       ...(api && route.method === 'POST' ? [IDEMPOTENCY_KEY] : []),
     ],
-    ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.json(s.body, 'input') } } } } : {}),
+    // a body whose every field is optional or has a default may be left out (./empty-body.ts)
+    ...(s.body ? { requestBody: { required: !acceptsEmptyObject(s.body), content: { 'application/json': { schema: schemas.json(s.body, 'input') } } } } : {}),
     responses: Object.fromEntries(Object.entries(bodies).map(([status, body]) => [status, responses.of(status, body, marked(route, path, status))])),
     security: api ? [{ bearerAuth: [] }] : [{}, { sandboxToken: [] }],
   };

@@ -1396,6 +1396,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/workspaces/{id}/departures/bookable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The first departure of a workspace a booking of `seats` can take today (its product active, not cancelled, departed or sold out), in stored order */
+        get: operations["getSandboxWorkspaceBookableDeparture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/workspaces/{id}/people": {
         parameters: {
             query?: never;
@@ -1428,6 +1445,10 @@ export interface components {
             quantity: number;
         };
         BadRequestBody: components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"];
+        BookableDeparture: {
+            departure: components["schemas"]["Departure"];
+            productTitle: string;
+        };
         Booking: {
             /** @description shape book_<uuid> */
             id: string;
@@ -3115,7 +3136,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateOrgKeyBodyInput"];
             };
@@ -3727,11 +3748,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
-                    /** @description adults count; adults and children take a seat each */
-                    adults: number;
+                    /** @description adults count, default 1 (assumed with the warning ASSUMED_DEFAULT; refused under --strict); adults and children take a seat each */
+                    adults?: number;
                     /** @description children count, default 0 */
                     children?: number;
                     /** @description infants count, default 0; infants travel on a lap and take no seat */
@@ -3843,7 +3864,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description custom booking code or reference; generated when absent (letters, digits, dot, dash, underscore; another code is stored with a warning) */
@@ -3863,7 +3884,7 @@ export interface operations {
                     sourceSystem?: string;
                     /** @description ISO currency code; must be the departure's currency (without departureId: default the workspace's, and the first departure item must match it) */
                     currency?: string;
-                    /** @description adults count; required with departureId (adults and children take a seat each), default 0 without */
+                    /** @description adults count; with departureId default 1 (assumed with the warning ASSUMED_DEFAULT; refused under --strict), without it 0; adults and children take a seat each */
                     adults?: number;
                     /** @description children count, default 0 */
                     children?: number;
@@ -3928,7 +3949,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description ws_<uuid>; absent starts a new session */
@@ -3942,7 +3963,7 @@ export interface operations {
                     departureId?: string | null;
                     /** @description the customer, an existing person (ppl_<uuid>) */
                     customerId?: string | null;
-                    /** @description adults count; adults and children take a seat each */
+                    /** @description adults count; a new session starts with 1 (docs/bookings.md, "Booking wizard sessions") */
                     adults?: number;
                     /** @description children count, default 0 */
                     children?: number;
@@ -4043,7 +4064,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @enum {string} */
@@ -4416,7 +4437,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     template?: string;
@@ -4541,7 +4562,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     name?: string;
@@ -4785,7 +4806,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description this workspace's clock alone, to its own next timer; without it, the sandbox clock to the first timer of any workspace */
@@ -5016,7 +5037,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     workspaceId?: string;
@@ -5093,7 +5114,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     enabled?: boolean;
@@ -6396,7 +6417,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateOrgKeyBodyInput"];
             };
@@ -6506,6 +6527,42 @@ export interface operations {
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+        };
+    };
+    getSandboxWorkspaceBookableDeparture: {
+        parameters: {
+            query?: {
+                /** @description seats the booking takes (adults and children); default 1 */
+                seats?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BookableDeparture"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
             414: components["responses"]["Error"];
         };
     };

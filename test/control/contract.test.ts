@@ -56,6 +56,7 @@ describe('the control-plane contract', () => {
       import('../../src/control/contracts/parity.ts').then((m) => m.PARITY_ROUTES),
       import('../../src/control/contracts/seed.ts').then((m) => m.SEED_ROUTES),
       import('../../src/control/contracts/data.ts').then((m) => m.DATA_ROUTES),
+      import('../../src/resources/departures/control-contract.ts').then((m) => m.DEPARTURE_CONTROL_ROUTES),
       import('../../src/resources/organizations/control-contract.ts').then((m) => m.ORG_KEY_CONTROL_ROUTES),
       import('../../src/resources/people/control-contract.ts').then((m) => m.PEOPLE_CONTROL_ROUTES),
       import('../../src/resources/verification/control-contract.ts').then((m) => m.VERIFICATION_CONTROL_ROUTES),

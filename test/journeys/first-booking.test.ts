@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands, extractBlocks, root } from '../docs/extract.ts';
+import { root } from '../docs/extract.ts';
 import { sh } from '../docs/run.ts';
 import { runCli } from '../helpers/cli.ts';
 import { BROWSER_TEST_TIMEOUT, HAS_CHROMIUM, launchInspectorBrowser } from '../inspector/browser.ts';
+import { firstBookingBlock, firstBookingScript } from './readme-booking.ts';
 import { startSandbox, type StartedSandbox } from './start.ts';
 
 /**
@@ -20,13 +21,13 @@ beforeAll(async () => {
 afterAll(() => sandbox?.stop());
 
 describe('journey: a first booking from the README', () => {
-  it('the banner offers the departure the README books; the block books it and reads it back; the Data view shows it first', {
+  it('the block asks the control plane for the departure the banner offers, books it and reads it back; the Data view shows it first', {
     timeout: BROWSER_TEST_TIMEOUT,
   }, async () => {
-    const block = extractBlocks('README.md').find((b) => /POST|-d '/.test(b.code) && b.code.includes('/v1/bookings') && b.directive.needsSandbox);
-    expect(block, 'a block of the README that creates a booking').toBeDefined();
-    const departure = /"departureId": "(dept_[\w-]+)"/.exec(block!.code)![1]!;
-    expect(/bookable\s+(dept_[\w-]+)/.exec(sandbox.banner)?.[1], 'the banner offers a bookable departure').toBe(departure);
+    const block = firstBookingBlock();
+    expect(block.code).toContain('/departures/bookable?seats=2');
+    const departure = /bookable\s+(dept_[\w-]+)/.exec(sandbox.banner)?.[1];
+    expect(departure, 'the banner offers a bookable departure').toBeDefined();
 
     // the README says in one sentence where departure ids come from
     const tryIt = readFileSync(join(root, 'README.md'), 'utf8').split('## Try it')[1]!.split('\n## ')[0]!;
@@ -34,10 +35,7 @@ describe('journey: a first booking from the README', () => {
     expect(tryIt).toContain('Data view');
     expect(tryIt).toContain('control plane');
 
-    const script = commands(block!)
-      .commands.join('\n')
-      .replace(/127\.0\.0\.1:4010\b/g, sandbox.url.slice('http://'.length));
-    const ran = await sh(`set -e\n${script}`, root);
+    const ran = await sh(`set -e\n${firstBookingScript(block, sandbox.url)}`, root);
     expect(ran.code, ran.output).toBe(0);
     const booking = (JSON.parse(ran.output) as { data: { id: string; departureId: string; status: string; adults: number } }).data;
     expect(booking).toMatchObject({ departureId: departure, status: 'pending', adults: 2 });

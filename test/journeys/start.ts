@@ -11,8 +11,9 @@ export interface StartedSandbox {
   stop(): Promise<void>;
 }
 
+/** In memory unless `args` name a `--data` file (the README's first booking, run again on one file). */
 export async function startSandbox(args: string[] = []): Promise<StartedSandbox> {
-  const run = runCli(['start', '--port', '0', '--in-memory', ...args]);
+  const run = runCli(['start', '--port', '0', ...(args.includes('--data') ? [] : ['--in-memory']), ...args]);
   await waitForStdout(run, 'Ctrl+C stops it', 60_000);
   const banner = run.output().stdout;
   const url = /is serving (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;

@@ -1,9 +1,14 @@
 import type { Command } from 'commander';
 import { group } from './options.ts';
 
-/** `sandbox scenario list|run|validate`: scripted scenarios (scenarios/*.json). */
+/** `sandbox scenario list|run|validate`: scripted scenarios (JSON files; the shipped ones by name, docs/scenarios.md). */
 export function scenarioCommand(program: Command): void {
-  const scenario = group(program, 'scenario', 'list, check and run scripted scenarios (scenarios/*.json)', 'scenario run sandbox-rate-limit');
+  const scenario = group(
+    program,
+    'scenario',
+    'list, check and run scripted scenarios (JSON files; the shipped ones by name)',
+    'scenario run sandbox-rate-limit',
+  );
   scenario
     .command('list')
     .description('list the scenarios')
@@ -26,9 +31,10 @@ export function scenarioCommand(program: Command): void {
     .action(async (name: string, opts) => (await import('../scenario.ts')).runScenarioRun(name, opts));
   scenario
     .command('validate')
-    .description('check scenario files without running them; exits 1 at the first file with a mistake, each mistake on one line')
-    .argument('<file...>', 'scenario files (.json)')
+    .description('check scenarios without running them; exits 1 at the first file with a mistake, each mistake on one line')
+    .argument('<name|file...>', 'scenario names from the directory, or paths to .json files')
+    .option('--dir <dir>', 'scenarios directory the names are looked up in (default: the bundled scenarios)')
     .option('--fixtures <dir>', 'check workspace and key ids against these fixtures (default: the bundled ones)')
-    .addHelpText('after', '\nExamples:\n  $ npx sandbox scenario validate ./my-case.json\n  $ npx sandbox scenario validate scenarios/*.json')
+    .addHelpText('after', '\nExamples:\n  $ npx sandbox scenario validate ./my-case.json\n  $ npx sandbox scenario validate key-revocation sandbox-rate-limit')
     .action(async (files: string[], opts) => (await import('../scenario.ts')).runScenarioValidate(files, opts));
 }

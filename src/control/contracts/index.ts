@@ -1,3 +1,4 @@
+import { DEPARTURE_CONTROL_ROUTES } from '../../resources/departures/control-contract.ts';
 import { ORG_KEY_CONTROL_ROUTES } from '../../resources/organizations/control-contract.ts';
 import { PEOPLE_CONTROL_ROUTES } from '../../resources/people/control-contract.ts';
 import { VERIFICATION_CONTROL_ROUTES } from '../../resources/verification/control-contract.ts';
@@ -33,6 +34,7 @@ export const CONTROL_ROUTES = {
   ...PARITY_ROUTES,
   ...SEED_ROUTES,
   ...DATA_ROUTES,
+  ...DEPARTURE_CONTROL_ROUTES,
   ...ORG_KEY_CONTROL_ROUTES,
   ...PEOPLE_CONTROL_ROUTES,
   ...VERIFICATION_CONTROL_ROUTES,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bookingListEnvelopeSchema, paginationQuery } from '../../core/pagination.ts';
-import { AddonSelectionSchema, pricingFields } from '../departures/requests.ts';
+import { AddonSelectionSchema, DEFAULT_ADULTS, pricingFields } from '../departures/requests.ts';
 import { BOOKING_STATUSES, BookingItemSchema, BookingSchema, FULFILLMENT_STATUSES, PAYMENT_STATUSES } from './schemas.ts';
 
 /**
@@ -10,7 +10,6 @@ import { BOOKING_STATUSES, BookingItemSchema, BookingSchema, FULFILLMENT_STATUSE
  */
 const inferred = { 'x-sandbox-inferred': true } as const;
 const text = (max: number) => z.string().max(max);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const objectField = () => z.record(z.string(), z.unknown());
 /** A status outside the inferred lists is well-formed when it is one word (issue 10): stored with a warning. */
 const statusWord = () =>
@@ -65,7 +64,11 @@ export const CreateBookingBodySchema = z
     currency: bookingDetailFields.currency.describe(
       "ISO currency code; must be the departure's currency (without departureId: default the workspace's, and the first departure item must match it)",
     ),
-    adults: pricingFields.adults.optional().describe('adults count; required with departureId (adults and children take a seat each), default 0 without'),
+    adults: pricingFields.adults
+      .describe(
+        `adults count; with departureId default ${DEFAULT_ADULTS} (assumed with the warning ASSUMED_DEFAULT; refused under --strict), without it 0; adults and children take a seat each`,
+      )
+      .meta(inferred),
     children: pricingFields.children,
     infants: pricingFields.infants,
     rooms: pricingFields.rooms,
@@ -87,17 +90,6 @@ export const CreateBookingBodySchema = z
     customerId: bookingDetailFields.customerId.meta(inferred),
     addons: pricingFields.addons.meta(inferred),
   })
-  // The description's create body names no departure (issue 39, point 1), so both are optional in
-  // the schema; a client that sends departureId keeps today's answer, adults missing included. `when`
-  // runs the check beside other field errors, so their list stays what it was.
-  .superRefine(
-    (body, ctx) => {
-      if (body.departureId !== undefined && body.adults === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['adults'], message: 'Invalid input: expected number, received undefined', input: undefined });
-      }
-    },
-    { when: (payload) => isRecord(payload.value) && payload.value.departureId !== undefined },
-  )
   .meta(inferred);
 export type CreateBookingBody = z.infer<typeof CreateBookingBodySchema>;
 

@@ -5,6 +5,7 @@ import { newId } from '../../core/ids.ts';
 import { bookingPage, parseSort } from '../../core/pagination.ts';
 import type { Op } from '../../storage/types.ts';
 import { adjustSeats, type Pricer } from '../departures/pricing.ts';
+import { DEFAULT_ADULTS } from '../departures/requests.ts';
 import { seatsRequired } from '../departures/schemas.ts';
 import type { PeopleService } from '../people/service.ts';
 import type { Product } from '../products/schemas.ts';
@@ -47,7 +48,8 @@ export class BookingService {
     const status = body.status ?? 'pending';
     const holdsSeats = !HOLDS_NO_SEATS.includes(status);
     if (holdsSeats) this.pricer.assertBookable(target);
-    const priced = this.pricer.price(principal, target, { ...body, adults: body.adults ?? 0 }); // the schema requires adults with departureId
+    // no adults count: one assumed, with the warning ASSUMED_DEFAULT (warnings.ts), refused under --strict before this runs
+    const priced = this.pricer.price(principal, target, { ...body, adults: body.adults ?? DEFAULT_ADULTS });
     if (body.currency !== undefined && body.currency !== priced.quote.currency) {
       throw badRequest('CURRENCY_MISMATCH', `Invalid currency: departure ${target.departure.id} is sold in ${priced.quote.currency}, not ${body.currency}`);
     }

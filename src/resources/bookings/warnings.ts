@@ -1,4 +1,5 @@
 import { warning, type SandboxWarning } from '../../core/warnings.ts';
+import { DEFAULT_ADULTS } from '../departures/requests.ts';
 import { FULFILLMENT_STATUSES, PAYMENT_STATUSES, QuoteSchema } from './schemas.ts';
 
 /**
@@ -59,7 +60,31 @@ export function bookingDetailWarnings(body: BookingDetails, prefix = 'body'): Sa
   return out;
 }
 
-export const createBookingWarnings = (body: BookingDetails & Parameters<typeof addonWarnings>[0]): SandboxWarning[] => [
+/**
+ * A departure priced with no adults count: the description lists the count among the create
+ * body's fields and requires none of them, so one adult is assumed (DEFAULT_ADULTS) and said so.
+ */
+export const assumedAdultsWarnings = (body: { adults?: number | undefined }): SandboxWarning[] =>
+  body.adults === undefined
+    ? [
+        warning(
+          'ASSUMED_DEFAULT',
+          `body.adults is missing: ${DEFAULT_ADULTS} adult assumed, as the API description lists an adults count but states no default (send adults to choose)`,
+        ),
+      ]
+    : [];
+
+/** POST /v1/departures/:id/price: the same pricing payload as a booking, so the same warnings. */
+export const priceWarnings = (body: Parameters<typeof addonWarnings>[0] & { adults?: number | undefined }): SandboxWarning[] => [
+  ...assumedAdultsWarnings(body),
+  ...addonWarnings(body),
+];
+
+export const createBookingWarnings = (
+  body: BookingDetails & Parameters<typeof addonWarnings>[0] & { adults?: number | undefined; departureId?: string | undefined },
+): SandboxWarning[] => [
+  // without a departure nothing is priced yet: the party sent is kept as sent (docs/bookings.md, "Without a departure")
+  ...(body.departureId === undefined ? [] : assumedAdultsWarnings(body)),
   ...addonWarnings(body),
   ...bookingDetailWarnings(body),
 ];

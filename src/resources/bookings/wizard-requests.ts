@@ -52,7 +52,7 @@ export const WizardBodySchema = z
     productId: z.string().nullable().optional(),
     departureId: z.string().nullable().optional(),
     customerId: customerId.nullable(),
-    adults: adults.optional(),
+    adults: adults.describe('adults count; a new session starts with 1 (docs/bookings.md, "Booking wizard sessions")'),
     children,
     infants,
     rooms,

@@ -7,8 +7,9 @@ import type { Departure } from './schemas.ts';
  * The first departure of a workspace that a booking of `seats` adults can take today, in stored
  * order (so the fixtures' seed always offers the same one): its product active, not cancelled,
  * departed or sold out, with the seats (the checks of Pricer.assertBookable and assertSeats). The
- * banner offers it for a first booking (issue 37: the README never said where a departure id comes
- * from). `today` is the sandbox day, YYYY-MM-DD.
+ * banner offers it for a first booking, and GET /__sandbox/workspaces/:id/departures/bookable
+ * answers it (./control.ts), where the README's first booking reads it: once bookings fill it, the
+ * next one with room. `today` is the sandbox day, YYYY-MM-DD.
  */
 export function firstBookableDeparture(store: Store, workspaceId: string, today: string, seats = 2): { departure: Departure; productTitle: string } | null {
   const products = PRODUCTS.in(store);

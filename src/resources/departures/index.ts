@@ -10,4 +10,5 @@ export const departuresResource: ResourceModule = {
   routes(app, ctx) {
     registerDepartureRoutes(app, new DepartureService(new Pricer(ctx.store, ctx.clock)));
   },
+  control: () => import('./control.ts').then((m) => m.registerDepartureControl),
 };

@@ -22,8 +22,21 @@ export const AddonSelectionSchema = z
   .meta({ id: 'AddonSelection' });
 export type AddonSelection = z.infer<typeof AddonSelectionSchema>;
 
+/**
+ * Adults priced when a request names a departure and no adults count: the API description lists
+ * the count among the create body's fields and requires none of them, so the sandbox assumes one
+ * adult (a booking needs one), with the warning ASSUMED_DEFAULT, refused under --strict
+ * (docs/bookings.md, "Pricing"; assumedAdultsWarnings in ../bookings/warnings.ts).
+ */
+export const DEFAULT_ADULTS = 1;
+
 export const pricingFields = {
-  adults: count(500).describe('adults count; adults and children take a seat each'),
+  adults: count(500)
+    .optional()
+    .describe(
+      `adults count, default ${DEFAULT_ADULTS} (assumed with the warning ASSUMED_DEFAULT; refused under --strict); adults and children take a seat each`,
+    )
+    .meta(inferred),
   children: count(500).optional().describe('children count, default 0'),
   infants: count(500).optional().describe('infants count, default 0; infants travel on a lap and take no seat'),
   rooms: count(200).optional().describe('number of rooms priced and held'),
@@ -36,6 +49,8 @@ export const pricingFields = {
 };
 
 export const PriceRequestBodySchema = z.object(pricingFields).meta(inferred);
+export type PriceRequestBody = z.infer<typeof PriceRequestBodySchema>;
+/** What the Pricer prices: the adults count known (DEFAULT_ADULTS when the request left it out). */
 export type PricingRequest = {
   adults: number;
   children?: number | undefined;

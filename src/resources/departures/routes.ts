@@ -2,7 +2,7 @@ import { ErrorBodySchema, errorResponses } from '../../http/error-schemas.ts';
 import type { ZodApp } from '../types.ts';
 import { DepartureIdParamsSchema, DepartureResponseSchema, PriceRequestBodySchema, QuoteResponseSchema } from './requests.ts';
 import type { DepartureService } from './service.ts';
-import { addonWarnings } from '../bookings/warnings.ts';
+import { priceWarnings } from '../bookings/warnings.ts';
 
 /**
  * API description, "Departures": GET /v1/departures/:id and POST
@@ -27,7 +27,7 @@ export function registerDepartureRoutes(app: ZodApp, service: DepartureService):
         body: PriceRequestBodySchema,
         response: { 200: QuoteResponseSchema, ...errorResponses, 409: ErrorBodySchema, 422: ErrorBodySchema },
       },
-      config: { scope: 'products:read', summary: 'Price a party on a departure (quote; holds no seats)', inferred: true, warnings: addonWarnings },
+      config: { scope: 'products:read', summary: 'Price a party on a departure (quote; holds no seats)', inferred: true, warnings: priceWarnings },
     },
     async (request) => ({ data: service.price(request.principal, request.params.id, request.body) }),
   );

@@ -30,13 +30,8 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
         body: CreateOrgKeyBodySchema,
         response: { 201: CreatedOrgKeyEnvelopeSchema, ...errorResponses },
       },
+      // every field has a default in the description: no body at all is the defaults (src/http/empty-body.ts)
       config: { scope: 'organizations:write', summary: 'Issue an organization API key (201: inferred)' },
-      // every field has a default in the description: no body at all is the defaults (issue 39, point 4)
-      preValidation: (request, _reply, done) => {
-        // before validation the body is what was sent: the schema then fills in the defaults
-        if (request.body === undefined) Reflect.set(request, 'body', {});
-        done();
-      },
     },
     async (request, reply) => {
       const data = await service.create(request.principal, request.params.id, request.body);

@@ -102,10 +102,10 @@ describe('POST /v1/departures/:id/price rejects bad requests', () => {
 describe('POST /v1/bookings rejects bad input', () => {
   const base = () => ({ departureId: day.departure.id, adults: 1 });
 
-  it('needs adults with a departure (none without: issue 39, point 1); checks currency, customer and code', async () => {
-    const missing = await book(t, { departureId: base().departureId });
-    expect(missing.statusCode).toBe(400);
-    expect(missing.json().details[0].message).toMatch(/body\.adults/);
+  it('assumes 1 adult with a departure (0 without: docs/bookings.md); checks currency, customer and code', async () => {
+    const assumed = await book(t, { departureId: base().departureId });
+    expect(assumed.statusCode, assumed.body).toBe(201);
+    expect(assumed.json().data.adults).toBe(1); // with ASSUMED_DEFAULT: test/http/fidelity/never-stricter.test.ts
     expect((await book(t, { adults: 1 })).json().data).toMatchObject({ departureId: null, adults: 1 }); // no departure: docs/bookings.md
     await expectError(book(t, { ...base(), currency: 'USD' }), 400, /^Invalid currency: departure dept_.* is sold in EUR, not USD$/);
     await expectError(
