@@ -86,6 +86,15 @@ export class WebhookDispatcher {
     this.reschedulePending();
   }
 
+  /**
+   * Resolves when the delivery work running now has ended, each attempt with the retry it
+   * schedules; work that starts meanwhile is not waited for, so a sandbox under traffic answers
+   * too (the move to the next timer on a real clock: src/control/clock-next.ts).
+   */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Resolves when no delivery work is running (tests, benchmarks, replay). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
