@@ -86,13 +86,9 @@ export class WebhookDispatcher {
     this.reschedulePending();
   }
 
-  /**
-   * Resolves when the delivery work running now has ended, each attempt with the retry it
-   * schedules; work that starts meanwhile is not waited for, so a sandbox under traffic answers
-   * too (the move to the next timer on a real clock: src/control/clock-next.ts).
-   */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+  /** Resolves when the delivery work running now has ended (a retry scheduled); not what starts meanwhile (src/control/clock-next.ts). */
+  settled(): Promise<unknown> {
+    return Promise.allSettled([...this.inFlight]);
   }
 
   /** Resolves when no delivery work is running (tests, benchmarks, replay). */
