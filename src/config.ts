@@ -159,6 +159,11 @@ export const SandboxOptionsSchema = z.object({
   maxSnapshotBytes: z.number().int().min(1024).default(DEFAULT_MAX_SNAPSHOT_BYTES),
   /** rewritten template rows that created workspaces keep in memory, all together (docs/architecture.md, "Workspaces on demand") */
   workspaceCacheRows: z.number().int().min(0).default(DEFAULT_CACHED_ROWS),
+  /**
+   * the default workspace, by id or name (src/core/default-workspace.ts): where the CLI, MCP, the
+   * inspector and the dashboard work when not told; absent: the first sandbox-mode fixture workspace
+   */
+  defaultWorkspace: z.string().min(1).optional(),
   /** run as the parity proxy in front of a real API (issue 40, docs/parity.md); absent: no proxy */
   proxy: ProxyOptionsSchema.optional(),
 });

@@ -21,6 +21,9 @@ import { buildGuards } from './assembly/guards.ts';
 import { startServers, type Servers } from './assembly/servers.ts';
 import { openStorage, type OpenedStorage } from './assembly/storage.ts';
 import { buildWebhooks } from './assembly/webhooks.ts';
+import { checkDefaultWorkspace } from './assembly/default-workspace.ts';
+import { defaultWorkspaceOf } from './core/workspace-lookup.ts';
+import type { WorkspaceMode } from './core/tenancy.ts';
 import type { ProxyHandle } from './parity/proxy.ts';
 
 export { SandboxError } from './assembly/sandbox-error.ts';
@@ -34,6 +37,12 @@ export interface Sandbox {
   host: string;
   /** the fixture workspaces and their documented keys */
   workspaces: readonly FixtureWorkspace[];
+  /**
+   * the default workspace (src/core/default-workspace.ts): where the CLI, MCP, the inspector and the
+   * dashboard work when not told which; the `defaultWorkspace` option's, else the first sandbox-mode
+   * fixture workspace. Null when the sandbox holds no workspace
+   */
+  readonly defaultWorkspace: { id: string; name: string; mode: WorkspaceMode } | null;
   /** everything resources, services and the control plane share */
   context: SandboxContext;
   /** the control-plane token when bound to a non-loopback host */
@@ -92,8 +101,19 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   await startServices(areas.services, ctx, running);
   const servers = await startServers(ctx, resources, controlPlane, storage, running);
   const sandbox = sandboxHandle({ ctx, storage, servers, controlPlane, running, clockOrigin });
+  await stopOnFailure(sandbox, () => checkDefaultWorkspace(ctx));
   if (options.proxy) await startProxy(sandbox, options.proxy);
   return sandbox;
+}
+
+/** A check made once the sandbox runs: its failure stops the sandbox, then throws. */
+async function stopOnFailure(sandbox: Sandbox, check: () => void): Promise<void> {
+  try {
+    check();
+  } catch (err) {
+    await sandbox.stop().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** `sandbox proxy` (issue 40): its module is loaded only then, so a start does not pay for it. */
@@ -127,6 +147,10 @@ function sandboxHandle(parts: {
     host: options.host,
     get workspaces() {
       return storage.fixtures.workspaces;
+    },
+    get defaultWorkspace() {
+      const record = defaultWorkspaceOf(ctx);
+      return record ? { id: record.id, name: record.name, mode: record.mode } : null;
     },
     context: ctx,
     controlToken: ctx.controlToken,

@@ -32,6 +32,7 @@ export function workspaceManager(parts: {
     defaultRateLimits: options.enforceRateLimits ? 'enforce' : 'report',
     fixtureJson: () => storage.fixtures.json(),
     fixtureWorkspaces: () => storage.fixtures.workspaces,
+    defaultWorkspace: options.defaultWorkspace,
     afterDeleted: (workspaceId) => guards.suspension.forget(workspaceId),
     maxWorkspaces: options.maxWorkspaces,
     maxSnapshots: options.maxSnapshots,

@@ -3,6 +3,7 @@ import type { ControlClient, WorkspaceSummary } from '../control/client.ts';
 import { errorMessage, printJson } from './output.ts';
 import { say } from './format.ts';
 import { pickWorkspace } from './lookup.ts';
+import { DEFAULT_WORKSPACE_ENV, defaultWorkspace } from '../core/default-workspace.ts';
 
 /**
  * What every command that talks to a running sandbox shares (docs/cli.md):
@@ -42,9 +43,12 @@ export const withUrlOptions = (command: Command): Command =>
 /** The options of every scripting command: --url, --token, --json. */
 export const withControlOptions = (command: Command): Command => withUrlOptions(command).option('--json', 'machine-readable output: JSON on stdout');
 
-/** --workspace: by id, name or part of a name (resolveWorkspace). */
-export const withWorkspace = (command: Command): Command =>
-  command.option('--workspace <id|name>', 'workspace: its id, name or part of its name, any case (default: the first one)');
+/**
+ * --workspace: by id, name or part of a name (resolveWorkspace). `without`: what the command does
+ * without it, when that is not the sandbox's default workspace ("every workspace").
+ */
+export const withWorkspace = (command: Command, without = "the sandbox's default workspace, or $SANDBOX_WORKSPACE"): Command =>
+  command.option('--workspace <id|name>', `workspace: its id, name or part of its name, any case (default: ${without})`);
 
 /** A scripting command (or a subcommand of a group); `--help` shows the examples. */
 export function controlCommand(parent: Command, name: string, description: string, examples: string[], opts: { isDefault?: boolean } = {}): Command {
@@ -77,14 +81,18 @@ export async function requireRunning(client: ControlClient): Promise<void> {
 }
 
 /**
- * --workspace of every command (listen's included): an id, a full name, or an unambiguous part of
- * a name, in any case (./lookup.ts); without it, the first workspace of the sandbox.
+ * --workspace of every command (listen's and MCP's included): an id, a full name, or an unambiguous
+ * part of a name, in any case (./lookup.ts). Without it, $SANDBOX_WORKSPACE when set, read the same
+ * way; else the workspace the sandbox marks as its default (`default: true` in GET
+ * /__sandbox/workspaces), and from a sandbox that marks none, the same rule it follows
+ * (src/core/default-workspace.ts).
  */
 export async function resolveWorkspace(client: ControlClient, given: string | undefined): Promise<WorkspaceSummary> {
   const workspaces = await client.workspaces();
   if (given !== undefined) return pickWorkspace(workspaces, given);
-  if (!workspaces[0]) throw new Error('the sandbox has no workspace');
-  return workspaces[0];
+  const fromEnv = process.env[DEFAULT_WORKSPACE_ENV];
+  if (fromEnv) return pickWorkspace(workspaces, fromEnv, `${DEFAULT_WORKSPACE_ENV}=${JSON.stringify(fromEnv)}`);
+  return workspaces.find((w) => w.default) ?? defaultWorkspace(workspaces);
 }
 
 /** With --json, `value` as one JSON document on stdout; otherwise the line(s) for people. */

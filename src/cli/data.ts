@@ -52,6 +52,27 @@ const TELLING = [
   'created_at',
 ];
 const COLUMNS = 4;
+
+/** A column of the page's table: its header and what a row shows in it. */
+interface Column {
+  header: string;
+  value: (row: Row) => unknown;
+}
+const field = (name: string): Column => ({ header: name.toUpperCase(), value: (row) => row[name] });
+
+/**
+ * Collections whose table is chosen rather than found: a departure shows its seats left of its
+ * capacity (a booking takes its seats from `seatsLeft`, a cancellation gives them back:
+ * src/resources/departures/pricing.ts), what a first booking needs to know of it.
+ */
+const CHOSEN: Readonly<Record<string, readonly Column[]>> = {
+  departures: [
+    field('status'),
+    field('startDate'),
+    { header: 'SEATS LEFT', value: (row) => (typeof row.seatsLeft === 'number' ? `${row.seatsLeft} of ${row.capacity}` : undefined) },
+    field('productId'),
+  ],
+};
 const CELL = 46; // a prefixed UUID (gal_file_ + 36) whole
 
 export async function runData(collection: string | undefined, flags: DataFlags): Promise<void> {
@@ -84,20 +105,22 @@ export async function runData(collection: string | undefined, flags: DataFlags):
   }
   const page = await client.dataPage(workspace.id, collection, { limit: flags.limit, offset: flags.offset, q: flags.q });
   if (flags.json) return printJson(page);
-  const columns = columnsOf(page.rows);
+  const columns = CHOSEN[collection] ?? columnsOf(page.rows);
   const body =
     page.rows.length > 0
       ? table(
-          ['ID', ...columns.map((c) => c.toUpperCase())],
-          page.rows.map((row) => [row.id, ...columns.map((c) => cell(row[c]))]),
+          ['ID', ...columns.map((c) => c.header)],
+          page.rows.map((row) => [row.id, ...columns.map((c) => cell(c.value(row)))]),
         )
       : '';
   say(`${body}${dim(footer(page, flags))}`);
 }
 
 /** The first COLUMNS telling fields any row of the page has. */
-function columnsOf(rows: readonly Row[]): string[] {
-  return TELLING.filter((field) => rows.some((row) => row[field] !== undefined)).slice(0, COLUMNS);
+function columnsOf(rows: readonly Row[]): Column[] {
+  return TELLING.filter((name) => rows.some((row) => row[name] !== undefined))
+    .slice(0, COLUMNS)
+    .map(field);
 }
 
 function cell(value: unknown): string {

@@ -14,8 +14,11 @@ import { InvalidArgumentError, type Command, type Option } from 'commander';
  * line naming the variable.
  */
 
-/** Options whose variable has a name of its own, kept from before the convention. */
-const NAMED: Readonly<Record<string, string>> = { 'internal-key': 'SANDBOX_INTERNAL_API_KEY' };
+/**
+ * Options whose variable has a name of its own: kept from before the convention, or shared with
+ * the client commands (--default-workspace is SANDBOX_WORKSPACE, which they read too: src/cli/control.ts).
+ */
+const NAMED: Readonly<Record<string, string>> = { 'internal-key': 'SANDBOX_INTERNAL_API_KEY', 'default-workspace': 'SANDBOX_WORKSPACE' };
 
 const ON = new Set(['1', 'true', 'yes', 'on']);
 const OFF = new Set(['', '0', 'false', 'no', 'off']);

@@ -10,7 +10,8 @@ import { openCliSandbox, startOptions, type StartFlags } from './start.ts';
 
 export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
   data?: string;
-  key: string;
+  /** sandbox or live; without it, the default workspace's key */
+  key?: string;
   /** one created workspace per parallel test worker */
   workers?: number;
   /** write the run report to this file (docs/cli.md, "The run report") */
@@ -33,11 +34,16 @@ const REPORT_FORMATS = ['json', 'junit'];
  * key by default, because that is the workspace a customer's CI would use.
  */
 export async function runExec(command: string[], flags: ExecFlags): Promise<void> {
-  if (flags.key !== 'sandbox' && flags.key !== 'live') fail(`--key must be sandbox or live, not "${flags.key}"`);
+  if (flags.key !== undefined && flags.key !== 'sandbox' && flags.key !== 'live') fail(`--key must be sandbox or live, not "${flags.key}"`);
   if (!REPORT_FORMATS.includes(flags.reportFormat)) fail(`--report-format must be json or junit, not "${flags.reportFormat}"`);
   allowedWarnings(flags.allowWarning); // a typo is refused before the command runs, not after
   const sandbox = await openCliSandbox(startOptions({ ...flags, data: flags.data ?? '', inMemory: flags.inMemory || !flags.data }), flags);
-  const workspace = sandbox.workspaces.find((w) => w.mode === flags.key) ?? sandbox.workspaces[0]!;
+  // the default workspace's key (src/core/default-workspace.ts), unless --key asks for the other mode
+  const chosen = sandbox.defaultWorkspace;
+  const workspace =
+    sandbox.workspaces.find((w) => w.id === chosen?.id && (flags.key ?? w.mode) === w.mode) ??
+    sandbox.workspaces.find((w) => w.mode === flags.key) ??
+    sandbox.workspaces[0]!;
   const key = workspace.keys.find((k) => k.scopes === null) ?? workspace.keys[0]!;
   const env = {
     ...process.env,
@@ -48,7 +54,7 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
     SANDBOX_CONTROL_URL: sandbox.controlUrl,
     SANDBOX_WORKSPACE_ID: workspace.id,
     ...(sandbox.controlToken ? { SANDBOX_CONTROL_TOKEN: sandbox.controlToken } : {}),
-    ...(await workerEnv(sandbox, flags.workers ?? 0, flags.key)),
+    ...(await workerEnv(sandbox, flags.workers ?? 0, workspace.id)),
   };
   const [file, ...args] = command;
   const child = spawn(file!, args, { stdio: 'inherit', env });
@@ -131,9 +137,8 @@ function allowedWarnings(values: string[] | undefined): Set<string> {
 }
 
 /** SANDBOX_API_KEY_1..n, SANDBOX_API_KEY_ID_1..n and SANDBOX_WORKSPACE_ID_1..n: one created workspace per worker, copied from the --key workspace. */
-async function workerEnv(sandbox: Sandbox, workers: number, mode: string): Promise<Record<string, string>> {
+async function workerEnv(sandbox: Sandbox, workers: number, template: string): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
-  const template = sandbox.workspaces.find((w) => w.mode === mode)?.id;
   for (let i = 1; i <= workers; i++) {
     const workspace = await sandbox.createWorkspace({ template, name: `worker ${i}` }).catch(async (err: unknown) => {
       await sandbox.stop();

@@ -4,21 +4,7 @@
  * or the key itself. Pure, over what the control plane listed: ./control.ts and the commands
  * that take a key call them.
  */
-export interface Named {
-  id: string;
-  name: string;
-}
-
-/** The workspace `given` names, or an error line: none matches (the known ones listed), or several do (the candidates listed). */
-export function pickWorkspace<T extends Named>(workspaces: readonly T[], given: string): T {
-  const lower = given.trim().toLowerCase();
-  const exact = workspaces.find((w) => w.id === given.trim() || w.name.toLowerCase() === lower);
-  if (exact) return exact;
-  const partial = lower === '' ? [] : workspaces.filter((w) => w.name.toLowerCase().includes(lower) || w.id.startsWith(given.trim()));
-  if (partial.length === 1) return partial[0]!;
-  if (partial.length > 1) throw new Error(`--workspace "${given}" matches ${partial.length} workspaces: ${list(partial)}; give more of the name, or the id`);
-  throw new Error(`no workspace "${given}"; known: ${list(workspaces)}`);
-}
+export { pickWorkspace, type Named } from '../core/workspace-names.ts';
 
 export interface KeyLike {
   id: string;
@@ -53,5 +39,3 @@ export function pickKey<T extends KeyLike>(keys: readonly T[], given: string, wh
  * itself and the request log start with `org_<prefix>`.
  */
 export const orgKeyForms = <T extends { id: string; keyPrefix: string }>(key: T): (T & KeyLike)[] => [key, { ...key, keyPrefix: `org_${key.keyPrefix}` }];
-
-const list = (items: readonly Named[]): string => items.map((w) => `${w.name} (${w.id})`).join(', ');

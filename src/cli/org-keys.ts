@@ -74,9 +74,13 @@ export async function runOrgKeysRevoke(given: string, flags: ScriptFlags): Promi
   report(flags, revoked, () => `Revoked ${revoked.id} at ${revoked.revokedAt} (by ${revoked.revokedBy})`);
 }
 
-/** --org takes an id, slug or name; without it, the first organization of the workspace. */
+/**
+ * --org takes an id, slug or name, looked for in --workspace or else in every workspace; without
+ * it, the first organization of --workspace, else of the sandbox's default workspace.
+ */
 async function resolveOrganization(client: ControlClient, flags: OrgKeyCreateFlags): Promise<OrganizationSummary> {
-  const workspaceId = flags.workspace === undefined ? undefined : (await resolveWorkspace(client, flags.workspace)).id;
+  const inOne = flags.workspace !== undefined || flags.org === undefined;
+  const workspaceId = inOne ? (await resolveWorkspace(client, flags.workspace)).id : undefined;
   const orgs = await client.organizations(workspaceId === undefined ? {} : { workspaceId });
   const given = flags.org?.toLowerCase();
   const found = given === undefined ? orgs[0] : orgs.find((o) => o.id === flags.org || o.slug === given || o.name.toLowerCase() === given);

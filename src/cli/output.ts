@@ -28,7 +28,11 @@ export function fail(message: string, code = 1): never {
  * The flag of each createSandbox option an error's advice may name
  * (src/core/option-advice.ts): the library says "the `port` option", the CLI "--port <n>".
  */
-const FLAG_OF_OPTION: Readonly<Record<string, string>> = { port: '--port <n>', storage: '--data another.json' };
+const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
+  port: '--port <n>',
+  storage: '--data another.json',
+  defaultWorkspace: '--default-workspace (or $SANDBOX_WORKSPACE)',
+};
 
 export function errorMessage(err: unknown): string {
   if (isAdvised(err) && Object.hasOwn(FLAG_OF_OPTION, err.advice.option)) return `${err.problem}; ${err.advice.text(FLAG_OF_OPTION[err.advice.option]!)}`;

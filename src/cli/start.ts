@@ -21,6 +21,8 @@ export interface StartFlags {
   /** --recover: set an unmatched journal aside instead of refusing to start */
   recover?: boolean;
   fixtures?: string;
+  /** --default-workspace (or $SANDBOX_WORKSPACE): an id or a name */
+  defaultWorkspace?: string;
   seed?: number;
   clock: string;
   /** --clock-start: ISO 8601 */
@@ -68,6 +70,7 @@ export function startOptions(flags: StartFlags): SandboxOptions {
     ...(flags.allowedHost?.length ? { allowedHosts: flags.allowedHost } : {}),
     storage: flags.inMemory || !flags.data ? 'memory' : flags.data,
     ...(flags.fixtures ? { fixturesDir: flags.fixtures } : {}),
+    ...(flags.defaultWorkspace ? { defaultWorkspace: flags.defaultWorkspace } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     clock: flags.clock,
     ...(flags.clockStart !== undefined ? { clockStart: flags.clockStart } : {}),
@@ -211,11 +214,12 @@ export function sandboxInspectorUrl(sandbox: Pick<Sandbox, 'url' | 'controlToken
 }
 
 /**
- * The --json ready line: {url, controlUrl, controlToken?, inspectorUrl, clock, workspaces: [{id, name, mode, keys:
- * [{id, name, key, scopes}]}]}; clock is what the start did with the clock saved in the data file (ClockOrigin). controlToken is there when the sandbox has one (a non-loopback
+ * The --json ready line: {url, controlUrl, controlToken?, inspectorUrl, clock, workspaces: [{id, name, mode, default, keys:
+ * [{id, name, key, scopes}]}]} (`default`: the default workspace, as GET /__sandbox/workspaces marks it); clock is what the start did with the clock saved in the data file (ClockOrigin). controlToken is there when the sandbox has one (a non-loopback
  * host), since a script cannot read it from the banner; inspectorUrl then carries it in its #fragment.
  */
 export function startSummary(sandbox: Sandbox) {
+  const defaultId = sandbox.defaultWorkspace?.id;
   return {
     url: sandbox.url,
     controlUrl: sandbox.controlUrl,
@@ -226,6 +230,7 @@ export function startSummary(sandbox: Sandbox) {
       id: w.id,
       name: w.name,
       mode: w.mode,
+      default: w.id === defaultId,
       keys: w.keys.map((k: FixtureWorkspace['keys'][number]) => ({ id: k.id, name: k.name, key: k.key, scopes: k.scopes })),
     })),
   };
@@ -255,6 +260,9 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
       );
     lines.push('');
   }
+  const defaultWorkspace = sandbox.defaultWorkspace;
+  if (defaultWorkspace)
+    lines.push(`  default        ${bold(defaultWorkspace.name)}  ${dim('where commands, MCP tools and the inspector work unless told (--default-workspace)')}`);
   lines.push(`  inspector      ${cyan(sandboxInspectorUrl(sandbox))}`);
   lines.push(`  control plane  ${sandbox.controlUrl}   OpenAPI  ${sandbox.controlUrl}/openapi.json`);
   if (sandbox.controlToken) lines.push(`  control token  ${sandbox.controlToken}  (send it as X-Sandbox-Token)`);

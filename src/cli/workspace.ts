@@ -55,12 +55,19 @@ export async function runWorkspaceList(flags: ScriptFlags): Promise<void> {
   const workspaces: WorkspaceSummary[] = await client.workspaces();
   if (flags.json)
     return printJson(
-      workspaces.map(({ id, name, mode, created, templateId }) => ({ id, name, mode, created: created ?? false, templateId: templateId ?? null })),
+      workspaces.map(({ id, name, mode, created, templateId, default: isDefault }) => ({
+        id,
+        name,
+        mode,
+        created: created ?? false,
+        templateId: templateId ?? null,
+        default: isDefault,
+      })),
     );
   say(
     table(
       ['ID', 'NAME', 'MODE', 'KIND'],
-      workspaces.map((w) => [w.id, w.name, w.mode, w.created ? `created from ${w.templateId}` : 'fixture']),
+      workspaces.map((w) => [w.id, w.name, w.mode, `${w.created ? `created from ${w.templateId}` : 'fixture'}${w.default ? ', default' : ''}`]),
     ),
   );
 }

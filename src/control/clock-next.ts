@@ -13,9 +13,11 @@ export async function advanceToNext(ctx: SandboxContext, workspace: string | und
   const workspaceId = workspace === undefined ? null : requireWorkspace(ctx, workspace).id;
   const next = clock.nextDue(workspaceId);
   const ms = next ? Math.max(0, next.dueMs - clock.nowIn(workspaceId)) : 0;
-  const { result: state, ran } = next
-    ? await clock.recordRuns(() => (workspaceId ? clock.advanceWorkspace(workspaceId, ms) : clock.advance(ms)))
-    : { result: workspaceId ? clock.stateOf(workspaceId) : clock.state(), ran: [] };
+  const { ran } = next ? await clock.recordRuns(() => (workspaceId ? clock.advanceWorkspace(workspaceId, ms) : clock.advance(ms))) : { ran: [] };
+  // a real clock does not wait for a delivery attempt a timer starts (src/webhooks/dispatcher.ts,
+  // schedule), so the retry it schedules comes after the move: wait for it, or `next` misses it
+  if (ran.length > 0 && clock.mode === 'real') await ctx.webhooks.settled();
+  const state = workspaceId ? clock.stateOf(workspaceId) : clock.state();
   const after = clock.nextDue(workspaceId);
   return {
     mode: state.mode,

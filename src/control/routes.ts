@@ -4,7 +4,7 @@ import type { ZodApp } from '../resources/types.ts';
 import { serveAll } from '../http/route-table/serve.ts';
 import { PLANE_ROUTES } from './contracts/plane.ts';
 import { assertKnownScopes, knownScopes } from '../core/known-scopes.ts';
-import { listWorkspaces, requireWorkspace } from '../core/workspace-lookup.ts';
+import { defaultWorkspaceOf, listWorkspaces, requireWorkspace } from '../core/workspace-lookup.ts';
 import { createWorkspaceKey, exportWorkspace, revokeWorkspaceKey, workspaceView } from './workspace-keys.ts';
 import { sandboxIndex } from './where.ts';
 import { advanceToNext } from './clock-next.ts';
@@ -20,7 +20,10 @@ export function registerControlPlane(app: ZodApp, ctx: SandboxContext): void {
 
     index: async (request) => sandboxIndex(request),
 
-    workspaces: async () => listWorkspaces(ctx).map((w) => workspaceView(ctx, w)),
+    workspaces: async () => {
+      const defaultId = defaultWorkspaceOf(ctx)?.id;
+      return listWorkspaces(ctx).map((w) => workspaceView(ctx, w, defaultId));
+    },
 
     workspace: async (request) => workspaceView(ctx, requireWorkspace(ctx, request.params.id)),
 

@@ -1,5 +1,5 @@
 import { notFound, conflict } from '../core/errors.ts';
-import { requireWorkspace } from '../core/workspace-lookup.ts';
+import { defaultWorkspaceOf, requireWorkspace } from '../core/workspace-lookup.ts';
 import { newId } from '../core/ids.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
 import type { ApiKeyRecord, KeyView, WorkspaceRecord } from '../core/tenancy.ts';
@@ -14,7 +14,8 @@ import { API_KEYS } from '../core/tenancy.ts';
  */
 export const KEY_PREFIX_LENGTH = 16;
 
-export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord) {
+/** `defaultId`: the default workspace's id, when the caller has it already (a listing reads it once). */
+export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord, defaultId = defaultWorkspaceOf(ctx)?.id) {
   const plain = new Map<string, string>();
   for (const fw of ctx.fixtureWorkspaces()) for (const k of fw.keys) plain.set(k.id, k.key);
   const keys: KeyView[] = API_KEYS.in(ctx.store)
@@ -31,6 +32,7 @@ export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord) {
     rateLimits,
     created: overlay !== undefined,
     templateId: overlay?.templateId ?? null,
+    default: workspace.id === defaultId,
     keys,
   };
 }

@@ -2,6 +2,7 @@ import type { Auth } from './auth.ts';
 import type { WorkspaceRecord } from './tenancy.ts';
 import { WORKSPACES } from './tenancy.ts';
 import { workspaceNotFound } from './workspace-not-found.ts';
+import { defaultWorkspaceOrRule } from './default-workspace.ts';
 import { GLOBAL_PARTITION, type Store } from '../storage/types.ts';
 
 /**
@@ -18,4 +19,23 @@ export function requireWorkspace(ctx: { auth: Pick<Auth, 'workspace'>; store: St
   const workspace = ctx.auth.workspace(id);
   if (!workspace) throw workspaceNotFound(ctx.store, id);
   return workspace;
+}
+
+/** Every workspace, as the default workspace's rule reads them (./default-workspace.ts). */
+export function defaultCandidates(ctx: { store: Store; workspaces: { isCreated(id: string): boolean } }) {
+  return listWorkspaces(ctx).map((record) => ({ record, id: record.id, name: record.name, mode: record.mode, created: ctx.workspaces.isCreated(record.id) }));
+}
+
+/**
+ * The sandbox's default workspace (./default-workspace.ts) among the workspaces it holds now: the
+ * one its `defaultWorkspace` option names, else the rule's. A start refuses an option that names
+ * no workspace (src/assembly/default-workspace.ts); should the workspace it named go later (a created one deleted, a
+ * state import without it), the rule decides again. Undefined when the sandbox holds no workspace.
+ */
+export function defaultWorkspaceOf(ctx: {
+  store: Store;
+  workspaces: { isCreated(id: string): boolean };
+  options: { defaultWorkspace?: string | undefined };
+}): WorkspaceRecord | undefined {
+  return defaultWorkspaceOrRule(defaultCandidates(ctx), ctx.options.defaultWorkspace)?.record;
 }

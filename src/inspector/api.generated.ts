@@ -2211,6 +2211,8 @@ export interface components {
             rateLimits: "enforce" | "report";
             created: boolean;
             templateId: string | null;
+            /** @description true for the sandbox's default workspace, where the CLI, MCP, the inspector and the dashboard work when not told which (createSandbox's defaultWorkspace, else the first sandbox-mode fixture workspace) */
+            default: boolean;
             keys: {
                 id: string;
                 name: string;

@@ -6,7 +6,7 @@ export type Workspace = DataOf<'/__sandbox/workspaces', 'get'>[number];
 
 interface WorkspacesState {
   workspaces: Workspace[];
-  /** the workspace the views show; the first one until the user picks another */
+  /** the workspace the views show; the sandbox's default workspace (`default: true`) until the user picks another */
   selected: Workspace | null;
   select(id: string): void;
   refresh(): Promise<void>;
@@ -34,7 +34,8 @@ export function WorkspacesProvider({ children }: { children: ReactNode }) {
   }, [refresh]);
 
   const value = useMemo<WorkspacesState>(() => {
-    const selected = workspaces.find((w) => w.id === selectedId) ?? workspaces[0] ?? null;
+    // the sandbox decides its default (src/core/default-workspace.ts): the workspace of the README's key
+    const selected = workspaces.find((w) => w.id === selectedId) ?? workspaces.find((w) => w.default) ?? workspaces[0] ?? null;
     return {
       workspaces,
       selected,

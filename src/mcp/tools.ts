@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { DEFAULT_SCENARIOS_DIR } from '../config.ts';
 import { CONTROL_ROUTES, type ControlClient, type DeliverySummary, type RequestLogLine, type WorkspaceSummary } from '../control/client.ts';
 import { resolveWorkspace } from '../cli/control.ts';
-import { parseAdvance } from '../cli/duration.ts';
 import { findWorkspaceKey } from '../cli/keys.ts';
+import { pickWorkspace } from '../cli/lookup.ts';
 import { requestFilter } from '../cli/logs.ts';
 import { findScenarioFile, listScenarioFiles, loadScenarioFile, validateScenarioFile } from '../scenarios/load.ts';
 import { countSteps, runScenario } from '../scenarios/runner.ts';
@@ -13,6 +13,7 @@ import { formatProblem } from '../scenarios/validate.ts';
 import { curlCommand } from '../inspector/requests/curl.ts';
 import { DELIVERY_STATUSES } from '../webhooks/outbox.ts';
 import { addTool } from './tool.ts';
+import { registerClockTools } from './clock-tools.ts';
 
 /**
  * The tools of `sandbox mcp` (issue 42): each a thin call of the control
@@ -23,7 +24,7 @@ import { addTool } from './tool.ts';
  */
 const LOG_CAPACITY = 1000;
 
-const workspace = z.string().optional().describe('workspace id, name or part of its name (default: the first workspace)');
+const workspace = z.string().optional().describe("workspace id, name or part of its name (default: the sandbox's default workspace)");
 
 /** A workspace listing without its whole keys: prefixes only. */
 const withoutKeys = (w: WorkspaceSummary) => ({ ...w, keys: w.keys.map(({ key: _whole, ...rest }) => rest) });
@@ -41,7 +42,8 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
   const workspaceOf = (given: string | undefined) => resolveWorkspace(client, given);
 
   addTool(server, 'list_workspaces', {
-    description: 'The workspaces (ids, names, live or sandbox mode, rate-limit mode) and their keys by listing prefix.',
+    description:
+      'The workspaces (ids, names, live or sandbox mode, rate-limit mode) and their keys by listing prefix; `default: true` marks the one the tools use without a workspace argument.',
     input: {},
     changes: false,
     run: async () => (await client.workspaces()).map(withoutKeys),
@@ -120,29 +122,7 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
     run: async ({ collection, id, workspace: given }) => client.dataRecord((await workspaceOf(given)).id, collection, id),
   });
 
-  addTool(server, 'advance_clock', {
-    description:
-      "Move the sandbox clock forward (due timers run: webhook retries, deletion jobs, holds expiring). With workspace, that workspace's clock alone.",
-    input: {
-      duration: z.string().optional().describe('90s, 5m, 2h, 1d, 1h30m or plain milliseconds'),
-      toNext: z.boolean().optional().describe('to the next due timer instead, answering what ran'),
-      workspace,
-    },
-    changes: true,
-    run: async ({ duration, toNext, workspace: given }) => {
-      if (toNext) return client.advanceClockToNext(given === undefined ? undefined : (await workspaceOf(given)).id);
-      if (duration === undefined) throw new Error('advance_clock needs a duration (2h, 1d) or toNext: true');
-      const ms = parseAdvance(duration, 'advance_clock');
-      return given === undefined ? client.advanceClock(ms) : client.advanceWorkspaceClock((await workspaceOf(given)).id, ms);
-    },
-  });
-
-  addTool(server, 'set_clock', {
-    description: 'Set the sandbox clock to a time (backwards only on a manual clock).',
-    input: { at: z.string().describe('ISO 8601 time with offset: 2026-12-24T09:00:00Z') },
-    changes: true,
-    run: async ({ at }) => client.setClock(at),
-  });
+  registerClockTools(server, client, workspaceOf);
 
   addTool(server, 'reset', {
     description: 'Reset the whole sandbox to its fixtures, or with workspace, that workspace alone. Loses every change since the start.',
@@ -169,12 +149,19 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
     description: 'Create an isolated workspace from a fixture workspace; answers its keys whole, this once.',
     input: {
       name: z.string().min(1).max(100).optional(),
-      template: z.string().optional().describe('the fixture workspace to copy (its id)'),
+      template: z.string().optional().describe("the fixture workspace to copy: its id, name or part of its name (default: the sandbox's default workspace)"),
       mode: z.enum(['live', 'sandbox']).optional(),
       rateLimits: z.enum(['enforce', 'report']).optional().describe('enforce: 429 as documented; report: counted, never refused'),
     },
     changes: true,
-    run: async (body) => client.createWorkspace(body),
+    run: async ({ template, ...body }) => {
+      // as `sandbox workspace create --template` reads it: among the fixture workspaces
+      const fixtures = template === undefined ? [] : (await client.workspaces()).filter((w) => !w.created);
+      return client.createWorkspace({
+        ...body,
+        ...(template === undefined ? {} : { template: pickWorkspace(fixtures, template, `template "${template}"`).id }),
+      });
+    },
   });
 
   addTool(server, 'create_key', {
@@ -201,7 +188,7 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
     input: {
       path: z.string().optional().describe('a /v1 path; * within a segment, ** across: /v1/bookings/*'),
       method: z.string().optional(),
-      workspaceId: z.string().optional(),
+      workspace: z.string().optional().describe('workspace id, name or part of its name; without it, every workspace'),
       key: z.string().optional().describe('a key id or listing prefix'),
       status: z.number().int().min(100).max(599).optional(),
       body: z.unknown().optional(),
@@ -212,7 +199,7 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
       probability: z.number().min(0).max(1).optional(),
     },
     changes: true,
-    run: async (rule) => client.addFault(rule),
+    run: async ({ workspace: given, ...rule }) => client.addFault({ ...rule, ...(given === undefined ? {} : { workspaceId: (await workspaceOf(given)).id }) }),
   });
 
   addTool(server, 'clear_faults', {

@@ -86,6 +86,11 @@ export class WebhookDispatcher {
     this.reschedulePending();
   }
 
+  /** Resolves when the delivery work running now has ended (a retry scheduled); not what starts meanwhile (src/control/clock-next.ts). */
+  settled(): Promise<unknown> {
+    return Promise.allSettled([...this.inFlight]);
+  }
+
   /** Resolves when no delivery work is running (tests, benchmarks, replay). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);

@@ -9,6 +9,7 @@
 import type { Clock } from '../core/clock.ts';
 import { badRequest, conflict, notFound } from '../core/errors.ts';
 import { workspaceNotFound } from '../core/workspace-not-found.ts';
+import { defaultWorkspaceOrRule } from '../core/default-workspace.ts';
 import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
 import { deleteRowOp, putRowOp } from '../storage/collection.ts';
 import type { RateLimiter } from '../core/rate-limit.ts';
@@ -58,6 +59,8 @@ export interface WorkspaceManagerDeps {
   /** the fixture-generated state as JSON (cached by the sandbox) */
   fixtureJson: () => Promise<string>;
   fixtureWorkspaces: () => readonly { id: string; name: string; mode: WorkspaceMode }[];
+  /** the sandbox's defaultWorkspace option: the template of a workspace created without one */
+  defaultWorkspace?: string | undefined;
   /** lets background services pick up what the workspace holds now */
   afterReplaced: (workspaceId: string) => Promise<void>;
   /** forgets what other parts keep per workspace (suspension) */
@@ -196,7 +199,8 @@ export class WorkspaceManager {
 
   private template(given: string | undefined): { id: string; name: string } {
     const fixtures = this.deps.fixtureWorkspaces();
-    const found = given === undefined ? (fixtures.find((w) => w.mode === 'sandbox') ?? fixtures[0]) : fixtures.find((w) => w.id === given || w.name === given);
+    // without one, the default workspace when it is a fixture one, else the same rule's (src/core/default-workspace.ts)
+    const found = given === undefined ? defaultWorkspaceOrRule(fixtures, this.deps.defaultWorkspace) : fixtures.find((w) => w.id === given || w.name === given);
     if (!found) {
       throw badRequest(
         'CONTROL_INVALID',

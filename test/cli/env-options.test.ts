@@ -115,7 +115,8 @@ describe('SANDBOX_<OPTION>', () => {
     const missing: string[] = [];
     for (const name of ['start', 'exec']) {
       for (const option of buildProgram(name).commands.find((c) => c.name() === name)!.options) {
-        const row = new RegExp(`^\\| \`${option.envVar}\` \\| \`[^|]*${option.long}\\b[^|]*\` \\|[^\\n]*\\b${name}\\b`, 'm');
+        // the table's columns are padded to line up (the docs' formatter)
+        const row = new RegExp(`^\\| \`${option.envVar}\` +\\| \`[^|]*${option.long}\\b[^|]*\` +\\|[^\\n]*\\b${name}\\b`, 'm');
         if (!row.test(table)) missing.push(`| \`${option.envVar}\` | \`${option.flags.replace(/^-\w, /, '')}\` | ${name} |`);
       }
     }

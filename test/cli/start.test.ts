@@ -16,8 +16,13 @@ describe('sandbox start (real sockets)', () => {
     expect(summary.inspectorUrl).toBe(`${summary.url}/__sandbox/ui/`);
     expect(summary.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(summary.workspaces).toHaveLength(2);
+    // the default workspace: the README key's (sandbox mode), as GET /__sandbox/workspaces marks it
+    expect(summary.workspaces.map((w: { mode: string; default: boolean }) => [w.mode, w.default])).toEqual([
+      ['live', false],
+      ['sandbox', true],
+    ]);
     for (const w of summary.workspaces) {
-      expect(Object.keys(w)).toEqual(['id', 'name', 'mode', 'keys']);
+      expect(Object.keys(w)).toEqual(['id', 'name', 'mode', 'default', 'keys']);
       for (const k of w.keys) expect(Object.keys(k)).toEqual(['id', 'name', 'key', 'scopes']);
     }
     const res = await fetch(`${summary.url}/v1/products?limit=2`, { headers: { authorization: `Bearer ${KEYS.liveFull}` } });

@@ -1,24 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { defaultWebhookWorkspace } from '../../src/cli/webhook-workspace.ts';
+import { defaultWorkspace, defaultWorkspaceOrRule } from '../../src/core/default-workspace.ts';
 import type { WorkspaceSummary } from '../../src/control/client.ts';
 import { curlCommand, schemeOf, type CurlEntry } from '../../src/inspector/requests/curl.ts';
 import { pickerLabel } from '../../src/inspector/workspace-label.ts';
 
-/** Issue 37: listen's default workspace, Copy as curl's scheme, the picker's label. */
+/** The default workspace's rule (listen's, trigger's and every door's), Copy as curl's scheme, the picker's label. */
 const ws = (name: string, mode: 'live' | 'sandbox', created = false) =>
-  ({ id: `wksp_${name}`, name, mode, rateLimits: 'enforce', created, templateId: null, keys: [] }) as WorkspaceSummary;
+  ({ id: `wksp_${name}`, name, mode, rateLimits: 'enforce', created, templateId: null, default: false, keys: [] }) as WorkspaceSummary;
 
-describe('listen and trigger without --workspace', () => {
-  it('take the one sandbox-mode workspace of the fixtures, whatever comes first', () => {
-    expect(defaultWebhookWorkspace([ws('Aurora', 'live'), ws('Borealis', 'sandbox'), ws('worker 1', 'sandbox', true)]).name).toBe('Borealis');
-    expect(defaultWebhookWorkspace([ws('Only', 'live')]).name).toBe('Only');
+describe('the default workspace, without a choice', () => {
+  it('is the first sandbox-mode fixture workspace, whatever comes first', () => {
+    expect(defaultWorkspace([ws('Aurora', 'live'), ws('Borealis', 'sandbox'), ws('worker 1', 'sandbox', true)]).name).toBe('Borealis');
+    expect(defaultWorkspace([ws('worker 1', 'sandbox', true), ws('A', 'sandbox'), ws('B', 'sandbox')]).name).toBe('A');
   });
 
-  it('refuse in one line, naming the candidates, when several could be meant', () => {
-    expect(() => defaultWebhookWorkspace([ws('A', 'sandbox'), ws('B', 'sandbox')])).toThrow(
-      /several are in sandbox mode: "A" \(wksp_A\), "B" \(wksp_B\); choose one with --workspace$/,
+  it('else the first fixture workspace, else the first workspace; none is one line', () => {
+    expect(defaultWorkspace([ws('worker 1', 'sandbox', true), ws('Only', 'live')]).name).toBe('Only');
+    expect(defaultWorkspace([ws('worker 1', 'live', true)]).name).toBe('worker 1');
+    expect(() => defaultWorkspace([])).toThrow(/^the sandbox has no workspace$/);
+  });
+});
+
+describe('the default workspace, chosen (--default-workspace, $SANDBOX_WORKSPACE)', () => {
+  const all = [ws('Aurora Tours', 'live'), ws('Borealis Adventures (sandbox)', 'sandbox'), ws('Borealis copy', 'sandbox', true)];
+
+  it('is named as --workspace names one: an id, a name in any case, or an unambiguous part', () => {
+    expect(defaultWorkspace(all, 'wksp_Aurora Tours').name).toBe('Aurora Tours');
+    expect(defaultWorkspace(all, 'aurora').name).toBe('Aurora Tours');
+    expect(defaultWorkspace(all, 'borealis COPY').name).toBe('Borealis copy');
+  });
+
+  it('a name that is no workspace, or several, is one line that says where it came from', () => {
+    expect(() => defaultWorkspace(all, 'Atlantis', 'SANDBOX_WORKSPACE="Atlantis"')).toThrow(
+      /^SANDBOX_WORKSPACE="Atlantis" names no workspace; known: Aurora Tours \(wksp_Aurora Tours\), /,
     );
-    expect(() => defaultWebhookWorkspace([ws('A', 'live'), ws('B', 'live')])).toThrow(/none is in sandbox mode: .*choose one with --workspace$/);
+    expect(() => defaultWorkspace(all, 'borealis')).toThrow(/^the default workspace "borealis" matches 2 workspaces: .*; give more of the name, or the id$/);
+  });
+
+  it('gives way to the rule where it names none of those there are (a template must be a fixture)', () => {
+    expect(defaultWorkspaceOrRule(all, 'Atlantis')?.name).toBe('Borealis Adventures (sandbox)');
+    expect(defaultWorkspaceOrRule(all, 'aurora')?.name).toBe('Aurora Tours');
+    expect(defaultWorkspaceOrRule([], 'aurora')).toBeUndefined();
   });
 });
 

@@ -127,7 +127,8 @@ describe('the generation state carried from chunk to chunk', () => {
 describe('sandbox seed progress', () => {
   const s = useSandbox();
   it('prints plain progress lines on stderr when it is not a terminal, and the total once', async () => {
-    const r = await s.cli(['seed', '--products', '100', '--bookings', '1000']);
+    // Aurora: the default workspace (Borealis) is the next test's, whose seats must stay few
+    const r = await s.cli(['seed', '--products', '100', '--bookings', '1000', '--workspace', 'Aurora Tours']);
     expect(r.code).toBe(0);
     const lines = r.stderr.trim().split('\n');
     expect(lines.length).toBe(20);

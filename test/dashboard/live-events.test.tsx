@@ -118,7 +118,7 @@ describe('the dashboard under everything the stream sends', () => {
     for (const line of frame.split('\n')) expect([...line].length).toBeLessThanOrEqual(30);
   });
 
-  it('shows the workspaces and their keys on K (the banner that --dashboard replaces)', async () => {
+  it('shows the workspaces and their keys on K (the banner that --dashboard replaces), the default workspace first', async () => {
     const { source, app } = mount();
     cleanup = app.unmount;
     await waitForFrame(app.lastFrame, () => source.sink !== null);
@@ -131,6 +131,7 @@ describe('the dashboard under everything the stream sends', () => {
           rateLimits: 'enforce',
           created: false,
           templateId: null,
+          default: false,
           keys: [
             {
               id: 'wkey_1',
@@ -143,10 +144,23 @@ describe('the dashboard under everything the stream sends', () => {
             { id: 'wkey_2', name: 'ci', key: null, keyPrefix: 'tcs_live_aurora_x1y2', scopes: ['products:read'], status: 'revoked' },
           ],
         },
+        {
+          id: 'wksp_b',
+          name: 'Borealis Adventures (sandbox)',
+          mode: 'sandbox',
+          rateLimits: 'enforce',
+          created: false,
+          templateId: null,
+          default: true,
+          keys: [],
+        },
       ],
     });
     await press(app, 'K');
     const frame = await waitForFrame(app.lastFrame, (f) => f.includes('API keys'));
+    // the sandbox marks its default (GET /__sandbox/workspaces): the workspace of the README's key
+    expect(frame.indexOf('Borealis Adventures (sandbox)  wksp_b  sandbox  default workspace')).toBeGreaterThan(0);
+    expect(frame.indexOf('Borealis Adventures')).toBeLessThan(frame.indexOf('Aurora Tours'));
     expect(frame).toMatch(/full access\s+tcs_live_aurora_full_0000000000000000000001/);
     expect(frame).toMatch(/products:read\s+tcs_live_aurora_x1y2… \(revoked\)/);
     await press(app, 'K');

@@ -28,6 +28,7 @@ const workspace = (id: string, name: string): WorkspaceSummary => ({
   rateLimits: 'enforce',
   created: true,
   templateId: 'wksp_a',
+  default: false,
   keys: [],
 });
 

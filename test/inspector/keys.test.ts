@@ -8,7 +8,8 @@ describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TE
   const v1 = (key: string) => fetch(`${suite.sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${key}` } });
 
   it('creating a key in the page shows it whole once, and not again after a reload', async () => {
-    const ws = suite.sandbox.workspaces[0]!;
+    // the page opens on the sandbox's default workspace
+    const ws = suite.sandbox.workspaces.find((w) => w.id === suite.sandbox.defaultWorkspace!.id)!;
     const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/keys`);
     const table = page.getByRole('table', { name: 'Workspace keys' });
     await table.getByText(ws.keys[0]!.name, { exact: true }).first().waitFor(UI_WAIT);
@@ -38,7 +39,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TE
   });
 
   it('revoking a key in the page makes the next request with it 401', async () => {
-    const ws = suite.sandbox.workspaces[0]!;
+    const ws = suite.sandbox.defaultWorkspace!;
     const created = await control<{ id: string; key: string; keyPrefix: string }>(suite.sandbox, 'POST', `/workspaces/${ws.id}/keys`, {
       name: 'to revoke',
       scopes: ['products:read'],

@@ -38,8 +38,8 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
     await expect.poll(async () => (await control<{ now: string }>(suite.sandbox, 'GET', '/clock')).now, UI_WAIT).toBe(target);
     await page.getByTestId('clock-now').getByText(target).waitFor(UI_WAIT);
 
-    // a workspace's own clock
-    const ws = suite.sandbox.workspaces[0]!.id;
+    // a workspace's own clock: the page's, the sandbox's default workspace
+    const ws = suite.sandbox.defaultWorkspace!.id;
     const wsBefore = await control<{ offsetMs: number }>(suite.sandbox, 'GET', `/workspaces/${ws}/clock`);
     await page.getByRole('button', { name: 'Advance workspace clock 1 minute' }).click();
     await expect

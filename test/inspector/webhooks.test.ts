@@ -33,7 +33,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Webhooks view (chromium)', { timeout: BROWSE
   });
 
   it('an event triggered in the page is delivered; its attempts, next retry, payload and signature headers show; Replay delivers it again with the same webhook-id', async () => {
-    const ws = suite.sandbox.workspaces[0]!.id;
+    const ws = suite.sandbox.defaultWorkspace!.id; // the workspace the page opens on
     const { subscription } = await control<{ subscription: { id: string } }>(suite.sandbox, 'POST', '/webhook-subscriptions', {
       workspaceId: ws,
       url: receiverUrl,

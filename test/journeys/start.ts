@@ -12,8 +12,8 @@ export interface StartedSandbox {
 }
 
 /** In memory unless `args` name a `--data` file (the README's first booking, run again on one file). */
-export async function startSandbox(args: string[] = []): Promise<StartedSandbox> {
-  const run = runCli(['start', '--port', '0', ...(args.includes('--data') ? [] : ['--in-memory']), ...args]);
+export async function startSandbox(args: string[] = [], env: Record<string, string> = {}): Promise<StartedSandbox> {
+  const run = runCli(['start', '--port', '0', ...(args.includes('--data') ? [] : ['--in-memory']), ...args], env);
   await waitForStdout(run, 'Ctrl+C stops it', 60_000);
   const banner = run.output().stdout;
   const url = /is serving (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;

@@ -185,6 +185,50 @@ describe('sandbox mcp', () => {
     expect(JSON.stringify(await deliveries())).not.toMatch(/whsec_/);
   });
 
+  it("works in the sandbox's default workspace without a workspace argument: Borealis, the README key's", async () => {
+    const listed = await json<{ id: string; name: string; default: boolean }[]>('list_workspaces');
+    expect(listed.filter((w) => w.default).map((w) => w.name)).toEqual([BOREALIS]);
+    const made = await json('create_key', { name: 'assistant' });
+    expect(made).toMatchObject({ workspaceId: listed.find((w) => w.default)!.id, key: expect.stringMatching(/^tcs_test_/) });
+    const id = await book();
+    expect((await json('query_records', { collection: 'bookings', order: 'newest', limit: 5 })).rows.map((r: { id: string }) => r.id)).toContain(id);
+    expect(JSON.stringify(await json('get_record', { collection: 'bookings', id }))).toContain(DEPARTURE);
+  });
+
+  it('add_fault takes workspace, by name as everywhere; an argument a tool does not take is an error naming it', async () => {
+    const control = new ControlClient({ url: sandbox.url });
+    const aurora = (await control.workspaces()).find((w) => w.name === 'Aurora Tours')!;
+    const rule = await json<{ id: string }>('add_fault', { workspace: 'aurora', path: '/v1/forms', status: 503, times: 1 });
+    expect((await control.faults()).find((f) => f.id === rule.id)).toMatchObject({ workspaceId: aurora.id, status: 503 });
+    await json('clear_faults');
+    expect(await call('add_fault', { workspaceId: aurora.id, status: 503 })).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/add_fault takes no "workspaceId"; its arguments: path, method, workspace/) }],
+    });
+    expect(await control.faults()).toEqual([]); // refused, not added for every workspace
+    expect((await call('list_workspaces', { verbose: true })).content[0]!.text).toMatch(/list_workspaces takes no "verbose"; it takes no arguments/);
+  });
+
+  it('advance_clock toNext says what ran, where the clock is now and what is due next, as `clock advance --to-next` does', async () => {
+    const control = new ControlClient({ url: sandbox.url });
+    const workspaceId = (await control.workspaces()).find((w) => w.name === BOREALIS)!.id;
+    const { subscription } = await control.ensureSubscription({ workspaceId, url: receiverUrl, events: ['booking.created'], maxRetries: 5, active: true });
+    answer = 500;
+    await book();
+    const deliveries = () => control.deliveries({ subscriptionId: subscription.id, limit: 5 });
+    // the clock is frozen: this delivery and the last test's share their time, so look for it by status
+    const refused = (list: Awaited<ReturnType<typeof deliveries>>) => list.find((d) => d.status === 'pending' && d.attempts.length === 1);
+    const pending = refused(await until(deliveries, (list) => refused(list) !== undefined, 'the first attempt, refused'));
+    const moved = await json('advance_clock', { toNext: true, workspace: 'borealis' });
+    const label = `webhook retry ${pending!.id} (booking.created)`;
+    expect(moved.ran.map((r: { label: string }) => r.label)).toContain(label);
+    expect(moved.next).toMatchObject({ label, at: expect.any(String) }); // the receiver refused again: the next retry
+    const lines = (moved.summary as string).split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^Advanced ${BOREALIS.replace(/[()]/g, '\\$&')}'s clock .+ to ${moved.now}; ran ${moved.ran.length} timers?:$`));
+    expect(lines).toContain(`  ${moved.ran[0].at}  ${moved.ran[0].label}`);
+    expect(lines.at(-1)).toBe(`Next: ${label} at ${moved.next.at}`);
+  });
+
   it('lists the shipped scenarios and runs one against this sandbox', async () => {
     const scenarios = await json<{ name: string; steps: number }[]>('list_scenarios');
     expect(scenarios.map((s) => s.name)).toContain('key-revocation');

@@ -17,6 +17,7 @@ export function clockCommand(program: Command): void {
       ]),
       durationOptionHint,
     ),
+    "the sandbox clock, every workspace's",
   )
     .argument('[duration]', '90s, 5m, 2h, 1d, 1500ms or plain ms')
     .option('--to-next', "to the next due timer (a webhook retry, a deletion job) and say what ran; with --workspace, that workspace's clock alone")

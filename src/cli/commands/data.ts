@@ -9,7 +9,7 @@ export function dataCommand(program: Command): void {
       'data',
       'data bookings --limit 20 --offset 100',
       'data people --q smith',
-      'data bookings --id book_7bb999ee-fe81-42ae-b51d-cb32b43bc129',
+      'data bookings --id book_7d7a085f-47f1-431d-b7a8-6002c6ab5e96',
     ]),
   )
     .argument('[collection]', 'a collection, as `sandbox data` lists them (bookings, webhook_subscriptions, ...)')

@@ -18,6 +18,7 @@ export function eventsCommand(program: Command): void {
       ['events list --status pending', 'events list --workspace "Aurora Tours" --json'],
       { isDefault: true },
     ),
+    'every workspace',
   )
     .option('--status <status>', 'pending, failed, succeeded, cancelled or expired')
     .option('--limit <n>', 'how many (newest first)', parseInteger('--limit', 1, 500))

@@ -12,7 +12,7 @@ export function execCommand(program: Command): void {
   );
   withServeOptions(exec.description('start a sandbox (in memory, on a free port), run a command against it, stop it, exit with its code'), { port: 0 })
     .argument('<command...>', 'the command to run, after --')
-    .option('--key <which>', 'which fixture key SANDBOX_API_KEY holds: sandbox or live', 'sandbox')
+    .option('--key <which>', "which fixture key SANDBOX_API_KEY holds: sandbox or live (default: the default workspace's, see --default-workspace)")
     .option(
       '--workers <n>',
       'also create n workspaces and export their keys as SANDBOX_API_KEY_1..n (with --no-rate-limits they are created with rateLimits: report)',

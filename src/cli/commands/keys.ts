@@ -7,6 +7,7 @@ export function keysCommand(program: Command): void {
   const keys = group(program, 'keys', 'workspace API keys of a running sandbox', 'keys create --workspace "Aurora Tours" --scopes products:read');
   withWorkspace(
     controlCommand(keys, 'list', 'list the keys of every workspace (or of one)', ['keys list --workspace "Aurora Tours"'], { isDefault: true }),
+    'every workspace',
   ).action(async (opts) => (await import('../keys.ts')).runKeysList(opts));
   withWorkspace(
     controlCommand(keys, 'create', 'create a workspace key; the key is printed once', ['keys create --name CI --scopes products:read,bookings:read']),

@@ -14,7 +14,7 @@ export function listenCommand(program: Command): void {
     .option('--no-reconnect', 'exit (code 1) when the sandbox stops, rather than wait for it to come back on the same URL')
     .addHelpText(
       'after',
-      "\nWithout --workspace: the sandbox-mode workspace of the fixtures, that of the README's key; each workspace has its own subscription and signing secret.\nCtrl+C stops listening and pauses the subscription, cancelling its pending deliveries, so nothing retries into a closed port.\nA reset, a snapshot restore or a state import makes the subscription again; a sandbox that stops is waited for on the same URL.\n\nExamples:\n  $ npx sandbox listen --forward-to http://localhost:3000/webhooks --events 'booking.*'\n  $ export WEBHOOK_SECRET=$(npx sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)",
+      "\nWithout --workspace: the sandbox's default workspace (that of the README's key, unless the sandbox or $SANDBOX_WORKSPACE names another); each workspace has its own subscription and signing secret.\nCtrl+C stops listening and pauses the subscription, cancelling its pending deliveries, so nothing retries into a closed port.\nA reset, a snapshot restore or a state import makes the subscription again; a sandbox that stops is waited for on the same URL.\n\nExamples:\n  $ npx sandbox listen --forward-to http://localhost:3000/webhooks --events 'booking.*'\n  $ export WEBHOOK_SECRET=$(npx sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)",
     )
     .action(async (opts) => {
       const { runListen } = await import('../listen.ts');

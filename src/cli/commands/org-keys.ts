@@ -10,9 +10,10 @@ export function orgKeysCommand(program: Command): void {
     'partner organization keys of a running sandbox',
     'org-keys create --scopes products:read --rps 2 --rpm 60 --burst 5',
   );
-  withWorkspace(controlCommand(orgKeys, 'list', 'list organization keys (prefixes only)', ['org-keys list --json'], { isDefault: true })).action(async (opts) =>
-    (await import('../org-keys.ts')).runOrgKeysList(opts),
-  );
+  withWorkspace(
+    controlCommand(orgKeys, 'list', 'list organization keys (prefixes only)', ['org-keys list --json'], { isDefault: true }),
+    'every workspace',
+  ).action(async (opts) => (await import('../org-keys.ts')).runOrgKeysList(opts));
   withWorkspace(
     controlCommand(orgKeys, 'create', 'issue an organization key; the key is printed once', [
       'org-keys create --org nordic-trails-agency --scopes products:read --products prod_...',

@@ -9,6 +9,7 @@ export function ratelimitCommand(program: Command): void {
     controlCommand(rate, 'show', "show every rate-limit bucket (or one workspace's)", ['ratelimit show', 'ratelimit show --workspace wksp_...'], {
       isDefault: true,
     }),
+    'every workspace',
   ).action(async (opts) => (await import('../ratelimit.ts')).runRateLimitShow(opts));
   withWorkspace(
     controlCommand(rate, 'exhaust', 'empty a bucket: the next request gets 429', ['ratelimit exhaust --key orgkey_...', 'ratelimit exhaust --window burst']),

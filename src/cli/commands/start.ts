@@ -59,6 +59,10 @@ export function withServeOptions(command: Command, defaults: { port: number; inM
     )
     .option('--fixtures <dir>', 'fixtures directory (default: the bundled fixtures)')
     .option('--seed <n>', 'faker seed for generated fixture data', parseInteger('--seed', 0, 2 ** 31 - 1))
+    .option(
+      '--default-workspace <name>',
+      'the workspace (its name or id) CLI commands, MCP tools, the inspector and the dashboard use when not told (default: the first sandbox-mode fixture workspace)',
+    )
     .option('--clock <mode>', 'real, or manual (time moves only via the control plane)', 'real')
     .option(
       '--clock-start <iso>',

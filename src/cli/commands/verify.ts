@@ -9,6 +9,7 @@ export function verifyCommand(program: Command): void {
       'verify --method POST --path /v1/bookings --status 201 --count 3',
       'verify --path "/v1/bookings/*" --status 4xx --at-most 0 --since req_...',
     ]),
+    'every workspace',
   )
     .option('--method <method>', 'only this HTTP method')
     .option('--path <path>', 'the whole path (query aside); * matches within a segment, ** across')

@@ -26,6 +26,11 @@ export const WorkspaceViewSchema = z
     /** true for workspaces made by POST /__sandbox/workspaces (deletable) */
     created: z.boolean(),
     templateId: z.string().nullable(),
+    default: z
+      .boolean()
+      .describe(
+        "true for the sandbox's default workspace, where the CLI, MCP, the inspector and the dashboard work when not told which (createSandbox's defaultWorkspace, else the first sandbox-mode fixture workspace)",
+      ),
     keys: z.array(KeyViewSchema),
   })
   .meta({ id: 'WorkspaceView' });

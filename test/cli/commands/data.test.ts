@@ -4,8 +4,8 @@ import { expectOneLineFailure, json, useSandbox } from './harness.ts';
 const t = useSandbox();
 
 describe('sandbox data', () => {
-  it('lists the collections of the first workspace with their counts, or of another by name', async () => {
-    const ws = t.sandbox.workspaces[0]!;
+  it("lists the collections of the sandbox's default workspace with their counts, or of another by name", async () => {
+    const ws = t.sandbox.defaultWorkspace!;
     const r = await t.cli(['data']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -14,13 +14,13 @@ describe('sandbox data', () => {
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^bookings\\s+${bookings}\\s+book_\\s+bookings$`)));
     expect(lines).toContainEqual(expect.stringMatching(/^webhook_subscriptions\s+\d+\s+whsub_\s+webhookSubscriptions$/));
     expect(lines.at(-1)).toBe(`workspace ${ws.name} (${ws.id}) · rows: sandbox data <collection>`);
-    const other = t.sandbox.workspaces[1]!;
+    const other = t.sandbox.workspaces.find((w) => w.id !== ws.id)!;
     const listed = json(await t.cli(['data', '--workspace', other.name.toLowerCase(), '--json']));
     expect(listed.find((c: { name: string }) => c.name === 'bookings').count).toBe(t.sandbox.store.count('bookings', other.id));
   });
 
   it('prints a page as a table with a footer naming the next page, and --json prints the route data', async () => {
-    const ws = t.sandbox.workspaces[0]!.id;
+    const ws = t.sandbox.defaultWorkspace!.id;
     const all = t.sandbox.store.list<{ id: string; code: string }>('bookings', ws);
     const r = await t.cli(['data', 'bookings', '--limit', '3', '--offset', '2']);
     expect(r.code, r.stderr).toBe(0);
@@ -39,7 +39,7 @@ describe('sandbox data', () => {
   });
 
   it('shows one record with its links and related records by --id', async () => {
-    const ws = t.sandbox.workspaces[0]!.id;
+    const ws = t.sandbox.defaultWorkspace!.id;
     const booking = t.sandbox.store.list<{ id: string; departureId: string }>('bookings', ws)[0]!;
     const r = await t.cli(['data', 'bookings', '--id', booking.id]);
     expect(r.code, r.stderr).toBe(0);

@@ -50,7 +50,9 @@ describe('sandbox org-keys', () => {
     expect((await t.api('GET', '/v1/products?limit=1', key.key)).status).toBe(200);
 
     const listed = await t.cli(['org-keys', 'list', '--workspace', key.issuedByWorkspaceId]);
-    expect(listed.stdout).toMatch(new RegExp(`${key.id}\\s+Nordic Trails Agency\\s+${key.keyPrefix}\\s+products:read`));
+    // without --org or --workspace: the first organization of the sandbox's default workspace (Borealis)
+    expect(key.issuedByWorkspaceId).toBe(t.sandbox.defaultWorkspace!.id);
+    expect(listed.stdout).toMatch(new RegExp(`${key.id}\\s+Yukon Partner Travel\\s+${key.keyPrefix}\\s+products:read`));
     expect(listed.stdout).not.toContain(key.key);
 
     const revoked = await t.cli(['org-keys', 'revoke', key.id]);

@@ -39,14 +39,15 @@ describe('sandbox snapshot and reset', () => {
 });
 
 describe('sandbox seed', () => {
-  it('adds products and bookings to a running sandbox and answers counts', async () => {
-    const before = t.sandbox.store.list('products', t.sandbox.workspaces[0]!.id).length;
+  it("adds products and bookings to the sandbox's default workspace and answers counts", async () => {
+    const ws = t.sandbox.defaultWorkspace!.id;
+    const before = t.sandbox.store.list('products', ws).length;
     const r = await t.cli(['seed', '--products', '3', '--bookings', '15', '--seed', '9', '--json']);
     expect(r.code).toBe(0);
     const result = json(r);
-    expect(result).toMatchObject({ workspaceId: t.sandbox.workspaces[0]!.id, seed: 9, created: { products: 3 } });
+    expect(result).toMatchObject({ workspaceId: ws, seed: 9, created: { products: 3 } });
     expect(result.created.bookings).toBeGreaterThan(0);
-    expect(t.sandbox.store.list('products', t.sandbox.workspaces[0]!.id).length).toBe(before + 3);
+    expect(t.sandbox.store.list('products', ws).length).toBe(before + 3);
   });
 });
 
