@@ -115,7 +115,7 @@ describe('SANDBOX_<OPTION>', () => {
     const missing: string[] = [];
     for (const name of ['start', 'exec']) {
       for (const option of buildProgram(name).commands.find((c) => c.name() === name)!.options) {
-        // the table's columns are padded to line up (the docs' formatter)
+        // one space or more before each bar: a table may be padded to line up
         const row = new RegExp(`^\\| \`${option.envVar}\` +\\| \`[^|]*${option.long}\\b[^|]*\` +\\|[^\\n]*\\b${name}\\b`, 'm');
         if (!row.test(table)) missing.push(`| \`${option.envVar}\` | \`${option.flags.replace(/^-\w, /, '')}\` | ${name} |`);
       }
