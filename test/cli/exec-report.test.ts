@@ -139,7 +139,7 @@ describe('sandbox exec --report', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(
-      /^sandbox: --allow-warning: no warning is called "UNDOCUMENTED_ENDPOIT"; the codes: UNKNOWN_FIELD, .*UNDOCUMENTED_ENDPOINT, INFERRED_LIMIT, LOOPBACK_HTTP_URL\n$/,
+      /^sandbox: --allow-warning: no warning is called "UNDOCUMENTED_ENDPOIT"; the codes: UNKNOWN_FIELD, .*UNDOCUMENTED_ENDPOINT, INFERRED_LIMIT, ASSUMED_DEFAULT, LOOPBACK_HTTP_URL\n$/,
     );
   });
 });
