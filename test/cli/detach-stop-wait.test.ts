@@ -9,6 +9,7 @@ import { isRunning } from '../../src/cli/lifecycle.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 import { runCli } from '../helpers/cli.ts';
 import { runCliInProcess } from '../helpers/cli-in-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 /**
  * Issue 36, point 3: a shell CI starts the sandbox in the background
@@ -185,11 +186,3 @@ const createForm = (url: string, name: string): Promise<number> =>
     headers: { authorization: `Bearer ${KEYS.liveFull}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name, fields: [] }),
   }).then((res) => res.status);
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRunning } from '../../src/cli/lifecycle.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts';
 import { runCli } from '../helpers/cli.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 /**
  * `sandbox stop` stops what it was pointed at (--url, --port, $SANDBOX_URL) or what
@@ -100,11 +100,3 @@ describe('sandbox stop without --url or --port', () => {
     expect(existsSync(join(dir, '.sandbox', 'detached.json'))).toBe(false);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

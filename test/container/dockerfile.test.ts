@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS } from '../helpers/sandbox.ts';
 import { BIN } from '../helpers/cli.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 /**
  * Issue 36, point 5: no image can be built here, so what the Dockerfile
@@ -132,12 +132,4 @@ async function send(port: number, method: string, path: string, headers: Record<
     req.on('error', reject);
     req.end(body);
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

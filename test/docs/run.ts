@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect, createServer as createNetServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './extract.ts';
@@ -29,18 +29,9 @@ import { ensureBundle } from '../setup/bundle.ts';
  * awaited until they print, and stopped with SIGINT when the doc (start) or
  * the block (the others) is done.
  */
-export const LONG_RUNNING = /^npx sandbox (?:start|listen)\b/;
+export { freePort } from '../helpers/free-port.ts';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const LONG_RUNNING = /^npx sandbox (?:start|listen)\b/;
 
 /** Whether something still accepts connections on the port (a detached sandbox the block did not stop). */
 export function listening(port: number): Promise<boolean> {

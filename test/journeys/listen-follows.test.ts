@@ -1,8 +1,9 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, waitForStderr, waitForStdout, type Running } from '../helpers/cli.ts';
 import { KEYS } from '../helpers/sandbox.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 /**
  * `sandbox listen` survives what a user does to the sandbox (docs/webhooks.md, "CLI"), as `stripe
@@ -40,15 +41,6 @@ afterAll(() => new Promise((resolve) => receiver?.close(resolve)));
 function forwarded(id: string): Promise<void> {
   if (received.some((e) => e.type === 'booking.created' && e.data.id === id)) return Promise.resolve();
   return new Promise((resolve) => waiting.push({ id, resolve }));
-}
-
-/** A port no one listens on now, so that a sandbox can be started on it twice. */
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function start(port: number): Promise<Running> {
