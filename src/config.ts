@@ -38,7 +38,7 @@ export const DEFAULT_MAX_SNAPSHOTS = 100;
 /** the bytes of JSON of every named snapshot together, by default: 128 MiB (issue 34) */
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 128 * 1024 * 1024;
 
-/** how long the parity proxy waits for the target's whole answer, headers and body, by default (issue 40) */
+/** how long the parity proxy waits for the target's whole answer, headers and body, by default */
 export const DEFAULT_TARGET_TIMEOUT_MS = 30_000;
 /** the largest answer of the target the parity proxy holds to compare, by default: 10 MiB (docs/parity.md, "Bounds on what a target sends") */
 export const DEFAULT_TARGET_MAX_BODY_BYTES = 10 * 1024 * 1024;

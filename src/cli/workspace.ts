@@ -43,7 +43,7 @@ export async function runWorkspaceCreate(flags: WorkspaceCreateFlags): Promise<v
   say(
     [
       `Created ${created.name} ${dim(created.id)} (${created.mode}, rate limits: ${created.rateLimits}, from ${created.templateId}):`,
-      // the id beside the key: `keys revoke` and `ratelimit exhaust --key` take it (issue 38)
+      // the id beside the key: `keys revoke` and `ratelimit exhaust --key` take it
       ...created.keys.map((k) => `  ${k.key}  ${k.id}  ${dim(k.scopes === null ? 'full access' : k.scopes.join(' '))}`),
       dim('  Store the keys now: they are shown only this once.'),
     ].join('\n'),

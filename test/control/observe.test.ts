@@ -38,7 +38,7 @@ describe('live stream (SSE)', () => {
     stream.close();
   });
 
-  it("detail=none: request events carry no headers or bodies; one request's are read by its id while kept (issue 25)", async () => {
+  it("detail=none: request events carry no headers or bodies; one request's are read by its id while kept", async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
     const full = await openStream(sandbox.controlUrl);
     const lean = await openStream(sandbox.controlUrl, '?detail=none');

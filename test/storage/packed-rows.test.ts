@@ -151,7 +151,7 @@ describe('PageIndex', () => {
 });
 
 describe('background packing of a copy', () => {
-  it("does not take pages packed from the tail for a file's bytes: a compaction's copies ask for no full GC (issue 35)", async () => {
+  it("does not take pages packed from the tail for a file's bytes: a compaction's copies ask for no full GC", async () => {
     const { bulkRuns } = await import('../../src/storage/heap.ts');
     const ended = vi.spyOn(bulkRuns, 'ended');
     try {

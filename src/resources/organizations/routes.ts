@@ -43,7 +43,7 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
   app.get(
     '/organizations/:id/api-keys',
     {
-      // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination (issue 39, point 10)
+      // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination
       schema: { params: OrgParamsSchema, querystring: OrgKeysQuerySchema, response: { 200: OrgKeyListSchema, ...errorResponses } },
       config: {
         scope: 'organizations:read',

@@ -50,7 +50,7 @@ export function registerWebhookRoutes(app: ZodApp, service: WebhookSubscriptionS
   app.get(
     '/webhooks/subscriptions',
     {
-      // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination (issue 39, point 10)
+      // "List endpoints take limit and offset" (Common request rules); the documented envelope {data} has no pagination
       schema: { querystring: SubscriptionsQuerySchema, response: { 200: SubscriptionListSchema, ...errorResponses } },
       config: {
         scope: 'webhooks:read',
