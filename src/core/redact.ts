@@ -155,18 +155,26 @@ export function redactHeaders(headers: Readonly<Record<string, string>>): Record
 export function redactQuery(query: string): string {
   // the common query (`limit=10&starting_after=…`) names no credential and holds no key shape: one test each
   if (query === '' || (!CREDENTIAL_PARAM.test(query) && !HINT.test(query))) return query;
+  return mapQueryPairs(query, (name, value, rawName) => {
+    if (value === null) return redactShapes(rawName);
+    if (isSecretName(name)) return value === '' || isRedacted(value) ? null : `${rawName}=${encodeURIComponent(String(redactNamed(name, value)))}`;
+    const redacted = redactShapes(value);
+    return redacted === value ? null : `${rawName}=${encodeURIComponent(redacted)}`;
+  });
+}
+
+/**
+ * Each `name=value` pair of a query string through `change`, given the decoded name and value (null
+ * for a pair with no `=`) and the name as written; `null` keeps the pair exactly as written.
+ */
+export function mapQueryPairs(query: string, change: (name: string, value: string | null, rawName: string) => string | null): string {
+  if (query === '') return query;
   return query
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
       const rawName = equals < 0 ? pair : pair.slice(0, equals);
-      if (equals < 0) return redactShapes(pair);
-      const raw = pair.slice(equals + 1);
-      const name = safeDecode(rawName);
-      const value = safeDecode(raw);
-      if (isSecretName(name)) return value === '' || isRedacted(value) ? pair : `${rawName}=${encodeURIComponent(String(redactNamed(name, value)))}`;
-      const redacted = redactShapes(value);
-      return redacted === value ? pair : `${rawName}=${encodeURIComponent(redacted)}`;
+      return change(safeDecode(rawName), equals < 0 ? null : safeDecode(pair.slice(equals + 1)), rawName) ?? pair;
     })
     .join('&');
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Answer } from './types.ts';
 import { forwardedHeaders, type TargetAnswer } from './proxy-forward.ts';
 import type { IdPairs } from './proxy-ids.ts';
-import { isSecretName } from '../core/redact.ts';
+import { isSecretName, mapQueryPairs } from '../core/redact.ts';
 
 /**
  * The sandbox side of the parity proxy (issue 40): the client's request made
@@ -57,21 +57,7 @@ function swapCredentialHeaders(headers: Record<string, string | string[]>, works
 
 /** A query string with the value of every credential parameter (`api_key`, `access_token`, `key`, ...) the workspace's key. */
 export function sandboxCredentialsInQuery(query: string, workspaceKey: string): string {
-  if (query === '') return query;
-  return query
-    .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      if (equals < 0) return pair;
-      let name = pair.slice(0, equals);
-      try {
-        name = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // a name that does not decode is matched as written
-      }
-      return isSecretName(name) ? `${pair.slice(0, equals)}=${encodeURIComponent(workspaceKey)}` : pair;
-    })
-    .join('&');
+  return mapQueryPairs(query, (name, value, rawName) => (value !== null && isSecretName(name) ? `${rawName}=${encodeURIComponent(workspaceKey)}` : null));
 }
 
 /** A JSON body with its paired ids replaced; any other body exactly as sent. */
