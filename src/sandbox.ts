@@ -95,7 +95,7 @@ export async function createSandboxWith(resources: readonly ResourceModule[], in
   const areas = declaredBy(resources);
   const bus = new EventBus();
   const runReport = new RunReportCounters(() => clock.iso());
-  const webhooks = buildWebhooks(resources, { store: storage.store, clock, bus, selfGuard: guards.selfGuard, options, runReport });
+  const webhooks = buildWebhooks(resources, { store: storage.store, clock, bus, selfGuard: guards.selfGuard, faults: guards.faults, options, runReport });
   const running: RunningService[] = [];
   const { ctx, controlPlane } = assembleContext({ resources, options, startedAtMs, clock, bus, storage, guards, areas, webhooks, runReport, running });
   await startServices(areas.services, ctx, running);

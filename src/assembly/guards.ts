@@ -31,7 +31,7 @@ export function buildGuards(options: ResolvedOptions, clock: Clock, store: Store
     rateLimiter: new RateLimiter(clock),
     idempotency: new Idempotency(store, clock),
     suspension: new Suspension(clock, options.suspension === false ? {} : { enabled: true, ...(options.suspension === true ? {} : options.suspension) }),
-    faults: new FaultInjector(options.seed),
+    faults: new FaultInjector(options.seed, (workspaceId) => clock.nowIn(workspaceId)),
     selfGuard: new SelfGuard(),
     controlToken: isLoopback(options.host) ? null : (options.controlToken ?? randomToken(32)),
   };

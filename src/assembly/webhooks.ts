@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import type { EventBus } from '../core/events.ts';
+import type { FaultInjector } from '../core/faults.ts';
 import type { SelfGuard } from '../core/self-guard.ts';
 import type { ResolvedOptions } from '../config.ts';
 import type { RunReportCounters } from '../report/run-report.ts';
@@ -15,7 +16,7 @@ import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
  */
 export function buildWebhooks(
   resources: readonly ResourceModule[],
-  parts: { store: Store; clock: Clock; bus: EventBus; selfGuard: SelfGuard; options: ResolvedOptions; runReport: RunReportCounters },
+  parts: { store: Store; clock: Clock; bus: EventBus; selfGuard: SelfGuard; faults: FaultInjector; options: ResolvedOptions; runReport: RunReportCounters },
 ): WebhookDispatcher {
   const { store, bus, runReport } = parts;
   bus.on('delivery', (update) => runReport.delivery(update));

@@ -10,6 +10,9 @@ import { GLOBAL_PARTITION } from '../storage/types.ts';
 import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
 import type { SandboxContext } from '../context.ts';
 import { nearestRoute } from '../http/route-suggest.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from '../resources/webhooks/collections.ts';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/catalogue.ts';
+import { eventNameProblem, matchesNoKnownEvent } from '../webhooks/matching.ts';
 
 /** A fault's `key`: a key id or a listing prefix that some key has (src/core/faults.ts compares both). */
 export function requireKeyRef(ctx: SandboxContext, ref: string): void {
@@ -57,3 +60,33 @@ const segmentRegExp = (segment: string) =>
       .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
       .join('[^/]*')}$`,
   );
+
+/** A delivery rule's `event`: a name or pattern (as a subscription's events) that some event the sandbox emits has. */
+export function requireDeliveryEvent(pattern: string): void {
+  const problem = eventNameProblem(pattern);
+  const message =
+    problem ??
+    (matchesNoKnownEvent(pattern)
+      ? `event ${pattern} matches no event the sandbox emits, so the fault could never fire (it emits ${WEBHOOK_EVENT_TYPES.join(', ')})`
+      : null);
+  if (message) throw badRequest('CONTROL_INVALID', message).because('CONTROL_INVALID', message);
+}
+
+/** A delivery rule's `subscriptionId`: a subscription of that workspace, or of any when the rule names none. */
+export function requireSubscription(ctx: SandboxContext, id: string, workspaceId: string | undefined): void {
+  const subscriptions = WEBHOOK_SUBSCRIPTIONS.in(ctx.store);
+  const partitions = workspaceId === undefined ? subscriptions.partitions() : [workspaceId];
+  if (partitions.some((ws) => subscriptions.get(ws, id))) return;
+  const where = workspaceId === undefined ? '' : ` in workspace ${workspaceId}`;
+  throw notFound(`Subscription ${id}`).because(
+    'NOT_FOUND',
+    `no webhook subscription ${id}${where} (sandbox listen prints its own; GET /v1/webhooks/subscriptions lists them)`,
+  );
+}
+
+/** An outage that has already ended would hold nothing. */
+export function requireHoldAhead(holdUntil: string | number, now: string): void {
+  if (typeof holdUntil !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(holdUntil) || Date.parse(holdUntil) > Date.parse(now)) return;
+  const message = `holdUntil ${holdUntil} is not after the sandbox's time (${now}), so the rule would hold nothing; give a later time or a duration (30s, 5m)`;
+  throw badRequest('CONTROL_INVALID', message).because('CONTROL_INVALID', message);
+}

@@ -29,6 +29,8 @@ export const DeliveryUpdateSchema = z.object({
   error: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),
   at: z.string(),
+  /** what a delivery fault rule did to it, in one line ("duplicate of dlv_…"); absent or null when none did */
+  fault: z.string().nullable().optional(),
 });
 
 export type DeliveryUpdate = z.output<typeof DeliveryUpdateSchema>;

@@ -734,9 +734,9 @@ export interface paths {
         /** The fault rules */
         get: operations["listSandboxFaults"];
         put?: never;
-        /** Add a fault rule for /v1 requests; 404 when its workspace or key does not exist, 400 when no /v1 route has its path, 409 past 1,000 rules */
+        /** Add a fault rule for /v1 requests, or (target: delivery) for webhook deliveries; 404 when its workspace, key or subscription does not exist, 400 when no /v1 route has its path or no event its pattern, 409 past 1,000 rules */
         post: operations["createSandboxFault"];
-        /** Remove every fault rule */
+        /** Remove every fault rule; the deliveries they held are sent now */
         delete: operations["deleteSandboxFaults"];
         options?: never;
         head?: never;
@@ -753,7 +753,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one fault rule */
+        /** Remove one fault rule; the deliveries it held are sent now */
         delete: operations["deleteSandboxFault"];
         options?: never;
         head?: never;
@@ -1614,6 +1614,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description the webhook-id header it is sent with: its id, or for a duplicate the id of the delivery it repeats */
+            webhookId: string;
+            /** @description what a delivery fault rule did to it; null when none touched it */
+            fault: components["schemas"]["DeliveryFault"] | null;
             attempts: {
                 number: number;
                 /** @enum {string} */
@@ -1731,6 +1735,20 @@ export interface components {
                 q: string;
             }[];
         };
+        DeliveryFault: {
+            ruleId: string;
+            /** @enum {string} */
+            action: "duplicate" | "reorder" | "latency" | "drop" | "hold";
+            delayMs?: number;
+            duplicateId?: string;
+            duplicateOf?: string;
+            overtakenBy?: string[];
+            overtakenCount?: number;
+            /** Format: date-time */
+            releasedAt?: string;
+            /** @description "duplicate of dlv_…", "held 3s by fault_…, delivered after evt_…", "first attempt dropped by fault_…" */
+            summary: string;
+        };
         Departure: {
             /** @description shape dept_<uuid> */
             id: string;
@@ -1783,6 +1801,8 @@ export interface components {
         };
         FaultRule: {
             id: string;
+            /** @enum {string} */
+            target: "request" | "delivery";
             method?: string;
             path?: string;
             workspaceId?: string;
@@ -1797,6 +1817,12 @@ export interface components {
             times?: number;
             probability?: number;
             seed?: number;
+            event?: string;
+            subscriptionId?: string;
+            duplicate?: boolean;
+            reorderMs?: number;
+            /** @description the outage's end, an ISO time on the rule's workspace clock (the global clock without one) */
+            holdUntil?: string;
             remaining: number | null;
             hits: number;
             createdAt: string;
@@ -4930,6 +4956,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description request (the default): /v1 requests; delivery: webhook deliveries
+                     * @enum {string}
+                     */
+                    target?: "request" | "delivery";
                     method?: string;
                     /** Format: starts_with */
                     path?: string;
@@ -4940,11 +4971,21 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description request: real time, at most 120000; delivery: sandbox time each matching delivery is late by, or with duplicate how long after the first answer the duplicate follows */
                     latencyMs?: number;
+                    /** @description request: drop the connection; delivery: the first attempt is not sent (a timeout), so the retry schedule runs */
                     drop?: boolean;
                     times?: number;
                     probability?: number;
                     seed?: number;
+                    event?: string;
+                    subscriptionId?: string;
+                    /** @description delivery: send the event again, with the same webhook-id and body, after the first attempt is answered */
+                    duplicate?: boolean;
+                    /** @description delivery: hold the event back this long, so that later events overtake it */
+                    reorderMs?: number;
+                    /** @description delivery: an outage until this ISO time, or for this long (ms, or 30s, 5m): matching deliveries wait, then all go at once */
+                    holdUntil?: number | string;
                 };
             };
         };
@@ -4982,6 +5023,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             removed: number;
+                            /** @description deliveries the removed delivery rules held, sent now in the order they were made */
+                            released: number;
                         };
                     };
                 };

@@ -1,5 +1,6 @@
 import type { DeliveryUpdate } from '../core/events.ts';
 import type { StoredAttempt } from './attempt-record.ts';
+import { faultSummary, isDuplicate } from './delivery-fault-record.ts';
 import type { StoredDelivery } from './outbox.ts';
 import { classify, honoursRetryAfter, maxAttempts, parseRetryAfter, retryDelayMs } from './retry-policy.ts';
 import { bookkeeping, stoppedReason } from './subscription-health.ts';
@@ -29,6 +30,9 @@ export function settle(delivery: StoredDelivery, sub: Subscription | undefined, 
     Object.assign(next, { status: 'succeeded', reason: null, nextAttemptAt: null });
   } else if (outcome === 'gone') {
     Object.assign(next, { status: 'failed', reason: 'receiver answered 410 Gone; subscription deactivated', nextAttemptAt: null });
+  } else if (attempt.trigger !== 'replay' && delivery.status === 'pending' && isDuplicate(delivery)) {
+    // a duplicate stands for the repeat a lost answer causes: sent once, while the delivery it repeats carries the retries
+    Object.assign(next, { status: 'failed', reason: 'a duplicate is sent once; the delivery it repeats carries the retries', nextAttemptAt: null });
   } else if (attempt.trigger !== 'replay' && delivery.status === 'pending') {
     // (a delivery expired while its attempt was in flight keeps its status: no more retries)
     retryAt = updatedSub && !updatedSub.active ? null : nextRetryAt(delivery, sub, attempt, now, retryScale);
@@ -43,7 +47,8 @@ export function settle(delivery: StoredDelivery, sub: Subscription | undefined, 
 function nextRetryAt(delivery: StoredDelivery, sub: Subscription | undefined, attempt: StoredAttempt, now: number, retryScale: number): number | null {
   if (!sub || delivery.retries >= sub.max_retries) return null;
   const retryAfter = honoursRetryAfter(attempt.status) ? parseRetryAfter(attempt.responseHeaders?.['retry-after'], attempt.responseHeaders?.date) : null;
-  return now + (retryAfter ?? retryDelayMs(delivery.retries + 1, delivery.id, retryScale));
+  // a seeded rule's delivery is jittered by the rule's seed, so its retries fall at the same moments in every run
+  return now + (retryAfter ?? retryDelayMs(delivery.retries + 1, delivery.fault?.jitterSeed ?? delivery.id, retryScale));
 }
 
 /** The bus's `delivery` event for an attempt (the dashboard, the SSE stream, the run report). */
@@ -64,5 +69,6 @@ export function deliveryUpdate(next: StoredDelivery, sub: Subscription | undefin
     error: attempt.error,
     nextAttemptAt: next.nextAttemptAt,
     at: attempt.at,
+    ...(next.fault ? { fault: faultSummary(next.fault, true) } : {}),
   };
 }

@@ -1,13 +1,15 @@
 import { conflict } from '../core/errors.ts';
 import type { Clock } from '../core/clock.ts';
 import type { DomainEvent, EventBus } from '../core/events.ts';
+import type { FaultInjector } from '../core/faults.ts';
 import type { SelfGuard } from '../core/self-guard.ts';
 import { newId } from '../core/ids.ts';
 import type { Op, Store } from '../storage/types.ts';
 import { isCatalogueEvent, type WebhookEventType } from './catalogue.ts';
-import { AttemptAborted } from './delivery.ts';
+import { AttemptAborted, type SendResult } from './delivery.ts';
 import { requestHeaders, storedAttempt, type StoredAttempt } from './attempt-record.ts';
 import { sendGuarded } from './guarded-send.ts';
+import { DeliveryWork } from './delivery-work.ts';
 import { matchesAny } from './matching.ts';
 import { DELIVERY_LOG_TRIM_BATCH, Outbox, type StoredDelivery, WEBHOOK_DELIVERIES } from './outbox.ts';
 import { deliveryUpdate, settle } from './attempt-outcome.ts';
@@ -16,6 +18,8 @@ import { signatureHeaders, wallClockSeconds } from './signing.ts';
 import { sampleEventData, type EventData, type SampleEvents } from './sample-data.ts';
 import { healthOf, type SubscriptionSource } from './subscriptions.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
+import { type DeliveryFault, webhookIdOf } from './delivery-fault-record.ts';
+import { DeliveryFaults, dropsFirstAttempt, droppedError, duplicateDue, duplicateOf, isHeld, overtakers } from './delivery-faults.ts';
 
 /** The body every delivery carries (docs/webhooks.md, "Payload"). */
 export function payloadOf(event: DomainEvent): string {
@@ -38,6 +42,8 @@ export interface DispatcherDeps {
   subscriptions: SubscriptionSource;
   /** the areas' sample event data, by family (sample-data.ts) */
   samples: SampleEvents;
+  /** the fault rules; the delivery rules among them shape deliveries (delivery-faults.ts) */
+  faults: FaultInjector;
 }
 
 /**
@@ -51,21 +57,22 @@ export interface DispatcherDeps {
 export class WebhookDispatcher {
   readonly outbox: Outbox;
   private readonly timers = new Map<string, () => void>();
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly work = new DeliveryWork();
   private readonly enqueued = new Map<string, Promise<string[]>>();
-  private readonly locks = new Map<string, Promise<unknown>>();
   /** per workspace: deliveries finished since the log was last trimmed on finishing */
   private readonly finishedSinceTrim = new Map<string, number>();
   /** per subscription: attempts sending now, and the ones waiting for a slot */
   private readonly slots = new SubscriptionSlots();
   private stopping = new AbortController();
   private unsubscribe: (() => void) | null = null;
+  private readonly faults: DeliveryFaults;
 
   constructor(
     private readonly ctx: DispatcherDeps,
     readonly timeoutMs = ctx.options.webhookTimeoutMs,
   ) {
     this.outbox = new Outbox(ctx.store);
+    this.faults = new DeliveryFaults(ctx.faults, (workspaceId) => ctx.clock.nowIn(workspaceId));
   }
 
   start(): void {
@@ -88,12 +95,12 @@ export class WebhookDispatcher {
 
   /** Resolves when the delivery work running now has ended (a retry scheduled); not what starts meanwhile (src/control/clock-next.ts). */
   settled(): Promise<unknown> {
-    return Promise.allSettled([...this.inFlight]);
+    return this.work.settled();
   }
 
   /** Resolves when no delivery work is running (tests, benchmarks, replay). */
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  idle(): Promise<void> {
+    return this.work.idle();
   }
 
   /** Sample `data` for an event triggered without data, from the workspace's records (sample-data.ts); null when there are none. */
@@ -111,7 +118,7 @@ export class WebhookDispatcher {
     if (!this.ctx.subscriptions.get(delivery.workspaceId, delivery.subscriptionId)) {
       throw conflict('SUBSCRIPTION_GONE', `Subscription ${delivery.subscriptionId} no longer exists; there is nowhere to send delivery ${delivery.id}`);
     }
-    return this.track(this.attempt(delivery.workspaceId, delivery.id, 'replay'));
+    return this.work.track(this.attempt(delivery.workspaceId, delivery.id, 'replay'));
   }
 
   /**
@@ -124,8 +131,8 @@ export class WebhookDispatcher {
     const cancelled = await Promise.all(
       pending.map((d) => {
         this.forgetTimer(d.id);
-        return this.track(
-          this.locked(d.id, async () => {
+        return this.work.track(
+          this.work.locked(d.id, async () => {
             const now = this.outbox.row(workspaceId, d.id);
             const subscription = this.ctx.subscriptions.get(workspaceId, subscriptionId);
             if (now?.status !== 'pending' || subscription?.active) return false;
@@ -140,7 +147,7 @@ export class WebhookDispatcher {
 
   private onEvent(event: DomainEvent): void {
     if (!isCatalogueEvent(event.type)) return;
-    const work = this.track(this.enqueue(event));
+    const work = this.work.track(this.enqueue(event));
     this.enqueued.set(event.id, work);
     void work.finally(() => this.enqueued.delete(event.id));
   }
@@ -151,23 +158,28 @@ export class WebhookDispatcher {
     if (subscriptions.length === 0) return [];
     const body = payloadOf(event);
     const now = this.ctx.clock.iso();
-    const deliveries: StoredDelivery[] = subscriptions.map((s) => ({
-      id: newId(WEBHOOK_DELIVERIES),
-      workspaceId: event.workspaceId,
-      subscriptionId: s.id,
-      eventId: event.id,
-      eventType: event.type,
-      status: 'pending',
-      reason: null,
-      retries: 0,
-      nextAttemptAt: now,
-      body,
-      url: s.url,
-      headers: s.headers,
-      createdAt: now,
-      updatedAt: now,
-      attempts: [],
-    }));
+    const deliveries: StoredDelivery[] = subscriptions.map((s) => {
+      // decided now, in the order events arrive, so a seeded rule fires on the same ones every run
+      const plan = this.faults.plan({ workspaceId: event.workspaceId, subscriptionId: s.id, eventType: event.type }, Date.parse(now));
+      return {
+        id: newId(WEBHOOK_DELIVERIES),
+        workspaceId: event.workspaceId,
+        subscriptionId: s.id,
+        eventId: event.id,
+        eventType: event.type,
+        status: 'pending',
+        reason: null,
+        retries: 0,
+        nextAttemptAt: plan?.dueMs ? new Date(plan.dueMs).toISOString() : now,
+        body,
+        url: s.url,
+        headers: s.headers,
+        createdAt: now,
+        updatedAt: now,
+        attempts: [],
+        ...(plan ? { fault: plan.fault } : {}),
+      };
+    });
     // one event, one workspace: the log is trimmed, and the pending bound kept, in the same commit
     const expired = this.outbox.expireOps(
       event.workspaceId,
@@ -181,8 +193,37 @@ export class WebhookDispatcher {
     // request's whole commit (docs/storage.md, "One request, one commit"): a receiver never hears
     // of a write a crash then undoes. Not awaited here: the request's own close is what flushes.
     const durable = this.ctx.store.flush().catch(() => undefined); // a failed write: pending rows are sent after a restart
-    for (const d of deliveries) void this.track(durable.then(() => this.attempt(d.workspaceId, d.id, 'initial')));
+    for (const d of deliveries) this.sendWhenDue(d, durable);
     return deliveries.map((d) => d.id);
+  }
+
+  /** The first attempt: at once, or, held by a rule, when the clock reaches its time (at once if it already has). */
+  private sendWhenDue(d: StoredDelivery, durable: Promise<unknown>): void {
+    const dueMs = Date.parse(d.nextAttemptAt ?? d.createdAt);
+    if (d.fault && dueMs > this.ctx.clock.nowIn(d.workspaceId)) this.schedule(d, dueMs, durable);
+    else void this.work.track(durable.then(() => this.attempt(d.workspaceId, d.id, 'initial')));
+  }
+
+  /**
+   * Removing delivery rules releases what they hold: each delivery a rule still holds back (and
+   * each duplicate waiting for its time) is sent now, one after another in the order they were
+   * made, and says so (`releasedAt`). `ruleIds`: the rules removed, or null for every rule, those
+   * whose `times` ran out included (`fault clear`). Answers how many were sent.
+   */
+  async releaseHeld(ruleIds: ReadonlySet<string> | null): Promise<number> {
+    const held = this.outbox
+      .pending()
+      .filter((d) => isHeld(d) && (ruleIds === null || ruleIds.has(d.fault!.ruleId)))
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    if (held.length === 0) return 0;
+    const released = held.map((d) => {
+      this.forgetTimer(d.id);
+      const now = this.ctx.clock.isoIn(d.workspaceId);
+      return { ...d, nextAttemptAt: now, updatedAt: now, fault: { ...d.fault!, releasedAt: now } };
+    });
+    await this.ctx.store.commit(released.map((d) => this.outbox.putOp(d)));
+    for (const d of released) await this.work.track(this.attempt(d.workspaceId, d.id, 'initial'));
+    return released.length;
   }
 
   private reschedulePending(): void {
@@ -192,19 +233,21 @@ export class WebhookDispatcher {
     }
   }
 
-  private schedule(delivery: StoredDelivery, atMs: number): void {
+  /** `after`: what the attempt waits for first (a new row's durability). */
+  private schedule(delivery: StoredDelivery, atMs: number, after: Promise<unknown> = Promise.resolve()): void {
     this.timers.get(delivery.id)?.();
+    const held = delivery.attempts.length === 0 && delivery.fault ? `, ${delivery.fault.duplicateOf ? 'duplicate' : 'held'} by ${delivery.fault.ruleId}` : '';
     const cancel = this.ctx.clock.schedule(
       atMs,
       () => {
         this.timers.delete(delivery.id);
         const trigger: Trigger = delivery.attempts.length === 0 ? 'initial' : 'retry';
-        const work = this.track(this.attempt(delivery.workspaceId, delivery.id, trigger));
+        const work = this.work.track(after.then(() => this.attempt(delivery.workspaceId, delivery.id, trigger)));
         // On a manual clock, advance() waits for the attempt, so one advance runs a whole chain of retries.
         return this.ctx.clock.mode === 'manual' ? work : undefined;
       },
       delivery.workspaceId,
-      { label: `webhook ${delivery.attempts.length === 0 ? 'delivery' : 'retry'} ${delivery.id} (${delivery.eventType})` },
+      { label: `webhook ${delivery.attempts.length === 0 ? 'delivery' : 'retry'} ${delivery.id} (${delivery.eventType}${held})` },
     ); // on the delivery's workspace clock, even when rescheduled after a reset
     this.timers.set(delivery.id, cancel);
   }
@@ -219,29 +262,9 @@ export class WebhookDispatcher {
     this.timers.clear();
   }
 
-  private track<T>(work: Promise<T>): Promise<T> {
-    const settled = work.catch(() => undefined);
-    this.inFlight.add(settled);
-    void settled.finally(() => this.inFlight.delete(settled));
-    return work;
-  }
-
   /** Attempts on one delivery never overlap (a replay during a retry waits its turn). */
   private attempt(workspaceId: string, id: string, trigger: Trigger): Promise<StoredDelivery | undefined> {
-    return this.locked(id, () => this.attemptNow(workspaceId, id, trigger));
-  }
-
-  /** Runs `work` on one delivery once the work before it on that delivery is done. */
-  private locked<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(work);
-    this.locks.set(id, next);
-    void next
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.locks.get(id) === next) this.locks.delete(id);
-      });
-    return next;
+    return this.work.locked(id, () => this.attemptNow(workspaceId, id, trigger));
   }
 
   private async attemptNow(workspaceId: string, id: string, trigger: Trigger): Promise<StoredDelivery | undefined> {
@@ -253,8 +276,25 @@ export class WebhookDispatcher {
       return this.cancel(delivery, subscription ? stoppedReason(subscription) : 'subscription deleted');
     }
     const at = this.ctx.clock.iso();
-    const signature = signatureHeaders(subscription.secret, delivery.id, wallClockSeconds(), delivery.body);
-    const headers = requestHeaders(delivery.id, subscription.headers, signature['webhook-timestamp'], signature['webhook-signature']);
+    // a duplicate is signed afresh with the webhook-id of the delivery it repeats
+    const webhookId = webhookIdOf(delivery);
+    const signature = signatureHeaders(subscription.secret, webhookId, wallClockSeconds(), delivery.body);
+    const headers = requestHeaders(webhookId, subscription.headers, signature['webhook-timestamp'], signature['webhook-signature']);
+    const attempt = (result: SendResult) =>
+      storedAttempt(delivery, {
+        number: delivery.attempts.length + 1,
+        trigger,
+        at,
+        url: subscription.url,
+        customHeaders: subscription.headers,
+        signature,
+        result,
+      });
+    if (trigger !== 'replay' && dropsFirstAttempt(delivery)) {
+      return this.record(workspaceId, id, attempt({ response: null, latencyMs: 0, error: droppedError(delivery.fault!.ruleId) }));
+    }
+    // a held delivery says which later events went first: the ones tried before this attempt
+    const overtaken = trigger !== 'replay' && isHeld(delivery) ? overtakers(this.outbox.inWorkspace(workspaceId), delivery) : undefined;
     let result;
     const release = await this.slots.acquire(subscription.id);
     try {
@@ -272,16 +312,7 @@ export class WebhookDispatcher {
     } finally {
       release();
     }
-    const attempt = storedAttempt(delivery, {
-      number: delivery.attempts.length + 1,
-      trigger,
-      at,
-      url: subscription.url,
-      customHeaders: subscription.headers,
-      signature,
-      result,
-    });
-    return this.record(delivery.workspaceId, delivery.id, attempt);
+    return this.record(delivery.workspaceId, delivery.id, attempt(result), overtaken);
   }
 
   private async cancel(delivery: StoredDelivery, reason: string): Promise<StoredDelivery> {
@@ -290,12 +321,17 @@ export class WebhookDispatcher {
     return cancelled;
   }
 
-  /** Writes the attempt, the delivery's next state and the subscription's bookkeeping in one commit. */
-  private async record(workspaceId: string, id: string, attempt: StoredAttempt): Promise<StoredDelivery | undefined> {
+  /**
+   * Writes the attempt, the delivery's next state and the subscription's bookkeeping in one
+   * commit; `faultNote` adds to the delivery's fault record (what overtook a held delivery).
+   */
+  private async record(workspaceId: string, id: string, attempt: StoredAttempt, faultNote?: Partial<DeliveryFault>): Promise<StoredDelivery | undefined> {
     const delivery = this.outbox.row(workspaceId, id);
     if (!delivery) return undefined; // reset while the request was in flight
     const sub = this.ctx.subscriptions.get(workspaceId, delivery.subscriptionId);
     const { next, subscription, retryAt } = settle(delivery, sub, attempt, this.ctx.clock.now(), this.ctx.options.webhookRetryScale);
+    const duplicate = duplicateDue(delivery, attempt.trigger) ? duplicateOf(delivery, this.ctx.clock.now()) : null;
+    if (next.fault && (faultNote || duplicate)) next.fault = { ...next.fault, ...faultNote, ...(duplicate ? { duplicateId: duplicate.id } : {}) };
     const ops: Op[] = subscription ? this.ctx.subscriptions.healthOps(workspaceId, subscription.id, healthOf(subscription)) : [];
     // A burst enqueues faster than attempts finish, so trimming only as deliveries
     // arrive would leave the whole burst in the log once it settles: trim as they
@@ -306,7 +342,12 @@ export class WebhookDispatcher {
       if (finished >= DELIVERY_LOG_TRIM_BATCH) ops.push(...this.outbox.trimOps(workspaceId, 0));
     }
     ops.push(this.outbox.putOp(next));
-    await this.ctx.store.commit(ops);
+    const committed = this.ctx.store.commit(ops);
+    // the duplicate in a commit of its own, applied right after, so that the pending bound it
+    // counts toward sees its original as this attempt left it
+    const duplicated = duplicate ? this.writeDuplicate(duplicate) : undefined;
+    await committed;
+    await duplicated;
     this.ctx.bus.emit('delivery', deliveryUpdate(next, sub, attempt));
     if (next.status !== 'pending') {
       this.timers.get(id)?.();
@@ -314,6 +355,15 @@ export class WebhookDispatcher {
     } else if (retryAt !== null && !this.stopping.signal.aborted) {
       this.schedule(next, retryAt);
     }
+    if (duplicate && !this.stopping.signal.aborted) this.sendWhenDue(duplicate, Promise.resolve());
     return next;
+  }
+
+  /** A duplicate is one more pending delivery: it counts toward webhookMaxPending as a new event's does. */
+  private writeDuplicate(duplicate: StoredDelivery): Promise<void> {
+    const expired = this.outbox.expireOps(duplicate.workspaceId, [duplicate.subscriptionId], this.ctx.options.webhookMaxPending, duplicate.createdAt);
+    const done = this.ctx.store.commit([...this.outbox.trimOps(duplicate.workspaceId, 1), ...expired.ops, this.outbox.putOp(duplicate)]);
+    for (const expiredId of expired.ids) this.forgetTimer(expiredId);
+    return done;
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCollection, type Repository } from '../storage/collection.ts';
 import type { Op, Store } from '../storage/types.ts';
 import { AttemptSchema, attemptView, StoredAttemptSchema, type Attempt } from './attempt-record.ts';
+import { DeliveryFaultSchema, DeliveryFaultViewSchema, faultView, webhookIdOf } from './delivery-fault-record.ts';
 
 /**
  * The durable outbox: one row per (event, subscription) in the
@@ -31,7 +32,14 @@ const deliveryFields = {
 };
 
 /** A delivery as the control plane shows it, each attempt with its request (docs/webhooks.md, "Control plane"). */
-export const DeliverySchema = z.object({ ...deliveryFields, attempts: z.array(AttemptSchema) }).meta({ id: 'Delivery' });
+export const DeliverySchema = z
+  .object({
+    ...deliveryFields,
+    webhookId: z.string().describe('the webhook-id header it is sent with: its id, or for a duplicate the id of the delivery it repeats'),
+    fault: DeliveryFaultViewSchema.nullable().describe('what a delivery fault rule did to it; null when none touched it'),
+    attempts: z.array(AttemptSchema),
+  })
+  .meta({ id: 'Delivery' });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
 /**
@@ -44,12 +52,16 @@ export const StoredDeliverySchema = z.object({
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).nullable().optional(),
   attempts: z.array(z.union([StoredAttemptSchema, AttemptSchema])),
+  /** absent unless a delivery rule touched it (./delivery-fault-record.ts) */
+  fault: DeliveryFaultSchema.optional(),
 });
 export type StoredDelivery = z.infer<typeof StoredDeliverySchema>;
 
 export function deliveryView(row: StoredDelivery): Delivery {
-  const { url: _url, headers: _headers, attempts, ...fields } = row;
-  return { ...fields, attempts: attempts.map((a) => attemptView(row, a)) };
+  const { url: _url, headers: _headers, attempts, fault, ...fields } = row;
+  const webhookId = webhookIdOf(row);
+  const sent = { ...row, id: webhookId };
+  return { ...fields, webhookId, fault: fault ? faultView(fault, attempts.length > 0) : null, attempts: attempts.map((a) => attemptView(sent, a)) };
 }
 
 /** The outbox's collection, owned by the webhooks area (src/resources/webhooks/collections.ts). */
@@ -124,6 +136,11 @@ export class Outbox {
       }
     }
     return { ops, ids: expired };
+  }
+
+  /** One workspace's rows, in the order they were written. */
+  inWorkspace(workspaceId: string): readonly StoredDelivery[] {
+    return this.rows.list(workspaceId);
   }
 
   /** The stored row (the dispatcher's view). */
