@@ -13,10 +13,14 @@ export function attemptReason(a: DeliveryAttemptSummary): string {
   return status >= 200 && status < 300 ? 'accepted' : status === 410 ? 'receiver answered 410: subscription disabled' : `receiver answered ${status}`;
 }
 
-/** One row per delivery: id, event, status, attempts n/max, last answer, next retry or reason. */
+/**
+ * One row per delivery: id, event, status, attempts n/max, last answer, next retry or reason;
+ * and what a delivery fault rule did to it, in a last column shown only when a rule touched one.
+ */
 export function deliveryTable(deliveries: readonly ListedDelivery[]): string {
+  const faulted = deliveries.some((d) => d.fault);
   return table(
-    ['ID', 'EVENT', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT RETRY / REASON', 'CREATED'],
+    ['ID', 'EVENT', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT RETRY / REASON', 'CREATED', ...(faulted ? ['FAULT'] : [])],
     deliveries.map((d) => {
       const last = d.attempts.at(-1);
       return [
@@ -27,6 +31,7 @@ export function deliveryTable(deliveries: readonly ListedDelivery[]): string {
         last ? (last.response ? String(last.response.status) : 'ERR') : '-',
         d.status === 'pending' ? (d.nextAttemptAt ?? 'sending') : (d.reason ?? '-'),
         d.createdAt,
+        ...(faulted ? [d.fault?.summary ?? '-'] : []),
       ];
     }),
   );
@@ -34,7 +39,8 @@ export function deliveryTable(deliveries: readonly ListedDelivery[]): string {
 
 /** A delivery's header line and every attempt: time, trigger, status, latency, reason, next retry. */
 export function deliveryDetails(d: ListedDelivery): string {
-  const head = `${d.id}  ${d.eventType}  ${d.status}${d.reason ? ` (${d.reason})` : ''}  ${d.attempts.length}/${d.maxAttempts} attempts  workspace ${d.workspaceId}  subscription ${d.subscriptionId}`;
+  const fault = d.fault ? `\nfault: ${d.fault.summary}` : '';
+  const head = `${d.id}  ${d.eventType}  ${d.status}${d.reason ? ` (${d.reason})` : ''}  ${d.attempts.length}/${d.maxAttempts} attempts  workspace ${d.workspaceId}  subscription ${d.subscriptionId}${fault}`;
   if (d.attempts.length === 0) return `${head}\nNo attempt yet${d.nextAttemptAt ? `; the first is due at ${d.nextAttemptAt}` : ''}\n`;
   const rows = d.attempts.map((a) => [
     String(a.number),

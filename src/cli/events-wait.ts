@@ -2,7 +2,7 @@ import type { ControlClient } from '../control/client.ts';
 import { LONGEST_RETRIES_MS } from '../webhooks/retry-policy.ts';
 import { printJson } from './output.ts';
 import { say } from './format.ts';
-import { controlClient, type ScriptFlags } from './control.ts';
+import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts';
 import { deliveryDetails, type ListedDelivery } from './delivery-lines.ts';
 import { formatMs } from './time-span.ts';
 
@@ -39,7 +39,8 @@ interface Progress {
   over: boolean;
 }
 
-export async function runEventsWait(deliveryId: string, flags: EventsWaitFlags): Promise<void> {
+export async function runEventsWait(deliveryId: string | undefined, flags: EventsWaitFlags): Promise<void> {
+  if (deliveryId === undefined) return runEventsWaitAll(flags);
   const client = await controlClient(flags);
   const progress: Progress = { moved: 0, inFlight: false, over: false };
   const following = follow(client, deliveryId, flags.advanceUpTo ?? LONGEST_RETRIES_MS, progress);
@@ -54,6 +55,34 @@ export async function runEventsWait(deliveryId: string, flags: EventsWaitFlags):
   following.catch(() => {}); // once the deadline has passed, what the loop does next is no one's concern
   try {
     finish(await Promise.race([following, deadline]), progress.moved, flags);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Without an id: every pending delivery (of --workspace, else of every workspace), followed until none is pending (./events-wait-all.ts). */
+async function runEventsWaitAll(flags: EventsWaitFlags): Promise<void> {
+  const { followAll, finishAll } = await import('./events-wait-all.ts');
+  const client = await controlClient(flags);
+  const workspaceId = flags.workspace === undefined ? undefined : (await resolveWorkspace(client, flags.workspace)).id;
+  const progress = { moved: 0, seen: new Map(), inFlight: false, over: false };
+  const following = followAll(client, workspaceId, flags.advanceUpTo ?? LONGEST_RETRIES_MS, progress);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    if (flags.timeout === undefined) return;
+    timer = setTimeout(() => {
+      progress.over = true;
+      const where = progress.inFlight ? 'an attempt is in flight' : `${progress.seen.size} followed so far`;
+      reject(
+        new Error(
+          `deliveries are still pending after --timeout ${formatMs(flags.timeout!)} (wall time): ${where}; \`sandbox events list --status pending\` shows them`,
+        ),
+      );
+    }, flags.timeout);
+  });
+  following.catch(() => {});
+  try {
+    finishAll(await Promise.race([following, deadline]), progress.moved, flags.json);
   } finally {
     clearTimeout(timer);
   }

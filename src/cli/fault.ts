@@ -1,30 +1,32 @@
 import type { FaultRuleInput, FaultRuleSummary, WorkspaceSummary } from '../control/client.ts';
+import { formatDuration } from '../core/duration.ts';
 import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
 import { dim, printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
 import { controlClient, report, resolveWorkspace, type ScriptFlags } from './control.ts';
 import { findAnyKey } from './keys.ts';
+import { deliveryEffect, deliveryMatches, deliveryRule, misplacedFlags, type DeliveryFaultFlags } from './fault-delivery.ts';
 
 /**
  * `sandbox fault add|list|clear`: fault injection rules (POST/GET/DELETE
  * /__sandbox/faults). A rule answers a status and body, adds latency or drops
  * the connection, for the next N matching /v1 requests or with a probability.
  */
-export interface FaultAddFlags extends ScriptFlags {
-  method?: string;
-  path?: string;
-  key?: string;
-  status?: number;
-  body?: string;
-  header?: string[];
-  latency?: number;
-  drop?: boolean;
+export interface FaultAddFlags extends ScriptFlags, DeliveryFaultFlags {
   times?: number;
   probability?: number;
   seed?: number;
 }
 
+/** A request rule's latency is real time (MAX_REQUEST_LATENCY_MS of src/core/fault-rule.ts). */
+const MAX_REQUEST_LATENCY_MS = 120_000;
+
 export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
+  if (flags.delivery) return addDeliveryFault(flags);
+  const misplaced = misplacedFlags(flags);
+  if (misplaced) throw new Error(misplaced);
+  if ((flags.latency ?? 0) > MAX_REQUEST_LATENCY_MS)
+    throw new Error(`--latency takes a duration from 0 to 2m; "${formatDuration(flags.latency!)}" is more (a --delivery rule's is sandbox time, up to 7d)`);
   // said in the flags the user typed, before the control plane's words for them (status, latencyMs, drop)
   if (flags.status === undefined && flags.latency === undefined && !flags.drop) {
     throw new Error('fault add needs what the rule does: --status <code>, --latency <duration> or --drop');
@@ -53,6 +55,20 @@ export async function runFaultAdd(flags: FaultAddFlags): Promise<void> {
   if (note) process.stderr.write(`${dim(note)}\n`);
 }
 
+async function addDeliveryFault(flags: FaultAddFlags): Promise<void> {
+  const rule = deliveryRule(flags);
+  const client = await controlClient(flags);
+  const target = flags.workspace ? await resolveWorkspace(client, flags.workspace) : undefined;
+  const created = await client.addFault({
+    ...rule,
+    ...(target ? { workspaceId: target.id } : {}),
+    ...(flags.times !== undefined ? { times: flags.times } : {}),
+    ...(flags.probability !== undefined ? { probability: flags.probability } : {}),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+  });
+  report(flags, created, () => `Added ${created.id}: ${describe(created)}`);
+}
+
 /**
  * Issue 38: on a workspace whose limits are enforced, the tier's 429s mix with a rule's answers
  * (200 503 429 ...); one line says so and how to keep them out. Null when none enforces them.
@@ -77,7 +93,13 @@ export async function runFaultList(flags: ScriptFlags): Promise<void> {
   say(
     table(
       ['ID', 'MATCHES', 'DOES', 'LEFT', 'HITS'],
-      rules.map((r) => [r.id, matches(r), effect(r), r.remaining === null ? `p=${r.probability}` : String(r.remaining), String(r.hits)]),
+      rules.map((r) => [
+        r.id,
+        matches(r),
+        effect(r),
+        r.remaining !== null ? String(r.remaining) : r.probability !== undefined ? `p=${r.probability}` : 'all',
+        String(r.hits),
+      ]),
     ),
   );
 }
@@ -88,8 +110,9 @@ export async function runFaultClear(id: string | undefined, flags: ScriptFlags):
     const removed = await client.removeFault(id);
     return flags.json ? printJson({ removed: 1, ids: [removed.id] }) : say(`Removed ${removed.id}`);
   }
-  const { removed } = await client.clearFaults();
-  return flags.json ? printJson({ removed }) : say(`Removed ${plural(removed, 'fault rule')}`);
+  const { removed, released } = await client.clearFaults();
+  if (flags.json) return printJson({ removed, released });
+  say(`Removed ${plural(removed, 'fault rule')}${released ? `; sent the ${plural(released, 'delivery', 'deliveries')} they held, in order` : ''}`);
 }
 
 /** --body is JSON; plain text that is not JSON is sent as a JSON string. */
@@ -113,12 +136,27 @@ function parseHeaders(pairs: readonly string[]): Record<string, string> {
 }
 
 const matches = (r: FaultRuleSummary): string =>
-  [r.method ?? '*', r.path ?? '/**', r.workspaceId ? `workspace ${r.workspaceId}` : '', r.key ? `key ${r.key}` : ''].filter(Boolean).join(' ');
+  r.target === 'delivery'
+    ? deliveryMatches(r)
+    : [r.method ?? '*', r.path ?? '/**', r.workspaceId ? `workspace ${r.workspaceId}` : '', r.key ? `key ${r.key}` : ''].filter(Boolean).join(' ');
 
 const effect = (r: FaultRuleSummary): string =>
-  [r.drop ? 'drop' : '', r.status !== undefined ? `answer ${r.status}` : '', r.latencyMs ? `+${r.latencyMs}ms` : ''].filter(Boolean).join(', ');
+  r.target === 'delivery'
+    ? deliveryEffect(r)
+    : [r.drop ? 'drop' : '', r.status !== undefined ? `answer ${r.status}` : '', r.latencyMs ? `+${r.latencyMs}ms` : ''].filter(Boolean).join(', ');
 
 function describe(r: FaultRuleSummary): string {
-  const when = r.remaining === null ? `with probability ${r.probability}` : `on the next ${plural(r.remaining, 'matching request')}`;
-  return `${effect(r)} for ${matches(r)} ${when}`;
+  if (r.target !== 'delivery') {
+    const when = r.remaining === null ? `with probability ${r.probability}` : `on the next ${plural(r.remaining, 'matching request')}`;
+    return `${effect(r)} for ${matches(r)} ${when}`;
+  }
+  const when =
+    r.remaining !== null
+      ? `on the next ${plural(r.remaining, 'one', 'ones')}`
+      : r.probability !== undefined
+        ? `on each with probability ${r.probability}${r.seed !== undefined ? ` (seed ${r.seed})` : ''}, until cleared`
+        : r.holdUntil !== undefined
+          ? 'on each until the hold ends (or fault clear)'
+          : 'on each until cleared';
+  return `${effect(r)} for ${matches(r)}, ${when}`;
 }

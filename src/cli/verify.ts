@@ -19,13 +19,17 @@ export interface VerifyFlags extends ScriptFlags {
   atLeast?: number;
   atMost?: number;
   since?: string;
+  /** count webhook deliveries instead of requests (./verify-deliveries.ts) */
+  delivery?: boolean;
+  fault?: string;
+  event?: string;
 }
 
 /** The request log holds at most this many entries (src/core/request-log.ts). */
 const LOG_CAPACITY = 1000;
 const MISSES_SHOWN = 5;
 
-interface Expectation {
+export interface Expectation {
   min: number;
   max: number;
   text: string;
@@ -68,6 +72,8 @@ function sinceFilter(entries: readonly RequestLogLine[], since: string | undefin
 
 export async function runVerify(flags: VerifyFlags): Promise<void> {
   const expected = expectation(flags);
+  if (flags.delivery) return (await import('./verify-deliveries.ts')).verifyDeliveries(flags, expected);
+  if (flags.fault !== undefined || flags.event !== undefined) throw new Error('--fault and --event count webhook deliveries: add --delivery');
   const checks = {
     method: requestFilter({ method: flags.method }),
     path: pathMatcher(flags.path),

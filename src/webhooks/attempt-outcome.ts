@@ -63,7 +63,7 @@ export function deliveryUpdate(next: StoredDelivery, sub: Subscription | undefin
     status: next.status,
     trigger: attempt.trigger,
     attempt: next.attempts.length,
-    maxAttempts: maxAttempts(sub),
+    maxAttempts: isDuplicate(next) ? 1 : maxAttempts(sub),
     responseStatus: attempt.status,
     latencyMs: attempt.latencyMs,
     error: attempt.error,

@@ -26,12 +26,16 @@ export function eventsCommand(program: Command): void {
   controlCommand(events, 'show', 'one delivery and every attempt: time, status, reason, next retry', ['events show dlv_...'])
     .argument('<delivery-id>', 'delivery id (from events list, listen or the dashboard)')
     .action(async (id: string, opts) => (await import('../events.ts')).runEventsShow(id, opts));
-  controlCommand(events, 'wait', "advance the delivery's workspace clock to each retry until it succeeded (exit 0) or gave up (exit 1)", [
-    'events wait dlv_...',
-    'events wait dlv_... --timeout 30s',
-    'events wait dlv_... --advance-up-to 1h',
-  ])
-    .argument('<delivery-id>', 'delivery id')
+  withWorkspace(
+    controlCommand(
+      events,
+      'wait',
+      "advance the delivery's workspace clock to each retry until it succeeded (exit 0) or gave up (exit 1); without an id, every pending delivery",
+      ['events wait dlv_...', 'events wait dlv_... --timeout 30s', 'events wait dlv_... --advance-up-to 1h', 'events wait --workspace borealis'],
+    ),
+    'every workspace; only without a delivery id',
+  )
+    .argument('[delivery-id]', 'delivery id (default: every delivery pending now, and those they lead to)')
     .option(
       '--timeout <duration>',
       'give up after this long, in wall time (default: no limit; an attempt in flight that does not change for 60 s is an error)',
@@ -42,7 +46,7 @@ export function eventsCommand(program: Command): void {
       `the most sandbox time to advance the workspace's clock (default ${formatMs(LONGEST_RETRIES_MS)}: as long as a delivery's ten retries can take)`,
       durationOption('--advance-up-to', 0, 10 * YEAR_MS),
     )
-    .action(async (id: string, opts) => (await import('../events-wait.ts')).runEventsWait(id, opts));
+    .action(async (id: string | undefined, opts) => (await import('../events-wait.ts')).runEventsWait(id, opts));
   controlCommand(events, 'resend', 'send a delivery again now, with the same webhook-id (not counted against max_retries)', ['events resend dlv_...'])
     .argument('<delivery-id>', 'delivery id (from listen, the dashboard or GET /__sandbox/deliveries)')
     .action(async (id: string, opts) => (await import('../events.ts')).runEventsResend(id, opts));

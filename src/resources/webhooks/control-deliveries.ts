@@ -62,8 +62,9 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
   });
 }
 
-/** The attempts the delivery may get in all, as the stream's `delivery` event reports it. */
+/** The attempts the delivery may get in all, as the stream's `delivery` event reports it (a duplicate is sent once). */
 function withMaxAttempts(ctx: SandboxContext, d: Delivery) {
+  if (d.fault?.duplicateOf) return { ...d, maxAttempts: 1 };
   return { ...d, maxAttempts: maxAttempts(WEBHOOK_SUBSCRIPTIONS.in(ctx.store).get(d.workspaceId, d.subscriptionId)) };
 }
 

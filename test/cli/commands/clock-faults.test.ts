@@ -72,7 +72,7 @@ describe('sandbox fault', () => {
     const listed = await t.cli(['fault', 'list']);
     expect(listed.stdout).toMatch(new RegExp(`${rule.id}\\s+\\* /v1/products workspace wksp_\\S+\\s+answer 503\\s+1\\s+1`));
     const cleared = await t.cli(['fault', 'clear', '--json']);
-    expect(json(cleared)).toEqual({ removed: 1 });
+    expect(json(cleared)).toEqual({ removed: 1, released: 0 });
     expect((await products()).status).toBe(200);
   });
 
