@@ -184,7 +184,8 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
   });
 
   addTool(server, 'add_fault', {
-    description: 'Add a fault rule: matching /v1 requests get the given status (and body), a delay, or a dropped connection.',
+    description:
+      'Add a fault rule: matching /v1 requests get the given status (and body), a delay, or a dropped connection. With target "delivery", matching webhook deliveries are duplicated, reordered, delayed, dropped once or held, on the sandbox clock, to test a receiver against at-least-once, unordered delivery.',
     input: {
       path: z.string().optional().describe('a /v1 path; * within a segment, ** across: /v1/bookings/*'),
       method: z.string().optional(),
@@ -193,17 +194,32 @@ export function registerTools(server: McpServer, client: ControlClient, token?: 
       status: z.number().int().min(100).max(599).optional(),
       body: z.unknown().optional(),
       headers: z.record(z.string(), z.string()).optional(),
-      latencyMs: z.number().int().min(0).max(120_000).optional(),
-      drop: z.boolean().optional(),
+      latencyMs: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('request: real time, at most 120000; delivery: sandbox time each delivery is late by, or with duplicate when the duplicate follows'),
+      drop: z.boolean().optional().describe('request: drop the connection; delivery: the first attempt is not sent, so a retry follows'),
       times: z.number().int().min(1).optional().describe('fire this many times, then retire'),
       probability: z.number().min(0).max(1).optional(),
+      seed: z.number().int().optional().describe('seed of the probability draws: the same seed fires on the same requests or deliveries'),
+      target: z
+        .enum(['request', 'delivery'])
+        .optional()
+        .describe('request (default): /v1 requests; delivery: webhook deliveries, with one of duplicate, reorderMs, latencyMs, drop, holdUntil'),
+      event: z.string().optional().describe('delivery: an event type or pattern, booking.*'),
+      subscriptionId: z.string().optional().describe('delivery: only deliveries to this subscription'),
+      duplicate: z.boolean().optional().describe('delivery: send the event again (same webhook-id) after the first answer'),
+      reorderMs: z.number().int().min(1).optional().describe('delivery: hold the event back this long (sandbox time), so later events overtake it'),
+      holdUntil: z.string().optional().describe('delivery: an outage until this ISO time, or for this long (30s, 5m): deliveries wait, then go at once'),
     },
     changes: true,
     run: async ({ workspace: given, ...rule }) => client.addFault({ ...rule, ...(given === undefined ? {} : { workspaceId: (await workspaceOf(given)).id }) }),
   });
 
   addTool(server, 'clear_faults', {
-    description: 'Remove every fault rule.',
+    description: 'Remove every fault rule; the deliveries that delivery rules hold are sent now, in order.',
     input: {},
     changes: true,
     run: async () => client.clearFaults(),

@@ -172,6 +172,17 @@ async function controlStep(action: ControlAction, state: RunState): Promise<void
     case 'addFault':
       // the scenario's rule is any JSON object; the control plane checks it (400 names what is wrong)
       return void (await control(state, ROUTES.addFault, { body: action.fault as FaultRuleInput }));
+    case 'addDeliveryFault': {
+      // the scenario's words (reorder, latency: durations) are the control plane's reorderMs, latencyMs
+      const { action: _action, reorder, latency, ...rule } = action;
+      const body = {
+        target: 'delivery' as const,
+        ...rule,
+        ...(reorder !== undefined ? { reorderMs: reorder } : {}),
+        ...(latency !== undefined ? { latencyMs: latency } : {}),
+      };
+      return void (await control(state, ROUTES.addFault, { body }));
+    }
     case 'clearFaults':
       return void (await control(state, ROUTES.clearFaults, {}));
     case 'exhaustRateLimit':

@@ -26,6 +26,8 @@ const Duration = (field: string, min: number, max: number) =>
 
 /** what POST /__sandbox/clock/advance accepts at most */
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
+/** the longest a delivery fault rule may hold or delay (MAX_DELIVERY_DELAY_MS, src/core/fault-rule.ts) */
+const WEEK_MS = 7 * 86_400_000;
 
 /** addFault's rule is the control plane's body, except that its latencyMs may be written as a duration too. */
 const FaultBody = z.record(z.string(), Json).transform((fault, ctx) => {
@@ -71,6 +73,22 @@ export const ControlActionSchema = z.discriminatedUnion('action', [
     captureId: z.string().optional(),
   }),
   z.strictObject({ action: z.literal('addFault'), fault: FaultBody }),
+  /** a delivery fault rule (docs/webhooks.md, "Testing your receiver"), in the CLI's words: durations as text */
+  z.strictObject({
+    action: z.literal('addDeliveryFault'),
+    event: z.string().optional(),
+    subscriptionId: z.string().optional(),
+    workspaceId: z.string().optional(),
+    duplicate: z.boolean().optional(),
+    reorder: Duration('reorder', 1, WEEK_MS).optional(),
+    latency: Duration('latency', 0, WEEK_MS).optional(),
+    drop: z.boolean().optional(),
+    /** an ISO time, or a duration from now (a number is milliseconds) */
+    holdUntil: z.union([z.number().int().min(1), z.string()]).optional(),
+    times: z.number().int().min(1).optional(),
+    probability: z.number().min(0).max(1).optional(),
+    seed: z.number().int().optional(),
+  }),
   z.strictObject({ action: z.literal('clearFaults') }),
   z.strictObject({ action: z.literal('exhaustRateLimit'), workspaceId: z.string() }),
   z.strictObject({ action: z.literal('reset') }),

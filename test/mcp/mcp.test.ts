@@ -209,6 +209,25 @@ describe('sandbox mcp', () => {
     expect((await call('list_workspaces', { verbose: true })).content[0]!.text).toMatch(/list_workspaces takes no "verbose"; it takes no arguments/);
   });
 
+  it('add_fault with target delivery duplicates the next delivery: the receiver gets it twice, with one webhook-id', async () => {
+    const control = new ControlClient({ url: sandbox.url });
+    const workspaceId = (await control.workspaces()).find((w) => w.name === BOREALIS)!.id;
+    await control.ensureSubscription({ workspaceId, url: receiverUrl, events: ['customer.created'], maxRetries: 0, active: true });
+    const rule = await json<{ id: string; target: string }>('add_fault', { target: 'delivery', event: 'customer.created', duplicate: true });
+    expect(rule.target).toBe('delivery');
+    answer = 200;
+    const before = received.length;
+    const { event } = await control.emitEvent({ workspaceId, type: 'customer.created' });
+    const deadline = Date.now() + 10_000;
+    while (received.length < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received.slice(before).map((body) => (JSON.parse(body) as { id: string }).id)).toEqual([event.id, event.id]);
+    const deliveries = await json<{ fault: { action: string; summary: string } | null }[]>('list_deliveries', { eventType: 'customer.created' });
+    expect(deliveries.map((d) => d.fault?.summary)).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^duplicate of dlv_\\S+, made by ${rule.id}$`))]),
+    );
+    answer = 500;
+  });
+
   it('advance_clock toNext says what ran, where the clock is now and what is due next, as `clock advance --to-next` does', async () => {
     const control = new ControlClient({ url: sandbox.url });
     const workspaceId = (await control.workspaces()).find((w) => w.name === BOREALIS)!.id;

@@ -19,6 +19,7 @@ describe('every scenario in scenarios/ passes against a fresh sandbox', () => {
         'idempotent-booking-retry',
         'booking-lifecycle-webhooks',
         'webhook-receiver-recovering',
+        'webhook-chaos',
         'gallery-async-deletion',
         'verification',
       ]),

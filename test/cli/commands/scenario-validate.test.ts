@@ -37,7 +37,7 @@ describe('sandbox scenario validate', () => {
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([
       `sandbox: ${file}:1:1: a scenario file needs "name", "description" and "steps" ("sandbox" and "$comment" are optional); this one has no "description"`,
-      `sandbox: ${file}:5:49: steps[1] "let time pass": unknown control action "advanceClok" (did you mean "advanceClock"?); actions: advanceClock, revokeKey, createKey, addFault, clearFaults, exhaustRateLimit, reset, setSuspension, readOtp, get, findDeparture`,
+      `sandbox: ${file}:5:49: steps[1] "let time pass": unknown control action "advanceClok" (did you mean "advanceClock"?); actions: advanceClock, revokeKey, createKey, addFault, addDeliveryFault, clearFaults, exhaustRateLimit, reset, setSuspension, readOtp, get, findDeparture`,
       `sandbox: ${file}:6:46: steps[2] "control: advanceClock": control.ms takes a duration from 0 to 3650d, written 250 (ms), 250ms, 2s, 5m, 1h, 2d or 1h30m; not "5 min"`,
     ]);
   });
