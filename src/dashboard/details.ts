@@ -97,6 +97,7 @@ export function deliveryDetailLines(d: DeliveryView, width: number, height: numb
     heading(`${d.eventType}  ${d.id}  ${d.status}${d.reason ? ` (${d.reason})` : ''}`),
     plain(`target ${last?.request?.url ?? '(not sent yet)'}`),
     plain(`event ${d.eventId}  subscription ${d.subscriptionId}  next retry ${d.nextAttemptAt ?? '-'}`),
+    ...(d.fault ? wrapText(`fault: ${d.fault.summary}`, width).map((text): DetailLine => ({ text, tone: 'magenta' })) : []),
     heading(`Attempts (${attemptCount(d)})`),
   ];
   const attemptRows = Math.max(1, Math.floor((height - 8) / 2));

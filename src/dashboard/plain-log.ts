@@ -65,7 +65,8 @@ function deliveryLine(d: DeliveryView, a: DeliveryView['attempts'][number]): str
   // the retry after this attempt, not the delivery's current one (several attempts can arrive in one poll)
   const nextAt = nextRetryAfter(d, a.number);
   const next = nextAt ? ` next retry ${nextAt}` : '';
-  return `${clockTime(a.at)} delivery ${d.eventType} → ${a.request?.url ?? '?'} attempt ${a.number}${d.maxAttempts ? `/${d.maxAttempts}` : ''} ${d.status} ${result} ${latency(a.latencyMs)} ${d.id}${next}`;
+  const fault = d.fault ? ` (${d.fault.summary})` : '';
+  return `${clockTime(a.at)} delivery ${d.eventType} → ${a.request?.url ?? '?'} attempt ${a.number}${d.maxAttempts ? `/${d.maxAttempts}` : ''} ${d.status} ${result} ${latency(a.latencyMs)} ${d.id}${next}${fault}`;
 }
 
 /** Starts printing plain log lines; returns a function that stops. */

@@ -207,6 +207,7 @@ export function applyDeliveryUpdate(known: DeliveryView | undefined, u: Delivery
     status: u.status,
     maxAttempts: u.maxAttempts,
     nextAttemptAt: u.nextAttemptAt,
+    ...(u.fault ? { fault: { ...known?.fault, summary: u.fault } } : {}),
     attempts,
   };
 }

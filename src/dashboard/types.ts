@@ -15,6 +15,8 @@ export interface DeliveryView {
   /** present when the control plane reports it; the attempt column then reads "n/max" */
   maxAttempts?: number;
   nextAttemptAt: string | null;
+  /** what a delivery fault rule did to it, when one did (docs/webhooks.md, "Testing your receiver") */
+  fault?: { summary: string } | null;
   createdAt?: string;
   updatedAt?: string;
   attempts: {

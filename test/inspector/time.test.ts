@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/index.ts';
 import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
@@ -83,6 +85,50 @@ describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BR
     await page.getByRole('table', { name: 'Fault rules' }).getByText('no fault rule').waitFor(UI_WAIT);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('a delivery rule added in the page is listed beside the request rules, and the delivery it holds says so in the Webhooks view', async () => {
+    const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const ws = suite.sandbox.defaultWorkspace!.id;
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      await control(suite.sandbox, 'POST', '/webhook-subscriptions', { workspaceId: ws, url, events: ['booking.created'] });
+      await control(suite.sandbox, 'POST', '/faults', { path: '/v1/products', status: 503 });
+      const { page, errors } = await suite.chrome.open(`${suite.sandbox.url}/__sandbox/ui/time`);
+      await page.getByLabel('Delivery rule action').selectOption('reorder');
+      await page.getByLabel('Delivery rule duration').fill('1h');
+      await page.getByLabel('Delivery rule event').fill('booking.created');
+      await page.getByRole('button', { name: 'Add delivery fault' }).click();
+      await expect
+        .poll(
+          async () =>
+            (await control<{ target: string; reorderMs?: number; event?: string }[]>(suite.sandbox, 'GET', '/faults')).map((r) => [
+              r.target,
+              r.reorderMs,
+              r.event,
+            ]),
+          UI_WAIT,
+        )
+        .toEqual([
+          ['request', undefined, undefined],
+          ['delivery', 3_600_000, 'booking.created'],
+        ]);
+      const rules = await control<{ id: string }[]>(suite.sandbox, 'GET', '/faults');
+      const row = page.getByTestId(`fault-${rules[1]!.id}`);
+      await row.getByText('deliveries', { exact: true }).waitFor(UI_WAIT);
+      await row.getByText('reorder: hold 1h').waitFor(UI_WAIT);
+      await page.getByTestId(`fault-${rules[0]!.id}`).getByText('requests', { exact: true }).waitFor(UI_WAIT);
+
+      const { deliveryIds } = await control<{ deliveryIds: string[] }>(suite.sandbox, 'POST', '/events', { workspaceId: ws, type: 'booking.created' });
+      await page.goto(`${suite.sandbox.url}/__sandbox/ui/webhooks`);
+      await page.getByTestId(`delivery-fault-${deliveryIds[0]}`).getByText(`held 1h by ${rules[1]!.id}`).waitFor(UI_WAIT);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await control(suite.sandbox, 'DELETE', '/faults');
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('a snapshot taken in the page is listed by the control plane, and restoring it (after a confirmation) brings its state back', async () => {

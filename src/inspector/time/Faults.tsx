@@ -3,11 +3,13 @@ import { api, unwrap, type DataOf } from '../api.ts';
 import type { paths } from '../api.generated.ts';
 import { ConfirmButton, ErrorLine, Panel, useAction, useLoad } from '../components/actions.tsx';
 import type { Workspace } from '../workspaces.tsx';
+import { DeliveryFaultForm, deliveryEffectOf, deliveryMatchOf } from './DeliveryFaultForm.tsx';
 
 type FaultRule = DataOf<'/__sandbox/faults', 'get'>[number];
 type FaultBody = NonNullable<paths['/__sandbox/faults']['post']['requestBody']>['content']['application/json'];
 
 function matchOf(rule: FaultRule): string {
+  if (rule.target === 'delivery') return deliveryMatchOf(rule);
   const parts = [rule.method ?? 'any method', rule.path ?? 'any path'];
   if (rule.workspaceId) parts.push(`workspace ${rule.workspaceId}`);
   if (rule.key) parts.push(`key ${rule.key}`);
@@ -15,6 +17,7 @@ function matchOf(rule: FaultRule): string {
 }
 
 function effectOf(rule: FaultRule): string {
+  if (rule.target === 'delivery') return deliveryEffectOf(rule) + (rule.probability !== undefined ? `, p=${rule.probability}` : '');
   const parts: string[] = [];
   if (rule.drop) parts.push('drop the connection');
   if (rule.status !== undefined) parts.push(`answer ${rule.status}`);
@@ -23,7 +26,7 @@ function effectOf(rule: FaultRule): string {
   return parts.join(', ') || 'none';
 }
 
-/** Fault rules (GET/POST /__sandbox/faults, DELETE /faults/:id): list, add, remove. */
+/** Fault rules (GET/POST /__sandbox/faults, DELETE /faults/:id), for requests and for webhook deliveries: list, add, remove. */
 export function FaultsPanel({ workspace, version }: { workspace: Workspace | null; version: number }) {
   const faults = useLoad(() => unwrap(api.GET('/__sandbox/faults')), [version]);
   const action = useAction();
@@ -100,12 +103,27 @@ export function FaultsPanel({ workspace, version }: { workspace: Workspace | nul
           Add fault
         </button>
       </form>
-      <p className="muted">A rule answers the next “times” matching requests (path glob: * within a segment, ** across), then goes away; “Left” counts down.</p>
+      <DeliveryFaultForm
+        workspace={workspace}
+        busy={action.busy}
+        run={(add) =>
+          void action.run(async () => {
+            await add();
+            await faults.reload();
+          })
+        }
+      />
+      <p className="muted">
+        A rule answers the next “times” matching requests (path glob: * within a segment, ** across), then goes away; “Left” counts down. A delivery rule
+        duplicates, holds, delays or drops webhook deliveries on the sandbox clock; a latency or hold rule lasts until removed, and removing one sends what it
+        holds.
+      </p>
       <ErrorLine error={action.error ?? faults.error} />
       <table aria-label="Fault rules">
         <thead>
           <tr>
             <th>Id</th>
+            <th>Target</th>
             <th>Matches</th>
             <th>Effect</th>
             <th>Left</th>
@@ -118,6 +136,7 @@ export function FaultsPanel({ workspace, version }: { workspace: Workspace | nul
           {(faults.value ?? []).map((rule) => (
             <tr key={rule.id} data-testid={`fault-${rule.id}`}>
               <td className="mono">{rule.id}</td>
+              <td>{rule.target === 'delivery' ? 'deliveries' : 'requests'}</td>
               <td className="mono">{matchOf(rule)}</td>
               <td>{effectOf(rule)}</td>
               <td>{rule.remaining ?? '∞'}</td>
@@ -136,7 +155,7 @@ export function FaultsPanel({ workspace, version }: { workspace: Workspace | nul
           ))}
           {faults.value && faults.value.length === 0 ? (
             <tr>
-              <td colSpan={7} className="muted">
+              <td colSpan={8} className="muted">
                 no fault rule: every request is answered normally
               </td>
             </tr>

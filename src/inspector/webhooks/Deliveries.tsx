@@ -14,6 +14,7 @@ export function DeliveriesTable({ deliveries, selected, onSelect }: { deliveries
           <th>Last answer</th>
           <th>Next retry</th>
           <th>Subscription</th>
+          <th>Fault</th>
         </tr>
       </thead>
       <tbody>
@@ -42,12 +43,15 @@ export function DeliveriesTable({ deliveries, selected, onSelect }: { deliveries
               <td>{last ? <StatusBadge status={last.response?.status ?? null} /> : <span className="muted">—</span>}</td>
               <td className="mono">{d.nextAttemptAt ?? '—'}</td>
               <td className="mono">{d.subscriptionId}</td>
+              <td className="wrap" data-testid={`delivery-fault-${d.id}`}>
+                {d.fault?.summary ?? ''}
+              </td>
             </tr>
           );
         })}
         {deliveries.length === 0 ? (
           <tr>
-            <td colSpan={7} className="muted">
+            <td colSpan={8} className="muted">
               no delivery matches: trigger an event above, or call the API
             </td>
           </tr>

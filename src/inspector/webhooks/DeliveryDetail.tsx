@@ -54,6 +54,12 @@ export function DeliveryDetail({ delivery, onReplayed }: { delivery: Delivery; o
             <dd>{delivery.reason}</dd>
           </>
         ) : null}
+        {delivery.fault ? (
+          <>
+            <dt>Fault</dt>
+            <dd data-testid="delivery-fault">{delivery.fault.summary}</dd>
+          </>
+        ) : null}
       </dl>
       <table aria-label="Attempts">
         <thead>
