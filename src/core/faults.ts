@@ -174,10 +174,18 @@ export class FaultInjector {
 
   private random(rule: FaultRule): SeededRandom {
     let random = this.randoms.get(rule.id);
-    if (!random) this.randoms.set(rule.id, (random = new SeededRandom(rule.seed ?? this.defaultSeed)));
+    if (!random) this.randoms.set(rule.id, (random = new SeededRandom(seedText(rule, rule.seed ?? this.defaultSeed))));
     return random;
   }
 }
+
+/**
+ * What a rule's generator is seeded with. A request rule keeps its bare seed (the sequence its
+ * seed has always given). A delivery rule's seed is spread through a longer text first: from a
+ * small bare seed the generator starts with long runs (seed 2 draws 0.90 0.81 0.78 0.86 0.72
+ * 0.89 0.65 0.93), so a rule of probability 0.5 touched none of 8 events.
+ */
+const seedText = (rule: FaultRule, seed: number): number | string => (rule.target === 'delivery' ? `delivery fault rule:${seed}` : seed);
 
 /** `holdUntil` as given (an ISO time, a duration, or ms) -> the ISO time it ends, from `now`. */
 function holdEnd(given: string | number, now: string): string {

@@ -83,14 +83,15 @@ export const dropsFirstAttempt = (d: StoredDelivery): boolean => d.fault?.action
 export const droppedError = (ruleId: string): string => `dropped by ${ruleId}: not sent, treated as a timeout`;
 
 /**
- * The events to the same subscription whose first attempt was made while this held one waited:
- * the rows written after it (a partition keeps its rows in the order written) that were tried.
+ * The later events to the same subscription whose first attempt was made while this held one
+ * waited: the rows written after it (a partition keeps its rows in the order written) that were
+ * tried. A duplicate written after it repeats an event that came before it, so it is not one.
  */
 export function overtakers(partition: readonly StoredDelivery[], held: StoredDelivery): Pick<DeliveryFault, 'overtakenBy' | 'overtakenCount'> {
   const index = partition.findIndex((d) => d.id === held.id);
   const events: string[] = [];
   for (const d of partition.slice(index + 1)) {
-    if (d.subscriptionId !== held.subscriptionId || d.attempts.length === 0 || d.fault?.duplicateOf === held.id) continue;
+    if (d.subscriptionId !== held.subscriptionId || d.attempts.length === 0 || isDuplicate(d)) continue;
     if (!events.includes(d.eventId)) events.push(d.eventId);
   }
   return { overtakenBy: events.slice(0, OVERTAKERS_KEPT), overtakenCount: events.length };
