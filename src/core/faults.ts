@@ -116,8 +116,9 @@ export class FaultInjector {
     return rule;
   }
 
-  /** Removes every rule; answers the ones removed. */
+  /** Removes every rule; answers the ones removed (an outage's rule that has ended was gone already). */
   clear(): FaultRule[] {
+    this.retireEndedHolds();
     const removed = this.rules;
     this.rules = [];
     this.requestRules = 0;

@@ -37,15 +37,12 @@ interface NewDelivery {
 const HOLDING = new Set(['reorder', 'latency', 'hold']);
 
 export class DeliveryFaults {
-  constructor(
-    private readonly injector: FaultInjector,
-    private readonly nowIn: (workspaceId: string | null) => number,
-  ) {}
+  constructor(private readonly injector: FaultInjector) {}
 
   /** What the first delivery rule that fires makes of a new delivery; null when none does (and no rule is set: at no cost). */
   plan(delivery: NewDelivery, nowMs: number): FaultPlan | null {
     if (!this.injector.hasDeliveryRules()) return null;
-    const hit = this.injector.takeDelivery((rule) => ruleMatches(rule, delivery));
+    const hit = this.injector.takeDelivery((rule) => ruleMatches(rule, delivery, nowMs));
     if (!hit) return null;
     const { rule, action } = hit;
     // seeded by the rule's seed and its count of matches, not by the random delivery id
@@ -61,14 +58,19 @@ export class DeliveryFaults {
       case 'latency':
         return held(rule.latencyMs!);
       case 'hold':
-        // the outage ends at one instant, read on the rule's clock; the delivery waits what is left of it
-        return held(Math.max(0, Date.parse(rule.holdUntil!) - this.nowIn(rule.workspaceId ?? null)));
+        // the outage ends at that time on the delivery's workspace clock (ruleMatches: not yet); it waits what is left
+        return held(Date.parse(rule.holdUntil!) - nowMs);
     }
   }
 }
 
-function ruleMatches(rule: FaultRule, d: NewDelivery): boolean {
+/**
+ * An outage is over for a workspace whose clock has passed its end, even while the rule, read on
+ * the sandbox clock, is still listed (`events wait` moves a workspace's clock, not the sandbox's).
+ */
+function ruleMatches(rule: FaultRule, d: NewDelivery, nowMs: number): boolean {
   if (rule.workspaceId && rule.workspaceId !== d.workspaceId) return false;
+  if (rule.holdUntil !== undefined && Date.parse(rule.holdUntil) <= nowMs) return false;
   if (rule.subscriptionId && rule.subscriptionId !== d.subscriptionId) return false;
   return !rule.event || matchesPattern(rule.event, d.eventType);
 }

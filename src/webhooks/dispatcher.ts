@@ -72,7 +72,7 @@ export class WebhookDispatcher {
     readonly timeoutMs = ctx.options.webhookTimeoutMs,
   ) {
     this.outbox = new Outbox(ctx.store);
-    this.faults = new DeliveryFaults(ctx.faults, (workspaceId) => ctx.clock.nowIn(workspaceId));
+    this.faults = new DeliveryFaults(ctx.faults);
   }
 
   start(): void {
@@ -159,8 +159,9 @@ export class WebhookDispatcher {
     const body = payloadOf(event);
     const now = this.ctx.clock.iso();
     const deliveries: StoredDelivery[] = subscriptions.map((s) => {
-      // decided now, in the order events arrive, so a seeded rule fires on the same ones every run
-      const plan = this.faults.plan({ workspaceId: event.workspaceId, subscriptionId: s.id, eventType: event.type }, Date.parse(now));
+      // decided now, in the order events arrive, so a seeded rule fires on the same ones every run;
+      // on the workspace's clock, which its timers run on
+      const plan = this.faults.plan({ workspaceId: event.workspaceId, subscriptionId: s.id, eventType: event.type }, this.ctx.clock.nowIn(event.workspaceId));
       return {
         id: newId(WEBHOOK_DELIVERIES),
         workspaceId: event.workspaceId,

@@ -127,6 +127,17 @@ describe('delivery fault rules', () => {
     expect(got().at(-1)!.type).toBe('payment.succeeded');
   });
 
+  it("hold-until: a workspace whose own clock has passed the outage's end is no longer held, while the rule waits for the sandbox clock", async () => {
+    await addFault({ holdUntil: '30s' });
+    await emit(t, 'booking.created');
+    await t.sandbox.clock.advanceWorkspace(t.liveWorkspaceId, 30_000);
+    await settle(t);
+    await emit(t, 'booking.updated');
+    expect(got().map((r) => r.type)).toEqual(['booking.created', 'booking.updated']);
+    expect(deliveriesOf(t, sub.id).find((d) => d.eventType === 'booking.updated')!.fault).toBeNull();
+    expect((await t.request('GET', '/__sandbox/faults', { key: null })).json().data).toHaveLength(1);
+  });
+
   it('fault clear releases what is held, in the order it was made, and says so', async () => {
     await addFault({ reorderMs: 3_600_000, times: 2 });
     await emit(t, 'booking.created');

@@ -80,7 +80,7 @@ describe('sandbox fault add --delivery', () => {
     await cli('events', 'wait', '--workspace', workspace.name, '--advance-up-to', '1s').catch(() => undefined);
     const next = await cli('clock', 'advance', '--to-next', '--workspace', workspace.name);
     expect(next.code, next.stderr).toBe(0);
-    expect(next.stdout).toMatch(/held by fault_\w+/);
+    expect(next.stdout).toMatch(/ran 1 timer:\n\s+\S+\s+webhook delivery dlv_\S+ \(booking\.created, held by fault_\w+\)/);
     expect(received.map((r) => r.type)).toEqual(['booking.updated', 'booking.created']);
 
     const outage = await cli('fault', 'add', '--delivery', '--hold-until', '10m', '--workspace', workspace.name);
