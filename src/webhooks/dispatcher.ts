@@ -3,15 +3,15 @@ import type { Clock } from '../core/clock.ts';
 import type { DomainEvent, EventBus } from '../core/events.ts';
 import type { FaultInjector } from '../core/faults.ts';
 import type { SelfGuard } from '../core/self-guard.ts';
-import { newId } from '../core/ids.ts';
 import type { Op, Store } from '../storage/types.ts';
 import { isCatalogueEvent, type WebhookEventType } from './catalogue.ts';
 import { AttemptAborted, type SendResult } from './delivery.ts';
 import { requestHeaders, storedAttempt, type StoredAttempt } from './attempt-record.ts';
 import { sendGuarded } from './guarded-send.ts';
+import { DeliveryTimers } from './delivery-timers.ts';
 import { DeliveryWork } from './delivery-work.ts';
 import { matchesAny } from './matching.ts';
-import { DELIVERY_LOG_TRIM_BATCH, Outbox, type StoredDelivery, WEBHOOK_DELIVERIES } from './outbox.ts';
+import { DELIVERY_LOG_TRIM_BATCH, Outbox, pendingDelivery, type StoredDelivery } from './outbox.ts';
 import { deliveryUpdate, settle } from './attempt-outcome.ts';
 import { stoppedReason } from './subscription-health.ts';
 import { signatureHeaders, wallClockSeconds } from './signing.ts';
@@ -56,7 +56,7 @@ export interface DispatcherDeps {
  */
 export class WebhookDispatcher {
   readonly outbox: Outbox;
-  private readonly timers = new Map<string, () => void>();
+  private readonly timers: DeliveryTimers;
   private readonly work = new DeliveryWork();
   private readonly enqueued = new Map<string, Promise<string[]>>();
   /** per workspace: deliveries finished since the log was last trimmed on finishing */
@@ -73,6 +73,7 @@ export class WebhookDispatcher {
   ) {
     this.outbox = new Outbox(ctx.store);
     this.faults = new DeliveryFaults(ctx.faults);
+    this.timers = new DeliveryTimers(ctx.clock, (d, trigger, after) => this.work.track(after.then(() => this.attempt(d.workspaceId, d.id, trigger))));
   }
 
   start(): void {
@@ -82,14 +83,14 @@ export class WebhookDispatcher {
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
-    this.cancelTimers();
+    this.timers.cancelAll();
     this.stopping.abort();
     await this.idle();
   }
 
   /** The store was replaced (reset, snapshot restore): forget timers, pick up whatever is pending now. */
   afterReset(): void {
-    this.cancelTimers();
+    this.timers.cancelAll();
     this.reschedulePending();
   }
 
@@ -130,7 +131,7 @@ export class WebhookDispatcher {
     const pending = this.outbox.pending().filter((d) => d.workspaceId === workspaceId && d.subscriptionId === subscriptionId);
     const cancelled = await Promise.all(
       pending.map((d) => {
-        this.forgetTimer(d.id);
+        this.timers.forget(d.id);
         return this.work.track(
           this.work.locked(d.id, async () => {
             const now = this.outbox.row(workspaceId, d.id);
@@ -162,24 +163,8 @@ export class WebhookDispatcher {
       // decided now, in the order events arrive, so a seeded rule fires on the same ones every run;
       // on the workspace's clock, which its timers run on
       const plan = this.faults.plan({ workspaceId: event.workspaceId, subscriptionId: s.id, eventType: event.type }, this.ctx.clock.nowIn(event.workspaceId));
-      return {
-        id: newId(WEBHOOK_DELIVERIES),
-        workspaceId: event.workspaceId,
-        subscriptionId: s.id,
-        eventId: event.id,
-        eventType: event.type,
-        status: 'pending',
-        reason: null,
-        retries: 0,
-        nextAttemptAt: plan?.dueMs ? new Date(plan.dueMs).toISOString() : now,
-        body,
-        url: s.url,
-        headers: s.headers,
-        createdAt: now,
-        updatedAt: now,
-        attempts: [],
-        ...(plan ? { fault: plan.fault } : {}),
-      };
+      const delivery = pendingDelivery(event, s, body, now);
+      return plan ? { ...delivery, fault: plan.fault, ...(plan.dueMs ? { nextAttemptAt: new Date(plan.dueMs).toISOString() } : {}) } : delivery;
     });
     // one event, one workspace: the log is trimmed, and the pending bound kept, in the same commit
     const expired = this.outbox.expireOps(
@@ -189,7 +174,7 @@ export class WebhookDispatcher {
       now,
     );
     await this.ctx.store.commit([...this.outbox.trimOps(event.workspaceId, deliveries.length), ...expired.ops, ...deliveries.map((d) => this.outbox.putOp(d))]);
-    for (const id of expired.ids) this.forgetTimer(id);
+    for (const id of expired.ids) this.timers.forget(id);
     // Sent once the outbox rows are durable, which, for an event a request caused, is with that
     // request's whole commit (docs/storage.md, "One request, one commit"): a receiver never hears
     // of a write a crash then undoes. Not awaited here: the request's own close is what flushes.
@@ -201,7 +186,7 @@ export class WebhookDispatcher {
   /** The first attempt: at once, or, held by a rule, when the clock reaches its time (at once if it already has). */
   private sendWhenDue(d: StoredDelivery, durable: Promise<unknown>): void {
     const dueMs = Date.parse(d.nextAttemptAt ?? d.createdAt);
-    if (d.fault && dueMs > this.ctx.clock.nowIn(d.workspaceId)) this.schedule(d, dueMs, durable);
+    if (d.fault && dueMs > this.ctx.clock.nowIn(d.workspaceId)) this.timers.schedule(d, dueMs, durable);
     else void this.work.track(durable.then(() => this.attempt(d.workspaceId, d.id, 'initial')));
   }
 
@@ -218,7 +203,7 @@ export class WebhookDispatcher {
       .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
     if (held.length === 0) return 0;
     const released = held.map((d) => {
-      this.forgetTimer(d.id);
+      this.timers.forget(d.id);
       const now = this.ctx.clock.isoIn(d.workspaceId);
       return { ...d, nextAttemptAt: now, updatedAt: now, fault: { ...d.fault!, releasedAt: now } };
     });
@@ -230,37 +215,8 @@ export class WebhookDispatcher {
   private reschedulePending(): void {
     for (const d of this.outbox.pending()) {
       const now = this.ctx.clock.nowIn(d.workspaceId);
-      this.schedule(d, Math.max(d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : now, now));
+      this.timers.schedule(d, Math.max(d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : now, now));
     }
-  }
-
-  /** `after`: what the attempt waits for first (a new row's durability). */
-  private schedule(delivery: StoredDelivery, atMs: number, after: Promise<unknown> = Promise.resolve()): void {
-    this.timers.get(delivery.id)?.();
-    const held = delivery.attempts.length === 0 && delivery.fault ? `, ${delivery.fault.duplicateOf ? 'duplicate' : 'held'} by ${delivery.fault.ruleId}` : '';
-    const cancel = this.ctx.clock.schedule(
-      atMs,
-      () => {
-        this.timers.delete(delivery.id);
-        const trigger: Trigger = delivery.attempts.length === 0 ? 'initial' : 'retry';
-        const work = this.work.track(after.then(() => this.attempt(delivery.workspaceId, delivery.id, trigger)));
-        // On a manual clock, advance() waits for the attempt, so one advance runs a whole chain of retries.
-        return this.ctx.clock.mode === 'manual' ? work : undefined;
-      },
-      delivery.workspaceId,
-      { label: `webhook ${delivery.attempts.length === 0 ? 'delivery' : 'retry'} ${delivery.id} (${delivery.eventType}${held})` },
-    ); // on the delivery's workspace clock, even when rescheduled after a reset
-    this.timers.set(delivery.id, cancel);
-  }
-
-  private forgetTimer(id: string): void {
-    this.timers.get(id)?.();
-    this.timers.delete(id);
-  }
-
-  private cancelTimers(): void {
-    for (const cancel of this.timers.values()) cancel();
-    this.timers.clear();
   }
 
   /** Attempts on one delivery never overlap (a replay during a retry waits its turn). */
@@ -351,10 +307,9 @@ export class WebhookDispatcher {
     await duplicated;
     this.ctx.bus.emit('delivery', deliveryUpdate(next, sub, attempt));
     if (next.status !== 'pending') {
-      this.timers.get(id)?.();
-      this.timers.delete(id);
+      this.timers.forget(id);
     } else if (retryAt !== null && !this.stopping.signal.aborted) {
-      this.schedule(next, retryAt);
+      this.timers.schedule(next, retryAt);
     }
     if (duplicate && !this.stopping.signal.aborted) this.sendWhenDue(duplicate, Promise.resolve());
     return next;
@@ -364,7 +319,7 @@ export class WebhookDispatcher {
   private writeDuplicate(duplicate: StoredDelivery): Promise<void> {
     const expired = this.outbox.expireOps(duplicate.workspaceId, [duplicate.subscriptionId], this.ctx.options.webhookMaxPending, duplicate.createdAt);
     const done = this.ctx.store.commit([...this.outbox.trimOps(duplicate.workspaceId, 1), ...expired.ops, this.outbox.putOp(duplicate)]);
-    for (const expiredId of expired.ids) this.forgetTimer(expiredId);
+    for (const expiredId of expired.ids) this.timers.forget(expiredId);
     return done;
   }
 }

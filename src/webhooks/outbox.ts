@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newId } from '../core/ids.ts';
 import { defineCollection, type Repository } from '../storage/collection.ts';
 import type { Op, Store } from '../storage/types.ts';
 import { AttemptSchema, attemptView, StoredAttemptSchema, type Attempt } from './attempt-record.ts';
@@ -66,6 +67,32 @@ export function deliveryView(row: StoredDelivery): Delivery {
 
 /** The outbox's collection, owned by the webhooks area (src/resources/webhooks/collections.ts). */
 export const WEBHOOK_DELIVERIES = defineCollection({ name: 'webhookDeliveries', schema: StoredDeliverySchema, idPrefix: 'dlv', copied: false });
+
+/** A new delivery of an event to a subscription, pending its first attempt now, with the body and target it is sent with. */
+export function pendingDelivery(
+  event: { id: string; type: string; workspaceId: string },
+  subscription: { id: string; url: string; headers: Record<string, string> | null },
+  body: string,
+  now: string,
+): StoredDelivery {
+  return {
+    id: newId(WEBHOOK_DELIVERIES),
+    workspaceId: event.workspaceId,
+    subscriptionId: subscription.id,
+    eventId: event.id,
+    eventType: event.type,
+    status: 'pending',
+    reason: null,
+    retries: 0,
+    nextAttemptAt: now,
+    body,
+    url: subscription.url,
+    headers: subscription.headers,
+    createdAt: now,
+    updatedAt: now,
+    attempts: [],
+  };
+}
 
 export interface DeliveryFilter {
   workspaceId?: string | undefined;
