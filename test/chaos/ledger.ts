@@ -51,6 +51,12 @@ const seqOf = (notes: unknown) => (typeof notes === 'string' && notes.includes('
 export class Receiver {
   readonly events = new Map<string, { type: string; data: Row }>();
   deliveries = 0;
+  /** requests per webhook-id header: a retry, a duplicate or a send again after a restart shows as more than one */
+  readonly byWebhookId = new Map<string, number>();
+  /** per webhook-id, the stops before which each request of it came (`stops` when it came) */
+  readonly stopsBefore = new Map<string, number[]>();
+  /** how many times the sandbox has stopped so far: a test counts them, once the process has exited */
+  stops = 0;
   #server: Server;
 
   private constructor(server: Server) {
@@ -65,6 +71,9 @@ export class Receiver {
       req.setEncoding('utf8');
       req.on('data', (chunk: string) => (body += chunk));
       req.on('end', () => {
+        const webhookId = String(req.headers['webhook-id']);
+        receiver.byWebhookId.set(webhookId, (receiver.byWebhookId.get(webhookId) ?? 0) + 1);
+        receiver.stopsBefore.set(webhookId, [...(receiver.stopsBefore.get(webhookId) ?? []), receiver.stops]);
         try {
           const event = JSON.parse(body) as { id: string; type: string; data: Row };
           receiver.deliveries++;
@@ -474,4 +483,44 @@ export async function checkJobRuns(url: string, workspaceId: string, kept: Kept,
     () => false,
   );
   expect.soft(told, `${where}: gallery.file.deleted for ${kept.fileId} was delivered`).toBe(true);
+}
+
+const LEDGER_EVENT_TYPES = ['booking.created', 'booking.updated', 'booking.cancelled', 'gallery.file.deleted'];
+
+type LoggedDelivery = { webhookId: string; status: string; attempts: unknown[]; fault: { duplicateOf?: string } | null };
+
+/**
+ * With a `--duplicate` delivery rule active: every request the receiver got for a webhook-id
+ * beyond its first is a duplicate a rule made (a delivery that says "duplicate of dlv_…"), or a
+ * send again after a restart of one the receiver got before the stop: an attempt a stop cut before
+ * its result was stored is made again (docs/webhooks.md, "Ordering and duplicates"), as without
+ * a rule, and its duplicate with it. And each duplicate a rule made and the receiver answered
+ * arrived. Answers how many duplicates the rule made.
+ */
+export async function checkExtraDeliveries(url: string, subscriptionId: string, receiver: Receiver, where: string): Promise<{ made: number; resent: number }> {
+  const logged: LoggedDelivery[] = [];
+  for (const type of LEDGER_EVENT_TYPES) {
+    const res = await fetch(`${url}/__sandbox/deliveries?subscriptionId=${subscriptionId}&eventType=${type}&limit=500`);
+    const { data } = (await res.json()) as { data: LoggedDelivery[] };
+    if (data.length === 500) throw new Error(`${where}: 500 ${type} deliveries or more: the log cannot be read whole for the check`);
+    logged.push(...data);
+  }
+  const made = new Map<string, number>();
+  for (const d of logged) if (d.fault?.duplicateOf && d.attempts.length > 0) made.set(d.webhookId, (made.get(d.webhookId) ?? 0) + 1);
+  let resent = 0;
+  const unexplained: string[] = [];
+  for (const [webhookId, count] of receiver.byWebhookId) {
+    const extra = count - 1 - (made.get(webhookId) ?? 0);
+    if (extra <= 0) continue;
+    resent += extra;
+    // not a rule's: it must be a send again across a stop, of one that came before it
+    if (new Set(receiver.stopsBefore.get(webhookId)).size < 2)
+      unexplained.push(`${webhookId} ${count} times, ${made.get(webhookId) ?? 0} of them a rule's, all between the same two stops`);
+  }
+  const lost = logged
+    .filter((d) => d.fault?.duplicateOf && d.status === 'succeeded' && (receiver.byWebhookId.get(d.webhookId) ?? 0) < 2)
+    .map((d) => d.webhookId);
+  expect.soft(lost, `${where}: every duplicate a rule made and the receiver answered arrived`).toEqual([]);
+  expect.soft(unexplained, `${where}: every extra delivery is a rule's duplicate, or a send again after a restart`).toEqual([]);
+  return { made: [...made.values()].reduce((a, b) => a + b, 0), resent };
 }
