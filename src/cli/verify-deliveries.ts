@@ -1,10 +1,9 @@
 import type { RequestLogLine } from '../control/client.ts';
 import { printJson } from './output.ts';
 import { say } from './format.ts';
-import { controlClient, resolveWorkspace } from './control.ts';
+import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts';
 import { deliveryTable, type ListedDelivery } from './delivery-lines.ts';
 import { requestFilter } from './logs.ts';
-import type { Expectation, VerifyFlags } from './verify.ts';
 
 /**
  * `sandbox verify --delivery` (docs/webhooks.md, "Testing your receiver"): counts the webhook
@@ -12,10 +11,26 @@ import type { Expectation, VerifyFlags } from './verify.ts';
  * --fault, of --event, whose latest attempt the receiver answered with --status: "the receiver
  * answered 2xx to each of the 4 duplicates" is `--fault duplicate --status 2xx --count 4`.
  */
+export interface DeliveryVerifyFlags extends ScriptFlags {
+  method?: string;
+  path?: string;
+  status?: string;
+  since?: string;
+  fault?: string;
+  event?: string;
+}
+
+/** the count that must hold, as `sandbox verify` read it from --count, --at-least and --at-most */
+export interface CountExpected {
+  min: number;
+  max: number;
+  text: string;
+}
+
 export const FAULT_CHOICES = ['duplicate', 'reorder', 'latency', 'drop', 'hold', 'any', 'none'] as const;
 const PAGE = 500;
 
-export async function verifyDeliveries(flags: VerifyFlags, expected: Expectation): Promise<void> {
+export async function verifyDeliveries(flags: DeliveryVerifyFlags, expected: CountExpected): Promise<void> {
   for (const [flag, value] of [
     ['--method', flags.method],
     ['--path', flags.path],

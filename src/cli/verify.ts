@@ -29,7 +29,7 @@ export interface VerifyFlags extends ScriptFlags {
 const LOG_CAPACITY = 1000;
 const MISSES_SHOWN = 5;
 
-export interface Expectation {
+interface Expectation {
   min: number;
   max: number;
   text: string;
