@@ -173,6 +173,12 @@ describe('delivery fault rules', () => {
         'booking.updated pending',
         'booking.cancelled pending',
       ]);
+      // duplicates waiting for their time are pending deliveries too: the third pushes out the oldest
+      await small.request('DELETE', '/__sandbox/faults', { key: null });
+      await small.request('POST', '/__sandbox/faults', { key: null, body: { target: 'delivery', duplicate: true, latencyMs: 3_600_000, times: 3 } });
+      for (const type of ['payment.succeeded', 'payment.failed', 'payment.refunded']) await emit(small, type);
+      const duplicates = deliveriesOf(small, s.id).filter((d) => d.fault?.duplicateOf);
+      expect(duplicates.map((d) => `${d.eventType} ${d.status}`)).toEqual(['payment.succeeded expired', 'payment.failed pending', 'payment.refunded pending']);
     } finally {
       await small.sandbox.stop();
     }
