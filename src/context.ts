@@ -49,7 +49,7 @@ export interface SandboxContext {
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;
   requestLog: RequestLog;
-  /** running counts of every /v1 request, warning, refusal and delivery: the run report (issue 24) */
+  /** running counts of every /v1 request, warning, refusal and delivery: the run report (docs/cli.md, "The run report") */
   runReport: RunReportCounters;
   /** workspaces on demand: create, delete, per-workspace reset and snapshots (src/workspaces/) */
   workspaces: WorkspaceManager;
@@ -66,7 +66,7 @@ export interface SandboxContext {
    * start` puts its SIGTERM path here). Null by default: a createSandbox() caller stops its own.
    */
   stopRequest: { handler: (() => void) | null };
-  /** the parity proxy's differences when the sandbox runs as `sandbox proxy` (issue 40, src/parity/), else null */
+  /** the parity proxy's differences when the sandbox runs as `sandbox proxy` (src/parity/, docs/parity.md), else null */
   parity: { recorder: ParityRecorder | null };
 }
 
@@ -109,7 +109,7 @@ declare module 'fastify' {
     rate: RateDecision | null;
     idempotencyKey: string | null;
     startedAt: number;
-    /** why the sandbox refused it (X-Sandbox-Reason, issue 24), set by sendApiError; null when it did not */
+    /** why the sandbox refused it (X-Sandbox-Reason, docs/api-notes.md "Reasons"), set by sendApiError; null when it did not */
     reason: string | null;
   }
   interface FastifyContextConfig {

@@ -1,5 +1,5 @@
 /**
- * Workspaces on demand (issue 12; docs/control-plane.md, "Workspaces"): one
+ * Workspaces on demand (docs/control-plane.md, "Workspaces on demand"): one
  * isolated workspace per parallel test worker, created from a fixture
  * workspace in a few rows (copy-on-write), with its own keys, data, rate
  * buckets, clock, snapshots and reset. A created workspace's keys are made in
@@ -211,7 +211,7 @@ export class WorkspaceManager {
   }
 
   /**
-   * The cap on created workspaces (issue 23, point 5): each costs a few rows and what it
+   * The cap on created workspaces (`maxWorkspaces`, docs/configuration.md): each costs a few rows and what it
    * keeps, so a runaway loop of creates is stopped with a line that says what to do. A 409:
    * waiting does not free a place (a 429 would say it does); deleting one or raising the cap does.
    */
