@@ -18,7 +18,7 @@ declare module 'fastify' {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * One request, one commit (issue 35; docs/storage.md, "One request, one commit"):
+ * One request, one commit (docs/storage.md, "One request, one commit"):
  * everything a mutating request commits (its records, the outbox rows of its
  * events, its saved Idempotency-Key outcome) is one journal line, durable before
  * the answer leaves. The group opens before the handler (preValidation: body
