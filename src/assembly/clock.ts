@@ -10,7 +10,7 @@ export function buildClock(options: ResolvedOptions): Clock {
 }
 
 /**
- * The clock saved in a database file (issue 35) put back, and kept saved from now on (a store in
+ * The clock saved in a database file (docs/storage.md, "The clock is saved") put back, and kept saved from now on (a store in
  * memory is never started again). After the fixtures (dated from the clock a reset goes back to),
  * before the services schedule their stored due times on it.
  */

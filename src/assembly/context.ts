@@ -34,7 +34,7 @@ export interface ContextParts {
 /**
  * The SandboxContext (src/context.ts) from the steps before it, with what only it can do: reset
  * and replace the whole state, reload the fixtures. The /__sandbox app is built on its first
- * request (issue 11), from this context and the areas' control parts.
+ * request (a start that only serves /v1 never pays for it), from this context and the areas' control parts.
  */
 export function assembleContext(parts: ContextParts): { ctx: SandboxContext; controlPlane: LazyControlPlane } {
   const { resources, options, clock, bus, storage, guards, running } = parts;

@@ -10,7 +10,7 @@ import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 
 /**
  * The webhook engine (src/webhooks/), over the subscriptions the webhooks area gives it and the
- * sample event data every area declares (issue 41). Started by the webhooks area's background
+ * sample event data every area declares (the engine knows no area). Started by the webhooks area's background
  * service; its deliveries are counted in the run report.
  */
 export function buildWebhooks(

@@ -10,7 +10,7 @@ import { POLICIES } from '../resources/policies/collections.ts';
 import { PRODUCTS } from '../resources/products/collections.ts';
 
 /**
- * Learning (issue 40): a record the target returned and the sandbox never saw
+ * Learning (docs/parity.md, "Recording"): a record the target returned and the sandbox never saw
  * (the user's real catalog) is written into the sandbox workspace as the
  * target returned it, mapped onto the sandbox's record schema field by field.
  * Nothing is guessed: a field whose value does not fit our schema, or that

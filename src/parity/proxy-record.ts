@@ -14,7 +14,7 @@ import type { StoredRow } from '../storage/collection.ts';
 import { redactJson } from '../core/redact.ts';
 
 /**
- * `--record <dir>` (issue 40): what the proxy learned, written as a fixtures
+ * `--record <dir>` (docs/parity.md, "Recording"): what the proxy learned, written as a fixtures
  * directory that `sandbox start --fixtures <dir>` loads: one file,
  * `recorded.json`, in the format of fixtures/*.json, ids kept. It is
  * rewritten shortly after each learning and when the proxy stops.

@@ -16,7 +16,7 @@ import { createProxyServer } from './proxy-server.ts';
 import type { ParityRecorder } from './types.ts';
 
 /**
- * `sandbox proxy` (issue 40): a port the client uses instead of the real base
+ * `sandbox proxy` (docs/parity.md): a port the client uses instead of the real base
  * URL, with its real key. Each /v1 request goes to the target and the
  * target's answer back to the client unchanged; the same request is then
  * replayed in a sandbox workspace, and both answers go to the parity
