@@ -10,7 +10,7 @@ import { DATA_ROUTES } from './contracts/data.ts';
 import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 /**
- * The data inspector (issue 25; docs/control-plane.md, "Data inspector"): the
+ * The data inspector (docs/control-plane.md, "Data inspector"): the
  * records of a workspace's collections for the browser page and `sandbox data`.
  * The routes' shapes are in ./contracts/data.ts.
  *
@@ -141,7 +141,7 @@ interface PageQuery {
   offset: number;
   q?: string | undefined;
   id?: string | undefined;
-  /** newest: the page counted from the end of the partition, newest first (issue 37: a booking just made was row 92 of 92) */
+  /** newest: the page counted from the end of the partition, newest first (in stored order a booking just made is row 92 of 92) */
   order?: 'stored' | 'newest' | undefined;
 }
 
@@ -151,7 +151,7 @@ export const SEARCH_SLICE = { ms: 8 };
 /**
  * One page of a partition, in stored order (see the module's comment for what it costs). A `q`
  * search walks a copy of the partition in slices of SEARCH_SLICE.ms between other work: over 100k
- * bookings it takes a second or two, which held every other request (issue 27).
+ * bookings it takes a second or two, which would otherwise hold every other request.
  */
 export async function dataPage(store: Store, collection: string, ws: string, query: PageQuery): Promise<{ rows: Row[]; total: number; totalIsExact: boolean }> {
   const { limit, offset } = query;

@@ -10,7 +10,7 @@ import { requireWorkspace } from '../core/workspace-lookup.ts';
 export function registerFaultRoutes(app: ZodApp, ctx: SandboxContext): void {
   serveAll(app, FAULT_ROUTES, {
     addFault: async (request) => {
-      // a rule that names what does not exist would never fire (issue 38, point 1)
+      // a rule that names what does not exist would never fire (targets.ts)
       const { workspaceId, key, path } = request.body;
       if (workspaceId !== undefined) requireWorkspace(ctx, workspaceId);
       if (key !== undefined) requireKeyRef(ctx, key);

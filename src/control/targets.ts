@@ -1,5 +1,5 @@
 /**
- * The control plane's targets are resolved or refused (issue 38, point 1): a
+ * The control plane's targets are resolved or refused: a
  * rule that names a workspace, a key or a /v1 path that does not exist would
  * be accepted and never apply, and a script would pass or fail for a reason
  * nobody sees. Each refusal is one line that says what to send instead.
