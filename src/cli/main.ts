@@ -76,7 +76,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
 /**
  * The commands that start a sandbox, which CI pays for on every job: given as
  * the first argument, only that command is built (commander's ~60 options
- * cost a start a few ms; issue 11). Its parsing, errors and help are the same.
+ * cost a start a few ms). Its parsing, errors and help are the same.
  */
 const STARTING: Readonly<Record<string, (program: Command) => void>> = { start: startCommand, exec: execCommand, proxy: proxyCommand };
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 
 /**
- * Every usage error in one style (issue 37): one line, `sandbox: <what>; <way out> (sandbox <command> --help)`,
+ * Every usage error in one style: one line, `sandbox: <what>; <way out> (sandbox <command> --help)`,
  * instead of commander's own wording over two or three lines (`unknown command 'strat'` /
  * `(Did you mean start?)` / `(run with --help for usage)`). Commander still finds the error and
  * throws it (exitOverride); only what it prints is ours.

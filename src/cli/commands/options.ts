@@ -18,7 +18,7 @@ export const group = (program: Command, name: string, description: string, examp
 
 /**
  * Rewrites commander's "unknown option '<flag>'" line of one command with a way
- * out (issue 26): `hint` gets the flag and gives the whole new line, or null to
+ * out: `hint` gets the flag and gives the whole new line, or null to
  * keep commander's. The command's other errors are printed as before.
  */
 export function onUnknownOption(command: Command, hint: (flag: string, line: string) => string | null): Command {
