@@ -28,7 +28,7 @@ export interface ResourceModule {
    * plane's own routes (src/control/index.ts); its routes are declared in the area's
    * control-contract.ts, part of the one control route table (src/control/contracts/).
    * Loaded with the control plane, on its first request (`() => import('./control.ts')`),
-   * so a start does not build its schemas (issue 11).
+   * so a start does not build its schemas.
    */
   control?: () => Promise<RouteRegistrar>;
   /** its background services (started after the store opens, stopped before it closes) */

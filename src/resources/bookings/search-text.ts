@@ -28,7 +28,7 @@ interface Shelf {
  * customer's full name, first and last name, and e-mail. A page with `q` finds
  * its bookings in a trigram index of these strings (storage/text-grams.ts),
  * testing each candidate with `includes`: the substring semantics of a scan,
- * at a cost that follows the matches (issue 27, point 1).
+ * at a cost that follows the matches.
  *
  * Kept from the store's change feed, as the ordered list index: a workspace is
  * built at its first write while it is small (a seed then keeps it as it goes,

@@ -97,7 +97,7 @@ export class OrgKeyService {
   /**
    * Listing view: no key, no hash; lastUsedAt includes uses not yet persisted. The description
    * types lastUsedAt "string, present in listings" (and expiresAt, by contrast, "string or
-   * null"), so a key never used reads its createdAt, not null (issue 26, docs/api-notes.md).
+   * null"), so a key never used reads its createdAt, not null (docs/api-notes.md, "Optional fields").
    */
   private view(k: OrgApiKeyRecord): OrgApiKey {
     const { keyHash: _hash, revokedAt, revokedBy, ...rest } = k;

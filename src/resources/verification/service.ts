@@ -58,7 +58,7 @@ export class VerificationService {
       const next = Date.parse(latest.createdAt) + RESEND_COOLDOWN_MS;
       const hint = frozenClockHint(this.clock, workspaceId, next - now);
       // the description states no resend limit: a resend within the cooldown is sent, with a
-      // warning, and refused 429 only under --strict (issue 39, point 3)
+      // warning, and refused 429 only under --strict (docs/divergences.md)
       tooSoon(
         `a code was sent to this ${channel === 'sms' ? 'number' : 'address'} ${Math.round((now - Date.parse(latest.createdAt)) / 1000)} s ago; the sandbox infers one send per ${RESEND_COOLDOWN_MS / 1000} s`,
         () => resendTooSoon(Math.ceil((next - now) / 1000), target, latest.createdAt, new Date(next).toISOString(), hint),

@@ -12,7 +12,7 @@ export const WEBHOOK_SUBSCRIPTIONS = defineCollection({
   name: 'webhookSubscriptions',
   schema: WebhookSubscriptionRecordSchema,
   idPrefix: 'whsub',
-  // a created workspace signs with a secret of its own, never its template's (issue 23, point 6)
+  // a created workspace signs with a secret of its own, never its template's
   copiedSecrets: { secret: newWebhookSecret },
 });
 export { WEBHOOK_DELIVERIES };

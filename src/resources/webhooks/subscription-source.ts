@@ -3,7 +3,7 @@ import type { SubscriptionSource } from '../../webhooks/subscriptions.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 
 /**
- * The webhook engine's view of this area's stored subscriptions (issue 41): the
+ * The webhook engine's view of this area's stored subscriptions: the
  * engine (src/webhooks/) reads and updates them through this interface, never
  * through the collection, so it knows no area.
  */
