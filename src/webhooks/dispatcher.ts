@@ -117,7 +117,7 @@ export class WebhookDispatcher {
   /**
    * The subscription was just paused (`sandbox listen` stopping): its pending deliveries are
    * cancelled now, not when their retry comes up, so none shows "pending, next retry …" after
-   * listen is gone (issue 37). Each waits for an attempt in flight on it, as attempts do.
+   * listen is gone. Each waits for an attempt in flight on it, as attempts do.
    */
   async cancelPendingOf(workspaceId: string, subscriptionId: string): Promise<number> {
     const pending = this.outbox.pending().filter((d) => d.workspaceId === workspaceId && d.subscriptionId === subscriptionId);

@@ -37,7 +37,7 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 /**
  * A delivery as stored: the body once, the subscription's URL and custom
  * headers when it was written, and light attempts (./attempt-record.ts).
- * `url` is absent, and attempts have the public shape, on rows written before issue 27.
+ * `url` is absent, and attempts have the public shape, on rows of older database files (attempt-record.ts).
  */
 export const StoredDeliverySchema = z.object({
   ...deliveryFields,
