@@ -5,7 +5,7 @@ import { GLOBAL_PARTITION, isDeferred, type Collections, type InitialCollections
 import type { Clock, ClockChange, ClockMode } from './clock.ts';
 
 /**
- * The clock is state (issue 35): records are dated by it, keys expire and jobs
+ * The clock is state (docs/storage.md, "The clock is saved"): records are dated by it, keys expire and jobs
  * fall due on it, so it is saved with the data. One row for the sandbox's
  * global time and one per workspace that advanced alone, in the global
  * partition, written in a commit of their own before the clock moves (so as

@@ -1,5 +1,5 @@
 /**
- * The 404 of a workspace id that is not one (issue 38, point 1): when the
+ * The 404 of a workspace id that is not one: when the
  * value is a workspace's name, the reason gives the id to send instead, so a
  * script that passed a name learns why its target was refused.
  */
