@@ -1,5 +1,5 @@
 /**
- * Does the sandbox keep answering while `sandbox seed` runs (issue 15, point 7)?
+ * Does the sandbox keep answering while `sandbox seed` runs?
  * Starts a sandbox, polls GET /__sandbox/health every 20 ms while
  * `sandbox seed --products P --bookings B` runs against it, and prints the seed's
  * wall time and the health latencies (max, p99, median), after the same polling
