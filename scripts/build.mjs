@@ -131,7 +131,7 @@ try {
 
 // V8's code cache of dist/cli.cjs for this Node (bin/code-cache.js): one start
 // and its first requests, then the child writes what V8 compiled. Never fails
-// the install: without a cache a start loads dist/cli.js, as before.
+// the install: without a cache a start loads dist/cli.js.
 try {
   await writeCodeCache();
 } catch (err) {

@@ -13,7 +13,7 @@ import { clip, importedCollection, isTombstoneRow, quote, rowProblem } from './s
  * 243 MB body parsed in one JSON.parse and checked in one go took 18 s and
  * held `/v1` for up to 6.9 s. Here the body stays
  * bytes; each row is found (json-cursor.ts), parsed from its own slice and
- * checked as before (state-import.ts), and every few milliseconds the walk
+ * checked by the rules of a whole-state import (state-import.ts), and every few milliseconds the walk
  * gives the event loop a turn, so other requests are answered during it.
  *
  * The answer is the same as a whole-body parse: the first problem refused in
