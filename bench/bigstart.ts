@@ -66,7 +66,7 @@ async function call(origin: string, method: 'GET' | 'POST', path: string, body?:
   return { status: res.statusCode, json: text ? JSON.parse(text) : null };
 }
 
-/** A --data file with `bookings` seeded bookings in the live workspace, as a user makes one (`sandbox start --data`, then `sandbox seed`). */
+/** A --data file with `bookings` seeded bookings in the live workspace, as a user makes one (`sandbox start --data`, then `POST /__sandbox/seed`, what `sandbox seed` sends). */
 export async function buildBigFile(
   file: string,
   bookings: number,
