@@ -1,4 +1,4 @@
-// The CLI from V8's code cache (docs/benchmarks.md, "Start-up": the CLI from V8's code cache).
+// The CLI from V8's code cache (docs/benchmarks.md, "Start-up").
 //
 // Compiling the bundle is a good part of every start, and Node 20 keeps no
 // compiled code between runs for ES modules (module.enableCompileCache() is
