@@ -5,7 +5,7 @@
  * wall time and the health latencies (max, p99, median), after the same polling
  * with nothing running (the machine's own noise). A manual probe, not
  * part of `npm run bench` and not a test (no timed tests): figures in
- * docs/benchmarks.md, "Health during a large seed".
+ * docs/benchmarks.md, "Seed beside a CPU hog".
  *
  *   npx tsx bench/seed-probe.ts [--products 5000] [--bookings 50000] [--data <file>] [--port 4777]
  *                               [--idle-seconds 10] [--profile <dir>] [--server-log]
