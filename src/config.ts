@@ -99,7 +99,7 @@ export const SandboxOptionsSchema = z.object({
    */
   freshClock: z.boolean().default(false),
   /**
-   * emulated suspension after repeated 429s (docs/api-notes.md, "Suspension"); off by default.
+   * emulated suspension after repeated 429s (docs/api-notes.md, "Rate limits"); off by default.
    * true turns it on with the defaults; an object sets them.
    */
   suspension: z

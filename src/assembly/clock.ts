@@ -4,7 +4,7 @@ import { DEFAULT_MANUAL_CLOCK_START, type ResolvedOptions } from '../config.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { OpenedStorage } from './storage.ts';
 
-/** The sandbox's one clock (docs/architecture.md, "One clock"): real or manual, from `clockStart`. */
+/** The sandbox's one clock (docs/architecture.md, "Workspace clocks"): real or manual, from `clockStart`. */
 export function buildClock(options: ResolvedOptions): Clock {
   return new Clock(options.clock, clockStart(options));
 }

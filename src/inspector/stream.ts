@@ -3,7 +3,7 @@ import { authHeaders } from './api.ts';
 /**
  * The live stream (GET /__sandbox/stream, Server-Sent Events). Read with
  * fetch, not EventSource: EventSource cannot send the X-Sandbox-Token header,
- * and the token must never go in a query string (docs/inspector.md, "Security"). Reconnects after
+ * and the token must never go in a query string (docs/inspector.md, "How it is built"). Reconnects after
  * the server's `retry` (1 s) when the stream ends or fails, until stopped.
  */
 export type StreamHandler = (event: string, data: unknown) => void;
