@@ -8,7 +8,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 
 /**
- * Issue 25, the inspector's Requests view (docs/inspector.md, "Requests"): the live log of
+ * The inspector's Requests view (docs/inspector.md, "Requests"): the live log of
  * /v1 traffic in a real Chromium, fed by requests sent with curl (or fetch when the machine
  * has no curl), their details, and a burst the page must survive.
  */

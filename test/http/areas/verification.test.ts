@@ -90,7 +90,7 @@ describe('POST /v1/verify/sms/start and /sms/confirm (Verification)', () => {
     expect((await post('sms/confirm', { phone: PHONE, code })).statusCode).toBe(200);
   });
 
-  it('a resend within 30 s is sent with an INFERRED_LIMIT warning (the description states no resend limit; issue 39); it issues a new code and invalidates the old one', async () => {
+  it('a resend within 30 s is sent with an INFERRED_LIMIT warning (the description states no resend limit); it issues a new code and invalidates the old one', async () => {
     await post('sms/start', { phone: PHONE });
     await t.sandbox.clock.advance(10_000);
     const early = await post('sms/start', { phone: PHONE });

@@ -17,7 +17,7 @@ import { ProductListSchema } from '../../../src/resources/products/schemas.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { createPerson, departureNow, pickDeparture, recordEvents, setup, type Pick } from './helpers.ts';
 
-/** person_id is typed uuid in the description: answered bare (issue 10). */
+/** person_id is typed uuid in the description: answered bare. */
 const bare = (id: string) => id.replace(/^ppl_/, '');
 
 /**

@@ -10,8 +10,8 @@ import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { orgKey, pickDeparture, setup } from './helpers.ts';
 
 /**
- * Pricing rules of src/resources/departures/pricing.ts that issue 28's mutation
- * testing found untested: seat accounting and the status that follows it,
+ * Pricing rules of src/resources/departures/pricing.ts, beyond the booking flow:
+ * seat accounting and the status that follows it,
  * coupon matching and expiry, and the room a party gets by default.
  */
 describe('seats and the departure status (adjustSeats)', () => {
@@ -161,7 +161,7 @@ describe('POST /v1/departures/:id/price: coupons and rooms', () => {
   });
 });
 
-describe('POST /v1/departures/:id/price: what cannot be priced, word for word (issue 28)', () => {
+describe('POST /v1/departures/:id/price: what cannot be priced, word for word', () => {
   let t: TestSandbox;
   beforeAll(async () => {
     t = await setup();
