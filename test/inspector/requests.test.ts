@@ -22,7 +22,7 @@ interface Sent {
   body: string;
 }
 
-/** One request to the sandbox with curl (the issue's "a request made with curl"), or fetch without it. */
+/** One request to the sandbox with curl (a request made as a user makes it from a shell), or fetch without it. */
 async function send(url: string, options: { key?: string; requestId: string; method?: string; body?: unknown }): Promise<Sent> {
   const headers: Record<string, string> = { 'x-request-id': options.requestId };
   if (options.key) headers.authorization = `Bearer ${options.key}`;

@@ -64,7 +64,7 @@ describe('the Host check of a sandbox on loopback (DNS rebinding)', () => {
     }
   });
 
-  it("mints no key for a rebound page (the issue's second request)", async () => {
+  it('mints no key for a rebound page: a POST that would create one is refused too', async () => {
     const before = await keyCount();
     const res = await raw(
       sandbox.port,
