@@ -4,7 +4,7 @@ import { openStore } from '../../src/storage/index.ts';
 import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
 
 /**
- * The data inspector's `q` over a large packed partition (issue 27): the search walks a copy of the
+ * The data inspector's `q` over a large packed partition: the search walks a copy of the
  * partition in slices, so other work goes on meanwhile, and what is written meanwhile neither breaks
  * the walk nor shows up in it.
  */

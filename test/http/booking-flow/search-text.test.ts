@@ -1,6 +1,6 @@
 /**
- * The `q` search index of GET /v1/bookings (src/resources/bookings/search-text.ts,
- * issue 27) answers what a scan of every booking's search text did, under
+ * The `q` search index of GET /v1/bookings (src/resources/bookings/search-text.ts)
+ * answers what a scan of every booking's search text did, under
  * booking and person puts and deletes (a customer renamed, removed, a booking
  * moved to another customer, a booking naming a person not yet written),
  * replaceAll (a reset, an import), packed partitions, and whether the index
