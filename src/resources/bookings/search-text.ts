@@ -1,6 +1,6 @@
 import { EAGER_BUILD_ROWS } from '../../storage/ordered-index.ts';
 import { OVERLAYS_COLLECTION } from '../../storage/overlay-records.ts';
-import { TextGrams } from '../../storage/text-grams.ts';
+import { TextGrams } from '../../core/text-grams.ts';
 import type { Store, StoreChange } from '../../storage/types.ts';
 import { GLOBAL_PARTITION } from '../../storage/types.ts';
 import { PEOPLE } from '../people/collections.ts';
