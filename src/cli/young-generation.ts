@@ -1,6 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { gcExposed } from '../storage/heap.ts';
+import { gcExposed } from '../storage/index.ts';
 
 /**
  * Starting allocates a few MB that all survive (the database, parsed once).
@@ -86,7 +86,7 @@ export function limitHeapGrowth(): void {
 
 /**
  * Runs `fn` with the V8 flags a running sandbox changes (here, and --expose-gc:
- * src/storage/heap.ts) at their defaults, then sets them back. V8 stamps a code
+ * src/storage/large-files/heap.ts) at their defaults, then sets them back. V8 stamps a code
  * cache with the flags that differ from their defaults and refuses it to a
  * process whose flags differ; a new process has the defaults
  * (bin/code-cache.js writes the cache inside this).

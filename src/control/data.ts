@@ -1,10 +1,7 @@
-import { rowHolds } from '../storage/row-text.ts';
+import { FieldIndex, rowHolds, type Collection, type Row, type Store } from '../storage/index.ts';
 import { ApiError } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import type { Collection } from '../storage/collection.ts';
-import { FieldIndex } from '../storage/field-index.ts';
-import type { Row, Store } from '../storage/types.ts';
 import { serveAll } from '../http/route-table/serve.ts';
 import { DATA_ROUTES } from './contracts/data.ts';
 import { requireWorkspace } from '../core/workspace-lookup.ts';
@@ -18,7 +15,7 @@ import { requireWorkspace } from '../core/workspace-lookup.ts';
  * count; the rows come from `store.scanFrom` (a packed partition skips the
  * pages before the offset without inflating them, and the walk stops once
  * the page is full), never from `list()`, which would inflate a large packed
- * partition whole (storage/packed-rows.ts). A `q` search goes through the
+ * partition whole (storage/large-files/packed-rows.ts). A `q` search goes through the
  * matches in order (`store.scanMatching`: a packed partition parses only the
  * pages whose text holds `q`) until its page is full, then counts on until
  * EXACT_COUNT_ROWS matches; past that `total` is a lower bound and

@@ -4,11 +4,8 @@
  * journal-text.ts. Pure functions: no I/O here.
  */
 import { isJsonData } from './given-rows.ts';
-import type { RowMap } from './pack-policy.ts';
-import { copyRows, packIfLarge, PackedRows } from './packed-rows.ts';
-import { isRawRows } from './snapshot-scan.ts';
+import { copyRows, isRawRows, packIfLarge, PackedRows, RowInterner, type RowMap } from './large-files/index.ts';
 import { listChanged, type ListedRows } from './partition-list.ts';
-import { RowInterner } from './shared-leaves.ts';
 import { InvalidOpError, SCHEMA_VERSION, type Collections, type DbSnapshot, type Op, type Row } from './types.ts';
 
 export interface Partition extends ListedRows {

@@ -44,18 +44,6 @@ import {
  * follows what was written (own rows, in the engine), not what was read. A
  * replaced state (global reset, restore) drops every cache.
  */
-export {
-  BASE_PREFIX,
-  basePartition,
-  isTombstone,
-  OVERLAYS,
-  OVERLAYS_COLLECTION,
-  OverlayRecordSchema,
-  tombstone,
-  type OverlayRecord,
-} from './overlay-records.ts';
-export { DEFAULT_CACHED_ROWS, type OverlayStoreOptions } from './overlay-views.ts';
-
 export class OverlayStore implements Store {
   readonly #changes = new ChangeFeed();
   /** what created workspaces keep of what they read */

@@ -10,8 +10,7 @@
  * taken the list. GET /v1/bookings after a write at 100k then costs its sort,
  * not an inflate of every page (docs/storage.md, "Packed partitions").
  */
-import type { RowMap } from './pack-policy.ts';
-import { PackedRows } from './packed-rows.ts';
+import { PackedRows, type RowMap } from './large-files/index.ts';
 import type { Op, Row } from './types.ts';
 
 /** The part of a partition (codec.ts) its list lives in. */

@@ -4,8 +4,7 @@
  * Pure functions: no I/O here.
  */
 import { errorText, isPlainObject, oneLine, type CapturedState } from './codec.ts';
-import { PackedRows } from './packed-rows.ts';
-import { scanSnapshot } from './snapshot-scan.ts';
+import { PackedRows, scanSnapshot } from './large-files/index.ts';
 import { SCHEMA_VERSION, StoreError, type Collections, type DbSnapshot } from './types.ts';
 
 /** snapshotChunks() of a captured state: the same text as JSON.stringify of its snapshot. */

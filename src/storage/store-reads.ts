@@ -11,7 +11,7 @@
 import { collectionsFromState, type State } from './codec.ts';
 import { jsonWithSpans } from './deferred.ts';
 import { LazyState } from './lazy-state.ts';
-import { PackedRows } from './packed-rows.ts';
+import { PackedRows } from './large-files/index.ts';
 import { partitionList } from './partition-list.ts';
 import { rowHolds } from './row-text.ts';
 import { SCHEMA_VERSION, type Collections, type DbSnapshot, type Row, type SpannedJson } from './types.ts';

@@ -11,7 +11,6 @@
  * dropped.
  */
 import { ChangeFeed } from './change-feed.ts';
-import { noteForegroundWrite } from './background-packing.ts';
 import { currentCommitGroup, inDroppedGroup } from './commit-group.ts';
 import type { Low } from 'lowdb';
 import type { HeldLock } from './lock.ts';
@@ -20,7 +19,7 @@ import { FileWriter } from './file-writer.ts';
 import { readFileEdit, RecentWrites } from './hand-edits.ts';
 import { applyOps, captureState, prepareOps, stateFromCollections, type PreparedCommit, type State } from './codec.ts';
 import { LazyState } from './lazy-state.ts';
-import { PackedRows } from './packed-rows.ts';
+import { noteForegroundWrite, PackedRows } from './large-files/index.ts';
 import { capturedChunks } from './snapshot-text.ts';
 import { StoreReads } from './store-reads.ts';
 import {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { packedInBackground } from '../../src/storage/background-packing.ts';
-import { PackedRows } from '../../src/storage/packed-rows.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
+import { allowPacking } from '../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, PackedRows, packedInBackground, setPackLimits } from '../../src/storage/large-files/index.ts';
 import {
   applyOps,
   captureState,

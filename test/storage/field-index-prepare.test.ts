@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FieldIndex, openStore } from '../../src/storage/index.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
+import { allowPacking } from '../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/large-files/index.ts';
 import type { Store } from '../../src/storage/types.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { maskId, newMask, parseMask } from '../../src/storage/id-mask.ts';
 import { openStore } from '../../src/storage/index.ts';
-import { basePartition, OverlayStore, OVERLAYS_COLLECTION } from '../../src/storage/overlay-store.ts';
+import { basePartition, OVERLAYS_COLLECTION } from '../../src/storage/overlay-records.ts';
+import { OverlayStore } from '../../src/storage/overlay-store.ts';
 import { GLOBAL_PARTITION, type Op, type StoreChange } from '../../src/storage/types.ts';
 
 const P1 = 'prod_11111111-1111-4111-8111-111111111111';

@@ -4,7 +4,7 @@
  * at every turn of the event loop. Fake timers: no test waits for real time.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { noteForegroundWrite, packInBackground, type PacksInSlices } from '../../src/storage/background-packing.ts';
+import { noteForegroundWrite, packInBackground, type PacksInSlices } from '../../../src/storage/large-files/background-packing.ts';
 
 afterEach(() => vi.useRealTimers());
 

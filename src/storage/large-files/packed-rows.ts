@@ -14,13 +14,14 @@
  * Rows read twice may be different objects with the same content.
  */
 import { packInBackground } from './background-packing.ts';
-import { packLimits, packableCollection, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
+import { packableCollection } from '../collection.ts';
+import { packLimits, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
 import { PackedPages } from './packed-pages.ts';
 import { walkEntries, walkJsonMembers, walkMatching, walkValuesFrom, type Change, type WalkSource } from './packed-walks.ts';
 import { idHash, PageIndex } from './page-index.ts';
 import { RawPage, rawIdHash } from './raw-pages.ts';
 import type { RawRows } from './snapshot-scan.ts';
-import type { Row } from './types.ts';
+import type { Row } from '../types.ts';
 
 export class PackedRows implements RowMap {
   #pages: PackedPages;

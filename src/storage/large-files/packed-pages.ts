@@ -9,7 +9,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { keep } from './page-arena.ts';
 import type { PageTexts } from './packed-walks.ts';
 import { deflateLater, RawPage, rawText } from './raw-pages.ts';
-import type { Row } from './types.ts';
+import type { Row } from '../types.ts';
 
 /** an inflated page of no rows */
 const EMPTY = Buffer.alloc(0);

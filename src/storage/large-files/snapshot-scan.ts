@@ -28,8 +28,9 @@ import {
   OPEN_OBJECT as OPEN_BRACE,
   QUOTE,
   stringEnd,
-} from './json-bytes.ts';
-import { packableCollection, packLimits } from './pack-policy.ts';
+} from '../json-bytes.ts';
+import { packableCollection } from '../collection.ts';
+import { packLimits } from './pack-policy.ts';
 
 /** what every file the sandbox writes starts with (snapshot-text.ts) */
 const HEAD = Buffer.from('{"schemaVersion":');

@@ -4,8 +4,8 @@
  * the snapshot's members copied from the pages' text (a compaction, issue 35). They read pages
  * through PageTexts (packed-pages.ts implements it), and apply the map's changes and tail.
  */
-import { rowHolds } from './row-text.ts';
-import type { Row } from './types.ts';
+import { rowHolds } from '../row-text.ts';
+import type { Row } from '../types.ts';
 
 /** What a walk reads of the pages. */
 export interface PageTexts {

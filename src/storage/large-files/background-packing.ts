@@ -4,7 +4,7 @@
  * takes seconds, which a start should not wait for (docs/storage.md).
  */
 
-import { BULK_ROWS, bulkRuns } from './heap.ts';
+import { BULK_ROWS, bulkRuns } from '../heap.ts';
 
 /** A partition packed in the background: 'busy' while a walk over it is in progress. */
 export interface PacksInSlices {
