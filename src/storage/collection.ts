@@ -178,8 +178,7 @@ class StoreRepository<T extends StoredRow> implements Repository<T> {
   }
 
   listWhere(workspaceId: string, field: keyof T & string, value: string): readonly T[] {
-    if (this.store.listWhere) return this.store.listWhere<T>(this.collection.name, workspaceId, field, value);
-    return this.list(workspaceId).filter((row) => row[field] === value);
+    return this.store.listWhere<T>(this.collection.name, workspaceId, field, value);
   }
 
   partitions(): string[] {

@@ -122,11 +122,11 @@ export class FieldIndex<T extends { readonly id: string }> {
     if (this.#partitions.has(workspaceId)) return Promise.resolve();
     const building = this.#building.get(workspaceId);
     if (building) return building.done;
-    if (!this.store.scanDetached || this.store.count(this.collection, workspaceId) <= EAGER_BUILD_ROWS) {
+    if (this.store.count(this.collection, workspaceId) <= EAGER_BUILD_ROWS) {
       this.#partition(workspaceId);
       return Promise.resolve();
     }
-    const rows = this.store.scanDetached<T>(this.collection, workspaceId);
+    const rows = this.store.scan<T>(this.collection, workspaceId, { detached: true });
     const state = { done: Promise.resolve(), puts: [] as PutOp[], abandoned: false };
     state.done = this.#buildInSlices(workspaceId, rows, state).finally(() => {
       if (this.#building.get(workspaceId) === state) this.#building.delete(workspaceId);

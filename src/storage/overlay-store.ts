@@ -13,6 +13,7 @@ import {
   type InstrumentedStore,
   type Op,
   type Row,
+  type ScanOptions,
   type SpannedJson,
   type Store,
   type StoreChange,
@@ -50,7 +51,7 @@ export class OverlayStore implements Store {
   readonly #views: OverlayViews;
 
   constructor(
-    readonly inner: Store,
+    readonly inner: InstrumentedStore,
     options: OverlayStoreOptions = {},
   ) {
     this.#views = new OverlayViews(inner, options.freshen ?? ((_c, row) => row), options.cachedRows ?? DEFAULT_CACHED_ROWS);
@@ -139,31 +140,16 @@ export class OverlayStore implements Store {
     return this.#views.view(workspaceId) ? this.list(collection, workspaceId).length : this.inner.count(collection, workspaceId);
   }
 
-  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    return this.#views.view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
+  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, options: ScanOptions = {}): Iterable<T> {
+    if (!this.#views.view(workspaceId)) return this.inner.scan<T>(collection, workspaceId, options);
+    // a merged view is a frozen list: detached already
+    const list = this.list<T>(collection, workspaceId);
+    return options.from ? list.slice(Math.max(0, options.from)) : list;
   }
 
-  scanDetached<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId);
-    return this.inner.scanDetached ? this.inner.scanDetached<T>(collection, workspaceId) : [...this.inner.scan<T>(collection, workspaceId)];
-  }
-
-  scanFrom<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T> {
-    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
-    return this.inner.scanFrom ? this.inner.scanFrom<T>(collection, workspaceId, offset) : skipped(this.inner.scan<T>(collection, workspaceId), offset);
-  }
-
-  scanMatching<T extends { readonly id: string } = Row>(
-    collection: string,
-    workspaceId: string,
-    needle: string,
-    options: { detached?: boolean } = {},
-  ): Iterable<T | null> {
-    const matches = (row: T) => rowHolds(row, needle);
-    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).filter(matches);
-    return this.inner.scanMatching
-      ? this.inner.scanMatching<T>(collection, workspaceId, needle, options)
-      : [...this.inner.scan<T>(collection, workspaceId)].filter(matches);
+  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T | null> {
+    if (!this.#views.view(workspaceId)) return this.inner.scanMatching<T>(collection, workspaceId, needle);
+    return this.list<T>(collection, workspaceId).filter((row) => rowHolds(row, needle));
   }
 
   partitions(collection: string): string[] {
@@ -221,25 +207,23 @@ export class OverlayStore implements Store {
     return this.inner.close();
   }
 
-  /** compacts the journal when the engine can (watch mode) */
+  /** compacts the journal into the snapshot file (watch mode; nothing in memory) */
   compact(): Promise<void> {
-    const engine = this.inner as Store & { compact?: () => Promise<void> };
-    return engine.compact ? engine.compact() : Promise.resolve();
+    return this.inner.compact();
   }
 
   /** the engine's sequence number and counters (diagnostics, tests) */
   get seq(): number {
-    return (this.inner as Partial<InstrumentedStore>).seq ?? 0;
+    return this.inner.seq;
   }
 
-  get stats(): Readonly<StoreStats> | undefined {
-    return (this.inner as Partial<InstrumentedStore>).stats;
+  get stats(): Readonly<StoreStats> {
+    return this.inner.stats;
   }
 
   /** releases the engine's files without writing (a test's "killed" sandbox) */
   abandon(): Promise<void> {
-    const engine = this.inner as Store & { abandon?: () => Promise<void> };
-    return engine.abandon ? engine.abandon() : Promise.resolve();
+    return this.inner.abandon();
   }
 
   trackHandEdits(): Promise<void> {
@@ -277,14 +261,5 @@ export class OverlayStore implements Store {
       out = { kind: 'ops', ops };
     }
     this.#changes.emit(out);
-  }
-}
-
-/** The rows of `rows` from position `offset` on. */
-function* skipped<T>(rows: Iterable<T>, offset: number): IterableIterator<T> {
-  let skip = offset;
-  for (const row of rows) {
-    if (skip > 0) skip--;
-    else yield row;
   }
 }
