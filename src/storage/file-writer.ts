@@ -10,15 +10,18 @@
  *    flush lock): it appends everything queued so far in one write + fdatasync,
  *    then resolves all those commits together.
  *  - snapshot (replaceAll, every `compactAfter` journalled commits or once the
- *    journal outgrows the snapshot, close, after a failed write): done by the same loop, so no append can interleave. The
- *    state is captured synchronously (SnapshotSource), written through the
- *    DurableJsonFile adapter (temp file, fsync, rename, fsync directory), then
- *    the journal is truncated and fsynced. A crash in between leaves journal
- *    lines with seq <= snapshot seq, which load skips.
+ *    journal outgrows the snapshot, close, after a failed write): done by the
+ *    same loop, so no append can interleave. The state is captured
+ *    synchronously (SnapshotSource), written by lowdb's Low.write() through the
+ *    snapshot file's adapter (snapshot-file.ts: temp file, fsync, rename, fsync
+ *    directory), then the journal is truncated and fsynced. A crash in between
+ *    leaves journal lines with seq <= snapshot seq, which load skips. The
+ *    journal itself is appended to without lowdb: an adapter writes whole
+ *    documents, and a commit is one line.
  */
 import type { CommitGroup, GroupHolder } from './commit-group.ts';
-import { DatabaseFiles, type CapturedSnapshot } from './database-files.ts';
-import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
+import { DatabaseFiles, type CapturedSnapshot, type FileBackend } from './database-files.ts';
+import { errorMessage, newBatch, type Batch } from './file-io.ts';
 import { JournalQueue } from './journal-queue.ts';
 import { StoreError, type StoreStats } from './types.ts';
 

@@ -8,7 +8,7 @@
  */
 import { basename } from 'node:path';
 import { applyOps, type State } from './codec.ts';
-import type { FileBackend } from './file-io.ts';
+import type { FileBackend } from './database-files.ts';
 import type { JournalEntry } from './journal-text.ts';
 import { parseSnapshotText } from './snapshot-text.ts';
 import { StoreError, type FileEdit, type Op } from './types.ts';
