@@ -69,7 +69,7 @@ export interface CollectionDeclaration<S extends z.ZodType<StoredRow>> {
   /** default false */
   reseeded?: boolean;
   /**
-   * default false: large partitions keep most rows compressed (packed-rows.ts):
+   * default false: large partitions keep most rows compressed (large-files/packed-rows.ts):
    * for the collections of seeded volume; a list of a packed partition inflates it whole.
    */
   packed?: boolean;

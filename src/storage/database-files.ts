@@ -30,7 +30,7 @@ export interface FileBackend {
  * The journal is compacted early once it holds more bytes than the snapshot (and at
  * least this much), so the files stay within about twice the data whatever the size
  * of each commit: 20,000 commits of 4 KB rows were an 80 MB journal beside a 7 MB
- * snapshot in the outbox soak (issue 27; docs/storage.md, "Compaction").
+ * snapshot in the outbox soak (docs/storage.md, "Compaction").
  */
 export const JOURNAL_COMPACT_MIN_BYTES = 32 * 1024 * 1024;
 
@@ -51,7 +51,7 @@ export class DatabaseFiles {
   #snapshotSeq: number;
   /**
    * Watch mode: a snapshot that may wait is not renamed over a hand edit nobody
-   * has dealt with yet (file-io.ts, `unlessEdited`; issue 29).
+   * has dealt with yet (snapshot-file.ts, `unlessEdited`).
    */
   #sparing = false;
   /** where the last snapshot of a watching store reports an edit it set aside (stopSparing) */
@@ -82,8 +82,8 @@ export class DatabaseFiles {
   }
 
   /**
-   * At close (issue 34): the last snapshot goes in place whatever the file holds; an edit
-   * nobody dealt with is set aside and `report`ed (file-io.ts). Returns whether edits were
+   * At close: the last snapshot goes in place whatever the file holds; an edit
+   * nobody dealt with is set aside and `report`ed (snapshot-file.ts). Returns whether edits were
    * being spared (then the file may hold one).
    */
   stopSparing(report: (aside: string) => void): boolean {
@@ -120,7 +120,7 @@ export class DatabaseFiles {
 
   /**
    * Writes the snapshot, then empties the journal. False when it `mayWait`, edits are spared
-   * and the file holds one: nothing written (file-io.ts).
+   * and the file holds one: nothing written (snapshot-file.ts).
    */
   async writeSnapshot(snapshot: CapturedSnapshot, mayWait: boolean): Promise<boolean> {
     const write: SnapshotWrite = {

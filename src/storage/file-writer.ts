@@ -50,13 +50,13 @@ export class FileWriter implements GroupHolder {
   #compactRequested = false;
   /**
    * Watch mode: a compaction that found a hand edit in place (DatabaseFiles spares it) appended
-   * to the journal instead, and waits for the next compact() (issue 29).
+   * to the journal instead, and waits for the next compact().
    */
   #waitingForEdit = false;
 
   /**
    * A new file is not written yet: writes queue up until startWriting(), so a
-   * start that fails to listen leaves no database behind (issue 26). A commit
+   * start that fails to listen leaves no database behind. A commit
    * or a flush ends the hold at once: whoever waits on one is never kept waiting.
    */
   #holding: boolean;
@@ -165,8 +165,8 @@ export class FileWriter implements GroupHolder {
   }
 
   /**
-   * At close (issue 34): the last snapshot of a watching store goes in place whatever the file
-   * holds; an edit nobody dealt with is set aside and reported (file-io.ts). Returns whether the
+   * At close: the last snapshot of a watching store goes in place whatever the file
+   * holds; an edit nobody dealt with is set aside and reported (snapshot-file.ts). Returns whether the
    * close must write a snapshot even with nothing new: a watched file may hold an edit.
    */
   finalSnapshot(report: (aside: string) => void): boolean {

@@ -4,7 +4,7 @@
  * objects themselves instead of a JSON copy (codec.ts, prepareOps). A seed
  * commits tens of thousands of rows it has just built, and the copy (a
  * stringify and a parse of each row) was a quarter of what a seed allocated
- * (issue 27: the young-generation collections that stalled health beside a CPU
+ * (the young-generation collections that stalled health beside a CPU
  * hog; docs/storage.md "Rows given to a commit").
  *
  * A given row is kept only if it is already what its JSON copy would be, so

@@ -186,7 +186,7 @@ async function setJournalAside(journalPath: string, err: JournalMismatchError): 
 }
 
 /**
- * The snapshot a watching sandbox keeps beside its file (file-io.ts, #keepBeside and #copyBeside),
+ * The snapshot a watching sandbox keeps beside its file (snapshot-file.ts, #keepBeside and #copyBeside),
  * adopted when the file is not what the journal goes on from: unreadable (`fileSeq` null), older
  * than it, or not continued by the journal (`journalSeq`), while the journal continues it. The
  * file is renamed aside (`<file>.unloaded-edit-seq<N>`, never over one set aside before) and that

@@ -3,8 +3,8 @@ import type { Store, StoreChange } from './types.ts';
 import { SortedEntries, type Entry, type SortKey } from './sorted-entries.ts';
 
 /**
- * Paged lists that cost the page, not the collection (issue 27, point 1;
- * docs/storage.md "Ordered indexes"). Per workspace partition it keeps one
+ * Paged lists that cost the page, not the collection (docs/storage.md,
+ * "Indexes"). Per workspace partition it keeps one
  * small entry per row (the fields a list sorts and filters on, not the row)
  * in a sorted array per sort field, and per bucket (a booking's status) as
  * well, so `GET /v1/bookings?status=..&offset=N` finds its page by position

@@ -21,7 +21,7 @@ import {
 } from './types.ts';
 
 /**
- * Copy-on-write workspaces (issue 12; docs/architecture.md, "Workspaces on
+ * Copy-on-write workspaces (docs/architecture.md, "Workspaces on
  * demand"), behind the Store interface so that no service knows about them.
  *
  * A created workspace is a row of OVERLAYS_COLLECTION: `{id, baseId, mask}`.
@@ -39,7 +39,7 @@ import {
  * on disk hold bases, overlays and tombstones as plain rows.
  *
  * Rewritten base rows are kept for the next read, within one budget of rows
- * shared by every created workspace (issue 23, point 5): past it, the caches
+ * shared by every created workspace: past it, the caches
  * of the workspaces read least recently are dropped, to be rewritten again
  * from the base and the mask when next read (overlay-views.ts). So memory
  * follows what was written (own rows, in the engine), not what was read. A

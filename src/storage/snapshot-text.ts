@@ -85,7 +85,7 @@ export function parseSnapshotText(text: string, file: string): DbSnapshot {
 
 /**
  * The bytes of a snapshot file: scanned when the sandbox wrote them, so that the rows of its
- * large partitions are not parsed at open (snapshot-scan.ts), else parsed as text.
+ * large partitions are not parsed at open (large-files/snapshot-scan.ts), else parsed as text.
  */
 export function parseSnapshotBytes(bytes: Buffer, file: string): DbSnapshot {
   const scanned = scanSnapshot(bytes);

@@ -4,7 +4,7 @@
  * lives apart from the engine's writes, journal and lifecycle; the engine
  * extends this class and swaps `state` whole on replaceAll().
  *
- * A partition is a Map of rows, or a PackedRows (packed-rows.ts) once it is
+ * A partition is a Map of rows, or a PackedRows (large-files/packed-rows.ts) once it is
  * large: the scans below walk a packed one page by page and never hold all of
  * its rows as objects at once.
  */

@@ -226,7 +226,7 @@ export class LocalStore extends StoreReads implements InstrumentedStore {
     this.#writer.spareEdits();
     await this.#file!.snapshotFile.known.track();
     // from now on an editor may save an older copy over the file: the snapshot the journal goes on
-    // from is kept beside it too (file-io.ts), so a kill -9 before the watcher looks loses nothing
+    // from is kept beside it too (snapshot-file.ts), so a kill -9 before the watcher looks loses nothing
     await this.#file!.snapshotFile.keepCopyBeside();
   }
 

@@ -30,7 +30,7 @@ export interface CommitOptions {
 
 /**
  * A database whose collections are parsed when first read, not when given:
- * the prepared fixture database at start and reset (issue 11: a start parses
+ * the prepared fixture database at start and reset (a start parses
  * the few collections its first request reads, not 2.8 MB). For trusted input
  * only: a row whose id does not match its key is refused when its collection
  * is loaded, not by replaceAll().
@@ -71,7 +71,7 @@ export interface ReplaceOptions {
   /**
    * The collections are a hand edit of the database file, which holds the
    * writes up to this seq (its `seq` field): every write made since is applied
-   * on top of them (watch mode, issue 29). Refused with a StoreError when
+   * on top of them (watch mode). Refused with a StoreError when
    * those writes are no longer at hand, so an edit never rolls writes back.
    */
   writesAfter?: number;
@@ -176,7 +176,7 @@ export interface OpenStoreOptions {
   lock?: boolean;
   /**
    * a file that does not exist yet is not written until writeHeld() (or a commit, or a
-   * flush): createSandbox holds it until it listens, so a failed start writes no database (issue 26)
+   * flush): createSandbox holds it until it listens, so a failed start writes no database
    */
   holdNewFile?: boolean;
   /**
@@ -199,7 +199,7 @@ export interface OpenedStore {
 /**
  * The way out of a StoreError, as plain values: the setting that fixes it, and the advice given
  * how that setting is named. Storage does not word it: the sandbox names the createSandbox option
- * (src/assembly/storage.ts, issue 41), the CLI its flag (src/cli/output.ts).
+ * (src/assembly/storage.ts), the CLI its flag (src/cli/output.ts).
  */
 export interface StoreAdvice {
   /** the setting, e.g. `storage` */

@@ -1,5 +1,5 @@
 /**
- * Watch mode's one race (issue 29, point 1; found under load by
+ * Watch mode's one race (found under load by
  * test/chaos/watch-writes.test.ts): a compaction looks at the database file,
  * finds its own, and renames its new snapshot over it. An editor that renames
  * a hand edit in after that look, and before the rename, used to lose the edit

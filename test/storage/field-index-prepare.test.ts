@@ -5,7 +5,7 @@ import { DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/large-file
 import type { Store } from '../../src/storage/types.ts';
 
 /**
- * FieldIndex.prepare (issue 27): a large partition's index is built in slices between other work,
+ * FieldIndex.prepare: a large partition's index is built in slices between other work,
  * from a copy of the partition, and the puts made meanwhile are filed after it, so it answers what
  * an index built in one go on the store as it ends up answers.
  */

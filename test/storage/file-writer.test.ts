@@ -10,8 +10,8 @@ import type { SnapshotData } from '../../src/storage/snapshot-file.ts';
 import { StoreError, type StoreStats } from '../../src/storage/types.ts';
 
 /**
- * The file side of the store on its own (src/storage/file-writer.ts; issue 28's
- * mutation testing): group commit, when a snapshot is written instead of a
+ * The file side of the store on its own (src/storage/file-writer.ts; cases a
+ * mutation test found unchecked): group commit, when a snapshot is written instead of a
  * journal line, the hold of a new file, a failed write and what follows it, and
  * watch mode's spared hand edit. Snapshots go through lowdb's Low, as in the
  * store, over a stand-in adapter that records what it was asked to write; the
@@ -193,7 +193,7 @@ describe('snapshots', () => {
   });
 });
 
-describe('the hold of a new file (issue 26)', () => {
+describe('the hold of a new file', () => {
   it('nothing is written until a commit or startWriting ends the hold', async () => {
     const f = fake({ onDisk: false, hold: true });
     expect(f.writer.holding).toBe(true);
@@ -310,7 +310,7 @@ async function fileHandlePrototype(): Promise<{ datasync: () => Promise<void>; w
   return Object.getPrototypeOf(handle);
 }
 
-describe('durability: the journal is fdatasync-ed before a commit resolves (issue 28)', () => {
+describe('durability: the journal is fdatasync-ed before a commit resolves', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('with fsync on: after each append, after a snapshot empties the journal, and after truncateJournal', async () => {
@@ -343,7 +343,7 @@ describe('durability: the journal is fdatasync-ed before a commit resolves (issu
   });
 });
 
-describe('a short write of the journal (issue 28)', () => {
+describe('a short write of the journal', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('is continued where it stopped until the whole batch is written', async () => {
@@ -366,7 +366,7 @@ describe('a short write of the journal (issue 28)', () => {
   });
 });
 
-describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at least, or the snapshot's size (issue 28)`, () => {
+describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at least, or the snapshot's size`, () => {
   /** one journal line of exactly `bytes` bytes */
   const sized = (bytes: number) => `${'x'.repeat(bytes - 1)}\n`;
 
@@ -409,7 +409,7 @@ describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at leas
   });
 });
 
-describe('the drain loop, to its end (issue 28)', () => {
+describe('the drain loop, to its end', () => {
   it('startWriting on a writer that holds nothing is a flush: it waits for the write in flight', async () => {
     const f = fake();
     const appended = f.writer.append(line(1));

@@ -1,5 +1,5 @@
 /**
- * The ordered index (src/storage/ordered-index.ts, issue 27) answers every
+ * The ordered index (src/storage/ordered-index.ts) answers every
  * page as sorting and filtering the whole partition did (sortRows after a sort
  * by id, src/core/pagination.ts), under puts, moves, deletes and replaceAll,
  * with partitions packed from 8 rows on, and whether it was built before the

@@ -67,7 +67,7 @@ describe('OverlayStore: a created workspace as a copy-on-write view of its base'
     ]);
   });
 
-  it('listWhere answers what list().filter() would, rewriting only the base rows that match (issue 23)', async () => {
+  it('listWhere answers what list().filter() would, rewriting only the base rows that match', async () => {
     const { store, id, m } = await setup();
     const P3 = 'prod_66666666-6666-4666-8666-666666666666';
     await store.commit([

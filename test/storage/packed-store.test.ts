@@ -47,7 +47,7 @@ async function seedAndRead(): Promise<{ answers: string[]; packed: boolean }> {
 }
 
 describe('packed partitions', () => {
-  it("take a put's row as its JSON copy, without sharing its small values: it is packed soon (issue 27)", async () => {
+  it("take a put's row as its JSON copy, without sharing its small values: it is packed soon", async () => {
     setPackLimits(TINY);
     const { store } = await openStore();
     try {

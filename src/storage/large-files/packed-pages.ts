@@ -94,7 +94,7 @@ export class PackedPages implements PageTexts {
   /**
    * Whether a page is still a span of a file's bytes. Pages packed from the tail are stepped
    * over: counting them as raw made every compaction's copies "hold a file's bytes", and each
-   * compaction then ended in a forced full GC (15 ms pauses under writes, issue 35).
+   * compaction then ended in a forced full GC (15 ms pauses under writes).
    */
   holdsRawPages(): boolean {
     while (this.#rawNext < this.buffers.length && !(this.buffers[this.#rawNext] instanceof RawPage)) this.#rawNext++;

@@ -3,7 +3,7 @@ import { INTERN_MAX_LENGTH, INTERN_MIN_LENGTH, StringInterner } from '../../../s
 import { RowInterner } from '../../../src/storage/large-files/shared-leaves.ts';
 import { openStore } from '../../../src/storage/index.ts';
 
-/** Repeated ids and timestamps are kept once in memory (src/storage/large-files/intern.ts, issue 11). */
+/** Repeated ids and timestamps are kept once in memory (src/storage/large-files/intern.ts). */
 describe('StringInterner', () => {
   it('changes no value: nested objects, arrays, odd keys, non-strings', () => {
     const parsed = JSON.parse(

@@ -4,9 +4,9 @@ import { RowInterner, sameLeaf, SHARED_LEAF_MAX_JSON } from '../../../src/storag
 import { openStore } from '../../../src/storage/index.ts';
 
 /**
- * Issue 11 (RSS at 100k bookings): rows share one frozen copy of each small
+ * Rows share one frozen copy of each small
  * nested value they repeat (src/storage/large-files/shared-leaves.ts, docs/storage.md
- * "Memory per row").
+ * "Memory per row"), which keeps RSS down at 100k bookings.
  */
 const parsed = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 

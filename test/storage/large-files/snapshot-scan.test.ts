@@ -1,5 +1,5 @@
 /**
- * Issue 35, item 4: a large file opens without parsing the rows of its large
+ * A large file opens without parsing the rows of its large
  * packable partitions (src/storage/large-files/snapshot-scan.ts). They stay spans of the
  * file's bytes until deflated into pages in the background, and read, write,
  * walk and compact as the rows of a parsed file do. Structure is asserted
