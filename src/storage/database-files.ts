@@ -30,7 +30,7 @@ export interface FileBackend {
  * The journal is compacted early once it holds more bytes than the snapshot (and at
  * least this much), so the files stay within about twice the data whatever the size
  * of each commit: 20,000 commits of 4 KB rows were an 80 MB journal beside a 7 MB
- * snapshot in the outbox soak (docs/storage.md, "Compaction").
+ * snapshot in the outbox soak (docs/storage.md, "Data flows": a compaction).
  */
 export const JOURNAL_COMPACT_MIN_BYTES = 32 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 /**
  * The large-file tier: what keeps a database of 100k bookings small in memory
- * and quick to open (docs/storage.md, "The large-file tier"). The engine's core
+ * and quick to open (docs/storage.md, "Map: two rooms and one door"). The engine's core
  * (the files of src/storage/ above this folder) reaches it only through this
  * module:
  *
