@@ -19,7 +19,6 @@ export {
   deleteRowOp,
   putRowOp,
   type Collection,
-  type CollectionDeclaration,
   type Repository,
   type StoredRow,
 } from './collection.ts';
@@ -27,8 +26,8 @@ export {
 export { CommitGroup, leaveCommitGroup, runInCommitGroup } from './commit-group.ts';
 // what listens to a store's changes: indexes kept from the change feed, and a listener's failures
 export { workspaceReplacedBy } from './change-feed.ts';
-export { FieldIndex, textKey, type KeyOf } from './field-index.ts';
-export { EAGER_BUILD_ROWS, OrderedIndex, type OrderedIndexSpec, type PageQuery } from './ordered-index.ts';
+export { FieldIndex, textKey } from './field-index.ts';
+export { EAGER_BUILD_ROWS, OrderedIndex, type PageQuery } from './ordered-index.ts';
 export { onListenerError, type ListenerErrorHandler, type ListenerFailure } from './listener-errors.ts';
 export { rowHolds } from './row-text.ts';
 // a database given as JSON, parsed one collection at a time when first read
@@ -37,7 +36,7 @@ export { deferredFromJson, jsonWithSpans, withRows } from './deferred.ts';
 // the control plane's state import and export; an area never needs them)
 export { OverlayStore } from './overlay-store.ts';
 export { BASE_PREFIX, basePartition, isTombstone, OVERLAYS, type OverlayRecord } from './overlay-records.ts';
-export { DEFAULT_CACHED_ROWS, type OverlayStoreOptions } from './overlay-views.ts';
+export { DEFAULT_CACHED_ROWS } from './overlay-views.ts';
 export { maskId, newMask, parseMask, type IdMask } from './id-mask.ts';
 // files a person points the sandbox at, read only when regular and under a limit
 export { FILE_LIMITS, FileRefusedError, readRegularFile, readRegularTextFile } from './regular-file.ts';
