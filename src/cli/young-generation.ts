@@ -86,7 +86,7 @@ export function limitHeapGrowth(): void {
 
 /**
  * Runs `fn` with the V8 flags a running sandbox changes (here, and --expose-gc:
- * src/storage/large-files/heap.ts) at their defaults, then sets them back. V8 stamps a code
+ * src/storage/heap.ts) at their defaults, then sets them back. V8 stamps a code
  * cache with the flags that differ from their defaults and refuses it to a
  * process whose flags differ; a new process has the defaults
  * (bin/code-cache.js writes the cache inside this).

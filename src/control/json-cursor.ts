@@ -5,7 +5,7 @@ import { badRequest, type ApiError } from '../core/errors.ts';
  * A walk over a JSON document held as bytes (UTF-8), one value at a time, for
  * a body too large to parse in one go (PUT /__sandbox/state, issue 34 item 6).
  * It finds where each value starts and ends; JSON.parse of that slice checks
- * and decodes it (the byte rules: src/storage/large-files/json-bytes.ts).
+ * and decodes it (the byte rules: src/storage/json-bytes.ts).
  */
 
 const WHITESPACE = new Uint8Array(256);
