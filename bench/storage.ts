@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openStore, type Collections, type InstrumentedStore, type Row } from '../src/storage/index.ts';
-import { allowPacking } from '../src/storage/pack-policy.ts';
-import { packedInBackground } from '../src/storage/background-packing.ts';
+import { allowPacking } from '../src/storage/collection.ts';
+import { packedInBackground } from '../src/storage/large-files/index.ts';
 
 // as in the sandbox, where the bookings area declares it (src/resources/bookings/collections.ts):
 // large partitions of bookings are packed, so compaction encodes from pages

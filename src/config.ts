@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { normaliseAllowedHost } from './core/host-guard.ts';
 import { DEFAULT_CAPTURE_BYTES } from './core/request-log.ts';
-import { DEFAULT_CACHED_ROWS } from './storage/overlay-store.ts';
+import { DEFAULT_CACHED_ROWS } from './storage/index.ts';
 import { DIFFERENCE_KINDS } from './parity/types.ts';
 
 /**

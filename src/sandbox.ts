@@ -11,7 +11,7 @@ import type { RunReport } from './report/schema.ts';
 import { RunReportCounters } from './report/run-report.ts';
 import { RESOURCES } from './resources/index.ts';
 import type { ResourceModule } from './resources/types.ts';
-import type { Store } from './storage/types.ts';
+import type { Store } from './storage/index.ts';
 import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle.ts';
 import type { CreateWorkspaceInput } from './workspaces/manager.ts';
 import { declaredBy, startServices } from './assembly/areas.ts';

@@ -9,7 +9,7 @@ import { LazyControlPlane } from '../http/control-forward.ts';
 import { openApiDocument } from '../http/openapi.ts';
 import type { RunReportCounters } from '../report/run-report.ts';
 import type { ResourceModule } from '../resources/types.ts';
-import { withRows } from '../storage/deferred.ts';
+import { withRows } from '../storage/index.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { workspaceManager } from './workspaces.ts';
 import type { Areas } from './areas.ts';

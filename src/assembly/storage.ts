@@ -4,10 +4,7 @@ import { libraryWording } from '../core/option-advice.ts';
 import { withClock } from '../core/saved-clock.ts';
 import type { ResolvedOptions } from '../config.ts';
 import { openFixtureSource, type FixtureSource } from '../fixtures/source.ts';
-import { openStore } from '../storage/index.ts';
-import { describeTakeover } from '../storage/lock.ts';
-import { OverlayStore } from '../storage/overlay-store.ts';
-import { StoreError, type InitialCollections, type InstrumentedStore } from '../storage/types.ts';
+import { describeTakeover, openStore, OverlayStore, StoreError, type InitialCollections, type InstrumentedStore } from '../storage/index.ts';
 import { freshenCopiedRow } from '../workspaces/templates.ts';
 
 /** The sandbox's storage once opened: the engine, the store above it, and the fixtures that seed it. */

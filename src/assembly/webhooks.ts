@@ -5,7 +5,7 @@ import type { ResolvedOptions } from '../config.ts';
 import type { RunReportCounters } from '../report/run-report.ts';
 import { samplesOf, subscriptionsOf } from '../resources/index.ts';
 import type { ResourceModule } from '../resources/types.ts';
-import type { Store } from '../storage/types.ts';
+import type { Store } from '../storage/index.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { gcExposed } from '../storage/heap.ts';
+import { gcExposed } from '../storage/index.ts';
 
 /**
  * Starting allocates a few MB that all survive (the database, parsed once).

@@ -1,4 +1,4 @@
-import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, stringEnd } from '../storage/json-bytes.ts';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, stringEnd } from '../storage/index.ts';
 import { badRequest, type ApiError } from '../core/errors.ts';
 
 /**

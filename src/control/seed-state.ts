@@ -12,8 +12,7 @@ import { EXTENSIONS, PRICING_OPTIONS } from '../resources/catalog/collections.ts
 import { DEPARTURES } from '../resources/departures/collections.ts';
 import { PEOPLE } from '../resources/people/collections.ts';
 import { PRODUCTS } from '../resources/products/collections.ts';
-import type { Collection, StoredRow } from '../storage/collection.ts';
-import type { Store } from '../storage/types.ts';
+import type { Collection, Store, StoredRow } from '../storage/index.ts';
 
 /**
  * What seeding builds on in one workspace, derived from its rows: the taken

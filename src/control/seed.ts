@@ -1,6 +1,5 @@
 import { conflict } from '../core/errors.ts';
-import { leaveCommitGroup } from '../storage/commit-group.ts';
-import { bulkRuns } from '../storage/heap.ts';
+import { bulkRuns, leaveCommitGroup, type Collection, type Op, type Store, type StoredRow } from '../storage/index.ts';
 import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
@@ -14,8 +13,6 @@ import { ORGANIZATIONS } from '../resources/organizations/collections.ts';
 import { PEOPLE } from '../resources/people/collections.ts';
 import { PRODUCTS } from '../resources/products/collections.ts';
 import type { ZodApp } from '../resources/types.ts';
-import type { Collection, StoredRow } from '../storage/collection.ts';
-import type { Op, Store } from '../storage/types.ts';
 import { serve } from '../http/route-table/serve.ts';
 import { SEED_ROUTES, type SeedBody } from './contracts/seed.ts';
 import { SeedState, type OpenSlot } from './seed-state.ts';

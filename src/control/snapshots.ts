@@ -1,7 +1,7 @@
 import { notFound } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { deferredFromJson } from '../storage/deferred.ts';
+import { deferredFromJson } from '../storage/index.ts';
 import { registerBodyBytesParser } from './body-bytes.ts';
 import { serve, serveAll } from '../http/route-table/serve.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';

@@ -2,9 +2,7 @@ import type { z } from 'zod';
 import { depthProblem, MAX_STATE_DEPTH } from '../core/json-depth.ts';
 import { suggest } from '../core/suggest.ts';
 import { unknownFields } from '../http/unknown-fields.ts';
-import type { CollectionRegistry } from '../storage/collection.ts';
-import { BASE_PREFIX, isTombstone, OVERLAYS } from '../storage/overlay-store.ts';
-import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { BASE_PREFIX, GLOBAL_PARTITION, isTombstone, OVERLAYS, type CollectionRegistry, type Row } from '../storage/index.ts';
 import { BASES } from '../workspaces/manager.ts';
 
 /**

@@ -2,9 +2,16 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { badRequest, validationError } from '../core/errors.ts';
 import { MAX_STATE_DEPTH, tooDeepMessage, tooDeepPath } from '../core/json-depth.ts';
 import { emptyBodyError, protoKeyPath } from '../http/json-body.ts';
-import type { CollectionRegistry } from '../storage/collection.ts';
-import { BASE_PREFIX, OVERLAYS } from '../storage/overlay-store.ts';
-import { GLOBAL_PARTITION, SCHEMA_VERSION, type Collections, type DeferredCollections, type Row } from '../storage/types.ts';
+import {
+  BASE_PREFIX,
+  GLOBAL_PARTITION,
+  OVERLAYS,
+  SCHEMA_VERSION,
+  type CollectionRegistry,
+  type Collections,
+  type DeferredCollections,
+  type Row,
+} from '../storage/index.ts';
 import { JsonCursor, malformed } from './json-cursor.ts';
 import { clip, importedCollection, isTombstoneRow, quote, rowProblem } from './state-import.ts';
 

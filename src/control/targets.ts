@@ -6,7 +6,7 @@
  */
 import { badRequest, notFound } from '../core/errors.ts';
 import { API_KEYS } from '../core/tenancy.ts';
-import { GLOBAL_PARTITION } from '../storage/types.ts';
+import { GLOBAL_PARTITION } from '../storage/index.ts';
 import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
 import type { SandboxContext } from '../context.ts';
 import { nearestRoute } from '../http/route-suggest.ts';

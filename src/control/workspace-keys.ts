@@ -4,7 +4,7 @@ import { newId } from '../core/ids.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
 import type { ApiKeyRecord, KeyView, WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
-import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { GLOBAL_PARTITION, type Row } from '../storage/index.ts';
 import { API_KEYS } from '../core/tenancy.ts';
 
 /**

@@ -1,6 +1,4 @@
-import type { Collection, Repository } from '../storage/collection.ts';
-import type { Row, Store } from '../storage/types.ts';
-import { GLOBAL_PARTITION } from '../storage/types.ts';
+import { GLOBAL_PARTITION, type Collection, type Repository, type Row, type Store } from '../storage/index.ts';
 import { badRequest } from './errors.ts';
 import type { Clock } from './clock.ts';
 import { badAuthorization, keyExpired, keyRevoked, keyWorkspaceDeleted, missingScope, unknownKey, workspaceNotFound } from './reasons.ts';

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { defineCollection } from '../storage/collection.ts';
-import type { Op, Store } from '../storage/types.ts';
-import type { Repository } from '../storage/collection.ts';
+import { defineCollection, type Op, type Repository, type Store } from '../storage/index.ts';
 import type { Clock } from './clock.ts';
 import { badRequest, conflict, unprocessable } from './errors.ts';
 

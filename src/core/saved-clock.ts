@@ -1,7 +1,15 @@
 import { z } from 'zod';
-import { defineCollection } from '../storage/collection.ts';
-import { withRows } from '../storage/deferred.ts';
-import { GLOBAL_PARTITION, isDeferred, type Collections, type InitialCollections, type Op, type Row, type Store } from '../storage/types.ts';
+import {
+  defineCollection,
+  GLOBAL_PARTITION,
+  isDeferred,
+  withRows,
+  type Collections,
+  type InitialCollections,
+  type Op,
+  type Row,
+  type Store,
+} from '../storage/index.ts';
 import type { Clock, ClockChange, ClockMode } from './clock.ts';
 
 /**

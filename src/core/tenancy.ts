@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCOPE_PATTERN } from './scopes.ts';
-import { defineCollection } from '../storage/collection.ts';
+import { defineCollection } from '../storage/index.ts';
 
 /**
  * Workspaces and workspace API keys (API description, "Authentication" 2-3, 7).

@@ -3,7 +3,7 @@ import type { WorkspaceRecord } from './tenancy.ts';
 import { WORKSPACES } from './tenancy.ts';
 import { workspaceNotFound } from './workspace-not-found.ts';
 import { defaultWorkspaceOrRule } from './default-workspace.ts';
-import { GLOBAL_PARTITION, type Store } from '../storage/types.ts';
+import { GLOBAL_PARTITION, type Store } from '../storage/index.ts';
 
 /**
  * The workspace lookups that control routes share, the control plane's own and the

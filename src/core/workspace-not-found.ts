@@ -5,7 +5,7 @@
  */
 import { notFound, type ApiError } from './errors.ts';
 import { WORKSPACES } from './tenancy.ts';
-import { GLOBAL_PARTITION, type Store } from '../storage/types.ts';
+import { GLOBAL_PARTITION, type Store } from '../storage/index.ts';
 
 export function workspaceNotFound(store: Store, given: string): ApiError {
   const lower = given.toLowerCase();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { CommitGroup, runInCommitGroup } from '../storage/commit-group.ts';
+import { CommitGroup, runInCommitGroup } from '../storage/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

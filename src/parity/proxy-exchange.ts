@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { COLLECTION_REGISTRY } from '../resources/index.ts';
-import type { Collection, StoredRow } from '../storage/collection.ts';
+import type { Collection, StoredRow } from '../storage/index.ts';
 import type { Exchange } from './types.ts';
 import type { TargetAnswer } from './proxy-forward.ts';
 import type { IdPairs } from './proxy-ids.ts';

@@ -1,7 +1,6 @@
 import { redactJson } from '../core/redact.ts';
 import { z } from 'zod';
-import type { Collection, StoredRow } from '../storage/collection.ts';
-import type { Store } from '../storage/types.ts';
+import type { Collection, Store, StoredRow } from '../storage/index.ts';
 import { EXTENSIONS, PRICING_OPTIONS, PRODUCT_COLLECTIONS } from '../resources/catalog/collections.ts';
 import { DEPARTURES } from '../resources/departures/collections.ts';
 import { FORMS } from '../resources/forms/collections.ts';

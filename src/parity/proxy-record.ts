@@ -10,7 +10,7 @@ import {
   FixturePolicySchema,
   FixtureProductSchema,
 } from '../fixtures/schema.ts';
-import type { StoredRow } from '../storage/collection.ts';
+import type { StoredRow } from '../storage/index.ts';
 import { redactJson } from '../core/redact.ts';
 
 /**

@@ -4,7 +4,7 @@ import { SelfGuard } from '../core/self-guard.ts';
 import type { ProxyOptions } from '../config.ts';
 import { isLoopback } from '../config.ts';
 import { ProxyStartError, type ProxyHost } from './proxy-host.ts';
-import { GLOBAL_PARTITION } from '../storage/types.ts';
+import { GLOBAL_PARTITION } from '../storage/index.ts';
 import { runExchange, unreplayedExchange, yieldToClients } from './proxy-exchange.ts';
 import { createForwarder } from './proxy-forward.ts';
 import { proxyLookup } from './proxy-guard.ts';

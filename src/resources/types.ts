@@ -1,7 +1,6 @@
 import type { BackgroundService, SandboxContext } from '../context.ts';
 import type { ZodApp } from '../http/zod-app.ts';
-import type { Collection } from '../storage/collection.ts';
-import type { Store } from '../storage/types.ts';
+import type { Collection, Store } from '../storage/index.ts';
 import type { SampleEvents } from '../webhooks/sample-data.ts';
 import type { SubscriptionSource } from '../webhooks/subscriptions.ts';
 

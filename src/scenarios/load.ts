@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
-import { FILE_LIMITS, FileRefusedError, readRegularTextFile } from '../storage/regular-file.ts';
+import { FILE_LIMITS, FileRefusedError, readRegularTextFile } from '../storage/index.ts';
 import type { Scenario } from './schema.ts';
 import { formatProblem, validateScenarioText, type ScenarioProblem, type ValidateOptions } from './validate.ts';
 

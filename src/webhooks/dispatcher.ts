@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.ts';
 import type { DomainEvent, EventBus } from '../core/events.ts';
 import type { SelfGuard } from '../core/self-guard.ts';
 import { newId } from '../core/ids.ts';
-import type { Op, Store } from '../storage/types.ts';
+import type { Op, Store } from '../storage/index.ts';
 import { isCatalogueEvent, type WebhookEventType } from './catalogue.ts';
 import { AttemptAborted } from './delivery.ts';
 import { requestHeaders, storedAttempt, type StoredAttempt } from './attempt-record.ts';

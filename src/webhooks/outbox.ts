@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineCollection, type Repository } from '../storage/collection.ts';
-import type { Op, Store } from '../storage/types.ts';
+import { defineCollection, type Op, type Repository, type Store } from '../storage/index.ts';
 import { AttemptSchema, attemptView, StoredAttemptSchema, type Attempt } from './attempt-record.ts';
 
 /**

@@ -1,5 +1,4 @@
-import type { Collection, StoredRow } from '../storage/collection.ts';
-import type { Store } from '../storage/types.ts';
+import type { Collection, Store, StoredRow } from '../storage/index.ts';
 import type { WebhookEventType } from './catalogue.ts';
 
 /**

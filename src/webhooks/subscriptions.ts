@@ -1,4 +1,4 @@
-import type { Op } from '../storage/types.ts';
+import type { Op } from '../storage/index.ts';
 
 /**
  * The subscriptions the engine delivers to, as it reads them. The

@@ -10,14 +10,27 @@ import type { Clock } from '../core/clock.ts';
 import { badRequest, conflict, notFound } from '../core/errors.ts';
 import { workspaceNotFound } from '../core/workspace-not-found.ts';
 import { defaultWorkspaceOrRule } from '../core/default-workspace.ts';
-import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
-import { deleteRowOp, putRowOp } from '../storage/collection.ts';
+import {
+  basePartition,
+  deleteRowOp,
+  GLOBAL_PARTITION,
+  maskId,
+  newMask,
+  OVERLAYS,
+  parseMask,
+  putRowOp,
+  type Collection,
+  type CollectionRegistry,
+  type Collections,
+  type Op,
+  type OverlayRecord,
+  type OverlayStore,
+  type Row,
+  type StoredRow,
+} from '../storage/index.ts';
 import type { RateLimiter } from '../core/rate-limit.ts';
 import { CLOCKS } from '../core/saved-clock.ts';
 import { API_KEYS, WORKSPACES, type RateLimitMode, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
-import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
-import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
-import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
 import { keysOfCreated, type CreatedKey } from './created-keys.ts';
 import { createdRows } from './created-rows.ts';
 import { asciiJson, SnapshotShelf } from './snapshot-shelf.ts';

@@ -1,5 +1,5 @@
 import { conflict } from '../core/errors.ts';
-import type { CollectionSpan } from '../storage/types.ts';
+import type { CollectionSpan } from '../storage/index.ts';
 
 /**
  * Every named snapshot the sandbox keeps in memory, within its bounds: the

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { declaredCopiedSecrets, defineCollection } from '../storage/collection.ts';
-import type { Collections, Row } from '../storage/types.ts';
-import { maskId, type IdMask } from '../storage/id-mask.ts';
+import { declaredCopiedSecrets, defineCollection, maskId, type Collections, type IdMask, type Row } from '../storage/index.ts';
 
 /**
  * Templates of created workspaces: a fixture workspace's fixture-generated

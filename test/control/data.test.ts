@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXACT_COUNT_ROWS, REDACTED, SECRET_FIELDS } from '../../src/control/data.ts';
 import { seedWorkspace } from '../../src/control/seed.ts';
-import { DEFAULT_PACK_LIMITS } from '../../src/storage/pack-policy.ts';
+import { DEFAULT_PACK_LIMITS } from '../../src/storage/large-files/index.ts';
 import { BOOKINGS } from '../../src/resources/bookings/collections.ts';
 import type { Booking } from '../../src/resources/bookings/schemas.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';

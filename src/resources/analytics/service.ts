@@ -3,7 +3,7 @@ import { ApiError, badRequest } from '../../core/errors.ts';
 import { otherWorkspace } from '../../core/reasons.ts';
 import { idPrefixOf, isUuid } from '../../core/ids.ts';
 import { WORKSPACES } from '../../core/tenancy.ts';
-import type { Op, Store } from '../../storage/types.ts';
+import type { Op, Store } from '../../storage/index.ts';
 import type { DeliveryEventResponseRow, DeliveryEventsQuery } from './requests.ts';
 import { deliveryEventRowId, type DeliveryEventRow } from './schemas.ts';
 import { DELIVERY_EVENTS } from './collections.ts';

@@ -1,5 +1,4 @@
-import { OrderedIndex } from '../../storage/ordered-index.ts';
-import type { Store } from '../../storage/types.ts';
+import { OrderedIndex, type Store } from '../../storage/index.ts';
 import { BOOKINGS } from './collections.ts';
 import type { Booking } from './schemas.ts';
 

@@ -3,7 +3,7 @@ import type { Principal } from '../../core/auth.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { bookingPage, parseSort } from '../../core/pagination.ts';
-import type { Op } from '../../storage/types.ts';
+import type { Op } from '../../storage/index.ts';
 import { adjustSeats, type Pricer } from '../departures/pricing.ts';
 import { DEFAULT_ADULTS } from '../departures/requests.ts';
 import { seatsRequired } from '../departures/schemas.ts';

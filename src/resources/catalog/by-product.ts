@@ -1,4 +1,4 @@
-import type { Repository } from '../../storage/collection.ts';
+import type { Repository } from '../../storage/index.ts';
 
 /** Workspaces whose grouping is kept (least recently used dropped first, rebuilt from one list). */
 const MAX_WORKSPACES = 64;

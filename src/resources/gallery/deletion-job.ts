@@ -1,7 +1,7 @@
 import { JOBS, type Job } from '../../core/collections.ts';
 import { emitDomainEvent } from '../../core/events.ts';
 import type { BackgroundService, SandboxContext } from '../../context.ts';
-import type { Op } from '../../storage/types.ts';
+import type { Op } from '../../storage/index.ts';
 import { GALLERY_DELETE_JOB, galleryDeleteJobId, type GalleryDeleteJob } from './requests.ts';
 import { GALLERY_FILES } from './collections.ts';
 

@@ -5,7 +5,7 @@ import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { WORKSPACE_LIMITS } from '../../core/rate-limit.ts';
 import { hasScope } from '../../core/scopes.ts';
 import { hashSecret, randomToken } from '../../core/secrets.ts';
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import type { CreateOrgKeyBody } from './requests.ts';
 import type { CreatedOrgKey, OrgApiKey, OrgApiKeyRecord, Organization, RateLimitPolicy } from './schemas.ts';
 import { ORGANIZATIONS, ORG_API_KEYS } from './collections.ts';

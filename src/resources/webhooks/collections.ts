@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { WEBHOOK_DELIVERIES } from '../../webhooks/outbox.ts';
 import { newWebhookSecret } from '../../webhooks/signing.ts';
 import { WebhookSubscriptionRecordSchema } from './schemas.ts';

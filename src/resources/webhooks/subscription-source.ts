@@ -1,4 +1,4 @@
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import type { SubscriptionSource } from '../../webhooks/subscriptions.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 
