@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Mutation testing of the modules that guard what users trust (issue 28;
- * docs/testing.md, "Mutation testing"). Not part of .ci/run: a full run takes
+ * Mutation testing of the modules that guard what users trust
+ * (docs/testing.md, "Mutation testing"). Not part of .ci/run: a full run takes
  * long on the 2-core machine. `npm run mutate` runs all of them; one module:
  *
  *   npm run mutate -- --mutate src/core/auth.ts

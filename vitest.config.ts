@@ -7,7 +7,7 @@ import { globs, SPAWNING_FILES } from './test/tiers.ts';
  * fresh module graph of their own; they run isolated. Every other file shares
  * its worker's module graph with the files before it (`isolate: false`), which
  * saves loading src/ again per file: about 40 s of the suite's import time on
- * the 2-core machine (docs/testing.md, "Speed"). A file that starts mocking a
+ * the 2-core machine (docs/testing.md, "Running the tests"). A file that starts mocking a
  * module belongs in this list; test/vitest-config.test.ts checks that it is.
  */
 export const MOCKING_FILES = [

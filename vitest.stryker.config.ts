@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { HEAVY_FILES } from './vitest.config.ts';
 
 /**
- * The suite as Stryker runs it (stryker.config.mjs, issue 28). The runner
+ * The suite as Stryker runs it (stryker.config.mjs). The runner
  * forces one thread worker. Every file runs isolated (a fresh module graph):
  * a mutant in a module-level constant (`24 * 60 * 60 * 1000`, a list of
  * statuses) is only active if the module is evaluated again while it is

@@ -9,10 +9,10 @@ import { median, round, sleep } from './lib/stats.ts';
 import { rssMiB } from './memory.ts';
 
 /**
- * Section 18, bigstart (issue 35, item 4): a big file is cheap to open. The
- * file is built the way the issue's audit built it: `sandbox start --data`,
+ * Section 18, bigstart (docs/storage.md, "Opening a large file"): a big file is cheap to open. The
+ * file is built the way a user builds one: `sandbox start --data`,
  * two seeds of 50,000 bookings (the cap of one run), then SIGTERM right after
- * the seed (its stop time is the issue's item 2 figure). Then, interleaved,
+ * the seed (the stop time is reported too: a stop within its deadline). Then, interleaved,
  * starts on that file and on a fixtures-only file: from spawn to the first
  * authenticated 200 (GET /v1/products, polled every 5 ms), then the first
  * page of bookings (the collection the file is big with), and RSS 20 s after
@@ -66,7 +66,7 @@ async function call(origin: string, method: 'GET' | 'POST', path: string, body?:
   return { status: res.statusCode, json: text ? JSON.parse(text) : null };
 }
 
-/** A --data file with `bookings` seeded bookings in the live workspace, as the audit made it. */
+/** A --data file with `bookings` seeded bookings in the live workspace, as a user makes one (`sandbox start --data`, then `POST /__sandbox/seed`, what `sandbox seed` sends). */
 export async function buildBigFile(
   file: string,
   bookings: number,

@@ -8,7 +8,7 @@ import { percentile, round, sleep } from './lib/stats.ts';
 import { rssMiB } from './memory.ts';
 
 /**
- * Sections "snapshots" and "import" (issue 34, items 2 and 6).
+ * Sections "snapshots" and "import" (docs/configuration.md, "Bounds").
  *
  * snapshots: 400 `POST /__sandbox/workspaces/:id/snapshots` of a created
  * workspace with 2,000 bookings, then (those deleted) 400 `POST /__sandbox/snapshots`,

@@ -18,7 +18,7 @@ export interface CreateRates {
 export interface CreatesResult {
   at1k: CreateRates;
   at100k: CreateRates;
-  /** rate at 100k / rate at 1k: 1 means no slowdown; the aim is >= 0.5 (issue: within 2x) */
+  /** rate at 100k / rate at 1k: 1 means no slowdown; the aim is >= 0.5 (within 2x) */
   formsRatio: number;
   bookingsRatio: number;
 }

@@ -4,7 +4,7 @@ import { startSandbox } from './lib/sandbox-child.ts';
 import { median, round } from './lib/stats.ts';
 
 /**
- * Section "data" (issue 25, the data inspector; docs/control-plane.md "Data
+ * Section "data" (the data inspector; docs/control-plane.md "Data
  * inspector"): what the inspector's routes cost on a collection of 100k
  * bookings, seeded into a fresh `sandbox start --in-memory`. Control-plane
  * requests are not in the request log, so each figure is the client's wall

@@ -1,8 +1,8 @@
 /**
  * Aggregates a V8 heap snapshot (node:v8 writeHeapSnapshot) by node type and
  * constructor name: count and self size, largest first; with a second
- * snapshot, the difference (after - before). A probe for issue 11's memory
- * work (docs/benchmarks.md "Memory"), not part of `npm run bench`.
+ * snapshot, the difference (after - before). A probe of where memory
+ * goes (docs/benchmarks.md "Memory"), not part of `npm run bench`.
  *
  *   npx tsx bench/heap-summary.ts after.heapsnapshot [before.heapsnapshot] [--top 40]
  */

@@ -12,7 +12,7 @@ export { CHROMIUM };
 import { median, round } from './lib/stats.ts';
 
 /**
- * Section 14, the browser inspector (issue 25; docs/inspector.md, "Figures"):
+ * Section 14, the browser inspector (docs/inspector.md, "Figures"):
  * (a) the bundle's size gzipped (≤ 250 KB), (b) first load to a usable Requests view in
  * headless Chromium (< 1 s), (c) /v1 throughput with an inspector page open and streaming
  * against none open, same run, interleaved rounds (≥ 0.9), (d) the first page of a

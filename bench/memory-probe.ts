@@ -1,5 +1,5 @@
 /**
- * In-process probe of heap per seeded booking (issue 11, docs/benchmarks.md
+ * In-process probe of heap per seeded booking (docs/benchmarks.md
  * "Memory"): an in-memory sandbox, `--bookings N` seeded through
  * seedWorkspace (the code behind POST /__sandbox/seed), RSS 1 s later, a
  * forced full GC, then heap used per booking. `--indexes` then reads one

@@ -5,7 +5,7 @@ import { AUTH_HEADERS, SANDBOX_BIN, startSandbox } from './lib/sandbox-child.ts'
 import { percentile, round } from './lib/stats.ts';
 
 /**
- * Section 19, proxy (issue 40; docs/parity.md): the latency `sandbox proxy`
+ * Section 19, proxy (docs/parity.md): the latency `sandbox proxy`
  * adds to the client's requests on loopback. One client, one keep-alive
  * connection each way, requests one at a time, alternating in the same run:
  * client -> target directly, and client -> proxy -> target. The target is a

@@ -5,7 +5,7 @@ import { median, percentile, round, sleep } from './lib/stats.ts';
 import { rssMiB } from './memory.ts';
 
 /**
- * Section 10, scale (issue 27, points 1 and 6): what a request costs at 10k and
+ * Section 10, scale (docs/storage.md, "Ordered indexes"): what a request costs at 10k and
  * at 100k seeded bookings, in a fresh `sandbox start --in-memory` each.
  * Per-request costs are the sandbox's own time (latencyMs of its request log,
  * from the first hook to the response sent), medians over spread offsets and
@@ -203,14 +203,14 @@ export async function runScale(sizes: readonly number[], log: (line: string) => 
   return { runs, loadAverage: loadavg().map((x) => round(x, 2)) };
 }
 
-/** The scale block: each size's figures, then the growth table (issue 27, point 6). */
+/** The scale block: each size's figures, then the growth table. */
 export function scaleBlock(s: ScaleResult, table: (head: string[], rows: (string | number)[][]) => string): string {
   const fmt = (n: number) => n.toLocaleString('en-US');
   const lines = [
     `12. scale: bookings at ${s.runs.map((r) => fmt(r.bookings)).join(' and ')} (sandbox --in-memory; server time from its request log; load average ${s.loadAverage.join(', ')})`,
   ];
   for (const r of s.runs) {
-    // the target (issue 27): a page with and without a filter under 10 ms; sorting by updatedAt is reported beside it
+    // the target: a page with and without a filter under 10 ms; sorting by updatedAt is reported beside it
     const worst = Math.max(r.page.p95Ms, r.statusPage.p95Ms);
     const pageVerdict =
       `pages with and without the filter: p95 ${worst < 10 ? 'under' : 'AT OR OVER'} 10 ms, ` +

@@ -1,5 +1,5 @@
 /**
- * In-process probe of the `q` search of GET /v1/bookings (issue 27, point 1;
+ * In-process probe of the `q` search of GET /v1/bookings (docs/storage.md, "Text search";
  * docs/benchmarks.md section 12): seeds `--bookings N` through seedWorkspace,
  * then measures the heap the search structures add per booking (a forced GC
  * before and after the first search) and the in-process time of searches of

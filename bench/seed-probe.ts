@@ -1,11 +1,11 @@
 /**
- * Does the sandbox keep answering while `sandbox seed` runs (issue 15, point 7)?
+ * Does the sandbox keep answering while `sandbox seed` runs?
  * Starts a sandbox, polls GET /__sandbox/health every 20 ms while
  * `sandbox seed --products P --bookings B` runs against it, and prints the seed's
  * wall time and the health latencies (max, p99, median), after the same polling
  * with nothing running (the machine's own noise). A manual probe, not
  * part of `npm run bench` and not a test (no timed tests): figures in
- * docs/benchmarks.md, "Health during a large seed".
+ * docs/benchmarks.md, "Seed beside a CPU hog".
  *
  *   npx tsx bench/seed-probe.ts [--products 5000] [--bookings 50000] [--data <file>] [--port 4777]
  *                               [--idle-seconds 10] [--profile <dir>] [--server-log]

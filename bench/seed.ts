@@ -4,7 +4,7 @@ import { AUTH_HEADERS, startSandbox } from './lib/sandbox-child.ts';
 import { percentile, round } from './lib/stats.ts';
 
 /**
- * Section "seed" (issue 27, point 2): `POST /__sandbox/seed` of 5,000 products
+ * Section "seed": `POST /__sandbox/seed` of 5,000 products
  * and 50,000 bookings into an in-memory sandbox, beside a CPU hog (`node -e
  * 'for(;;){}'`, a busy CI runner), while GET /__sandbox/health and GET
  * /v1/products?limit=1 are polled every 20 ms. It reports whether the seed made

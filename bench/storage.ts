@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openStore, type Collections, type InstrumentedStore, type Row } from '../src/storage/index.ts';
-import { allowPacking } from '../src/storage/pack-policy.ts';
-import { packedInBackground } from '../src/storage/background-packing.ts';
+import { allowPacking } from '../src/storage/collection.ts';
+import { packedInBackground } from '../src/storage/large-files/index.ts';
 
 // as in the sandbox, where the bookings area declares it (src/resources/bookings/collections.ts):
 // large partitions of bookings are packed, so compaction encodes from pages
@@ -235,7 +235,7 @@ async function measureWriteCost(store: InstrumentedStore, records: number, commi
 /**
  * Writers keep committing while whole-snapshot compactions run one after another; the
  * histogram sees every stall of the event loop, so its max is the longest pause a request
- * would have waited (issue 11, "No pause at scale").
+ * would have waited (docs/storage.md, "No pause at scale").
  */
 async function measurePause(store: InstrumentedStore, records: number): Promise<PauseResult> {
   const compactions = 3;
@@ -299,7 +299,7 @@ export async function runStorageBench(options: { log?: (line: string) => void } 
     const big = await seededStore(dir, 'b.json', records);
     const writers = 4;
     const commits = 1_000;
-    // right after the seed the seeded rows are still being packed in the background (issue 35)
+    // right after the seed the seeded rows are still being packed in the background (docs/storage.md, "Packed partitions")
     const whilePacking = await commitLatencies(big.store, records, writers, commits, 0);
     await packedInBackground();
     const settled = await commitLatencies(big.store, records, writers, commits, 100_000);

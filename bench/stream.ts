@@ -5,7 +5,7 @@ import { AUTH_HEADERS, startSandbox } from './lib/sandbox-child.ts';
 import { round, sleep } from './lib/stats.ts';
 
 /**
- * Section 15, stream clients (issue 34; docs/control-plane.md, "The stream's clients"): /v1
+ * Section 15, stream clients (docs/control-plane.md, "The stream's clients"): /v1
  * throughput with none and with 100 clients of GET /__sandbox/stream with the default options
  * (every event, each request's headers and bodies: what the dashboard asks) reading as fast as
  * they can, same run, interleaved rounds. Target: ratio >= 0.5.

@@ -1,5 +1,5 @@
 /**
- * In-process probe for issue 27 (point 4): where a created workspace's memory
+ * In-process probe of what a created workspace costs: where its memory
  * and the first create's time go. An in-memory sandbox (or `--data` file),
  * the first create timed in parts, then N creates never read, heap measured
  * after forced GCs, and the rows each create commits, by collection and size.

@@ -1,5 +1,5 @@
 /**
- * In-process probe for issue 23 (point 5): an in-memory sandbox, N created
+ * In-process probe of many created workspaces reading at once: an in-memory sandbox, N created
  * workspaces each reading a page of products and of bookings through
  * app.inject, heap before and after (forced GC), then one global reset.
  * Not part of `npm run bench` (section 9 measures the same through HTTP).

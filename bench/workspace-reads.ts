@@ -27,7 +27,7 @@ export interface WorkspaceReadsResult {
 }
 
 /**
- * Section 9 (issue 23, point 5): on a `sandbox start` child with a database
+ * Section 9: on a `sandbox start` child with a database
  * file, create 1,000 workspaces from the default template, let each read one
  * page of products and one of bookings through the HTTP API with its own key
  * (8 at a time), then time one global reset. Targets: RSS under 200 MiB

@@ -24,7 +24,7 @@ export interface WorkspacesResult {
 /**
  * Section 7: on a `sandbox start` child with a database file (fsync on, as by
  * default), create 100 workspaces from the default sandbox template one after
- * another, and read the child's RSS from /proc before and after (issue 12:
+ * another, and read the child's RSS from /proc before and after (targets:
  * under 20 ms at the median; a workspace never written costs little memory).
  */
 export async function runWorkspaces(tmpDir: string, log: (line: string) => void): Promise<WorkspacesResult> {
@@ -71,7 +71,7 @@ export async function runWorkspaces(tmpDir: string, log: (line: string) => void)
   }
 }
 
-/** the child's resident set, from /proc (MiB, as `ps` and the issue's figures) */
+/** the child's resident set, from /proc (MiB, as `ps` reports it) */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);

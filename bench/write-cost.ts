@@ -6,9 +6,9 @@ export interface WriteCostResult {
   /** context from the same storage run */
   concurrentWritesPerSec: number;
   p99At100kMs: number;
-  /** the same right after the seed, while its rows are packed in the background (issue 35) */
+  /** the same right after the seed, while its rows are packed in the background */
   p99At100kWhilePackingMs: number;
-  /** event-loop delay while compactions write 100k records (issue 11, "No pause at scale") */
+  /** event-loop delay while compactions write 100k records (docs/storage.md, "No pause at scale") */
   pause: PauseResult;
 }
 

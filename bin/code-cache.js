@@ -1,4 +1,4 @@
-// The CLI from V8's code cache (issue 11, docs/benchmarks.md "Third round").
+// The CLI from V8's code cache (docs/benchmarks.md, "Start-up").
 //
 // Compiling the bundle is a good part of every start, and Node 20 keeps no
 // compiled code between runs for ES modules (module.enableCompileCache() is
@@ -15,7 +15,7 @@
 // Without a fitting cache, loadCli() compiles the bundle without one and the
 // start writes it a little later (a package packed under another Node), or,
 // where dist/ cannot be written, returns null and bin/sandbox.js loads the ES
-// module bundle (dist/cli.js), as before: the cache is an optimisation only.
+// module bundle (dist/cli.js) instead: the cache is an optimisation only.
 // V8 checks the cache itself too, and compiles as usual when it refuses it
 // (the start then writes a new one). Set SANDBOX_CODE_CACHE=off to never use it.
 import { accessSync, constants, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Bundles the browser inspector (src/inspector, issue 25; docs/inspector.md)
+// Bundles the browser inspector (src/inspector; docs/inspector.md)
 // into dist/inspector/: index.html, assets/main.js and assets/main.css. Run by
 // scripts/build.mjs and, when the sources are newer than the bundle, by the
 // inspector tests (test/inspector/bundle.ts). Everything is

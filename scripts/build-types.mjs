@@ -2,7 +2,7 @@
 // through the `prepack` script, and by `npm run build:types`). One file, with
 // every type the public API names inlined and only the dependencies' own
 // packages (fastify, zod, node) imported, so a consumer's compiler never sees
-// our .ts sources (issue 14). It takes about 20 s, so `npm install` skips it.
+// our .ts sources. It takes about 20 s, so `npm install` skips it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,7 @@
 // and `npm ci` in the repository through the `dependencies` script, which npm
 // runs for the root project only, by `npm pack` (prepack) and `npm run build`).
 // Not `prepare`: npm 11 warns every consumer about a dependency's `prepare`
-// (issue 26), though it runs it only for git installs. One bundle loads in a
+// script, though it runs it only for git installs. One bundle loads in a
 // fraction of the time that tsx needs to compile the sources and resolve every
 // dependency file, which is most of `sandbox start`'s start-up time. Faker,
 // the fixture generator and other heavy modules stay in lazily loaded chunks.
@@ -113,7 +113,7 @@ await build({
   define: { __SANDBOX_GENERATOR_FINGERPRINT__: fingerprint, 'import.meta.url': '__sandboxImportMetaUrl' },
 });
 
-// The browser inspector (issue 25), served at /__sandbox/ui/ from dist/inspector.
+// The browser inspector (docs/inspector.md), served at /__sandbox/ui/ from dist/inspector.
 await buildInspector(`${outdir}/inspector`);
 
 // The stamp tells bin/sandbox.js the bundle is at least as new as src/.
@@ -131,7 +131,7 @@ try {
 
 // V8's code cache of dist/cli.cjs for this Node (bin/code-cache.js): one start
 // and its first requests, then the child writes what V8 compiled. Never fails
-// the install: without a cache a start loads dist/cli.js, as before.
+// the install: without a cache a start loads dist/cli.js.
 try {
   await writeCodeCache();
 } catch (err) {

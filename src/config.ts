@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { normaliseAllowedHost } from './core/host-guard.ts';
 import { DEFAULT_CAPTURE_BYTES } from './core/request-log.ts';
-import { DEFAULT_CACHED_ROWS } from './storage/overlay-store.ts';
+import { DEFAULT_CACHED_ROWS } from './storage/index.ts';
 import { DIFFERENCE_KINDS } from './parity/types.ts';
 
 /**
@@ -25,17 +25,17 @@ export const DEFAULT_SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios');
 export const DEFAULT_SEED = 20260115;
 /** where a manual clock starts unless told otherwise */
 export const DEFAULT_MANUAL_CLOCK_START = '2026-01-15T09:00:00.000Z';
-/** created workspaces at most, by default (issue 23, point 5) */
+/** created workspaces at most, by default (a runaway loop of creates stops there) */
 export const DEFAULT_MAX_WORKSPACES = 1000;
-/** how long a stop lets requests in flight finish before it answers them 503 (issue 35; src/http/drain.ts) */
+/** how long a stop lets requests in flight finish before it answers them 503 (src/http/drain.ts) */
 export const DEFAULT_STOP_TIMEOUT_MS = 3_000;
-/** pending webhook deliveries per subscription, by default (issue 27; src/webhooks/outbox.ts, expireOps) */
+/** pending webhook deliveries per subscription, by default (src/webhooks/outbox.ts, expireOps; docs/webhooks.md) */
 export const DEFAULT_MAX_PENDING_DELIVERIES = 1000;
-/** GET /__sandbox/stream clients at once, by default (issue 34; src/control/stream-hub.ts) */
+/** GET /__sandbox/stream clients at once, by default (src/control/stream-hub.ts) */
 export const DEFAULT_MAX_STREAM_CLIENTS = 100;
-/** named snapshots per workspace, and of the whole state, by default (issue 34) */
+/** named snapshots per workspace, and of the whole state, by default (docs/configuration.md, "Bounds") */
 export const DEFAULT_MAX_SNAPSHOTS = 100;
-/** the bytes of JSON of every named snapshot together, by default: 128 MiB (issue 34) */
+/** the bytes of JSON of every named snapshot together, by default: 128 MiB (docs/configuration.md, "Bounds") */
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 128 * 1024 * 1024;
 
 /** how long the parity proxy waits for the target's whole answer, headers and body, by default */
@@ -46,7 +46,7 @@ export const DEFAULT_TARGET_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const MAX_TARGET_MAX_BODY_BYTES = 1024 * 1024 * 1024;
 
 /**
- * `proxy`: run as the parity proxy of issue 40 (docs/parity.md): a second loopback port whose /v1
+ * `proxy`: run as the parity proxy (docs/parity.md): a second loopback port whose /v1
  * requests go to `target`, each replayed in the sandbox and both answers compared.
  */
 export const ProxyOptionsSchema = z.object({
@@ -99,7 +99,7 @@ export const SandboxOptionsSchema = z.object({
    */
   freshClock: z.boolean().default(false),
   /**
-   * emulated suspension after repeated 429s (docs/api-notes.md, "Suspension"); off by default.
+   * emulated suspension after repeated 429s (docs/api-notes.md, "Rate limits"); off by default.
    * true turns it on with the defaults; an object sets them.
    */
   suspension: z
@@ -164,7 +164,7 @@ export const SandboxOptionsSchema = z.object({
    * inspector and the dashboard work when not told; absent: the first sandbox-mode fixture workspace
    */
   defaultWorkspace: z.string().min(1).optional(),
-  /** run as the parity proxy in front of a real API (issue 40, docs/parity.md); absent: no proxy */
+  /** run as the parity proxy in front of a real API (docs/parity.md); absent: no proxy */
   proxy: ProxyOptionsSchema.optional(),
 });
 
@@ -173,7 +173,7 @@ export type ResolvedOptions = z.output<typeof SandboxOptionsSchema>;
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   // parsed once per sandbox: zod's compiled fast path (generated on an object schema's first
-  // parse) would cost a start more than it ever saves here (issue 11)
+  // parse) would cost a start more than it ever saves here
   const parsed = SandboxOptionsSchema.safeParse(
     {
       internalApiKey: process.env.SANDBOX_INTERNAL_API_KEY || undefined,

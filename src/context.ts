@@ -9,8 +9,7 @@ import type { Idempotency } from './core/idempotency.ts';
 import type { RateDecision, RateLimiter } from './core/rate-limit.ts';
 import type { ResolvedOptions } from './config.ts';
 import type { SelfGuard } from './core/self-guard.ts';
-import type { CollectionRegistry } from './storage/collection.ts';
-import type { Collections, InitialCollections, ReplaceOptions, Store } from './storage/types.ts';
+import type { CollectionRegistry, Collections, InitialCollections, ReplaceOptions, Store } from './storage/index.ts';
 import type { FixtureWorkspaceView as FixtureWorkspace } from './fixtures/fixture-workspaces.ts';
 import type { RouteCatalog } from './core/route-catalog.ts';
 import type { RunReportCounters } from './report/run-report.ts';
@@ -49,7 +48,7 @@ export interface SandboxContext {
   /** refuses webhook URLs that aim at the sandbox itself (docs/webhooks.md) */
   selfGuard: SelfGuard;
   requestLog: RequestLog;
-  /** running counts of every /v1 request, warning, refusal and delivery: the run report (issue 24) */
+  /** running counts of every /v1 request, warning, refusal and delivery: the run report (docs/cli.md, "The run report") */
   runReport: RunReportCounters;
   /** workspaces on demand: create, delete, per-workspace reset and snapshots (src/workspaces/) */
   workspaces: WorkspaceManager;
@@ -66,7 +65,7 @@ export interface SandboxContext {
    * start` puts its SIGTERM path here). Null by default: a createSandbox() caller stops its own.
    */
   stopRequest: { handler: (() => void) | null };
-  /** the parity proxy's differences when the sandbox runs as `sandbox proxy` (issue 40, src/parity/), else null */
+  /** the parity proxy's differences when the sandbox runs as `sandbox proxy` (src/parity/, docs/parity.md), else null */
   parity: { recorder: ParityRecorder | null };
 }
 
@@ -109,7 +108,7 @@ declare module 'fastify' {
     rate: RateDecision | null;
     idempotencyKey: string | null;
     startedAt: number;
-    /** why the sandbox refused it (X-Sandbox-Reason, issue 24), set by sendApiError; null when it did not */
+    /** why the sandbox refused it (X-Sandbox-Reason, docs/api-notes.md "Reasons"), set by sendApiError; null when it did not */
     reason: string | null;
   }
   interface FastifyContextConfig {

@@ -13,7 +13,7 @@ export { SandboxError } from './assembly/sandbox-error.ts';
  * The product: one Fastify app over one store, one clock and one event bus (src/sandbox.ts).
  * Its code loads at the first call, not with this module: a test worker that only takes its
  * workspace (`workerSandbox`) or talks to a running sandbox (`ControlClient`) does not load the
- * server (issue 41: about 0.15 s of CPU per worker, more in a test runner's module loader).
+ * server (about 0.15 s of CPU per worker, more in a test runner's module loader).
  */
 export async function createSandbox(input: SandboxOptions = {}): Promise<Sandbox> {
   const { createSandbox: create } = await import('./sandbox.ts');

@@ -11,7 +11,7 @@ import type { RunReport } from './report/schema.ts';
 import { RunReportCounters } from './report/run-report.ts';
 import { RESOURCES } from './resources/index.ts';
 import type { ResourceModule } from './resources/types.ts';
-import type { Store } from './storage/types.ts';
+import type { Store } from './storage/index.ts';
 import { createWorkspaceHandle, type WorkspaceHandle } from './workspaces/handle.ts';
 import type { CreateWorkspaceInput } from './workspaces/manager.ts';
 import { declaredBy, startServices } from './assembly/areas.ts';
@@ -54,7 +54,7 @@ export interface Sandbox {
   store: Store;
   app: FastifyInstance;
   options: ResolvedOptions;
-  /** the parity proxy when started with `proxy` (issue 40, docs/parity.md), else null */
+  /** the parity proxy when started with `proxy` (docs/parity.md), else null */
   proxy: ProxyHandle | null;
   /** one line each: what start had to drop or take over, and (appended by stop) what stop set aside */
   warnings: readonly string[];
@@ -116,7 +116,7 @@ async function stopOnFailure(sandbox: Sandbox, check: () => void): Promise<void>
   }
 }
 
-/** `sandbox proxy` (issue 40): its module is loaded only then, so a start does not pay for it. */
+/** `sandbox proxy`: its module is loaded only then, so a start does not pay for it. */
 async function startProxy(sandbox: Sandbox, proxy: NonNullable<ResolvedOptions['proxy']>): Promise<void> {
   try {
     const { startParityProxy } = await import('./parity/proxy-start.ts');

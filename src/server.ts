@@ -15,7 +15,7 @@ import type { ResourceModule } from './resources/types.ts';
  * area's routes under /v1, the root index, and /__sandbox, which hands each
  * request to the control plane's own app, built on first use
  * (http/control-forward.ts): a start registers only what its first /v1
- * request needs (issue 11, docs/benchmarks.md). Only the health check is
+ * request needs (docs/benchmarks.md, "Start-up"). Only the health check is
  * served here, so a readiness probe does not build the control plane. A stop
  * drains the requests in flight first (http/drain.ts).
  */

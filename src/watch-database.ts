@@ -1,5 +1,5 @@
 /**
- * `sandbox start --watch` and the database file (issue 29; docs/storage.md,
+ * `sandbox start --watch` and the database file (docs/storage.md,
  * "What a watched edit does"):
  * - a change that leaves its content as the sandbox wrote it (a `touch`, an
  *   editor saving it unchanged, a copy put back) changes nothing: compared by
@@ -41,7 +41,7 @@ export function databaseEditLoader(sandbox: Sandbox, log: (line: string) => void
     store.noteEditHandled(edit.hash);
     const since = (store.seq ?? edit.snapshot.seq) - edit.snapshot.seq;
     try {
-      // every row checked first, as an import's (issue 29, point 3); then store.replaceAll reads the
+      // every row checked first, as an import's (src/control/state-import.ts); then store.replaceAll reads the
       // writes since the edit's seq and replaces the state with both in one tick
       await sandbox.context.importState(edit.snapshot.collections, { writesAfter: edit.snapshot.seq });
     } catch (err) {

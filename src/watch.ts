@@ -76,7 +76,7 @@ export async function watchSandbox(sandbox: Sandbox, options: WatchOptions): Pro
     for (const timer of timers.values()) clearTimeout(timer);
     await watcher.close();
     // an edit saved just before the stop is dealt with now, as it would have been a moment later:
-    // loaded, or refused in one line; the store's last snapshot then holds everything (issue 34)
+    // loaded, or refused in one line; the store's last snapshot then holds everything
     if (dbPath) await loadEdit().catch((err: Error) => log(`watch: ${oneLine(err.message)}`));
   };
 }

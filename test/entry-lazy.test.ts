@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
 /**
- * The package's entry (src/index.ts) loads the server only when createSandbox is called (issue 41):
+ * The package's entry (src/index.ts) loads the server only when createSandbox is called:
  * a test worker that imports the package for `workerSandbox` or `ControlClient`, as every worker of
  * the README's recipes does, must not load fastify and the whole sandbox with it (0.25 s of CPU per
  * worker to 0.12 s for dist/index.js, more in a test runner's module loader). Followed here: the

@@ -1,5 +1,5 @@
 /**
- * The suite's tiers (issue 41). `npm run test:fast` runs every file except
+ * The suite's tiers. `npm run test:fast` runs every file except
  * these: no child process, no browser, no packed tarball, so it answers in
  * seconds on every change. `npm test` (and CI) runs them all.
  *
@@ -84,7 +84,7 @@ export const BROWSER_FILES = [
  * each partial run (a `-t` filter records a long file as short); these figures hold it up.
  */
 export const LONG_FILES: Record<string, number> = {
-  // seconds in a whole local run (third round of issue 41, docs/testing.md); under CI the chaos
+  // seconds in a whole local run (docs/testing.md, "Speed"); under CI the chaos
   // files run every round (test/setup/depth.ts) and take longer: kill9-state about 24, kill9 15
   'test/docs/docs.test.ts': 27,
   'test/package/ci-shell-journeys.test.ts': 17, // the first package file packs the tarball the others wait for

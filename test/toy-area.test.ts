@@ -5,7 +5,7 @@ import { NOTES, noteServiceRuns, toyResource } from './toy-area/index.ts';
 
 /**
  * Adding an area is one folder (test/toy-area/) plus one line in the list
- * (issue 17; docs/architecture.md, "Adding an area"): everything the sandbox
+ * (docs/architecture.md, "Adding an area"): everything the sandbox
  * keeps per collection and per area follows from the module's declaration.
  */
 const WITH_TOY = [...RESOURCES, toyResource];

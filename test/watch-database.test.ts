@@ -1,5 +1,5 @@
 /**
- * The compaction bound under --watch (issue 29; docs/storage.md, "What a
+ * The compaction bound under --watch (docs/storage.md, "What a
  * watched edit does"), on fake timers: 200 ms after the last write, and under
  * steady writes at most 2 s after the first one not yet folded.
  */

@@ -9,7 +9,7 @@ import { KEYS } from './helpers/sandbox.ts';
 
 /** Polls until `check` passes; file events arrive in real time, so this waits for them (bounded). */
 async function eventually(check: () => unknown | Promise<unknown>, deadlineMs = 30_000): Promise<void> {
-  // a deadline in time, not 200 turns of 25 ms: turns stretch on a loaded machine (issue 28)
+  // a deadline in time, not 200 turns of 25 ms: turns stretch on a loaded machine
   for (const end = Date.now() + deadlineMs; ; ) {
     try {
       await check();
@@ -35,7 +35,7 @@ let folder: string | undefined;
 afterEach(async () => {
   await stop?.();
   await sandbox?.stop();
-  // each test's copy of the fixtures and its database (about 3 MB) were left in the temp folder
+  // each test's copy of the fixtures and its database (about 3 MB) would stay in the temp folder
   if (folder) await rm(folder, { recursive: true, force: true });
   stop = sandbox = folder = undefined;
 });
@@ -131,7 +131,7 @@ describe('sandbox start --watch', () => {
     expect((await api('GET', '/v1/products?limit=1')).statusCode).toBe(200);
   });
 
-  it('an edit whose rows do not pass their schema is refused in one line naming the row and the field; nothing changes (issue 29, point 3)', async () => {
+  it('an edit whose rows do not pass their schema is refused in one line naming the row and the field; nothing changes', async () => {
     const { dbPath, logs, api, liveId } = await setup();
     await api('POST', '/v1/forms', { name: 'Before the bad edit', fields: [] });
     await eventually(() => fileHolds(dbPath, 'Before the bad edit'));

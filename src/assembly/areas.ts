@@ -2,7 +2,7 @@ import type { BackgroundService, RunningService, SandboxContext } from '../conte
 import { idempotencyPurgeService } from '../core/idempotency-purge.ts';
 import { collectionsOf, servicesOf } from '../resources/index.ts';
 import type { ResourceModule } from '../resources/types.ts';
-import type { CollectionRegistry } from '../storage/collection.ts';
+import type { CollectionRegistry } from '../storage/index.ts';
 
 /**
  * What the API areas declare besides their routes (src/resources/index.ts): the collections of

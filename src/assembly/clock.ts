@@ -4,13 +4,13 @@ import { DEFAULT_MANUAL_CLOCK_START, type ResolvedOptions } from '../config.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { OpenedStorage } from './storage.ts';
 
-/** The sandbox's one clock (docs/architecture.md, "One clock"): real or manual, from `clockStart`. */
+/** The sandbox's one clock (docs/architecture.md, "Workspace clocks"): real or manual, from `clockStart`. */
 export function buildClock(options: ResolvedOptions): Clock {
   return new Clock(options.clock, clockStart(options));
 }
 
 /**
- * The clock saved in a database file (issue 35) put back, and kept saved from now on (a store in
+ * The clock saved in a database file (docs/storage.md, "The clock is saved") put back, and kept saved from now on (a store in
  * memory is never started again). After the fixtures (dated from the clock a reset goes back to),
  * before the services schedule their stored due times on it.
  */

@@ -9,7 +9,7 @@ import { LazyControlPlane } from '../http/control-forward.ts';
 import { openApiDocument } from '../http/openapi.ts';
 import type { RunReportCounters } from '../report/run-report.ts';
 import type { ResourceModule } from '../resources/types.ts';
-import { withRows } from '../storage/deferred.ts';
+import { withRows } from '../storage/index.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { workspaceManager } from './workspaces.ts';
 import type { Areas } from './areas.ts';
@@ -34,7 +34,7 @@ export interface ContextParts {
 /**
  * The SandboxContext (src/context.ts) from the steps before it, with what only it can do: reset
  * and replace the whole state, reload the fixtures. The /__sandbox app is built on its first
- * request (issue 11), from this context and the areas' control parts.
+ * request (a start that only serves /v1 never pays for it), from this context and the areas' control parts.
  */
 export function assembleContext(parts: ContextParts): { ctx: SandboxContext; controlPlane: LazyControlPlane } {
   const { resources, options, clock, bus, storage, guards, running } = parts;

@@ -8,7 +8,7 @@ import { SelfGuard } from '../core/self-guard.ts';
 import { Suspension } from '../core/suspension.ts';
 import { isLoopback, type ResolvedOptions } from '../config.ts';
 import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
-import type { Store } from '../storage/types.ts';
+import type { Store } from '../storage/index.ts';
 
 /** What stands between a request and a route: keys, limits, replays, injected faults, and the sandbox's own guards. */
 export interface Guards {

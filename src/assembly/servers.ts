@@ -14,7 +14,7 @@ const CONTROL_PREWARM_MS = 100;
 
 export interface Servers {
   app: FastifyInstance;
-  /** lets the requests in flight answer on a stop (issue 35) */
+  /** lets the requests in flight answer on a stop (src/http/drain.ts) */
   drain: Drain;
   /** base URL, or '' when not listening */
   url: string;

@@ -4,10 +4,7 @@ import { libraryWording } from '../core/option-advice.ts';
 import { withClock } from '../core/saved-clock.ts';
 import type { ResolvedOptions } from '../config.ts';
 import { openFixtureSource, type FixtureSource } from '../fixtures/source.ts';
-import { openStore } from '../storage/index.ts';
-import { describeTakeover } from '../storage/lock.ts';
-import { OverlayStore } from '../storage/overlay-store.ts';
-import { StoreError, type InitialCollections, type InstrumentedStore } from '../storage/types.ts';
+import { describeTakeover, openStore, OverlayStore, StoreError, type InitialCollections, type InstrumentedStore } from '../storage/index.ts';
 import { freshenCopiedRow } from '../workspaces/templates.ts';
 
 /** The sandbox's storage once opened: the engine, the store above it, and the fixtures that seed it. */
@@ -30,7 +27,7 @@ export interface OpenedStorage {
 /**
  * Opens the store and the fixture source, and seeds a new database. A new database file is first
  * written once the sandbox listens: a start that fails (a port in use) leaves none behind
- * (issue 26); the lock is taken now, and released when this fails.
+ * (docs/storage.md, "Nothing written by a failed start"); the lock is taken now, and released when this fails.
  */
 export async function openStorage(options: ResolvedOptions, clock: Clock): Promise<OpenedStorage> {
   const {
@@ -44,14 +41,14 @@ export async function openStorage(options: ResolvedOptions, clock: Clock): Promi
     holdNewFile: true,
     recover: options.recover,
   }).catch((err: unknown) => {
-    // storage says what fixes it as plain values; the library words it (issue 41)
+    // storage says what fixes it as plain values; the library words it (storage knows no createSandbox option)
     if (err instanceof StoreError && err.advice) err.message = libraryWording(err.problem, err.advice);
     throw err;
   });
   // one line, as a person starting it again after kill -9 wants to know (docs/storage.md, "Lock")
   if (staleLock && engine.path) warnings.unshift(describeTakeover(engine.path, staleLock));
   const store = new OverlayStore(engine, { freshen: freshenCopiedRow, cachedRows: options.workspaceCacheRows });
-  // the clock is saved with a database file (issue 35); a store in memory is never started again
+  // the clock is saved with a database file (docs/storage.md, "The clock is saved"); a store in memory is never started again
   const withSavedClock = (state: InitialCollections): InitialCollections => (engine.path ? withClock(state, clock) : state);
   try {
     const fixtures = await openFixtureSource({ fixturesDir: options.fixturesDir, seed: options.seed, nowMs: clock.now(), seeding: fresh });

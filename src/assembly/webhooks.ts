@@ -6,12 +6,12 @@ import type { ResolvedOptions } from '../config.ts';
 import type { RunReportCounters } from '../report/run-report.ts';
 import { samplesOf, subscriptionsOf } from '../resources/index.ts';
 import type { ResourceModule } from '../resources/types.ts';
-import type { Store } from '../storage/types.ts';
+import type { Store } from '../storage/index.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 
 /**
  * The webhook engine (src/webhooks/), over the subscriptions the webhooks area gives it and the
- * sample event data every area declares (issue 41). Started by the webhooks area's background
+ * sample event data every area declares (the engine knows no area). Started by the webhooks area's background
  * service; its deliveries are counted in the run report.
  */
 export function buildWebhooks(

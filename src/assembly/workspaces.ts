@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.ts';
 import type { EventBus } from '../core/events.ts';
 import type { ResolvedOptions } from '../config.ts';
 import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
-import type { CollectionRegistry } from '../storage/collection.ts';
+import type { CollectionRegistry } from '../storage/index.ts';
 import { WorkspaceManager } from '../workspaces/manager.ts';
 import type { Guards } from './guards.ts';
 import type { OpenedStorage } from './storage.ts';

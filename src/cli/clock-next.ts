@@ -7,7 +7,7 @@ import type { ControlClient } from '../control/client.ts';
 type ToNext = Awaited<ReturnType<ControlClient['advanceClockToNext']>>;
 
 /**
- * `sandbox clock advance --to-next [--workspace W]` (issue 38): one step to what
+ * `sandbox clock advance --to-next [--workspace W]`: one step to what
  * is due next (POST /__sandbox/clock/advance-to-next), so a script reaches each
  * webhook retry without working out the schedule and its jitter.
  */

@@ -46,7 +46,7 @@ function show(state: ClockState, flags: ScriptFlags, action?: string): void {
   );
 }
 
-/** `offset +2h from its start`: how far the clock was moved (issue 37), or that it was not. */
+/** `offset +2h from its start`: how far the clock was moved, or that it was not. */
 function offsetText(ms: number): string {
   if (ms === 0) return 'no offset';
   return `offset ${ms < 0 ? '-' : '+'}${formatDuration(Math.abs(ms))} from its start`;

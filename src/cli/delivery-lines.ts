@@ -2,7 +2,7 @@ import type { DeliveryAttemptSummary, DeliverySummary } from '../control/client.
 import { nextRetryAfter } from '../webhooks/retry-policy.ts';
 import { table } from './format.ts';
 
-/** How `sandbox events list|show|wait` print deliveries and their attempts (issue 38). */
+/** How `sandbox events list|show|wait` print deliveries and their attempts. */
 export type ListedDelivery = DeliverySummary & { maxAttempts: number };
 
 /** Why an attempt ended as it did, in a few words: the transport error, or what the receiver answered. */

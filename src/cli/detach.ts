@@ -22,7 +22,7 @@ const PARENT_ONLY = new Set(['--detach', '--json']);
 const PARENT_ONLY_WITH_VALUE = new Set(['--log']);
 
 /**
- * `sandbox start --detach` (issue 36): the same `sandbox start`, run as a
+ * `sandbox start --detach` (docs/cli.md, "In the background"): the same `sandbox start`, run as a
  * process of its own with --json and its output in a log file; this one
  * returns once that sandbox answers, with its ready line, and exits 0. The
  * sandbox then runs until `sandbox stop` (POST /__sandbox/stop, the SIGTERM
@@ -89,7 +89,7 @@ function readyLine(line: string): Ready | null {
 
 async function announce(ready: Ready, pid: number, log: string, flags: DetachFlags): Promise<void> {
   // printed after the sandbox listens; one health check makes "answers" true and not assumed
-  // node:http, as the control client: fetch would load undici for this one request, most of the parent's CPU (issue 41)
+  // node:http, as the control client: fetch would load undici for this one request, most of the parent's CPU
   const headers: Record<string, string> = ready.controlToken ? { 'x-sandbox-token': ready.controlToken } : {};
   const health = await sendText(new URL(`${ready.controlUrl}/health`), { method: 'GET', headers }).catch(() => null);
   await health?.text().catch(() => '');

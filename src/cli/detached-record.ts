@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { identityOf, isAnotherProcess, parseIdentity, type ProcessIdentity } from '../storage/process-identity.ts';
+import { identityOf, isAnotherProcess, parseIdentity, type ProcessIdentity } from '../storage/index.ts';
 
 /**
  * What `sandbox start --detach` leaves behind for `sandbox stop` (docs/cli.md, "In the

@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Command, type Option } from 'commander';
  * Every option of `start` and `exec` can also come from the environment, as
  * SANDBOX_<OPTION> (`--port` is SANDBOX_PORT, `--no-rate-limits` is
  * SANDBOX_NO_RATE_LIMITS): the convention of containers and CI services
- * (issue 36, docs/configuration.md, "Options from the environment"). A flag on
+ * (docs/configuration.md, "Options from the environment"). A flag on
  * the command line wins over its variable, and the variable over the default.
  *
  * Done here rather than with commander's Option.env(), which must be given

@@ -79,12 +79,12 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
 }
 
 /**
- * The run report at the end (issue 24): the summary on stderr (never mixed
+ * The run report at the end (docs/cli.md, "The run report"): the summary on stderr (never mixed
  * with the command's stdout), the file if asked, the GitHub job summary when
  * GITHUB_STEP_SUMMARY is set; returns the exit code. The command's own
  * failure wins; a run that passed fails on --fail-on-warning (but for the
  * --allow-warning codes), and, under --report or --fail-on-warning, when it
- * sent nothing to /v1 (issue 36: a gate that checked nothing must not pass).
+ * sent nothing to /v1 (a gate that checked nothing must not pass).
  */
 function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
   const report = sandbox.report();

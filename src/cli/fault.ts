@@ -70,7 +70,7 @@ async function addDeliveryFault(flags: FaultAddFlags): Promise<void> {
 }
 
 /**
- * Issue 38: on a workspace whose limits are enforced, the tier's 429s mix with a rule's answers
+ * On a workspace whose limits are enforced, the tier's 429s mix with a rule's answers
  * (200 503 429 ...); one line says so and how to keep them out. Null when none enforces them.
  */
 export function rateLimitNote(workspaces: readonly WorkspaceSummary[]): string | null {

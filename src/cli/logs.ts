@@ -95,7 +95,7 @@ export async function runLogs(flags: LogsFlags): Promise<void> {
 
 /**
  * time, method, path, status, latency, key prefix and, for a refusal, its
- * reason (X-Sandbox-Reason, issue 24) last: still one line per request, so
+ * reason (X-Sandbox-Reason, docs/api-notes.md "Reasons") last: still one line per request, so
  * grep and --follow stay line-based. Status 0: a fault rule dropped the connection.
  */
 export function requestLine(e: RequestLogLine): string {

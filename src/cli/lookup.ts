@@ -1,5 +1,5 @@
 /**
- * How the CLI finds what a user names (issue 37): a workspace by its id, its full name or an
+ * How the CLI finds what a user names: a workspace by its id, its full name or an
  * unambiguous part of its name, in any case; a key by its id, the prefix every listing shows,
  * or the key itself. Pure, over what the control plane listed: ./control.ts and the commands
  * that take a key call them.

@@ -76,7 +76,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
 /**
  * The commands that start a sandbox, which CI pays for on every job: given as
  * the first argument, only that command is built (commander's ~60 options
- * cost a start a few ms; issue 11). Its parsing, errors and help are the same.
+ * cost a start a few ms). Its parsing, errors and help are the same.
  */
 const STARTING: Readonly<Record<string, (program: Command) => void>> = { start: startCommand, exec: execCommand, proxy: proxyCommand };
 
@@ -86,7 +86,7 @@ export function buildProgram(commandName?: string): Command {
     .description('travel-commerce-sandbox: a local, full-fidelity stand-in for the Travel Commerce API')
     // what commander prints on a usage error is restyled per command by oneStyle() below (./usage.ts)
     .configureOutput({ outputError: (str, write) => write(str) })
-    // usage errors are thrown, not exited on, so main() can give them exit code 2 (docs/cli.md, "Exit codes")
+    // usage errors are thrown, not exited on, so main() can give them exit code 2 (docs/cli.md, "Exit codes, errors and colour")
     .exitOverride();
   // --url, --token, --workspace and --json before or after the command name (./global-options.ts)
   withGlobalOptions(program)

@@ -2,8 +2,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { controlClient, controlToken, type ControlFlags } from './control.ts';
 
 /**
- * `sandbox mcp [--url <u>] [--start]`: an MCP server over stdio (issue 42,
- * docs/agents.md), for a coding assistant to drive and read a sandbox. It
+ * `sandbox mcp [--url <u>] [--start]`: an MCP server over stdio
+ * (docs/agents.md), for a coding assistant to drive and read a sandbox. It
  * attaches to the running sandbox the CLI finds as every command does, or
  * with --start runs one of its own in memory for as long as it runs. Stdout
  * carries MCP messages alone: every line for people goes to stderr.
@@ -14,7 +14,7 @@ export interface McpFlags extends Pick<ControlFlags, 'url' | 'token'> {
 
 const log = (line: string) => process.stderr.write(`sandbox mcp: ${line}\n`);
 
-/** The server talks to a control plane on this machine only (issue 42, "Safety"). */
+/** The server talks to a control plane on this machine only (docs/agents.md, "Safety"). */
 export function isLoopback(url: string): boolean {
   let host: string;
   try {

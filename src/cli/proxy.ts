@@ -7,7 +7,7 @@ import { openCliSandbox, printStopped, startOptions, type StartFlags } from './s
 import { armStopDeadline, endNow } from './stop-deadline.ts';
 
 /**
- * `sandbox proxy` (issue 40, docs/parity.md): `start`'s sandbox, on
+ * `sandbox proxy` (docs/parity.md): `start`'s sandbox, on
  * --sandbox-port, with the parity proxy on --port in front of --target. The
  * ready line's `url` is the proxy's, which clients use instead of the real
  * base URL; `sandboxUrl` and `controlUrl` are the sandbox's own.

@@ -40,12 +40,12 @@ export async function runRateLimitExhaust(flags: ExhaustFlags): Promise<void> {
 }
 
 /**
- * Which windows were emptied and until when (issue 37): the minute window is aligned to the
+ * Which windows were emptied and until when: the minute window is aligned to the
  * clock's minute, so it refills at the next whole minute, which may be seconds away.
  */
 export function exhaustedLine(bucket: RateBucketSummary, who: string, nowMs: number, window?: 'burst' | 'minute'): string {
   const burst = `its burst (${bucket.burst})`;
-  // --window burst (issue 38): one token comes back within a second; the minute window is untouched
+  // --window burst: one token comes back within a second; the minute window is untouched
   if (window === 'burst')
     return `Emptied ${who}'s burst (${bucket.burst}): the next request gets 429 until a token comes back (${bucket.remaining} of the minute's ${bucket.limit} requests left)`;
   if (window === 'minute' && bucket.reset !== null) {

@@ -4,7 +4,7 @@ import { plural } from './format.ts';
 import { xml } from './xml-text.ts';
 
 /**
- * How `sandbox exec` shows the run report (issue 24; docs/cli.md, "The run
+ * How `sandbox exec` shows the run report (docs/cli.md, "The run
  * report"): a summary of about 15 lines for stderr, and JUnit XML for CI
  * systems (one test case per /v1 operation, failed where a warning fired,
  * skipped where never called). `allowed` holds the warning codes a user

@@ -32,7 +32,7 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
   const results: SeedResult[] = [];
   const asked = { products: 0, bookings: 0 };
   // the progress counts what the sandbox made, not what was asked: a run whose departures sell
-  // out makes fewer bookings (issue 29); the percentage is how far through its steps the run is
+  // out makes fewer bookings; the percentage is how far through its steps the run is
   const made = { products: 0, bookings: 0 };
   const interrupt = stopBetweenChunks();
   for (let i = 1; i <= steps && !interrupt.asked; i++) {
@@ -71,7 +71,7 @@ export async function runSeed(flags: SeedFlags): Promise<void> {
 }
 
 /**
- * Ctrl-C (issue 37): the chunk the sandbox is making finishes (it would anyway: a request sent is
+ * Ctrl-C: the chunk the sandbox is making finishes (it would anyway: a request sent is
  * made), then no other is sent; a second Ctrl-C leaves at once.
  */
 function stopBetweenChunks(): { readonly asked: boolean; release(): void } {
@@ -136,7 +136,7 @@ function mergeResults(results: SeedResult[], requested: { products: number; book
 /** A collection's name for one row: `bookings` -> `booking`, `people` -> `person`. */
 const singular = (collection: string): string => (collection === 'people' ? 'person' : collection.replace(/s$/, ''));
 
-/** Products made of those asked; a run adds more when the bookings need seats (issue 27). */
+/** Products made of those asked; a run adds more when the bookings need seats (src/control/seed.ts). */
 function productsText(made: number, asked: number): string {
   if (made <= asked) return `${made}/${asked} products`;
   return asked === 0 ? `${plural(made, 'product')} added for seats` : `${made} products (${asked} asked, the rest added for seats)`;

@@ -169,7 +169,7 @@ async function openDashboard(sandbox: Sandbox, shutdown: (exitCode?: number) => 
 }
 
 /**
- * A start that may not write its database, its lock or their folder (issue 37: `Cannot lock
+ * A start that may not write its database, its lock or their folder (`Cannot lock
  * database: ... EACCES`): the two ways to start anyway. A start in memory never writes, so the
  * advice appears only where a file was being opened.
  */
@@ -252,7 +252,7 @@ function banner(sandbox: Sandbox, flags: StartFlags): string {
       const scope = k.scopes === null ? 'full access' : k.scopes.join(' ');
       lines.push(`    ${scope.padEnd(16)} ${k.key}`);
     }
-    // the README's key books here: offer a departure a first booking can take (issue 37)
+    // the README's key books here: offer a departure a first booking can take
     const bookable = w.mode === 'sandbox' ? firstBookableDeparture(sandbox.store, w.id, sandbox.clock.isoIn(w.id).slice(0, 10)) : null;
     if (bookable)
       lines.push(

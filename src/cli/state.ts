@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ControlPlaneError } from '../control/client.ts';
-import { FILE_LIMITS, FileRefusedError, readRegularTextFile } from '../storage/regular-file.ts';
+import { FILE_LIMITS, FileRefusedError, readRegularTextFile } from '../storage/index.ts';
 import { printJson } from './output.ts';
 import { plural, say, table } from './format.ts';
 import { controlClient, report, type ScriptFlags } from './control.ts';

@@ -1,7 +1,7 @@
 /**
  * SIGTERM (or Ctrl+C) ends `sandbox start` within its drain deadline (the
- * --stop-timeout the requests in flight get, issue 35) plus FLUSH_GRACE_MS,
- * whatever it is doing (issue 29, point 2). A clean stop drains, then flushes
+ * --stop-timeout the requests in flight get) plus FLUSH_GRACE_MS,
+ * whatever it is doing. A clean stop drains, then flushes
  * and compacts; when it has not finished by then, or a second signal comes,
  * the process ends anyway.
  * That loses nothing: every acknowledged write is already in the journal, and

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 
 /**
- * Every usage error in one style (issue 37): one line, `sandbox: <what>; <way out> (sandbox <command> --help)`,
+ * Every usage error in one style: one line, `sandbox: <what>; <way out> (sandbox <command> --help)`,
  * instead of commander's own wording over two or three lines (`unknown command 'strat'` /
  * `(Did you mean start?)` / `(run with --help for usage)`). Commander still finds the error and
  * throws it (exitOverride); only what it prints is ours.
@@ -51,7 +51,7 @@ function invalid(name: string, value: string, reason: string): string {
 /**
  * Puts every command of `program` on the one style: its errors are written by `usageLine`, with
  * its own path in the help pointer. A command's own rewriting of an error (onUnknownOption) runs
- * first, as before. Called once the program is built: commander copies a parent's output
+ * first. Called once the program is built: commander copies a parent's output
  * configuration into a subcommand when `.command()` makes it, never later, and its maintainers
  * point to `outputError` as the place to reword its messages (tj/commander.js#1498, #1647).
  */

@@ -5,7 +5,7 @@ import { controlClient, resolveWorkspace, type ScriptFlags } from './control.ts'
 import { requestFilter, requestLine } from './logs.ts';
 
 /**
- * `sandbox verify` (issue 38, in the spirit of WireMock's verify): counts the
+ * `sandbox verify` (in the spirit of WireMock's verify): counts the
  * requests of the log (GET /__sandbox/requests, the last 1,000) that match
  * --method, --path and --status, and exits 0 when the count holds (--count,
  * --at-least, --at-most; at least 1 by default) or 1 after printing the nearest

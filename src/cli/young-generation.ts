@@ -1,6 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { gcExposed } from '../storage/heap.ts';
+import { gcExposed } from '../storage/index.ts';
 
 /**
  * Starting allocates a few MB that all survive (the database, parsed once).
@@ -22,7 +22,7 @@ export function holdYoungGeneration(): () => void {
 /**
  * Under load V8 grows the young generation to its maximum (two semi-spaces of
  * 16 MiB on 64-bit) and keeps it: 32 MiB of RSS after 10k requests, and still
- * at 100k bookings (issue 11, docs/benchmarks.md "Memory"). The maximum can
+ * at 100k bookings (docs/benchmarks.md "Memory"). The maximum can
  * only be set on the command line (`--max-semi-space-size`, read when the heap
  * is made), so the sandbox stops the growth instead: after each GC it looks at
  * the young generation's size and lets it double only while the result stays
@@ -72,7 +72,7 @@ export function releaseYoungGenerationCap(): void {
  * the heap grew by up to 4× while the seed allocated fast, and V8 never gives
  * that back while the process stays busy. A fixed 30% keeps the committed heap
  * close to the live data (RSS 614 -> 466 MiB in-process at 100k bookings, the
- * seed 12 -> 14 s: more, smaller full GCs). Issue 11, docs/benchmarks.md
+ * seed 12 -> 14 s: more, smaller full GCs). See docs/benchmarks.md
  * "Memory". V8 reads the flag each time it sets a new limit.
  */
 export const HEAP_GROWING_PERCENT = 30;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * A large JSON body kept as bytes, copied into one buffer as its chunks arrive
- * (PUT /__sandbox/state, issue 34 item 6). Fastify's `parseAs: 'buffer'` keeps
+ * (PUT /__sandbox/state: state-reader.ts). Fastify's `parseAs: 'buffer'` keeps
  * the chunks and joins them at the end: one copy of the whole body (~250 MB)
  * in one go, a 300-400 ms stall of every other request. With a
  * Content-Length the buffer is made once at that size; without one it grows

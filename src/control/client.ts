@@ -73,7 +73,7 @@ export type RequestLogLine = RouteData<typeof ROUTES.requests>[number];
 /** The run report (GET /__sandbox/report, `sandbox.report()`, `sandbox exec --report`). */
 export type RunReport = RouteData<typeof ROUTES.report>;
 export type HealthState = RouteData<typeof ROUTES.health>;
-/** The parity report of `sandbox proxy` (GET /__sandbox/parity, issue 40), and one difference's two answers. */
+/** The parity report of `sandbox proxy` (GET /__sandbox/parity, docs/parity.md), and one difference's two answers. */
 export type ParityReport = RouteData<typeof ROUTES.parity>;
 export type ParityExample = RouteData<typeof ROUTES.parityExample>;
 export type VerificationSummary = RouteData<typeof ROUTES.verifications>[number];

@@ -2,7 +2,7 @@ import type { SandboxContext } from '../context.ts';
 import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 /**
- * POST /__sandbox/clock/advance-to-next (issue 38): moves a workspace's clock
+ * POST /__sandbox/clock/advance-to-next (`sandbox clock advance --to-next`): moves a workspace's clock
  * (or, without one, the sandbox clock) exactly to its next due timer, and says
  * which timers ran. Periodic sweeps (idempotency purge, key-usage flush) are not
  * stopped at, since a script means "the next thing that happens to my data"; they

@@ -1,24 +1,21 @@
-import { rowHolds } from '../storage/row-text.ts';
+import { FieldIndex, rowHolds, type Collection, type Row, type Store } from '../storage/index.ts';
 import { ApiError } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import type { Collection } from '../storage/collection.ts';
-import { FieldIndex } from '../storage/field-index.ts';
-import type { Row, Store } from '../storage/types.ts';
 import { serveAll } from '../http/route-table/serve.ts';
 import { DATA_ROUTES } from './contracts/data.ts';
 import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 /**
- * The data inspector (issue 25; docs/control-plane.md, "Data inspector"): the
+ * The data inspector (docs/control-plane.md, "Data inspector"): the
  * records of a workspace's collections for the browser page and `sandbox data`.
  * The routes' shapes are in ./contracts/data.ts.
  *
  * Cost: a page costs the page, not the collection. `total` is the store's
- * count; the rows come from `store.scanFrom` (a packed partition skips the
+ * count; the rows come from `store.scan` from the offset (a packed partition skips the
  * pages before the offset without inflating them, and the walk stops once
  * the page is full), never from `list()`, which would inflate a large packed
- * partition whole (storage/packed-rows.ts). A `q` search goes through the
+ * partition whole (storage/large-files/packed-rows.ts). A `q` search goes through the
  * matches in order (`store.scanMatching`: a packed partition parses only the
  * pages whose text holds `q`) until its page is full, then counts on until
  * EXACT_COUNT_ROWS matches; past that `total` is a lower bound and
@@ -141,7 +138,7 @@ interface PageQuery {
   offset: number;
   q?: string | undefined;
   id?: string | undefined;
-  /** newest: the page counted from the end of the partition, newest first (issue 37: a booking just made was row 92 of 92) */
+  /** newest: the page counted from the end of the partition, newest first (in stored order a booking just made is row 92 of 92) */
   order?: 'stored' | 'newest' | undefined;
 }
 
@@ -151,7 +148,7 @@ export const SEARCH_SLICE = { ms: 8 };
 /**
  * One page of a partition, in stored order (see the module's comment for what it costs). A `q`
  * search walks a copy of the partition in slices of SEARCH_SLICE.ms between other work: over 100k
- * bookings it takes a second or two, which held every other request (issue 27).
+ * bookings it takes a second or two, which would otherwise hold every other request.
  */
 export async function dataPage(store: Store, collection: string, ws: string, query: PageQuery): Promise<{ rows: Row[]; total: number; totalIsExact: boolean }> {
   const { limit, offset } = query;
@@ -171,7 +168,7 @@ export async function dataPage(store: Store, collection: string, ws: string, que
     const from = newest ? Math.max(0, total - offset - limit) : offset;
     const take = newest ? Math.max(0, total - offset - from) : limit;
     if (offset < total) {
-      for (const row of store.scanFrom ? store.scanFrom(collection, ws, from) : skip(store.scan(collection, ws), from)) {
+      for (const row of store.scan(collection, ws, { from })) {
         rows.push(redact(collection, row));
         if (rows.length === take) break;
       }
@@ -184,9 +181,7 @@ export async function dataPage(store: Store, collection: string, ws: string, que
   // that hold the text); one with secrets is searched here, on its redacted rows
   // (a null is a pause point between two packed pages)
   const found: Iterable<Row | null> =
-    SECRET_FIELDS[collection] === undefined && store.scanMatching
-      ? store.scanMatching(collection, ws, needle, { detached: true })
-      : filter(store.scanDetached ? store.scanDetached(collection, ws) : store.list(collection, ws), matches);
+    SECRET_FIELDS[collection] === undefined ? store.scanMatching(collection, ws, needle) : filter(store.scan(collection, ws, { detached: true }), matches);
   let deadline = performance.now() + SEARCH_SLICE.ms;
   for (const row of found) {
     if (performance.now() >= deadline) {
@@ -204,13 +199,6 @@ export async function dataPage(store: Store, collection: string, ws: string, que
 
 function* filter<T>(rows: Iterable<T>, keep: (row: T) => boolean): IterableIterator<T> {
   for (const row of rows) if (keep(row)) yield row;
-}
-
-function* skip<T>(rows: Iterable<T>, offset: number): IterableIterator<T> {
-  let n = offset;
-  for (const row of rows)
-    if (n > 0) n--;
-    else yield row;
 }
 
 /** The ids a record holds, at any depth, that name a record of a shown collection (its own id left out). */

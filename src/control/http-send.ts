@@ -3,8 +3,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 /**
  * One request of the control client with node:http (node:https for an https URL), not undici:
  * a CLI command is one or two requests, and loading undici (the package, or Node's own behind
- * fetch: either compiles all of it, node:http2 and node:tls included) took more CPU than the rest
- * of the command, about 110 of `sandbox fault clear`'s 200 ms (issue 41: the suite runs the CLI
+ * fetch: either compiles all of it, node:http2 and node:tls included) takes more CPU than the rest
+ * of the command, about 110 of `sandbox fault clear`'s 200 ms (and the test suite runs the CLI
  * hundreds of times). An idle keep-alive socket does not hold the process open (the agent unrefs it).
  */
 export interface SendInit {

@@ -7,7 +7,7 @@ import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
 
 /**
- * The browser inspector's files (issue 25, docs/inspector.md): the page
+ * The browser inspector's files (docs/inspector.md): the page
  * bundled by scripts/build-inspector.mjs into dist/inspector/, served under
  * /__sandbox/ui/. Static files hold no data, so they pass without the control
  * token (the page then sends it from its #fragment; src/http/control-scope.ts);

@@ -1,9 +1,9 @@
-import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, stringEnd } from '../storage/json-bytes.ts';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, stringEnd } from '../storage/index.ts';
 import { badRequest, type ApiError } from '../core/errors.ts';
 
 /**
  * A walk over a JSON document held as bytes (UTF-8), one value at a time, for
- * a body too large to parse in one go (PUT /__sandbox/state, issue 34 item 6).
+ * a body too large to parse in one go (PUT /__sandbox/state: state-reader.ts).
  * It finds where each value starts and ends; JSON.parse of that slice checks
  * and decodes it (the byte rules: src/storage/json-bytes.ts).
  */

@@ -18,7 +18,7 @@ export { STREAM_BACKLOG_BYTES } from './stream-hub.ts';
 export const STREAM_EVENT_TYPES = FORWARDED_EVENTS;
 
 export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
-  // one per control plane: clients with the same options share each event's encoding (issue 34)
+  // one per control plane: clients with the same options share each event's encoding (stream-hub.ts)
   const hub = new StreamHub(ctx.bus, ctx.requestLog, ctx.options.maxStreamClients);
   serveAll(app, OBSERVE_ROUTES, {
     requests: async (request) => ctx.requestLog.recent(request.query.limit),
@@ -46,7 +46,7 @@ export function registerObserveRoutes(app: ZodApp, ctx: SandboxContext): void {
         'x-request-id': request.id,
       });
       res.write(`retry: 1000\n${encodeStreamEvent('hello', { now: ctx.clock.iso(), clock: ctx.clock.mode })}`);
-      // ?events=: only what the client reads (issue 25: throughput with the inspector open)
+      // ?events=: only what the client reads (so /v1 throughput holds with the inspector open)
       const wanted = request.query.events?.split(',') ?? STREAM_EVENT_TYPES;
       const withDetail = request.query.detail === 'full';
       const events = STREAM_EVENT_TYPES.filter((type) => wanted.includes(type));

@@ -6,7 +6,7 @@ import { serveAll } from '../http/route-table/serve.ts';
 import { PARITY_ROUTES } from './contracts/parity.ts';
 
 /**
- * The parity report (issue 40; docs/control-plane.md, "Parity"): what `sandbox proxy` found
+ * The parity report (docs/parity.md, "Reading the report"): what `sandbox proxy` found
  * between the target and the sandbox. A sandbox that is not a parity proxy has no report: 404
  * with the way to start one.
  */

@@ -3,7 +3,7 @@ import { WORKSPACE_LIMITS } from '../core/rate-limit.ts';
 import { API_KEYS, WORKSPACES, type WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { GLOBAL_PARTITION } from '../storage/types.ts';
+import { GLOBAL_PARTITION } from '../storage/index.ts';
 import { serveAll } from '../http/route-table/serve.ts';
 import { RATE_LIMIT_ROUTES } from './contracts/rate-limits.ts';
 import { listWorkspaces, requireWorkspace } from '../core/workspace-lookup.ts';

@@ -35,7 +35,7 @@ const SEED_HISTORY_MS = 30 * DAY_MS;
 /**
  * The chunk's share of the run's booking history: a run writes its bookings in date order
  * (generate-bookings.ts, bookingTime), so that a list page's rows sit together in the packed
- * pages (issue 27).
+ * pages (docs/storage.md, "Packed partitions").
  */
 export function bookingWindow(now: number, part: RunPart): BookingWindow {
   const start = now - SEED_HISTORY_MS;
@@ -61,12 +61,12 @@ export function generate(gen: GenContext, state: SeedState, coupons: readonly Co
   };
   uniqueEmails(gen.rows(PEOPLE), state.emails);
   // the open slots, new first, as generateBookings would filter them: the state's are all open
-  // (bookable), so one plain copy instead of a spread and a filter (issue 27). Not concatView: a
+  // (bookable), so one plain copy instead of a spread and a filter. Not concatView: a
   // booking that finds no seat in 12 draws scans every slot, which a proxy makes slow
   const touched = new Set<DepartureSlot>();
   generateBookingsOn(gen, newSlots.filter((s) => s.departure.status !== 'cancelled').concat(oldSlots), pools, { window, touched });
   uniqueCodes(gen, gen.rows(BOOKINGS), state.codes);
-  // the state's slots the bookings went on, not a walk of every slot per chunk (issue 27: with
+  // the state's slots the bookings went on, not a walk of every slot per chunk (with
   // 5,000 products that walk, here and in the state, was a third of a seed of small chunks)
   const touchedOld = [...touched].filter((s): s is OpenSlot => 'committed' in s);
   const changedSlots = touchedOld.filter((s) => s.departure.seatsLeft !== s.committed.seatsLeft);
@@ -78,10 +78,10 @@ export function generate(gen: GenContext, state: SeedState, coupons: readonly Co
 
 /**
  * `head` then `tail` as one read-only list, without copying `tail`: the
- * workspace's people, tens of thousands, were copied into a new array for
- * every chunk, and those arrays (too large for the young generation) stayed
+ * workspace's people, tens of thousands, copied into a new array for
+ * every chunk, would stay (too large for the young generation)
  * in memory as garbage until a full GC: about 100 MiB of RSS after seeding
- * 100k bookings (issue 11, docs/benchmarks.md "Memory"). The generator only
+ * 100k bookings (docs/benchmarks.md "Memory"). The generator only
  * reads a pool's length and items by index (generate-bookings.ts, sample.ts).
  */
 export function concatView<T>(head: readonly T[], tail: readonly T[]): T[] {

@@ -12,8 +12,7 @@ import { EXTENSIONS, PRICING_OPTIONS } from '../resources/catalog/collections.ts
 import { DEPARTURES } from '../resources/departures/collections.ts';
 import { PEOPLE } from '../resources/people/collections.ts';
 import { PRODUCTS } from '../resources/products/collections.ts';
-import type { Collection, StoredRow } from '../storage/collection.ts';
-import type { Store } from '../storage/types.ts';
+import type { Collection, Store, StoredRow } from '../storage/index.ts';
 
 /**
  * What seeding builds on in one workspace, derived from its rows: the taken
@@ -22,7 +21,7 @@ import type { Store } from '../storage/types.ts';
  * once and then carried from chunk to chunk (and from one `POST /seed` to the
  * next: `sandbox seed` sends several), updated from the rows each chunk commits,
  * instead of re-listing and re-deriving the whole workspace per chunk, which
- * made a large seed quadratic (issue 15, point 7). It is exactly what a fresh
+ * would make a large seed quadratic. It is exactly what a fresh
  * build would give (the test compares them), so carrying it changes no seeded row.
  * A write by anyone else to a collection it derives from (seen as a new
  * partition version), or another anchor day, makes it stale: it is then rebuilt.
@@ -44,7 +43,7 @@ export interface OpenSlot extends DepartureSlot {
   committed: { seatsLeft: number; status: Departure['status']; touchedMs: number };
 }
 
-/** Removes `gone` from `slots` in place, keeping the order (a filtered copy of every slot per chunk was garbage: issue 27). */
+/** Removes `gone` from `slots` in place, keeping the order (a filtered copy of every slot per chunk would be garbage). */
 function dropFrom<T>(slots: T[], gone: ReadonlySet<T>): void {
   let kept = 0;
   for (const slot of slots) if (!gone.has(slot)) slots[kept++] = slot;
@@ -155,8 +154,8 @@ export class SeedState {
   /**
    * The committed copies of `rows` (the commit applied them already; equal
    * values). The state lives as long as the store, so holding the generator's
-   * objects kept a second copy of every seeded person: about 0.5 KB of heap per
-   * seeded booking (issue 11, docs/benchmarks.md "Memory").
+   * objects would keep a second copy of every seeded person: about 0.5 KB of heap per
+   * seeded booking (docs/benchmarks.md "Memory").
    */
   #stored<T extends StoredRow>(collection: Collection<T>, rows: readonly T[]): T[] {
     const committed = collection.in(this.store);

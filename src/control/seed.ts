@@ -1,6 +1,5 @@
 import { conflict } from '../core/errors.ts';
-import { leaveCommitGroup } from '../storage/commit-group.ts';
-import { bulkRuns } from '../storage/heap.ts';
+import { bulkRuns, leaveCommitGroup, type Collection, type Op, type Store, type StoredRow } from '../storage/index.ts';
 import { SeededRandom } from '../core/random.ts';
 import type { WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
@@ -14,8 +13,6 @@ import { ORGANIZATIONS } from '../resources/organizations/collections.ts';
 import { PEOPLE } from '../resources/people/collections.ts';
 import { PRODUCTS } from '../resources/products/collections.ts';
 import type { ZodApp } from '../resources/types.ts';
-import type { Collection, StoredRow } from '../storage/collection.ts';
-import type { Op, Store } from '../storage/types.ts';
 import { serve } from '../http/route-table/serve.ts';
 import { SEED_ROUTES, type SeedBody } from './contracts/seed.ts';
 import { SeedState, type OpenSlot } from './seed-state.ts';
@@ -55,8 +52,8 @@ export function registerSeedControl(app: ZodApp, ctx: SandboxContext): void {
  * The generation state seeding carries between chunks and runs, per store: the
  * last workspace seeded. A run holds it strongly (seedWorkspace keeps the one
  * its last chunk used); between runs only weakly, so that the next major GC
- * may take it: at 100k bookings it is ~7 MiB of sets and pools (issue 11,
- * docs/benchmarks.md "Memory"). `sandbox seed` sends its 20 requests back to
+ * may take it: at 100k bookings it is ~7 MiB of sets and pools
+ * (docs/benchmarks.md "Memory"). `sandbox seed` sends its 20 requests back to
  * back, with little allocation between them, so it usually survives from one
  * to the next; if not, the next run builds it again, and that gives exactly
  * the same state (seed-state.ts), so the same rows.
@@ -83,7 +80,7 @@ function seedState(ctx: SandboxContext, ws: string, anchorDayMs: number): SeedSt
  * the seed, so the same seed on the same data gives the same rows. 100 made a
  * chunk take 16-26 ms at the median and 100-270 ms at p99 on a loaded 2-core
  * machine (mostly the commit: each row's JSON, interning, packing pages), and
- * health waited behind it (issue 27: p99 300 ms beside a CPU hog); 25 made it
+ * health waited behind it (p99 300 ms beside a CPU hog); 25 made it
  * 2-5 ms and 20-40 ms, for the same total time. 10, once a chunk stopped
  * walking every bookable departure (seed-generate.ts, SeedState.absorb,
  * openSeats): health's p99 beside a hog 58-67 ms instead of 78-101, and a seed
@@ -91,8 +88,8 @@ function seedState(ctx: SandboxContext, ws: string, anchorDayMs: number): SeedSt
  */
 const CHUNK_ITEMS = 10;
 /**
- * Capacity a chunk makes sure of before it books (issue 27: `seed --bookings
- * 50000` made 22,135, the departures sold out). A booking takes 2.6 seats on
+ * Capacity a chunk makes sure of before it books (without it, `seed --bookings
+ * 50000` made 22,135: the departures sold out). A booking takes 2.6 seats on
  * average (generate-bookings.ts, chooseParty); a new product brings about 65
  * (85% active, 2-6 departures, 8-120 seats each). Both are counted low, so
  * that bookings rarely land on a departure too full for them (which makes them
@@ -111,7 +108,7 @@ export function capacityTopUp(state: SeedState, bookings: number): number {
 }
 /**
  * How far a seed run is: what it has made so far (never what it was asked for: a run whose
- * departures sell out makes fewer bookings, issue 29) of the totals asked.
+ * departures sell out makes fewer bookings) of the totals asked.
  */
 export interface SeedProgress {
   products: number;
@@ -155,7 +152,7 @@ export async function seedWorkspace(ctx: SandboxContext, body: SeedBody, onProgr
   let held: SeedState | null = null; // the carried state, strongly held while the run lasts
   let stalled = 0; // chunks in a row that made no booking of those still owed
   do {
-    // bookings a chunk could not place are owed by the next ones (issue 27: a run makes what it was asked)
+    // bookings a chunk could not place are owed by the next ones (a run makes what it was asked)
     const owed = bookings - created.bookings!;
     const chunk = {
       products: Math.min(products - done.products, Math.max(products > 0 ? 1 : 0, Math.round(products * share))),

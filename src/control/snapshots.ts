@@ -1,7 +1,7 @@
 import { notFound } from '../core/errors.ts';
 import type { SandboxContext } from '../context.ts';
 import type { ZodApp } from '../resources/types.ts';
-import { deferredFromJson } from '../storage/deferred.ts';
+import { deferredFromJson } from '../storage/index.ts';
 import { registerBodyBytesParser } from './body-bytes.ts';
 import { serve, serveAll } from '../http/route-table/serve.ts';
 import { SNAPSHOT_ROUTES } from './contracts/snapshots.ts';
@@ -15,7 +15,7 @@ import { asciiJson, WHOLE_STATE } from '../workspaces/snapshot-shelf.ts';
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
 export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
-  // each kept as JSON with its collections' spans: a restore hands it to the store deferred (issue 11);
+  // each kept as JSON with its collections' spans: a restore hands it to the store deferred;
   // on the shelf the workspaces' snapshots are on, within the same bounds (workspaces/snapshot-shelf.ts)
   const shelf = ctx.workspaces.snapshots;
   const { importState, ...routes } = SNAPSHOT_ROUTES;
@@ -50,7 +50,7 @@ export function registerSnapshotRoutes(app: ZodApp, ctx: SandboxContext): void {
   });
 
   // The body as bytes, read and checked a row at a time, giving way to other requests every few
-  // milliseconds (state-reader.ts, issue 34): in a scope of its own, for its own body parser.
+  // milliseconds (state-reader.ts): in a scope of its own, for its own body parser.
   app.register(async (scope) => {
     registerBodyBytesParser(scope, IMPORT_BODY_LIMIT);
     serve(

@@ -2,18 +2,16 @@ import type { z } from 'zod';
 import { depthProblem, MAX_STATE_DEPTH } from '../core/json-depth.ts';
 import { suggest } from '../core/suggest.ts';
 import { unknownFields } from '../http/unknown-fields.ts';
-import type { CollectionRegistry } from '../storage/collection.ts';
-import { BASE_PREFIX, isTombstone, OVERLAYS } from '../storage/overlay-store.ts';
-import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { BASE_PREFIX, GLOBAL_PARTITION, isTombstone, OVERLAYS, type CollectionRegistry, type Row } from '../storage/index.ts';
 import { BASES } from '../workspaces/manager.ts';
 
 /**
- * The check of a whole state that comes from outside the sandbox (issue 29,
- * point 3): `PUT /__sandbox/state` (so `sandbox snapshot import`), and a hand
- * edit of the database file under `--watch`. Before it, an import of
- * `{"bad": {"id": "bad", "garbage": true}}` in the bookings was accepted and
+ * The check of a whole state that comes from outside the sandbox:
+ * `PUT /__sandbox/state` (so `sandbox snapshot import`), and a hand
+ * edit of the database file under `--watch`. Unchecked, an import of
+ * `{"bad": {"id": "bad", "garbage": true}}` in the bookings would be accepted and
  * served by every `GET /v1/bookings` and every restart after, and a row whose
- * id differed from its key was a 500.
+ * id differs from its key would be a 500.
  *
  * Every collection must be one the sandbox declares, every row must pass its
  * collection's record schema with no field the schema does not know, and every

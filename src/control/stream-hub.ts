@@ -8,7 +8,7 @@ import { STREAM_BYTES_PER_SECOND, STREAM_MIN_BYTES_PER_SECOND, StreamWriter } fr
 /**
  * Bytes a stream client may fall behind (written, not yet taken by its socket). Past this its
  * writes are dropped, not buffered: memory stays bounded however slowly it reads, and when it
- * catches up a comment says how many events it missed (issue 34).
+ * catches up a comment says how many events it missed.
  */
 export const STREAM_BACKLOG_BYTES = 1024 * 1024;
 /** A comment every 15 s keeps proxies from closing a quiet stream. */
@@ -59,7 +59,7 @@ class StreamClient {
 
 /**
  * The clients that asked for the same frames, and the one writer that builds them: each event
- * is encoded once and each write is one Buffer, the same object for every client (issue 34:
+ * is encoded once and each write is one Buffer, the same object for every client (so
  * 100 dashboards cost /v1 one encoding, not 100).
  */
 class StreamGroup {
@@ -96,7 +96,7 @@ class StreamGroup {
 /**
  * Every client of GET /__sandbox/stream, grouped by the frames they asked for, with a cap on how
  * many (the sandbox option maxStreamClients): past it a new client gets a 409 that says how to
- * make room, rather than each one more slowing /v1 (issue 34).
+ * make room, rather than each one more slowing /v1.
  */
 export class StreamHub {
   readonly #groups = new Map<string, StreamGroup>();

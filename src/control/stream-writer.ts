@@ -11,8 +11,8 @@ const BATCHED_REQUEST_BYTES = 160;
  * Bytes the stream sends a second, all its clients together, at most: each client's share is this
  * divided by their number (not less than STREAM_MIN_BYTES_PER_SECOND). Past its share in a second, a
  * client's request events are dropped until the next second, and a comment says how many. Every
- * client reads what it is sent, so 100 dashboards of a busy /v1 were 100 copies of its requests
- * with their bodies, and the socket writes alone took /v1's CPU (issue 34). One client alone keeps
+ * client reads what it is sent, so 100 dashboards of a busy /v1 would be 100 copies of its requests
+ * with their bodies, and the socket writes alone would take /v1's CPU. One client alone keeps
  * ~3,000 requests a second with their headers and bodies; each of 100, ~30 (a person's reading),
  * or ~700 with `detail=none`. Other events always go.
  */
@@ -29,8 +29,8 @@ export type StreamSink = (frames: string, events: number) => void;
  * reader (a browser page) wakes up for. A bucket's rate-limit changes of one write are one frame,
  * its last: every /v1 request changes its bucket, and only the newest state is worth showing.
  * With `batched`, a run of requests is one `requests` frame, in its place among the other frames
- * (issue 25: /v1 throughput with a page open). One writer serves every client with the same
- * options (src/control/stream-hub.ts): each event is encoded once, not once a client (issue 34).
+ * (so /v1 throughput holds with a page open). One writer serves every client with the same
+ * options (src/control/stream-hub.ts): each event is encoded once, not once a client.
  */
 export class StreamWriter {
   #queued: string[] = [];

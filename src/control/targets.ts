@@ -1,12 +1,12 @@
 /**
- * The control plane's targets are resolved or refused (issue 38, point 1): a
+ * The control plane's targets are resolved or refused: a
  * rule that names a workspace, a key or a /v1 path that does not exist would
  * be accepted and never apply, and a script would pass or fail for a reason
  * nobody sees. Each refusal is one line that says what to send instead.
  */
 import { badRequest, notFound } from '../core/errors.ts';
 import { API_KEYS } from '../core/tenancy.ts';
-import { GLOBAL_PARTITION } from '../storage/types.ts';
+import { GLOBAL_PARTITION } from '../storage/index.ts';
 import { ORG_API_KEYS } from '../resources/organizations/collections.ts';
 import type { SandboxContext } from '../context.ts';
 import { nearestRoute } from '../http/route-suggest.ts';

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ZodApp } from '../resources/types.ts';
 
 /**
- * GET / and GET /__sandbox: a small JSON index of where things are (issue 15),
+ * GET / and GET /__sandbox: a small JSON index of where things are,
  * so someone who opens the sandbox's URL in a browser or curls it finds the
  * API, the control plane, the OpenAPI document and the health check.
  * Built from the Host the client used, so the links work from where it stands.

@@ -1,7 +1,7 @@
 import { ControlClient } from './client.ts';
 
 /**
- * `workerSandbox()`: a test worker's workspace in one call (issue 36; README,
+ * `workerSandbox()`: a test worker's workspace in one call (README,
  * "Parallel test workers"). Under `sandbox exec --workers n` the worker takes
  * the workspace exec made for it: Vitest's VITEST_POOL_ID and Jest's
  * JEST_WORKER_ID both count from 1 to the runner's worker count, so worker i

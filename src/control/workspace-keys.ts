@@ -4,7 +4,7 @@ import { newId } from '../core/ids.ts';
 import { hashSecret, randomToken } from '../core/secrets.ts';
 import type { ApiKeyRecord, KeyView, WorkspaceRecord } from '../core/tenancy.ts';
 import type { SandboxContext } from '../context.ts';
-import { GLOBAL_PARTITION, type Row } from '../storage/types.ts';
+import { GLOBAL_PARTITION, type Row } from '../storage/index.ts';
 import { API_KEYS } from '../core/tenancy.ts';
 
 /**
@@ -23,7 +23,7 @@ export function workspaceView(ctx: SandboxContext, workspace: WorkspaceRecord, d
     .filter((k) => k.workspaceId === workspace.id)
     .map((k) => ({ id: k.id, name: k.name, key: plain.get(k.id) ?? null, keyPrefix: k.keyPrefix, scopes: k.scopes, status: k.status }));
   const overlay = ctx.workspaces.overlay(workspace.id);
-  // issue 38: `fault add` says when the tier's 429s will mix with a rule's answers
+  // so that `fault add` can say when the tier's 429s will mix with a rule's answers
   const rateLimits = workspace.rateLimits ?? (ctx.options.enforceRateLimits ? 'enforce' : 'report');
   return {
     id: workspace.id,

@@ -5,8 +5,8 @@ import { WORKSPACE_ROUTES } from './contracts/workspaces.ts';
 import { requireWorkspace } from '../core/workspace-lookup.ts';
 
 /**
- * Workspaces on demand, one per parallel test worker (issue 12;
- * docs/control-plane.md, "Workspaces on demand"): create from a fixture
+ * Workspaces on demand, one per parallel test worker
+ * (docs/control-plane.md, "Workspaces on demand"): create from a fixture
  * workspace, delete, and everything per workspace: reset, snapshots, clock.
  * The routes' shapes are in ./contracts/workspaces.ts.
  */

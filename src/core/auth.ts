@@ -1,6 +1,4 @@
-import type { Collection, Repository } from '../storage/collection.ts';
-import type { Row, Store } from '../storage/types.ts';
-import { GLOBAL_PARTITION } from '../storage/types.ts';
+import { GLOBAL_PARTITION, type Collection, type Repository, type Row, type Store } from '../storage/index.ts';
 import { badRequest } from './errors.ts';
 import type { Clock } from './clock.ts';
 import { badAuthorization, keyExpired, keyRevoked, keyWorkspaceDeleted, missingScope, unknownKey, workspaceNotFound } from './reasons.ts';
@@ -94,7 +92,7 @@ export class Auth {
 
   /**
    * Resolves the principal or throws 401 (or 400/404 for internal-key misuse),
-   * each with its reason (issue 24; src/core/reasons.ts).
+   * each with its reason (src/core/reasons.ts).
    */
   authenticate(authorization: string | undefined, workspaceHeader: string | undefined): Principal {
     const token = parseBearer(authorization);
@@ -110,7 +108,7 @@ export class Auth {
   /**
    * Whose key an Authorization header carries, whatever its scheme (`Token …`, none) or the key's
    * state (revoked, expired, its workspace deleted): the request log names them on a refused
-   * request (issue 37). Called only for requests that were not authenticated.
+   * request. Called only for requests that were not authenticated.
    */
   identify(authorization: string | undefined): { keyPrefix: string; workspaceId: string } | null {
     const token = /(\S+)\s*$/.exec(authorization ?? '')?.[1];

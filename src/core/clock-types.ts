@@ -8,7 +8,7 @@ export type ClockMode = 'real' | 'manual';
 
 /**
  * What a clock change leaves to save with the data (src/core/saved-clock.ts,
- * issue 35): the global time (a real clock's offset from wall time with it),
+ * docs/storage.md "The clock is saved"): the global time (a real clock's offset from wall time with it),
  * or one workspace's own advance.
  */
 export type ClockChange = { workspaceId: null; mode: ClockMode; nowMs: number; offsetMs: number } | { workspaceId: string; offsetMs: number };
@@ -21,7 +21,7 @@ export type ClockChange = { workspaceId: null; mode: ClockMode; nowMs: number; o
 export type ClockSaver = (changes: readonly ClockChange[]) => Promise<void>;
 
 /**
- * What a timer is, for `clock advance --to-next` (issue 38): a label people read ("webhook
+ * What a timer is, for `clock advance --to-next`: a label people read ("webhook
  * retry dlv_..."), and whether it is housekeeping (a periodic sweep), which --to-next does not stop at.
  */
 export interface TimerLabel {
@@ -42,7 +42,7 @@ export interface ClockState {
   nowMs: number;
   pendingTimers: number;
   /**
-   * How far advance and set have moved the clock from where it started (issue 37: `sandbox clock`
+   * How far advance and set have moved the clock from where it started (`sandbox clock`
    * shows it); back to 0 after a reset. A workspace's adds its own advance.
    */
   advancedMs: number;

@@ -12,7 +12,7 @@ import { TimerQueue, type Timer } from './timer-queue.ts';
  * - real: wall time plus an offset (time travel with advance/set works too).
  * - manual: time moves only when advance() or set() is called.
  *
- * Workspace clocks (issue 12, docs/architecture.md "Workspace clocks"): a
+ * Workspace clocks (docs/architecture.md "Workspace clocks"): a
  * workspace's time is the global time plus that workspace's own advance.
  * The workspace a piece of code serves is carried by AsyncLocalStorage (set
  * by the /v1 auth hook, by control routes that act on a workspace, and by
@@ -46,7 +46,7 @@ export class Clock {
   }
 
   /**
-   * Back to where the clock started (a sandbox reset, issue 15): a manual clock
+   * Back to where the clock started (a sandbox reset): a manual clock
    * to its start time, a real clock to no time-travel offset. Pending timers stay.
    */
   restart(): ClockState {
@@ -76,7 +76,7 @@ export class Clock {
   }
 
   /**
-   * Where a saved clock was (a start on a database file, issue 35): the global
+   * Where a saved clock was (a start on a database file, docs/storage.md "The clock is saved"): the global
    * time, in this clock's own mode, and each workspace's own advance. The start
    * a reset goes back to is not changed, nor any timer.
    */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCollection, type Collection } from '../storage/collection.ts';
+import { defineCollection, type Collection } from '../storage/index.ts';
 import { IDEMPOTENCY } from './idempotency.ts';
 import { CLOCKS } from './saved-clock.ts';
 import { API_KEYS, WORKSPACES } from './tenancy.ts';

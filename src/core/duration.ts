@@ -1,5 +1,5 @@
 /**
- * The one duration syntax (issue 38, point 3): every CLI option and scenario
+ * The one duration syntax (docs/cli.md, "Durations"): every CLI option and scenario
  * field that takes a time reads `250` (milliseconds), `250ms`, `2s`, `5m`,
  * `1h`, `2d`, or a combination such as `1h30m`, through this parser.
  */

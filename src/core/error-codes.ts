@@ -1,5 +1,5 @@
 /**
- * The catalogue of stable error codes (issue 10, point 9; docs/api-notes.md
+ * The catalogue of stable error codes (docs/api-notes.md
  * "Error codes"). The API description's "complete error-code catalogue" is
  * "not shown"; it shows one code, VALIDATION_400. Every other code here is the
  * sandbox's and sits next to `error` in the body. Bodies the description

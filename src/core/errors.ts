@@ -7,7 +7,7 @@ import type { ErrorCode } from './error-codes.ts';
 export type ErrorBody = { error: string } & Record<string, unknown>;
 
 /**
- * Why the sandbox refused a request (issue 24): a stable code and one sentence.
+ * Why the sandbox refused a request: a stable code and one sentence.
  * It travels beside the documented body, never in it: the `X-Sandbox-Reason`
  * header, the request log's `reason`, the stream, `sandbox logs`.
  */

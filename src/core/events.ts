@@ -25,7 +25,7 @@ export interface RequestLogEntry {
   at: string;
   /** where the sandbox accepted the request only by guessing (X-Sandbox-Warning); absent when none */
   warnings?: { code: string; message: string }[];
-  /** why the sandbox refused it: the X-Sandbox-Reason value, `CODE sentence` (issue 24); absent when it did not */
+  /** why the sandbox refused it: the X-Sandbox-Reason value, `CODE sentence`; absent when it did not */
   reason?: string;
   /** headers and bodies, captured only while someone watches the stream (the dashboard) */
   detail?: RequestDetail;

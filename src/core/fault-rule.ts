@@ -5,7 +5,7 @@ import { DURATION_FORMS, parseDuration } from './duration.ts';
  * What a fault rule is made of (POST /__sandbox/faults): it matches requests
  * by method, path pattern, workspace or key, and answers a status and body,
  * adds latency, or drops the connection. Its own module, loaded with the
- * control plane's contract rather than at start (issue 11); src/core/faults.ts
+ * control plane's contract rather than at start; src/core/faults.ts
  * uses only its type.
  */
 /**

@@ -35,9 +35,9 @@ export interface FaultTarget {
 }
 
 /**
- * Rules kept at most (issue 34): each /v1 request is matched against every rule, and a rule
+ * Rules kept at most: each /v1 request is matched against every rule, and a rule
  * without `times` or `probability` fires once and goes, but one with `probability` stays until
- * removed, so a client adding rules in a loop grew the list (and every request's cost) forever.
+ * removed, so a client adding rules in a loop would grow the list (and every request's cost) forever.
  */
 export const MAX_FAULT_RULES = 1000;
 /** compiled path patterns kept (a rule's path is any string a client sends) */

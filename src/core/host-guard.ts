@@ -3,7 +3,7 @@ import { apiError, type ApiError } from './errors.ts';
 
 /**
  * What a web page in the developer's browser may not do to a sandbox on this
- * machine (issue 23; docs/architecture.md, "Request classification and the
+ * machine (docs/architecture.md, "Request classification and the
  * guards"; docs/divergences.md, "Transport and authentication"):
  *
  * - DNS rebinding: a page on `attacker.example`, whose owner re-points the
@@ -103,7 +103,7 @@ export function hostRefusal(hostHeader: string | undefined, rules: HostRules): A
  * Host reachable (hostRefusal), not its Origin: `http://devbox:9999` is another
  * origin than `devbox:4010`, and `b.example.test` another than
  * `a.example.test`, whatever the rules allow, so a page on another port or a
- * sibling subdomain may not drive the sandbox (issue 34). `Origin: null` (a
+ * sibling subdomain may not drive the sandbox. `Origin: null` (a
  * sandboxed frame, a file:// page) is another origin. `Sec-Fetch-Site:
  * cross-site` is refused, and so is `same-site` (a page on another port of
  * localhost) unless its Origin is the sandbox's own. `same-origin` and `none`

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { defineCollection } from '../storage/collection.ts';
-import type { Op, Store } from '../storage/types.ts';
-import type { Repository } from '../storage/collection.ts';
+import { defineCollection, type Op, type Repository, type Store } from '../storage/index.ts';
 import type { Clock } from './clock.ts';
 import { badRequest, conflict, unprocessable } from './errors.ts';
 
@@ -59,7 +57,7 @@ export class Idempotency {
   /**
    * Answers too secret to write down (an organization key's creation holds the key itself), by
    * slot: replayed in place of the saved outcome while the saved record they belong to (same
-   * createdAt) is within its window. Never on disk, so a restart forgets them (issue 26).
+   * createdAt) is within its window. Never on disk, so a restart forgets them (docs/api-notes.md, "Idempotency").
    */
   private readonly secretReplays = new Map<string, { createdAt: string; statusCode: number; body: string }>();
   /** saves per workspace since its last trim check */

@@ -37,7 +37,7 @@ export function parseId(source: IdSource, field: string, value: unknown): string
   throw badRequest('INVALID_ID', `Invalid ${field}: expected an id of the form ${prefix}<uuid>`).because('INVALID_ID', wrongIdReason(field, prefix, value));
 }
 
-/** What was wrong with an id (issue 24): the prefix it has, against the one the field takes. Built only when refusing. */
+/** What was wrong with an id (the INVALID_ID reason): the prefix it has, against the one the field takes. Built only when refusing. */
 function wrongIdReason(field: string, prefix: string, value: unknown): string {
   if (typeof value !== 'string') return `${field} must be a string ${prefix}<uuid>, not ${value === null ? 'null' : typeof value}`;
   const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;

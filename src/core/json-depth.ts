@@ -1,8 +1,8 @@
 /**
- * A bound on how deeply user JSON may nest (issue 23, point 4). V8 parses any
+ * A bound on how deeply user JSON may nest. V8 parses any
  * depth, but JSON.stringify, structuredClone and every recursive walk after it
  * overflow the stack somewhere past a few thousand levels: a booking whose
- * `metadata` nested 5,000 deep was a 500. Bodies are refused at the parser, so
+ * `metadata` nested 5,000 deep would be a 500. Bodies are refused at the parser, so
  * nothing deeper ever reaches a route, the store or a webhook.
  *
  * Depth counts objects and arrays: a body `{}` is 1 level, `{"a": {}}` 2.

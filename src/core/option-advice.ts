@@ -1,5 +1,5 @@
 /**
- * The way out of an error that a createSandbox option fixes (issue 26). The
+ * The way out of an error that a createSandbox option fixes. The
  * library and the CLI give the same advice in their own words: a programmatic
  * user reads "the `port` option", a CLI user "--port <n>" (src/cli/output.ts
  * holds the flag of each option). The error's message is the library's.

@@ -10,7 +10,7 @@ import type { Clock } from './clock.ts';
  *   the window as a Unix timestamp;
  * - the burst. A workspace's "burst N requests per second" is exactly that: at
  *   most N requests within any one second (a sliding window over the times of
- *   the last N; issue 39, point 9). An organization key's `burst` keeps its own
+ *   the last N; API description, "Limits"). An organization key's `burst` keeps its own
  *   meaning: a token bucket of `burst` tokens refilling at its minute rate.
  * A request passes only when every meter of every bucket allows it, and only
  * then consumes from all of them.
@@ -79,7 +79,7 @@ export class RateLimiter {
   }
 
   /**
-   * The meter that refuses longest, the one Retry-After reports (issue 24, the
+   * The meter that refuses longest, the one Retry-After reports (and the
    * 429's reason). Called only when refusing, right after `take`: nothing is consumed.
    */
   blocking(

@@ -1,5 +1,5 @@
 /**
- * Why the sandbox refused a request (issue 24): the catalogue of reason codes
+ * Why the sandbox refused a request: the catalogue of reason codes
  * and the helpers that build their sentences. A reason travels beside the
  * documented body, never in it (X-Sandbox-Reason, the request log, the stream,
  * `sandbox logs`, the dashboard); the catalogue is docs/api-notes.md, "Reason
@@ -118,7 +118,7 @@ export function shownKey(token: string): string {
 export function badAuthorization(header: string | undefined): ApiError {
   if (!header) return because(unauthorized(), 'MISSING_AUTHORIZATION', 'no Authorization header; send Authorization: Bearer <key>');
   const scheme = /^\S*/.exec(header)![0];
-  // a key with no scheme in front (issue 37): the one word is the key, not a scheme to name
+  // a key with no scheme in front: the one word is the key, not a scheme to name
   if (header.trim() === scheme && scheme.toLowerCase() !== 'bearer') {
     return because(
       unauthorized(),
@@ -134,7 +134,7 @@ export function badAuthorization(header: string | undefined): ApiError {
 
 const PLACEHOLDERS = new Set(['undefined', 'null', '""', "''", '<key>', 'YOUR_API_KEY']);
 
-/** Where a user finds the keys that work (issue 37). */
+/** Where a user finds the keys that work. */
 const KEYS_ARE = "the keys are in `sandbox keys list` and the inspector's Keys view";
 
 export function unknownKey(token: string): ApiError {

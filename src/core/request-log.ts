@@ -27,8 +27,8 @@ export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private watchers = 0;
   /**
-   * The newest captures, a ring (a Map trimmed from its head cost more per request under load:
-   * issue 25, /v1 throughput while the inspector watches); each renders once, when first read.
+   * The newest captures, a ring (a Map trimmed from its head costs more per request under load,
+   * and /v1 throughput must hold while the inspector watches); each renders once, when first read.
    */
   private readonly details: (Capture | undefined)[] = new Array<Capture | undefined>(DETAIL_CAPACITY);
   private nextDetail = 0;
@@ -38,7 +38,7 @@ export class RequestLog {
   constructor(
     bus: EventBus,
     private readonly capacity = 1000,
-    /** the captures' bytes at most, all together: a 1 MB body 200 times is not kept (issue 34) */
+    /** the captures' bytes at most, all together: a 1 MB body 200 times is not kept */
     private readonly captureBytes = DEFAULT_CAPTURE_BYTES,
   ) {
     bus.on('request', (entry) => {

@@ -7,11 +7,11 @@
  *
  * The entry is the UTF-8 bytes, not the JSON string: a string body costs
  * Node a `Buffer.byteLength` (Content-Length) and an encoding copy on every
- * send, about a quarter of the CPU of a 58 KB page (docs/benchmarks.md, issue 11).
+ * send, about a quarter of the CPU of a 58 KB page (docs/benchmarks.md).
  *
  * Bounded in bytes as well as entries: a thousand created workspaces that
  * each list products once would otherwise keep a thousand 48 KB pages
- * (issue 23, point 5). Past either bound, the oldest entries go.
+ * (`maxWorkspaces` allows 1,000). Past either bound, the oldest entries go.
  */
 export const RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
 

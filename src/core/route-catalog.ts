@@ -2,7 +2,7 @@
  * Every route both apps registered (/v1 and /__sandbox), with what the OpenAPI
  * document, the run report, the known scopes and the route suggestions read off
  * it. It lives in the core, below the HTTP layer, so that the context can hold
- * it (`ctx.routes`) without knowing the server (issue 41); the document itself is
+ * it (`ctx.routes`) without knowing the server (docs/architecture.md, "Layers"); the document itself is
  * written by src/http/openapi.ts, which the sandbox hands in as `render`.
  */
 export interface CatalogRoute {

@@ -1,11 +1,19 @@
 import { z } from 'zod';
-import { defineCollection } from '../storage/collection.ts';
-import { withRows } from '../storage/deferred.ts';
-import { GLOBAL_PARTITION, isDeferred, type Collections, type InitialCollections, type Op, type Row, type Store } from '../storage/types.ts';
+import {
+  defineCollection,
+  GLOBAL_PARTITION,
+  isDeferred,
+  withRows,
+  type Collections,
+  type InitialCollections,
+  type Op,
+  type Row,
+  type Store,
+} from '../storage/index.ts';
 import type { Clock, ClockChange, ClockMode } from './clock.ts';
 
 /**
- * The clock is state (issue 35): records are dated by it, keys expire and jobs
+ * The clock is state (docs/storage.md, "The clock is saved"): records are dated by it, keys expire and jobs
  * fall due on it, so it is saved with the data. One row for the sandbox's
  * global time and one per workspace that advanced alone, in the global
  * partition, written in a commit of their own before the clock moves (so as

@@ -72,7 +72,7 @@ export const FORWARDED_EVENTS = ['request', 'domain', 'delivery', 'rate-limit', 
 /**
  * The fields of a request event, in the order of a batch's columns. A table, not an array of
  * objects: a busy second's requests are a third fewer bytes without their keys, and the browser
- * that reads them pays per byte (issue 25: /v1 throughput with the inspector open).
+ * that reads them pays per byte (and /v1 throughput must hold with the inspector open).
  */
 export const REQUEST_COLUMNS = [
   'requestId',

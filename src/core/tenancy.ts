@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCOPE_PATTERN } from './scopes.ts';
-import { defineCollection } from '../storage/collection.ts';
+import { defineCollection } from '../storage/index.ts';
 
 /**
  * Workspaces and workspace API keys (API description, "Authentication" 2-3, 7).
@@ -11,7 +11,7 @@ export const WorkspaceModeSchema = z.enum(['live', 'sandbox']);
 export type WorkspaceMode = z.infer<typeof WorkspaceModeSchema>;
 
 /**
- * A created workspace's rate limits (issue 24; docs/control-plane.md, "Rate
+ * A created workspace's rate limits (docs/control-plane.md, "Rate
  * limits per workspace"): `enforce` refuses with 429 as the API description
  * says; `report` counts the same way but never refuses, so a test worker on a
  * frozen manual clock is not stopped at its sixth request.

@@ -1,5 +1,5 @@
 /**
- * Sandbox warnings (issue 10, docs/api-notes.md "Warnings"): where the API
+ * Sandbox warnings (docs/api-notes.md "Warnings"): where the API
  * description is silent the sandbox accepts what a real platform would most
  * likely accept, and says so. Each warning is one short line with a stable
  * code; `strict` mode turns any warning into a 400 VALIDATION_400 instead.

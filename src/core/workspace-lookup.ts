@@ -3,11 +3,11 @@ import type { WorkspaceRecord } from './tenancy.ts';
 import { WORKSPACES } from './tenancy.ts';
 import { workspaceNotFound } from './workspace-not-found.ts';
 import { defaultWorkspaceOrRule } from './default-workspace.ts';
-import { GLOBAL_PARTITION, type Store } from '../storage/types.ts';
+import { GLOBAL_PARTITION, type Store } from '../storage/index.ts';
 
 /**
  * The workspace lookups that control routes share, the control plane's own and the
- * areas' (src/resources/<area>/control*.ts). In the core, below both (issue 41):
+ * areas' (src/resources/<area>/control*.ts). In the core, below both (docs/architecture.md, "Layers"):
  * they take the parts of the context they read, so any layer may call them with ctx.
  */
 export function listWorkspaces(ctx: { store: Store }): WorkspaceRecord[] {

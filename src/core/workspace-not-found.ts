@@ -1,11 +1,11 @@
 /**
- * The 404 of a workspace id that is not one (issue 38, point 1): when the
+ * The 404 of a workspace id that is not one: when the
  * value is a workspace's name, the reason gives the id to send instead, so a
  * script that passed a name learns why its target was refused.
  */
 import { notFound, type ApiError } from './errors.ts';
 import { WORKSPACES } from './tenancy.ts';
-import { GLOBAL_PARTITION, type Store } from '../storage/types.ts';
+import { GLOBAL_PARTITION, type Store } from '../storage/index.ts';
 
 export function workspaceNotFound(store: Store, given: string): ApiError {
   const lower = given.toLowerCase();

@@ -68,7 +68,7 @@ function clip(lines: DetailLine[], count: number): DetailLine[] {
 export function requestDetailLines(r: RequestRow, width: number, height: number, names: Record<string, string>): DetailLine[] {
   const summary = `${r.method} ${r.path} → ${r.status}  ${latency(r.latencyMs)}  at ${clockTime(r.at)}  workspace ${r.workspaceId ? (names[r.workspaceId] ?? r.workspaceId) : '-'}  key ${r.keyPrefix ?? '-'}  ${r.requestId}`;
   const lines: DetailLine[] = [{ text: summary, heading: true }];
-  // why the sandbox refused it (X-Sandbox-Reason, issue 24; docs/api-notes.md "Reason codes"), wrapped: it is the point
+  // why the sandbox refused it (X-Sandbox-Reason, docs/api-notes.md "Reasons"), wrapped: it is the point
   if (r.reason) for (const text of wrapText(`why: ${r.reason}`, width)) lines.push({ text, tone: 'red' });
   // accepted only by guessing (X-Sandbox-Warning, docs/api-notes.md "Warnings")
   for (const w of r.warnings ?? []) lines.push({ text: cell(`warning ${w.code}: ${w.message}`, width).trimEnd(), tone: 'yellow' });

@@ -91,7 +91,7 @@ export function matchesFilter(filter: string, path: string, status: number | str
 }
 
 /**
- * "n/max", one format for every row (issue 26): the control plane lists maxAttempts with each
+ * "n/max", one format for every row: the control plane lists maxAttempts with each
  * delivery, as the stream does; "n/?" only for a record from a sandbox that does not.
  */
 export function attemptLabel(n: number, max: number | undefined): string {

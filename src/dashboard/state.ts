@@ -24,7 +24,7 @@ export interface DashboardState {
   workspaces: WorkspaceSummary[];
   /** after "clear": deliveries hidden until they get another attempt (id -> attempts seen) */
   hiddenDeliveries: Record<string, number>;
-  /** "c" was pressed: an empty panel then says so rather than "no requests yet" (issue 26) */
+  /** "c" was pressed: an empty panel then says so rather than "no requests yet" */
   cleared: boolean;
   paused: boolean;
   held: FeedItem[];
@@ -220,7 +220,7 @@ export function attemptCount(d: DeliveryView): number {
 /**
  * Upserts by id, bounded; deliveries hidden by "clear" stay hidden until a new attempt. Ordered by
  * the time the row shows (its latest attempt), newest first, as the requests are: sorting by
- * creation put a retried delivery below younger ones while it showed a later time (issue 26).
+ * creation would put a retried delivery below younger ones while it showed a later time.
  */
 export function mergeDeliveries(current: DeliveryView[], incoming: DeliveryView[], hidden: Record<string, number> = {}): DeliveryView[] {
   const byId = new Map(current.map((d) => [d.id, d]));

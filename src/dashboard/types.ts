@@ -2,7 +2,7 @@ import type { ClockState, RateBucketSummary, RequestLogLine, WorkspaceSummary } 
 import type { DomainEvent } from '../core/events.ts';
 import type { DeliveryUpdate } from '../core/stream-events.ts';
 
-/** What the dashboard knows of one webhook delivery (docs/webhooks.md, "A delivery"). */
+/** What the dashboard knows of one webhook delivery (docs/webhooks.md, "Delivery"). */
 export interface DeliveryView {
   id: string;
   workspaceId?: string;

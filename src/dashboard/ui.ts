@@ -114,7 +114,7 @@ const NOUNS: Record<Listed, [string, string]> = {
 /**
  * What an empty panel says. "No … yet" only when nothing came: rows the filter hides are
  * counted, and after "c" the panel says it was cleared, with the request count the header
- * shows (issue 26: "no requests yet" under "18 req", "no domain events yet" under "4xx").
+ * shows (never "no requests yet" under "18 req", nor "no domain events yet" under "4xx").
  */
 export function emptyNote(panel: Listed, state: DashboardState, filter: string): string {
   const total = state[panel].length;

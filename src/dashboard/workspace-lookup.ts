@@ -21,7 +21,7 @@ export function workspaceOf(item: FeedItem): string | null {
  * Names for workspaces created after the dashboard connected (`POST /__sandbox/workspaces`
  * sends no stream event): the first time an unknown id shows on the stream, the workspaces
  * are read again, one read at a time, so a new workspace shows by its name rather than
- * `wksp_47a39132-22ab-…` (issue 26). An id is asked about once; one that is still unknown
+ * `wksp_47a39132-22ab-…`. An id is asked about once; one that is still unknown
  * afterwards (a deleted workspace) is not asked about again until the next connect.
  */
 export class WorkspaceLookup {

@@ -23,7 +23,7 @@ import { idempotencyKeyInvalid, MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idemp
 export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void {
   // One callback-style hook for auth, faults, the workspace clock, rate limits
   // and scope: `async` hooks cost a promise and a microtask hop each on every
-  // request (docs/benchmarks.md, issue 11); only an active fault rule awaits.
+  // request (docs/benchmarks.md, "Throughput"); only an active fault rule awaits.
   v1.addHook('onRequest', (request, reply, done) => {
     request.area = 'api';
     if (ctx.faults.active()) {
@@ -35,7 +35,7 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     try {
       request.authenticated = ctx.auth.authenticate(request.headers.authorization, headerValue(request, 'x-workspace-id'));
     } catch (err) {
-      // its body read first, so that its capture (Copy as curl) has it (issue 37)
+      // its body read first, so that its capture (Copy as curl) has it
       return readRefusedBody(request, () => done(err as Error));
     }
     admit(request, ctx, done);
@@ -65,7 +65,7 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
     }
     if (outcome.kind === 'replay') {
       const { statusCode, body, createdAt } = outcome.record;
-      // a replayed refusal says why too (issue 24), beside the saved body
+      // a replayed refusal says why too (X-Sandbox-Reason), beside the saved body
       const reason = replayReason(statusCode, body, createdAt);
       if (reason) {
         request.reason = reasonText(reason);
@@ -122,7 +122,7 @@ function checkRateAndScope(request: FastifyRequest, ctx: SandboxContext): void {
   const workspaceId = principal.workspace.id;
   const suspendedUntil = ctx.suspension.suspendedUntil(workspaceId);
   if (suspendedUntil !== null) throw suspended(request, ctx, buckets[0]!.policy.perMinute, suspendedUntil, 'suspended earlier');
-  // a created workspace chose at creation (issue 24); the fixture workspaces follow the sandbox's option
+  // a created workspace chose at creation (`rateLimits`); the fixture workspaces follow the sandbox's option
   const enforce = principal.workspace.rateLimits ? principal.workspace.rateLimits === 'enforce' : ctx.options.enforceRateLimits;
   request.rate = ctx.rateLimiter.take(buckets, enforce);
   if (ctx.bus.hasListeners('rate-limit')) {
@@ -143,7 +143,7 @@ function checkRateAndScope(request: FastifyRequest, ctx: SandboxContext): void {
   if (scope) ctx.auth.requireScope(principal, scope, request.method, route.url ?? request.url);
 }
 
-/** The 429 with its reason: which meter of which bucket, when it lets a request through, and a frozen clock (issue 24). */
+/** The 429 with its reason: which meter of which bucket, when it lets a request through, and a frozen clock (docs/api-notes.md "Reasons"). */
 function rateRefusal(request: FastifyRequest, ctx: SandboxContext, buckets: { key: string }[]) {
   const principal = request.principal;
   const retryAfter = request.rate!.retryAfter;

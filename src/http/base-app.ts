@@ -44,7 +44,7 @@ export function createBaseApp(ctx: SandboxContext): FastifyInstance {
     // left then (a connection of a second address bound, a half-sent request) is closed outright
     return503OnClosing: true,
     forceCloseConnections: true,
-    // what Node's HTTP parser refuses gets the documented body and headers too (issue 26)
+    // what Node's HTTP parser refuses gets the documented body and headers too (client-error.ts)
     clientErrorHandler: clientErrorHandler(ctx),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // the router's own refusals (a path segment over 200 characters, bad percent-encoding) get the

@@ -7,8 +7,8 @@ import { requestIdFor } from './request-hooks.ts';
 /**
  * What Node's HTTP parser refuses before any route sees it (a garbage request line, a header
  * without a colon, headers over the size limit, a request too slow to arrive). Fastify's default
- * answer was `{"error":"Bad Request","message":"Client Error","statusCode":400}` without
- * X-Request-ID or X-RateLimit-* (issue 26); the description says every response carries those,
+ * answer is `{"error":"Bad Request","message":"Client Error","statusCode":400}` without
+ * X-Request-ID or X-RateLimit-*; the description says every response carries those,
  * in its error shape. The headers are those of an anonymous request, as for the router's own
  * refusals (base-app.ts), and the connection is closed: the parser cannot find the next request.
  */

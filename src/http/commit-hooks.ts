@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { CommitGroup, runInCommitGroup } from '../storage/commit-group.ts';
+import { CommitGroup, runInCommitGroup } from '../storage/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +18,7 @@ declare module 'fastify' {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * One request, one commit (issue 35; docs/storage.md, "One request, one commit"):
+ * One request, one commit (docs/storage.md, "One request, one commit"):
  * everything a mutating request commits (its records, the outbox rows of its
  * events, its saved Idempotency-Key outcome) is one journal line, durable before
  * the answer leaves. The group opens before the handler (preValidation: body

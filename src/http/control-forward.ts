@@ -6,7 +6,7 @@ import { CONTROL_PREFIX } from '../core/paths.ts';
  * The control plane is an app of its own (control/app.ts), built on the first
  * /__sandbox request rather than at start: its 55 routes, their schemas and
  * their code are about a third of a start's work, and most starts are
- * followed by /v1 calls (issue 11, docs/benchmarks.md "Start-up"). The
+ * followed by /v1 calls (docs/benchmarks.md "Start-up"). The
  * listening app hands every /__sandbox request to it whole: the raw request,
  * body unread, and the raw response, so the control app's own hooks, parser,
  * size limit, 404 and error bodies answer it exactly as when both were one app.

@@ -44,7 +44,7 @@ export function endsAtStop(res: ServerResponse): void {
 }
 
 /**
- * A stop that drains (issue 35, point 2): the listening socket closes and idle
+ * A stop that drains (`stopTimeoutMs`, `--stop-timeout`): the listening socket closes and idle
  * keep-alive connections with it; each request in flight runs to its own
  * answer, which carries `Connection: close`; at the deadline the ones still
  * running are answered 503 SANDBOX_STOPPING and their sockets closed. Only

@@ -65,7 +65,7 @@ function tooLarge(request: FastifyRequest, bodyLimit: number): ApiError {
   return payloadTooLarge(bodyLimit).because('PAYLOAD_TOO_LARGE', `${size}the limit is ${bodyLimit} bytes (the bodyLimit option)`);
 }
 
-/** Sends an error's documented body; its reason (issue 24) goes beside it, in X-Sandbox-Reason and the request log. */
+/** Sends an error's documented body; its reason (docs/api-notes.md "Reasons") goes beside it, in X-Sandbox-Reason and the request log. */
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   reply.code(error.statusCode);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);

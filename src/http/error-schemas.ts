@@ -4,7 +4,7 @@ import { ERROR_CODE_NAMES, ERROR_CODES } from '../core/error-codes.ts';
 /**
  * Error bodies as the API description lists them ("Errors"), for route response schemas.
  * Each has an id (`.meta({ id })`): the OpenAPI document writes it once in
- * `components.schemas` and refers to it everywhere else (issue 27, point 3).
+ * `components.schemas` and refers to it everywhere else (openapi-schemas.ts says why).
  */
 /** Every code with its status and meaning, for the OpenAPI document (`x-error-codes`). */
 export const ErrorCodeSchema = z

@@ -14,7 +14,7 @@ declare module 'fastify' {
 /**
  * The JSON body parser ("Common request rules": bodies are JSON; Content-Type
  * application/json is required for POST and PATCH bodies). It replaces
- * Fastify's own for two cases the description leaves open (issue 10):
+ * Fastify's own for cases the description leaves open:
  * - no body at all: HTTP client libraries send `Content-Type: application/json`
  *   on every request, so a GET or DELETE (or any route that takes no body)
  *   with that header and zero bytes is accepted; a route whose every body
@@ -24,7 +24,7 @@ declare module 'fastify' {
  * - a `__proto__` key: valid JSON, but the JavaScript prototype key; it is
  *   refused with a 400 that names where it is, never parsed into a prototype
  *   (docs/divergences.md);
- * - nesting deeper than 64 levels (issue 23): refused with a 400 that names
+ * - nesting deeper than 64 levels (deeper would overflow the stack): refused with a 400 that names
  *   the path, before any route, hook or serializer walks it (core/json-depth.ts).
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
@@ -40,7 +40,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     try {
       value = JSON.parse(text);
     } catch {
-      // the documented body, with where the JSON breaks in the reason (issue 37)
+      // the documented body, with where the JSON breaks in the reason (json-syntax.ts)
       return done(malformedJsonBody(text), undefined);
     }
     const limit = request.routeOptions.config?.maxJsonDepth ?? MAX_JSON_DEPTH;

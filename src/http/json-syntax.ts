@@ -1,7 +1,7 @@
 import { badRequest, type ApiError } from '../core/errors.ts';
 
 /**
- * Where a JSON body breaks (issue 37: MALFORMED_JSON says the line and column). Node 20's
+ * Where a JSON body breaks (MALFORMED_JSON's reason says the line and column). Node 20's
  * JSON.parse often names no position ("Unexpected token '}', ... is not valid JSON"), so a body
  * JSON.parse refused is walked once more here, by the grammar, to the first character that cannot
  * be JSON. Only refused bodies are walked: a good body costs nothing. Iterative, so a deeply

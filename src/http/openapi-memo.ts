@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document of a set of routes, built once per process for the same routes (issue 41).
+ * The OpenAPI document of a set of routes, built once per process for the same routes.
  * Every sandbox of a process registers the same routes with the same zod schemas (the areas'
  * modules define them once), so a second sandbox's document is the first one's text: building it
  * converts every schema to JSON Schema (about 25 ms), which a test suite creating hundreds of

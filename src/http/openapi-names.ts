@@ -1,5 +1,5 @@
 /**
- * Names for the OpenAPI document (issue 14): every operation gets an
+ * Names for the OpenAPI document (docs/api-notes.md "The OpenAPI document"): every operation gets an
  * operationId, a summary and a tag, so code generators (openapi-typescript,
  * openapi-generator) produce stable, readable clients. Derived from the route
  * when the route does not name them itself (`config.operationId`).

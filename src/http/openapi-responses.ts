@@ -2,7 +2,7 @@ import { type OpenApiSchemas, schemaIdOf } from './openapi-schemas.ts';
 import { REASONS } from './openapi-names.ts';
 
 /**
- * The response objects of the OpenAPI document (issue 27, point 3). Each one
+ * The response objects of the OpenAPI document, shared to keep it small. Each one
  * declares the headers every answer carries, so answers alike (the same body
  * schema, media type and mark, success or error) are written once, in
  * `components.responses`, whatever their status, and each operation says

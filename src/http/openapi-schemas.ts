@@ -2,11 +2,11 @@ import { z } from 'zod';
 
 /**
  * The zod schemas of every route, turned into OpenAPI schemas by zod's own
- * registry conversion (issue 27, point 3). A schema given an id with
+ * registry conversion. A schema given an id with
  * `.meta({ id })` (so held by zod's global registry) is written once, in
- * `components.schemas`, and every other place says `$ref` to it; before, each
- * route's schemas were converted alone and the error body, with its 62-code
- * enum, was copied into every error response (4.2 MB of document).
+ * `components.schemas`, and every other place says `$ref` to it: converted
+ * alone, each route's schemas copied the error body, with its 62-code
+ * enum, into every error response (4.2 MB of document).
  *
  * zod converts a registry in one pass: what the registry holds becomes a
  * `$ref` to `uri(id)` wherever another schema uses it. So every route schema

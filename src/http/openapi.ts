@@ -20,7 +20,7 @@ export const openApiDocument = (routes: readonly CatalogRoute[]): string => memo
 /** `/v1/products/:id` -> `/v1/products/{id}` */
 export const openApiPath = (url: string): string => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-/** The operationId the OpenAPI document gives a route (also the run report's key, issue 24). */
+/** The operationId the OpenAPI document gives a route (also the run report's key, docs/cli.md "The run report"). */
 export const operationIdOf = (route: Pick<CatalogRoute, 'method' | 'url' | 'operationId'>): string =>
   route.operationId ?? deriveOperationId(route.method, openApiPath(route.url));
 

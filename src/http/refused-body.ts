@@ -12,8 +12,8 @@ declare module 'fastify' {
 const READ_AT_MOST = 64 * 1024;
 
 /**
- * A request refused by authentication is answered before its body is parsed, so its capture had
- * no body and "Copy as curl" could not reproduce it (issue 37). Before the refusal goes out, a
+ * A request refused by authentication is answered before its body is parsed, so its capture would
+ * have no body and "Copy as curl" could not reproduce it. Before the refusal goes out, a
  * body announced by a Content-Length of at most 64 KB is read (its first 4 KB kept); then `next`.
  * Only refusals pay this; the hot path never comes here.
  */

@@ -6,7 +6,7 @@ import { validationError } from '../core/errors.ts';
  * A query parameter that takes one value, given more than once (`?limit=5&limit=10`), is a 400
  * VALIDATION_400 naming it (`querystring.limit: given 2 times …`, as other query failures are
  * named), on every route of both apps. The query parser turns a repeat into an array, and the
- * schema then said only `expected number, received NaN` (issue 26). Which value wins is not
+ * schema would say only `expected number, received NaN`. Which value wins is not
  * shown in the API description, and guessing would hide a client's bug. Parameters the route
  * does not declare are ignored, repeated or not, as single ones are.
  */

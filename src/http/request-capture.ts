@@ -8,13 +8,13 @@ import { redactHeader, redactJson, redactShapes, redactText } from '../core/reda
  * stream client watches, so the hot path pays nothing otherwise; and even then
  * a capture keeps references only (the headers objects, the parsed body, the
  * payload sent), and is rendered into bounded text when someone reads it: a
- * stream client that asks for details, or GET /__sandbox/requests (issue 25:
- * /v1 throughput with an inspector open, which reads one request's details on
+ * stream client that asks for details, or GET /__sandbox/requests (so that
+ * /v1 throughput holds with an inspector open, which reads one request's details on
  * demand). Authorization is never kept: its scheme and the key's listing prefix stand in for it.
  * Every other secret is redacted as it is rendered (src/core/redact.ts): credential headers, JSON
  * fields named like secrets (an organization key's `key` in its creation answer) and key shapes.
  *
- * /v1 requests are captured at all times (issue 37: the request a user wants to copy as curl was
+ * /v1 requests are captured at all times (the request a user wants to copy as curl was
  * made before any viewer opened), within the request log's bounds: the newest 200, and 8 MB of
  * bodies all together (requestCaptureBytes); a body is cut at 4 KB when rendered.
  */
@@ -83,7 +83,7 @@ export function renderExchange(raw: RawExchange): RequestDetail {
 }
 
 /**
- * The Authorization header as sent, its key masked (issue 37): the scheme kept as written (`Token`,
+ * The Authorization header as sent, its key masked: the scheme kept as written (`Token`,
  * `bearer`, none), then the key's listing prefix and `…`; a key the sandbox does not know keeps as
  * many characters as a listing prefix would (fewer for a short one) and says so. So the inspector
  * shows `Token tcs_test_borealis…`, and Copy as curl can send the same scheme.

@@ -45,7 +45,7 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
 
   // Callback-style hooks (`done`): an `async` hook costs a promise and a
   // microtask hop on every request, and most requests return at its first line
-  // (docs/benchmarks.md, issue 11). Only a POST with an Idempotency-Key awaits.
+  // (docs/benchmarks.md, "Throughput"). Only a POST with an Idempotency-Key awaits.
   // The Host check (DNS rebinding, src/core/host-guard.ts) runs here, first, for every
   // request of both apps: /v1, /__sandbox, the health check, GET / and every 404.
   const checkHost = isLoopback(ctx.options.host);
@@ -64,9 +64,9 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
 
   app.addHook('onSend', (request, reply, payload, done) => {
     setRateHeaders(reply, request.rate ?? anonymousRate(ctx));
-    // over a limit but let through (a workspace with rateLimits: report, or --no-rate-limits): say so (issue 24)
+    // over a limit but let through (a workspace with rateLimits: report, or --no-rate-limits): say so (X-Sandbox-Rate-Limit)
     if (request.rate?.allowed && request.rate.retryAfter > 0) reply.header(RATE_REPORT_HEADER, rateReport(request.rate.retryAfter));
-    // a reference only, rendered if someone reads it (request-capture.ts): /v1 at all times (issue 37)
+    // a reference only, rendered if someone reads it (request-capture.ts): /v1 at all times
     if (request.area === 'api') request.sentPayload = payload;
     const principal = request.authenticated;
     if (!request.idempotencyKey || !principal) return done(null, payload);
@@ -112,13 +112,13 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
 export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, status: number): void {
   if (!ctx.bus.hasListeners('request') || request.area === 'control') return;
   const principal = request.authenticated;
-  // a refused request (revoked key, wrong scheme, ...) still names the key and workspace the sandbox can tell (issue 37)
+  // a refused request (revoked key, wrong scheme, ...) still names the key and workspace the sandbox can tell
   const who = principal
     ? { keyPrefix: principal.keyPrefix, workspaceId: principal.workspace.id }
     : request.headers.authorization
       ? ctx.auth.identify(request.headers.authorization)
       : null;
-  // /v1 at all times, within the log's bounds (issue 37); elsewhere (404s, the health check) while someone watches
+  // /v1 at all times, within the log's bounds (so Copy as curl works on any of them); elsewhere (404s, the health check) while someone watches
   if (status !== 0 && (request.area === 'api' || ctx.requestLog.capturing)) {
     const raw = captureExchange(request, reply, who?.keyPrefix ?? null);
     ctx.requestLog.keepDetail(request.id, () => renderExchange(raw), exchangeBytes(raw));

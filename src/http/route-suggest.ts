@@ -8,7 +8,7 @@ export const unknownRoute = (ctx: SandboxContext, method: string, url: string): 
   routeNotFoundReason(routeNotFound(method, url), method, url, nearestRoute(ctx, method, url));
 
 /**
- * The route a 404'd request most likely meant (issue 24, the ROUTE_NOT_FOUND
+ * The route a 404'd request most likely meant (the ROUTE_NOT_FOUND
  * reason): the same path under another method, or a path one typo away
  * (`/v1/product/:id`). Runs only when no route matched, never on the 200 path.
  */

@@ -1,5 +1,5 @@
 /**
- * Finds the body keys a route's zod schema does not know (issue 10, point 1):
+ * Finds the body keys a route's zod schema does not know (docs/api-notes.md "Warnings"):
  * they are ignored, with a warning naming them, instead of a 400. Open objects
  * (records, loose objects such as `metadata`, `attributes`, `settings`) have
  * no unknown keys. Walks only as deep as the schema describes the value.

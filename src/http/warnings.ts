@@ -5,8 +5,8 @@ import type { SandboxContext } from '../context.ts';
 import { unknownFields } from './unknown-fields.ts';
 
 /**
- * Warnings wherever the sandbox accepted a request only by guessing (issue 10,
- * docs/api-notes.md "Warnings"). Two sources, both before the route runs, so
+ * Warnings wherever the sandbox accepted a request only by guessing
+ * (docs/api-notes.md "Warnings"). Two sources, both before the route runs, so
  * strict mode refuses before anything is written:
  * - preValidation: body keys the route's schema does not know (ignored);
  * - preHandler: the route's own `config.warnings(body)`, on the validated body.
@@ -85,7 +85,7 @@ export function addStateWarnings(request: FastifyRequest, warnings: SandboxWarni
 export const warningsOf = (request: FastifyRequest): { warnings?: SandboxWarning[] } => (request.warnings?.length ? { warnings: request.warnings } : {});
 
 /**
- * A limit the sandbox inferred where the API description states none (issue 39;
+ * A limit the sandbox inferred where the API description states none (INFERRED_LIMIT;
  * docs/divergences.md): by default the request goes on with the warning; under
  * --strict it is refused with the rule's own error, the warning as its reason.
  */

@@ -5,7 +5,7 @@ import type { paths } from './api.generated.ts';
  * The inspector's only way to the sandbox: openapi-fetch typed by the types
  * generated from the served OpenAPI document (api.generated.ts), so a call to
  * a route outside the control-plane contract, or with the wrong shape, is a
- * type error (issue 25: "a pure consumer of the control-plane contract").
+ * type error (the inspector is a pure consumer of the control-plane contract).
  *
  * On a non-loopback host the control plane wants its token. The banner's URL
  * carries it in the #fragment (never sent to a server, never in a log); the

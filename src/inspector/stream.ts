@@ -3,7 +3,7 @@ import { authHeaders } from './api.ts';
 /**
  * The live stream (GET /__sandbox/stream, Server-Sent Events). Read with
  * fetch, not EventSource: EventSource cannot send the X-Sandbox-Token header,
- * and the token must never go in a query string (issue 25). Reconnects after
+ * and the token must never go in a query string (docs/inspector.md, "How it is built"). Reconnects after
  * the server's `retry` (1 s) when the stream ends or fails, until stopped.
  */
 export type StreamHandler = (event: string, data: unknown) => void;
@@ -25,7 +25,7 @@ export function openStream(
         // events: what the view shows, so the sandbox builds nothing else for it (the rate-limit change of
         // every /v1 request, a capture of each); detail=none: a request's headers and bodies are read when it
         // is opened (GET /__sandbox/requests/:id); requests=batched: a write's requests come as one
-        // `requests` array, one JSON parse for hundreds (issue 25: /v1 throughput with a page open)
+        // `requests` array, one JSON parse for hundreds (so /v1 throughput holds with a page open)
         const query = `events=${events.join(',')}&detail=none&requests=batched${options.capture === false ? '&capture=off' : ''}`;
         const response = await fetch(`/__sandbox/stream?${query}`, { headers: { ...authHeaders, accept: 'text/event-stream' }, signal: controller.signal });
         if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);

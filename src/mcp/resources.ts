@@ -7,7 +7,7 @@ import { ERROR_CODES } from '../core/error-codes.ts';
 import { REASON_CODES } from '../core/reasons.ts';
 
 /**
- * The rules an agent is held to, as MCP resources (issue 42): each /v1
+ * The rules an agent is held to, as MCP resources (docs/agents.md, "Resources"): each /v1
  * operation's summary from the running sandbox's OpenAPI document, the
  * catalogue of reason and error codes, and docs/divergences.md.
  */

@@ -8,7 +8,7 @@ import { errorMessage } from '../cli/output.ts';
  * (the control plane's refusal, a bad id, no sandbox) is an MCP tool error
  * (`isError`) with the one-line message the CLI would print, never a crash.
  * A tool that changes the sandbox says so at the end of its description and
- * in its annotations, so that a client can ask the user first (issue 42).
+ * in its annotations, so that a client can ask the user first (docs/agents.md, "Safety").
  * Arguments are checked strictly: one the tool does not take is refused, by name.
  */
 export interface ToolSpec<S extends z.ZodRawShape> {

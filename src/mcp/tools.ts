@@ -16,7 +16,7 @@ import { addTool } from './tool.ts';
 import { registerClockTools } from './clock-tools.ts';
 
 /**
- * The tools of `sandbox mcp` (issue 42): each a thin call of the control
+ * The tools of `sandbox mcp` (docs/agents.md, "Tools"): each a thin call of the control
  * client, with the CLI's own helpers for what the CLI already decides (a
  * workspace by name, a duration, a key by prefix, the request filters, the
  * inspector's curl). Keys are shown by their listing prefix, except the ones a

@@ -4,7 +4,7 @@ import { parentOf, shapeOf, typeName, type FieldShape, type Shape } from './shap
 import type { Answer, DifferenceKind } from './types.ts';
 
 /**
- * One exchange compared (issue 40, point 2): by shape and by rule, never by values that
+ * One exchange compared (docs/parity.md, "Reading the report"): by shape and by rule, never by values that
  * legitimately differ. Values are compared only where they come from a rule: the status, the
  * error body's `error`/`code`, a field with a small documented set of values (`enum`), and the
  * documented headers' forms. A value against null is not a difference here: it is a null

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { DIFFERENCE_KINDS, type DifferenceKind, type IgnoreRule } from './types.ts';
 
 /**
- * Ignore rules of the parity report (issue 40, point 3; docs/parity.md, "Ignore rules"):
+ * Ignore rules of the parity report (docs/parity.md, "Ignore rules"):
  * a glob over the operation, `GET /v1/products*` or `/v1/bookings/{id}`, with an optional
  * kind and an optional field glob. The flag form is `[METHOD ]<path glob>[:<kind>[:<field glob>]]`
  * or `<kind>:[METHOD ]<path glob>`;

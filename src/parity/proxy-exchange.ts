@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { COLLECTION_REGISTRY } from '../resources/index.ts';
-import type { Collection, StoredRow } from '../storage/collection.ts';
+import type { Collection, StoredRow } from '../storage/index.ts';
 import type { Exchange } from './types.ts';
 import type { TargetAnswer } from './proxy-forward.ts';
 import type { IdPairs } from './proxy-ids.ts';
@@ -9,7 +9,7 @@ import { learnFrom, recordsIn } from './proxy-learn.ts';
 import { parseJson, replayInSandbox, targetAnswer, type ClientRequest, type TooLarge } from './proxy-replay.ts';
 
 /**
- * One /v1 exchange after the client has its answer (issue 40): the replay in
+ * One /v1 exchange after the client has its answer (docs/parity.md, "What happens to one request"): the replay in
  * the sandbox, the id pairing of a create, the learning of records the
  * sandbox did not know, and the Exchange handed to the recorder. Exchanges
  * run one after another, in the order the client's requests came, so that a

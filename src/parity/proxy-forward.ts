@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { apiError, type ApiError } from '../core/errors.ts';
 
 /**
- * The target side of the parity proxy (issue 40): one undici pool to the
+ * The target side of the parity proxy (docs/parity.md): one undici pool to the
  * target's origin, and nothing else. The request goes there as the client sent
  * it (method, path, query, headers, body bytes); only the hop-by-hop headers
  * and Host, which belong to the connection and not to the request, are the

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import type { SelfGuard } from '../core/self-guard.ts';
 
 /**
- * The self-request guard for the proxy's connections to its target (issue 40;
+ * The self-request guard for the proxy's connections to its target (docs/parity.md;
  * src/core/self-guard.ts): at connect time, after DNS, an address that is this
  * sandbox's port or the proxy's own is refused, so a target name that later
  * resolves here (DNS rebinding) cannot make the proxy call itself in a loop.

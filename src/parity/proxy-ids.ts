@@ -1,5 +1,5 @@
 /**
- * Id pairing for the parity proxy (issue 40): when the target and the sandbox
+ * Id pairing for the parity proxy (docs/parity.md): when the target and the sandbox
  * both answer a create, each assigned its own ids. The ids found at the same
  * JSON path of both answers are paired, target -> sandbox, so that a later
  * request carrying the target's id (in its path, query or body) reaches the

@@ -1,7 +1,6 @@
 import { redactJson } from '../core/redact.ts';
 import { z } from 'zod';
-import type { Collection, StoredRow } from '../storage/collection.ts';
-import type { Store } from '../storage/types.ts';
+import type { Collection, Store, StoredRow } from '../storage/index.ts';
 import { EXTENSIONS, PRICING_OPTIONS, PRODUCT_COLLECTIONS } from '../resources/catalog/collections.ts';
 import { DEPARTURES } from '../resources/departures/collections.ts';
 import { FORMS } from '../resources/forms/collections.ts';
@@ -10,7 +9,7 @@ import { POLICIES } from '../resources/policies/collections.ts';
 import { PRODUCTS } from '../resources/products/collections.ts';
 
 /**
- * Learning (issue 40): a record the target returned and the sandbox never saw
+ * Learning (docs/parity.md, "Recording"): a record the target returned and the sandbox never saw
  * (the user's real catalog) is written into the sandbox workspace as the
  * target returned it, mapped onto the sandbox's record schema field by field.
  * Nothing is guessed: a field whose value does not fit our schema, or that

@@ -10,11 +10,11 @@ import {
   FixturePolicySchema,
   FixtureProductSchema,
 } from '../fixtures/schema.ts';
-import type { StoredRow } from '../storage/collection.ts';
+import type { StoredRow } from '../storage/index.ts';
 import { redactJson } from '../core/redact.ts';
 
 /**
- * `--record <dir>` (issue 40): what the proxy learned, written as a fixtures
+ * `--record <dir>` (docs/parity.md, "Recording"): what the proxy learned, written as a fixtures
  * directory that `sandbox start --fixtures <dir>` loads: one file,
  * `recorded.json`, in the format of fixtures/*.json, ids kept. It is
  * rewritten shortly after each learning and when the proxy stops.

@@ -7,7 +7,7 @@ import type { IdPairs } from './proxy-ids.ts';
 import { isSecretName, mapQueryPairs } from '../core/redact.ts';
 
 /**
- * The sandbox side of the parity proxy (issue 40): the client's request made
+ * The sandbox side of the parity proxy (docs/parity.md): the client's request made
  * again, in process (`app.inject`), in the proxy's workspace. What changes is
  * only what must: the workspace's key in place of the client's, and the
  * target's ids that were paired with the sandbox's. The client's answer is

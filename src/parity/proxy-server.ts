@@ -9,7 +9,7 @@ import { apiPath } from './proxy-path.ts';
 import type { ClientRequest } from './proxy-replay.ts';
 
 /**
- * The parity proxy's listening side (issue 40), plain node:http so that it
+ * The parity proxy's listening side, plain node:http so that it
  * adds as little as possible to the client's latency. `/v1` goes to the
  * target and its answer back to the client as it came (status, headers,
  * body bytes); then, off the client's path, `afterAnswer` replays it. Every

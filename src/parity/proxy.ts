@@ -4,7 +4,7 @@ import { SelfGuard } from '../core/self-guard.ts';
 import type { ProxyOptions } from '../config.ts';
 import { isLoopback } from '../config.ts';
 import { ProxyStartError, type ProxyHost } from './proxy-host.ts';
-import { GLOBAL_PARTITION } from '../storage/types.ts';
+import { GLOBAL_PARTITION } from '../storage/index.ts';
 import { runExchange, unreplayedExchange, yieldToClients } from './proxy-exchange.ts';
 import { createForwarder } from './proxy-forward.ts';
 import { proxyLookup } from './proxy-guard.ts';
@@ -16,7 +16,7 @@ import { createProxyServer } from './proxy-server.ts';
 import type { ParityRecorder } from './types.ts';
 
 /**
- * `sandbox proxy` (issue 40): a port the client uses instead of the real base
+ * `sandbox proxy` (docs/parity.md): a port the client uses instead of the real base
  * URL, with its real key. Each /v1 request goes to the target and the
  * target's answer back to the client unchanged; the same request is then
  * replayed in a sandbox workspace, and both answers go to the parity

@@ -18,7 +18,7 @@ import {
 } from './types.ts';
 
 /**
- * The parity report (issue 40, points 2 and 3): every exchange the proxy saw, compared
+ * The parity report (docs/parity.md, "Reading the report"): every exchange the proxy saw, compared
  * (./compare.ts), its differences aggregated by (kind, method, path template, field) with a
  * count and the request id of the first example, whose two answers are kept for the inspector's
  * side-by-side view. Everything a client can grow is bounded: the differences, the null
@@ -160,7 +160,7 @@ export function createParityRecorder(options: ParityRecorderOptions): ParityReco
       // data, not drift: the records the sandbox could not learn, one line per operation
       for (const id of exchange.unknownIds) add(normalized, path, { kind: 'unknown-id', field: '', target: id, sandbox: ABSENT_ID });
       // a field of a learned (or refused) record that our schema has no place for: kept in the
-      // report, never guessed (issue 40, point 1); the sandbox's records lack it
+      // report, never guessed; the sandbox's records lack it
       for (const { id, fields } of exchange.unmapped ?? []) {
         const record = recordIn(exchange.target.body, id);
         for (const field of fields) {
@@ -210,7 +210,7 @@ const ABSENT_ID = 'unknown to the sandbox';
 
 /**
  * A value against null is not a `type` difference; nullability is, when over every exchange one
- * side was never null there and the other sometimes was (issue 40, point 3).
+ * side was never null there and the other sometimes was.
  */
 function nullabilityDifferences(stats: ReadonlyMap<string, NullStats>, ignored: ReturnType<typeof ignoreMatcher>): Difference[] {
   const out: Difference[] = [];

@@ -2,7 +2,7 @@
  * A JSON body as its shape: every JSON path it has, with the JSON types seen there, whether null
  * was, and a few of its scalar values (for the fields compared by value: enums, error codes).
  *
- * A list page is compared by the shape of its items (issue 40: two catalogs with different records
+ * A list page is compared by the shape of its items (two catalogs with different records
  * are not drift): the top-level array of the body, or of its `data` or `items`, is one path `data[]`
  * whose shape is the union of every item's, and so are the arrays inside those items. Other arrays,
  * inside one record (`passengers[0].role`), are compared index by index.

@@ -1,12 +1,12 @@
 /**
- * The parity proxy's shared shapes (issue 40). The proxy (src/parity/proxy*.ts)
+ * The parity proxy's shared shapes (docs/parity.md). The proxy (src/parity/proxy*.ts)
  * sees each /v1 exchange twice, the target's answer and the sandbox's replay,
  * and hands both to a ParityRecorder (src/parity/report*.ts), which compares
  * them by shape and by rule and keeps the differences. `GET /__sandbox/parity`
  * answers `{data: ParityReportBody}`.
  */
 
-/** the kinds of difference, issue 40 point 2 */
+/** the kinds of difference (docs/parity.md, "Reading the report") */
 export const DIFFERENCE_KINDS = ['status', 'missing-field', 'extra-field', 'type', 'header', 'error', 'enum', 'unknown-id'] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
@@ -102,8 +102,8 @@ export interface Exchange {
   /** target ids the sandbox did not know and could not learn (reported as `unknown-id`, apart from drift; the exchange is compared only when both sides answered the same error status) */
   unknownIds: string[];
   /**
-   * Learning only (added by the proxy's branch): per record learned or refused, our schema's fields the
-   * target's record gave no fitting value for; left null or out, never guessed (issue 40, point 1)
+   * Learning only: per record learned or refused, our schema's fields the
+   * target's record gave no fitting value for; left null or out, never guessed
    */
   unmapped?: { id: string; fields: string[] }[];
   /** set by the proxy when the exchange cannot be compared (too large, or not replayed): the recorder lists it, and compares nothing */

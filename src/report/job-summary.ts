@@ -2,8 +2,8 @@ import { appendFileSync } from 'node:fs';
 import type { RunReport } from './schema.ts';
 
 /**
- * The run report as a GitHub job summary (issue 36; docs/cli.md, "The run
- * report"): short Markdown that `sandbox exec` appends to the file named by
+ * The run report as a GitHub job summary (docs/cli.md, "The GitHub job
+ * summary"): short Markdown that `sandbox exec` appends to the file named by
  * GITHUB_STEP_SUMMARY, and that a stop of a detached sandbox can append too.
  * Operations called (with their statuses) and never called, refusals by
  * reason, warnings; a run that reached /v1 not once says so first.

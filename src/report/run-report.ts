@@ -5,7 +5,7 @@ import type { CatalogRoute } from '../core/route-catalog.ts';
 import { openApiPath, operationIdOf } from '../http/openapi.ts';
 
 /**
- * The run report's running counters (issue 24; docs/cli.md, "The run report").
+ * The run report's running counters (docs/cli.md, "The run report").
  * The request log keeps the last 1,000 requests; a CI run makes many more, so
  * the report counts as requests finish instead. Memory is bounded by what the
  * API can be asked, not by how often: operations x statuses, warning codes,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The run report (issue 24; docs/cli.md, "The run report"): what the /v1 API
+ * The run report (docs/cli.md, "The run report"): what the /v1 API
  * was asked since the sandbox started (or the report was cleared), from
  * running counters, not from the request log (which keeps 1,000 entries).
  * `sandbox exec` prints it at the end of a run; `sandbox.report()` returns it.

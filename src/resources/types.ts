@@ -1,7 +1,6 @@
 import type { BackgroundService, SandboxContext } from '../context.ts';
 import type { ZodApp } from '../http/zod-app.ts';
-import type { Collection } from '../storage/collection.ts';
-import type { Store } from '../storage/types.ts';
+import type { Collection, Store } from '../storage/index.ts';
 import type { SampleEvents } from '../webhooks/sample-data.ts';
 import type { SubscriptionSource } from '../webhooks/subscriptions.ts';
 
@@ -28,7 +27,7 @@ export interface ResourceModule {
    * plane's own routes (src/control/index.ts); its routes are declared in the area's
    * control-contract.ts, part of the one control route table (src/control/contracts/).
    * Loaded with the control plane, on its first request (`() => import('./control.ts')`),
-   * so a start does not build its schemas (issue 11).
+   * so a start does not build its schemas.
    */
   control?: () => Promise<RouteRegistrar>;
   /** its background services (started after the store opens, stopped before it closes) */

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative } from 'node:path';
-import { FILE_LIMITS, FileRefusedError, readRegularTextFile } from '../storage/regular-file.ts';
+import { FILE_LIMITS, FileRefusedError, readRegularTextFile } from '../storage/index.ts';
 import type { Scenario } from './schema.ts';
 import { formatProblem, validateScenarioText, type ScenarioProblem, type ValidateOptions } from './validate.ts';
 
@@ -20,7 +20,7 @@ export async function loadScenarioFile(file: string, options: ValidateOptions = 
 export async function validateScenarioFile(file: string, options: ValidateOptions = {}): Promise<{ scenario: Scenario | null; problems: ScenarioProblem[] }> {
   let text: string;
   try {
-    // a regular file only: `scenario list` waited forever on a FIFO in the directory (issue 29)
+    // a regular file only: a FIFO in the directory would keep `scenario list` waiting forever
     text = await readRegularTextFile(file, { maxBytes: FILE_LIMITS.source });
   } catch (err) {
     const why = err instanceof FileRefusedError ? err.message : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);

@@ -92,7 +92,7 @@ export const ControlActionSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('clearFaults') }),
   z.strictObject({ action: z.literal('exhaustRateLimit'), workspaceId: z.string() }),
   z.strictObject({ action: z.literal('reset') }),
-  /** emulated suspension after repeated 429s (docs/api-notes.md, "Suspension") */
+  /** emulated suspension after repeated 429s (docs/api-notes.md, "Rate limits") */
   z.strictObject({
     action: z.literal('setSuspension'),
     enabled: z.boolean(),

@@ -17,8 +17,8 @@ import {
 import { BUILTIN_VARIABLES, usedVariables } from './template.ts';
 
 /**
- * `sandbox scenario validate` and the checks `scenario run` makes first (issue
- * 38, point 2): the schema, step kinds and control actions (with a did-you-mean
+ * `sandbox scenario validate` and the checks `scenario run` makes first
+ * (docs/scenarios.md, "Validation"): the schema, step kinds and control actions (with a did-you-mean
  * and the list), durations, variables no earlier step defines, receivers no
  * earlier step starts, and workspace and key ids the fixtures do not have. Each
  * mistake is one line: the file, its line and column, the step and what is wrong.

@@ -1,5 +1,6 @@
 import { reportListenerError } from './listener-errors.ts';
-import type { StoreChange } from './types.ts';
+import { OVERLAYS_COLLECTION } from './overlay-records.ts';
+import { GLOBAL_PARTITION, type Op, type StoreChange } from './types.ts';
 
 /**
  * A store's change listeners (Store.onChange): indexes, caches and the auth key
@@ -30,4 +31,15 @@ export class ChangeFeed {
       }
     }
   }
+}
+
+/**
+ * The created workspace whose rows all change with this op, or undefined. An op on a created
+ * workspace's overlay row (the workspace created, reset or deleted) makes its template's rows
+ * appear or go without a change per row (overlay-store.ts): a listener that keeps something per
+ * workspace drops that workspace's, to be built again when next asked.
+ */
+export function workspaceReplacedBy(op: Op): string | undefined {
+  if (op.collection !== OVERLAYS_COLLECTION || op.workspaceId !== GLOBAL_PARTITION) return undefined;
+  return op.type === 'put' ? op.row.id : op.id;
 }

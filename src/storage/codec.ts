@@ -4,15 +4,12 @@
  * journal-text.ts. Pure functions: no I/O here.
  */
 import { isJsonData } from './given-rows.ts';
-import type { RowMap } from './pack-policy.ts';
-import { copyRows, packIfLarge, PackedRows } from './packed-rows.ts';
-import { isRawRows } from './snapshot-scan.ts';
+import { copyRows, isRawRows, packIfLarge, PackedRows, RowInterner, type RowMap } from './large-files/index.ts';
 import { listChanged, type ListedRows } from './partition-list.ts';
-import { RowInterner } from './shared-leaves.ts';
 import { InvalidOpError, SCHEMA_VERSION, type Collections, type DbSnapshot, type Op, type Row } from './types.ts';
 
 export interface Partition extends ListedRows {
-  /** a Map, or once large, PackedRows (packed-rows.ts) */
+  /** a Map, or once large, PackedRows (large-files/packed-rows.ts) */
   rows: RowMap;
   /** seq of the last change to this partition */
   version: number;
@@ -61,8 +58,8 @@ export interface PreparedCommit {
 
 /**
  * Shared by every store of the process: ids and timestamps repeat across rows
- * (intern.ts), and so do small nested values such as `{}` and pricing lines
- * (shared-leaves.ts). Both tables are bounded (two generations each); their
+ * (large-files/intern.ts), and so do small nested values such as `{}` and pricing lines
+ * (large-files/shared-leaves.ts). Both tables are bounded (two generations each); their
  * sizes measured best at 20k seeded bookings: a larger table costs more than
  * its extra hits save (docs/storage.md "Memory per row").
  */
@@ -78,7 +75,7 @@ const rowValues = new RowInterner();
  * the strings and small values of (default: all). A row put into a packed
  * partition is not: it stays an object only until packing serialises it, a few
  * thousand puts later, and the walk was a tenth of a large seed's time and much
- * of its garbage (issue 27; docs/storage.md "Memory per row").
+ * of its garbage (docs/storage.md "Memory per row").
  *
  * With `rowsGiven` (CommitOptions, given-rows.ts), a row that is already its
  * own JSON copy is kept as it is, and serialised only for the journal.
@@ -185,7 +182,7 @@ export function partitionsFrom(collection: string, byWorkspace: unknown, version
   const partitions = new Map<string, Partition>();
   for (const [workspaceId, rows] of Object.entries(byWorkspace)) {
     if (isRawRows(rows)) {
-      // a large partition of a file the sandbox wrote: its rows are packed from the file's bytes, not parsed (snapshot-scan.ts)
+      // a large partition of a file the sandbox wrote: its rows are packed from the file's bytes, not parsed (large-files/snapshot-scan.ts)
       partitions.set(workspaceId, { rows: PackedRows.fromRaw(rows), version, list: null, listOps: null, sharedGen: 0 });
       continue;
     }

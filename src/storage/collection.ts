@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { allowPacking } from './pack-policy.ts';
 import type { Op, Row, Store } from './types.ts';
 
 /** What every stored row has. */
@@ -70,7 +69,7 @@ export interface CollectionDeclaration<S extends z.ZodType<StoredRow>> {
   /** default false */
   reseeded?: boolean;
   /**
-   * default false: large partitions keep most rows compressed (packed-rows.ts):
+   * default false: large partitions keep most rows compressed (large-files/packed-rows.ts):
    * for the collections of seeded volume; a list of a packed partition inflates it whole.
    */
   packed?: boolean;
@@ -80,6 +79,22 @@ export interface CollectionDeclaration<S extends z.ZodType<StoredRow>> {
    * Declared by the area that owns the collection, so the workspaces room knows no area.
    */
   copiedSecrets?: Readonly<Record<string, () => string>>;
+}
+
+/**
+ * Collections whose large partitions are packed (CollectionDeclaration.packed; the large-file
+ * tier packs them). A list of a packed partition inflates every page (~1 s for 100k bookings), so
+ * only the large collections of seeded volume are: those read by id or through an index, and bookings.
+ */
+const packedCollections = new Set<string>();
+
+/** Lets a collection's large partitions be packed (what `packed: true` declares; tests pack their own). */
+export function allowPacking(collection: string): void {
+  packedCollections.add(collection);
+}
+
+export function packableCollection(collection: string): boolean {
+  return packedCollections.has(collection);
 }
 
 /** Fields that are secrets in copied rows, by collection (CollectionDeclaration.copiedSecrets). */
@@ -163,8 +178,7 @@ class StoreRepository<T extends StoredRow> implements Repository<T> {
   }
 
   listWhere(workspaceId: string, field: keyof T & string, value: string): readonly T[] {
-    if (this.store.listWhere) return this.store.listWhere<T>(this.collection.name, workspaceId, field, value);
-    return this.list(workspaceId).filter((row) => row[field] === value);
+    return this.store.listWhere<T>(this.collection.name, workspaceId, field, value);
   }
 
   partitions(): string[] {

@@ -1,5 +1,5 @@
 /**
- * One request, one commit (issue 35; docs/storage.md, "One request, one commit").
+ * One request, one commit (docs/storage.md, "One request, one commit").
  *
  * A mutating request runs inside a CommitGroup (src/http/commit-hooks.ts opens it
  * before the handler and closes it in the last onSend hook). Every commit made in

@@ -8,15 +8,29 @@
  * snapshot's size.
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import type { FileBackend } from './file-io.ts';
+import type { Low } from 'lowdb';
 import { journalText, type Unit } from './journal-queue.ts';
-import type { StoreStats } from './types.ts';
+import type { SnapshotData, SnapshotFile, SnapshotWrite } from './snapshot-file.ts';
+import { SCHEMA_VERSION, type StoreStats } from './types.ts';
+
+/** A database's files (file mode): the snapshot file, written through lowdb, and the journal beside it. */
+export interface FileBackend {
+  path: string;
+  /** lowdb's database of the snapshot file: every snapshot is written by `low.write()`, through `snapshotFile` */
+  low: Low<SnapshotData>;
+  /** the snapshot file's lowdb adapter, also what it knows of the file's content (watch mode) */
+  snapshotFile: SnapshotFile;
+  journalPath: string;
+  dir: string;
+  fsync: boolean;
+  compactAfter: number;
+}
 
 /**
  * The journal is compacted early once it holds more bytes than the snapshot (and at
  * least this much), so the files stay within about twice the data whatever the size
  * of each commit: 20,000 commits of 4 KB rows were an 80 MB journal beside a 7 MB
- * snapshot in the outbox soak (issue 27; docs/storage.md, "Compaction").
+ * snapshot in the outbox soak (docs/storage.md, "Data flows": a compaction).
  */
 export const JOURNAL_COMPACT_MIN_BYTES = 32 * 1024 * 1024;
 
@@ -37,7 +51,7 @@ export class DatabaseFiles {
   #snapshotSeq: number;
   /**
    * Watch mode: a snapshot that may wait is not renamed over a hand edit nobody
-   * has dealt with yet (file-io.ts, `unlessEdited`; issue 29).
+   * has dealt with yet (snapshot-file.ts, `unlessEdited`).
    */
   #sparing = false;
   /** where the last snapshot of a watching store reports an edit it set aside (stopSparing) */
@@ -68,8 +82,8 @@ export class DatabaseFiles {
   }
 
   /**
-   * At close (issue 34): the last snapshot goes in place whatever the file holds; an edit
-   * nobody dealt with is set aside and `report`ed (file-io.ts). Returns whether edits were
+   * At close: the last snapshot goes in place whatever the file holds; an edit
+   * nobody dealt with is set aside and `report`ed (snapshot-file.ts). Returns whether edits were
    * being spared (then the file may hold one).
    */
   stopSparing(report: (aside: string) => void): boolean {
@@ -106,19 +120,30 @@ export class DatabaseFiles {
 
   /**
    * Writes the snapshot, then empties the journal. False when it `mayWait`, edits are spared
-   * and the file holds one: nothing written (file-io.ts).
+   * and the file holds one: nothing written (snapshot-file.ts).
    */
   async writeSnapshot(snapshot: CapturedSnapshot, mayWait: boolean): Promise<boolean> {
-    const unlessEdited = mayWait && this.#sparing;
+    const write: SnapshotWrite = {
+      kind: 'snapshot-write',
+      seq: snapshot.seq,
+      chunks: snapshot.chunks,
+      unlessEdited: mayWait && this.#sparing,
+      ...(this.#setAside ? { setAsideEdit: this.#setAside } : {}),
+    };
+    const { low } = this.file;
     try {
       await this.#openJournal(); // created on first write; its dir entry is synced with the rename
-      // DurableJsonFile: write temp, fsync it, rename over the snapshot, fsync the directory,
+      // through lowdb: Low.write() hands the snapshot to the file's adapter (snapshot-file.ts), which
+      // streams it to a temp file, fsyncs it, renames it over the snapshot and fsyncs the directory,
       // so the new snapshot is durable before the journal shrinks
-      if (!(await this.file.snapshotFile.writeChunks(snapshot.chunks, { unlessEdited, ...(this.#setAside ? { setAsideEdit: this.#setAside } : {}) })))
-        return false;
+      low.data = write;
+      await low.write();
     } finally {
+      // between writes Low holds the file's header only: the chunks would keep the captured state alive
+      low.data = { schemaVersion: SCHEMA_VERSION, seq: write.placed ? write.seq : this.#snapshotSeq, collections: {} };
       snapshot.done();
     }
+    if (!write.placed) return false;
     await this.truncateJournal();
     this.#snapshotOnDisk = true;
     this.#snapshotSeq = snapshot.seq;

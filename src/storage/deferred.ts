@@ -7,7 +7,7 @@ type Partitions = Record<string, Record<string, Row>>;
  * collection's value is in it (`[start, end)`): each collection is decoded
  * and parsed when the store first reads it (src/storage/lazy-state.ts). The
  * prepared fixture database is given this way at start and on reset
- * (src/fixtures/source.ts, issue 11).
+ * (src/fixtures/source.ts).
  */
 export function deferredFromJson(json: string | Buffer, spans: readonly CollectionSpan[]): DeferredCollections {
   const where = new Map(spans.map(([name, start, end]) => [name, [start, end] as const]));
@@ -44,7 +44,7 @@ export function jsonWithSpans(collections: Collections, encode: (value: unknown)
  * Adds one partition's rows to another's (the added ones win, and come last if new). Into a
  * new dictionary-mode object with Object.assign, not a spread into a literal: a spread of a
  * thousand created workspaces (keys that are all new) took 12-60 ms, a hidden class per key;
- * this takes about 1 ms (issue 23, point 5: a global reset adds them back).
+ * this takes about 1 ms (a global reset adds them back).
  */
 function addRows(into: Partitions, extra: Partitions): Partitions {
   for (const [workspaceId, rows] of Object.entries(extra))

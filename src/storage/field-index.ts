@@ -11,7 +11,7 @@ const NONE: ReadonlySet<string> = new Set();
  * A row's key, or null (or undefined) to leave the row out of the index. It
  * runs on every row the store can hold, not only on rows the API validated (a
  * row put by a test, an imported state, a hand-edited or older database file),
- * so it must not throw on a missing field: use `textKey(row.field)` (issue 34).
+ * so it must not throw on a missing field: use `textKey(row.field)`.
  */
 export type KeyOf<T> = (row: T) => string | null | undefined;
 
@@ -57,7 +57,7 @@ export class FieldIndex<T extends { readonly id: string }> {
   /**
    * Partitions kept per index, least recently looked up dropped first (to be rebuilt by
    * their next lookup, one scan). A thousand created workspaces that each read one booking
-   * built 62 KiB of passenger and item index each, kept for good (issue 23, point 5).
+   * built 62 KiB of passenger and item index each, kept for good.
    */
   static readonly MAX_PARTITIONS = 128;
 
@@ -113,20 +113,19 @@ export class FieldIndex<T extends { readonly id: string }> {
 
   /**
    * Builds the partition's index, if it is not built, in slices of about SLICE_MS between other
-   * work, from a copy of the partition (Store.scanDetached), then files the puts made since. A first
+   * work, from a copy of the partition (Store.scan, detached), then files the puts made since. A first
    * lookup builds it in one go: over 100k packed bookings that blocked every request for 1-3 s (the
-   * inspector's related records, issue 27). Small partitions, and stores without scanDetached, are
-   * built at once.
+   * inspector's related records). Small partitions are built at once.
    */
   prepare(workspaceId: string): Promise<void> {
     if (this.#partitions.has(workspaceId)) return Promise.resolve();
     const building = this.#building.get(workspaceId);
     if (building) return building.done;
-    if (!this.store.scanDetached || this.store.count(this.collection, workspaceId) <= EAGER_BUILD_ROWS) {
+    if (this.store.count(this.collection, workspaceId) <= EAGER_BUILD_ROWS) {
       this.#partition(workspaceId);
       return Promise.resolve();
     }
-    const rows = this.store.scanDetached<T>(this.collection, workspaceId);
+    const rows = this.store.scan<T>(this.collection, workspaceId, { detached: true });
     const state = { done: Promise.resolve(), puts: [] as PutOp[], abandoned: false };
     state.done = this.#buildInSlices(workspaceId, rows, state).finally(() => {
       if (this.#building.get(workspaceId) === state) this.#building.delete(workspaceId);
@@ -220,7 +219,7 @@ export class FieldIndex<T extends { readonly id: string }> {
         }
         // Not built yet. While the partition is small, build it now (this change included) and keep it from
         // here on: a seed of 100k bookings then leaves it built, and the first read after the seed scans nothing
-        // (it inflated every packed page, ~1.3 s: issue 27). A large one is left to its first lookup.
+        // (it inflated every packed page, ~1.3 s at 100k bookings). A large one is left to its first lookup.
         if (this.store.count(this.collection, op.workspaceId) <= EAGER_BUILD_ROWS) this.#partition(op.workspaceId);
         continue;
       }

@@ -1,7 +1,7 @@
 /**
  * What the snapshot file held when the sandbox last wrote or read it, so a
  * watcher can tell a hand edit from a `touch`, an unchanged save (temp file
- * renamed over it) or a copy put back (issue 29): by the sha256 of its bytes,
+ * renamed over it) or a copy put back: by the sha256 of its bytes,
  * not its modification time or inode, which all of those change.
  */
 import { createHash } from 'node:crypto';
@@ -92,7 +92,7 @@ export class KnownContent {
    * Whether the path still holds the file a look() saw (`null`: no file), by a
    * synchronous stat: called right before a synchronous rename over it, so that
    * a hand edit renamed in after the look is never overwritten unseen; the gap
-   * left is two system calls, not a look's reads (issue 29, point 1).
+   * left is two system calls, not a look's reads.
    */
   stillThere(seen: FileIdentity | null): boolean {
     let info;

@@ -10,15 +10,18 @@
  *    flush lock): it appends everything queued so far in one write + fdatasync,
  *    then resolves all those commits together.
  *  - snapshot (replaceAll, every `compactAfter` journalled commits or once the
- *    journal outgrows the snapshot, close, after a failed write): done by the same loop, so no append can interleave. The
- *    state is captured synchronously (SnapshotSource), written through the
- *    DurableJsonFile adapter (temp file, fsync, rename, fsync directory), then
- *    the journal is truncated and fsynced. A crash in between leaves journal
- *    lines with seq <= snapshot seq, which load skips.
+ *    journal outgrows the snapshot, close, after a failed write): done by the
+ *    same loop, so no append can interleave. The state is captured
+ *    synchronously (SnapshotSource), written by lowdb's Low.write() through the
+ *    snapshot file's adapter (snapshot-file.ts: temp file, fsync, rename, fsync
+ *    directory), then the journal is truncated and fsynced. A crash in between
+ *    leaves journal lines with seq <= snapshot seq, which load skips. The
+ *    journal itself is appended to without lowdb: an adapter writes whole
+ *    documents, and a commit is one line.
  */
 import type { CommitGroup, GroupHolder } from './commit-group.ts';
-import { DatabaseFiles, type CapturedSnapshot } from './database-files.ts';
-import { errorMessage, newBatch, type Batch, type FileBackend } from './file-io.ts';
+import { DatabaseFiles, type CapturedSnapshot, type FileBackend } from './database-files.ts';
+import { errorMessage, newBatch, type Batch } from './file-io.ts';
 import { JournalQueue } from './journal-queue.ts';
 import { StoreError, type StoreStats } from './types.ts';
 
@@ -47,13 +50,13 @@ export class FileWriter implements GroupHolder {
   #compactRequested = false;
   /**
    * Watch mode: a compaction that found a hand edit in place (DatabaseFiles spares it) appended
-   * to the journal instead, and waits for the next compact() (issue 29).
+   * to the journal instead, and waits for the next compact().
    */
   #waitingForEdit = false;
 
   /**
    * A new file is not written yet: writes queue up until startWriting(), so a
-   * start that fails to listen leaves no database behind (issue 26). A commit
+   * start that fails to listen leaves no database behind. A commit
    * or a flush ends the hold at once: whoever waits on one is never kept waiting.
    */
   #holding: boolean;
@@ -162,8 +165,8 @@ export class FileWriter implements GroupHolder {
   }
 
   /**
-   * At close (issue 34): the last snapshot of a watching store goes in place whatever the file
-   * holds; an edit nobody dealt with is set aside and reported (file-io.ts). Returns whether the
+   * At close: the last snapshot of a watching store goes in place whatever the file
+   * holds; an edit nobody dealt with is set aside and reported (snapshot-file.ts). Returns whether the
    * close must write a snapshot even with nothing new: a watched file may hold an edit.
    */
   finalSnapshot(report: (aside: string) => void): boolean {

@@ -10,7 +10,7 @@
  * (most keys: codes, e-mails, slugs), a few as a small array (a booking's
  * passengers or items), more as a Set. A Set per key cost ~150 bytes, and a
  * second Map from id to key ~50 bytes per row: at 100k bookings the passenger
- * and item indexes were ~55 MiB (issue 11, docs/storage.md "Memory per row").
+ * and item indexes were ~55 MiB (docs/storage.md "Memory per row").
  */
 type Group = string | readonly string[] | Set<string>;
 /** Past this many ids a key's group is a Set (O(1) add and delete). */

@@ -4,8 +4,8 @@
  * objects themselves instead of a JSON copy (codec.ts, prepareOps). A seed
  * commits tens of thousands of rows it has just built, and the copy (a
  * stringify and a parse of each row) was a quarter of what a seed allocated
- * (issue 27: the young-generation collections that stalled health beside a CPU
- * hog; docs/storage.md "Rows given to a commit").
+ * (the young-generation collections that stalled health beside a CPU
+ * hog; docs/storage.md "Memory per row").
  *
  * A given row is kept only if it is already what its JSON copy would be, so
  * what is in memory is still exactly what is on disk; anything else is copied

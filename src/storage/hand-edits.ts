@@ -1,5 +1,5 @@
 /**
- * Hand edits of the database file under `--watch` (issue 29; docs/storage.md,
+ * Hand edits of the database file under `--watch` (docs/storage.md,
  * "What a watched edit does"). The file holds the writes up to its `seq`;
  * the writes since are in the journal, and here. An edit is loaded with
  * those writes applied on top ("apply, then replay", what a restart would do
@@ -8,7 +8,7 @@
  */
 import { basename } from 'node:path';
 import { applyOps, type State } from './codec.ts';
-import type { FileBackend } from './file-io.ts';
+import type { FileBackend } from './database-files.ts';
 import type { JournalEntry } from './journal-text.ts';
 import { parseSnapshotText } from './snapshot-text.ts';
 import { StoreError, type FileEdit, type Op } from './types.ts';

@@ -1,7 +1,7 @@
 /**
- * A full garbage collection once a bulk write has settled (issue 11, docs/benchmarks.md
+ * A full garbage collection once a bulk write has settled (docs/benchmarks.md
  * "Memory"). Seeding 100k bookings allocates several times what it keeps (the
- * generator's drafts, each row's JSON for its page, packed-rows.ts); V8 keeps
+ * generator's drafts, each row's JSON for its page, large-files/packed-rows.ts); V8 keeps
  * the heap it grew to, ~125 MiB committed for ~30 MiB live, until a later full
  * GC that an idle sandbox may never reach, and its memory reducer did not run in
  * 10 s of idleness. So a large seed asks for one full GC when no other seed has

@@ -42,7 +42,7 @@ const codes: number[] = [];
  * Rewrites `value` when it is an id (`<prefix>_<uuid>` or a bare UUID); anything else is returned as is.
  * The id is built from its character codes in one call, so it is one flat string: built with `+=`,
  * a character at a time, each id was a rope of 36 parts, about 1 KB instead of about 60 bytes, and a
- * thousand workspaces' reads filled the heap with them (issue 23, point 5).
+ * thousand workspaces' reads filled the heap with them.
  */
 export function maskId(value: string, mask: IdMask): string {
   const length = value.length;
@@ -62,7 +62,7 @@ export function maskId(value: string, mask: IdMask): string {
  * `value` with every id (in values and in object keys) rewritten. Arrays and
  * objects that hold no id are the given ones, shared rather than copied: a
  * booking's price lines or a product's content cost nothing more per
- * workspace that reads them (issue 23, point 5). Rows are never changed in
+ * workspace that reads them. Rows are never changed in
  * place (every write puts a new row), so sharing them is as safe as the
  * engine's own rows.
  */

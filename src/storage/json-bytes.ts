@@ -1,6 +1,6 @@
 /**
  * JSON read as bytes, for the two scanners that find where values start and
- * end without parsing them: the snapshot scan at open (snapshot-scan.ts) and
+ * end without parsing them: the snapshot scan at open (large-files/snapshot-scan.ts) and
  * the sliced state import (src/control/json-cursor.ts). Every byte that ends a
  * string, an object or an array is ASCII, and no byte of a multi-byte UTF-8
  * character is, so bytes are enough.

@@ -7,7 +7,7 @@ type Partitions = Map<string, Partition>;
 const NOT_LOADED: Partitions = new Map();
 
 /**
- * A State whose collections are parsed on first use (issue 11: start-up and
+ * A State whose collections are parsed on first use (start-up and
  * reset parse only what is read). It is a Map, so the codec's functions work
  * on it unchanged: reading one collection (get, has) loads that one; anything
  * that walks the whole state (iteration, size) loads every pending one first.

@@ -8,7 +8,7 @@ import type { StoreChange } from './types.ts';
  * reported naming the rows (collection, workspace, id) it choked on, in one
  * line. The report goes through a replaceable handler: the test setup
  * (test/setup/listener-errors.ts) turns it into a failure of the running test,
- * where a line on stderr went unnoticed (issue 34, item 5).
+ * where a line on stderr went unnoticed.
  */
 export interface ListenerFailure {
   readonly error: unknown;

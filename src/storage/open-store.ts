@@ -7,8 +7,10 @@ import { basename, dirname } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { applyOps, emptySnapshot, stateFromCollections } from './codec.ts';
 import { JournalMismatchError, parseJournal, type ParsedJournal } from './journal-text.ts';
-import { parseSnapshotBytes, parseSnapshotText, snapshotChunks } from './snapshot-text.ts';
-import { DurableJsonFile, errorMessage, fsyncDir, isErrno, type FileBackend } from './file-io.ts';
+import { parseSnapshotText } from './snapshot-text.ts';
+import type { FileBackend } from './database-files.ts';
+import { errorMessage, fsyncDir, isErrno } from './file-io.ts';
+import { SnapshotFile, type SnapshotData } from './snapshot-file.ts';
 import { acquireLock, type HeldLock } from './lock.ts';
 import { resolveDatabasePath } from './real-path.ts';
 import { DEFAULT_COMPACT_AFTER_COMMITS, LocalStore } from './store.ts';
@@ -26,7 +28,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedI
   }
 
   if (options.path === undefined) {
-    const low = new Low<DbSnapshot>(new Memory<DbSnapshot>(), emptySnapshot());
+    const low = new Low<SnapshotData>(new Memory<SnapshotData>(), emptySnapshot());
     await low.read();
     return { store: new LocalStore({ state: new Map(), seq: 0, low, file: null, snapshotOnDisk: false }), fresh: true, staleLock: null, warnings: [] };
   }
@@ -51,13 +53,12 @@ async function openFile(
 ): Promise<OpenedInstrumentedStore> {
   const staleLock = lock?.tookOver ?? null;
 
-  const snapshotFile = new DurableJsonFile<DbSnapshot>(
-    path,
-    { parse: (bytes) => parseSnapshotBytes(bytes, path), chunks: snapshotChunks },
-    options.fsync ?? true,
-  );
+  // every snapshot is written through lowdb: Low.write() over the file's durable adapter
+  const snapshotFile = new SnapshotFile(path, options.fsync ?? true);
+  const low = new Low<SnapshotData>(snapshotFile, emptySnapshot());
   const file: FileBackend = {
     path,
+    low,
     snapshotFile,
     journalPath: `${path}.journal`,
     dir: dirname(path),
@@ -72,7 +73,6 @@ async function openFile(
     );
     return reopened;
   };
-  const low = new Low<DbSnapshot>(snapshotFile, emptySnapshot());
 
   let exists = true;
   try {
@@ -105,7 +105,7 @@ async function openFile(
     if (err instanceof StoreError) throw err;
     throw cannot(errorMessage(err));
   }
-  const snapshot = low.data;
+  const snapshot = low.data as DbSnapshot; // what read() found in the file
   const state = stateFromCollections(snapshot.collections, snapshot.seq, cannot);
 
   let journalText = '';
@@ -186,7 +186,7 @@ async function setJournalAside(journalPath: string, err: JournalMismatchError): 
 }
 
 /**
- * The snapshot a watching sandbox keeps beside its file (file-io.ts, #keepBeside and #copyBeside),
+ * The snapshot a watching sandbox keeps beside its file (snapshot-file.ts, #keepBeside and #copyBeside),
  * adopted when the file is not what the journal goes on from: unreadable (`fileSeq` null), older
  * than it, or not continued by the journal (`journalSeq`), while the journal continues it. The
  * file is renamed aside (`<file>.unloaded-edit-seq<N>`, never over one set aside before) and that

@@ -1,10 +1,10 @@
-import { GLOBAL_PARTITION, type Store, type StoreChange } from './types.ts';
-import { OVERLAYS_COLLECTION } from './overlay-records.ts';
+import { workspaceReplacedBy } from './change-feed.ts';
+import type { Store, StoreChange } from './types.ts';
 import { SortedEntries, type Entry, type SortKey } from './sorted-entries.ts';
 
 /**
- * Paged lists that cost the page, not the collection (issue 27, point 1;
- * docs/storage.md "Ordered indexes"). Per workspace partition it keeps one
+ * Paged lists that cost the page, not the collection (docs/storage.md,
+ * "Indexes"). Per workspace partition it keeps one
  * small entry per row (the fields a list sorts and filters on, not the row)
  * in a sorted array per sort field, and per bucket (a booking's status) as
  * well, so `GET /v1/bookings?status=..&offset=N` finds its page by position
@@ -205,8 +205,9 @@ export class OrderedIndex<T extends { readonly id: string }, E extends Entry> {
     }
     let builtNow: Set<string> | null = null;
     for (const op of change.ops) {
-      if (op.collection === OVERLAYS_COLLECTION && op.workspaceId === GLOBAL_PARTITION) {
-        this.#partitions.delete(op.type === 'put' ? op.row.id : op.id);
+      const replaced = workspaceReplacedBy(op);
+      if (replaced !== undefined) {
+        this.#partitions.delete(replaced);
         continue;
       }
       if (op.collection !== this.collection || builtNow?.has(op.workspaceId)) continue;

@@ -13,6 +13,7 @@ import {
   type InstrumentedStore,
   type Op,
   type Row,
+  type ScanOptions,
   type SpannedJson,
   type Store,
   type StoreChange,
@@ -20,7 +21,7 @@ import {
 } from './types.ts';
 
 /**
- * Copy-on-write workspaces (issue 12; docs/architecture.md, "Workspaces on
+ * Copy-on-write workspaces (docs/architecture.md, "Workspaces on
  * demand"), behind the Store interface so that no service knows about them.
  *
  * A created workspace is a row of OVERLAYS_COLLECTION: `{id, baseId, mask}`.
@@ -38,31 +39,19 @@ import {
  * on disk hold bases, overlays and tombstones as plain rows.
  *
  * Rewritten base rows are kept for the next read, within one budget of rows
- * shared by every created workspace (issue 23, point 5): past it, the caches
+ * shared by every created workspace: past it, the caches
  * of the workspaces read least recently are dropped, to be rewritten again
  * from the base and the mask when next read (overlay-views.ts). So memory
  * follows what was written (own rows, in the engine), not what was read. A
  * replaced state (global reset, restore) drops every cache.
  */
-export {
-  BASE_PREFIX,
-  basePartition,
-  isTombstone,
-  OVERLAYS,
-  OVERLAYS_COLLECTION,
-  OverlayRecordSchema,
-  tombstone,
-  type OverlayRecord,
-} from './overlay-records.ts';
-export { DEFAULT_CACHED_ROWS, type OverlayStoreOptions } from './overlay-views.ts';
-
 export class OverlayStore implements Store {
   readonly #changes = new ChangeFeed();
   /** what created workspaces keep of what they read */
   readonly #views: OverlayViews;
 
   constructor(
-    readonly inner: Store,
+    readonly inner: InstrumentedStore,
     options: OverlayStoreOptions = {},
   ) {
     this.#views = new OverlayViews(inner, options.freshen ?? ((_c, row) => row), options.cachedRows ?? DEFAULT_CACHED_ROWS);
@@ -151,31 +140,16 @@ export class OverlayStore implements Store {
     return this.#views.view(workspaceId) ? this.list(collection, workspaceId).length : this.inner.count(collection, workspaceId);
   }
 
-  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    return this.#views.view(workspaceId) ? this.list<T>(collection, workspaceId) : this.inner.scan<T>(collection, workspaceId);
+  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, options: ScanOptions = {}): Iterable<T> {
+    if (!this.#views.view(workspaceId)) return this.inner.scan<T>(collection, workspaceId, options);
+    // a merged view is a frozen list: detached already
+    const list = this.list<T>(collection, workspaceId);
+    return options.from ? list.slice(Math.max(0, options.from)) : list;
   }
 
-  scanDetached<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId);
-    return this.inner.scanDetached ? this.inner.scanDetached<T>(collection, workspaceId) : [...this.inner.scan<T>(collection, workspaceId)];
-  }
-
-  scanFrom<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T> {
-    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
-    return this.inner.scanFrom ? this.inner.scanFrom<T>(collection, workspaceId, offset) : skipped(this.inner.scan<T>(collection, workspaceId), offset);
-  }
-
-  scanMatching<T extends { readonly id: string } = Row>(
-    collection: string,
-    workspaceId: string,
-    needle: string,
-    options: { detached?: boolean } = {},
-  ): Iterable<T | null> {
-    const matches = (row: T) => rowHolds(row, needle);
-    if (this.#views.view(workspaceId)) return this.list<T>(collection, workspaceId).filter(matches);
-    return this.inner.scanMatching
-      ? this.inner.scanMatching<T>(collection, workspaceId, needle, options)
-      : [...this.inner.scan<T>(collection, workspaceId)].filter(matches);
+  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T | null> {
+    if (!this.#views.view(workspaceId)) return this.inner.scanMatching<T>(collection, workspaceId, needle);
+    return this.list<T>(collection, workspaceId).filter((row) => rowHolds(row, needle));
   }
 
   partitions(collection: string): string[] {
@@ -233,25 +207,23 @@ export class OverlayStore implements Store {
     return this.inner.close();
   }
 
-  /** compacts the journal when the engine can (watch mode) */
+  /** compacts the journal into the snapshot file (watch mode; nothing in memory) */
   compact(): Promise<void> {
-    const engine = this.inner as Store & { compact?: () => Promise<void> };
-    return engine.compact ? engine.compact() : Promise.resolve();
+    return this.inner.compact();
   }
 
   /** the engine's sequence number and counters (diagnostics, tests) */
   get seq(): number {
-    return (this.inner as Partial<InstrumentedStore>).seq ?? 0;
+    return this.inner.seq;
   }
 
-  get stats(): Readonly<StoreStats> | undefined {
-    return (this.inner as Partial<InstrumentedStore>).stats;
+  get stats(): Readonly<StoreStats> {
+    return this.inner.stats;
   }
 
   /** releases the engine's files without writing (a test's "killed" sandbox) */
   abandon(): Promise<void> {
-    const engine = this.inner as Store & { abandon?: () => Promise<void> };
-    return engine.abandon ? engine.abandon() : Promise.resolve();
+    return this.inner.abandon();
   }
 
   trackHandEdits(): Promise<void> {
@@ -289,14 +261,5 @@ export class OverlayStore implements Store {
       out = { kind: 'ops', ops };
     }
     this.#changes.emit(out);
-  }
-}
-
-/** The rows of `rows` from position `offset` on. */
-function* skipped<T>(rows: Iterable<T>, offset: number): IterableIterator<T> {
-  let skip = offset;
-  for (const row of rows) {
-    if (skip > 0) skip--;
-    else yield row;
   }
 }

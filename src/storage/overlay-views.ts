@@ -3,7 +3,7 @@ import { BASE_PREFIX, basePartition, OVERLAYS_COLLECTION, type OverlayRecord } f
 import { GLOBAL_PARTITION, type Row, type Store } from './types.ts';
 
 /**
- * What created workspaces keep of what they read (issue 23, point 5): each
+ * What created workspaces keep of what they read: each
  * one's base rows rewritten into its ids, kept for the next read within one
  * budget of rows for all of them. Past it, the workspaces read least recently
  * are dropped, to be rewritten again from the base and the mask when next

@@ -3,15 +3,14 @@
  *
  * For a Map partition the list is held strongly and dropped on change: the next
  * list() is one Array.from (~5 ms at 100k rows). For a packed partition
- * (packed-rows.ts) building it inflates every page (~1.2 s at 100k bookings), and
+ * (large-files/packed-rows.ts) building it inflates every page (~1.2 s at 100k bookings), and
  * holding it would keep as objects what packing saves; so it is held weakly, and
  * a change does not drop it: the ops are kept beside it, and the next list()
  * applies them to a copy (one pass, ~10 ms at 100k) as long as a GC has not
  * taken the list. GET /v1/bookings after a write at 100k then costs its sort,
  * not an inflate of every page (docs/storage.md, "Packed partitions").
  */
-import type { RowMap } from './pack-policy.ts';
-import { PackedRows } from './packed-rows.ts';
+import { PackedRows, type RowMap } from './large-files/index.ts';
 import type { Op, Row } from './types.ts';
 
 /** The part of a partition (codec.ts) its list lives in. */

@@ -1,5 +1,5 @@
 /**
- * The one real file behind a `--data` path (issue 23, docs/storage.md "Lock").
+ * The one real file behind a `--data` path (docs/storage.md "Lock").
  *
  * The lock, the journal and the snapshot's temp file all sit beside the real
  * file, so two spellings of one database (a symlink to it, a path through a

@@ -1,7 +1,7 @@
 /**
  * Reading a file a person points the sandbox at (fixtures, scenarios, an
  * import, the --data file) only when it is a regular file, or a symlink to one,
- * under a size limit (issue 29, point 2; docs/configuration.md "Files the
+ * under a size limit (docs/configuration.md "Files the
  * sandbox reads"). `readFile` on a named pipe waits for a writer forever,
  * holding one of libuv's four file-system threads: two of them and every
  * journal write queued behind them; a symlink to /dev/zero reads until memory

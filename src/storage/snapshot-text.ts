@@ -4,8 +4,7 @@
  * Pure functions: no I/O here.
  */
 import { errorText, isPlainObject, oneLine, type CapturedState } from './codec.ts';
-import { PackedRows } from './packed-rows.ts';
-import { scanSnapshot } from './snapshot-scan.ts';
+import { PackedRows, scanSnapshot } from './large-files/index.ts';
 import { SCHEMA_VERSION, StoreError, type Collections, type DbSnapshot } from './types.ts';
 
 /** snapshotChunks() of a captured state: the same text as JSON.stringify of its snapshot. */
@@ -86,7 +85,7 @@ export function parseSnapshotText(text: string, file: string): DbSnapshot {
 
 /**
  * The bytes of a snapshot file: scanned when the sandbox wrote them, so that the rows of its
- * large partitions are not parsed at open (snapshot-scan.ts), else parsed as text.
+ * large partitions are not parsed at open (large-files/snapshot-scan.ts), else parsed as text.
  */
 export function parseSnapshotBytes(bytes: Buffer, file: string): DbSnapshot {
   const scanned = scanSnapshot(bytes);

@@ -4,17 +4,17 @@
  * lives apart from the engine's writes, journal and lifecycle; the engine
  * extends this class and swaps `state` whole on replaceAll().
  *
- * A partition is a Map of rows, or a PackedRows (packed-rows.ts) once it is
+ * A partition is a Map of rows, or a PackedRows (large-files/packed-rows.ts) once it is
  * large: the scans below walk a packed one page by page and never hold all of
  * its rows as objects at once.
  */
 import { collectionsFromState, type State } from './codec.ts';
 import { jsonWithSpans } from './deferred.ts';
 import { LazyState } from './lazy-state.ts';
-import { PackedRows } from './packed-rows.ts';
+import { PackedRows } from './large-files/index.ts';
 import { partitionList } from './partition-list.ts';
 import { rowHolds } from './row-text.ts';
-import { SCHEMA_VERSION, type Collections, type DbSnapshot, type Row, type SpannedJson } from './types.ts';
+import { SCHEMA_VERSION, type Collections, type DbSnapshot, type Row, type ScanOptions, type SpannedJson } from './types.ts';
 
 const EMPTY_LIST: readonly Row[] = Object.freeze([]);
 
@@ -47,42 +47,33 @@ export abstract class StoreReads {
     return partitionList(partition) as readonly T[];
   }
 
+  listWhere<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, field: string, value: string): readonly T[] {
+    return this.list<T>(collection, workspaceId).filter((row) => (row as unknown as Row)[field] === value);
+  }
+
   count(collection: string, workspaceId: string): number {
     return this.state.get(collection)?.get(workspaceId)?.rows.size ?? 0;
   }
 
-  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
+  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, options: ScanOptions = {}): Iterable<T> {
     const partition = this.state.get(collection)?.get(workspaceId);
     if (!partition) return EMPTY_LIST as readonly T[];
-    // a packed partition is walked page by page, never held as objects all at once
-    return (partition.rows instanceof PackedRows ? partition.rows.values() : this.list(collection, workspaceId)) as Iterable<T>;
-  }
-
-  scanDetached<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T> {
-    const partition = this.state.get(collection)?.get(workspaceId);
-    if (!partition) return EMPTY_LIST as readonly T[];
-    // rows are never changed in place: a copy of the map (of the page list, when packed) is the partition as of now
-    return (partition.rows instanceof PackedRows ? partition.rows.copy().values() : [...partition.rows.values()]) as Iterable<T>;
-  }
-
-  scanFrom<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T> {
-    const partition = this.state.get(collection)?.get(workspaceId);
-    if (!partition) return EMPTY_LIST as readonly T[];
-    if (partition.rows instanceof PackedRows) return partition.rows.valuesFrom(offset) as Iterable<T>;
-    return this.list<T>(collection, workspaceId).slice(Math.max(0, offset));
-  }
-
-  scanMatching<T extends { readonly id: string } = Row>(
-    collection: string,
-    workspaceId: string,
-    needle: string,
-    options: { detached?: boolean } = {},
-  ): Iterable<T | null> {
-    const partition = this.state.get(collection)?.get(workspaceId);
-    if (!partition) return EMPTY_LIST as readonly T[];
-    if (partition.rows instanceof PackedRows) {
-      return (options.detached ? partition.rows.copy().matching(needle, true) : partition.rows.matching(needle)) as Iterable<T | null>;
+    const from = Math.max(0, options.from ?? 0);
+    const rows = partition.rows;
+    if (rows instanceof PackedRows) {
+      // walked page by page, never held as objects all at once; a copy of the page list is the partition as of now
+      const walked = options.detached ? rows.copy() : rows;
+      return (from > 0 ? walked.valuesFrom(from) : walked.values()) as Iterable<T>;
     }
+    // a frozen list, never changed: a later commit makes a new one, so it is detached already
+    const list = this.list<T>(collection, workspaceId);
+    return from > 0 ? list.slice(from) : list;
+  }
+
+  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T | null> {
+    const partition = this.state.get(collection)?.get(workspaceId);
+    if (!partition) return EMPTY_LIST as readonly T[];
+    if (partition.rows instanceof PackedRows) return partition.rows.copy().matching(needle, true) as Iterable<T | null>;
     return this.list<T>(collection, workspaceId).filter((row) => rowHolds(row, needle));
   }
 

@@ -1,7 +1,7 @@
 /**
- * The storage engine: in-memory partitions, and in file mode a lowdb snapshot
- * file and an append-only journal, both owned by FileWriter (file-writer.ts,
- * where the durability protocol is described). Commits are applied to memory
+ * The storage engine: in-memory partitions, and in file mode a snapshot file
+ * written through lowdb and an append-only journal, both owned by FileWriter
+ * (file-writer.ts, where the durability protocol is described). Commits are applied to memory
  * at once and acknowledged when the writer has them on disk. This file holds
  * the writes and the lifecycle; the reads of the rows in memory are
  * store-reads.ts, which the engine extends.
@@ -11,16 +11,16 @@
  * dropped.
  */
 import { ChangeFeed } from './change-feed.ts';
-import { noteForegroundWrite } from './background-packing.ts';
 import { currentCommitGroup, inDroppedGroup } from './commit-group.ts';
-import type { Low } from 'lowdb';
 import type { HeldLock } from './lock.ts';
-import type { FileBackend } from './file-io.ts';
+import type { FileBackend } from './database-files.ts';
+import type { Low } from 'lowdb';
 import { FileWriter } from './file-writer.ts';
 import { readFileEdit, RecentWrites } from './hand-edits.ts';
 import { applyOps, captureState, prepareOps, stateFromCollections, type PreparedCommit, type State } from './codec.ts';
 import { LazyState } from './lazy-state.ts';
-import { PackedRows } from './packed-rows.ts';
+import { noteForegroundWrite, PackedRows } from './large-files/index.ts';
+import type { SnapshotData } from './snapshot-file.ts';
 import { capturedChunks } from './snapshot-text.ts';
 import { StoreReads } from './store-reads.ts';
 import {
@@ -29,7 +29,6 @@ import {
   SCHEMA_VERSION,
   StoreError,
   type CommitOptions,
-  type DbSnapshot,
   type FileEdit,
   type InitialCollections,
   type InstrumentedStore,
@@ -44,7 +43,8 @@ export const DEFAULT_COMPACT_AFTER_COMMITS = 20_000;
 export interface StoreInit {
   state: State;
   seq: number;
-  low: Low<DbSnapshot>;
+  /** lowdb's database: over the snapshot file's adapter (the same as file.low), or in memory */
+  low: Low<SnapshotData>;
   file: FileBackend | null;
   /** the snapshot file exists and contains everything up to `seq` except journalled commits */
   snapshotOnDisk: boolean;
@@ -64,8 +64,8 @@ export class LocalStore extends StoreReads implements InstrumentedStore {
 
   #seq: number;
   readonly #changes = new ChangeFeed();
-  /** lowdb database: the snapshot holder (Memory adapter or DurableJsonFile) */
-  readonly #low: Low<DbSnapshot>;
+  /** lowdb's database: in memory, what replaceAll() writes (file mode writes through file.low) */
+  readonly #low: Low<SnapshotData>;
   readonly #file: FileBackend | null;
   /** the journal and the snapshot file (file mode) */
   readonly #writer: FileWriter | null;
@@ -226,7 +226,7 @@ export class LocalStore extends StoreReads implements InstrumentedStore {
     this.#writer.spareEdits();
     await this.#file!.snapshotFile.known.track();
     // from now on an editor may save an older copy over the file: the snapshot the journal goes on
-    // from is kept beside it too (file-io.ts), so a kill -9 before the watcher looks loses nothing
+    // from is kept beside it too (snapshot-file.ts), so a kill -9 before the watcher looks loses nothing
     await this.#file!.snapshotFile.keepCopyBeside();
   }
 

@@ -30,7 +30,7 @@ export interface CommitOptions {
 
 /**
  * A database whose collections are parsed when first read, not when given:
- * the prepared fixture database at start and reset (issue 11: a start parses
+ * the prepared fixture database at start and reset (a start parses
  * the few collections its first request reads, not 2.8 MB). For trusted input
  * only: a row whose id does not match its key is refused when its collection
  * is loaded, not by replaceAll().
@@ -71,7 +71,7 @@ export interface ReplaceOptions {
   /**
    * The collections are a hand edit of the database file, which holds the
    * writes up to this seq (its `seq` field): every write made since is applied
-   * on top of them (watch mode, issue 29). Refused with a StoreError when
+   * on top of them (watch mode). Refused with a StoreError when
    * those writes are no longer at hand, so an edit never rolls writes back.
    */
   writesAfter?: number;
@@ -88,54 +88,46 @@ export type FileEdit =
   /** edited, and not a database this sandbox can load: `problem` is one line */
   | { kind: 'invalid'; hash: string; problem: string };
 
+/** How Store.scan walks a partition. */
+export interface ScanOptions {
+  /** start at this position: a packed partition skips its pages before it without inflating them */
+  from?: number;
+  /**
+   * walk a copy of the partition taken now (O(pages) when packed), which may be held across
+   * commits and turns of the event loop (an index built in slices: field-index.ts, prepare)
+   */
+  detached?: boolean;
+}
+
 export interface Store {
   /** absolute path of the database file, or null for in-memory */
   readonly path: string | null;
   get<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, id: string): T | undefined;
   /** rows of one partition in insertion order; callers must not mutate them */
   list<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): readonly T[];
+  /**
+   * The rows of list() whose `field` is the string `value`, in list order. A created workspace's
+   * view (overlay-store.ts) answers it without rewriting the rows that do not match, so a scan of
+   * every workspace after a reset costs no copy of each one.
+   */
+  listWhere<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, field: string, value: string): readonly T[];
   /** rows in one partition (what list().length gives, without building the list) */
   count(collection: string, workspaceId: string): number;
   /**
-   * The rows of one partition in insertion order, for one pass (building an
-   * index): a large packed partition is decoded a page at a time instead of
-   * as one list (packed-rows.ts). Must not be held across a commit.
+   * The rows of one partition in insertion order, for one pass (building an index, a page of the
+   * data inspector): a large packed partition is walked a page at a time instead of as one list
+   * (large-files/packed-rows.ts). Not to be held across a commit, unless `detached`.
    */
-  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T>;
+  scan<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, options?: ScanOptions): Iterable<T>;
   /**
-   * What scan() gives from position `offset` on. Optional: without it, scan() is skipped
-   * through. The engine skips a packed partition's pages before `offset` without inflating
-   * them (the inspector's data route pages through 100k bookings at any offset).
+   * The rows of the partition whose JSON (JSON.stringify), lower-cased, holds `needle` (lower-case),
+   * in order: the data inspector's `q`. Walks a copy taken now (as `detached`), with a null between
+   * two packed pages, where a caller walking in slices may pause; a packed partition parses only
+   * the pages whose text holds the needle.
    */
-  scanFrom?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, offset: number): Iterable<T>;
-  /**
-   * The rows of scan() whose JSON (JSON.stringify), lower-cased, holds `needle` (lower-case), in
-   * order. Optional: without it, scan() is filtered. The engine searches a packed partition's page
-   * texts and parses only the pages that hold the needle (the inspector's `q`). `detached`: over a
-   * copy of the partition taken now, as scanDetached, so the walk may be held across commits, and
-   * with a null between two pages, where a caller walking in slices may pause.
-   */
-  scanMatching?<T extends { readonly id: string } = Row>(
-    collection: string,
-    workspaceId: string,
-    needle: string,
-    options?: { detached?: boolean },
-  ): Iterable<T | null>;
-  /**
-   * What scan() gives, from a copy of the partition taken now, so it may be walked across commits
-   * and turns of the event loop (an index built in slices: field-index.ts, prepare). Optional:
-   * without it, such a build scans at once. The engine copies a packed partition in O(pages).
-   */
-  scanDetached?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string): Iterable<T>;
+  scanMatching<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, needle: string): Iterable<T | null>;
   /** workspace ids that have rows in a collection */
   partitions(collection: string): string[];
-  /**
-   * The rows of list() whose `field` is the string `value`, in list order.
-   * Optional: without it, list() is filtered. The overlay (overlay-store.ts)
-   * answers it without rewriting the rows that do not match, so a scan of
-   * every workspace after a reset costs no copy of each one (issue 23, point 5).
-   */
-  listWhere?<T extends { readonly id: string } = Row>(collection: string, workspaceId: string, field: string, value: string): readonly T[];
   /** increases whenever the partition changes; used to cache derived responses */
   version(collection: string, workspaceId: string): number;
   /**
@@ -184,7 +176,7 @@ export interface OpenStoreOptions {
   lock?: boolean;
   /**
    * a file that does not exist yet is not written until writeHeld() (or a commit, or a
-   * flush): createSandbox holds it until it listens, so a failed start writes no database (issue 26)
+   * flush): createSandbox holds it until it listens, so a failed start writes no database
    */
   holdNewFile?: boolean;
   /**
@@ -207,7 +199,7 @@ export interface OpenedStore {
 /**
  * The way out of a StoreError, as plain values: the setting that fixes it, and the advice given
  * how that setting is named. Storage does not word it: the sandbox names the createSandbox option
- * (src/assembly/storage.ts, issue 41), the CLI its flag (src/cli/output.ts).
+ * (src/assembly/storage.ts), the CLI its flag (src/cli/output.ts).
  */
 export interface StoreAdvice {
   /** the setting, e.g. `storage` */
@@ -267,6 +259,8 @@ export interface InstrumentedStore extends Store {
   writeHeld(): Promise<void>;
   /** Closes; a new file whose first write is still held is left unwritten, its lock and directory removed (true). */
   discardHeld(): Promise<boolean>;
+  /** Releases the files and the lock without writing anything (a failed open; a test's killed sandbox). */
+  abandon(): Promise<void>;
 }
 
 export interface OpenedInstrumentedStore extends OpenedStore {

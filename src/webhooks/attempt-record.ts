@@ -4,7 +4,7 @@ import { USER_AGENT, type SendResult } from './delivery.ts';
 /**
  * What the outbox stores of one attempt, and how the control plane's attempt
  * (`{request: {url, headers, body}, response: {status, headers, bodyExcerpt}}`,
- * docs/webhooks.md "Control plane") is rebuilt from it (issue 27, item 5).
+ * docs/webhooks.md "Control plane") is rebuilt from it.
  *
  * A delivery keeps its body once, with the target URL and custom headers of its
  * subscription when it was written. An attempt keeps only what changes from one
@@ -12,8 +12,8 @@ import { USER_AGENT, type SendResult } from './delivery.ts';
  * few response headers and the first STORED_EXCERPT_BYTES of the response body.
  * The request it sent is the delivery's body and target plus those signature
  * headers; a URL or custom headers the subscription changed since are stored on
- * the attempt that used them. Before, each attempt kept a copy of the whole
- * request (6.2 KB per delivery after 2 attempts, 23 KB after 11).
+ * the attempt that used them. A copy of the whole request on each attempt would
+ * cost 6.2 KB per delivery after 2 attempts, 23 KB after 11.
  */
 export const STORED_EXCERPT_BYTES = 512;
 /** Response headers that explain an outcome (a Retry-After and the Date it is measured from, a redirect not followed). */
@@ -43,7 +43,7 @@ export const StoredAttemptSchema = z.object({
 });
 export type StoredAttempt = z.infer<typeof StoredAttemptSchema>;
 
-/** The public attempt (control plane). Rows written before issue 27 stored attempts in this shape; they are read as they are. */
+/** The public attempt (control plane). Older database files stored attempts in this shape, a whole request each; they are read as they are. */
 export const AttemptSchema = z.object({
   number: z.number().int().min(1),
   trigger: z.enum(['initial', 'retry', 'replay']),
@@ -65,7 +65,7 @@ export type Attempt = z.infer<typeof AttemptSchema>;
 /** What a delivery row keeps of its request: the target when it was written. */
 export interface DeliveryTarget {
   body: string;
-  /** absent on rows written before issue 27 */
+  /** absent on rows of older database files, whose attempts carry the whole request */
   url?: string | undefined;
   headers?: Record<string, string> | null | undefined;
 }
@@ -112,7 +112,7 @@ export function requestHeaders(deliveryId: string, custom: Record<string, string
 }
 
 export function attemptView(delivery: DeliveryTarget & { id: string }, stored: StoredAttempt | Attempt): Attempt {
-  if ('request' in stored) return stored; // written before issue 27
+  if ('request' in stored) return stored; // an older file's attempt, stored whole
   const headers = stored.headers !== undefined ? stored.headers : (delivery.headers ?? null);
   return {
     number: stored.number,

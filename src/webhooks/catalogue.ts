@@ -30,7 +30,7 @@ export const isCatalogueEvent = (type: string): type is WebhookEventType => (WEB
 
 /**
  * The one line for a type outside the catalogue, with the closest one when it
- * looks like a typo (issue 26): `sandbox trigger` says it before asking the
+ * looks like a typo: `sandbox trigger` says it before asking the
  * sandbox, and the control plane's 400 says the same.
  */
 export const unknownEventType = (type: string): string =>

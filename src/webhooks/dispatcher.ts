@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.ts';
 import type { DomainEvent, EventBus } from '../core/events.ts';
 import type { FaultInjector } from '../core/faults.ts';
 import type { SelfGuard } from '../core/self-guard.ts';
-import type { Op, Store } from '../storage/types.ts';
+import type { Op, Store } from '../storage/index.ts';
 import { isCatalogueEvent, type WebhookEventType } from './catalogue.ts';
 import { AttemptAborted, type SendResult } from './delivery.ts';
 import { requestHeaders, storedAttempt, type StoredAttempt } from './attempt-record.ts';
@@ -125,7 +125,7 @@ export class WebhookDispatcher {
   /**
    * The subscription was just paused (`sandbox listen` stopping): its pending deliveries are
    * cancelled now, not when their retry comes up, so none shows "pending, next retry …" after
-   * listen is gone (issue 37). Each waits for an attempt in flight on it, as attempts do.
+   * listen is gone. Each waits for an attempt in flight on it, as attempts do.
    */
   async cancelPendingOf(workspaceId: string, subscriptionId: string): Promise<number> {
     const pending = this.outbox.pending().filter((d) => d.workspaceId === workspaceId && d.subscriptionId === subscriptionId);

@@ -31,7 +31,7 @@ export function eventNameProblem(pattern: string): string | null {
  * True for a well-formed name or pattern that matches nothing the sandbox
  * emits. Production may emit more names than the sandbox ("Exact event names
  * beyond those seen above: not shown"), so such entries are stored, with a
- * warning (issue 10), and simply never match here.
+ * warning (docs/api-notes.md, "Warnings"), and simply never match here.
  */
 export const matchesNoKnownEvent = (pattern: string): boolean =>
   pattern !== '*' && !isCatalogueEvent(pattern) && !WEBHOOK_EVENT_TYPES.some((type) => matchesPattern(pattern, type));

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { newId } from '../core/ids.ts';
-import { defineCollection, type Repository } from '../storage/collection.ts';
-import type { Op, Store } from '../storage/types.ts';
+import { defineCollection, type Op, type Repository, type Store } from '../storage/index.ts';
 import { AttemptSchema, attemptView, StoredAttemptSchema, type Attempt } from './attempt-record.ts';
 import { DeliveryFaultSchema, DeliveryFaultViewSchema, faultView, webhookIdOf } from './delivery-fault-record.ts';
 
@@ -46,7 +45,7 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 /**
  * A delivery as stored: the body once, the subscription's URL and custom
  * headers when it was written, and light attempts (./attempt-record.ts).
- * `url` is absent, and attempts have the public shape, on rows written before issue 27.
+ * `url` is absent, and attempts have the public shape, on rows of older database files (attempt-record.ts).
  */
 export const StoredDeliverySchema = z.object({
   ...deliveryFields,

@@ -76,8 +76,8 @@ interface AttemptTimes {
 /**
  * When the retry after attempt `number` ran or will run. A delivery record holds only its
  * current `nextAttemptAt`, which belongs to its latest attempt: an earlier attempt's next
- * retry is the automatic retry that followed it (issue 26: `sandbox listen` printed the
- * delivery's current next retry on every attempt it read in one poll). Null when none follows.
+ * retry is the automatic retry that followed it (so `sandbox listen` does not print the
+ * delivery's current next retry on every attempt it reads in one poll). Null when none follows.
  */
 export function nextRetryAfter(delivery: AttemptTimes, number: number): string | null {
   const later = delivery.attempts.find((a) => a.number > number && a.trigger === 'retry');

@@ -1,5 +1,4 @@
-import type { Collection, StoredRow } from '../storage/collection.ts';
-import type { Store } from '../storage/types.ts';
+import type { Collection, Store, StoredRow } from '../storage/index.ts';
 import type { WebhookEventType } from './catalogue.ts';
 
 /**
@@ -8,7 +7,7 @@ import type { WebhookEventType } from './catalogue.ts';
  * kind, changed the way the event says (a cancelled booking is cancelled, a
  * published product is active). Each area declares the samples of the event
  * families it emits, in its folder (`sample-events.ts`), as its ResourceModule's
- * `sampleEvents`, registered like its routes (issue 41): the engine knows no area.
+ * `sampleEvents`, registered like its routes: the engine knows no area.
  */
 export type EventData = Record<string, unknown>;
 

@@ -2,8 +2,8 @@ import type { Subscription } from './subscriptions.ts';
 import type { AttemptOutcome } from './retry-policy.ts';
 
 /**
- * What the platform does with an endpoint that keeps failing (issue 27, item 5;
- * docs/webhooks.md, "An endpoint that fails for days"). The API description
+ * What the platform does with an endpoint that keeps failing (docs/webhooks.md,
+ * "An endpoint that fails for days"). The API description
  * does not say; the sandbox follows Svix, whose schedule it retries on
  * (Standard Webhooks): when every attempt to an endpoint has failed for 5 days,
  * the endpoint is disabled (`active: false`) and says why. Stripe does the same

@@ -1,7 +1,7 @@
-import type { Op } from '../storage/types.ts';
+import type { Op } from '../storage/index.ts';
 
 /**
- * The subscriptions the engine delivers to, as it reads them (issue 41). The
+ * The subscriptions the engine delivers to, as it reads them. The
  * engine knows no area: the webhooks area stores the subscriptions and gives the
  * engine this interface over them (src/resources/webhooks/subscription-source.ts,
  * its ResourceModule's `webhookSubscriptions`).

@@ -1,6 +1,5 @@
 import { API_KEYS, WORKSPACES } from '../core/tenancy.ts';
-import { basePartition, OVERLAYS } from '../storage/overlay-store.ts';
-import { GLOBAL_PARTITION, type Collections, type Row, type Store } from '../storage/types.ts';
+import { basePartition, GLOBAL_PARTITION, OVERLAYS, type Collections, type Row, type Store } from '../storage/index.ts';
 import { BASES } from './templates.ts';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Workspaces on demand (issue 12; docs/control-plane.md, "Workspaces"): one
+ * Workspaces on demand (docs/control-plane.md, "Workspaces on demand"): one
  * isolated workspace per parallel test worker, created from a fixture
  * workspace in a few rows (copy-on-write), with its own keys, data, rate
  * buckets, clock, snapshots and reset. A created workspace's keys are made in
@@ -10,14 +10,27 @@ import type { Clock } from '../core/clock.ts';
 import { badRequest, conflict, notFound } from '../core/errors.ts';
 import { workspaceNotFound } from '../core/workspace-not-found.ts';
 import { defaultWorkspaceOrRule } from '../core/default-workspace.ts';
-import type { Collection, CollectionRegistry, StoredRow } from '../storage/collection.ts';
-import { deleteRowOp, putRowOp } from '../storage/collection.ts';
+import {
+  basePartition,
+  deleteRowOp,
+  GLOBAL_PARTITION,
+  maskId,
+  newMask,
+  OVERLAYS,
+  parseMask,
+  putRowOp,
+  type Collection,
+  type CollectionRegistry,
+  type Collections,
+  type Op,
+  type OverlayRecord,
+  type OverlayStore,
+  type Row,
+  type StoredRow,
+} from '../storage/index.ts';
 import type { RateLimiter } from '../core/rate-limit.ts';
 import { CLOCKS } from '../core/saved-clock.ts';
 import { API_KEYS, WORKSPACES, type RateLimitMode, type WorkspaceMode, type WorkspaceRecord } from '../core/tenancy.ts';
-import { maskId, newMask, parseMask } from '../storage/id-mask.ts';
-import { basePartition, OVERLAYS, type OverlayRecord, type OverlayStore } from '../storage/overlay-store.ts';
-import { GLOBAL_PARTITION, type Collections, type Op, type Row } from '../storage/types.ts';
 import { keysOfCreated, type CreatedKey } from './created-keys.ts';
 import { createdRows } from './created-rows.ts';
 import { asciiJson, SnapshotShelf } from './snapshot-shelf.ts';
@@ -211,7 +224,7 @@ export class WorkspaceManager {
   }
 
   /**
-   * The cap on created workspaces (issue 23, point 5): each costs a few rows and what it
+   * The cap on created workspaces (`maxWorkspaces`, docs/configuration.md): each costs a few rows and what it
    * keeps, so a runaway loop of creates is stopped with a line that says what to do. A 409:
    * waiting does not free a place (a 429 would say it does); deleting one or raising the cap does.
    */

@@ -1,10 +1,10 @@
 import { conflict } from '../core/errors.ts';
-import type { CollectionSpan } from '../storage/types.ts';
+import type { CollectionSpan } from '../storage/index.ts';
 
 /**
- * Every named snapshot the sandbox keeps in memory (issue 34, item 2): the
+ * Every named snapshot the sandbox keeps in memory, within its bounds: the
  * whole state's (`POST /__sandbox/snapshots`) and each workspace's
- * (`POST /__sandbox/workspaces/:id/snapshots`). Before the bound, 400 saves
+ * (`POST /__sandbox/workspaces/:id/snapshots`). Without the bounds, 400 saves
  * of the whole state took RSS from 76 MB to 1,688 MB.
  *
  * Two bounds: snapshots per scope (each workspace, and the whole state), and

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { declaredCopiedSecrets, defineCollection } from '../storage/collection.ts';
-import type { Collections, Row } from '../storage/types.ts';
-import { maskId, type IdMask } from '../storage/id-mask.ts';
+import { declaredCopiedSecrets, defineCollection, maskId, type Collections, type IdMask, type Row } from '../storage/index.ts';
 
 /**
  * Templates of created workspaces: a fixture workspace's fixture-generated
@@ -61,7 +59,7 @@ export function templateBase(json: string, templateId: string, copied: (collecti
 
 /**
  * The secrets among the fields of copied rows, and how a fresh one is made
- * (issue 23, point 6), as each area declares them on its collections
+ * (a created workspace never holds its template's secrets), as each area declares them on its collections
  * (`copiedSecrets`). Credentials of their own (API keys, organization keys,
  * verification codes, wizard sessions) are never copied (`copied: false`);
  * webhook signing secrets are the one secret in what is.

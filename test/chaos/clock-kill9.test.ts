@@ -1,5 +1,5 @@
 /**
- * The clock is state (issue 35): a clock change is acknowledged once it is on
+ * The clock is state: a clock change is acknowledged once it is on
  * disk, so `sandbox start --data` killed with SIGKILL right after an advance
  * comes back with the advanced clock, and its ready line says so.
  */

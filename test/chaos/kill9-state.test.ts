@@ -1,5 +1,5 @@
 /**
- * The chaos suite, issue 29 point 4: kill -9 during background packing (of a
+ * The chaos suite: kill -9 during background packing (of a
  * database with 12,000 more bookings, packed in the background at start), and
  * during a snapshot restore or `PUT /__sandbox/state` ("before or after, never
  * mixed"), at moments drawn from the seed within how long the operation took

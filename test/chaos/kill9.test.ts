@@ -1,5 +1,5 @@
 /**
- * The chaos suite (issue 13, point 4): `sandbox start --data` under concurrent
+ * The chaos suite: `sandbox start --data` under concurrent
  * writers of every kind, killed with SIGKILL at seeded random moments and
  * started again. After each start, every acknowledged write is there, no
  * booking is half-applied (its seats taken without it, or it without its

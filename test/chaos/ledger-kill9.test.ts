@@ -1,5 +1,5 @@
 /**
- * The chaos ledger, kill -9 (issue 35, item 5): clients write bookings (keyed
+ * The chaos ledger, kill -9: clients write bookings (keyed
  * and unkeyed creates, PATCHes, passenger changes) with a subscribed webhook
  * receiver, the sandbox is killed with SIGKILL at seeded random moments and
  * started again on the same file, the clients retry their unanswered keyed

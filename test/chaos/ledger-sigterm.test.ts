@@ -1,5 +1,5 @@
 /**
- * The chaos ledger, SIGTERM (issue 35, item 5): as ledger-kill9.test.ts, but
+ * The chaos ledger, SIGTERM: as ledger-kill9.test.ts, but
  * the sandbox is stopped with SIGTERM at seeded random moments. A stop drains:
  * it exits 0, and every client got an answer or a connection error, never an
  * error after its work was kept (a 503 from the stop keeps nothing either).

@@ -1,5 +1,5 @@
 /**
- * The ledger of issue 35, item 5: clients that write bookings (keyed and
+ * The chaos ledger: clients that write bookings (keyed and
  * unkeyed creates, PATCHes, passenger changes) against a real `sandbox start
  * --data` process, note every answer, retry their unanswered keyed requests
  * after a restart, and check the file and a subscribed receiver against what

@@ -1,5 +1,5 @@
 /**
- * Issue 34, point 1: under `sandbox start --watch` and eight writers, an editor
+ * Under `sandbox start --watch` and eight writers, an editor
  * saves a copy of db.json taken before the last compaction (by rename, in place,
  * or half and then whole), and the sandbox is stopped at once: by SIGTERM, or
  * by kill -9. The next start (plain, no --recover) must succeed and hold every

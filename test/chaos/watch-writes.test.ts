@@ -1,5 +1,5 @@
 /**
- * Issue 29, point 1: under `sandbox start --watch`, a change of the database
+ * Under `sandbox start --watch`, a change of the database
  * file from outside never loses an acknowledged write. Eight writers post
  * forms while the file is touched, saved unchanged the way editors save
  * (a temp file renamed over it), or really edited; then the sandbox is
@@ -31,7 +31,7 @@ type Change = (file: string) => Promise<void>;
  * A change that reads the file and saves it back is made while the writers
  * hold back and the file holds every write (its journal empty): no compaction
  * can then come between the read and the save, and make the save a copy of an
- * older file by chance (issue 34, point 5: on a loaded machine that happened
+ * older file by chance (on a loaded machine that happened
  * five times in a row). The writers go on the moment it is saved, so the
  * watcher loads it with their writes since applied on top.
  */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
 
-/** Point 9 of issue 15: `npx sandbox` outside an install is another package, so the CLI has unambiguous names too. */
+/** `npx sandbox` outside an install is another package, so the CLI has unambiguous names too. */
 describe('the bin names', () => {
   it('package.json exposes sandbox, travel-commerce-sandbox and tcs-sandbox, all the same CLI', async () => {
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; bin: Record<string, string> };

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
- * bin/code-cache.js (issue 11): the CLI as one CommonJS script compiled with
+ * bin/code-cache.js: the CLI as one CommonJS script compiled with
  * V8's code cache when the build made one for this Node, else null, so that
  * bin/sandbox.js loads the ES module bundle. Each case runs in a plain `node`
  * (no flags: a process with flags of its own never looks for a cache) over a

@@ -12,7 +12,7 @@ import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { freePort } from '../helpers/free-port.ts';
 
 /**
- * Issue 36, point 3: a shell CI starts the sandbox in the background
+ * A shell CI starts the sandbox in the background
  * (`start --detach`), waits for it (`sandbox wait`), and stops it
  * (`sandbox stop`, POST /__sandbox/stop: the SIGTERM path), losing no
  * acknowledged write. Before, there was `sandbox start &` and hand-written waiting.

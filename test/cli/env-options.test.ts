@@ -7,7 +7,7 @@ import { runCli } from '../helpers/cli.ts';
 import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
 /**
- * Issue 36, point 3: every option of `start` and `exec` also comes from
+ * Every option of `start` and `exec` also comes from
  * SANDBOX_<OPTION>, a flag winning; the table in docs/configuration.md names
  * them all.
  */

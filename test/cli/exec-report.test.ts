@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 
 /**
- * `sandbox exec --report` (issue 24; docs/cli.md, "The run report"): a script
+ * `sandbox exec --report` (docs/cli.md, "The run report"): a script
  * makes known /v1 requests (test/cli/fixtures/known-requests.mjs) and the
  * report counts exactly those. The clock is manual and limits are not
  * enforced, so the counts do not depend on how fast the machine is.
@@ -16,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'exec-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const exec = (flags: string[], env: Record<string, string> = {}) =>
   runCli(['exec', '--clock', 'manual', '--no-rate-limits', ...flags, '--', process.execPath, SCRIPT], env).exit;
-/** A command that never reaches /v1: the recipes' old global setup, which started a sandbox of its own (issue 36). */
+/** A command that never reaches /v1: the recipes' old global setup, which started a sandbox of its own. */
 const execEmpty = (flags: string[], env: Record<string, string> = {}) =>
   runCli(['exec', ...flags, '--', process.execPath, '-e', 'console.log("tests passed")'], env).exit;
 
@@ -63,7 +63,7 @@ describe('sandbox exec --report', () => {
     ]);
     expect(report.neverCalled.map((op: { operationId: string }) => op.operationId)).toContain('listBookings');
     expect(report.neverCalled.map((op: { operationId: string }) => op.operationId)).not.toContain('createBooking');
-    // POST /v1/webhooks/subscriptions is not in the API description: every call warns (issue 26)
+    // POST /v1/webhooks/subscriptions is not in the API description: every call warns
     expect(report.warnings).toEqual([
       { code: 'LOOPBACK_HTTP_URL', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) },
       { code: 'UNDOCUMENTED_ENDPOINT', count: 1, example: expect.objectContaining({ method: 'POST', path: '/v1/webhooks/subscriptions', status: 201 }) },

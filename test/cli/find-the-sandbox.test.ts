@@ -4,7 +4,7 @@ import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { useSandbox } from './commands/harness.ts';
 
 /**
- * Point 2 and 3 of issue 15: every command that talks to a running sandbox
+ * Every command that talks to a running sandbox
  * takes --url, then $SANDBOX_URL, then the default, and says so in its help;
  * the --json ready line carries the control token when there is one.
  */

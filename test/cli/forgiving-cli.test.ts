@@ -8,7 +8,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { BIN, runCli, waitForStderr } from '../helpers/cli.ts';
 
 /**
- * Issue 37, item 4 and its journeys (item 5): a CLI that forgives, in one style. Each journey is
+ * A CLI that forgives, in one style, and the journeys through it. Each journey is
  * driven as a user drives it: the bin in its own process, against a real sandbox on a real socket
  * (started here, in memory, on a manual clock so the clock and rate-limit lines are exact).
  */

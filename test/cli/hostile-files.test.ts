@@ -1,10 +1,10 @@
 /**
- * Issue 29, point 2: fixtures, scenarios, imports and --data are read only
+ * Fixtures, scenarios, imports and --data are read only
  * when they are regular files (or symlinks to one) under a size limit; anything
- * else gets one line. No read can block the process or outlive SIGTERM. Before
- * the fix each of these hung (a FIFO: `readFile` waits for a writer forever,
- * holding a libuv file-system thread), or read /dev/zero until "Invalid string
- * length", and SIGTERM left the process alive.
+ * else gets one line. No read can block the process or outlive SIGTERM: read
+ * blindly, each of these hangs (a FIFO: `readFile` waits for a writer forever,
+ * holding a libuv file-system thread), or reads /dev/zero until "Invalid string
+ * length", and SIGTERM leaves the process alive.
  */
 import { execFileSync } from 'node:child_process';
 import { constants } from 'node:fs';
@@ -130,7 +130,7 @@ describe('other readers', () => {
   it('--data naming a named pipe: one line, exit 1', async () => {
     const { dir } = await project();
     mkfifo(join(dir, 'db.json'));
-    expectRefused(await ended(cli(['start', '--data', join(dir, 'db.json'), '--port', '0'])), 'db.json', /not a regular file|named pipe/); // refused at open before issue 29 too (open-store's stat)
+    expectRefused(await ended(cli(['start', '--data', join(dir, 'db.json'), '--port', '0'])), 'db.json', /not a regular file|named pipe/); // refused at open (open-store's stat)
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The issue 13 reproduction: two `sandbox start` on one data file. The second
+ * Two `sandbox start` on one data file. The second
  * is refused with one line; after kill -9 the stale lock is taken over.
  */
 import { mkdtemp } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orgKeyForms, pickKey, pickWorkspace } from '../../src/cli/lookup.ts';
 
-/** Issue 37: what the CLI takes for a workspace and for a key (the journeys are in forgiving-cli.test.ts). */
+/** What the CLI takes for a workspace and for a key (the journeys are in forgiving-cli.test.ts). */
 const WORKSPACES = [
   { id: 'wksp_a1', name: 'Aurora Tours' },
   { id: 'wksp_b1', name: 'Borealis Adventures (sandbox)' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { progressReporter } from '../../src/cli/seed.ts';
 
 /**
- * Issue 15, point 7: `sandbox seed` shows a bar redrawn in place on a terminal
+ * `sandbox seed` shows a bar redrawn in place on a terminal
  * and plain lines otherwise (a pipe, a file, CI logs). The non-terminal case
  * end to end is in test/control/seed-chunks.test.ts.
  */
@@ -34,7 +34,7 @@ describe('seed progress output', () => {
     expect(writes).toEqual(['seeding: 50% (0/0 products, 1000/2000 bookings)\n', 'seeding: 100% (0/0 products, 2000/2000 bookings)\n']);
   });
 
-  it('counts what was made, not what was asked (issue 29): a run that falls short ends at 100% of its steps with the real count', () => {
+  it('counts what was made, not what was asked: a run that falls short ends at 100% of its steps with the real count', () => {
     const { out, writes } = fakeStream(false);
     const report = progressReporter(0, 50_000, out);
     report({ products: 0, bookings: 1_100 }, 1);

@@ -32,7 +32,7 @@ describe('sandbox start (real sockets)', () => {
     run.child.kill('SIGTERM');
     const { code, stdout } = await run.exit;
     expect(code).toBe(0);
-    // the ready line, then the exit line (issue 35): nothing else on stdout
+    // the ready line, then the exit line: nothing else on stdout
     expect(
       stdout
         .trim()

@@ -7,7 +7,7 @@ import { runCli, waitForStdout } from '../helpers/cli.ts';
 import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
 /**
- * SIGTERM drains (issue 35, point 2): keyed creates in flight when the signal
+ * SIGTERM drains: keyed creates in flight when the signal
  * comes all get their answers, what was answered is what was stored, and the
  * exit line counts them. Before, every client got a reset connection while
  * most of the bookings were stored anyway.

@@ -4,7 +4,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { runCli } from '../helpers/cli.ts';
 import { openStream } from '../helpers/sse.ts';
 
-/** Issue 10: `sandbox start --strict` refuses guesses; the SSE stream carries warnings (real sockets). */
+/** `sandbox start --strict` refuses guesses; the SSE stream carries warnings (real sockets). */
 const form = { name: 'Strict', fields: [], colour: 'red' };
 const post = (url: string) =>
   fetch(`${url}/v1/forms`, {

@@ -20,7 +20,7 @@ const { releaseYoungGenerationCap, youngGenerationFactor, YOUNG_GENERATION_CAP_B
 const MiB = 1024 * 1024;
 
 /**
- * Issue 11 (RSS at 100k bookings): `sandbox start` and `exec` bound V8's
+ * Memory at 100k bookings: `sandbox start` and `exec` bound V8's
  * old-generation growth, and hold the young generation while starting
  * (src/cli/young-generation.ts). V8 itself is mocked: only the flags are checked.
  */

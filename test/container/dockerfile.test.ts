@@ -9,7 +9,7 @@ import { BIN } from '../helpers/cli.ts';
 import { freePort } from '../helpers/free-port.ts';
 
 /**
- * Issue 36, point 5: no image can be built here, so what the Dockerfile
+ * No image can be built here, so what the Dockerfile
  * decides is run without Docker: its ENV and ENTRYPOINT, as PID 1 of a PID
  * namespace of its own (unshare), answering through 0.0.0.0 with a container's
  * Host name, its HEALTHCHECK script, and SIGTERM to PID 1 (docker stop)

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerBodyBytesParser } from '../../src/control/body-bytes.ts';
 
 /**
- * The body of PUT /__sandbox/state, copied into one buffer as it arrives
- * (issue 34, item 6): made at the Content-Length, or grown when there is none;
+ * The body of PUT /__sandbox/state, copied into one buffer as it arrives:
+ * made at the Content-Length, or grown when there is none;
  * past the limit the error the error handler answers 413 for.
  */
 const LIMIT = 100_000;

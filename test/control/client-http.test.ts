@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient, ControlPlaneError, SandboxNotRunningError } from '../../src/control/client.ts';
 
 /**
- * The control client's own HTTP (src/control/http-send.ts, node:http since issue 41, was undici):
+ * The control client's own HTTP (src/control/http-send.ts, on node:http):
  * what it sends, the answers it reads, and the one-line reasons it gives when none comes.
  */
 let server: Server;

@@ -4,7 +4,7 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 /**
- * POST /__sandbox/clock/advance-to-next on a real clock (docs/control-plane.md, "Clock"): a
+ * POST /__sandbox/clock/advance-to-next on a real clock (docs/control-plane.md, its clock routes): a
  * webhook retry it runs is an HTTP request the move does not wait for there, and the answer's
  * `next` must still name the retry the refused attempt schedules (it was null: the answer was
  * written before the attempt ended).

@@ -8,7 +8,7 @@ import type { ClockStateSchema, WorkspaceViewSchema } from '../../src/control/co
 import type { ZodApp } from '../../src/http/zod-app.ts';
 
 /**
- * Issue 17, point 3: drift between the control client and the server is a
+ * Drift between the control client and the server is a
  * type error. The checks are types: `npm run typecheck` (tsc over test/ too)
  * fails when an `expectTypeOf` does not hold or a `@ts-expect-error` line
  * compiles cleanly, i.e. when client and server could disagree unnoticed.

@@ -6,7 +6,7 @@ import { CONTROL_PREFIX } from '../../src/core/paths.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * Issue 17, point 3: one control-plane contract. Every route the server
+ * One control-plane contract. Every route the server
  * registers under /__sandbox comes from the route table the client uses, and
  * declares what it answers; the OpenAPI document shows that answer.
  */
@@ -72,7 +72,7 @@ describe('the control-plane contract', () => {
       paths: Record<string, Record<string, { responses: Record<string, Response> }>>;
       components: { responses: Record<string, Response> };
     };
-    // an answer several operations give alike is one of components.responses (issue 27)
+    // an answer several operations give alike is one of components.responses
     const resolved = (r: Response) => (r.$ref ? doc.components.responses[r.$ref.replace('#/components/responses/', '')]! : r);
     const placeholders: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths)) {

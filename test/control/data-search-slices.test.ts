@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataPage, SEARCH_SLICE } from '../../src/control/data.ts';
 import { openStore } from '../../src/storage/index.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
+import { allowPacking } from '../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/large-files/index.ts';
 
 /**
- * The data inspector's `q` over a large packed partition (issue 27): the search walks a copy of the
+ * The data inspector's `q` over a large packed partition: the search walks a copy of the
  * partition in slices, so other work goes on meanwhile, and what is written meanwhile neither breaks
  * the walk nor shows up in it.
  */

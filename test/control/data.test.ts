@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXACT_COUNT_ROWS, REDACTED, SECRET_FIELDS } from '../../src/control/data.ts';
 import { seedWorkspace } from '../../src/control/seed.ts';
-import { DEFAULT_PACK_LIMITS } from '../../src/storage/pack-policy.ts';
+import { DEFAULT_PACK_LIMITS } from '../../src/storage/large-files/index.ts';
 import { BOOKINGS } from '../../src/resources/bookings/collections.ts';
 import type { Booking } from '../../src/resources/bookings/schemas.ts';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-describe('the data inspector routes (issue 25)', () => {
+describe('the data inspector routes', () => {
   let t: TestSandbox | undefined;
   afterEach(() => t?.sandbox.stop());
 
@@ -164,6 +164,28 @@ describe('the data inspector routes (issue 25)', () => {
     await get(`/workspaces/${ws}/collections/nope/book_nope`, 404);
   });
 
+  it('order=newest lists the newest first, so a booking just made is on the first page; it pages from the end and leaves the stored order the default', async () => {
+    t = await testSandbox();
+    const page = async (query: string) => (await get(`/workspaces/${t!.sandboxWorkspaceId}/collections/bookings?${query}`)).data;
+    const made = await t.request('POST', '/v1/bookings', {
+      key: KEYS.sandboxFull,
+      body: { departureId: 'dept_5b78b736-b475-4c84-867e-1b9b3be56fac', adults: 1 },
+    });
+    expect(made.statusCode).toBe(201);
+    const id = made.json().data.id as string;
+    const stored = await page('limit=500');
+    const ids = stored.rows.map((r: { id: string }) => r.id);
+    expect(ids.at(-1)).toBe(id);
+
+    const newest = await page('limit=10&order=newest');
+    expect(newest.rows.map((r: { id: string }) => r.id)).toEqual(ids.slice(-10).reverse());
+    expect(newest.total).toBe(stored.total);
+    const next = await page('limit=10&offset=10&order=newest');
+    expect(next.rows.map((r: { id: string }) => r.id)).toEqual(ids.slice(-20, -10).reverse());
+    const last = await page(`limit=10&offset=${stored.total - 3}&order=newest`);
+    expect(last.rows.map((r: { id: string }) => r.id)).toEqual(ids.slice(0, 3).reverse());
+    expect((await page(`limit=10&offset=${stored.total}&order=newest`)).rows).toEqual([]);
+  });
   it("serves a created workspace's own rows, and never another workspace's", async () => {
     t = await testSandbox();
     const a = (await t.request('POST', '/__sandbox/workspaces', { key: null, body: { name: 'A' } })).json().data;

@@ -97,7 +97,7 @@ describe('dropped connections', () => {
   });
 });
 
-describe('the bound on fault rules (issue 34)', () => {
+describe('the bound on fault rules', () => {
   it('keeps 1,000 rules at most: past it a 409 whose one line says how to remove some; removing one makes room', async () => {
     const { MAX_FAULT_RULES } = await import('../../src/core/faults.ts');
     expect(MAX_FAULT_RULES).toBe(1000);

@@ -4,7 +4,7 @@ import { LazyControlPlane } from '../../src/http/control-forward.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * Issue 11: the control plane is an app of its own, built on its first
+ * The control plane is an app of its own, built on its first
  * request; the listening app hands /__sandbox requests to it whole.
  */
 let t: TestSandbox | undefined;

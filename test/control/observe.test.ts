@@ -15,7 +15,7 @@ describe('request log', () => {
     const entries = (await t.request('GET', '/__sandbox/requests?limit=5', { key: null })).json().data;
     expect(entries).toHaveLength(2);
     expect(entries[0]).toMatchObject({ method: 'GET', path: '/v1/nope', status: 401, workspaceId: null });
-    expect(entries[1]).toMatchObject({ requestId: 'trace-1', status: 200, workspaceId: t.sandboxWorkspaceId, keyPrefix: KEYS.sandboxFull.slice(0, 19) }); // tcs_test_borealis_f: long enough to tell the workspace's keys apart (issue 15)
+    expect(entries[1]).toMatchObject({ requestId: 'trace-1', status: 200, workspaceId: t.sandboxWorkspaceId, keyPrefix: KEYS.sandboxFull.slice(0, 19) }); // tcs_test_borealis_f: long enough to tell the workspace's keys apart
     expect(typeof entries[1].latencyMs).toBe('number');
     expect((await t.request('DELETE', '/__sandbox/requests', { key: null })).json().data).toEqual({ cleared: true });
     expect((await t.request('GET', '/__sandbox/requests', { key: null })).json().data).toEqual([]);
@@ -70,7 +70,7 @@ describe('live stream (SSE)', () => {
     lean.close();
   });
 
-  it('requests=batched: a run of requests is one `requests` event, a table, in its place among the other events (issue 25)', async () => {
+  it('requests=batched: a run of requests is one `requests` event, a table, in its place among the other events', async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
     const batched = await openStream(sandbox.controlUrl, '?detail=none&requests=batched');
     await batched.readUntil('event: hello');
@@ -106,7 +106,7 @@ describe('live stream (SSE)', () => {
     batched.close();
   });
 
-  it('events=: a client gets only the events it names (and hello); what no client reads is not captured (issue 25)', async () => {
+  it('events=: a client gets only the events it names (and hello); what no client reads is not captured', async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
     const resets = await openStream(sandbox.controlUrl, '?events=reset');
     await resets.readUntil('event: hello');
@@ -117,7 +117,7 @@ describe('live stream (SSE)', () => {
     await resets.readUntil('event: reset');
     expect(resets.text).not.toContain('event: request');
     expect(resets.text).not.toContain('event: rate-limit');
-    // a /v1 request is captured at all times (issue 37: Copy as curl of a request made before any viewer opened)
+    // a /v1 request is captured at all times (so that Copy as curl works for a request made before any viewer opened)
     const logged = (await (await fetch(`${sandbox.controlUrl}/requests/req-events-1`)).json()) as { data: { requestId: string; detail?: unknown } };
     expect(logged.data.requestId).toBe('req-events-1');
     expect(logged.data.detail).toBeDefined();
@@ -138,7 +138,7 @@ describe('live stream (SSE)', () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual' });
     const keys = await openStream(sandbox.controlUrl, '?events=request&detail=none&capture=off');
     await keys.readUntil('event: hello');
-    // outside /v1: a /v1 request is captured at all times (issue 37)
+    // outside /v1: a /v1 request is captured at all times
     const get = (id: string) => fetch(`${sandbox!.url}/nowhere`, { headers: { 'x-request-id': id } });
     expect((await get('req-nocap-1')).status).toBe(404);
     await keys.readUntil('"requestId":"req-nocap-1"');

@@ -8,7 +8,7 @@ import { runCli } from '../helpers/cli.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { useSandbox } from '../cli/commands/harness.ts';
 
-/** Point 7 of issue 15: a large seed works in chunks, yields between them, and shows progress. */
+/** A large seed works in chunks, yields between them, and shows progress. */
 let t: TestSandbox | undefined;
 afterEach(async () => {
   await t?.sandbox.stop();
@@ -139,7 +139,7 @@ describe('sandbox seed progress', () => {
     expect(small.stderr).toBe('');
   });
 
-  it('makes exactly the bookings asked on a workspace whose departures would sell out, adding products for the seats (issue 27; was "created 1,100 of 5,000")', async () => {
+  it('makes exactly the bookings asked on a workspace whose departures would sell out, adding products for the seats (not "created 1,100 of 5,000")', async () => {
     const sandboxWs = s.sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
     const store = s.sandbox.store;
     const seatsOpen = () =>

@@ -5,7 +5,7 @@ import type { Departure } from '../../src/resources/departures/schemas.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * Issue 27: a seed run writes its bookings in the order they were made (the last 30 days, chunk
+ * A seed run writes its bookings in the order they were made (the last 30 days, chunk
  * after chunk), so that a page of `GET /v1/bookings` reads rows that sit together in the store,
  * and every booking is made after its departure was created and before now.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { concatView } from '../../src/control/seed.ts';
 import { sampleDistinct } from '../../src/fixtures/sample.ts';
 
-/** Issue 11: a chunk's people pool is a view of its new people then the workspace's, not a copy. */
+/** A chunk's people pool is a view of its new people then the workspace's, not a copy. */
 describe('concatView', () => {
   it('reads as head then tail, by index, length, iteration and sampling, without copying the tail', () => {
     const tail = ['c', 'd', 'e'];

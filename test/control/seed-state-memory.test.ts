@@ -8,7 +8,7 @@ import { PEOPLE } from '../../src/resources/people/collections.ts';
 import { openStore } from '../../src/storage/index.ts';
 
 /**
- * Issue 11 (RSS at 100k bookings): the seeding state lives as long as the
+ * Memory at 100k bookings: the seeding state lives as long as the
  * store, so it must hold the store's committed rows, not the generator's
  * objects, or every seeded person is in memory twice.
  */
@@ -41,7 +41,7 @@ describe('SeedState after a chunk', () => {
 });
 
 /**
- * Issue 11: the carried state (~7 MiB at 100k bookings) is held strongly while
+ * The carried state (~7 MiB at 100k bookings) is held strongly while
  * a run lasts and only weakly between runs (src/control/seed.ts), checked in a
  * child process run with --expose-gc.
  */

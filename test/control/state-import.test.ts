@@ -8,12 +8,10 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { expectOneLineFailure, useSandbox } from '../cli/commands/harness.ts';
 
 /**
- * Issue 29, point 3 (and "Why" 4): an imported state is checked row by row.
- * Before the fix a bookings partition holding {"bad": {"id": "bad", "garbage":
- * true}} was imported ("21 collections replaced the whole state") and then
- * served by GET /v1/bookings; an unknown collection was accepted; a row whose
- * id differed from its key answered 500 INTERNAL_ERROR ("sandbox: Internal
- * server error" on the CLI).
+ * An imported state is checked row by row: a bookings partition holding
+ * {"bad": {"id": "bad", "garbage": true}} is refused, not imported and then
+ * served by GET /v1/bookings; so is an unknown collection; a row whose id
+ * differs from its key is a 400 that says so, not a 500 INTERNAL_ERROR.
  */
 const t = useSandbox();
 
@@ -74,7 +72,7 @@ describe('PUT /__sandbox/state checks every row', () => {
     await expectRefused(state, /^collection "bokings" is not one this sandbox knows \(did you mean "bookings"\?\)$/);
   });
 
-  it('refuses a row whose id differs from its key with a 400 naming the row (was a 500)', async () => {
+  it('refuses a row whose id differs from its key with a 400 naming the row, not a 500', async () => {
     const state = await exported();
     const rows = state.collections.forms![liveWs()] ?? (state.collections.forms![liveWs()] = {});
     rows.frm_key = { ...(Object.values(rows)[0] ?? {}), id: 'frm_other' };

@@ -7,7 +7,7 @@ import { runStop } from '../../src/cli/lifecycle.ts';
  * `sandbox stop` of a sandbox whose process it cannot watch (another machine: a container) waits
  * until the sandbox no longer answers, asking its health over node:http as the control client does
  * (src/control/http-send.ts), not fetch: loading undici for those requests was most of a short
- * command's CPU (issue 41). A fetch that throws stands for that: the wait must not need it.
+ * command's CPU. A fetch that throws stands for that: the wait must not need it.
  */
 let server: Server | undefined;
 

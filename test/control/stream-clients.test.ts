@@ -6,7 +6,7 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 import { openStream, type StreamReader } from '../helpers/sse.ts';
 
-/** Issue 34: stream clients are capped, and each costs /v1 little (one encoding per event, shared). */
+/** Stream clients are capped, and each costs /v1 little (one encoding per event, shared). */
 describe('the clients of GET /__sandbox/stream', () => {
   let sandbox: Sandbox | undefined;
   let streams: StreamReader[] = [];

@@ -1,8 +1,8 @@
 /**
- * Issue 38, point 1: a control-plane target that does not exist is refused in
- * one line, never accepted to apply to nothing. A fault for an unknown
- * workspace, key or /v1 path used to be 201 and never fired; a workspace's
- * name where its id belongs now gets the id in the reason.
+ * A control-plane target that does not exist is refused in
+ * one line, never accepted to apply to nothing: a fault for an unknown
+ * workspace, key or /v1 path would be a 201 that never fires. A workspace's
+ * name where its id belongs gets the id in the reason.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';

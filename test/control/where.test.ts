@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
-/** Point 8 of issue 15: GET / and GET /__sandbox say where things are. */
+/** GET / and GET /__sandbox say where things are. */
 let t: TestSandbox | undefined;
 afterEach(async () => {
   await t?.sandbox.stop();

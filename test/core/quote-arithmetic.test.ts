@@ -4,8 +4,8 @@ import type { Coupon, Extension, PricingOption } from '../../src/resources/catal
 import { buildQuote, couponDiscount, divRound, line, quoteLines, taxFor } from '../../src/resources/departures/quote-arithmetic.ts';
 
 /**
- * Quote arithmetic in integer minor units (src/resources/departures/quote-arithmetic.ts;
- * issue 28's mutation testing): rounding half up, coupons, taxes on the
+ * Quote arithmetic in integer minor units (src/resources/departures/quote-arithmetic.ts):
+ * rounding half up, coupons, taxes on the
  * discounted subtotal, and the lines of a party.
  */
 const coupon = (over: Partial<Coupon>): Coupon => ({

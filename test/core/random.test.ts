@@ -10,7 +10,7 @@ function joinedUuid(rng: SeededRandom): string {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
 
-/** Taken from the implementation before it was made faster (issue 15, point 7). */
+/** Taken from the implementation before it was made faster. */
 const FIRST_DRAWS_OF_SEED_1 = [0.3065799742471427, 0.18883207882754505, 2];
 const FIRST_UUID_OF_AURORA = '02cf8fca-e413-45ae-86d7-07be4e1060bb';
 

@@ -8,7 +8,7 @@ import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { exported, issueKey, orgOf } from '../http/areas/helpers.ts';
 
 /**
- * The clock is state (issue 35): a start on a database file puts the clock
+ * The clock is state: a start on a database file puts the clock
  * back where it was (docs/storage.md, "The clock is saved"), so records are
  * never dated ahead of it, an expired key stays expired and jobs fall due on
  * the clock they were scheduled on.

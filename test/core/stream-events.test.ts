@@ -6,7 +6,7 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 
 async function until<T>(check: () => T | undefined | false, what: string, deadlineMs = 30_000): Promise<T> {
-  // a deadline in time, not a count of 10 ms turns: turns stretch on a loaded machine (issue 28)
+  // a deadline in time, not a count of 10 ms turns: turns stretch on a loaded machine
   for (const end = Date.now() + deadlineMs; Date.now() < end; ) {
     const value = check();
     if (value) return value;

@@ -7,7 +7,7 @@ import { KEYS, testSandbox } from '../helpers/sandbox.ts';
 
 /** Polls `check` with a bounded number of attempts (real sockets: no fixed sleeps). */
 async function until<T>(check: () => T | undefined | false, what: string, deadlineMs = 30_000): Promise<T> {
-  // a deadline in time, not a count of 10 ms turns: turns stretch on a loaded machine (issue 28)
+  // a deadline in time, not a count of 10 ms turns: turns stretch on a loaded machine
   for (const end = Date.now() + deadlineMs; Date.now() < end; ) {
     const value = check();
     if (value) return value;
@@ -70,7 +70,7 @@ describe('control-plane source', () => {
     await until(() => seen.clocks.length > 0, 'a clock poll');
   });
 
-  it('shows the JSON of a cached list, which goes out as bytes (issue 11), not a byte count', async () => {
+  it('shows the JSON of a cached list, which goes out as bytes, not a byte count', async () => {
     sandbox = await createSandbox({ port: 0, clock: 'manual', storage: 'memory' });
     const source = new ControlSource(new ControlClient({ url: sandbox.url }), { pollMs: 50 });
     const { sink, seen } = recordingSink();
@@ -114,7 +114,7 @@ describe('control-plane source', () => {
 });
 
 describe('request capture', () => {
-  it('captures /v1 requests while no one watches the stream (issue 37), and nothing else', async () => {
+  it('captures /v1 requests while no one watches the stream, and nothing else', async () => {
     const t = await testSandbox();
     await t.request('POST', '/v1/products', { body: { name: 'x' } });
     await t.request('GET', '/nowhere', { key: null });

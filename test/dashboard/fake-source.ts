@@ -56,7 +56,7 @@ export function request(overrides: Partial<RequestLogLine> = {}): FeedItem {
   };
 }
 
-/** A delivery as the control plane lists it (with maxAttempts, 6 unless `maxAttempts: null`: a sandbox from before issue 26). */
+/** A delivery as the control plane lists it (with maxAttempts, 6 unless `maxAttempts: null`: an older sandbox that does not send it). */
 export function delivery(
   overrides: {
     id?: string;
@@ -93,7 +93,7 @@ export function delivery(
 /** Polls the latest frame until `check` passes, with a bounded number of turns of the event loop. */
 export async function waitForFrame(lastFrame: () => string | undefined, check: (frame: string) => boolean, deadlineMs = 15_000): Promise<string> {
   let frame = '';
-  // a deadline in time, not 100 turns of 5 ms: turns stretch on a loaded machine (issue 28)
+  // a deadline in time, not 100 turns of 5 ms: turns stretch on a loaded machine
   for (const end = Date.now() + deadlineMs; Date.now() < end; ) {
     frame = lastFrame() ?? '';
     if (check(frame)) return frame;

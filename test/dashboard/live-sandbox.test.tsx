@@ -7,7 +7,7 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { waitForFrame } from './fake-source.ts';
 
-/** Issue 26, item 7, against a real sandbox: what the control plane sends decides what the rows read. */
+/** Against a real sandbox: what the control plane sends decides what the rows read. */
 const WAIT = 3000; // turns of at least 5 ms: a 15 s deadline
 
 let sandbox: Sandbox;
@@ -29,7 +29,7 @@ function mount() {
   return render(<App source={source} batchMs={0} tickMs={0} size={{ columns: 120, rows: 40 }} color={false} />);
 }
 
-describe('the dashboard on a live sandbox (issue 26)', () => {
+describe('the dashboard on a live sandbox', () => {
   it('reads "n/max" in TRY for a delivery loaded at connect as for one that arrives live', async () => {
     const workspaceId = sandbox.workspaces[0]!.id;
     await client.ensureSubscription({

@@ -28,7 +28,7 @@ describe('plain log lines (no terminal)', () => {
     ]);
   });
 
-  it('gives each attempt its own next retry when one poll brings two (issue 26)', () => {
+  it('gives each attempt its own next retry when one poll brings two', () => {
     const lines: string[] = [];
     const sink = plainLogSink((line) => lines.push(line));
     const twice = delivery({ id: 'dlv_two', attempts: 2 });

@@ -5,7 +5,7 @@ import { App } from '../../src/dashboard/App.tsx';
 import type { DeliveryView } from '../../src/dashboard/types.ts';
 import { delivery, FakeSource, request, waitForFrame } from './fake-source.ts';
 
-/** Issue 26, item 7: the dashboard read under live traffic. */
+/** The dashboard read under live traffic. */
 const WAIT = 3000; // turns of 5 ms: a deadline of 15 s at least
 
 function mount(size = { columns: 100, rows: 30 }) {
@@ -38,7 +38,7 @@ function attemptedAt(id: string, createdAt: string, ...times: string[]): Deliver
   return { ...d, createdAt, maxAttempts: 6, attempts: d.attempts.map((a, i) => ({ ...a, at: times[i]! })) };
 }
 
-describe('the dashboard under live traffic (issue 26)', () => {
+describe('the dashboard under live traffic', () => {
   let cleanup: (() => void) | undefined;
   afterEach(() => cleanup?.());
 

@@ -4,7 +4,7 @@ import { App } from '../../src/dashboard/App.tsx';
 import { requestColumns } from '../../src/dashboard/components/RequestsTable.tsx';
 import { FakeSource, request, waitForFrame } from './fake-source.ts';
 
-/** Issue 38, point 8: the reason as a column of the request list, and a filter typed in one write. */
+/** The reason as a column of the request list, and a filter typed in one write. */
 const BURST = 'RATE_LIMIT_BURST workspace wksp_b (sandbox: 100/min, burst 5) used its burst of 5; the next token comes at 2026-01-15T09:00:00.600Z';
 
 function mount(columns: number, rows = 30) {

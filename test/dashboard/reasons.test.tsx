@@ -5,7 +5,7 @@ import { requestDetailLines } from '../../src/dashboard/details.ts';
 import { plainLogSink } from '../../src/dashboard/plain-log.ts';
 import { FakeSource, request, waitForFrame } from './fake-source.ts';
 
-/** Issue 24: the dashboard shows why the sandbox refused a request (X-Sandbox-Reason). */
+/** The dashboard shows why the sandbox refused a request (X-Sandbox-Reason). */
 const REASON = 'KEY_REVOKED key tcs_live_aurora_... was revoked at 2026-01-15T09:00:00.000Z by the control plane';
 
 describe('the reason in the dashboard', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestDetailLines } from '../../src/dashboard/details.ts';
 
-/** Issue 10: a request's details show the warnings the sandbox attached to it. */
+/** A request's details show the warnings the sandbox attached to it. */
 describe('request details', () => {
   const row = {
     requestId: 'req_1',

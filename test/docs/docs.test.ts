@@ -5,13 +5,13 @@ import { allBlocks, commands, docFiles, exampleFile, extractBlocks, root, RUNNAB
 import { Background as Spawned, ensureBuilt, freePort, listening, LONG_RUNNING, npxShim, receiver, sh as shell, startCommand, until } from './run.ts';
 
 /**
- * Docs as tests (issue 26): every shell block of README.md and docs/*.md runs
+ * Docs as tests: every shell block of README.md and docs/*.md runs
  * as written, from the directory its text implies (extract.ts reads the
  * `<!-- docs-test: ... -->` comment before a block; run.ts says what is
  * substituted: ports, and a receiver for the reader's app). A command that
  * exits non-zero, or prints other than the doc shows, fails. The blocks that
  * show a file of examples/ must show it exactly; those files run through the
- * README's own commands (this subsumes issue 24's recipe test). The ```ts
+ * README's own commands. The ```ts
  * modules are type-checked, and the programmatic one run, by
  * test/package/consumer.test.ts from a packed tarball.
  */

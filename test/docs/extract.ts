@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The one extractor of the docs' code blocks (issue 26, "docs as tests"): the
+ * The one extractor of the docs' code blocks (docs as tests): the
  * README and docs/*.md, each fenced block with its language and the HTML
  * comment right before it (blank lines between allowed). The docs test runs
  * the shell blocks, the consumer test type-checks the ```ts blocks, and the
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
  *   compared as one space).
  * - `one-shell`: the block's commands run one after another in one shell, as
  *   in the reader's terminal, so a variable one line sets is there for the next
- *   (issue 37: the first booking's id, read back); the first failing line fails it.
+ *   (the first booking's id, read back); the first failing line fails it.
  */
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 

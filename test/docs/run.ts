@@ -8,7 +8,7 @@ import { root } from './extract.ts';
 import { ensureBundle } from '../setup/bundle.ts';
 
 /**
- * How the docs test runs a block's commands (issue 26): each command line in
+ * How the docs test runs a block's commands: each command line in
  * its own `bash -c` from the block's directory, as a reader types it, with
  * `NO_COLOR=1`. Substitutions, the only changes made to what the docs say:
  * - `npx sandbox start` gets `--port <free port>` unless it names a port, and
@@ -47,7 +47,7 @@ export function listening(port: number): Promise<boolean> {
 
 /**
  * The docs' `npx <name>`, resolved as npm resolves an installed bin, without npm's start (about
- * 1 s of the 1.3 s an `npx sandbox --version` took, 52 times per run: issue 41): the first
+ * 1 s of the 1.3 s an `npx sandbox --version` took, 52 times per run): the first
  * node_modules/.bin/<name> from the working directory up, else this repository's own bin for
  * its names (what `npx sandbox` runs in the clone), else npm's npx itself. That npx finds the
  * repository's bin is checked once, with the real npx (docs.test.ts). The docs test only: the
@@ -55,12 +55,12 @@ export function listening(port: number): Promise<boolean> {
  * `npx vitest run` also gets vitest's cache of transformed modules on disk, in the run's scratch
  * folder: the docs run the examples' vitest config three times (README), and in the clone each
  * run transformed the package's dist/ (74 modules, self-referenced, so not external as in an
- * installed node_modules) anew: 7.3 s of CPU a run, 3.4 s with the cache warm (issue 41). The
+ * installed node_modules) anew: 7.3 s of CPU a run, 3.4 s with the cache warm. The
  * cache is keyed by each module's content and the config: the same tests run, with the same result.
  * It lives beside vitest's own cache of the suite (node_modules/.experimental-vitest-cache, in a
  * folder of its own: a nested run checks its own lockfile stamp), not in the run's scratch folder,
  * so that a run after the first finds it warm too: the first nested run of each docs test paid
- * about 3 s of CPU transforming dist/ again (third round). vitest clears the folder with its own
+ * about 3 s of CPU transforming dist/ again. vitest clears the folder with its own
  * when the lockfile changes, and a fresh install has neither.
  * Only under a sandbox of the test's (`sandbox exec`: SANDBOX_URL is set): with the cache, vitest
  * 4.1 hands a global setup the modules it read back as bytes, not text (ServerModuleRunner reads

@@ -1,5 +1,5 @@
 /**
- * The fuzz suite (issue 13, point 5): requests generated with fast-check from
+ * The fuzz suite: requests generated with fast-check from
  * the sandbox's own OpenAPI document, for every /v1 and /__sandbox operation.
  * Properties: never a 5xx; every error is JSON {error: string} with the
  * standard headers; the server stays healthy; nothing in another workspace

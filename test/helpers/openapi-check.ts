@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 
 /**
- * Checks an answer against the served OpenAPI document (issue 14): its status
+ * Checks an answer against the served OpenAPI document: its status
  * must be documented for the operation, and a JSON body must match the
  * documented schema. The HTTP test helper runs it on every response of the
  * suite, so no answer can leave the document unnoticed.
@@ -18,7 +18,7 @@ interface Document {
   components: { responses?: Record<string, Response>; schemas?: Record<string, unknown> };
 }
 
-/** A response object, or the one of `components.responses` it refers to (issue 27: error answers are shared). */
+/** A response object, or the one of `components.responses` it refers to (error answers are shared). */
 const resolved = (doc: Document, response: Response | undefined): Response | undefined =>
   response?.$ref ? doc.components.responses?.[response.$ref.replace('#/components/responses/', '')] : response;
 
@@ -63,7 +63,7 @@ function componentsOnce(doc: Document): (schema: unknown) => unknown {
   const idOf = (name: string) => `${prefix}${encodeURIComponent(name)}`;
   // and OpenAPI 3.0's `nullable: true` as JSON Schema: null, or the schema without it. Ajv reads
   // `nullable` only beside `type`, so a nullable reference to a component (zod writes
-  // `{nullable: true, allOf: [{$ref}]}`, issue 27) refused null, while the generated client
+  // `{nullable: true, allOf: [{$ref}]}`) refused null, while the generated client
   // (openapi-typescript) reads it as `Quote | null`, as the server answers.
   const convert = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(convert);

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSy
 import { join } from 'node:path';
 
 /**
- * What the tests make from the sources and keep between runs (issue 41): the package files'
+ * What the tests make from the sources and keep between runs: the package files'
  * declarations, tarball and installed project (a rerun of `npm test` with the same sources packed,
  * installed and declared the same bytes again, about 35 s of CPU), and tools' outputs for the
  * served OpenAPI document (keptByHash). Each entry is named by the sha256 of everything it was made

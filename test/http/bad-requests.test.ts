@@ -16,7 +16,7 @@ describe('bad requests get a clear 4xx with the documented error body, never a 5
     expect(res.json()).toEqual({ error: 'Malformed JSON body', code: 'MALFORMED_JSON' });
   });
 
-  it('malformed JSON says where it breaks, by line and column, in the reason only (issue 37)', async () => {
+  it('malformed JSON says where it breaks, by line and column, in the reason only', async () => {
     const payload = '{\n  "name": "x",\n  "fields": [1, 2,]\n}';
     const res = await t.request('POST', '/v1/forms', { payload, headers: { 'content-type': 'application/json' } });
     expect(res.json()).toEqual({ error: 'Malformed JSON body', code: 'MALFORMED_JSON' });

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 
 /**
- * Issue 26: what Node's HTTP parser refuses got Fastify's default
- * `{"error":"Bad Request","message":"Client Error","statusCode":400}`, without X-Request-ID or
- * X-RateLimit-*. Sent over a raw socket: no HTTP client would send these bytes.
+ * What Node's HTTP parser refuses is answered as the sandbox answers any 400, not with Fastify's
+ * default `{"error":"Bad Request","message":"Client Error","statusCode":400}` without X-Request-ID
+ * or X-RateLimit-*. Sent over a raw socket: no HTTP client would send these bytes.
  */
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -4,8 +4,7 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * The /__sandbox scope's hooks (src/http/control-scope.ts; issue 28's mutation
- * testing): the origin and POST guards before the token, the token itself
+ * The /__sandbox scope's hooks (src/http/control-scope.ts): the origin and POST guards before the token, the token itself
  * (header or Bearer), the control plane's own 404, that control requests stay
  * out of the request log, and that a control route acting on a workspace runs
  * on that workspace's clock.
@@ -182,7 +181,7 @@ describe('a request without a Host (HTTP/1.0)', () => {
   });
 });
 
-describe("the inspector's files pass without the token; nothing else does (issue 28)", () => {
+describe("the inspector's files pass without the token; nothing else does", () => {
   // a POST says JSON, or the POST guard answers 415 before the token is looked at
   const send = (method: string, url: string) =>
     guarded.app.inject({ method: method as 'GET', url, headers: method === 'POST' ? { 'content-type': 'application/json' } : {} });

@@ -16,7 +16,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { NOTES, NoteSchema, toyResource } from '../toy-area/index.ts';
 
 /**
- * A stop drains (issue 35, point 2): requests in flight when it begins get
+ * A stop drains: requests in flight when it begins get
  * their real answers; one still running at the deadline gets 503
  * SANDBOX_STOPPING; nothing new gets in. The handler is held by a gate the
  * test opens, so what is "in flight" is decided by the test, not by timing.
@@ -98,7 +98,7 @@ describe('sandbox.stop() drains the requests in flight', () => {
     const answers = Promise.all(Array.from({ length: 10 }, (_, i) => post(s, `n${i}`)));
     await until(() => gate.arrived === 10, 'the ten requests to reach their handler');
     const stopped = s.stop();
-    // released only once the stop has closed the listening socket: the old stop had cut every connection by then
+    // released only once the stop has closed the listening socket: a stop that cut the open connections there would fail them
     await until(() => !s.app.server.listening, 'the stop to close the listening socket');
     gate.open();
     const all = await answers;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonSyntaxProblem } from '../../src/http/json-syntax.ts';
 
-/** Issue 37: where a refused JSON body breaks, found by the grammar (Node 20's JSON.parse often names no position). */
+/** Where a refused JSON body breaks, found by the grammar (Node 20's JSON.parse often names no position). */
 describe('jsonSyntaxProblem', () => {
   it('finds nothing wrong in what JSON.parse takes', () => {
     for (const text of ['{}', '[]', ' {"a": [1, -2.5e3, true, false, null, "x\\n\\u00e9"], "b": {}} ', '"s"', '0', '[[[]]]']) {

@@ -9,10 +9,10 @@ import { KEYS } from '../helpers/sandbox.ts';
 const j = async (response: Promise<Response>): Promise<any> => (await response).json();
 
 /**
- * Issue 24: every refusal the sandbox decides says why in X-Sandbox-Reason
+ * Every refusal the sandbox decides says why in X-Sandbox-Reason
  * (`CODE sentence`), over a real socket, and the request log (GET
  * /__sandbox/requests) carries the same text; the documented body is
- * byte-for-byte what it was. Rate limits: reasons-rate-limit.test.ts.
+ * byte-for-byte what it was. The 429's reasons: rate-limit.test.ts.
  */
 const INTERNAL = 'internal-service-key-0123456789abcdef';
 let s: Sandbox;
@@ -77,7 +77,7 @@ describe('401: why the key was refused', () => {
     expect(r.reason).toMatch(/^NOT_BEARER the Authorization scheme is "Token", not Bearer/);
     expect(r.reason).not.toContain(KEYS.liveFull.slice(10));
     expect((await call('GET', '/v1/products?limit=1', { authorization: `bEaReR ${KEYS.liveFull}` })).status).toBe(200);
-    // issue 37: a key with no scheme is named as a key, with the header to send, and never whole
+    // a key with no scheme is named as a key, with the header to send, and never whole
     const bare = await refusal('GET', '/v1/products', { authorization: KEYS.sandboxFull });
     expect(bare).toMatchObject({ status: 401, body: '{"error":"Unauthorized"}' });
     expect(bare.reason).toBe('NOT_BEARER the Authorization header has a key with no scheme (tcs_test_boreali...); send it as Authorization: Bearer <key>');

@@ -3,7 +3,7 @@ import { maskAuthorization } from '../../src/http/request-capture.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * Issue 37, "show what was sent": the request log keeps the Authorization scheme and the key's
+ * Show what was sent: the request log keeps the Authorization scheme and the key's
  * listing prefix (never the key), says when a key is unknown, names the key and workspace of a
  * refused request whenever the sandbox can tell them, and keeps /v1 bodies with no viewer open.
  */

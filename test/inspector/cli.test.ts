@@ -7,7 +7,7 @@ import { runCli, waitForStderr, waitForStdout } from '../helpers/cli.ts';
 import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
 /**
- * Issue 25, the CLI's ways to the inspector: its URL in the banner and in the
+ * The CLI's ways to the inspector: its URL in the banner and in the
  * --json ready line (inspectorUrl), `sandbox start --open`, and `sandbox
  * inspect [--open] [--json]` for a running sandbox. A browser that cannot
  * open (no display, as in CI) is one line with the URL, never a stack trace.

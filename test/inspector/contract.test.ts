@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 
 /**
- * Issue 25: the inspector is a pure consumer of the control-plane contract. Its sources
+ * The inspector is a pure consumer of the control-plane contract. Its sources
  * import nothing of the server (src/resources, src/storage, src/core, or anything else
  * outside src/inspector): only npm packages the project declares. And every route it
  * calls through the typed client (`api.GET('/__sandbox/…')`, …), or with fetch (the

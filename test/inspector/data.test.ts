@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 
 /**
- * Issue 25, the inspector's Data view (docs/inspector.md, "Data") in a real Chromium: a
+ * The inspector's Data view (docs/inspector.md, "Data") in a real Chromium: a
  * workspace's collections, a page of records, a record with its related records as links,
  * search, and the first page of a 100k-row collection.
  */
@@ -32,7 +32,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Data view (chromium)', { timeout: BROWSER_TE
     await table(page, 'departures').waitFor(WAIT);
     expect(new URL(page.url()).pathname).toBe('/__sandbox/ui/data/departures');
     expect(new URL(page.url()).searchParams.get('workspace')).toBe(ws.id);
-    const departures = await control(`/workspaces/${ws.id}/collections/departures?limit=100&order=newest`); // the view shows the newest first (issue 37)
+    const departures = await control(`/workspaces/${ws.id}/collections/departures?limit=100&order=newest`); // the view shows the newest first
     expect(await table(page, 'departures').locator('tbody tr').count()).toBe(Math.min(100, departures.total));
     const first = departures.rows[0].id as string;
     await table(page, 'departures').getByRole('link', { name: first }).click();

@@ -8,7 +8,7 @@ import { ensureInspectorBuilt } from './bundle.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
 /**
- * Issue 25: the cross-site and Host rules of the control plane hold for the
+ * The cross-site and Host rules of the control plane hold for the
  * inspector's routes, tested through a real browser: a rebound name gets 403,
  * a page from another origin cannot read the inspector nor drive the control
  * plane, and on a sandbox with a control token the page works only with the

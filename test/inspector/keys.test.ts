@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
-/** Issue 25, the Keys view: a key created in the page is shown whole once; revoking it in the page shuts /v1 to it. */
+/** The Keys view: a key created in the page is shown whole once; revoking it in the page shuts /v1 to it. */
 describe.skipIf(!HAS_CHROMIUM)('the Keys view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   const suite = inspectorSuite();
   const v1 = (key: string) => fetch(`${suite.sandbox.url}/v1/products?limit=1`, { headers: { authorization: `Bearer ${key}` } });

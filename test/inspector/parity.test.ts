@@ -4,7 +4,7 @@ import type { Answer } from '../../src/parity/types.ts';
 import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { UI_WAIT } from './control-fetch.ts';
 
-/** Issue 40, the Parity view: each difference, and the two answers of its first example side by side. */
+/** The Parity view: each difference, and the two answers of its first example side by side. */
 describe.skipIf(!HAS_CHROMIUM)('the Parity view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   const suite = inspectorSuite();
   const answer = (status: number, body: unknown): Answer => ({ status, headers: { 'x-request-id': 'req_x', 'content-type': 'application/json' }, body });

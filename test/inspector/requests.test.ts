@@ -8,7 +8,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 
 /**
- * Issue 25, the inspector's Requests view (docs/inspector.md, "Requests"): the live log of
+ * The inspector's Requests view (docs/inspector.md, "Requests"): the live log of
  * /v1 traffic in a real Chromium, fed by requests sent with curl (or fetch when the machine
  * has no curl), their details, and a burst the page must survive.
  */
@@ -22,7 +22,7 @@ interface Sent {
   body: string;
 }
 
-/** One request to the sandbox with curl (the issue's "a request made with curl"), or fetch without it. */
+/** One request to the sandbox with curl (a request made as a user makes it from a shell), or fetch without it. */
 async function send(url: string, options: { key?: string; requestId: string; method?: string; body?: unknown }): Promise<Sent> {
   const headers: Record<string, string> = { 'x-request-id': options.requestId };
   if (options.key) headers.authorization = `Bearer ${options.key}`;

@@ -4,7 +4,7 @@ import { INSPECTOR_CSP } from '../../src/control/inspector.ts';
 import { HAS_CHROMIUM, launchInspectorBrowser, type InspectorBrowser, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { ensureInspectorBuilt } from './bundle.ts';
 
-/** Issue 25: the inspector's page, served by the sandbox at /__sandbox/ui/ (docs/inspector.md). */
+/** The inspector's page, served by the sandbox at /__sandbox/ui/ (docs/inspector.md). */
 let sandbox: Sandbox;
 beforeAll(async () => {
   await ensureInspectorBuilt();
@@ -56,7 +56,7 @@ describe.skipIf(!HAS_CHROMIUM)('the inspector in a real browser (chromium)', { t
     await page.getByRole('link', { name: 'Requests' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/__sandbox/ui/requests');
     const options = await page.getByLabel('Workspace', { exact: true }).locator('option').allTextContents();
-    // each name once: "Borealis Adventures (sandbox)" already says its mode (issue 37)
+    // each name once: "Borealis Adventures (sandbox)" already says its mode
     expect(options).toEqual(['Aurora Tours (live)', 'Borealis Adventures (sandbox)']);
     expect(errors).toEqual([]);
     await page.close();

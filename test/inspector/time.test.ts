@@ -5,7 +5,7 @@ import { createSandbox } from '../../src/index.ts';
 import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from './browser.ts';
 import { control, UI_WAIT } from './control-fetch.ts';
 
-/** Issue 25, the Time & state view: what the page does is what the control plane then reports. */
+/** The Time & state view: what the page does is what the control plane then reports. */
 describe.skipIf(!HAS_CHROMIUM)('the Time & state view (chromium)', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   const suite = inspectorSuite();
 

@@ -5,7 +5,7 @@ import { HAS_CHROMIUM, inspectorSuite, screenshot, BROWSER_TEST_TIMEOUT } from '
 import { control, UI_WAIT } from './control-fetch.ts';
 
 /**
- * Issue 25, the Webhooks view: subscriptions, an event triggered from the
+ * The Webhooks view: subscriptions, an event triggered from the
  * page, its delivery with every attempt, and Replay making the receiver get
  * it again with the same webhook-id.
  */

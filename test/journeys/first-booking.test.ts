@@ -9,7 +9,7 @@ import { firstBookingBlock, firstBookingScript } from './readme-booking.ts';
 import { startSandbox, type StartedSandbox } from './start.ts';
 
 /**
- * Issue 37, journey 1: a newcomer's first booking, driven as they drive it. `sandbox start` (a
+ * A newcomer's first booking, driven as they drive it. `sandbox start` (a
  * process of its own), the README's "Try it" booking block run as written (one shell, the docs
  * test's way), the booking read back, the departure id found where the README says, and the
  * booking on top of the inspector's Data view, in Chromium.

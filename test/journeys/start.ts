@@ -1,7 +1,7 @@
 import { runCli, waitForStdout, type Running } from '../helpers/cli.ts';
 
 /**
- * The journeys of issue 37 start the sandbox as a user does: `sandbox start` in a process of its
+ * The journeys start the sandbox as a user does: `sandbox start` in a process of its
  * own, on a free port, in memory, with the banner read for what it offers.
  */
 export interface StartedSandbox {

@@ -7,7 +7,7 @@ import { BROWSER_TEST_TIMEOUT, HAS_CHROMIUM, launchInspectorBrowser, type Inspec
 import { startSandbox, type StartedSandbox } from './start.ts';
 
 /**
- * Issue 37, journey 3: the request as it was sent. A POST sent with curl and `Authorization:
+ * The request as it was sent. A POST sent with curl and `Authorization:
  * Token <the README's key>` (a 401), found in the inspector in Chromium, copied as curl, and
  * replayed: the same 401, for the same reason. The row names the key and workspace the sandbox
  * can tell, the headers keep the scheme, and the command carries the body.

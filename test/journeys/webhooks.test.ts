@@ -7,7 +7,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { startSandbox, type StartedSandbox } from './start.ts';
 
 /**
- * Issue 37, journey 2: webhooks follow the user's key. `sandbox listen` (no --workspace) and a
+ * Webhooks follow the user's key. `sandbox listen` (no --workspace) and a
  * booking made with the README's key, in processes of their own over real sockets; the receiver
  * verifies the signature with `standardwebhooks`, as the reader's app would. Then the receiver
  * fails, listen is stopped with Ctrl+C, and the delivery left pending is cancelled.

@@ -10,7 +10,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { ensureBundle } from '../setup/bundle.ts';
 
 /**
- * Issue 42: `sandbox mcp` as an assistant runs it, the bin in its own process spoken to by
+ * `sandbox mcp` as an assistant runs it, the bin in its own process spoken to by
  * the SDK's own Client over stdio, attached to a real sandbox on a real socket (in memory,
  * on a manual clock, so advancing it is what fires the webhook retry).
  */

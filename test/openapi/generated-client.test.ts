@@ -8,7 +8,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import type { paths } from '../../src/inspector/api.generated.ts';
 
 /**
- * The real-client proof (issue 14): TypeScript types generated from the served
+ * The real-client proof: TypeScript types generated from the served
  * document with openapi-typescript, and a booking flow driven through
  * openapi-fetch against the sandbox on a real socket. The generated file is
  * checked in so `npm run typecheck` compiles this test against it; the first
@@ -44,7 +44,7 @@ describe('a client generated from the OpenAPI document', () => {
     expect(readFileSync(GENERATED, 'utf8'), 'src/inspector/api.generated.ts is stale: run UPDATE_GENERATED=1 npx vitest run test/openapi').toBe(fresh);
   });
 
-  // issue 27, point 3: the types a client compiles stay under 250 KB. An answer, a schema or a header repeated
+  // the types a client compiles stay under 250 KB. An answer, a schema or a header repeated
   // in every operation instead of shared in components (src/http/openapi-responses.ts, .meta({ id })) grows them.
   it('stays under 250 KB of generated types', async () => {
     expect(Buffer.byteLength(await generate())).toBeLessThan(250 * 1024);

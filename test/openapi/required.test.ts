@@ -7,7 +7,7 @@ import { openApiPath } from '../../src/http/openapi.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 
 /**
- * Issue 26, point 3: the served OpenAPI document says `required` exactly
+ * The served OpenAPI document says `required` exactly
  * where the server enforces it, for every route of /v1 and /__sandbox, both
  * ways. What the server requires is read from two places:
  * - the route's zod schemas in the route catalog (params, querystring, headers,

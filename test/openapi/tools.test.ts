@@ -3,8 +3,8 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { keptByHash } from '../helpers/test-cache.ts';
 
 /**
- * The served OpenAPI document as the tools integrators feed it to see it
- * (issue 14): a validating parser, and Redocly's recommended ruleset with no
+ * The served OpenAPI document as the tools integrators feed it to see it:
+ * a validating parser, and Redocly's recommended ruleset with no
  * rule turned off (0 errors, 0 warnings).
  */
 let sandbox: Sandbox;
@@ -38,8 +38,8 @@ describe('the OpenAPI document', () => {
     expect(JSON.parse(problems)).toEqual([]);
   });
 
-  // issue 27: the error body and its 62-code enum were copied into every error answer (4.2 MB); the
-  // shared parts now live once in components. A schema used again without an id (.meta({ id })) grows it back.
+  // the error body and its 62-code enum live once in components: copied into every error answer they
+  // made the document 4.2 MB. A schema used again without an id (.meta({ id })) is copied, and grows it.
   it('stays under 600 KB, its error body and error answers written once in components', () => {
     expect(Buffer.byteLength(text)).toBeLessThan(600 * 1024);
     const doc = JSON.parse(text) as { components: { schemas: Record<string, unknown>; responses: Record<string, unknown> } };

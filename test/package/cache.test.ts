@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cachedEntry, hashOf, unmodifiedSince } from '../helpers/test-cache.ts';
 
 /**
- * The package files' cache (test/helpers/test-cache.ts, issue 41): what a rerun may take from it instead of
+ * The package files' cache (test/helpers/test-cache.ts): what a rerun may take from it instead of
  * packing and installing again, and when it must not.
  */
 const work = mkdtempSync(join(tmpdir(), 'tcs-package-cache-'));

@@ -7,7 +7,7 @@ import { sh } from '../docs/run.ts';
 import { installedProject, root } from './packed.ts';
 
 /**
- * CI journeys (issue 36), as a new user takes them: the packed tarball in a
+ * CI journeys, as a new user takes them: the packed tarball in a
  * fresh project (`npm init -y`, then `npm pkg set type=module` as the README
  * says), the README's Vitest and Jest recipes copied in as they are, run by
  * `npx sandbox exec --workers 4 --report ... --report-format junit`. The
@@ -85,7 +85,7 @@ describe('CI journeys from the packed tarball', { timeout: 300_000 }, () => {
   });
 
   it('the Vitest recipe against `sandbox start --detach`: `SANDBOX_URL=… npx vitest run`, then `sandbox stop`', async () => {
-    // a CI job that is not exec: the sandbox runs between two commands (issue 36, point 6)
+    // a CI job that is not exec: the sandbox runs between two commands
     const started = await sh('npx sandbox start --detach --port 0 --in-memory --no-rate-limits --json', project);
     expect(started.code, started.output).toBe(0);
     const ready = JSON.parse(started.output.split('\n').find((line) => line.startsWith('{'))!) as { url: string; pid: number };

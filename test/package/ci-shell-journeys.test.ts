@@ -7,7 +7,7 @@ import { isRunning } from '../../src/cli/lifecycle.ts';
 import { installedProject } from './packed.ts';
 
 /**
- * Issue 36, points 3, 4 and 6, from the packed tarball as a user gets it: a
+ * From the packed tarball as a user gets it: a
  * shell-only CI run (start --detach, curl, stop, the data kept), and the
  * GitHub Action (action.yml) with its steps run in bash, GitHub's files
  * (GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH, GITHUB_STEP_SUMMARY) pointing at

@@ -8,7 +8,7 @@ import { cachedFile } from '../helpers/test-cache.ts';
 import { installedProject, run, tsExamples as examples } from './packed.ts';
 
 /**
- * The consumer test (issue 14): the package as an integrator gets it. It packs
+ * The consumer test: the package as an integrator gets it. It packs
  * a copy of the repository (so the running suite's own dist/ is never rebuilt
  * under it), installs the tarball into a fresh project with typescript and
  * @types/node, type-checks every TypeScript example of the README and docs/
@@ -47,7 +47,7 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
   });
 
-  it('carries no machine-specific V8 code cache: a start writes one for its own Node (issue 26)', async () => {
+  it('carries no machine-specific V8 code cache: a start writes one for its own Node', async () => {
     const { stdout } = await run('tar', ['tzf', tarball]);
     expect(
       stdout
@@ -57,7 +57,7 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     ).toEqual([]);
   });
 
-  it('has no install-time script, so installing it warns about none (issue 26)', () => {
+  it('has no install-time script, so installing it warns about none', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'travel-commerce-sandbox', 'package.json'), 'utf8')) as {
       scripts?: Record<string, string>;
     };
@@ -92,7 +92,7 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     const all = examples();
     expect(all.length).toBeGreaterThanOrEqual(2);
     for (const example of all) writeFileSync(join(project, example.name), example.code);
-    // incremental (issue 41): tsc keeps each file's hash and diagnostics in the build info, and a
+    // incremental: tsc keeps each file's hash and diagnostics in the build info, and a
     // rerun rechecks only what changed and what depends on it; unchanged, the check takes a
     // fraction of its 10 s of CPU. The build info of the last passing check is kept in the cache.
     writeFileSync(
@@ -137,7 +137,7 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
 
   it("writes the CLI's code cache on first use, as the package ships none", async () => {
     // the project's first start (its copy of the installed project is pristine: packed.ts) found no
-    // cache, compiled without one and writes one when it exits; one start serves both tests (issue 41)
+    // cache, compiled without one and writes one when it exits; one start serves both tests
     const { cachesBefore } = await firstStart();
     expect(cachesBefore).toEqual([]);
     for (let i = 0; i < 400 && codeCaches().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -7,8 +7,8 @@ import { bundleIsFresh } from '../setup/bundle.ts';
 import { cachedEntry, fileHash, hashOf, unmodifiedSince } from '../helpers/test-cache.ts';
 
 /**
- * The package as an integrator gets it (issue 14), shared by the consumer test
- * and the CI journeys (issue 36): a copy of the repository packed with
+ * The package as an integrator gets it, shared by the consumer test
+ * and the CI journeys: a copy of the repository packed with
  * `npm pack` (so the running suite's own dist/ is never rebuilt under it), and
  * a fresh project that installs the tarball (installedProject).
  */
@@ -42,7 +42,7 @@ export const version = (name: string): string =>
   (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
- * One tarball per test run (issue 41), in the run's scratch folder (test/setup/global.ts), packed
+ * One tarball per test run, in the run's scratch folder (test/setup/global.ts), packed
  * by the first file that asks: the three package files packed the same repository three times,
  * about 10 s of CPU each. The other files, in this worker or the other, wait for it.
  */
@@ -177,9 +177,8 @@ export interface Installed {
 }
 
 /**
- * The tarball installed in a fresh project, as `work/project`. One `npm install` per test run
- * (issue 41): each package file installed the tarball into a project of its own, about 14 s of CPU
- * each. Every file gets its own copy of that project, its files hard-linked (made in a fraction of
+ * The tarball installed in a fresh project, as `work/project`. One `npm install` per test run,
+ * not one per package file (a project of its own each cost about 14 s of CPU). Every file gets its own copy of that project, its files hard-linked (made in a fraction of
  * a second), so that what one file writes (its data, the CLI's code cache, the prepared database
  * in node_modules/.cache) the others never see; no file writes into an installed file, which
  * would reach every copy. The installed project is kept in the cache, keyed by the tarball's

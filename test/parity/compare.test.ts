@@ -4,7 +4,7 @@ import type { Answer, Exchange, IgnoreRule } from '../../src/parity/types.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * The comparison and the report of the parity proxy (issue 40, points 2 and 3), fed hand-made
+ * The comparison and the report of the parity proxy, fed hand-made
  * exchanges: the sandbox's own answers as the target's, with values changed where they
  * legitimately differ (ids, times, money) and known differences planted.
  */

@@ -6,7 +6,7 @@ import { createParityRecorder } from '../../src/parity/report.ts';
 import type { Answer, Exchange } from '../../src/parity/types.ts';
 import { expectOneLineFailure, json, useSandbox } from '../cli/commands/harness.ts';
 
-/** `sandbox parity` (issue 40, point 3) against a sandbox whose recorder the test feeds. */
+/** `sandbox parity` against a sandbox whose recorder the test feeds. */
 const t = useSandbox();
 const answer = (status: number, body: unknown): Answer => ({ status, headers: { 'x-request-id': 'r', 'content-type': 'application/json' }, body });
 let n = 0;

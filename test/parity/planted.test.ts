@@ -8,7 +8,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { call, fakeTarget, type FakeTarget, type PlantedAnswer } from './helpers/fake-target.ts';
 
 /**
- * Issue 40, point 6, end to end: the proxy with its real recorder, in front of a fake target (a
+ * End to end: the proxy with its real recorder, in front of a fake target (a
  * second sandbox, same fixtures and seed) whose planting proxy plants one difference of every kind.
  * The report lists exactly those, with their counts, and nothing for the answers left identical.
  */

@@ -3,7 +3,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { runCli, waitForStdout } from '../helpers/cli.ts';
 import { call, fakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 
-/** `sandbox proxy --target` (issue 40, point 1): start's options, and a ready line whose url is the proxy's. */
+/** `sandbox proxy --target`: start's options, and a ready line whose url is the proxy's. */
 let target: FakeTarget;
 beforeAll(async () => {
   target = await fakeTarget();

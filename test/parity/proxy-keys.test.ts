@@ -4,7 +4,7 @@ import { call, fakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 import { stubRecorder } from './helpers/stub-recorder.ts';
 
 /**
- * Issue 40, points 1 and 5: the replay runs with the workspace's key in place of the client's,
+ * The replay runs with the workspace's key in place of the client's,
  * and the client's key is never kept by the sandbox. The client holds a key only the target knows.
  */
 let target: FakeTarget;

@@ -6,7 +6,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { call } from './helpers/fake-target.ts';
 import { stubRecorder } from './helpers/stub-recorder.ts';
 
-/** The parity proxy's safety (issue 40, point 5): a bad target is the client's 502/504 with a reason, never a crash; no open proxy. */
+/** The parity proxy's safety: a bad target is the client's 502/504 with a reason, never a crash; no open proxy. */
 const started: Sandbox[] = [];
 const servers: (Server | TcpServer)[] = [];
 const sockets = new WeakMap<Server | TcpServer, Socket[]>();

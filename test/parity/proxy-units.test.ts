@@ -6,7 +6,7 @@ import { learnableCollectionOf, mapRecord, recordsIn } from '../../src/parity/pr
 import { PEOPLE } from '../../src/resources/people/collections.ts';
 import type { Collection, StoredRow } from '../../src/storage/collection.ts';
 
-/** The proxy's pure parts (issue 40): id pairing and the mapping of a target's record onto our schemas. */
+/** The proxy's pure parts: id pairing and the mapping of a target's record onto our schemas. */
 const fill = { workspaceId: 'wksp_x', nowIso: '2026-01-15T09:00:00.000Z' };
 const people = PEOPLE as unknown as Collection<StoredRow>;
 

@@ -14,7 +14,7 @@ import { call, fakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 import { stubRecorder } from './helpers/stub-recorder.ts';
 
 /**
- * The parity proxy (issue 40, points 1, 4 and 5), against a fake target: a
+ * The parity proxy, against a fake target: a
  * second sandbox behind the test's planting proxy. No internet.
  */
 let target: FakeTarget;

@@ -3,7 +3,7 @@ import { createParityRecorder } from '../../src/parity/report.ts';
 import type { Answer } from '../../src/parity/types.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
-/** GET/DELETE /__sandbox/parity and GET /__sandbox/parity/examples/:requestId (issue 40, point 3). */
+/** GET/DELETE /__sandbox/parity and GET /__sandbox/parity/examples/:requestId. */
 let t: TestSandbox | undefined;
 afterEach(() => t?.sandbox.stop());
 const control = (method: string, path: string) => t!.request(method, `/__sandbox${path}`, { key: null });

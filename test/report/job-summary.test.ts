@@ -4,7 +4,7 @@ import { jobSummaryMarkdown } from '../../src/report/job-summary.ts';
 import type { RunReport } from '../../src/report/schema.ts';
 
 /**
- * How the run report reads (issue 36): the GitHub job summary's Markdown, and
+ * How the run report reads: the GitHub job summary's Markdown, and
  * the stderr summary and JUnit text in the singular where a count is one.
  */
 const EMPTY: RunReport = {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RunReportCounters } from '../../src/report/run-report.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
-/** The run report's counters and its control route (issue 24; docs/cli.md, "The run report"). */
+/** The run report's counters and its control route (docs/cli.md, "The run report"). */
 let t: TestSandbox | undefined;
 afterEach(async () => {
   await t?.sandbox.stop();

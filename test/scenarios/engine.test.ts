@@ -41,7 +41,7 @@ describe('loading scenario files', () => {
     await expect(loadScenarioFile(file)).rejects.toThrow(`${file}:1:3: malformed JSON: expected a double-quoted key, found "n"`);
   });
 
-  it('reads every time field as a duration or milliseconds (issue 38, point 3)', () => {
+  it('reads every time field as a duration or milliseconds', () => {
     const scenario = ScenarioSchema.parse({
       name: 'durations',
       description: 'x',

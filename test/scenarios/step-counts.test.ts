@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/cli-in-process.ts';
 
-/** Point 8 of issue 15: list and run agree on a scenario's step count; a failing run counts what it did not reach. */
+/** List and run agree on a scenario's step count; a failing run counts what it did not reach. */
 describe('scenario step counts', () => {
   it('list counts each run of a repeat, as run does; a failure reports the steps not reached', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tcs-steps-'));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 
 /**
- * Issue 34, item 4: `--allowed-host` makes a name reachable, and that name's
+ * `--allowed-host` makes a name reachable, and that name's
  * own origin only. A page on another port of the allowed host, or on a
  * sibling subdomain under a `.name` rule, is another origin and may not drive
  * the control plane, exactly as on loopback. Through the app (app.inject), the
@@ -25,7 +25,7 @@ const post = (host: string, origin: string, site?: string) =>
     payload: JSON.stringify({ name: `s${++snapshot}` }),
   });
 
-describe('an allowed host serves its own origin only (issue 34)', () => {
+describe('an allowed host serves its own origin only', () => {
   it.each([
     ['devbox:4010', 'http://devbox:9999', 'another port of the allowed host'],
     ['devbox:4010', 'http://devbox', 'its default port'],

@@ -7,7 +7,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { raw } from './raw-http.ts';
 
 /**
- * The attack suite of issue 16: every spelling of the control-plane and API
+ * The attack suite: every spelling of the control-plane and API
  * prefixes an attacker can send on the wire, webhooks aimed at the sandbox
  * itself, and a corrupted acknowledged journal line. Requests go over a real
  * socket with the path exactly as written (no client-side normalisation).
@@ -109,7 +109,7 @@ describe('webhook subscriptions aimed at the sandbox itself', () => {
     `http://localhost:${port}/hook`,
     `http://[::1]:${port}/hook`,
     `http://0.0.0.0:${port}/hook`,
-    `http://[::]:${port}/hook`, // the IPv6 unspecified address reaches this host too (issue 28)
+    `http://[::]:${port}/hook`, // the IPv6 unspecified address reaches this host too
     `http://2130706433:${port}/hook`,
     `http://0x7f.1:${port}/hook`,
     `http://127.9.9.9:${port}/hook`,
@@ -182,7 +182,7 @@ describe('webhook subscriptions aimed at the sandbox itself', () => {
 
 /** The first attempt of the newest delivery to a subscription, read through the control plane. */
 async function waitForAttempt(port: number, subscriptionId: string): Promise<{ error: string | null }> {
-  // a deadline in time, not 100 turns of the event loop: turns are quick, the delivery may not be on a loaded machine (issue 28)
+  // a deadline in time, not 100 turns of the event loop: turns are quick, the delivery may not be on a loaded machine
   for (const end = Date.now() + 15_000; Date.now() < end; ) {
     const res = await raw(port, 'GET', `/__sandbox/deliveries?subscriptionId=${subscriptionId}`);
     const list = (JSON.parse(res.body) as { data: { subscriptionId: string; attempts: { error: string | null }[] }[] }).data.filter(

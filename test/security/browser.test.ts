@@ -9,7 +9,7 @@ import { missingChromium } from '../setup/chromium.ts';
 import { HAS_CHROMIUM, launchChromium } from '../inspector/browser.ts';
 
 /**
- * Issue 23, "Done when": a real browser (Debian's chromium, driven by
+ * A real browser (Debian's chromium, driven by
  * playwright-core: no browser download) loads a page from another origin whose
  * script calls the sandbox as any web page could, and the reset does not
  * happen. Also DNS rebinding: a name that resolves to 127.0.0.1

@@ -1,10 +1,10 @@
 /**
- * Issue 23, point 3: the lock follows the real file. Two spellings of one
+ * The lock follows the real file. Two spellings of one
  * database (a symlink to the file, a path through a symlinked directory, a
  * relative path) are one lock; writes land on the real file and a symlink stays
  * a symlink; a hard-linked database is refused, since every snapshot's rename
- * would split it in two. Before the fix, `--data link.json` beside a sandbox on
- * `db.json` took its own `link.json.lock`, and the two wrote two databases.
+ * would split it in two. Without that, `--data link.json` beside a sandbox on
+ * `db.json` would take its own `link.json.lock`, and the two write two databases.
  */
 import { linkSync, lstatSync, mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';

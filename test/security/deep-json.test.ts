@@ -3,11 +3,11 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { KEYS } from '../helpers/sandbox.ts';
 
 /**
- * Issue 23, point 4: JSON nested deeper than 64 levels is a 400 VALIDATION_400
- * naming the path, on /v1 and on the control plane, through a real socket. Before
- * the fix a booking whose metadata nested 5,000 deep, and POST /__sandbox/events
- * with such data, answered 500 INTERNAL_ERROR (JSON.stringify and structuredClone
- * overflowed the stack).
+ * JSON nested deeper than 64 levels is a 400 VALIDATION_400
+ * naming the path, on /v1 and on the control plane, through a real socket: a
+ * booking whose metadata nests 5,000 deep, or POST /__sandbox/events with such
+ * data, would otherwise overflow the stack of JSON.stringify and structuredClone
+ * (a 500 INTERNAL_ERROR).
  */
 let sandbox: Sandbox;
 let liveWs: string;

@@ -4,7 +4,7 @@ import { KEYS } from '../helpers/sandbox.ts';
 import { raw, withoutHost } from './raw-http.ts';
 
 /**
- * Issue 23, points 1 and 2, over a real socket with the headers as a browser
+ * Over a real socket with the headers as a browser
  * (or an attacker's DNS) would send them: a loopback sandbox answers only
  * loopback Host names and --allowed-host ones (DNS rebinding), and no web page
  * of another origin can drive the control plane (src/core/host-guard.ts).
@@ -64,7 +64,7 @@ describe('the Host check of a sandbox on loopback (DNS rebinding)', () => {
     }
   });
 
-  it("mints no key for a rebound page (the issue's second request)", async () => {
+  it('mints no key for a rebound page: a POST that would create one is refused too', async () => {
     const before = await keyCount();
     const res = await raw(
       sandbox.port,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/index.ts';
 
 /**
- * The attack suite, issue 23 point 7: a loop that creates workspaces through
+ * The attack suite: a loop that creates workspaces through
  * the control plane, over a real socket, with the default settings. It is
  * stopped at the default cap (1,000) with a 409 that says what to do, and
  * the sandbox goes on serving. (The cap's finer points, a custom cap,

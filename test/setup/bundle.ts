@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * The CLI the tests spawn runs dist/'s bundle when it is at least as new as src/ (bin/sandbox.js),
  * tsx over the sources otherwise: a start several times slower. After an edit of src/ the bundle
  * is stale, and every spawned CLI of a run paid that, until the docs test rebuilt it in the middle
- * of the run. The first spawn of a run rebuilds it once (issue 41); the other worker waits.
+ * of the run. The first spawn of a run rebuilds it once; the other worker waits.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { CHROMIUM } from '../../bench/lib/chromium.ts';
 
 /**
- * Whether the browser tests can run (issue 41: no silent skips). Without
+ * Whether the browser tests can run (no silent skips). Without
  * Chromium they are skipped, and the run's end says so in one line
  * (test/setup/global.ts); under CI a missing browser fails the file instead,
  * at its import, so that CI never passes without them.

@@ -1,7 +1,7 @@
 import { onCi } from './chromium.ts';
 
 /**
- * How deep the seeded tests go (issue 41: `npm test` answers in minutes, and CI still runs
+ * How deep the seeded tests go (`npm test` answers in minutes, and CI still runs
  * everything). CI (CI set) runs the full depth: every round of the chaos files, every fuzz
  * run. A local `npm test` runs the first rounds of the same seeded sequences: the same cases,
  * seeds and assertions, fewer repeats. Hypothesis's "ci" and "dev" settings profiles and

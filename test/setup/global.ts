@@ -10,7 +10,7 @@ import { HAS_CHROMIUM, missingChromium } from './chromium.ts';
 import { depthNotice } from './depth.ts';
 
 /**
- * The run's global setup (issue 41), in vitest's main process:
+ * The run's global setup, in vitest's main process:
  *
  * - No orphans. Every process the tests start inherits SANDBOX_TEST_RUN, which
  *   names this run (space-separated, as a run started by a test adds its own).

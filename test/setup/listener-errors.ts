@@ -4,7 +4,7 @@ import { onListenerError } from '../../src/storage/listener-errors.ts';
 /**
  * A store change listener that throws is a bug (src/storage/listener-errors.ts):
  * in production one line on stderr, here a failure of the test that made it
- * throw, where the line went unnoticed among the output (issue 34, item 5). A
+ * throw, where the line went unnoticed among the output. A
  * test that means a listener to throw installs its own handler with
  * onListenerError and puts this one back. Run before every test file of both
  * projects (vitest.config.ts `setupFiles`).

@@ -2,7 +2,7 @@ import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 
 /**
- * The fast tier's promise (issue 41): no child process. Run before each of its
+ * The fast tier's promise: no child process. Run before each of its
  * files (vitest.config.ts, SANDBOX_TEST_TIER=fast), it makes every way to start
  * one throw, so that a file that spawns, directly or through src/ (`exec`,
  * `start --detach`, an in-process esbuild), fails there with what to do,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { NESTED_VITEST_CACHE } from './nested-vitest-cache.ts';
 
 /**
- * No orphans (issue 41): a vitest run interrupted in the middle of a test that
+ * No orphans: a vitest run interrupted in the middle of a test that
  * started a sandbox, a `start --detach` daemon, a process group of its own, a
  * receiver and Chromium leaves none of them behind. The run is a vitest of its
  * own (test/setup/orphans.vitest.config.ts: the suite's global setup and

@@ -1,4 +1,4 @@
-// The test run's reaper (issue 41, test/setup/global.ts): started by the run's
+// The test run's reaper (test/setup/global.ts): started by the run's
 // global setup in a session of its own, it waits for its stdin to close (the
 // run ended, or vitest was interrupted or killed: the pipe closes either way),
 // then stops every process that carries this run's mark in the environment it

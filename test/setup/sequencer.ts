@@ -6,7 +6,7 @@ import { LONG_FILES } from '../tiers.ts';
  * Vitest's order (its cached durations, longest first), with the long files of
  * test/tiers.ts ahead of everything, longest first: a long file that started
  * last kept one of the two workers busy alone for its whole length (the docs
- * test: 86 s of a 405 s run, issue 41), and the cache that should prevent it
+ * test: 86 s of a 405 s run), and the cache that should prevent it
  * is shared and rewritten by partial runs.
  */
 export class LongFilesFirst extends BaseSequencer {

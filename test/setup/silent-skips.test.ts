@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { NESTED_VITEST_CACHE } from './nested-vitest-cache.ts';
 
 /**
- * No silent skips (issue 41): without Chromium (here a CHROMIUM_PATH that does not exist), a run
+ * No silent skips: without Chromium (here a CHROMIUM_PATH that does not exist), a run
  * of a browser file passes with its tests skipped and says so in one line, with the command that
  * installs it; under CI the same run fails. The run holds a property test too (a file below CI's
  * depth, test/setup/depth.ts): a local run says so in one line, a CI run runs it in full and says nothing.

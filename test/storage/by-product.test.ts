@@ -6,7 +6,7 @@ import { openStore } from '../../src/storage/index.ts';
 
 const OPTIONS = defineCollection({ name: 'byProductOptions', schema: z.object({ id: z.string(), productId: z.string(), n: z.number() }), idPrefix: null });
 
-/** Issue 27: pricing reads one product's options from a grouping kept per partition version, in list order. */
+/** Pricing reads one product's options from a grouping kept per partition version, in list order. */
 describe('ByProduct', () => {
   it('gives one product rows in list order, and follows every write to the collection', async () => {
     const { store } = await openStore();

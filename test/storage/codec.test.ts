@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { packedInBackground } from '../../src/storage/background-packing.ts';
-import { PackedRows } from '../../src/storage/packed-rows.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
+import { allowPacking } from '../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, PackedRows, packedInBackground, setPackLimits } from '../../src/storage/large-files/index.ts';
 import {
   applyOps,
   captureState,
@@ -19,8 +18,8 @@ import {
 import { InvalidOpError, SCHEMA_VERSION, type Op } from '../../src/storage/types.ts';
 
 /**
- * Ops and the in-memory state (src/storage/codec.ts; issue 28's mutation
- * testing): what commit() and journal replay accept, and how state is applied,
+ * Ops and the in-memory state (src/storage/codec.ts; cases a mutation
+ * test found unchecked): what commit() and journal replay accept, and how state is applied,
  * built from a snapshot's collections and captured for the next one.
  */
 const put = (id: string, extra: Record<string, unknown> = {}, collection = 'products', workspaceId = 'ws_1'): Op => ({
@@ -129,7 +128,7 @@ describe('prepareOps', () => {
     expect(prepared.opsJson).toBeNull();
   });
 
-  it('shares the small values of the rows it is asked to intern, and only of those (issue 27)', () => {
+  it('shares the small values of the rows it is asked to intern, and only of those', () => {
     const ops = [put('a', { meta: {} }, 'products'), put('b', { meta: {} }, 'bookings')];
     const rows = prepareOps(ops, false, (collection) => collection === 'products').ops.map((op) => (op as Extract<Op, { type: 'put' }>).row);
     expect(Object.isFrozen(rows[0]!.meta)).toBe(true); // a shared leaf is frozen

@@ -1,5 +1,5 @@
 /**
- * Power-loss safety (issue 13, point 2; docs/storage.md, "Write sequence").
+ * Power-loss safety (docs/storage.md, "Write sequence").
  *
  * node:fs/promises is replaced by a shim that models what a disk keeps when
  * the power goes: file contents as of their last fsync, directory entries as

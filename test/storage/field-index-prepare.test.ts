@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FieldIndex, openStore } from '../../src/storage/index.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
+import { allowPacking } from '../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/large-files/index.ts';
 import type { Store } from '../../src/storage/types.ts';
 
 /**
- * FieldIndex.prepare (issue 27): a large partition's index is built in slices between other work,
+ * FieldIndex.prepare: a large partition's index is built in slices between other work,
  * from a copy of the partition, and the puts made meanwhile are filed after it, so it answers what
  * an index built in one go on the store as it ends up answers.
  */

@@ -53,7 +53,7 @@ describe('FieldIndex', () => {
 });
 
 /**
- * Issue 11: the index keeps no map from id to key and no Set for a few ids;
+ * The index keeps no map from id to key and no Set for a few ids (memory);
  * ids of deleted rows and old keys stay filed until a lookup checks them
  * against the store (src/storage/field-index.ts, docs/storage.md).
  */
@@ -102,7 +102,7 @@ describe('FieldIndex, checked against the store', () => {
     expect(index.has('ws', 'slug-49-0')).toBe(false);
   });
 
-  it('keeps a bounded number of partitions, the least recently looked up dropped first and rebuilt exactly (issue 23)', async () => {
+  it('keeps a bounded number of partitions, the least recently looked up dropped first and rebuilt exactly', async () => {
     const { store } = await openStore();
     await store.commit(['ws1', 'ws2', 'ws3'].map((ws) => put(`${ws}-a`, 'one', ws)));
     const index = new FieldIndex<Item>(store, 'items', (row) => row.slug, 2);

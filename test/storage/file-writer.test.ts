@@ -3,17 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FileBackend } from '../../src/storage/file-io.ts';
-import { JOURNAL_COMPACT_MIN_BYTES } from '../../src/storage/database-files.ts';
+import { Low } from 'lowdb';
+import { JOURNAL_COMPACT_MIN_BYTES, type FileBackend } from '../../src/storage/database-files.ts';
 import { FileWriter } from '../../src/storage/file-writer.ts';
+import type { SnapshotData } from '../../src/storage/snapshot-file.ts';
 import { StoreError, type StoreStats } from '../../src/storage/types.ts';
 
 /**
- * The file side of the store on its own (src/storage/file-writer.ts; issue 28's
- * mutation testing): group commit, when a snapshot is written instead of a
+ * The file side of the store on its own (src/storage/file-writer.ts; cases a
+ * mutation test found unchecked): group commit, when a snapshot is written instead of a
  * journal line, the hold of a new file, a failed write and what follows it, and
- * watch mode's spared hand edit. The snapshot file is a stand-in that records
- * what it was asked to write; the journal is a real file.
+ * watch mode's spared hand edit. Snapshots go through lowdb's Low, as in the
+ * store, over a stand-in adapter that records what it was asked to write; the
+ * journal is a real file.
  */
 let dir: string;
 beforeEach(() => {
@@ -42,21 +44,24 @@ function fake(opts: { onDisk?: boolean; seq?: number; hold?: boolean; compactAft
   let fail: Error | null = null;
   let edited = false;
   const seq = { value: opts.seq ?? 0 };
-  const snapshotFile = {
-    async writeChunks(chunks: Iterable<string>, options: { unlessEdited?: boolean } = {}) {
+  const adapter = {
+    read: async () => null,
+    async write(data: SnapshotData) {
+      if (!('chunks' in data)) throw new Error('the writer hands Low a snapshot in chunks');
       if (fail) {
         const err = fail;
         fail = null;
         throw err;
       }
-      if (options.unlessEdited && edited) return false;
-      const text = [...chunks].join('');
+      data.placed = !(data.unlessEdited && edited);
+      if (!data.placed) return;
+      const text = [...data.chunks].join('');
       writeFileSync(path, text);
-      snapshots.push({ seq: Number(JSON.parse(text).seq), text, unlessEdited: options.unlessEdited === true });
-      return true;
+      snapshots.push({ seq: Number(JSON.parse(text).seq), text, unlessEdited: data.unlessEdited === true });
     },
   };
-  const file = { path, journalPath, dir, fsync: opts.fsync ?? true, compactAfter: opts.compactAfter ?? 1000, snapshotFile } as unknown as FileBackend;
+  const low = new Low<SnapshotData>(adapter, { schemaVersion: 1, seq: 0, collections: {} });
+  const file = { path, journalPath, dir, fsync: opts.fsync ?? true, compactAfter: opts.compactAfter ?? 1000, low } as unknown as FileBackend;
   const stats: StoreStats = { commits: 0, flushes: 0, journalBytes: 0, snapshots: 0, journalledCommits: 0 } as StoreStats;
   let open = 0;
   const source = {
@@ -188,7 +193,7 @@ describe('snapshots', () => {
   });
 });
 
-describe('the hold of a new file (issue 26)', () => {
+describe('the hold of a new file', () => {
   it('nothing is written until a commit or startWriting ends the hold', async () => {
     const f = fake({ onDisk: false, hold: true });
     expect(f.writer.holding).toBe(true);
@@ -305,7 +310,7 @@ async function fileHandlePrototype(): Promise<{ datasync: () => Promise<void>; w
   return Object.getPrototypeOf(handle);
 }
 
-describe('durability: the journal is fdatasync-ed before a commit resolves (issue 28)', () => {
+describe('durability: the journal is fdatasync-ed before a commit resolves', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('with fsync on: after each append, after a snapshot empties the journal, and after truncateJournal', async () => {
@@ -338,7 +343,7 @@ describe('durability: the journal is fdatasync-ed before a commit resolves (issu
   });
 });
 
-describe('a short write of the journal (issue 28)', () => {
+describe('a short write of the journal', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('is continued where it stopped until the whole batch is written', async () => {
@@ -361,7 +366,7 @@ describe('a short write of the journal (issue 28)', () => {
   });
 });
 
-describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at least, or the snapshot's size (issue 28)`, () => {
+describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at least, or the snapshot's size`, () => {
   /** one journal line of exactly `bytes` bytes */
   const sized = (bytes: number) => `${'x'.repeat(bytes - 1)}\n`;
 
@@ -404,7 +409,7 @@ describe(`compaction by journal size: ${JOURNAL_COMPACT_MIN_BYTES} bytes at leas
   });
 });
 
-describe('the drain loop, to its end (issue 28)', () => {
+describe('the drain loop, to its end', () => {
   it('startWriting on a writer that holds nothing is a flush: it waits for the write in flight', async () => {
     const f = fake();
     const appended = f.writer.append(line(1));

@@ -348,7 +348,7 @@ describe('file store: compaction', () => {
     await reopened.close();
   });
 
-  it('compacts early once the journal outgrows the snapshot, so big rows rewritten often stay within about twice the data (issue 27)', async () => {
+  it('compacts early once the journal outgrows the snapshot, so big rows rewritten often stay within about twice the data', async () => {
     const path = join(tempDir(), 'db.json');
     const store = await seeded(path, { compactAfterCommits: 1_000_000 });
     const big = 'x'.repeat(1024 * 1024);

@@ -6,8 +6,8 @@ import type { Op, Row } from '../../src/storage/types.ts';
 import { tempDir } from './helpers.ts';
 
 /**
- * Rows given to a commit (CommitOptions.rowsGiven, src/storage/given-rows.ts;
- * issue 27): kept as they are when they are plain JSON data, copied through
+ * Rows given to a commit (CommitOptions.rowsGiven, src/storage/given-rows.ts):
+ * kept as they are when they are plain JSON data, copied through
  * JSON otherwise, so that what is in memory is what is on disk either way.
  */
 const put = (row: Record<string, unknown>): Op => ({ type: 'put', collection: 'products', workspaceId: 'ws_1', row: row as Row });

@@ -1,5 +1,5 @@
 /**
- * Hand edits of the database file in watch mode (issue 29; docs/storage.md,
+ * Hand edits of the database file in watch mode (docs/storage.md,
  * "What a watched edit does"): the sandbox's own content is recognised by its
  * hash whatever its mtime or inode, an edit is loaded with the writes made
  * since its seq on top, and a compaction never overwrites an edit the
@@ -140,7 +140,7 @@ describe('watch mode: compaction and a hand edit not yet loaded', () => {
     await store.commit([put('c', 'ws', { id: 'd' })]);
     await store.compact();
     expect(onDisk(path).collections.c!.ws!.seed!.title).toBe('by hand'); // left as it is
-    // at stop the file must hold everything (issue 34): the snapshot goes in place, and the
+    // at stop the file must hold everything: the snapshot goes in place, and the
     // edit nobody loaded is set aside under a name that says so, and named in a note
     await store.close();
     expect(Object.keys(onDisk(path).collections.c!.ws!)).toEqual(['seed', 'a', 'b', 'c', 'd']);

@@ -1,5 +1,5 @@
 /**
- * Nothing written by a failed start (issue 26, point 5): a new database file is
+ * Nothing written by a failed start: a new database file is
  * held back until the sandbox listens; a start that fails before leaves no
  * file, no lock and no directory, and a start that listens has its seed on disk
  * before createSandbox() returns.

@@ -3,7 +3,7 @@ import { parseJournal } from '../../src/storage/journal-text.ts';
 import { StoreError } from '../../src/storage/types.ts';
 
 /**
- * The journal's text (src/storage/journal-text.ts; issue 28's mutation testing):
+ * The journal's text (src/storage/journal-text.ts; cases a mutation test found unchecked):
  * one line per acknowledged commit, a torn final line dropped, anything else
  * that does not fit is corruption, named with its line.
  */

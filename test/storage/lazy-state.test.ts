@@ -37,7 +37,7 @@ function database(): { collections: Collections; deferred: DeferredCollections; 
 
 const memoryStore = async () => (await openStore({})).store as LocalStore;
 
-describe('deferred collections (issue 11: a start parses what it reads)', () => {
+describe('deferred collections (a start parses what it reads)', () => {
   it('replaceAll parses nothing; a read parses that collection only, once', async () => {
     const { deferred, loads } = database();
     const store = await memoryStore();

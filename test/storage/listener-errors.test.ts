@@ -5,7 +5,7 @@ import { OverlayStore } from '../../src/storage/overlay-store.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 
 /**
- * Issue 34, item 5: a change listener that throws is a bug, reported in one
+ * A change listener that throws is a bug, reported in one
  * line naming the rows it choked on (src/storage/listener-errors.ts), and the
  * test setup turns it into a failure (test/setup/listener-errors.ts). Index
  * keys are total: a row without the indexed field is simply not indexed.

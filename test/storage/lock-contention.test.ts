@@ -1,5 +1,5 @@
 /**
- * The cases a lock exists for (issue 28: each survived a mutation): a live
+ * The cases a lock exists for (each survived a mutation): a live
  * owner we may not signal, two sandboxes taking over one stale lock at once,
  * and a release after someone else has taken the lock.
  */

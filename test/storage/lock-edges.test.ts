@@ -1,6 +1,6 @@
 /**
  * The lock's edges that lock.test.ts and lock-contention.test.ts leave
- * unchecked (issue 28, mutation testing): the exact refusals, what counts as a
+ * unchecked (found by mutation testing): the exact refusals, what counts as a
  * readable lock, a lock that vanishes or keeps changing under us, a lock path
  * we cannot create, the exit hook, and releases that must not remove a lock
  * this process no longer holds.
@@ -58,7 +58,7 @@ describe('the refusals, word for word', () => {
     const error = thrown(() => acquireLock(path));
     expect(error).toBeInstanceOf(StoreError);
     expect(error.problem).toBe(`${path} is in use by process ${process.ppid} (started 10:02:11)`);
-    // the wording of the advice is the library's (createSandbox) or the CLI's, not storage's (issue 41)
+    // the wording of the advice is the library's (createSandbox) or the CLI's, not storage's
     expect(error.message).toBe(error.problem);
     expect(error.advice?.option).toBe('storage');
     expect(error.advice?.text('--storage')).toBe('stop it or use --storage');
@@ -284,7 +284,7 @@ process.stdout.write('locked'); process.exit(3);`;
   });
 });
 
-describe('two sandboxes at one stale lock (issue 28)', () => {
+describe('two sandboxes at one stale lock', () => {
   const stale = { pid: 999_999_999, host: hostname(), startedAt: '2026-01-15T10:02:11.000Z' };
 
   /** Between our reading the stale lock and moving it aside, `racer` replaces it. */
@@ -355,7 +355,7 @@ describe('two sandboxes at one stale lock (issue 28)', () => {
   });
 });
 
-describe('resources (issue 28)', () => {
+describe('resources', () => {
   it('one exit hook for the process, however many locks it takes', () => {
     const dir = tempDir();
     acquireLock(join(dir, 'first.json')).release(); // the hook is installed by now

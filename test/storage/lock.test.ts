@@ -1,5 +1,5 @@
 /**
- * One writer per database file (issue 13, point 1): the lock beside the file,
+ * One writer per database file: the lock beside the file,
  * its refusal message, release on close, and the takeover of a stale lock.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -118,7 +118,7 @@ describe('database lock', () => {
     const path = join(tempDir(), 'db.json');
     const first = await createSandbox({ storage: path, listen: false, clock: 'manual' });
     try {
-      // storage says the problem; createSandbox adds the advice in the library's words (issue 41)
+      // storage says the problem; createSandbox adds the advice in the library's words
       await expect(createSandbox({ storage: path, listen: false, clock: 'manual' })).rejects.toThrow(
         /is in use by process \d+ \(started \d\d:\d\d:\d\d\); stop it or use the `storage` option$/,
       );

@@ -6,7 +6,7 @@ import { pickDeparture } from '../http/booking-flow/helpers.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * One request, one commit (issue 35; docs/storage.md): a mutating request's
+ * One request, one commit (docs/storage.md): a mutating request's
  * records, the outbox rows of its events and its saved Idempotency-Key outcome
  * are one journal line, durable before the answer.
  */

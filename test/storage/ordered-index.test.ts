@@ -1,5 +1,5 @@
 /**
- * The ordered index (src/storage/ordered-index.ts, issue 27) answers every
+ * The ordered index (src/storage/ordered-index.ts) answers every
  * page as sorting and filtering the whole partition did (sortRows after a sort
  * by id, src/core/pagination.ts), under puts, moves, deletes and replaceAll,
  * with partitions packed from 8 rows on, and whether it was built before the
@@ -11,7 +11,8 @@ import { propertyRuns } from '../setup/depth.ts';
 import { sortRows } from '../../src/core/pagination.ts';
 import { openStore, type Row } from '../../src/storage/index.ts';
 import { OrderedIndex } from '../../src/storage/ordered-index.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
+import { allowPacking } from '../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/large-files/index.ts';
 import { SortedEntries } from '../../src/storage/sorted-entries.ts';
 import { del, put } from './helpers.ts';
 

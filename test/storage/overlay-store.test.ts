@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { maskId, newMask, parseMask } from '../../src/storage/id-mask.ts';
 import { openStore } from '../../src/storage/index.ts';
-import { basePartition, OverlayStore, OVERLAYS_COLLECTION } from '../../src/storage/overlay-store.ts';
+import { basePartition, OVERLAYS_COLLECTION } from '../../src/storage/overlay-records.ts';
+import { OverlayStore } from '../../src/storage/overlay-store.ts';
 import { GLOBAL_PARTITION, type Op, type StoreChange } from '../../src/storage/types.ts';
 
 const P1 = 'prod_11111111-1111-4111-8111-111111111111';
@@ -66,7 +67,7 @@ describe('OverlayStore: a created workspace as a copy-on-write view of its base'
     ]);
   });
 
-  it('listWhere answers what list().filter() would, rewriting only the base rows that match (issue 23)', async () => {
+  it('listWhere answers what list().filter() would, rewriting only the base rows that match', async () => {
     const { store, id, m } = await setup();
     const P3 = 'prod_66666666-6666-4666-8666-666666666666';
     await store.commit([

@@ -1,5 +1,5 @@
 /**
- * The store with packed partitions (src/storage/packed-rows.ts) gives what it
+ * The store with packed partitions (src/storage/large-files/packed-rows.ts) gives what it
  * gives without them: the same API answers over seeded bookings, the same
  * file after compaction and reopening. Limits are set tiny so that every
  * collection with more than a few rows is packed.
@@ -11,7 +11,8 @@ import { propertyRuns } from '../setup/depth.ts';
 import { seedWorkspace } from '../../src/control/seed.ts';
 import { createSandbox } from '../../src/sandbox.ts';
 import { openStore } from '../../src/storage/index.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
+import { allowPacking } from '../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/large-files/index.ts';
 import { booking, del, put, tempDir } from './helpers.ts';
 
 const TINY = { packAfter: 8, hotRows: 4, pageBytes: 600 };
@@ -46,7 +47,7 @@ async function seedAndRead(): Promise<{ answers: string[]; packed: boolean }> {
 }
 
 describe('packed partitions', () => {
-  it("take a put's row as its JSON copy, without sharing its small values: it is packed soon (issue 27)", async () => {
+  it("take a put's row as its JSON copy, without sharing its small values: it is packed soon", async () => {
     setPackLimits(TINY);
     const { store } = await openStore();
     try {

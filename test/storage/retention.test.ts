@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 11 (RSS at 100k bookings): once the state is built, the store keeps
+ * Once the state is built, the store keeps
  * only its rows, not the Collections object they came in (its partition
  * objects have one key per row: a second copy of every id). Checked with a
- * WeakRef after a forced GC, in a child process run with --expose-gc.
+ * WeakRef after a forced GC, in a child process run with --expose-gc (RSS at
+ * 100k bookings).
  */
 describe('what the store keeps of the data it was given', () => {
   it('lets go of the Collections of replaceAll (in memory) and of the file it opened', () => {

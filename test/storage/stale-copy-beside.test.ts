@@ -1,8 +1,8 @@
 /**
- * Issue 34, point 1: under --watch an editor saves an older copy of the database
+ * Under --watch an editor saves an older copy of the database
  * over it, and the process dies before the watcher has dealt with the copy. A
  * watching store keeps the snapshot its journal goes on from beside the file
- * (`db.json.sandbox-latest`, file-io.ts), and the next open adopts it: whether
+ * (`db.json.sandbox-latest`, snapshot-file.ts), and the next open adopts it: whether
  * the journal is empty (a compaction just ran), goes on past the copy, or the
  * copy is half written. The copy is set aside under a name that says so, and
  * every acknowledged write is there, with no --recover.

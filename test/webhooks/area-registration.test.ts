@@ -6,7 +6,7 @@ import { NO_SUBSCRIPTIONS } from '../../src/webhooks/subscriptions.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * The webhook engine knows no area (issue 41): each area declares the sample data
+ * The webhook engine knows no area: each area declares the sample data
  * of its events in its folder, registered like its routes, and the webhooks area
  * gives the engine its subscriptions. These hold the registration, not the data.
  */

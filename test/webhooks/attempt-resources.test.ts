@@ -27,7 +27,7 @@ function dependantsOf(signal: AbortSignal): number | undefined {
 }
 
 /**
- * Failed deliveries must not make the process grow (issue 11; docs/benchmarks.md,
+ * Failed deliveries must not make the process grow (docs/benchmarks.md,
  * "Memory"): an attempt gives back what it took, and the delivery log keeps its bound
  * after a burst as well as in a steady trickle.
  */

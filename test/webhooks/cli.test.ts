@@ -35,7 +35,7 @@ describe('sandbox listen / trigger', () => {
     expect(listen.code).toBe(0);
     const secret = listen.stdout.trim();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    // as `stripe listen --print-secret`: nothing is forwarded until listen runs (issue 15)
+    // as `stripe listen --print-secret`: nothing is forwarded until listen runs
     const idle = await cli(['trigger', 'booking.created', '--workspace', live().id, '--data', '{"id":"book_idle"}', '--url', sandbox.url]);
     expect(idle.stdout).toMatch(/: 0 deliveries queued\n$/);
     const run = runCli(['listen', '--forward-to', receiver.url, '--events', 'booking.*', '--workspace', live().name, '--url', sandbox.url]);

@@ -53,7 +53,7 @@ describe('control plane: deliveries and events', () => {
     expect(created).toMatchObject({ eventType: 'product.created', status: 'pending' });
     expect(created.attempts[0]).toMatchObject({ response: { status: 500 }, latencyMs: expect.any(Number), request: { url: receiver.url, body: created.body } });
     expect(created.attempts[0].request.headers['webhook-id']).toBe(created.id);
-    expect(created.attempts[0].response.bodyExcerpt).toBe('x'.repeat(STORED_EXCERPT_BYTES)); // the first 512 bytes are kept (issue 27)
+    expect(created.attempts[0].response.bodyExcerpt).toBe('x'.repeat(STORED_EXCERPT_BYTES)); // the first 512 bytes are kept
     expect(await list('&status=succeeded')).toHaveLength(0);
     expect((await control('GET', '/deliveries?status=nope')).statusCode).toBe(400);
     expect((await control('GET', `/deliveries/${created.id}`)).json().data.id).toBe(created.id);

@@ -135,3 +135,13 @@ describe('webhook delivery', () => {
     expect(delivery!.status).toBe('failed');
   });
 });
+
+describe('webhook latency (bench/webhook-latency.ts)', () => {
+  it('emits count events to a local receiver and reports median and p99', async () => {
+    const { measureWebhookLatency } = await import('../../bench/webhook-latency.ts');
+    const result = await measureWebhookLatency(20);
+    expect(result.count).toBe(20);
+    expect(result.medianMs).toBeGreaterThan(0);
+    expect(result.p99Ms).toBeGreaterThanOrEqual(result.medianMs);
+  });
+});

@@ -20,7 +20,7 @@ export interface HostileReceiver {
 const HUGE = 50 * 1024 * 1024;
 
 /**
- * A receiver that misbehaves in one way (issue 13, point 3): never answers,
+ * A receiver that misbehaves in one way: never answers,
  * answers one byte at a time, sends a 50 MB body, or closes the socket in the
  * middle of its response.
  */

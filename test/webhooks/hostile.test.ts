@@ -1,5 +1,5 @@
 /**
- * Hostile receivers are contained (issue 13, point 3; docs/webhooks.md,
+ * Hostile receivers are contained (docs/webhooks.md,
  * "Receiver limits"). Real sockets, a short attempt deadline (the option
  * webhookTimeoutMs) so the suite stays fast.
  */
@@ -44,12 +44,12 @@ describe('hostile webhook receivers', () => {
         expect(delivery).toMatchObject({ status: 'pending', retries: 1 });
         expect(delivery!.attempts[0]!.error).toBe(reason);
         // cut off at the deadline, not when the receiver is done: "hang" and "drip" never finish by themselves, and
-        // "huge" is checked below by the bytes it managed to send. No assertion on durations (issue 28).
+        // "huge" is checked below by the bytes it managed to send. No assertion on durations.
         const sub2 = (await t.request('GET', `/v1/webhooks/subscriptions/${sub.id}`)).json().data;
         expect(sub2.failure_count).toBe(1);
         if (behaviour === 'huge') {
           expect(delivery!.attempts[0]!.response).toMatchObject({ status: 200 });
-          // 64 KiB are read, the first 512 bytes kept (issue 27)
+          // 64 KiB are read, the first 512 bytes kept
           expect(delivery!.attempts[0]!.response!.bodyExcerpt).toHaveLength(STORED_EXCERPT_BYTES);
           expect(receiver.bytesSent).toBeLessThan(50 * 1024 * 1024); // the rest was never read
         }

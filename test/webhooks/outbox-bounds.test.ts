@@ -10,7 +10,7 @@ import { advance, deliveriesOf, emit, subscribe, verify } from './helpers.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 /**
- * A light, bounded outbox (issue 27, item 5; docs/webhooks.md, "Durable
+ * A light, bounded outbox (docs/webhooks.md, "Durable
  * outbox"): the body is stored once and an attempt only what changed; pending
  * deliveries are bounded per subscription; an endpoint that fails for days is
  * disabled, on the sandbox clock, and says so.
@@ -66,7 +66,7 @@ describe('the outbox stores a delivery light', () => {
   });
 });
 
-describe('rows written before issue 27', () => {
+describe('outbox rows in the older shape (attempts stored whole)', () => {
   it('a pending delivery with attempts in the old shape is shown as it was and retried in the new one', async () => {
     receiver.respond({ status: 200 });
     const sub = await subscribe(t, { url: receiver.url, events: ['booking.updated'] });

@@ -4,10 +4,9 @@ import { createSandbox, type Sandbox } from '../../src/index.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 /**
- * Issue 37: after `sandbox listen` stopped, its subscription was paused but its delivery still
- * showed "pending, next retry …"; docs/webhooks.md says a pending delivery is cancelled. Pausing
- * through the control plane (what listen does on Ctrl+C) now cancels them at once, on a manual
- * clock that nobody advances.
+ * Once `sandbox listen` stops, its subscription is paused and its pending deliveries are cancelled
+ * (docs/webhooks.md), not left showing "pending, next retry …". Pausing through the control plane
+ * (what listen does on Ctrl+C) cancels them at once, on a manual clock that nobody advances.
  */
 let sandbox: Sandbox;
 let receiver: Receiver;

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret, signatureHeaders, wallClockSeconds } from '../../src/webhooks/signing.ts';
 
-describe('webhook signing (issue 28)', () => {
+describe('webhook signing (Standard Webhooks)', () => {
+  it('makes whsec_ secrets of 32 random bytes and v1 signatures the reference verifier accepts', () => {
+    const secret = newWebhookSecret();
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    const body = '{"a":1}';
+    const headers = signatureHeaders(secret, 'dlv_1', Math.floor(Date.now() / 1000), body);
+    expect(new Webhook(secret).verify(body, { ...headers })).toEqual({ a: 1 });
+    expect(() => new Webhook(secret).verify('{"a":2}', { ...headers })).toThrow();
+  });
+
   it('the signature timestamp is the wall clock in whole Unix seconds', () => {
     const before = Math.floor(Date.now() / 1000);
     const seconds = wallClockSeconds();

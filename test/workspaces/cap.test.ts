@@ -7,8 +7,7 @@ import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { expectOneLineFailure } from '../cli/commands/harness.ts';
 
 /**
- * Issue 23, point 5 (and 7: the attack suite's workspace cap): created
- * workspaces are capped, 1,000 by default; past the cap, creating one is a
+ * Created workspaces are capped, 1,000 by default; past the cap, creating one is a
  * 409 whose one line says how to delete some or raise the cap.
  */
 const CAP = 3;

@@ -11,7 +11,7 @@ import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 /**
- * Issue 23, point 6: the secrets copied into a created workspace (its webhook
+ * The secrets copied into a created workspace (its webhook
  * subscriptions' signing secrets) are new random values, not derived from the
  * id mask (which anyone can compute from two workspace ids) and the
  * template's secret (fixture secrets follow from the seed).

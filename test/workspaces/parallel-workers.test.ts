@@ -3,7 +3,7 @@ import type { Departure } from '../../src/resources/departures/schemas.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * Issue 12's proof: eight concurrent "workers" on one sandbox, each in a
+ * Parallel test workers (README, "Parallel test workers"): eight concurrent "workers" on one sandbox, each in a
  * workspace of its own (POST /__sandbox/workspaces). Every step runs for all
  * workers at once; after each, every worker checks that it sees only its own
  * bookings, clock, limits and resets. Rate limits are enforced (sandbox tier:

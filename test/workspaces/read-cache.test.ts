@@ -5,7 +5,7 @@ import type { WorkspaceHandle } from '../../src/workspaces/handle.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * Issue 23, point 5: what created workspaces keep of what they read is
+ * What created workspaces keep of what they read is
  * bounded (one budget of rewritten rows for all of them), what they wrote is
  * kept, a dropped cache is rebuilt the same, and a global reset frees it all.
  */

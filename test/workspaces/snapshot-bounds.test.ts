@@ -4,8 +4,8 @@ import { asciiJson } from '../../src/workspaces/snapshot-shelf.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /**
- * Issue 34, item 2: named snapshots were kept without bound (400 saves of the
- * whole state took RSS from 76 MB to 1,688 MB). Now at most maxSnapshots per
+ * Named snapshots are bounded (without a bound, 400 saves of the
+ * whole state took RSS from 76 MB to 1,688 MB): at most maxSnapshots per
  * workspace (and of the whole state), and maxSnapshotBytes of JSON text in
  * all; past either, a 409 whose one line (and X-Sandbox-Reason) says how to
  * delete one or raise the bound.

@@ -3,7 +3,7 @@ import { createSandbox, workerSandbox, type Sandbox } from '../../src/index.ts';
 import { workerNumber } from '../../src/control/worker-sandbox.ts';
 
 /**
- * workerSandbox() (issue 36): the workspace `sandbox exec --workers` made for
+ * workerSandbox(): the workspace `sandbox exec --workers` made for
  * this test worker, found through VITEST_POOL_ID or JEST_WORKER_ID, or one of
  * its own when there is none. A real sandbox on a port, as a worker sees it.
  */

@@ -5,7 +5,7 @@ import { withEnvOptions } from '../env-options.ts';
 
 /** `sandbox exec -- <command>`: a sandbox for the length of one command. */
 export function execCommand(program: Command): void {
-  // `sandbox exec ls -la`: -la is the command's, which commander cannot know without `--` (issue 26)
+  // `sandbox exec ls -la`: -la is the command's, which commander cannot know without `--`
   const exec = onUnknownOption(
     program.command('exec'),
     (_flag, line) => `${line}; the command to run goes after --, so its options stay its own: sandbox exec [options] -- <command...>`,

@@ -18,8 +18,8 @@ export const group = (program: Command, name: string, description: string, examp
 
 /**
  * Rewrites commander's "unknown option '<flag>'" line of one command with a way
- * out (issue 26): `hint` gets the flag and gives the whole new line, or null to
- * keep commander's. The command's other errors are printed as before.
+ * out: `hint` gets the flag and gives the whole new line, or null to
+ * keep commander's. The command's other errors are printed unchanged.
  */
 export function onUnknownOption(command: Command, hint: (flag: string, line: string) => string | null): Command {
   const { outputError } = command.configureOutput();

@@ -19,7 +19,7 @@ export function collectIgnoreRule(value: string, previous: IgnoreRule[] = []): I
   }
 }
 
-/** `sandbox proxy --target <url>`: the parity proxy of issue 40, with every option of `start`. */
+/** `sandbox proxy --target <url>`: the parity proxy (docs/parity.md), with every option of `start`. */
 export function proxyCommand(program: Command): void {
   const proxy = withServeOptions(
     program

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { controlCommand, withWorkspace } from '../control.ts';
 import { parseInteger } from './options.ts';
 
-/** `sandbox verify`: an assertion on the request log that exits 0 or 1 (issue 38). */
+/** `sandbox verify`: an assertion on the request log that exits 0 or 1 (docs/cli.md, "`sandbox verify`"). */
 export function verifyCommand(program: Command): void {
   withWorkspace(
     controlCommand(

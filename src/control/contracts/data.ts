@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /**
- * The data inspector (issue 25, the browser inspector; `sandbox data`): the
+ * The data inspector (the browser inspector and `sandbox data`): the
  * records of a workspace's collections, a page at a time, one record with
  * what it points to and what points back to it. Served by ../data.ts;
  * documented in docs/control-plane.md, "Data inspector".

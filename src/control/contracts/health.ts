@@ -8,7 +8,7 @@ export const StopRequestSchema = z.object({ stopping: z.literal(true), pid: z.nu
 /**
  * GET /__sandbox/health, a group of its own: the listening app serves it
  * (src/control/health.ts), so a readiness probe is answered as soon as the
- * sandbox listens, without building the rest of the control plane (issue 11).
+ * sandbox listens, without building the rest of the control plane.
  */
 export const HEALTH_ROUTES = defineRoutes({
   health: { method: 'GET', path: '/health', data: HealthSchema, summary: 'Ready for traffic: status, uptime and the sandbox time' },

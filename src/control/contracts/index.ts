@@ -16,7 +16,7 @@ import { SNAPSHOT_ROUTES } from './snapshots.ts';
 import { WORKSPACE_ROUTES } from './workspaces.ts';
 
 /**
- * Every control-plane route, by name: the one route table (issue 17, point 3)
+ * Every control-plane route, by name: the one route table
  * that the server registers from and the typed client (../client.ts) calls
  * through. Schemas only: the client loads this without any server code. The
  * areas' parts live in their folders (`resources/<area>/control-contract.ts`);

@@ -3,7 +3,7 @@ import { DIFFERENCE_KINDS, NOT_COMPARED_REASONS } from '../../parity/types.ts';
 import { defineRoutes } from '../../http/route-table/contract.ts';
 
 /**
- * The parity report of `sandbox proxy` (issue 40; docs/parity.md, "Reading the report"): the shapes
+ * The parity report of `sandbox proxy` (docs/parity.md, "Reading the report"): the shapes
  * of src/parity/types.ts as schemas. Each route answers 404 with a reason when the sandbox does not
  * run as a parity proxy (ctx.parity.recorder is null).
  */

@@ -129,7 +129,7 @@ export const PLANE_ROUTES = defineRoutes({
     data: ClockStateSchema,
     summary: 'Move the clock forward, running every timer that falls due in order',
   },
-  // issue 38: `sandbox clock advance --to-next` (and `events wait`) move to what is due next, never past it
+  // `sandbox clock advance --to-next` (and `events wait`) move to what is due next, never past it
   advanceClockToNext: {
     method: 'POST',
     path: '/clock/advance-to-next',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RunReportSchema } from '../../report/schema.ts';
 import { defineRoutes } from '../../http/route-table/contract.ts';
 
-/** The run report (issue 24): its shape is src/report/schema.ts, its counters src/report/run-report.ts. */
+/** The run report (docs/cli.md, "The run report"): its shape is src/report/schema.ts, its counters src/report/run-report.ts. */
 export const REPORT_ROUTES = defineRoutes({
   report: {
     method: 'GET',

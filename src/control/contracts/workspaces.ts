@@ -4,8 +4,8 @@ import { defineRoutes } from '../../http/route-table/contract.ts';
 import { RestoredSchema, SnapshotDeletedSchema, SnapshotListSchema, SnapshotName, SnapshotSchema } from './snapshots.ts';
 
 /**
- * Workspaces on demand, one per parallel test worker (issue 12;
- * docs/control-plane.md, "Workspaces on demand"): create from a fixture
+ * Workspaces on demand, one per parallel test worker
+ * (docs/control-plane.md, "Workspaces on demand"): create from a fixture
  * workspace, delete, and everything per workspace: reset, snapshots, clock.
  */
 const IdParams = z.object({ id: z.string() });
@@ -50,7 +50,7 @@ export const WORKSPACE_ROUTES = defineRoutes({
         template: z.string().min(1).optional(),
         mode: WorkspaceModeSchema.optional(),
         name: z.string().min(1).max(100).optional(),
-        // issue 24: `report` for a test worker on a manual clock; `enforce` to test a 429 on purpose
+        // `report` for a test worker on a manual clock; `enforce` to test a 429 on purpose
         rateLimits: RateLimitModeSchema.optional().describe(
           "enforce: 429 as documented; report: counted, never refused (X-Sandbox-Rate-Limit says when it would have been). Default: the sandbox's enforceRateLimits",
         ),

@@ -24,9 +24,9 @@ const MIN_PATH = 24;
 
 /**
  * Column widths for a table `width` wide. With `withReason` (a terminal of 100 columns or
- * more, issue 38) a REASON column shows the short code of a refusal (X-Sandbox-Reason's
+ * more) a REASON column shows the short code of a refusal (X-Sandbox-Reason's
  * first word); then the request id (from 105 columns) and the key prefix follow, each only
- * while the path keeps MIN_PATH columns (both are in the details). Without it, as before:
+ * while the path keeps MIN_PATH columns (both are in the details). Without it:
  * the key always, the request id from 105 columns.
  */
 export function requestColumns(width: number, withReason = width >= 100) {

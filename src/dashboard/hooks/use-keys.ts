@@ -45,7 +45,7 @@ export function useKeys(getUi: () => UiState, dispatchUi: (action: UiAction) => 
   };
   useInput((input, key) => {
     // a paste, or `tmux send-keys "5xx" Enter`, arrives as one write ("5xx\r"): each character
-    // is a key of its own and each line break an Enter, so the filter is typed and applied (issue 38)
+    // is a key of its own and each line break an Enter, so the filter is typed and applied
     if (input.length > 1 && /[\r\n]/.test(input) && !key.ctrl && !key.meta) {
       for (const ch of input.replace(/\r\n/g, '\r')) handle(ch === '\n' ? '\r' : ch, ch === '\r' || ch === '\n' ? { return: true } : {});
       return;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorBodySchema, errorResponses } from '../error-schemas.ts';
 
 /**
- * The control plane's one contract (issue 17, point 3). Each route is declared
+ * The control plane's one contract (docs/control-plane.md, "One contract for the server and the client"). Each route is declared
  * once, as data: method, path, the zod schemas of its params, query and body,
  * and the schema of what it answers. The server registers a route from its
  * entry (`serve`), the typed client calls it from the same entry
@@ -12,7 +12,7 @@ import { ErrorBodySchema, errorResponses } from '../error-schemas.ts';
  * `control-contract.ts` of the areas that have control routes.
  *
  * The toolkit lives in the HTTP layer, below both the areas and the control plane
- * (issue 41): an area declares and serves its control routes with it (serve.ts)
+ * (docs/architecture.md, "Layers"): an area declares and serves its control routes with it (serve.ts)
  * without importing src/control/, which only assembles the plane from the tables.
  */
 export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -7,7 +7,7 @@ import { useDataWorkspace } from './workspace.ts';
 
 /**
  * One collection, a page of 100 records (?offset=), searched by exact id (?id=) or text (?q=).
- * Newest first unless ?order=stored (issue 37: the booking just made was row 92, below the fold).
+ * Newest first unless ?order=stored (oldest first, the booking just made would be row 92, below the fold).
  */
 export function CollectionPage({ collection }: { collection: string }) {
   const { workspaceId, withWorkspace } = useDataWorkspace();

@@ -20,7 +20,7 @@ export function RequestTable({ rows, workspaceName }: { rows: readonly RequestEn
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     // rows keyed by their place, not their request: when new rows arrive on top, the same DOM rows
-    // take new text, instead of every row moving and new ones being built (issue 25: the page's cost)
+    // take new text, instead of every row moving and new ones being built (which would cost the page on every event)
   });
 
   // keep the reader's place when new rows arrive above it; whether they scrolled is kept from the

@@ -10,8 +10,8 @@ export interface CurlEntry {
  * "Copy as curl" for a logged request. The sandbox logs Authorization as its
  * scheme and the key's listing prefix only (`Token tcs_test_borealis…`: it never
  * keeps a whole key), so by default the command reads the key from $SANDBOX_KEY,
- * sent with the scheme the request used (issue 37: a `Token` request copied as
- * `Bearer` no longer reproduced its 401). With `key`, the whole key (known to
+ * sent with the scheme the request used (a `Token` request copied as
+ * `Bearer` would not reproduce its 401). With `key`, the whole key (known to
  * the page only for keys GET /__sandbox/workspaces answers whole, matched by
  * prefix) is written in.
  */

@@ -20,7 +20,7 @@ export const LOG_CAPACITY = 5_000;
 export const DETAIL_CAPACITY = 1_000;
 /** what the page asks of the sandbox's own log on connecting (it keeps 1,000) */
 export const INITIAL_LIMIT = 1_000;
-/** the rows change at most this often (5 a second still reads as live, and costs a busy machine far less than 60: issue 25, /v1 throughput with a page open) */
+/** the rows change at most this often (5 a second still reads as live, and costs a busy machine far less than 60, so /v1 throughput holds with a page open) */
 export const FLUSH_MS = 200;
 /**
  * ... and at most once a second while the traffic is heavy (the last draw brought BUSY_BATCH rows or

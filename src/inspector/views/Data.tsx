@@ -10,7 +10,7 @@ import { useWorkspaces } from '../workspaces.tsx';
 import '../data/data.css';
 
 /**
- * Data (issue 25): every collection of the picked workspace by its API name, a page of
+ * Data: every collection of the picked workspace by its API name, a page of
  * 100 records at a time with search by id and text, and one record's JSON with its
  * related records as links. Paths: /data, /data/:collection, /data/:collection/:recordId,
  * each with ?workspace=<id>. docs/inspector.md, "Data".

@@ -2,7 +2,7 @@ import { OrgKeysPanel } from '../keys/OrgKeys.tsx';
 import { WorkspaceKeysPanel } from '../keys/WorkspaceKeys.tsx';
 import { useWorkspaces } from '../workspaces.tsx';
 
-/** Keys (issue 25): the selected workspace's keys and the organization keys it issued; a new key is shown whole once. */
+/** Keys (docs/inspector.md, "Keys"): the selected workspace's keys and the organization keys it issued; a new key is shown whole once. */
 export function KeysView() {
   const { selected } = useWorkspaces();
   return (

@@ -8,7 +8,7 @@ import { useWorkspaces } from '../workspaces.tsx';
 import '../requests/requests.css';
 
 /**
- * Requests (issue 25): the live log of /v1 traffic, and one request's details at
+ * Requests: the live log of /v1 traffic, and one request's details at
  * /requests/:requestId. docs/inspector.md, "Requests".
  */
 export function RequestsView() {

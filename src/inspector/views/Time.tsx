@@ -7,7 +7,7 @@ import { openStream } from '../stream.ts';
 import { useWorkspaces } from '../workspaces.tsx';
 
 /**
- * Time & state (issue 25): the sandbox clock and the workspace's, reset and
+ * Time & state (docs/inspector.md, "Time and state"): the sandbox clock and the workspace's, reset and
  * snapshots, fault rules, rate-limit buckets. A reset or a restore (here or
  * elsewhere: the stream's `reset` event) reads everything again.
  */

@@ -10,7 +10,7 @@ import { STATUSES, type Delivery, type DeliveryStatus } from '../webhooks/types.
 import { useWorkspaces } from '../workspaces.tsx';
 
 /**
- * Webhooks (issue 25): the workspace's subscriptions, a form that emits an
+ * Webhooks (docs/inspector.md, "Webhooks"): the workspace's subscriptions, a form that emits an
  * event, and its deliveries with every attempt; live through the stream's
  * `delivery` events (a burst reads the list once, after 300 ms).
  */

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { DeliveryEventRowSchema } from './schemas.ts';
 
 /** The analytics area's stored collection (ResourceModule.collections); ids are `day|channel|event`. */

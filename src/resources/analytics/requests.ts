@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * GET /v1/analytics/comms/delivery-events (API description, "Analytics"): all
  * three parameters are required, and the schema says so, so that the OpenAPI
- * document and a client generated from it do too (issue 26). A missing one
+ * document and a client generated from it do too. A missing one
  * still answers the documented plain `{error}` naming every missing parameter
  * ("Errors", first row), not VALIDATION_400: the route attaches the validation
  * error and lets the service build that body (routes.ts).

@@ -3,7 +3,7 @@ import { ApiError, badRequest } from '../../core/errors.ts';
 import { otherWorkspace } from '../../core/reasons.ts';
 import { idPrefixOf, isUuid } from '../../core/ids.ts';
 import { WORKSPACES } from '../../core/tenancy.ts';
-import type { Op, Store } from '../../storage/types.ts';
+import type { Op, Store } from '../../storage/index.ts';
 import type { DeliveryEventResponseRow, DeliveryEventsQuery } from './requests.ts';
 import { deliveryEventRowId, type DeliveryEventRow } from './schemas.ts';
 import { DELIVERY_EVENTS } from './collections.ts';
@@ -54,7 +54,7 @@ export class AnalyticsService {
     if (invalid.length > 0) throw badRequest('INVALID_DATE', `Invalid ${invalid.join(' and ')}: expected a date YYYY-MM-DD`);
     if (fromMs! > toMs!) throw badRequest('INVALID_DATE_RANGE', `Invalid range: from (${from}) is after to (${to})`);
     const days = (toMs! - fromMs!) / DAY_MS + 1;
-    // the description gives from and to with no limit: a longer range is answered, with a warning (issue 39, point 2)
+    // the description gives from and to with no limit: a longer range is answered, with a warning
     if (days > MAX_RANGE_DAYS) {
       longRange(`the range is ${days} days; the sandbox infers at most ${MAX_RANGE_DAYS} per request`, () =>
         badRequest('INVALID_DATE_RANGE', `Invalid range: at most ${MAX_RANGE_DAYS} days per request`),

@@ -1,9 +1,8 @@
-import { OrderedIndex } from '../../storage/ordered-index.ts';
-import type { Store } from '../../storage/types.ts';
+import { OrderedIndex, type Store } from '../../storage/index.ts';
 import { BOOKINGS } from './collections.ts';
 import type { Booking } from './schemas.ts';
 
-/** What `GET /v1/bookings` sorts and filters on, one per booking (issue 27: pages cost the page). */
+/** What `GET /v1/bookings` sorts and filters on, one per booking (so a page costs the page, not the workspace). */
 export interface BookingEntry {
   readonly id: string;
   readonly createdAt: string;

@@ -1,7 +1,7 @@
 import type { Principal } from '../../core/auth.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { bareUuid, newId, parseId } from '../../core/ids.ts';
-import type { Op } from '../../storage/types.ts';
+import type { Op } from '../../storage/index.ts';
 import { adjustSeats, type Pricer } from '../departures/pricing.ts';
 import type { AddonSelection } from '../departures/requests.ts';
 import type { PeopleService } from '../people/service.ts';

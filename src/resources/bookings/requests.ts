@@ -11,7 +11,7 @@ import { BOOKING_STATUSES, BookingItemSchema, BookingSchema, FULFILLMENT_STATUSE
 const inferred = { 'x-sandbox-inferred': true } as const;
 const text = (max: number) => z.string().max(max);
 const objectField = () => z.record(z.string(), z.unknown());
-/** A status outside the inferred lists is well-formed when it is one word (issue 10): stored with a warning. */
+/** A status outside the inferred lists is well-formed when it is one word: stored with a warning. */
 const statusWord = () =>
   z
     .string()
@@ -22,7 +22,7 @@ const statusWord = () =>
 
 /** Booking fields that are not pricing inputs (also accepted when a wizard session completes). */
 export const bookingDetailFields = {
-  // "custom booking code or reference (string)": the character set is the sandbox's guess, so another code is stored with a warning (issue 39)
+  // "custom booking code or reference (string)": the character set is the sandbox's guess, so another code is stored with a warning
   code: z
     .string()
     .trim()
@@ -48,7 +48,7 @@ export const bookingDetailFields = {
   notes: text(5000).nullable().optional().describe('internal notes'),
   attributes: objectField().optional().describe('workspace-specific context; pricingSnapshot is merged in'),
   metadata: objectField().optional().describe('arbitrary JSON, returned as sent'),
-  // "preferred language (string)": the tag shape is the sandbox's guess, so another one is stored with a warning (issue 39)
+  // "preferred language (string)": the tag shape is the sandbox's guess, so another one is stored with a warning
   language: z.string().trim().min(2).max(35).optional().describe('preferred language, a tag such as en or en-GB (another shape is stored with a warning)'),
   customerId: z.string().optional().describe('the customer, an existing person (ppl_<uuid>)'),
 };
@@ -99,7 +99,7 @@ export const ListBookingsQuerySchema = z.object({
   ...paginationQuery(20),
   status: z.enum(BOOKING_STATUSES).optional(),
   q: z.string().trim().max(200).optional().describe('search text over code and customer name/e-mail'),
-  // "response locale, for example en, ro": not used (bookings carry no translated text), so another shape is answered with a warning (issue 39)
+  // "response locale, for example en, ro": not used (bookings carry no translated text), so another shape is answered with a warning
   locale: z.string().trim().min(1).max(35).optional().describe('response locale, for example en, ro (another shape is answered with a warning)'),
   sort: z.string().optional().describe('createdAt or updatedAt (a leading - means descending)'),
   dir: z.enum(['asc', 'desc']).optional().describe('asc or desc; wins over a leading - in sort; default desc'),
@@ -109,7 +109,7 @@ export const LIST_LOCALE = /^[a-z]{2}(-[A-Za-z]{2})?$/;
 export type ListBookingsQuery = z.infer<typeof ListBookingsQuerySchema>;
 
 // "{status?, notes?}" (API description): an empty PATCH changes nothing, accepted with a
-// warning (warnings.ts, patchBookingWarnings) and refused under --strict (issue 39, point 5)
+// warning (warnings.ts, patchBookingWarnings) and refused under --strict
 export const PatchBookingBodySchema = z.object({
   status: z.enum(BOOKING_STATUSES).optional(),
   notes: text(5000).nullable().optional(),
@@ -119,12 +119,12 @@ export const PatchBookingResponseSchema = z.object({ id: z.string(), status: z.e
 
 export const PassengerInputSchema = z.object({
   personId: z.string().describe('existing person (uuid or ppl_<uuid>)'),
-  // "role (string), for example lead, guest": another shape is stored with a warning (issue 39)
+  // "role (string), for example lead, guest": another shape is stored with a warning
   role: z.string().trim().min(1).max(40).optional().describe('lead, guest, ...; default guest (not a lower-case word: stored with a warning)'),
   roomAllocation: z.string().trim().min(1).max(60).nullable().optional(),
   extras: objectField().optional(),
 });
-// no minimum in the description: an empty list changes nothing, with a warning (issue 39, point 12); 100 bounds the work
+// no minimum in the description: an empty list changes nothing, with a warning; 100 bounds the work
 export const PassengersBodySchema = z.object({ passengers: z.array(PassengerInputSchema).max(100) });
 export type PassengerInput = z.infer<typeof PassengerInputSchema>;
 export const PassengersResponseSchema = z.object({

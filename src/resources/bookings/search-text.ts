@@ -1,8 +1,5 @@
-import { EAGER_BUILD_ROWS } from '../../storage/ordered-index.ts';
-import { OVERLAYS_COLLECTION } from '../../storage/overlay-records.ts';
-import { TextGrams } from '../../storage/text-grams.ts';
-import type { Store, StoreChange } from '../../storage/types.ts';
-import { GLOBAL_PARTITION } from '../../storage/types.ts';
+import { EAGER_BUILD_ROWS, workspaceReplacedBy, type Store, type StoreChange } from '../../storage/index.ts';
+import { TextGrams } from '../../core/text-grams.ts';
 import { PEOPLE } from '../people/collections.ts';
 import type { Person } from '../people/schemas.ts';
 import { BOOKINGS } from './collections.ts';
@@ -26,9 +23,9 @@ interface Shelf {
  * The text `q` searches (API description, "Bookings": search text over code and
  * customer name/e-mail), lower-cased, one string per booking: the code, the
  * customer's full name, first and last name, and e-mail. A page with `q` finds
- * its bookings in a trigram index of these strings (storage/text-grams.ts),
+ * its bookings in a trigram index of these strings (core/text-grams.ts),
  * testing each candidate with `includes`: the substring semantics of a scan,
- * at a cost that follows the matches (issue 27, point 1).
+ * at a cost that follows the matches.
  *
  * Kept from the store's change feed, as the ordered list index: a workspace is
  * built at its first write while it is small (a seed then keeps it as it goes,
@@ -129,9 +126,10 @@ export class BookingSearchText {
       if (op.collection === PEOPLE.name) written.set(`${op.workspaceId}/${op.type === 'put' ? op.row.id : op.id}`, PEOPLE.rowOf(op) ?? null);
     }
     for (const op of change.ops) {
-      if (op.collection === OVERLAYS_COLLECTION && op.workspaceId === GLOBAL_PARTITION) {
-        // a created workspace's overlay row: its base rows appear or go without a change per row
-        this.#shelves.delete(op.type === 'put' ? op.row.id : op.id);
+      const replaced = workspaceReplacedBy(op);
+      if (replaced !== undefined) {
+        // a created workspace's base rows appear or go without a change per row
+        this.#shelves.delete(replaced);
         continue;
       }
       if ((op.collection !== BOOKINGS.name && op.collection !== PEOPLE.name) || builtNow?.has(op.workspaceId)) continue;

@@ -3,7 +3,7 @@ import type { Principal } from '../../core/auth.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { bookingPage, parseSort } from '../../core/pagination.ts';
-import type { Op } from '../../storage/types.ts';
+import type { Op } from '../../storage/index.ts';
 import { adjustSeats, type Pricer } from '../departures/pricing.ts';
 import { DEFAULT_ADULTS } from '../departures/requests.ts';
 import { seatsRequired } from '../departures/schemas.ts';
@@ -89,7 +89,7 @@ export class BookingService {
 
   /**
    * "Items and passengers are not part of the create body; they are added through their own
-   * endpoints afterwards" (API description, issue 39 point 1): without a departure the booking
+   * endpoints afterwards" (API description, "Bookings"): without a departure the booking
    * holds no seats and totals zero; the party, rooms and coupon sent are kept, and its first
    * departure item (parts.ts, addItems) names the departure and prices all of it.
    */
@@ -155,7 +155,7 @@ export class BookingService {
 
   /**
    * `dir` wins over a leading `-` in `sort`; default newest first. `locale` is accepted (bookings carry no translated text).
-   * The page is found in the list index (list-index.ts) and only its rows are read (issue 27, point 1): the order,
+   * The page is found in the list index (list-index.ts) and only its rows are read (a page costs the page): the order,
    * ties by id, is the one sorting every visible booking gave.
    */
   list(principal: Principal, query: ListBookingsQuery) {

@@ -4,12 +4,12 @@ import { FULFILLMENT_STATUSES, PAYMENT_STATUSES, QuoteSchema } from './schemas.t
 
 /**
  * What POST /v1/bookings (and the wizard's booking details, and a price
- * request) accept only by guessing (issue 10, point 6). The description names
+ * request) accept only by guessing (docs/api-notes.md, "Warnings"). The description names
  * no payment or fulfillment status values and no add-on list; the sandbox's
  * own lists are guesses, so values outside them are stored with a warning.
  */
 // Shapes the description does not state ("preferred language (string)", "role (string), for example
-// lead, guest"): the sandbox's guesses, so another value is stored with INFERRED_LIMIT (issue 39)
+// lead, guest"): the sandbox's guesses, so another value is stored with INFERRED_LIMIT
 const LANGUAGE_TAG = /^[a-z]{2}(-[A-Z]{2})?$/;
 const ROLE_WORD = /^[a-z][a-z_-]{0,39}$/;
 const BOOKING_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

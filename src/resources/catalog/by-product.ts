@@ -1,14 +1,14 @@
-import type { Repository } from '../../storage/collection.ts';
+import type { Repository } from '../../storage/index.ts';
 
 /** Workspaces whose grouping is kept (least recently used dropped first, rebuilt from one list). */
 const MAX_WORKSPACES = 64;
 
 /**
  * A catalog collection's rows grouped by product, in list order, rebuilt when
- * the partition's version changes (a catalog write; never a booking). Pricing
- * a booking filtered every pricing option and extension of the workspace, so a
- * create grew with the catalog: 2.5x from 10k to 100k seeded bookings, which
- * bring a product per 200 (issue 27, point 6).
+ * the partition's version changes (a catalog write; never a booking). Without
+ * it, pricing a booking filters every pricing option and extension of the workspace, so a
+ * create grows with the catalog: 2.5x from 10k to 100k seeded bookings, which
+ * bring a product per 200.
  */
 export class ByProduct<T extends { readonly id: string; readonly productId: string }> {
   readonly #groups = new Map<string, { version: number; byProduct: Map<string, T[]> }>();

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { CollectionSchema, COUPON_ID_PREFIX, CouponSchema, ExtensionSchema, PricingOptionSchema } from './schemas.ts';
 
 /** The catalog area's stored collections (ResourceModule.collections). */

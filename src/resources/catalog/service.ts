@@ -1,5 +1,5 @@
 import type { Principal } from '../../core/auth.ts';
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import type { ProductService } from '../products/service.ts';
 import { PASSENGER_CODES, ROOM_CODES, type Extension, type PricingOption } from './schemas.ts';
 import { EXTENSIONS, PRICING_OPTIONS } from './collections.ts';

@@ -1,6 +1,6 @@
 import type { Principal } from '../../core/auth.ts';
 import { parseId } from '../../core/ids.ts';
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import type { ProductService } from '../products/service.ts';
 import { matchesRules } from './rules.ts';
 import { PRODUCT_COLLECTIONS } from '../catalog/collections.ts';

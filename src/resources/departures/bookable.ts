@@ -1,4 +1,4 @@
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import { PRODUCTS } from '../products/collections.ts';
 import { DEPARTURES } from './collections.ts';
 import type { Departure } from './schemas.ts';

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { DepartureSchema } from './schemas.ts';
 
 /** The departures area's stored collection (ResourceModule.collections). */

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { parseId } from '../../core/ids.ts';
 import { buildQuote, quoteLines, type Party } from './quote-arithmetic.ts';
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import type { Quote } from '../bookings/schemas.ts';
 import type { Coupon, Extension, PricingOption } from '../catalog/schemas.ts';
 import type { Product } from '../products/schemas.ts';

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { FormSchema } from './schemas.ts';
 
 /** The forms area's stored collection (ResourceModule.collections). */

@@ -10,7 +10,7 @@ import { FORM_FIELD_TYPES, FORM_STATUSES, FormFieldSchema, FormSettingsSchema, S
 export const CreateFormBodySchema = z
   .object({
     name: z.string().trim().min(1).max(200),
-    // "slug (string)": the lower-case hyphenated shape is the sandbox's guess, so another slug is stored with a warning (issue 39)
+    // "slug (string)": the lower-case hyphenated shape is the sandbox's guess, so another slug is stored with a warning
     slug: z.string().trim().min(1).max(100).optional(),
     title: z.string().max(200).optional(),
     description: z.string().max(5000).nullable().optional(),
@@ -22,7 +22,7 @@ export const CreateFormBodySchema = z
   .superRefine(uniqueFieldIds);
 export type CreateFormBody = z.infer<typeof CreateFormBodySchema>;
 
-/** Field types outside the known list are stored as sent, with a warning (issue 10). */
+/** Field types outside the known list are stored as sent, with a warning. */
 export function createFormWarnings(body: CreateFormBody): SandboxWarning[] {
   const known: readonly string[] = FORM_FIELD_TYPES;
   const slug =

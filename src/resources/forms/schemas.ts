@@ -14,7 +14,7 @@ export const FORM_STATUSES = ['draft', 'published'] as const;
 
 /**
  * A form field. The description lists `id`, `type`, `label`, `required`; the
- * object stays open (issue 10): extra attributes such as `placeholder`,
+ * object stays open (the description does not close it): extra attributes such as `placeholder`,
  * `options` or `helpText` are stored and returned as sent, a type outside
  * FORM_FIELD_TYPES is stored with a warning (UNKNOWN_FORM_FIELD_TYPE), and
  * `required` defaults to false.

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { GalleryFileSchema, GalleryFolderSchema } from './schemas.ts';
 
 /** The gallery area's stored collections (ResourceModule.collections); folder ids are bare UUIDs. */

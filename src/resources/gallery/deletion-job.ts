@@ -1,7 +1,7 @@
 import { JOBS, type Job } from '../../core/collections.ts';
 import { emitDomainEvent } from '../../core/events.ts';
 import type { BackgroundService, SandboxContext } from '../../context.ts';
-import type { Op } from '../../storage/types.ts';
+import type { Op } from '../../storage/index.ts';
 import { GALLERY_DELETE_JOB, galleryDeleteJobId, type GalleryDeleteJob } from './requests.ts';
 import { GALLERY_FILES } from './collections.ts';
 
@@ -53,7 +53,7 @@ class GalleryDeletionJobs {
     const orphans: Op[] = [];
     for (const workspaceId of new Set([...JOBS.in(store).partitions(), ...GALLERY_FILES.in(store).partitions()])) {
       for (const row of JOBS.in(store).list(workspaceId)) if (isDeleteJob(row)) this.schedule(workspaceId, row);
-      // listWhere: a created workspace's files are not all copied to find the few deleting (issue 23)
+      // listWhere: a created workspace's files are not all copied to find the few deleting
       for (const file of GALLERY_FILES.in(store).listWhere(workspaceId, 'status', 'deleting')) {
         if (JOBS.in(store).get(workspaceId, galleryDeleteJobId(file.id))) continue;
         const job: GalleryDeleteJob = {

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { OrganizationSchema, OrgApiKeyRecordSchema } from './schemas.ts';
 
 /** The organizations area's stored collections (ResourceModule.collections). */

@@ -9,7 +9,7 @@ import type { ZodApp } from '../types.ts';
 import { serveAll } from '../../http/route-table/serve.ts';
 import { assertKnownScopes, knownScopes } from '../../core/known-scopes.ts';
 import { listWorkspaces, requireWorkspace } from '../../core/workspace-lookup.ts';
-import type { Collection, StoredRow } from '../../storage/collection.ts';
+import type { Collection, StoredRow } from '../../storage/index.ts';
 import { ORGANIZATIONS, ORG_API_KEYS } from './collections.ts';
 
 /**

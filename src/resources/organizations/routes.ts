@@ -68,7 +68,7 @@ export function registerOrganizationRoutes(app: ZodApp, service: OrgKeyService, 
 
 /**
  * A retry with the same Idempotency-Key gets the creation answer again, key included, as Stripe
- * replays a first response whose answer was lost (issue 26). The full key must exist on disk
+ * replays a first response whose answer was lost. The full key must exist on disk
  * only as a hash, so that answer is kept in memory only, for the idempotency window; the outcome
  * saved on disk is a 409 KEY_NOT_REPLAYABLE naming the key created, which a retry gets after a
  * restart: never a second key, and the secret is never written anywhere (docs/api-notes.md).

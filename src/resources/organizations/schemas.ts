@@ -61,7 +61,7 @@ const ProductUuidsSchema = z.array(z.uuid()).describe('product UUIDs (bare); emp
  * A key as listed (GET /v1/organizations/:id/api-keys): no hash, no key.
  * revokedAt and revokedBy are "present after revocation": absent on active
  * keys. lastUsedAt is "string, present in listings": a key never used reads its
- * createdAt (docs/api-notes.md, "Optional fields"; issue 26).
+ * createdAt (docs/api-notes.md, "Optional fields").
  */
 export const OrgApiKeySchema = OrgApiKeyRecordSchema.omit({ keyHash: true, revokedAt: true, revokedBy: true })
   .extend({

@@ -5,7 +5,7 @@ import { bareUuid, newId, parseId } from '../../core/ids.ts';
 import { WORKSPACE_LIMITS } from '../../core/rate-limit.ts';
 import { hasScope } from '../../core/scopes.ts';
 import { hashSecret, randomToken } from '../../core/secrets.ts';
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import type { CreateOrgKeyBody } from './requests.ts';
 import type { CreatedOrgKey, OrgApiKey, OrgApiKeyRecord, Organization, RateLimitPolicy } from './schemas.ts';
 import { ORGANIZATIONS, ORG_API_KEYS } from './collections.ts';
@@ -97,7 +97,7 @@ export class OrgKeyService {
   /**
    * Listing view: no key, no hash; lastUsedAt includes uses not yet persisted. The description
    * types lastUsedAt "string, present in listings" (and expiresAt, by contrast, "string or
-   * null"), so a key never used reads its createdAt, not null (issue 26, docs/api-notes.md).
+   * null"), so a key never used reads its createdAt, not null (docs/api-notes.md, "Optional fields").
    */
   private view(k: OrgApiKeyRecord): OrgApiKey {
     const { keyHash: _hash, revokedAt, revokedBy, ...rest } = k;

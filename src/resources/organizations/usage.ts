@@ -1,6 +1,6 @@
 import type { SandboxContext } from '../../context.ts';
 import type { BackgroundService } from '../../context.ts';
-import type { Op } from '../../storage/types.ts';
+import type { Op } from '../../storage/index.ts';
 import { ORG_API_KEYS } from './collections.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { PolicySchema } from './schemas.ts';
 
 /** The policies area's stored collection (ResourceModule.collections). */

@@ -1,6 +1,6 @@
 import type { Principal } from '../../core/auth.ts';
 import { parseId } from '../../core/ids.ts';
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import type { PolicyResponse } from './requests.ts';
 import type { Policy } from './schemas.ts';
 import { POLICIES } from './collections.ts';

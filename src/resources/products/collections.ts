@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { ProductSchema } from './schemas.ts';
 
 /** The products area's stored collection (ResourceModule.collections). */

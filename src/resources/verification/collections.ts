@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { VerificationSchema } from './schemas.ts';
 
 /** The verification area's stored collection (ResourceModule.collections). */

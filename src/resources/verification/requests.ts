@@ -7,10 +7,10 @@ import { warning, type SandboxWarning } from '../../core/warnings.ts';
  * confirm endpoint are "not shown" and mirror their documented siblings.
  */
 export const E164 = /^\+[1-9]\d{6,14}$/;
-/** "+44 20 7946 0958", "+1 (415) 555-0123": the separators people write, dropped (issue 39). */
+/** "+44 20 7946 0958", "+1 (415) 555-0123": the separators people write, dropped. */
 export const phoneDigits = (phone: string): string => phone.replace(/[\s().-]/g, '');
 // "international format with leading plus": E.164 is the sandbox's reading, so separators are
-// dropped with an INFERRED_LIMIT warning (phoneWarnings), refused under --strict (issue 39)
+// dropped with an INFERRED_LIMIT warning (phoneWarnings), refused under --strict
 const phone = z
   .string()
   .trim()

@@ -6,8 +6,7 @@ import { apiError, type ApiError } from '../../core/errors.ts';
 import { frozenClockHint, resendTooSoon } from '../../core/reasons.ts';
 import { newId } from '../../core/ids.ts';
 import { hashesEqual, hashSecret } from '../../core/secrets.ts';
-import { FieldIndex, textKey } from '../../storage/field-index.ts';
-import type { Op, Store } from '../../storage/types.ts';
+import { FieldIndex, textKey, type Op, type Store } from '../../storage/index.ts';
 import { deliveryCountOps } from '../analytics/service.ts';
 import type { Verification } from './schemas.ts';
 import { outcomeFor } from './test-targets.ts';
@@ -58,7 +57,7 @@ export class VerificationService {
       const next = Date.parse(latest.createdAt) + RESEND_COOLDOWN_MS;
       const hint = frozenClockHint(this.clock, workspaceId, next - now);
       // the description states no resend limit: a resend within the cooldown is sent, with a
-      // warning, and refused 429 only under --strict (issue 39, point 3)
+      // warning, and refused 429 only under --strict (docs/divergences.md)
       tooSoon(
         `a code was sent to this ${channel === 'sms' ? 'number' : 'address'} ${Math.round((now - Date.parse(latest.createdAt)) / 1000)} s ago; the sandbox infers one send per ${RESEND_COOLDOWN_MS / 1000} s`,
         () => resendTooSoon(Math.ceil((next - now) / 1000), target, latest.createdAt, new Date(next).toISOString(), hint),

@@ -1,4 +1,4 @@
-import { defineCollection } from '../../storage/collection.ts';
+import { defineCollection } from '../../storage/index.ts';
 import { WEBHOOK_DELIVERIES } from '../../webhooks/outbox.ts';
 import { newWebhookSecret } from '../../webhooks/signing.ts';
 import { WebhookSubscriptionRecordSchema } from './schemas.ts';
@@ -12,7 +12,7 @@ export const WEBHOOK_SUBSCRIPTIONS = defineCollection({
   name: 'webhookSubscriptions',
   schema: WebhookSubscriptionRecordSchema,
   idPrefix: 'whsub',
-  // a created workspace signs with a secret of its own, never its template's (issue 23, point 6)
+  // a created workspace signs with a secret of its own, never its template's
   copiedSecrets: { secret: newWebhookSecret },
 });
 export { WEBHOOK_DELIVERIES };

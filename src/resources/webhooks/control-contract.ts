@@ -15,7 +15,7 @@ const SubscriptionWithSecretSchema = z.object({ subscription: WebhookSubscriptio
 /**
  * A delivery as the control plane lists it: the outbox record plus the attempts it may have in
  * all (the subscription's max_retries + 1, as the stream's `delivery` event says), so the
- * dashboard reads "n/max" for every row, loaded or live (issue 26).
+ * dashboard reads "n/max" for every row, loaded or live.
  */
 const ControlDeliverySchema = DeliverySchema.extend({
   maxAttempts: z.number().int().min(1).describe("the subscription's max_retries + 1 (1 once the subscription is deleted); replays are not counted against it"),

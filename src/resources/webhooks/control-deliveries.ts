@@ -56,7 +56,7 @@ export function registerDeliveryControl(app: ZodApp, ctx: SandboxContext): void 
     const workspace = requireWorkspace(ctx, request.body.workspaceId);
     const service = new WebhookSubscriptionService(ctx.store, ctx.clock, ctx.options.strictWebhookUrls, ctx.selfGuard);
     const updated = await service.update({ workspace } as Principal, request.params.id, { active: request.body.active });
-    // its pending deliveries are cancelled now, as docs/webhooks.md says of listen's stop (issue 37)
+    // its pending deliveries are cancelled now, as docs/webhooks.md says of listen's stop
     if (!updated.active) await ctx.webhooks.cancelPendingOf(workspace.id, updated.id);
     return updated;
   });

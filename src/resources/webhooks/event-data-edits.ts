@@ -24,7 +24,7 @@ export function applyDataEdits(
     if (Object.hasOwn(parent, key)) throw badRequest('CONTROL_INVALID', `--add ${path}: the ${type} data already has "${key}"; use --override to change it`);
     parent[key] = value;
   }
-  // a long dotted path (or a deep value placed deep) can nest the data deeper than any body may (issue 23)
+  // a long dotted path (or a deep value placed deep) can nest the data deeper than any body may
   const tooDeep = depthProblem(result, MAX_JSON_DEPTH, 'data');
   if (tooDeep) throw validationError([tooDeep]);
   return result;

@@ -81,7 +81,7 @@ export const CreateSubscriptionBodySchema = z
   .meta({ 'x-sandbox-inferred': true });
 export type CreateSubscriptionBody = z.infer<typeof CreateSubscriptionBodySchema>;
 
-/** Well-formed names the sandbox never emits are stored with a warning (issue 10, point 4). */
+/** Well-formed names the sandbox never emits are stored with a warning (docs/api-notes.md, "Warnings"). */
 export function eventWarnings(body: { events?: readonly string[] | undefined }): SandboxWarning[] {
   const unknown = (body.events ?? []).filter(matchesNoKnownEvent);
   if (unknown.length === 0) return [];

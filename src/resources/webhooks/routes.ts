@@ -15,7 +15,7 @@ const NoBodySchema = z.null().describe('no body');
 
 /**
  * The description lists GET, GET :id and PATCH under "Webhook subscriptions" and names neither
- * POST nor DELETE (issue 26): every answer of those two says so, and --strict refuses them.
+ * POST nor DELETE: every answer of those two says so, and --strict refuses them.
  */
 function undocumented(route: string): SandboxWarning {
   return warning(
@@ -28,7 +28,7 @@ const deleteWarnings = () => [undocumented('DELETE /v1/webhooks/subscriptions/:i
 
 /**
  * "must be HTTPS" (API description): plain http:// to a loopback host is accepted so a local
- * receiver works, and every such answer says production refuses it (issue 39, point 6). Not a
+ * receiver works, and every such answer says production refuses it. Not a
  * guess about the request, so --strict does not refuse it; --strict-webhook-urls does.
  */
 const loopbackHttp = (url: string | undefined): SandboxWarning[] =>

@@ -1,9 +1,9 @@
-import type { Store } from '../../storage/types.ts';
+import type { Store } from '../../storage/index.ts';
 import type { SubscriptionSource } from '../../webhooks/subscriptions.ts';
 import { WEBHOOK_SUBSCRIPTIONS } from './collections.ts';
 
 /**
- * The webhook engine's view of this area's stored subscriptions (issue 41): the
+ * The webhook engine's view of this area's stored subscriptions: the
  * engine (src/webhooks/) reads and updates them through this interface, never
  * through the collection, so it knows no area.
  */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../helpers/cli-in-process.ts';
 import { expectOneLineFailure, useSandbox } from './harness.ts';
 
-/** Point 6 of issue 15: each of these is one line naming the flag, file or id, exit 1. */
+/** Each of these is one line naming the flag, file or id, exit 1. */
 const t = useSandbox();
 const bare = async (args: string[]) => runCliInProcess(args, { SANDBOX_URL: '' });
 

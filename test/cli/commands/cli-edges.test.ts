@@ -9,7 +9,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../../src/webhooks/catalogue.ts';
 import { runCliInProcess } from '../../helpers/cli-in-process.ts';
 import { expectOneLineFailure, useSandbox } from './harness.ts';
 
-/** Issue 26, point 4: the CLI's rough edges, each with its way out. */
+/** The CLI's rough edges, each with its way out. */
 const t = useSandbox();
 const bare = (args: string[]) => runCliInProcess(args, { SANDBOX_URL: '' });
 /** against the test's sandbox, with nothing appended after a `--` */

@@ -5,7 +5,7 @@ import { ControlClient } from '../../../src/control/client.ts';
 import { json, useSandbox } from './harness.ts';
 
 /**
- * Issue 38, point 4: webhook deliveries from the CLI. A receiver fails three
+ * Webhook deliveries from the CLI. A receiver fails three
  * times and then accepts; `events list|show` show each attempt, `clock advance
  * --to-next` reaches each retry, and `events wait` advances until the delivery ends.
  */

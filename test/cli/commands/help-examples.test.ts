@@ -20,7 +20,7 @@ function helpOf(command: Command): string {
   return out;
 }
 
-/** Issue 26, point 4: docs/cli.md says every command's help ends with an example; this holds it to that. */
+/** docs/cli.md says every command's help ends with an example; this holds it to that. */
 describe('every help ends with an example', () => {
   const all = walk(buildProgram());
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { json, useSandbox } from './harness.ts';
 
-/** Issue 38, point 6: a key's id is printed beside the key, for the commands that take an id. */
+/** A key's id is printed beside the key, for the commands that take an id. */
 const t = useSandbox();
 
 describe('key ids beside keys', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectOneLineFailure, json, useSandbox } from './harness.ts';
 
-/** Point 5 of issue 15: scopes are checked against the API's, and listings tell keys apart. */
+/** Scopes are checked against the API's, and listings tell keys apart. */
 const t = useSandbox();
 
 describe('scopes of new keys', () => {

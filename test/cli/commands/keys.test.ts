@@ -61,7 +61,7 @@ describe('sandbox org-keys', () => {
     expect((await t.api('GET', '/v1/products?limit=1', key.key)).status).toBe(401);
   });
 
-  it('revoke, ratelimit exhaust --key and fault add --key take the prefix org-keys list shows, or the key itself (issue 37)', async () => {
+  it('revoke, ratelimit exhaust --key and fault add --key take the prefix org-keys list shows, or the key itself', async () => {
     const key = json(await t.cli(['org-keys', 'create', '--scopes', 'products:read', '--json']));
     expect((await t.api('GET', '/v1/products?limit=1', key.key)).status).toBe(200); // its bucket is made on first use
     const exhausted = await t.cli(['ratelimit', 'exhaust', '--key', key.keyPrefix, '--json']);

@@ -5,7 +5,7 @@ import { ControlClient } from '../../../src/control/client.ts';
 import { runCli, waitForStdout } from '../../helpers/cli.ts';
 import { useSandbox } from './harness.ts';
 
-/** Issue 38, point 4: `listen`, when stopped, says what it did with its subscription and its pending deliveries. */
+/** `listen`, when stopped, says what it did with its subscription and its pending deliveries. */
 const t = useSandbox();
 let receiver: Server;
 let hookUrl = '';

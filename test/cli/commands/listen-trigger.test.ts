@@ -8,7 +8,7 @@ import { runCli, waitForStderr, waitForStdout } from '../../helpers/cli.ts';
 import { KEYS } from '../../helpers/sandbox.ts';
 import { expectOneLineFailure, json, useSandbox } from './harness.ts';
 
-/** Point 4 of issue 15: listen, trigger, events resend and logs behave as Stripe CLI users expect. */
+/** `listen`, `trigger`, `events resend` and `logs` behave as Stripe CLI users expect. */
 const t = useSandbox();
 let receiver: Server;
 let hookUrl = '';
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 const client = () => new ControlClient({ url: t.sandbox.url });
-/** listen's default workspace: the sandbox-mode one, the README key's (issue 37) */
+/** listen's default workspace: the sandbox-mode one, the README key's */
 const listenWorkspace = async () => (await client().workspaces()).find((w) => w.mode === 'sandbox')!;
 async function subscriptionTo(url: string) {
   const workspace = await listenWorkspace();

@@ -24,14 +24,14 @@ describe('parseDuration (sandbox clock advance)', () => {
     expect(() => parseDuration(text)).toThrow(`invalid duration "${text}"`);
   });
 
-  it('refuses a negative duration with the way back (issue 26)', () => {
+  it('refuses a negative duration with the way back', () => {
     expect(() => parseDuration('-5s')).toThrow(
       '"-5s" is a negative duration, and advancing moves the clock forward only; to go back, `sandbox clock set <iso>`',
     );
   });
 });
 
-describe('start --webhook-timeout (issue 38, point 3)', () => {
+describe('start --webhook-timeout', () => {
   const option = buildProgram('start')
     .commands.find((c) => c.name() === 'start')!
     .options.find((o) => o.long === '--webhook-timeout')!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli/main.ts';
 
-/** Issue 11: `sandbox start` and `sandbox exec` build only their own command, and nothing else changes. */
+/** `sandbox start` and `sandbox exec` build only their own command (less to load), and nothing else changes. */
 describe('the program a starting command builds', () => {
   it.each(['start', 'exec'])('`%s` builds only itself, with the same options and help as in the whole CLI', (name) => {
     const sole = buildProgram(name);

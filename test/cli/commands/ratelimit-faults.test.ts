@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KEYS } from '../../helpers/sandbox.ts';
 import { json, useSandbox } from './harness.ts';
 
-/** Issue 38, point 5: rate limits and faults that compose. */
+/** Rate limits and faults that compose. */
 const t = useSandbox();
 const sandboxWorkspace = () => t.sandbox.workspaces.find((w) => w.mode === 'sandbox')!;
 const products = () => t.api('GET', '/v1/products?limit=1', KEYS.sandboxFull);

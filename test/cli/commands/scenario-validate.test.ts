@@ -7,7 +7,7 @@ import { json, useSandbox } from './harness.ts';
 
 /**
  * `sandbox scenario validate <file...>`, and the same checks `scenario run`
- * makes before any step (issue 38, point 2): each mistake one line with the
+ * makes before any step: each mistake one line with the
  * file, its line and column, the step's index and name.
  */
 const t = useSandbox();

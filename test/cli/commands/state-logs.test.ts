@@ -60,7 +60,7 @@ describe('sandbox logs and otp', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.path)).toEqual(['/v1/products?limit=1', '/v1/products?limit=2']);
-    expect(lines[0]).toMatchObject({ method: 'GET', status: 200, keyPrefix: KEYS.liveFull.slice(0, 17) }); // fixture prefixes grow until they tell a workspace's keys apart (issue 15)
+    expect(lines[0]).toMatchObject({ method: 'GET', status: 200, keyPrefix: KEYS.liveFull.slice(0, 17) }); // fixture prefixes grow until they tell a workspace's keys apart
   });
 
   it('logs --follow prints each new request as it happens and stops cleanly on Ctrl+C', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KEYS } from '../../helpers/sandbox.ts';
 import { json, useSandbox } from './harness.ts';
 
-/** Issue 38, point 7: `sandbox verify`, an assertion on the request log that exits 0 or 1. */
+/** `sandbox verify`, an assertion on the request log that exits 0 or 1. */
 const t = useSandbox();
 /** a second of sandbox time between requests: the sandbox tier's burst of 5 never answers 429 here */
 const products = async () => {

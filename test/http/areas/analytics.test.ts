@@ -65,7 +65,7 @@ describe('GET /v1/analytics/comms/delivery-events (Analytics)', () => {
     expect(res.json().error).toMatch(message);
   });
 
-  it('a range over 366 days is answered with an INFERRED_LIMIT warning: the description gives from and to with no limit (issue 39)', async () => {
+  it('a range over 366 days is answered with an INFERRED_LIMIT warning: the description gives from and to with no limit', async () => {
     const res = await get({ workspaceId: t.liveWorkspaceId, from: '2024-01-01', to: '2026-01-01' });
     expect(res.statusCode).toBe(200);
     expect(Array.isArray(res.json())).toBe(true);

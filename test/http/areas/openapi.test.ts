@@ -26,7 +26,7 @@ describe('the OpenAPI document covers every endpoint of these areas', () => {
     expect(op('/v1/verify/email/confirm', 'post')['x-sandbox-inferred']).toBeUndefined();
     expect(op('/v1/verify/sms/confirm', 'post')['x-sandbox-inferred']).toBe(true);
     expect(op('/v1/verify/email/start', 'post')['x-sandbox-inferred']).toBe(true);
-    // the body is shared with the control plane's route: a component since issue 27
+    // the body is shared with the control plane's route: a component of the document
     const body = op('/v1/organizations/{id}/api-keys', 'post').requestBody.content['application/json'].schema;
     expect(JSON.stringify(body.$ref ? components.schemas[body.$ref.replace('#/components/schemas/', '')] : body)).toContain('x-sandbox-inferred');
   });

@@ -105,7 +105,7 @@ describe('GET /v1/organizations/:id/api-keys', () => {
   it('lists keyPrefix and lastUsedAt, never key or keyHash', async () => {
     const created = await issueKey(t, org, { scopes: ['products:read'] });
     const before = (await t.request('GET', path())).json().data.find((k: { id: string }) => k.id === created.id);
-    // lastUsedAt is "string, present in listings": a key never used reads its createdAt, never null (issue 26)
+    // lastUsedAt is "string, present in listings": a key never used reads its createdAt, never null
     expect(before).toMatchObject({ keyPrefix: created.keyPrefix, lastUsedAt: created.createdAt, status: 'active' });
     expect(before).not.toHaveProperty('revokedAt');
     expect(before).not.toHaveProperty('revokedBy');
@@ -195,7 +195,7 @@ describe('Idempotency-Key on key creation', () => {
     const first = await t.request('POST', path(), { body: { scopes: [] }, headers });
     expect(first.statusCode).toBe(201);
     const { key } = first.json().data;
-    // issue 26: a client whose first answer was lost used to get a 409 and never its key
+    // a client whose first answer was lost retries with the same key and gets the key it created, not a 409
     const retry = await t.request('POST', path(), { body: { scopes: [] }, headers });
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');

@@ -175,7 +175,7 @@ describe('passengers and items reject bad input', () => {
     );
     const p = await createPerson(t);
     await expectError(passengers(id, { passengers: [{ personId: p.id }, { personId: p.id }] }), 400, /listed twice/);
-    const none = await passengers(id, { passengers: [] }); // no minimum in the description (issue 39)
+    const none = await passengers(id, { passengers: [] }); // no minimum in the description
     expect(none.statusCode).toBe(200);
     expect(none.json()).toEqual({ passengers: [] });
     expect(none.headers['x-sandbox-warning']).toMatch(/^INFERRED_LIMIT: passengers is empty/);
@@ -208,7 +208,7 @@ describe('passengers and items reject bad input', () => {
     );
   });
 
-  it('a completed booking takes no passengers or items either (409), and keeps its status (issue 28)', async () => {
+  it('a completed booking takes no passengers or items either (409), and keeps its status', async () => {
     const { id } = await newBooking();
     expect((await t.request('PATCH', `/v1/bookings/${id}`, { body: { status: 'confirmed' } })).statusCode).toBe(200);
     const lead = await createPerson(t);

@@ -6,7 +6,7 @@ import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { pickDeparture, setup } from './helpers.ts';
 
 /**
- * GET /v1/bookings answers from an ordered index (issue 27, point 1): every
+ * GET /v1/bookings answers from an ordered index: every
  * page of every query is what sorting and filtering all the bookings gave,
  * after writes through the API and under the store, in a created
  * (copy-on-write) workspace and after its reset.
@@ -24,7 +24,7 @@ interface Query {
   dir?: 'asc' | 'desc';
 }
 
-/** What q searched before the index (BookingService.searchText until issue 27). */
+/** What q searched by scanning every booking, before the index: the reference the index must agree with. */
 function searchText(booking: Booking, person: Person | undefined): string {
   const name = person ? [person.firstName, person.middleName, person.lastName].filter(Boolean).join(' ') : '';
   const short = person ? `${person.firstName} ${person.lastName}` : '';

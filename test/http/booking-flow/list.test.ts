@@ -67,7 +67,7 @@ describe('GET /v1/bookings', () => {
     expect((await t.request('GET', '/v1/bookings?dir=up')).statusCode).toBe(400);
   });
 
-  it('accepts locale (en, ro), and another shape with an INFERRED_LIMIT warning (issue 39)', async () => {
+  it('accepts locale (en, ro), and another shape with an INFERRED_LIMIT warning', async () => {
     expect((await list('?locale=ro&limit=1')).data).toHaveLength(1);
     const odd = await t.request('GET', '/v1/bookings?locale=not a locale');
     expect(odd.statusCode).toBe(200);

@@ -7,7 +7,7 @@ import { startReceiver, type Receiver } from '../../webhooks/receiver.ts';
 import { book, createPerson, departureNow, orgKey, pickDeparture, setup } from './helpers.ts';
 
 /**
- * Issue 39, point 1: "Items and passengers are not part of the create body; they are added
+ * "Items and passengers are not part of the create body; they are added
  * through their own endpoints afterwards" (API description, "Bookings"). A booking created
  * without a departure starts pending and empty, its first departure item names the departure and
  * prices it, and it then goes on as any other booking. Webhooks reach a real local receiver.

@@ -1,6 +1,6 @@
 /**
- * The `q` search index of GET /v1/bookings (src/resources/bookings/search-text.ts,
- * issue 27) answers what a scan of every booking's search text did, under
+ * The `q` search index of GET /v1/bookings (src/resources/bookings/search-text.ts)
+ * answers what a scan of every booking's search text did, under
  * booking and person puts and deletes (a customer renamed, removed, a booking
  * moved to another customer, a booking naming a person not yet written),
  * replaceAll (a reset, an import), packed partitions, and whether the index
@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../setup/depth.ts';
 import { openStore, type Row } from '../../../src/storage/index.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../../src/storage/pack-policy.ts';
+import { allowPacking } from '../../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, setPackLimits } from '../../../src/storage/large-files/index.ts';
 import { BookingSearchText, searchText } from '../../../src/resources/bookings/search-text.ts';
 import type { Booking } from '../../../src/resources/bookings/schemas.ts';
 import type { Person } from '../../../src/resources/people/schemas.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { SUBSCRIPTION } from './helpers.ts';
 
-/** Issue 10, points 2, 3 and 10: empty bodies and prototype keys. */
+/** Empty bodies and prototype keys. */
 let t: TestSandbox;
 beforeAll(async () => {
   t = await testSandbox({ enforceRateLimits: false });

@@ -3,7 +3,7 @@ import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { pickDeparture } from '../booking-flow/helpers.ts';
 import { lenientAndStrict } from './helpers.ts';
 
-/** Issue 10, point 6: POST /v1/bookings accepts what the description leaves open, with warnings. */
+/** POST /v1/bookings accepts what the description leaves open, with warnings. */
 let t: TestSandbox;
 let strict: TestSandbox;
 lenientAndStrict((lenient, strictOne) => {

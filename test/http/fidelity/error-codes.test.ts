@@ -5,7 +5,7 @@ import { WARNING_CODES } from '../../../src/core/warnings.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { pickDeparture, setSeats } from '../booking-flow/helpers.ts';
 
-/** Issue 10, point 9: business-rule errors carry a stable code; documented bodies stay exactly as documented. */
+/** Business-rule errors carry a stable code; documented bodies stay exactly as documented. */
 let t: TestSandbox;
 beforeAll(async () => {
   t = await testSandbox({ enforceRateLimits: false });

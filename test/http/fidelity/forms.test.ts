@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { lenientAndStrict } from './helpers.ts';
 
-/** Issue 10, point 5: forms keep open objects open. */
+/** Forms keep open objects open. */
 let t: TestSandbox;
 let strict: TestSandbox;
 lenientAndStrict((lenient, strictOne) => {

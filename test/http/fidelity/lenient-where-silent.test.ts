@@ -1,5 +1,5 @@
 /**
- * Issue 39: where the API description is silent the sandbox is not stricter
+ * Where the API description is silent the sandbox is not stricter
  * than it. Each row: by default the request is answered, with an
  * X-Sandbox-Warning naming the inferred rule; under --strict (`strict: true`)
  * it gets the rule's own error, with the warning as its X-Sandbox-Reason.

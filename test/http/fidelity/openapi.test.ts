@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 
-/** Issue 10, point 11: the OpenAPI document marks every inferred part and lists every route. */
+/** The OpenAPI document marks every inferred part and lists every route. */
 let t: TestSandbox;
 let doc: {
   paths: Record<string, Record<string, Record<string, unknown> & { responses: Record<string, Record<string, unknown>> }>>;
@@ -18,7 +18,7 @@ const op = (path: string, method: string) => {
   if (!found) throw new Error(`${method} ${path} is missing from the OpenAPI document`);
   return found;
 };
-/** A response, or the shared one of components.responses it refers to (issue 27). */
+/** A response, or the shared one of components.responses it refers to. */
 const resolved = (o: Record<string, unknown> | undefined) =>
   typeof o?.$ref === 'string' ? doc.components.responses[o.$ref.replace('#/components/responses/', '')] : o;
 const inferred = (o: Record<string, unknown> | undefined) => resolved(o)?.['x-sandbox-inferred'] === true;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 
-/** Issue 26: `?limit=5&limit=10` answered `expected number, received NaN`. */
+/** A query parameter sent twice (`?limit=5&limit=10`) is answered as a refusal that says so, not `expected number, received NaN`. */
 let t: TestSandbox;
 beforeAll(async () => {
   t = await testSandbox({ enforceRateLimits: false });

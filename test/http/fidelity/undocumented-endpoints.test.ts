@@ -3,7 +3,7 @@ import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { lenientAndStrict, SUBSCRIPTION } from './helpers.ts';
 
 /**
- * Issue 26: the description lists GET, GET :id and PATCH under "Webhook subscriptions" and names
+ * The description lists GET, GET :id and PATCH under "Webhook subscriptions" and names
  * neither POST nor DELETE. Both are marked inferred in the OpenAPI document and every answer
  * carries an UNDOCUMENTED_ENDPOINT warning; --strict refuses them.
  */

@@ -4,7 +4,7 @@ import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { pickDeparture } from '../booking-flow/helpers.ts';
 import { lenientAndStrict, SUBSCRIPTION } from './helpers.ts';
 
-/** Issue 10, point 1: unknown body keys are ignored with a warning naming them, on every POST and PATCH. */
+/** Unknown body keys are ignored with a warning naming them, on every POST and PATCH. */
 let t: TestSandbox;
 let strict: TestSandbox;
 lenientAndStrict((lenient, strictOne) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { createPerson, pickDeparture } from '../booking-flow/helpers.ts';
 
-/** Issue 10, points 7 and 8: uuid-typed fields answer bare UUIDs; "present after" fields are absent before. */
+/** Fields typed uuid answer bare UUIDs; "present after" fields are absent before. */
 let t: TestSandbox;
 beforeAll(async () => {
   t = await testSandbox({ enforceRateLimits: false });
@@ -43,7 +43,7 @@ describe('optional fields are absent, not null (point 8)', () => {
     const active = await find();
     expect(active).not.toHaveProperty('revokedAt');
     expect(active).not.toHaveProperty('revokedBy');
-    // "string, present in listings" (issue 26): never used, it reads the key's createdAt
+    // "string, present in listings": never used, it reads the key's createdAt
     expect(active.lastUsedAt).toBe(created.createdAt);
     expect(created).not.toHaveProperty('revokedAt');
     await t.request('DELETE', `/v1/organizations/${orgId()}/api-keys/${created.id}`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { lenientAndStrict, SUBSCRIPTION } from './helpers.ts';
 
-/** Issue 10, point 4: any well-formed event name is accepted; one the sandbox never emits gets a warning. */
+/** Any well-formed event name is accepted; one the sandbox never emits gets a warning. */
 let t: TestSandbox;
 let strict: TestSandbox;
 lenientAndStrict((lenient, strictOne) => {
@@ -17,7 +17,7 @@ describe('webhook event names', () => {
     const res = await create(t, ['booking.created', name]);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.events).toEqual(['booking.created', name]);
-    // the second warning is the endpoint's own (POST is not in the description: issue 26)
+    // the second warning is the endpoint's own (POST is not in the description)
     expect(String(res.headers['x-sandbox-warning']).split('; ')[0]).toBe(
       `UNKNOWN_EVENT_TYPE: body.events "${name}" stored, but the sandbox never emits a matching event (the ones it emits: docs/webhooks.md)`,
     );
@@ -47,7 +47,7 @@ describe('webhook event names', () => {
     const before = strict.sandbox.store.list('webhookSubscriptions', strict.liveWorkspaceId).length;
     const res = await create(strict, ['booking.refunded']);
     expect(res.statusCode).toBe(400);
-    // and UNDOCUMENTED_ENDPOINT after it: POST is not in the description (issue 26)
+    // and UNDOCUMENTED_ENDPOINT after it: POST is not in the description
     expect(res.json()).toMatchObject({
       code: 'VALIDATION_400',
       details: [{ message: expect.stringMatching(/^UNKNOWN_EVENT_TYPE/) }, { message: expect.stringMatching(/^UNDOCUMENTED_ENDPOINT/) }],

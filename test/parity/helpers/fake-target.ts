@@ -4,7 +4,7 @@ import { createSandbox, type Sandbox } from '../../../src/sandbox.ts';
 import type { SandboxOptions } from '../../../src/config.ts';
 
 /**
- * The "real API" of the parity tests (issue 40): a second sandbox, behind a
+ * The "real API" of the parity tests: a second sandbox, behind a
  * small planting proxy of the test's own. The planting proxy passes each
  * request through, then lets the test change the answer (`plant`), and keeps
  * the exact bytes it sent, so a test can hold the parity proxy to giving the

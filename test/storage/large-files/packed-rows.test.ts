@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { propertyRuns } from '../setup/depth.ts';
-import { packedInBackground } from '../../src/storage/background-packing.ts';
-import type { PackLimits } from '../../src/storage/pack-policy.ts';
-import { PackedRows } from '../../src/storage/packed-rows.ts';
-import { idHash, PageIndex } from '../../src/storage/page-index.ts';
-import type { Row } from '../../src/storage/types.ts';
+import { propertyRuns } from '../../setup/depth.ts';
+import { packedInBackground } from '../../../src/storage/large-files/background-packing.ts';
+import type { PackLimits } from '../../../src/storage/large-files/pack-policy.ts';
+import { PackedRows } from '../../../src/storage/large-files/packed-rows.ts';
+import { idHash, PageIndex } from '../../../src/storage/large-files/page-index.ts';
+import type { Row } from '../../../src/storage/types.ts';
 
 const SMALL: PackLimits = { packAfter: 4, hotRows: 3, pageBytes: 120 };
 
@@ -152,7 +152,7 @@ describe('PageIndex', () => {
 
 describe('background packing of a copy', () => {
   it("does not take pages packed from the tail for a file's bytes: a compaction's copies ask for no full GC", async () => {
-    const { bulkRuns } = await import('../../src/storage/heap.ts');
+    const { bulkRuns } = await import('../../../src/storage/heap.ts');
     const ended = vi.spyOn(bulkRuns, 'ended');
     try {
       const rows = new Map(Array.from({ length: 40 }, (_, i) => [`row_${i}`, row(`row_${i}`, i)] as const));

@@ -1,5 +1,5 @@
 /**
- * The rows of a large partition, most of them compressed (issue 11: 100k
+ * The rows of a large partition, most of them compressed (100k
  * bookings under 300 MiB; docs/storage.md "Packed partitions").
  *
  * As plain objects a passenger costs ~220 bytes of heap and a booking ~700. Once a
@@ -7,20 +7,21 @@
  * (packed-pages.ts): ~65 bytes per passenger and ~210 per booking, plus ~12 bytes
  * in a PageIndex. The newest `hotRows` rows, and up to `hotRows` rows changed since
  * they were packed, stay objects. A read of a packed row inflates its page and parses
- * that row's line alone (issue 27); the walks over many pages are packed-walks.ts.
+ * that row's line alone; the walks over many pages are packed-walks.ts.
  *
  * It behaves as the Map it replaces (codec.ts): `set` keeps an existing id's
  * place, a deleted and re-created id goes last, iteration is in that order.
  * Rows read twice may be different objects with the same content.
  */
 import { packInBackground } from './background-packing.ts';
-import { packLimits, packableCollection, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
+import { packableCollection } from '../collection.ts';
+import { packLimits, type PackLimits, type PackMode, type RowMap } from './pack-policy.ts';
 import { PackedPages } from './packed-pages.ts';
 import { walkEntries, walkJsonMembers, walkMatching, walkValuesFrom, type Change, type WalkSource } from './packed-walks.ts';
 import { idHash, PageIndex } from './page-index.ts';
 import { RawPage, rawIdHash } from './raw-pages.ts';
 import type { RawRows } from './snapshot-scan.ts';
-import type { Row } from './types.ts';
+import type { Row } from '../types.ts';
 
 export class PackedRows implements RowMap {
   #pages: PackedPages;

@@ -4,7 +4,7 @@
  * takes seconds, which a start should not wait for (docs/storage.md).
  */
 
-import { BULK_ROWS, bulkRuns } from './heap.ts';
+import { BULK_ROWS, bulkRuns } from '../heap.ts';
 
 /** A partition packed in the background: 'busy' while a walk over it is in progress. */
 export interface PacksInSlices {
@@ -29,7 +29,7 @@ let holdsFileBytes = false;
  * After a slice, the next one waits this long when the store was written since the last: writes
  * come first. Back to back, a 4 ms slice ran between every two turns of the event loop, and an
  * acknowledged write, which takes a few turns (append, fsync, answer), waited ~5 ms at the median
- * while 100k seeded rows were packed (issue 35). With the wait, and a slice of half the length
+ * while 100k seeded rows were packed. With the wait, and a slice of half the length
  * after a write, the median is back to ~0.6 ms and the p99 ~7 ms; packing still goes on, at about
  * a fifth of the time while writes keep coming.
  */

@@ -1,6 +1,6 @@
 /**
  * Pages whose rows are still spans of a file's bytes (a file opened with its rows unparsed,
- * snapshot-scan.ts, issue 35), and their deflating in zlib's thread pool. packed-pages.ts holds
+ * snapshot-scan.ts), and their deflating in zlib's thread pool. packed-pages.ts holds
  * them among its pages until the background puts the deflated bytes in their place.
  */
 import { deflateRaw, deflateRawSync } from 'node:zlib';

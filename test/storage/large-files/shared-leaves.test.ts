@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Generations } from '../../src/storage/intern.ts';
-import { RowInterner, sameLeaf, SHARED_LEAF_MAX_JSON } from '../../src/storage/shared-leaves.ts';
-import { openStore } from '../../src/storage/index.ts';
+import { Generations } from '../../../src/storage/large-files/intern.ts';
+import { RowInterner, sameLeaf, SHARED_LEAF_MAX_JSON } from '../../../src/storage/large-files/shared-leaves.ts';
+import { openStore } from '../../../src/storage/index.ts';
 
 /**
- * Issue 11 (RSS at 100k bookings): rows share one frozen copy of each small
- * nested value they repeat (src/storage/shared-leaves.ts, docs/storage.md
- * "Memory per row").
+ * Rows share one frozen copy of each small
+ * nested value they repeat (src/storage/large-files/shared-leaves.ts, docs/storage.md
+ * "Memory per row"), which keeps RSS down at 100k bookings.
  */
 const parsed = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 

@@ -1,10 +1,10 @@
 /**
- * Background packing gives way to writes (issue 35): after a commit, the next slice waits until
+ * Background packing gives way to writes: after a commit, the next slice waits until
  * GIVE_WAY_MS after the last one ended, so an acknowledged write does not queue behind a slice
  * at every turn of the event loop. Fake timers: no test waits for real time.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { noteForegroundWrite, packInBackground, type PacksInSlices } from '../../src/storage/background-packing.ts';
+import { noteForegroundWrite, packInBackground, type PacksInSlices } from '../../../src/storage/large-files/background-packing.ts';
 
 afterEach(() => vi.useRealTimers());
 

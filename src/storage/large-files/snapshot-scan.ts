@@ -1,5 +1,5 @@
 /**
- * Opening a large snapshot file without parsing every row (issue 35, item 4).
+ * Opening a large snapshot file without parsing every row.
  *
  * `JSON.parse` of a 326 MB file of 100k seeded bookings took ~4.5 s, building
  * the partitions ~2 s more, and its garbage held RSS at 1.6 GiB (docs/storage.md
@@ -28,8 +28,9 @@ import {
   OPEN_OBJECT as OPEN_BRACE,
   QUOTE,
   stringEnd,
-} from './json-bytes.ts';
-import { packableCollection, packLimits } from './pack-policy.ts';
+} from '../json-bytes.ts';
+import { packableCollection } from '../collection.ts';
+import { packLimits } from './pack-policy.ts';
 
 /** what every file the sandbox writes starts with (snapshot-text.ts) */
 const HEAD = Buffer.from('{"schemaVersion":');

@@ -9,7 +9,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { keep } from './page-arena.ts';
 import type { PageTexts } from './packed-walks.ts';
 import { deflateLater, RawPage, rawText } from './raw-pages.ts';
-import type { Row } from './types.ts';
+import type { Row } from '../types.ts';
 
 /** an inflated page of no rows */
 const EMPTY = Buffer.alloc(0);
@@ -94,7 +94,7 @@ export class PackedPages implements PageTexts {
   /**
    * Whether a page is still a span of a file's bytes. Pages packed from the tail are stepped
    * over: counting them as raw made every compaction's copies "hold a file's bytes", and each
-   * compaction then ended in a forced full GC (15 ms pauses under writes, issue 35).
+   * compaction then ended in a forced full GC (15 ms pauses under writes).
    */
   holdsRawPages(): boolean {
     while (this.#rawNext < this.buffers.length && !(this.buffers[this.#rawNext] instanceof RawPage)) this.#rawNext++;

@@ -1,5 +1,5 @@
 /**
- * The trigram index of the `q` search (src/storage/text-grams.ts, issue 27)
+ * The trigram index of the `q` search (src/core/text-grams.ts)
  * answers exactly what a scan of the texts with `includes` gives, for queries
  * of any length (1 and 2 code units through the prefix lists), with NULs, new
  * lines and code units past the packed-integer keys, under sets, changes,
@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { propertyRuns } from '../setup/depth.ts';
-import { appendPosting, eachPosting, lastPosting, postingCount, type Postings } from '../../src/storage/postings.ts';
-import { TextGrams } from '../../src/storage/text-grams.ts';
+import { appendPosting, eachPosting, lastPosting, postingCount, type Postings } from '../../src/core/postings.ts';
+import { TextGrams } from '../../src/core/text-grams.ts';
 
 const COMPACT_AFTER = TextGrams.COMPACT_AFTER;
 afterEach(() => {

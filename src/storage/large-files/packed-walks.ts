@@ -1,11 +1,11 @@
 /**
  * The walks over a packed partition (packed-rows.ts) that read many pages: every row in order,
- * the rows from a deep offset and the text search (the data inspector's pages, issue 25), and
- * the snapshot's members copied from the pages' text (a compaction, issue 35). They read pages
+ * the rows from a deep offset and the text search (the data inspector's pages), and
+ * the snapshot's members copied from the pages' text (a compaction). They read pages
  * through PageTexts (packed-pages.ts implements it), and apply the map's changes and tail.
  */
-import { rowHolds } from './row-text.ts';
-import type { Row } from './types.ts';
+import { rowHolds } from '../row-text.ts';
+import type { Row } from '../types.ts';
 
 /** What a walk reads of the pages. */
 export interface PageTexts {
@@ -116,7 +116,7 @@ export function* walkMatching(source: WalkSource, needle: string, pauses: boolea
 /**
  * The snapshot file's members for these rows, `"id":row` joined with commas, a page at a time,
  * in the order of walkEntries: a row unchanged since it was packed is copied from its page's text
- * as it is, neither parsed nor serialised again (issue 35: a stop right after a large seed
+ * as it is, neither parsed nor serialised again (a stop right after a large seed
  * compacts every row; parsing and re-serialising 100k bookings' rows took longer than the stop's
  * deadline). Its text is what JSON.stringify wrote for it when it was packed.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 35, item 4: a large file opens without parsing the rows of its large
- * packable partitions (src/storage/snapshot-scan.ts). They stay spans of the
+ * A large file opens without parsing the rows of its large
+ * packable partitions (src/storage/large-files/snapshot-scan.ts). They stay spans of the
  * file's bytes until deflated into pages in the background, and read, write,
  * walk and compact as the rows of a parsed file do. Structure is asserted
  * (which rows were parsed, which pages are still in the file's bytes); the
@@ -10,16 +10,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { propertyRuns } from '../setup/depth.ts';
-import { packedInBackground } from '../../src/storage/background-packing.ts';
-import { applyOps, stateFromCollections, type Partition } from '../../src/storage/codec.ts';
-import { openStore } from '../../src/storage/index.ts';
-import { allowPacking, DEFAULT_PACK_LIMITS, setPackLimits } from '../../src/storage/pack-policy.ts';
-import { PackedRows } from '../../src/storage/packed-rows.ts';
-import { RawRows, scanSnapshot } from '../../src/storage/snapshot-scan.ts';
-import { parseSnapshotBytes } from '../../src/storage/snapshot-text.ts';
-import type { Row } from '../../src/storage/types.ts';
-import { del, put, tempDir } from './helpers.ts';
+import { propertyRuns } from '../../setup/depth.ts';
+import { packedInBackground } from '../../../src/storage/large-files/background-packing.ts';
+import { applyOps, stateFromCollections, type Partition } from '../../../src/storage/codec.ts';
+import { openStore } from '../../../src/storage/index.ts';
+import { allowPacking } from '../../../src/storage/collection.ts';
+import { DEFAULT_PACK_LIMITS, setPackLimits } from '../../../src/storage/large-files/pack-policy.ts';
+import { PackedRows } from '../../../src/storage/large-files/packed-rows.ts';
+import { RawRows, scanSnapshot } from '../../../src/storage/large-files/snapshot-scan.ts';
+import { parseSnapshotBytes } from '../../../src/storage/snapshot-text.ts';
+import type { Row } from '../../../src/storage/types.ts';
+import { del, put, tempDir } from '../helpers.ts';
 
 const TINY = { packAfter: 8, hotRows: 4, pageBytes: 300 };
 allowPacking('bookings');

@@ -1,6 +1,6 @@
 /**
- * One copy of each repeated id and timestamp among the rows in memory (issue 11,
- * docs/benchmarks.md "Memory"). Every row is stored as a private JSON copy
+ * One copy of each repeated id and timestamp among the rows in memory
+ * (docs/storage.md, "Memory per row"). Every row is stored as a private JSON copy
  * (codec.ts, prepareOps), and JSON.parse makes a new string for every value: a
  * booking's id comes back as a separate 41-character string in each of its
  * passengers and items, and so do the product, departure and person ids and the

@@ -1,8 +1,9 @@
 /**
  * What packing is for and when it applies (packed-rows.ts): the Map interface a
- * partition's rows keep, the limits, and the collections that may be packed.
+ * partition's rows keep, and the limits. Which collections may be packed is
+ * declared with each collection (`packed`, collection.ts).
  */
-import type { Row } from './types.ts';
+import type { Row } from '../types.ts';
 
 /** What codec.ts needs of a partition's rows: a Map<string, Row>, or PackedRows. */
 export interface RowMap extends Iterable<[string, Row]> {
@@ -38,19 +39,3 @@ export function packLimits(): PackLimits {
 }
 
 export type PackMode = 'now' | 'on-insert' | 'background';
-
-/**
- * Collections whose large partitions are packed: declared `packed` (collection.ts).
- * A list of a packed partition inflates every page (~1 s for 100k bookings), so
- * only the large collections of seeded volume are: those read by id or through
- * an index, and bookings (docs/storage.md "Packed partitions").
- */
-const packable = new Set<string>();
-
-export function allowPacking(collection: string): void {
-  packable.add(collection);
-}
-
-export function packableCollection(collection: string): boolean {
-  return packable.has(collection);
-}

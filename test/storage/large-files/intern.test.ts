@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { INTERN_MAX_LENGTH, INTERN_MIN_LENGTH, StringInterner } from '../../src/storage/intern.ts';
-import { RowInterner } from '../../src/storage/shared-leaves.ts';
-import { openStore } from '../../src/storage/index.ts';
+import { INTERN_MAX_LENGTH, INTERN_MIN_LENGTH, StringInterner } from '../../../src/storage/large-files/intern.ts';
+import { RowInterner } from '../../../src/storage/large-files/shared-leaves.ts';
+import { openStore } from '../../../src/storage/index.ts';
 
-/** Repeated ids and timestamps are kept once in memory (src/storage/intern.ts, issue 11). */
+/** Repeated ids and timestamps are kept once in memory (src/storage/large-files/intern.ts). */
 describe('StringInterner', () => {
   it('changes no value: nested objects, arrays, odd keys, non-strings', () => {
     const parsed = JSON.parse(

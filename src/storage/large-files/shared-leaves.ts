@@ -1,6 +1,6 @@
 /**
  * One frozen copy of each small nested object or array that many rows repeat
- * (issue 11, docs/storage.md "Memory per row"). Every committed row is a
+ * (docs/storage.md "Memory per row"). Every committed row is a
  * private JSON copy (codec.ts, prepareOps), so each booking had its own `{}`
  * for `metadata`, each passenger its own `{"paxType":"adult"}`, and each
  * pricing line (`{code, description, quantity, unitAmount, amount}`) and its

@@ -2,8 +2,8 @@ import { appendPosting, eachPosting, lastPosting, postingCount, type Postings } 
 
 /**
  * Substring search over one short text per row, at a cost that follows the
- * matches, not the rows (issue 27, point 1; docs/storage.md "Text search").
- * The `q` of GET /v1/bookings is a substring test of one lower-cased text per
+ * matches, not the rows (src/resources/bookings/search-text.ts keeps one per
+ * workspace). The `q` of GET /v1/bookings is a substring test of one lower-cased text per
  * booking (API description, "Bookings": q searches the code and the customer's
  * name and e-mail); a scan of 100k texts took ~8 ms a search.
  *
@@ -20,6 +20,12 @@ import { appendPosting, eachPosting, lastPosting, postingCount, type Postings } 
  * a list at most once. Past half dead the structure is rebuilt compactly.
  *
  * Memory: the lists are kept compact (postings.ts).
+ *
+ * Trigrams rather than tokens or a suffix array: `q` matches inside words and
+ * across the fields' separators (`ann lee`, `lee@exa`), which a token index
+ * answers only through a second index over the distinct tokens (booking codes
+ * make those as many as the rows); a suffix array is smaller to query but must
+ * be rebuilt or patched at every write, while trigram lists are appended to.
  */
 const PAD = '\0\0';
 
