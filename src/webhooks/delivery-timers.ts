@@ -23,7 +23,8 @@ export class DeliveryTimers {
   schedule(delivery: StoredDelivery, atMs: number, after: Promise<unknown> = Promise.resolve()): void {
     this.forget(delivery.id);
     const first = delivery.attempts.length === 0;
-    const held = first && delivery.fault ? `, ${delivery.fault.duplicateOf ? 'duplicate' : 'held'} by ${delivery.fault.ruleId}` : '';
+    const fault = delivery.fault;
+    const held = first && fault ? `, ${fault.duplicateOf ? `duplicate of ${fault.duplicateOf}` : 'held'} by ${fault.ruleId}` : '';
     const cancel = this.clock.schedule(
       atMs,
       () => {
