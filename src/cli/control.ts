@@ -8,7 +8,7 @@ import { DEFAULT_WORKSPACE_ENV, defaultWorkspace } from '../core/default-workspa
 /**
  * What every command that talks to a running sandbox shares (docs/cli.md):
  * finding the sandbox (--url, else $SANDBOX_URL, which `sandbox exec` sets,
- * else the default address), its control token, the control client, the
+ * else the one `start --detach` started from this folder, else the default address), its control token, the control client, the
  * workspace named by --workspace, and printing either one JSON document
  * (--json) or a line for people. Light on purpose: command declarations
  * (./commands/) import it, and the client is loaded only when a command runs,
@@ -28,7 +28,10 @@ export interface ScriptFlags extends ControlFlags {
   json?: boolean;
 }
 
-/** How every command finds a running sandbox: --url, then $SANDBOX_URL (set by `sandbox exec`), then the default. */
+/**
+ * How every command finds a running sandbox: --url, then $SANDBOX_URL (set by `sandbox exec`), then
+ * the one `start --detach` started from this folder (./folder-sandbox.ts), then the default.
+ */
 export const sandboxUrl = (): string => process.env.SANDBOX_URL || DEFAULT_SANDBOX_URL;
 
 /** --token, else $SANDBOX_CONTROL_TOKEN (needed only when the sandbox listens on a non-loopback host). */
@@ -37,7 +40,12 @@ export const controlToken = (flags: { token?: string | undefined }): string | un
 /** --url and --token, as every command that talks to a running sandbox takes them. */
 export const withUrlOptions = (command: Command): Command =>
   command
-    .addOption(new Option('--url <url>', 'the running sandbox').default(sandboxUrl(), `$SANDBOX_URL, else ${DEFAULT_SANDBOX_URL}`))
+    .addOption(
+      new Option('--url <url>', 'the running sandbox').default(
+        sandboxUrl(),
+        `$SANDBOX_URL, else the one \`start --detach\` started here, else ${DEFAULT_SANDBOX_URL}`,
+      ),
+    )
     .option('--token <token>', 'control token (default: $SANDBOX_CONTROL_TOKEN)');
 
 /** The options of every scripting command: --url, --token, --json. */

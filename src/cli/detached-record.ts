@@ -12,7 +12,9 @@ import { identityOf, isAnotherProcess, parseIdentity, type ProcessIdentity } fro
  * after a kill -9 it may be handed to another process, so the process's identity is recorded too
  * and checked as the data file's lock checks its holder (src/storage/process-identity.ts).
  */
-export const DETACHED_RECORD = '.sandbox/detached.json';
+import { DETACHED_RECORD } from './folder-sandbox.ts';
+
+export { DETACHED_RECORD };
 
 export interface DetachedSandbox {
   url: string;

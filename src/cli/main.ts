@@ -5,6 +5,7 @@ import { errorLine } from './control.ts';
 import { closest } from '../core/suggest.ts';
 import { didYouMean, oneStyle } from './usage.ts';
 import { copyGlobalOptions, withGlobalOptions, withoutGlobalOptions } from './global-options.ts';
+import { followThisFolder } from './folder-sandbox.ts';
 
 import { clockCommand } from './commands/clock.ts';
 import { dashboardCommand } from './commands/dashboard.ts';
@@ -91,9 +92,10 @@ export function buildProgram(commandName?: string): Command {
   // --url, --token, --workspace and --json before or after the command name (./global-options.ts)
   withGlobalOptions(program)
     .option('--no-color', 'print without colours, as NO_COLOR=1 does (any command)')
-    .hook('preAction', (root, action) => {
+    .hook('preAction', async (root, action) => {
       if (root.opts().color === false) process.env.NO_COLOR = '1';
       copyGlobalOptions(root, action);
+      await followThisFolder(action);
     })
     .version(packageJson.version, '-V, --version', 'print the version')
     // every help ends with an example (docs/cli.md); test/cli/commands/help-examples.test.ts walks them all

@@ -37,7 +37,7 @@ describe('finding the sandbox', () => {
     for (const command of [['listen'], ['trigger'], ['dashboard'], ['keys', 'list'], ['logs'], ['clock', 'advance']]) {
       const help = await withEnv([...command, '--help'], { SANDBOX_URL: '' });
       expect(help.stdout.replace(/\s+/g, ' '), command.join(' ')).toContain(
-        '--url <url> the running sandbox (default: $SANDBOX_URL, else http://127.0.0.1:4010)',
+        '--url <url> the running sandbox (default: $SANDBOX_URL, else the one `start --detach` started here, else http://127.0.0.1:4010)',
       );
     }
   });

@@ -70,6 +70,26 @@ describe('sandbox stop without --url or --port', () => {
     expect(again).toMatchObject({ code: 1, stdout: '', stderr: NONE_RECORDED });
   });
 
+  it('every command talking to a sandbox finds the one started here too; $SANDBOX_URL and --url still win', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sandbox-stop-here-'));
+    const other = await otherSandbox();
+    const ready = await detach(['--port', '0', '--clock', 'manual']);
+    const [port, otherPort] = [new URL(ready.url).port, new URL(other.url).port];
+
+    await cli(['clock', 'advance', '1h']);
+    const here = JSON.parse((await cli(['clock', '--json'])).stdout) as { advancedMs: number };
+    expect(here.advancedMs).toBe(3_600_000);
+    // the sandbox answering elsewhere was not the one moved
+    expect(((await (await fetch(`${other.url}/__sandbox/clock`)).json()) as { data: { advancedMs: number } }).data.advancedMs).toBe(0);
+
+    const byEnv = await cli(['clock', '--json'], { SANDBOX_URL: other.url });
+    expect(JSON.parse(byEnv.stdout).advancedMs, `${port} vs ${otherPort}`).toBe(0);
+    const byFlag = await cli(['clock', '--json', '--url', other.url]);
+    expect(JSON.parse(byFlag.stdout).advancedMs).toBe(0);
+
+    expect((await cli(['stop'])).code).toBe(0);
+  });
+
   it('after a detached start that failed (its port in use), stops nothing: one line, exit 1, and the sandbox on that port answers on', async () => {
     dir = await mkdtemp(join(tmpdir(), 'sandbox-stop-here-'));
     const other = await otherSandbox();
