@@ -12,7 +12,7 @@ import { identityOf, isAnotherProcess, parseIdentity, type ProcessIdentity } fro
  * after a kill -9 it may be handed to another process, so the process's identity is recorded too
  * and checked as the data file's lock checks its holder (src/storage/process-identity.ts).
  */
-import { DETACHED_RECORD } from './folder-sandbox.ts';
+import { DETACHED_RECORD } from './detached-path.ts';
 
 export { DETACHED_RECORD };
 

@@ -1,12 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-
-/**
- * Where `sandbox start --detach` records the sandboxes it started from this folder
- * (./detached-record.ts reads and writes it). Declared here, in a module that loads nothing,
- * so every command can look for it without loading the record's reader.
- */
-export const DETACHED_RECORD = '.sandbox/detached.json';
+import { DETACHED_RECORD } from './detached-path.ts';
 
 /**
  * A command's --url left to its default points at the sandbox `start --detach` started from
