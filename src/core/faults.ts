@@ -61,6 +61,12 @@ export class FaultInjector {
     return rule;
   }
 
+  /** The rules of a bundle (src/bundle/load.ts), as they stood when it was saved: their ids, uses left and hits. */
+  restore(rules: readonly FaultRule[]): void {
+    this.clear();
+    this.rules = rules.slice(0, MAX_FAULT_RULES).map((rule) => ({ ...rule }));
+  }
+
   active(): boolean {
     return this.rules.length > 0;
   }
