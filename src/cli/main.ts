@@ -6,6 +6,7 @@ import { closest } from '../core/suggest.ts';
 import { didYouMean, oneStyle } from './usage.ts';
 import { copyGlobalOptions, withGlobalOptions, withoutGlobalOptions } from './global-options.ts';
 
+import { bundleCommand, openCommand } from './commands/bundle.ts';
 import { clockCommand } from './commands/clock.ts';
 import { dashboardCommand } from './commands/dashboard.ts';
 import { dataCommand } from './commands/data.ts';
@@ -55,6 +56,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   inspectCommand,
   scenarioCommand,
   mcpCommand,
+  openCommand,
   // the scripting commands: each a thin file over the control client
   keysCommand,
   orgKeysCommand,
@@ -62,6 +64,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   faultCommand,
   ratelimitCommand,
   snapshotCommand,
+  bundleCommand,
   workspaceCommand,
   resetCommand,
   seedCommand,

@@ -10,6 +10,7 @@ import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.
 import { inspectorUrl } from './inspector-url.ts';
 import { armStopDeadline, endNow } from './stop-deadline.ts';
 import { holdYoungGeneration, limitHeapGrowth } from './young-generation.ts';
+import type { Bundle } from '../bundle/schema.ts';
 
 export interface StartFlags {
   port: number;
@@ -60,6 +61,10 @@ export interface StartFlags {
   stopTimeout?: number;
   /** --flush-grace, in milliseconds (start only: FLUSH_GRACE_MS by default) */
   flushGrace?: number;
+  /** --from-bundle: start on a failure bundle's state and clocks (docs/cli.md, "The failure bundle") */
+  fromBundle?: string;
+  /** set with --from-bundle when --clock was not given: the clock runs in the bundle's mode */
+  clockFromBundle?: boolean;
 }
 
 export function startOptions(flags: StartFlags): SandboxOptions {
@@ -124,7 +129,10 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   };
   process.on('SIGINT', () => shutdown());
   process.on('SIGTERM', () => shutdown());
+  const bundle = flags.fromBundle ? await readStartBundle(flags.fromBundle) : null;
+  if (bundle && flags.clockFromBundle) flags.clock = bundle.clock.mode;
   sandbox = await openCliSandbox(startOptions(flags), flags);
+  if (bundle) await startOnBundle(sandbox, bundle, flags.fromBundle!);
   // POST /__sandbox/stop (`sandbox stop`) takes the same path as SIGTERM
   sandbox.context.stopRequest.handler = () => shutdown();
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
@@ -142,6 +150,36 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   // not awaited: the sandbox serves whether a browser opens or not; a failure is one line on stderr
   if (flags.open) void import('./open-browser.ts').then(({ openOrSay }) => openOrSay(sandboxInspectorUrl(sandbox)));
   return sandbox;
+}
+
+async function readStartBundle(file: string): Promise<Bundle> {
+  const { readBundleFile } = await import('../bundle/file.ts');
+  return readBundleFile(file).catch((err: unknown) => fail(errorMessage(err)));
+}
+
+/**
+ * --from-bundle: the bundle's state and clocks put into the sandbox just started, before anything
+ * is printed (the banner's clock is the bundle's); one line says what came from where.
+ */
+async function startOnBundle(sandbox: Sandbox, bundle: Bundle, file: string): Promise<void> {
+  const { loadState } = await import('../bundle/load.ts');
+  let fresh: number;
+  try {
+    ({ freshSecrets: fresh } = await loadState(sandbox.context, bundle));
+  } catch (err) {
+    await sandbox.stop().catch(() => undefined);
+    fail(`cannot start on the bundle ${file}: ${errorMessage(err)}`);
+  }
+  const now = sandbox.clock.isoIn(null);
+  sandbox.clockOrigin = {
+    ...sandbox.clockOrigin,
+    source: 'restored',
+    now,
+    workspaces: bundle.clock.workspaces.length,
+    offsetMs: sandbox.clock.changes()[0]?.offsetMs ?? 0,
+  };
+  const secrets = fresh > 0 ? `; ${plural(fresh, 'webhook subscription')} got a fresh signing secret (sandbox listen --print-secret shows it)` : '';
+  process.stderr.write(`sandbox: started on the bundle ${file} (saved ${bundle.savedAt}): its state, and its clock at ${now}${secrets}\n`);
 }
 
 /**
