@@ -93,7 +93,7 @@ export function jobSummaryMarkdown(report: RunReport, options: JobSummaryOptions
 }
 
 /** How to open the failure bundle on a laptop: the job's artifact, then one command (docs/cli.md, "The failure bundle"). */
-function bundleHowTo(file: string): string[] {
+export function bundleHowTo(file: string): string[] {
   const name = file.split(/[\\/]/).pop()!;
   return [
     `**Failure bundle:** ${code(file)}: this run's state, requests (with reasons), webhook deliveries and clocks, secrets redacted. Download it (the job's artifacts) and open it in the inspector:`,
