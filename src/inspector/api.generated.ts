@@ -4294,6 +4294,7 @@ export interface operations {
                             status: "ok";
                             uptimeMs: number;
                             now: string;
+                            readOnly?: string;
                         };
                     };
                 };

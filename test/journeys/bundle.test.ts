@@ -6,7 +6,7 @@ import { readBundleFile } from '../../src/bundle/file.ts';
 import { stateRows } from '../../src/bundle/state-export.ts';
 import { runCli, type Running } from '../helpers/cli.ts';
 import { KEYS } from '../helpers/sandbox.ts';
-import { BROWSER_TEST_TIMEOUT, HAS_CHROMIUM, launchInspectorBrowser, type InspectorBrowser } from '../inspector/browser.ts';
+import { BROWSER_TEST_TIMEOUT, HAS_CHROMIUM, launchInspectorBrowser, screenshot, type InspectorBrowser } from '../inspector/browser.ts';
 
 /**
  * A red CI job opened on a laptop (docs/cli.md, "The failure bundle"), as a user drives it: a
@@ -74,8 +74,11 @@ describe('the failure bundle, from a red run to a laptop', { timeout: BROWSER_TE
   it.skipIf(!HAS_CHROMIUM)('Chromium finds the failing request and its reason in the Requests view', async () => {
     chrome = await launchInspectorBrowser();
     const { page, errors } = await chrome.open(`${inspectorUrl}requests`);
+    // above every view, the page says what it shows: a bundle, read-only
+    await expect.poll(() => page.getByRole('note', { name: 'Read-only bundle' }).textContent(), WAIT).toContain(`serves the bundle ${bundleFile}, read-only`);
     const row = page.locator('[role="row"][data-request-id="req_journey_missing"]');
     await row.waitFor(WAIT);
+    await screenshot(page, 'bundle-requests');
     expect(await row.textContent()).toContain('NOT_FOUND');
     await row.click();
     await expect.poll(() => page.getByTestId('refusal-reason').textContent(), WAIT).toMatch(/NOT_FOUND .*book_00000000-0000-4000-8000-0000000000aa/);
