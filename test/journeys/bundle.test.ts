@@ -86,6 +86,42 @@ describe('the failure bundle, from a red run to a laptop', { timeout: BROWSER_TE
     await page.close();
   });
 
+  it.skipIf(!HAS_CHROMIUM)(
+    "every view shows the run: Data, Webhooks with the delivery's attempt, Time, Keys; a button that writes is told why not",
+    async () => {
+      const bundle = await readBundleFile(bundleFile);
+      const ws = bundle.sandbox.defaultWorkspaceId!;
+      const rows = stateRows(bundle.state);
+      const [subscription] = Object.values(rows.webhookSubscriptions![ws]!).filter((s) => s.url === 'http://127.0.0.1:9/orders');
+      const [delivery] = Object.values(rows.webhookDeliveries![ws]!);
+      const { page, errors } = await chrome!.open(`${inspectorUrl}data/webhookSubscriptions?workspace=${ws}`);
+      await page
+        .getByRole('table', { name: /records$/ })
+        .getByText('http://127.0.0.1:9/orders')
+        .waitFor(WAIT);
+
+      await page.getByTestId('nav-webhooks').click();
+      await page.getByRole('table', { name: 'Subscriptions' }).getByText(subscription!.id).waitFor(WAIT);
+      await page.getByTestId(`delivery-${delivery!.id}`).click();
+      await page
+        .getByRole('region', { name: `Delivery ${delivery!.id}` })
+        .getByTestId('attempt-1')
+        .waitFor(WAIT);
+
+      await page.getByTestId('nav-time').click();
+      await page.getByTestId('clock-now').getByText(bundle.clock.now).waitFor(WAIT);
+      await page.getByRole('button', { name: 'Advance clock 1 hour' }).click();
+      await expect.poll(() => page.getByRole('alert').first().textContent(), WAIT).toMatch(/403 READ_ONLY: This sandbox serves the bundle/);
+      await page.getByTestId('clock-now').getByText(bundle.clock.now).waitFor(WAIT); // it did not move
+
+      await page.getByTestId('nav-keys').click();
+      await page.getByRole('table', { name: 'Workspace keys' }).getByText('Borealis full access (fixture)').waitFor(WAIT);
+      // the refused calls are the only errors the page logged (Chromium logs each failed fetch)
+      expect(errors.filter((e) => !e.includes('403'))).toEqual([]);
+      await page.close();
+    },
+  );
+
   it('a write is refused, saying the bundle is read-only', async () => {
     const reset = await fetch(`${openUrl}/__sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(reset.status).toBe(403);
