@@ -3,7 +3,9 @@ import type { SandboxContext } from '../context.ts';
 import { redactJson } from '../core/redact.ts';
 import { defaultWorkspaceOf } from '../core/workspace-lookup.ts';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle, type BundleRun } from './schema.ts';
-import { exportState } from './state-export.ts';
+import { SCHEMA_VERSION } from '../storage/index.ts';
+import { encodeParts } from './file.ts';
+import { exportState, stateTables } from './state-export.ts';
 
 export interface CollectOptions {
   /** the command `sandbox exec` ran and how it ended */
@@ -16,7 +18,17 @@ export interface CollectOptions {
  * Everything a running sandbox knows about its run, as a bundle (./schema.ts): read from the
  * context the control plane reads too, so the bundle holds what the inspector showed.
  */
-export function collectBundle(ctx: SandboxContext, { run, url }: CollectOptions = {}): Bundle {
+export function collectBundle(ctx: SandboxContext, options: CollectOptions = {}): Bundle {
+  return { ...collectHead(ctx, options), state: exportState(ctx) };
+}
+
+/** The bundle as gzip bytes, its state read a collection at a time while the one before is compressed (./file.ts). */
+export function bundleBytes(ctx: SandboxContext, options: CollectOptions = {}): Promise<Buffer> {
+  return encodeParts(collectHead(ctx, options), SCHEMA_VERSION, stateTables(ctx));
+}
+
+/** Every field of the bundle but its state. */
+function collectHead(ctx: SandboxContext, { run, url }: CollectOptions): Omit<Bundle, 'state'> {
   const { seen, capacity } = ctx.requestLog.counts();
   // newest first from the log; a bundle keeps the order they happened in
   const entries = ctx.requestLog.recent(capacity).reverse();
@@ -39,7 +51,6 @@ export function collectBundle(ctx: SandboxContext, { run, url }: CollectOptions 
       nowMs: clock.nowMs,
       workspaces: workspaces.map((w) => ({ workspaceId: w.workspaceId as string, offsetMs: w.offsetMs })),
     },
-    state: exportState(ctx),
     requests: {
       // redacted where they were captured and logged (src/http/request-capture.ts, request-hooks.ts): by the same
       // rule again, they would lose the key prefix a masked Authorization shows; a warning's message is not, so it is here

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createGzip, gunzip } from 'node:zlib';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleSchema, type Bundle } from './schema.ts';
+import type { StateTable } from './state-table.ts';
 
 /**
  * A bundle on disk: gzip-compressed JSON (./schema.ts). Compressed on the thread pool, a piece at
@@ -18,19 +19,33 @@ export class BundleError extends Error {
   override readonly name = 'BundleError';
 }
 
-export async function encodeBundle(bundle: Bundle): Promise<Buffer> {
-  const zip = createGzip();
+export function encodeBundle(bundle: Bundle): Promise<Buffer> {
+  const { state, ...head } = bundle;
+  return encodeParts(head, state.schemaVersion, Object.entries(state.collections));
+}
+
+/**
+ * The bundle's JSON, compressed a piece at a time: `head` (every field but the state) first, then
+ * each collection of the state as `collections` gives it, a collection read while the one before
+ * is compressed. Level 4 of gzip: 5% larger than the default level 6 and a third faster, for the
+ * bound of one second that writing a bundle may add to `sandbox exec` (docs/benchmarks.md).
+ */
+export async function encodeParts(
+  head: Omit<Bundle, 'state'>,
+  schemaVersion: number,
+  collections: Iterable<readonly [string, Record<string, StateTable>]>,
+): Promise<Buffer> {
+  const zip = createGzip({ level: 4 });
   const out: Buffer[] = [];
   zip.on('data', (chunk: Buffer) => out.push(chunk));
   const done = new Promise<void>((resolve, reject) => {
     zip.on('end', resolve);
     zip.on('error', reject);
   });
-  const { state, ...rest } = bundle;
-  const head = JSON.stringify(rest);
-  zip.write(`${head.slice(0, -1)},"state":{"schemaVersion":${state.schemaVersion},"collections":{`);
+  const text = JSON.stringify(head);
+  zip.write(`${text.slice(0, -1)},"state":{"schemaVersion":${schemaVersion},"collections":{`);
   let first = true;
-  for (const [name, tables] of Object.entries(state.collections)) {
+  for (const [name, tables] of collections) {
     zip.write(`${first ? '' : ','}${JSON.stringify(name)}:${JSON.stringify(tables)}`);
     first = false;
     await nextTurn(); // the gzip stream hands the piece to the thread pool; the next piece is written meanwhile

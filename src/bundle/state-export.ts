@@ -16,16 +16,27 @@ export interface BundleState {
  * which would write all of it as JSON and parse it again (1.4 s of the bound of 1 s for 10,000
  * bookings, docs/benchmarks.md).
  */
-export function exportState(ctx: Pick<SandboxContext, 'store' | 'collections'>): BundleState {
+export function exportState(ctx: StateSource): BundleState {
+  return { schemaVersion: SCHEMA_VERSION, collections: Object.fromEntries(stateTables(ctx)) };
+}
+
+type StateSource = Pick<SandboxContext, 'store' | 'collections'>;
+
+/**
+ * The same, a collection at a time: a bundle written as it is read (./file.ts) compresses one
+ * collection while the next is read. Each collection is read whole within one turn of the event
+ * loop; between two, a sandbox that still takes writes may change (`sandbox exec` writes its
+ * bundle once the command has exited; `bundle save` is meant for a sandbox at rest).
+ */
+export function* stateTables(ctx: StateSource): Generator<readonly [string, Record<string, StateTable>]> {
   const engine: Store = ctx.store instanceof OverlayStore ? ctx.store.inner : ctx.store;
-  const collections: BundleState['collections'] = {};
   for (const name of ctx.collections.names) {
     const partitions = engine.partitions(name);
     if (partitions.length === 0) continue;
-    const tables: Record<string, StateTable> = (collections[name] = {});
+    const tables: Record<string, StateTable> = {};
     for (const partition of partitions) tables[partition] = tableOf(engine.scan(name, partition));
+    yield [name, tables];
   }
-  return { schemaVersion: SCHEMA_VERSION, collections };
 }
 
 /** The rows again, as an import takes them (ctx.importState). */

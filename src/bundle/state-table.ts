@@ -52,12 +52,20 @@ export function tableOf(rows: Iterable<Row>): StateTable {
 /** One rule per column: a secret's name is judged once, not once a row. */
 function redactedColumn(field: string, values: unknown[]): unknown[] {
   if (isSecretName(field)) return values.map((value) => redactJson(value, field));
-  // most columns are ids, dates and statuses: one test of them all, not one a row
-  if (values.every((value) => typeof value !== 'object' || value === null) && !mayHoldSecretShape(values.join('\n'))) return values;
+  // most columns are ids, dates and statuses: one test of their strings together, not one a row
+  let strings = '';
+  let objects = false;
+  for (const value of values) {
+    if (typeof value === 'string') strings += `${value}\n`;
+    else if (value !== null && typeof value === 'object') objects = true;
+  }
+  const shapes = mayHoldSecretShape(strings);
+  if (!shapes && !objects) return values;
   let out: unknown[] | null = null;
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    const redacted = typeof value === 'string' ? redactShapes(value) : value !== null && typeof value === 'object' ? redactJson(value) : value;
+    const redacted =
+      typeof value === 'string' ? (shapes ? redactShapes(value) : value) : value !== null && typeof value === 'object' ? redactJson(value) : value;
     if (redacted !== value) (out ??= values.slice())[i] = redacted;
   }
   return out ?? values;

@@ -26,8 +26,8 @@ export async function saveExecBundle(
   run: { command: string[]; exitCode: number },
 ): Promise<{ line: string; written: boolean }> {
   try {
-    const [{ collectBundle }, { encodeBundle, writeBundleFile }] = await Promise.all([import('../bundle/collect.ts'), import('../bundle/file.ts')]);
-    const bytes = await encodeBundle(collectBundle(sandbox.context, { run, url: sandbox.url }));
+    const [{ bundleBytes }, { writeBundleFile }] = await Promise.all([import('../bundle/collect.ts'), import('../bundle/file.ts')]);
+    const bytes = await bundleBytes(sandbox.context, { run, url: sandbox.url });
     await writeBundleFile(file, bytes);
     return { line: `bundle: ${file} (${formatBytes(bytes.length)}); open it with \`${openLine(file)}\``, written: true };
   } catch (err) {
