@@ -3,7 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { ControlClient, RequestLogLine } from '../control/client.ts';
 import { decodeStreamEvent } from '../core/stream-events.ts';
 import { dim, green, printJson, yellow } from './output.ts';
-import { say } from './format.ts';
+import { plural, say } from './format.ts';
 import { controlClient, type ScriptFlags } from './control.ts';
 
 /**
@@ -111,7 +111,7 @@ async function writeHar(file: string, newestFirst: RequestLogLine[], baseUrl: st
     throw new Error(`cannot write the HAR to ${file}: ${err.message}`);
   });
   if (flags.json) printJson({ har: file, entries: har.log.entries.length });
-  else say(`Wrote ${newestFirst.length} requests to ${file} (HAR 1.2)`);
+  else say(`Wrote ${plural(newestFirst.length, 'request')} to ${file} (HAR 1.2)`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DEFAULT_STOP_TIMEOUT_MS } from '../config.ts';
 import { bundleLines, writeBundleHar } from './bundle.ts';
-import { say } from './format.ts';
+import { plural, say } from './format.ts';
 import { errorMessage, fail, printJson } from './output.ts';
 import { sandboxInspectorUrl } from './start.ts';
 import { armStopDeadline } from './stop-deadline.ts';
@@ -27,7 +27,7 @@ export async function runOpen(file: string, flags: OpenFlags): Promise<void> {
     const bundle = await readBundleFile(file).catch((err: unknown) => fail(errorMessage(err)));
     const count = await writeBundleHar(bundle, flags.har);
     if (flags.json) return printJson({ har: flags.har, entries: count });
-    return say(`Wrote ${count} requests of ${file} to ${flags.har} (HAR 1.2)`);
+    return say(`Wrote ${plural(count, 'request')} of ${file} to ${flags.har} (HAR 1.2)`);
   }
   const { openBundle } = await import('../bundle/open.ts');
   const opened = await openBundle(file, { port: flags.port, host: flags.host, ...(flags.controlToken ? { controlToken: flags.controlToken } : {}) }).catch(
