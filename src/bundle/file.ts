@@ -2,16 +2,19 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { createGzip, gunzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleSchema, type Bundle } from './schema.ts';
 import type { StateTable } from './state-table.ts';
 
 /**
- * A bundle on disk: gzip-compressed JSON (./schema.ts). Compressed on the thread pool, a piece at
- * a time as the JSON is written (each collection of the state is one piece), so that on two cores
- * the compression runs beside the JSON instead of after it, and the control route that serves one
- * (GET /__sandbox/bundle) gives the event loop a turn between pieces.
+ * A bundle on disk: gzip-compressed JSON (./schema.ts), written as gzip "members" one after the
+ * other (RFC 1952, 2.2: a gzip file is a series of members), one for each collection of the state
+ * and one for the rest. Each is compressed on the thread pool as soon as its JSON is written, so
+ * that the members compress side by side, and beside the JSON of the next; gunzip, zlib and every
+ * gzip reader give back the one JSON text. The control route that serves a bundle (GET
+ * /__sandbox/bundle) gives the event loop a turn between collections.
  */
+const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /** A bundle that cannot be read: the message is the one line the CLI prints. */
@@ -26,34 +29,35 @@ export function encodeBundle(bundle: Bundle): Promise<Buffer> {
 
 /**
  * The bundle's JSON, compressed a piece at a time: `head` (every field but the state) first, then
- * each collection of the state as `collections` gives it, a collection read while the one before
- * is compressed. Level 4 of gzip: 5% larger than the default level 6 and a third faster, for the
- * bound of one second that writing a bundle may add to `sandbox exec` (docs/benchmarks.md).
+ * each collection of the state as `collections` gives it, a collection read while the ones before
+ * are compressed, for the bound of one second that writing a bundle may add to `sandbox exec`.
  */
 export async function encodeParts(
   head: Omit<Bundle, 'state'>,
   schemaVersion: number,
   collections: Iterable<readonly [string, Record<string, StateTable>]>,
 ): Promise<Buffer> {
-  const zip = createGzip({ level: 4 });
-  const out: Buffer[] = [];
-  zip.on('data', (chunk: Buffer) => out.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    zip.on('end', resolve);
-    zip.on('error', reject);
-  });
+  const members: Promise<Buffer>[] = [];
   const text = JSON.stringify(head);
-  zip.write(`${text.slice(0, -1)},"state":{"schemaVersion":${schemaVersion},"collections":{`);
+  let piece = `${text.slice(0, -1)},"state":{"schemaVersion":${schemaVersion},"collections":{`;
   let first = true;
   for (const [name, tables] of collections) {
-    zip.write(`${first ? '' : ','}${JSON.stringify(name)}:${JSON.stringify(tables)}`);
+    piece += `${first ? '' : ','}${JSON.stringify(name)}:${JSON.stringify(tables)}`;
     first = false;
-    await nextTurn(); // the gzip stream hands the piece to the thread pool; the next piece is written meanwhile
+    // small collections share a member: each member costs its header and a fresh dictionary
+    if (piece.length < MEMBER_BYTES) continue;
+    members.push(gzipAsync(piece, { level: GZIP_LEVEL }));
+    piece = '';
+    await nextTurn();
   }
-  zip.end('}}}');
-  await done;
-  return Buffer.concat(out);
+  members.push(gzipAsync(`${piece}}}}`, { level: GZIP_LEVEL }));
+  return Buffer.concat(await Promise.all(members));
 }
+
+/** gzip's level 4: 5% larger than its default 6, and a third faster (docs/benchmarks.md, "The failure bundle") */
+const GZIP_LEVEL = 4;
+/** a member holds at least this much JSON, collections joined until it does */
+const MEMBER_BYTES = 256 * 1024;
 
 /**
  * The bundle in `bytes`, checked: gzip or, for a person who unpacked it to read it, plain JSON.

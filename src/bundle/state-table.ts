@@ -26,17 +26,23 @@ export function tableOf(rows: Iterable<Row>): StateTable {
   const columns: Record<string, unknown[]> = {};
   const absent: Record<string, number[]> = {};
   let count = 0;
+  let width = 0;
   for (const row of rows) {
+    let fields = 0;
     for (const field in row) {
+      fields += 1;
       let column = columns[field];
       if (!column) {
         // a field first met at row `count`: the rows before it lacked it
         column = columns[field] = new Array<unknown>(count).fill(null);
         if (count > 0) absent[field] = Array.from({ length: count }, (_, i) => i);
+        width += 1;
       }
       column.push(row[field]);
     }
     count += 1;
+    // the usual row has every field met so far, and so has filled every column
+    if (fields === width) continue;
     for (const field in columns) {
       const column = columns[field]!;
       if (column.length < count) {
@@ -52,20 +58,18 @@ export function tableOf(rows: Iterable<Row>): StateTable {
 /** One rule per column: a secret's name is judged once, not once a row. */
 function redactedColumn(field: string, values: unknown[]): unknown[] {
   if (isSecretName(field)) return values.map((value) => redactJson(value, field));
-  // most columns are ids, dates and statuses: one test of their strings together, not one a row
-  let strings = '';
-  let objects = false;
-  for (const value of values) {
-    if (typeof value === 'string') strings += `${value}\n`;
-    else if (value !== null && typeof value === 'object') objects = true;
-  }
-  const shapes = mayHoldSecretShape(strings);
-  if (!shapes && !objects) return values;
   let out: unknown[] | null = null;
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
+    // most values are ids, dates and statuses: the cheap test of a shape, and nothing more
     const redacted =
-      typeof value === 'string' ? (shapes ? redactShapes(value) : value) : value !== null && typeof value === 'object' ? redactJson(value) : value;
+      typeof value === 'string'
+        ? mayHoldSecretShape(value)
+          ? redactShapes(value)
+          : value
+        : value !== null && typeof value === 'object'
+          ? redactJson(value)
+          : value;
     if (redacted !== value) (out ??= values.slice())[i] = redacted;
   }
   return out ?? values;
