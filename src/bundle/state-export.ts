@@ -1,5 +1,6 @@
 import type { SandboxContext } from '../context.ts';
-import { OverlayStore } from '../storage/overlay-store.ts';
+import { OVERLAYS, OverlayStore } from '../storage/overlay-store.ts';
+import { BASES } from '../workspaces/templates.ts';
 import { type Collections, type Store, SCHEMA_VERSION } from '../storage/index.ts';
 import { rowsOf, type StateTable, tableOf } from './state-table.ts';
 
@@ -30,7 +31,8 @@ type StateSource = Pick<SandboxContext, 'store' | 'collections'>;
  */
 export function* stateTables(ctx: StateSource): Generator<readonly [string, Record<string, StateTable>]> {
   const engine: Store = ctx.store instanceof OverlayStore ? ctx.store.inner : ctx.store;
-  for (const name of ctx.collections.names) {
+  // the areas' collections, and the engine's own for workspaces on demand (as an import knows them: control/state-import.ts)
+  for (const name of [...ctx.collections.names, OVERLAYS.name, BASES.name]) {
     const partitions = engine.partitions(name);
     if (partitions.length === 0) continue;
     const tables: Record<string, StateTable> = {};

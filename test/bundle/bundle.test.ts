@@ -28,6 +28,8 @@ let t: TestSandbox;
 let bundle: Bundle;
 let bytes: Buffer;
 let subscriptionSecret: string;
+/** a workspace created for a test worker (`exec --workers`), and a record written in it */
+let worker: { id: string; subscriptionId: string };
 
 beforeAll(async () => {
   t = await testSandbox();
@@ -43,6 +45,12 @@ beforeAll(async () => {
   await t.sandbox.context.webhooks.idle(); // its first attempt fails (nothing listens on port 9): a retry is due later
   await t.request('POST', '/__sandbox/faults', { body: { path: '/v1/products', status: 503, times: 2 } });
   await t.request('POST', `/__sandbox/workspaces/${ws}/clock/advance`, { body: { ms: 60_000 } });
+  const workerSpace = await t.sandbox.createWorkspace({ template: ws, name: 'worker 1' });
+  const written = await t.request('POST', '/v1/webhooks/subscriptions', {
+    key: workerSpace.keys[0]!.key,
+    body: { url: 'http://127.0.0.1:9/worker', events: ['booking.*'] },
+  });
+  worker = { id: workerSpace.id, subscriptionId: written.json().data.id };
   bundle = collectBundle(t.sandbox.context, { run: { command: ['npx', 'vitest', 'run'], exitCode: 1 }, url: 'http://127.0.0.1:4010' });
   bytes = await encodeBundle(bundle);
   await writeBundleFile(file, bytes);
@@ -64,10 +72,15 @@ describe('the bundle a run leaves', () => {
 
   it('holds each request with its status and reason, in the order they came', () => {
     const paths = bundle.requests.entries.map((e) => `${e.method} ${e.path.split('?')[0]} ${e.status}`);
-    expect(paths).toEqual(['GET /v1/products 200', `GET /v1/bookings/${MISSING} 404`, 'POST /v1/webhooks/subscriptions 201']);
+    expect(paths).toEqual([
+      'GET /v1/products 200',
+      `GET /v1/bookings/${MISSING} 404`,
+      'POST /v1/webhooks/subscriptions 201',
+      'POST /v1/webhooks/subscriptions 201',
+    ]);
     expect(bundle.requests.entries[1]!.reason).toMatch(/^NOT_FOUND /);
     expect(bundle.requests.entries[1]!.detail?.response.body).toContain('not found');
-    expect(bundle.requests).toMatchObject({ seen: 3, wrapped: false, withDetail: 3, capacity: 1000 });
+    expect(bundle.requests).toMatchObject({ seen: 4, wrapped: false, withDetail: 4, capacity: 1000 });
   });
 
   it('holds the final state whole: its rows come back as the store has them, but for the secrets', () => {
@@ -76,6 +89,10 @@ describe('the bundle a run leaves', () => {
     expect(Object.keys(rows).sort()).toEqual(Object.keys(stored).sort());
     expect(rows.bookings).toEqual(stored.bookings);
     expect(rows.apiKeys).toEqual(stored.apiKeys); // key hashes, not keys: the fixture keys still call a sandbox started on it
+    // the worker's workspace: a view over its template's base, with secrets of its own, redacted too
+    const [overlay] = Object.values(rows.workspaceOverlays!._global!);
+    expect(Object.values(overlay!.secrets as object)).toEqual([expect.stringMatching(/^\[redacted webhook secret/)]);
+    expect({ ...overlay, secrets: null }).toEqual({ ...Object.values(stored.workspaceOverlays!._global!)[0], secrets: null });
     const [subscription] = Object.values(rows.webhookSubscriptions![t.sandboxWorkspaceId]!).filter((s) => s.url === 'http://127.0.0.1:9/hook');
     expect(subscription!.secret).toMatch(/^\[redacted webhook secret, \d+ chars\]$/);
     expect(subscription!.headers).toEqual({ 'X-Api-Key': expect.stringMatching(/^\[redacted /) });
@@ -91,7 +108,7 @@ describe('the bundle a run leaves', () => {
       workspaces: [{ workspaceId: t.sandboxWorkspaceId, offsetMs: 60_000 }],
     });
     expect(bundle.faults).toMatchObject([{ path: '/v1/products', status: 503, remaining: 2 }]);
-    expect(bundle.report.requests).toBe(3);
+    expect(bundle.report.requests).toBe(4);
     expect(bundle.report.refusals.map((r) => r.code)).toEqual(['NOT_FOUND']);
   });
 
@@ -129,6 +146,7 @@ describe('the bundle a run leaves', () => {
       ['GET', 'http://127.0.0.1:4010/v1/products', 200],
       ['GET', `http://127.0.0.1:4010/v1/bookings/${MISSING}`, 404],
       ['POST', 'http://127.0.0.1:4010/v1/webhooks/subscriptions', 201],
+      ['POST', 'http://127.0.0.1:4010/v1/webhooks/subscriptions', 201],
     ]);
     expect(har.log.entries[0]!.request.queryString).toEqual([{ name: 'limit', value: '2' }]);
     expect(har.log.entries[1]!._reason).toMatch(/^NOT_FOUND /);
@@ -152,8 +170,8 @@ describe('sandbox open: the bundle served read-only', () => {
 
   it("answers the run's requests, newest first, each with its reason and its headers and bodies", async () => {
     const requests = await data('/requests?limit=1000');
-    expect(requests.map((e: { status: number }) => e.status)).toEqual([201, 404, 200]);
-    expect(requests[1].reason).toBe(bundle.requests.entries[1]!.reason);
+    expect(requests.map((e: { status: number }) => e.status)).toEqual([201, 201, 404, 200]);
+    expect(requests[2].reason).toBe(bundle.requests.entries[1]!.reason);
     const one = await data(`/requests/${bundle.requests.entries[1]!.requestId}`);
     expect(one.detail.response.body).toContain('not found');
   });
@@ -170,6 +188,22 @@ describe('sandbox open: the bundle served read-only', () => {
     expect(await data('/report')).toEqual(bundle.report);
   });
 
+  it("answers a test worker's created workspace and what was written in it", async () => {
+    const workspaces = await data('/workspaces');
+    expect(workspaces.map((w: { name: string }) => w.name)).toContain('worker 1');
+    const subscription = await data(`/workspaces/${worker.id}/collections/webhookSubscriptions/${worker.subscriptionId}`);
+    expect(subscription.record.url).toBe('http://127.0.0.1:9/worker');
+    // signing secrets, redacted in the file, are fresh ones here: of the right form, not the run's
+    for (const [workspaceId, url] of [
+      [worker.id, 'http://127.0.0.1:9/worker'],
+      [t.sandboxWorkspaceId, 'http://127.0.0.1:9/hook'],
+    ]) {
+      const { secret } = await data(`/webhook-subscriptions/by-url?workspaceId=${workspaceId}&url=${encodeURIComponent(url!)}`);
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(secret).not.toBe(subscriptionSecret);
+    }
+  });
+
   it('refuses a control-plane write and any /v1 request, saying the bundle is read-only; the log stays the run’s', async () => {
     const reset = await control('/reset', { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(reset.status).toBe(403);
@@ -178,8 +212,8 @@ describe('sandbox open: the bundle served read-only', () => {
     const api = await fetch(`${opened.sandbox.url}/v1/products`, { headers: { authorization: `Bearer ${KEYS.sandboxFull}` } });
     expect(api.status).toBe(403);
     expect(((await api.json()) as { code: string }).code).toBe('READ_ONLY');
-    expect(await data('/requests?limit=1000')).toHaveLength(3);
-    expect((await data('/report')).requests).toBe(3);
+    expect(await data('/requests?limit=1000')).toHaveLength(4);
+    expect((await data('/report')).requests).toBe(4);
   });
 
   it('opens nothing that is not a bundle', async () => {
