@@ -38,6 +38,8 @@ export async function openBundle(file: string, options: OpenBundleOptions = {}):
   try {
     await loadState(sandbox.context, bundle);
     loadRunStory(sandbox.context, bundle);
+    // the views open on the workspace the run's commands used (an option, read when asked: core/workspace-lookup.ts)
+    if (bundle.sandbox.defaultWorkspaceId) sandbox.context.options.defaultWorkspace = bundle.sandbox.defaultWorkspaceId;
   } catch (err) {
     await sandbox.stop().catch(() => undefined);
     throw err;

@@ -56,6 +56,8 @@ export async function writeBundleHar(bundle: Bundle, out: string): Promise<numbe
   return bundle.requests.entries.length;
 }
 
+const clipped = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
 /** What `sandbox open` says of a bundle before its URL: when and from what run, what the log holds, the requests that failed. */
 export function bundleLines(bundle: Bundle, file: string, inspector: string): string[] {
   const { requests, run, clock } = bundle;
@@ -63,7 +65,9 @@ export function bundleLines(bundle: Bundle, file: string, inspector: string): st
   const lines = [
     '',
     `${green('●')} ${bold('travel-commerce-sandbox')} is serving the bundle ${cyan(file)}, read-only`,
-    dim(`  saved ${bundle.savedAt} by travel-commerce-sandbox ${bundle.sandbox.version}${run ? `; \`${run.command.join(' ')}\` exited ${run.exitCode}` : ''}`),
+    dim(
+      `  saved ${bundle.savedAt} by travel-commerce-sandbox ${bundle.sandbox.version}${run ? `; \`${clipped(run.command.join(' '))}\` exited ${run.exitCode}` : ''}`,
+    ),
     dim(`  clock: ${clock.mode === 'manual' ? 'manual' : 'real'} at ${clock.now}, standing still`),
     '',
     `  requests   ${requests.entries.length} in the log, ${failed.length} failed (4xx, 5xx or dropped), ${requests.withDetail} with headers and bodies`,
