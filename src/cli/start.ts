@@ -10,7 +10,6 @@ import { bold, cyan, dim, errorMessage, fail, green, printJson } from './output.
 import { inspectorUrl } from './inspector-url.ts';
 import { armStopDeadline, endNow } from './stop-deadline.ts';
 import { holdYoungGeneration, limitHeapGrowth } from './young-generation.ts';
-import type { Bundle } from '../bundle/schema.ts';
 
 export interface StartFlags {
   port: number;
@@ -129,10 +128,11 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   };
   process.on('SIGINT', () => shutdown());
   process.on('SIGTERM', () => shutdown());
-  const bundle = flags.fromBundle ? await readStartBundle(flags.fromBundle) : null;
+  const fromBundle = flags.fromBundle ? await import('./start-bundle.ts') : null;
+  const bundle = fromBundle ? await fromBundle.readStartBundle(flags.fromBundle!) : null;
   if (bundle && flags.clockFromBundle) flags.clock = bundle.clock.mode;
   sandbox = await openCliSandbox(startOptions(flags), flags);
-  if (bundle) await startOnBundle(sandbox, bundle, flags.fromBundle!);
+  if (fromBundle && bundle) await fromBundle.startOnBundle(sandbox, bundle, flags.fromBundle!);
   // POST /__sandbox/stop (`sandbox stop`) takes the same path as SIGTERM
   sandbox.context.stopRequest.handler = () => shutdown();
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);
@@ -150,36 +150,6 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   // not awaited: the sandbox serves whether a browser opens or not; a failure is one line on stderr
   if (flags.open) void import('./open-browser.ts').then(({ openOrSay }) => openOrSay(sandboxInspectorUrl(sandbox)));
   return sandbox;
-}
-
-async function readStartBundle(file: string): Promise<Bundle> {
-  const { readBundleFile } = await import('../bundle/file.ts');
-  return readBundleFile(file).catch((err: unknown) => fail(errorMessage(err)));
-}
-
-/**
- * --from-bundle: the bundle's state and clocks put into the sandbox just started, before anything
- * is printed (the banner's clock is the bundle's); one line says what came from where.
- */
-async function startOnBundle(sandbox: Sandbox, bundle: Bundle, file: string): Promise<void> {
-  const { loadState } = await import('../bundle/load.ts');
-  let fresh: number;
-  try {
-    ({ freshSecrets: fresh } = await loadState(sandbox.context, bundle));
-  } catch (err) {
-    await sandbox.stop().catch(() => undefined);
-    fail(`cannot start on the bundle ${file}: ${errorMessage(err)}`);
-  }
-  const now = sandbox.clock.isoIn(null);
-  sandbox.clockOrigin = {
-    ...sandbox.clockOrigin,
-    source: 'restored',
-    now,
-    workspaces: bundle.clock.workspaces.length,
-    offsetMs: sandbox.clock.changes()[0]?.offsetMs ?? 0,
-  };
-  const secrets = fresh > 0 ? `; ${plural(fresh, 'webhook subscription')} got a fresh signing secret (sandbox listen --print-secret shows it)` : '';
-  process.stderr.write(`sandbox: started on the bundle ${file} (saved ${bundle.savedAt}): its state, and its clock at ${now}${secrets}\n`);
 }
 
 /**
