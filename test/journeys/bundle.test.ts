@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readBundleFile } from '../../src/bundle/file.ts';
 import { stateRows } from '../../src/bundle/state-export.ts';
@@ -60,6 +61,10 @@ describe('the failure bundle, from a red run to a laptop', { timeout: BROWSER_TE
       status: 404,
       reason: expect.stringMatching(/^NOT_FOUND /),
     });
+    // the run sent a key and was answered a signing secret: neither is in the file
+    const text = gunzipSync(readFileSync(bundleFile)).toString('utf8');
+    expect(text).not.toMatch(/tcs_(?:test|live)_[A-Za-z0-9_]{24,}/);
+    expect(text).not.toMatch(/whsec_[A-Za-z0-9+/=_-]{16,}/);
   });
 
   it('sandbox open serves it and prints the URL of the inspector', async () => {
