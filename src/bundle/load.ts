@@ -1,5 +1,6 @@
 import type { SandboxContext } from '../context.ts';
 import type { FaultRule } from '../core/faults.ts';
+import type { Collections } from '../storage/index.ts';
 import type { Bundle } from './schema.ts';
 import { stateRows } from './state-export.ts';
 import { freshSecrets } from './state-secrets.ts';
@@ -7,6 +8,8 @@ import { freshSecrets } from './state-secrets.ts';
 export interface LoadedBundle {
   /** redacted secrets given fresh values (webhook subscriptions' signing secrets) */
   freshSecrets: number;
+  /** rows this sandbox refused and left out, one line each (`collection row "id" (workspace …): why`) */
+  leftOut: string[];
 }
 
 /**
@@ -24,8 +27,42 @@ export async function loadState(ctx: SandboxContext, bundle: Bundle): Promise<Lo
   );
   const rows = stateRows(bundle.state);
   const fresh = freshSecrets(rows);
-  await ctx.importState(rows);
-  return { freshSecrets: fresh };
+  return { freshSecrets: fresh, leftOut: await importKeeping(ctx, rows) };
+}
+
+/**
+ * The import, all or nothing as PUT /__sandbox/state is; when it refuses, the rows it would refuse
+ * (a value redaction changed past its schema, a bundle from another version) are left out and the
+ * rest imported: a bundle is evidence, and one odd row must not keep the rest from being read.
+ */
+async function importKeeping(ctx: SandboxContext, rows: Collections): Promise<string[]> {
+  try {
+    await ctx.importState(rows);
+    return [];
+  } catch (err) {
+    const { importedCollection, isTombstoneRow, rowProblem } = await import('../control/state-import.ts');
+    const leftOut: string[] = [];
+    for (const [name, partitions] of Object.entries(rows)) {
+      const collection = importedCollection(name, ctx.collections);
+      if (typeof collection === 'string') {
+        leftOut.push(collection);
+        delete rows[name];
+        continue;
+      }
+      for (const [partition, kept] of Object.entries(partitions)) {
+        for (const [id, row] of Object.entries(kept)) {
+          if (isTombstoneRow(id, row)) continue;
+          const problem = rowProblem(collection.schema, name, id, row);
+          if (problem === null) continue;
+          leftOut.push(`${name} row ${JSON.stringify(id)} (workspace ${partition}): ${problem}`);
+          delete kept[id];
+        }
+      }
+    }
+    if (leftOut.length === 0) throw err;
+    await ctx.importState(rows);
+    return leftOut;
+  }
 }
 
 /**

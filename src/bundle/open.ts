@@ -13,6 +13,8 @@ export interface OpenBundleOptions {
 export interface OpenedBundle {
   sandbox: Sandbox;
   bundle: Bundle;
+  /** rows of the bundle this sandbox refused and left out, one line each (src/bundle/load.ts) */
+  leftOut: string[];
 }
 
 /**
@@ -35,8 +37,9 @@ export async function openBundle(file: string, options: OpenBundleOptions = {}):
   });
   // at once: the port is open, and whatever reaches it before the load must not change what the load puts there
   sandbox.context.readOnly.reason = `This sandbox serves the bundle ${file}, read-only: what it shows is the run it saved, so it takes no request on /v1 and changes nothing. To run requests on its state and clock, start a live sandbox on it: sandbox start --from-bundle ${file}`;
+  let leftOut: string[];
   try {
-    await loadState(sandbox.context, bundle);
+    ({ leftOut } = await loadState(sandbox.context, bundle));
     loadRunStory(sandbox.context, bundle);
     // the views open on the workspace the run's commands used (an option, read when asked: core/workspace-lookup.ts)
     if (bundle.sandbox.defaultWorkspaceId) sandbox.context.options.defaultWorkspace = bundle.sandbox.defaultWorkspaceId;
@@ -44,5 +47,5 @@ export async function openBundle(file: string, options: OpenBundleOptions = {}):
     await sandbox.stop().catch(() => undefined);
     throw err;
   }
-  return { sandbox, bundle };
+  return { sandbox, bundle, leftOut };
 }

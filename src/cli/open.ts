@@ -33,7 +33,8 @@ export async function runOpen(file: string, flags: OpenFlags): Promise<void> {
   const opened = await openBundle(file, { port: flags.port, host: flags.host, ...(flags.controlToken ? { controlToken: flags.controlToken } : {}) }).catch(
     (err: unknown) => fail(errorMessage(err)),
   );
-  const { sandbox, bundle } = opened;
+  const { sandbox, bundle, leftOut } = opened;
+  for (const line of leftOut) process.stderr.write(`sandbox: left out of the bundle, refused by this sandbox: ${line}\n`);
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;

@@ -16,8 +16,9 @@ export async function readStartBundle(file: string): Promise<Bundle> {
 export async function startOnBundle(sandbox: Sandbox, bundle: Bundle, file: string): Promise<void> {
   const { loadState } = await import('../bundle/load.ts');
   let fresh: number;
+  let leftOut: string[];
   try {
-    ({ freshSecrets: fresh } = await loadState(sandbox.context, bundle));
+    ({ freshSecrets: fresh, leftOut } = await loadState(sandbox.context, bundle));
   } catch (err) {
     await sandbox.stop().catch(() => undefined);
     fail(`cannot start on the bundle ${file}: ${errorMessage(err)}`);
@@ -31,5 +32,6 @@ export async function startOnBundle(sandbox: Sandbox, bundle: Bundle, file: stri
     offsetMs: sandbox.clock.changes()[0]?.offsetMs ?? 0,
   };
   const secrets = fresh > 0 ? `; ${plural(fresh, 'webhook subscription')} got a fresh signing secret (sandbox listen --print-secret shows it)` : '';
+  for (const line of leftOut) process.stderr.write(`sandbox: left out of the bundle, refused by this sandbox: ${line}\n`);
   process.stderr.write(`sandbox: started on the bundle ${file} (saved ${bundle.savedAt}): its state, and its clock at ${now}${secrets}\n`);
 }

@@ -216,6 +216,24 @@ describe('sandbox open: the bundle served read-only', () => {
     expect((await data('/report')).requests).toBe(4);
   });
 
+  it('opens a bundle one of whose rows this sandbox refuses: that row is left out, and said', async () => {
+    const odd = structuredClone(bundle);
+    const table = odd.state.collections.bookings![t.sandboxWorkspaceId]!;
+    const refused = String(table.columns.id![0]);
+    table.columns.status![0] = 'no such status';
+    const oddFile = join(dir, 'odd.json.gz');
+    await writeBundleFile(oddFile, await encodeBundle(odd));
+    const other = await openBundle(oddFile);
+    try {
+      expect(other.leftOut).toEqual([expect.stringMatching(new RegExp(`^bookings row "${refused}" \\(workspace ${t.sandboxWorkspaceId}\\): status`))]);
+      const bookings = `${other.sandbox.controlUrl}/workspaces/${t.sandboxWorkspaceId}/collections/bookings`;
+      expect(((await (await fetch(`${bookings}?limit=1`)).json()) as { data: { total: number } }).data.total).toBe(table.rows - 1);
+      expect((await fetch(`${bookings}/${refused}`)).status).toBe(404);
+    } finally {
+      await other.sandbox.stop();
+    }
+  });
+
   it('opens nothing that is not a bundle', async () => {
     await expect(openBundle(join(dir, 'none.json.gz'))).rejects.toThrow(/no such file/);
   });
