@@ -65,6 +65,11 @@ export interface SandboxContext {
    * start` puts its SIGTERM path here). Null by default: a createSandbox() caller stops its own.
    */
   stopRequest: { handler: (() => void) | null };
+  /**
+   * Set by `sandbox open` (src/bundle/open.ts): the sandbox serves a bundle, and refuses /v1 and every
+   * control-plane write with this sentence (src/core/read-only.ts). Null: a sandbox like any other
+   */
+  readOnly: { reason: string | null };
   /** the parity proxy's differences when the sandbox runs as `sandbox proxy` (src/parity/, docs/parity.md), else null */
   parity: { recorder: ParityRecorder | null };
 }

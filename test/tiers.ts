@@ -15,6 +15,7 @@ export const SPAWNING_FILES = [
   'test/journeys/',
   'test/package/',
   'test/parity/proxy-cli.test.ts',
+  'test/cli/action-stop.test.ts',
   'test/cli/bin-names.test.ts',
   'test/cli/code-cache.test.ts',
   'test/cli/commands/listen-stop.test.ts',

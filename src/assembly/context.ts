@@ -78,6 +78,7 @@ export function assembleContext(parts: ContextParts): { ctx: SandboxContext; con
     collections,
     controlPlane,
     stopRequest: { handler: null },
+    readOnly: { reason: null },
     parity: { recorder: null },
     webhooks: parts.webhooks,
     workspaces: workspaceManager({ options, clock, storage, guards, collections, running, bus }),

@@ -23,6 +23,10 @@ export interface ExecFlags extends Omit<StartFlags, 'data' | 'json'> {
   allowWarning?: string[];
   /** a run that sent no request to /v1 passes --report and --fail-on-warning */
   allowEmpty?: boolean;
+  /** write the failure bundle here, always (docs/cli.md, "The failure bundle") */
+  bundle?: string;
+  /** ... or only when exec exits non-zero */
+  bundleOnFailure?: string;
 }
 
 const REPORT_FORMATS = ['json', 'junit'];
@@ -70,7 +74,7 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
     });
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? 128 + (signal ? (constants.signals[signal] ?? 1) : 1)));
   });
-  const exitCode = ran ? reportRun(sandbox, flags, code) : code;
+  const exitCode = ran ? await reportRun(sandbox, flags, code, command) : await bundleAlone(sandbox, flags, code, command);
   const stopped = await sandbox.stop();
   // the command has exited, so a request still in flight is one it left behind (a background process): say what became of it
   if (stopped.drained + stopped.cut > 0)
@@ -86,7 +90,7 @@ export async function runExec(command: string[], flags: ExecFlags): Promise<void
  * --allow-warning codes), and, under --report or --fail-on-warning, when it
  * sent nothing to /v1 (a gate that checked nothing must not pass).
  */
-function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
+async function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number, command: string[]): Promise<number> {
   const report = sandbox.report();
   // what --strict would not refuse never fails a run (core/warnings.ts): counted as allowed
   const allowed = new Set([...allowedWarnings(flags.allowWarning), ...INFORMATIONAL_WARNINGS]);
@@ -114,9 +118,32 @@ function reportRun(sandbox: Sandbox, flags: ExecFlags, code: number): number {
     );
     code = 1;
   }
-  const unwritten = appendStepSummary(report, { allowed, exitCode: code, title: 'sandbox exec' });
+  const bundle = await writeBundle(sandbox, flags, command, code);
+  if (bundle) {
+    lines.push(bundle.line);
+    if (!bundle.written && code === 0) code = 1;
+  }
+  const unwritten = appendStepSummary(report, { allowed, exitCode: code, title: 'sandbox exec', ...(bundle?.written ? { bundle: bundle.file } : {}) });
   if (unwritten) lines.push(unwritten);
   process.stderr.write(`${lines.join('\n')}\n`);
+  return code;
+}
+
+/**
+ * The failure bundle (docs/cli.md, "The failure bundle"): --bundle always, --bundle-on-failure when
+ * exec is about to exit non-zero; written before the sandbox stops, with the run's final exit code.
+ */
+async function writeBundle(sandbox: Sandbox, flags: ExecFlags, command: string[], code: number) {
+  const file = flags.bundle ?? (code !== 0 ? flags.bundleOnFailure : undefined);
+  if (file === undefined) return null;
+  const { saveExecBundle } = await import('./bundle.ts');
+  return { file, ...(await saveExecBundle(sandbox, file, { command, exitCode: code })) };
+}
+
+/** A command that could not run (127) has no report; its bundle, asked for, says as much as there is. */
+async function bundleAlone(sandbox: Sandbox, flags: ExecFlags, code: number, command: string[]): Promise<number> {
+  const bundle = await writeBundle(sandbox, flags, command, code);
+  if (bundle) process.stderr.write(`${bundle.line}\n`);
   return code;
 }
 

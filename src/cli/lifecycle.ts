@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_STOP_TIMEOUT_MS } from '../config.ts';
@@ -25,6 +25,8 @@ export interface LifecycleFlags extends Omit<ControlFlags, 'workspace' | 'url'> 
   /** `stop`: write the run report (GET /__sandbox/report) to this file before stopping */
   report?: string;
   reportFormat?: string;
+  /** `stop`: write the failure bundle (GET /__sandbox/bundle) to this file before stopping */
+  bundle?: string;
 }
 
 const POLL_MS = 100;
@@ -71,7 +73,9 @@ export async function runStop(given: LifecycleFlags): Promise<void> {
   const client = await controlClient(flags);
   let answer;
   try {
-    if (flags.report) await writeReport(client, flags.report, flags.reportFormat ?? 'json');
+    const bundle = flags.bundle ? await writeStopBundle(client, flags.bundle) : undefined;
+    if (flags.report) await writeReport(client, flags.report, flags.reportFormat ?? 'json', bundle);
+    else if (bundle) await appendBundleHowTo(bundle);
     answer = await client.stop();
   } catch (err) {
     if (err instanceof Error && err.name === 'SandboxNotRunningError') fail(`${err.message}; nothing to stop`);
@@ -104,7 +108,7 @@ export async function runStop(given: LifecycleFlags): Promise<void> {
  * The run report of a sandbox that ran in the background, as `sandbox exec --report` writes it:
  * the summary on stderr, the file as asked. Read just before the stop, when every request is in.
  */
-async function writeReport(client: Awaited<ReturnType<typeof controlClient>>, file: string, format: string): Promise<void> {
+async function writeReport(client: Awaited<ReturnType<typeof controlClient>>, file: string, format: string, bundle?: string): Promise<void> {
   const report = await client.report();
   const [{ appendStepSummary, junitXml, summaryLines }, { INFORMATIONAL_WARNINGS }] = await Promise.all([
     import('./run-report.ts'),
@@ -118,9 +122,37 @@ async function writeReport(client: Awaited<ReturnType<typeof controlClient>>, fi
     fail(`cannot write the report to ${file}: ${(err as Error).message}; the sandbox was not stopped`);
   }
   const lines = [...summaryLines(report, allowed), `report: ${file} (${format})`];
-  const unwritten = appendStepSummary(report, { allowed, title: 'sandbox stop' });
+  const unwritten = appendStepSummary(report, { allowed, title: 'sandbox stop', ...(bundle ? { bundle } : {}) });
   if (unwritten) lines.push(unwritten);
   process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * `stop --bundle`: the failure bundle (docs/cli.md, "The failure bundle") read just before the stop,
+ * as the report is; a file that cannot be written stops nothing, so the run can be saved again.
+ */
+async function writeStopBundle(client: Awaited<ReturnType<typeof controlClient>>, file: string): Promise<string> {
+  const [bytes, { writeBundleFile }, { openLine }, { formatBytes }] = await Promise.all([
+    client.bundle(),
+    import('../bundle/file.ts'),
+    import('./bundle.ts'),
+    import('./state.ts'),
+  ]);
+  await writeBundleFile(file, bytes).catch((err: Error) => fail(`cannot write the bundle to ${file}: ${err.message}; the sandbox was not stopped`));
+  process.stderr.write(`bundle: ${file} (${formatBytes(bytes.length)}); open it with \`${openLine(file)}\`\n`);
+  return file;
+}
+
+/** Without --report, the job summary (GITHUB_STEP_SUMMARY) still says how to open the bundle. */
+async function appendBundleHowTo(file: string): Promise<void> {
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (!summary) return;
+  const { bundleHowTo } = await import('../report/job-summary.ts');
+  try {
+    appendFileSync(summary, `${['### Sandbox run: sandbox stop', '', ...bundleHowTo(file)].join('\n')}\n`);
+  } catch (err) {
+    process.stderr.write(`sandbox: cannot append the job summary to ${summary}: ${(err as Error).message}\n`);
+  }
 }
 
 /** GET /__sandbox/health until it answers 200, for up to --timeout. */

@@ -1,7 +1,9 @@
-import type { RequestLogLine } from '../control/client.ts';
+import { writeFile } from 'node:fs/promises';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { ControlClient, RequestLogLine } from '../control/client.ts';
 import { decodeStreamEvent } from '../core/stream-events.ts';
 import { dim, green, printJson, yellow } from './output.ts';
-import { say } from './format.ts';
+import { plural, say } from './format.ts';
 import { controlClient, type ScriptFlags } from './control.ts';
 
 /**
@@ -16,6 +18,8 @@ export interface LogsFlags extends ScriptFlags {
   method?: string;
   status?: string;
   path?: string;
+  /** write the log as HAR 1.2 to this file (src/bundle/har.ts) */
+  har?: string;
 }
 
 /** The request log holds at most this many entries (src/core/request-log.ts): filters search all of them. */
@@ -55,12 +59,13 @@ function globRegExp(glob: string): RegExp {
 export async function runLogs(flags: LogsFlags): Promise<void> {
   const matches = requestFilter(flags);
   const filtered = flags.method !== undefined || flags.status !== undefined || flags.path !== undefined;
+  if (flags.har && flags.follow) throw new Error('--har writes the log as it is now; it does not follow (leave out --follow)');
   const client = await controlClient(flags);
+  if (flags.har) return writeHar(flags.har, await recentOf(client, matches, filtered, flags.limit ?? LOG_CAPACITY), client.baseUrl, flags);
   const print = (entry: RequestLogLine) => {
     if (matches(entry)) flags.json ? printJson(entry) : say(requestLine(entry));
   };
-  // with a filter, the whole log is searched and the newest `limit` matches are kept
-  const recentMatching = async (limit: number) => (filtered ? (await client.requests(LOG_CAPACITY)).filter(matches).slice(0, limit) : client.requests(limit));
+  const recentMatching = (limit: number) => recentOf(client, matches, filtered, limit);
   if (!flags.follow) {
     const recent = await recentMatching(flags.limit ?? 50);
     if (recent.length === 0 && !flags.json) say(filtered ? 'No requests match' : 'No requests yet');
@@ -91,6 +96,22 @@ export async function runLogs(flags: LogsFlags): Promise<void> {
     if (next.done) throw new Error(`the sandbox at ${client.baseUrl} closed the stream (stopped?)`);
     events.push(next.value);
   }
+}
+
+/** The newest `limit` requests, or with a filter, the newest `limit` of the whole log that match; newest first. */
+async function recentOf(client: ControlClient, matches: (e: RequestLogLine) => boolean, filtered: boolean, limit: number): Promise<RequestLogLine[]> {
+  return filtered ? (await client.requests(LOG_CAPACITY)).filter(matches).slice(0, limit) : client.requests(limit);
+}
+
+/** `--har`: the requests, oldest first, as HAR 1.2 (src/bundle/har.ts), each URL on the sandbox's. */
+async function writeHar(file: string, newestFirst: RequestLogLine[], baseUrl: string, flags: LogsFlags): Promise<void> {
+  const { harOf } = await import('../bundle/har.ts');
+  const har = harOf([...newestFirst].reverse(), { name: 'travel-commerce-sandbox', version: packageJson.version }, baseUrl);
+  await writeFile(file, `${JSON.stringify(har, null, 2)}\n`).catch((err: Error) => {
+    throw new Error(`cannot write the HAR to ${file}: ${err.message}`);
+  });
+  if (flags.json) printJson({ har: file, entries: har.log.entries.length });
+  else say(`Wrote ${plural(newestFirst.length, 'request')} to ${file} (HAR 1.2)`);
 }
 
 /**

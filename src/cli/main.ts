@@ -7,6 +7,7 @@ import { didYouMean, oneStyle } from './usage.ts';
 import { copyGlobalOptions, withGlobalOptions, withoutGlobalOptions } from './global-options.ts';
 import { followThisFolder } from './folder-sandbox.ts';
 
+import { bundleCommand, openCommand } from './commands/bundle.ts';
 import { clockCommand } from './commands/clock.ts';
 import { dashboardCommand } from './commands/dashboard.ts';
 import { dataCommand } from './commands/data.ts';
@@ -56,6 +57,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   inspectCommand,
   scenarioCommand,
   mcpCommand,
+  openCommand,
   // the scripting commands: each a thin file over the control client
   keysCommand,
   orgKeysCommand,
@@ -63,6 +65,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   faultCommand,
   ratelimitCommand,
   snapshotCommand,
+  bundleCommand,
   workspaceCommand,
   resetCommand,
   seedCommand,

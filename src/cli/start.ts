@@ -60,6 +60,10 @@ export interface StartFlags {
   stopTimeout?: number;
   /** --flush-grace, in milliseconds (start only: FLUSH_GRACE_MS by default) */
   flushGrace?: number;
+  /** --from-bundle: start on a failure bundle's state and clocks (docs/cli.md, "The failure bundle") */
+  fromBundle?: string;
+  /** set with --from-bundle when --clock was not given: the clock runs in the bundle's mode */
+  clockFromBundle?: boolean;
 }
 
 export function startOptions(flags: StartFlags): SandboxOptions {
@@ -124,7 +128,11 @@ export async function runStart(flags: StartFlags): Promise<Sandbox> {
   };
   process.on('SIGINT', () => shutdown());
   process.on('SIGTERM', () => shutdown());
+  const fromBundle = flags.fromBundle ? await import('./start-bundle.ts') : null;
+  const bundle = fromBundle ? await fromBundle.readStartBundle(flags.fromBundle!) : null;
+  if (bundle && flags.clockFromBundle) flags.clock = bundle.clock.mode;
   sandbox = await openCliSandbox(startOptions(flags), flags);
+  if (fromBundle && bundle) await fromBundle.startOnBundle(sandbox, bundle, flags.fromBundle!);
   // POST /__sandbox/stop (`sandbox stop`) takes the same path as SIGTERM
   sandbox.context.stopRequest.handler = () => shutdown();
   for (const warning of sandbox.warnings) process.stderr.write(`sandbox: ${warning}\n`);

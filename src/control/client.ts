@@ -105,11 +105,14 @@ export class ControlClient {
     });
   }
 
+  /** The answer's text; with `bytes`, its bytes (GET /bundle's gzip file). An error status throws either way. */
+  private send(method: ControlMethod, path: string, options: { query?: Query | undefined; timeoutMs?: number | undefined; bytes: true }): Promise<Buffer>;
+  private send(method: ControlMethod, path: string, options: { query?: Query | undefined; body?: string; timeoutMs?: number | undefined }): Promise<string>;
   private async send(
     method: ControlMethod,
     path: string,
-    options: { query?: Query | undefined; body?: string; timeoutMs?: number | undefined },
-  ): Promise<string> {
+    options: { query?: Query | undefined; body?: string; timeoutMs?: number | undefined; bytes?: boolean },
+  ): Promise<string | Buffer> {
     const url = new URL(`${this.baseUrl}/__sandbox${path}`);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     let res;
@@ -124,6 +127,7 @@ export class ControlClient {
     } catch (err) {
       throw this.notRunning(err);
     }
+    if (options.bytes && res.status < 400) return res.bytes();
     const text = await res.text();
     if (res.status >= 400) {
       const body: unknown = text ? safeJson(text) : null;
@@ -146,6 +150,11 @@ export class ControlClient {
   }
 
   // Named shortcuts for the calls the CLI and the dashboard make; each is one route of the table.
+
+  /** The failure bundle of the run so far: the gzip file's bytes (GET /bundle, `sandbox bundle save`). */
+  bundle(): Promise<Buffer> {
+    return this.send(ROUTES.bundle.method, pathOf(ROUTES.bundle, undefined), { timeoutMs: STATE_TIMEOUT_MS, bytes: true });
+  }
 
   health() {
     return this.request(ROUTES.health, {}, { timeoutMs: 5_000 });

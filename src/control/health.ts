@@ -15,7 +15,12 @@ import { HEALTH_ROUTES } from './contracts/health.ts';
 export function registerHealth(app: ZodApp, ctx: SandboxContext): void {
   registerControlScope(app, ctx);
   serveAll(app, HEALTH_ROUTES, {
-    health: async () => ({ status: 'ok' as const, uptimeMs: Date.now() - ctx.startedAtMs, now: ctx.clock.iso() }),
+    health: async () => ({
+      status: 'ok' as const,
+      uptimeMs: Date.now() - ctx.startedAtMs,
+      now: ctx.clock.iso(),
+      ...(ctx.readOnly.reason !== null ? { readOnly: ctx.readOnly.reason } : {}),
+    }),
     // the same stop as SIGTERM, run by the process that owns the sandbox (`sandbox start` sets
     // the handler); it begins once this answer is on its way, and the drain lets it finish
     stop: async () => {

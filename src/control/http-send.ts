@@ -15,8 +15,8 @@ export interface SendInit {
   signal?: AbortSignal;
 }
 
-/** The answer's status and text; rejects when no answer comes (its error says why, see reason() in client.ts). */
-export async function sendText(url: URL, init: SendInit): Promise<{ status: number; text: () => Promise<string> }> {
+/** The answer's status and text (or bytes); rejects when no answer comes (its error says why, see reason() in client.ts). */
+export async function sendText(url: URL, init: SendInit): Promise<{ status: number; text: () => Promise<string>; bytes: () => Promise<Buffer> }> {
   const request = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
@@ -31,6 +31,11 @@ export async function sendText(url: URL, init: SendInit): Promise<{ status: numb
       let text = '';
       for await (const chunk of res) text += chunk as string;
       return text;
+    },
+    bytes: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
     },
   };
 }

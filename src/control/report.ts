@@ -11,5 +11,13 @@ export function registerReportRoutes(app: ZodApp, ctx: SandboxContext): void {
       ctx.runReport.clear();
       return { cleared: true as const };
     },
+    bundle: async (request, reply) => {
+      // loaded on first use, as the control plane is: a start does not pay for it
+      const { bundleBytes } = await import('../bundle/collect.ts');
+      const bytes = await bundleBytes(ctx, { url: `http://${request.headers.host ?? `127.0.0.1:${ctx.options.port}`}` });
+      const at = ctx.clock.iso().replace(/[:.]/g, '-');
+      reply.header('content-disposition', `attachment; filename="sandbox-bundle-${at}.json.gz"`);
+      return bytes;
+    },
   });
 }

@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: [415, 'the body is not application/json; on the control plane, a POST without Content-Type: application/json'],
   HOST_NOT_ALLOWED: [403, 'a sandbox bound to loopback got a Host that is not loopback nor --allowed-host (DNS rebinding; docs/divergences.md)'],
   CROSS_ORIGIN_REFUSED: [403, 'control plane: Origin or Sec-Fetch-Site says a web page of another origin sent the request'],
+  READ_ONLY: [403, 'the sandbox serves a bundle read-only (`sandbox open`): it refuses /v1 and every control-plane write'],
   PRODUCT_NOT_BOOKABLE: [409, 'the product is not active'],
   DEPARTURE_CANCELLED: [409, 'the departure is cancelled'],
   DEPARTURE_DEPARTED: [409, 'the departure has already left'],

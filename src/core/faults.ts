@@ -95,6 +95,13 @@ export class FaultInjector {
     return { ...rule };
   }
 
+  /** The rules of a bundle (src/bundle/load.ts), as they stood when it was saved: their ids, uses left and hits. */
+  restore(rules: readonly FaultRule[]): void {
+    this.clear();
+    this.rules = rules.slice(0, MAX_FAULT_RULES).map((rule) => ({ ...rule, target: rule.target ?? 'request' }));
+    this.requestRules = this.rules.filter((rule) => rule.target === 'request').length;
+  }
+
   /** Whether any request rule is set: a /v1 request awaits the rules only then (src/http/api-scope.ts). */
   active(): boolean {
     return this.requestRules > 0;

@@ -37,6 +37,12 @@ const SHAPES: readonly { kind: string; pattern: RegExp }[] = [
 /** a cheap test before the patterns: none of them can match a string without one of these */
 const HINT = /org_|tcs_|whsec_|eyJ|_live_|_test_|bearer/i;
 
+/**
+ * Whether any secret shape may be in `text` (a cheap test, true when in doubt): a caller with many
+ * strings (a bundle's column of values) tests them joined once instead of each.
+ */
+export const mayHoldSecretShape = (text: string): boolean => HINT.test(text);
+
 /** The string with every secret shape in it redacted; the same string when there is none. */
 export function redactShapes(text: string): string {
   if (!HINT.test(text)) return text;

@@ -34,6 +34,10 @@ export class RequestLog {
   private nextDetail = 0;
   /** the bytes of the captures in the ring, about */
   private detailBytes = 0;
+  /** every request since the start or the last clear, kept or not: more than the log holds means it wrapped */
+  private seen = 0;
+  /** a bundle's log (`sandbox open`) takes no new entry: the story it tells is the run's */
+  private frozen = false;
 
   constructor(
     bus: EventBus,
@@ -42,6 +46,8 @@ export class RequestLog {
     private readonly captureBytes = DEFAULT_CAPTURE_BYTES,
   ) {
     bus.on('request', (entry) => {
+      if (this.frozen) return;
+      this.seen += 1;
       this.entries.push(entry);
       // trimmed in batches: amortized constant time per request instead of a splice each time
       if (this.entries.length >= this.capacity * 2) this.entries = this.entries.slice(-this.capacity);
@@ -129,7 +135,25 @@ export class RequestLog {
     return undefined;
   }
 
+  /** how many requests the log has seen since the start or the last clear, and how many of them it still holds */
+  counts(): { seen: number; kept: number; capacity: number } {
+    return { seen: this.seen, kept: Math.min(this.entries.length, this.capacity), capacity: this.capacity };
+  }
+
+  /**
+   * The log of a bundle (src/bundle/load.ts), oldest first, each entry with the headers and bodies it
+   * was saved with; `seen` counts the requests the run made, the dropped ones too. `freeze`: no new
+   * entry joins it (a bundle opened read-only tells the run's story, not the viewer's).
+   */
+  restore(entries: readonly RequestLogEntry[], seen: number, freeze: boolean): void {
+    this.clear();
+    this.entries = entries.slice(-this.capacity);
+    this.seen = Math.max(seen, this.entries.length);
+    this.frozen = freeze;
+  }
+
   clear(): void {
+    this.seen = 0;
     this.entries = [];
     this.details.fill(undefined);
     this.detailBytes = 0;

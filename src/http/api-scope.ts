@@ -11,6 +11,7 @@ import { readRefusedBody } from './refused-body.ts';
 import { unknownRoute } from './route-suggest.ts';
 import { inferredLimit } from './warnings.ts';
 import { idempotencyKeyInvalid, MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency.ts';
+import { readOnlyRefusal } from '../core/read-only.ts';
 
 /**
  * The /v1 scope's own hooks (docs/architecture.md, "Request classification"):
@@ -26,6 +27,7 @@ export function registerApiScope(v1: FastifyInstance, ctx: SandboxContext): void
   // request (docs/benchmarks.md, "Throughput"); only an active fault rule awaits.
   v1.addHook('onRequest', (request, reply, done) => {
     request.area = 'api';
+    if (ctx.readOnly.reason !== null) return done(readOnlyRefusal(ctx.readOnly.reason)); // a bundle's sandbox (src/core/read-only.ts)
     if (ctx.faults.active()) {
       authenticateWithFaults(request, reply, ctx).then((answered) => {
         if (!answered) admit(request, ctx, done);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { crossOriginRefusal, formPostRefusal } from '../core/host-guard.ts';
+import { changesNothing, readOnlyRefusal } from '../core/read-only.ts';
 import { controlTokenRequired } from '../core/reasons.ts';
 import { hashesEqual, hashSecret } from '../core/secrets.ts';
 import type { SandboxContext } from '../context.ts';
@@ -21,12 +22,12 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
       crossOriginRefusal({ origin: headerValue(request, 'origin'), host: request.headers.host, site: headerValue(request, 'sec-fetch-site') }) ??
       formPostRefusal(request.method, request.headers['content-type'], controlUrlOf(request));
     if (refusal) return done(refusal);
-    if (!ctx.controlToken || isInspectorFile(request)) return done();
+    if (!ctx.controlToken || isInspectorFile(request)) return done(readOnlyRefusalOf(ctx, request));
     const given = headerValue(request, 'x-sandbox-token') ?? /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!given || !hashesEqual(hashSecret(given), hashSecret(ctx.controlToken))) {
       return done(controlTokenRequired(Boolean(given)));
     }
-    done();
+    done(readOnlyRefusalOf(ctx, request));
   });
   // A control route that acts on a workspace (`/workspaces/:id/...`, or a `workspaceId` in the body
   // or query) runs on that workspace's clock, so the timestamps it writes are the workspace's.
@@ -34,6 +35,11 @@ export function registerControlScope(control: FastifyInstance, ctx: SandboxConte
     ctx.clock.run(workspaceOf(request), done);
   });
   control.setNotFoundHandler((request, reply) => sendApiError(reply, unknownRoute(ctx, request.method, request.url)));
+}
+
+/** A write to a sandbox that serves a bundle (src/core/read-only.ts): refused after the token check, so a caller without it learns nothing. */
+function readOnlyRefusalOf(ctx: SandboxContext, request: FastifyRequest): Error | undefined {
+  return ctx.readOnly.reason !== null && !changesNothing(request.method, request.url) ? readOnlyRefusal(ctx.readOnly.reason) : undefined;
 }
 
 /**

@@ -95,8 +95,14 @@ function bodiesOf(route: CatalogRoute, path: string): Record<string, Body> {
   const s = route.schema ?? {};
   const api = path.startsWith('/v1');
   const out: Record<string, Body> = {};
-  // the control plane's event stream is the one answer that is not JSON
-  const mediaType = !api && path.endsWith('/stream') ? 'text/event-stream' : 'application/json';
+  // the control plane's event stream and its failure bundle are the answers that are not JSON
+  const mediaType = api
+    ? 'application/json'
+    : path.endsWith('/stream')
+      ? 'text/event-stream'
+      : path.endsWith('/bundle')
+        ? 'application/gzip'
+        : 'application/json';
   for (const [status, schema] of Object.entries((s.response as Record<string, unknown>) ?? {})) {
     out[status] = status === '204' ? null : { schema, mediaType: status.startsWith('2') ? mediaType : 'application/json' };
   }

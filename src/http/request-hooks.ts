@@ -110,7 +110,8 @@ export function registerRequestHooks(app: FastifyInstance, ctx: SandboxContext):
  * rule dropped, which never gets there (status 0: no answer).
  */
 export function emitRequest(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, status: number): void {
-  if (!ctx.bus.hasListeners('request') || request.area === 'control') return;
+  // a bundle's sandbox (src/core/read-only.ts) shows the run's requests, not the ones it refuses now
+  if (!ctx.bus.hasListeners('request') || request.area === 'control' || ctx.readOnly.reason !== null) return;
   const principal = request.authenticated;
   // a refused request (revoked key, wrong scheme, ...) still names the key and workspace the sandbox can tell
   const who = principal

@@ -1,3 +1,4 @@
+import { ReadOnlyBanner } from './components/ReadOnlyBanner.tsx';
 import { pickerLabel } from './workspace-label.ts';
 import { Link, Redirect, Route, Router, Switch } from 'wouter';
 import { DataPage } from './views/Data.tsx';
@@ -41,6 +42,7 @@ export function App() {
             </nav>
             <WorkspacePicker />
           </header>
+          <ReadOnlyBanner />
           <main className="view">
             <Switch>
               <Route path="/requests" nest>

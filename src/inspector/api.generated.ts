@@ -1089,6 +1089,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The failure bundle of the run so far, as a gzip file (sandbox bundle save): state, request log, deliveries, clocks, fault rules, report; secrets redacted. `sandbox open <file>` serves it */
+        get: operations["getSandboxBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/parity": {
         parameters: {
             query?: never;
@@ -1782,7 +1799,7 @@ export interface components {
          * @description stable error code (docs/api-notes.md, "Error codes"); absent on the documented 401, 403, 404, 429 and analytics 400 bodies
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HOST_NOT_ALLOWED" | "CROSS_ORIGIN_REFUSED" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_NOT_REPLAYABLE" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "SANDBOX_STOPPING" | "TARGET_UNREACHABLE" | "TARGET_BAD_ANSWER" | "TARGET_TIMEOUT" | "PATH_OUTSIDE_API" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_400" | "MALFORMED_JSON" | "MALFORMED_URL" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "URI_TOO_LONG" | "CONTENT_LENGTH_MISMATCH" | "INVALID_ID" | "INVALID_SORT" | "INVALID_DATE" | "INVALID_DATE_RANGE" | "MISSING_WORKSPACE_HEADER" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HOST_NOT_ALLOWED" | "CROSS_ORIGIN_REFUSED" | "READ_ONLY" | "PRODUCT_NOT_BOOKABLE" | "DEPARTURE_CANCELLED" | "DEPARTURE_DEPARTED" | "SOLD_OUT" | "NOT_ENOUGH_SEATS" | "INVALID_PARTY" | "PRODUCT_NOT_PRICEABLE" | "NO_ACCOMMODATION" | "UNKNOWN_ROOM_CATEGORY" | "INVALID_ROOMS" | "ADDON_QUANTITY_MISMATCH" | "ADDON_NOT_OFFERED" | "ADDON_UNAVAILABLE" | "ADDON_LISTED_TWICE" | "ADDON_QUANTITY_EXCEEDED" | "UNKNOWN_COUPON" | "COUPON_INACTIVE" | "COUPON_EXPIRED" | "COUPON_CURRENCY_MISMATCH" | "CURRENCY_MISMATCH" | "DUPLICATE_BOOKING_CODE" | "INVALID_TRANSITION" | "BOOKING_CLOSED" | "PASSENGER_LISTED_TWICE" | "TOO_MANY_PASSENGERS" | "ONE_LEAD_PASSENGER" | "ITEM_DEPARTURE_MISMATCH" | "DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_REQUIRED" | "WIZARD_DEPARTURE_MISMATCH" | "WIZARD_SESSION_COMPLETED" | "WIZARD_SESSION_EXPIRED" | "DUPLICATE_FOLDER_NAME" | "DUPLICATE_FORM_SLUG" | "DUPLICATE_PERSON_EMAIL" | "KEY_NOT_REPLAYABLE" | "KEY_ALREADY_REVOKED" | "SUBSCRIPTION_GONE" | "INVALID_CODE" | "CODE_EXPIRED" | "TOO_MANY_ATTEMPTS" | "INVALID_NUMBER" | "UNDELIVERABLE" | "CONTROL_INVALID" | "CONTROL_CONFLICT" | "SANDBOX_STOPPING" | "TARGET_UNREACHABLE" | "TARGET_BAD_ANSWER" | "TARGET_TIMEOUT" | "PATH_OUTSIDE_API" | "INTERNAL_ERROR";
         Extension: {
             /** @description shape ext_<uuid> */
             id: string;
@@ -4303,6 +4320,7 @@ export interface operations {
                             status: "ok";
                             uptimeMs: number;
                             now: string;
+                            readOnly?: string;
                         };
                     };
                 };
@@ -5855,6 +5873,34 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            414: components["responses"]["Error"];
+        };
+    };
+    getSandboxBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestID"];
+                    "X-RateLimit-Limit": components["headers"]["Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             414: components["responses"]["Error"];
         };
     };

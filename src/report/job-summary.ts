@@ -15,6 +15,8 @@ export interface JobSummaryOptions {
   allowed?: ReadonlySet<string>;
   /** the run's exit code, when there is one */
   exitCode?: number;
+  /** the failure bundle written for this run (`exec --bundle`, `stop --bundle`): the summary says how to open it */
+  bundle?: string;
 }
 
 /** A table cell: no pipe or line break may end it early. */
@@ -86,7 +88,21 @@ export function jobSummaryMarkdown(report: RunReport, options: JobSummaryOptions
   if (refused + reported > 0) out.push(`Rate limits: ${refused} refused (429), ${reported} over the limit let through.`, '');
   const { sent, failed, pending } = report.webhooks;
   if (sent + failed + pending > 0) out.push(`Webhooks: ${sent} sent, ${failed} failed, ${pending} pending.`, '');
+  if (options.bundle) out.push(...bundleHowTo(options.bundle));
   return `${out.join('\n')}\n`;
+}
+
+/** How to open the failure bundle on a laptop: the job's artifact, then one command (docs/cli.md, "The failure bundle"). */
+export function bundleHowTo(file: string): string[] {
+  const name = file.split(/[\\/]/).pop()!;
+  return [
+    `**Failure bundle:** ${code(file)}: this run's state, requests (with reasons), webhook deliveries and clocks, secrets redacted. Download it (the job's artifacts) and open it in the inspector:`,
+    '',
+    '```sh',
+    `npx sandbox open ${name}`,
+    '```',
+    '',
+  ];
 }
 
 /** Appends the summary to `file` (GITHUB_STEP_SUMMARY), after whatever earlier steps wrote there. */

@@ -50,6 +50,8 @@ export class RunReportCounters {
   private sent = 0;
   private failed = 0;
   private since: string;
+  /** a bundle's report (`sandbox open`, src/bundle/load.ts): answered as it was saved, whatever comes after */
+  private saved: RunReport | null = null;
 
   constructor(private readonly now: () => string) {
     this.since = now();
@@ -98,8 +100,14 @@ export class RunReportCounters {
     this.since = this.now();
   }
 
+  /** From now on the report is this one, as a bundle saved it (a sandbox serving a bundle, read-only). */
+  restore(report: RunReport): void {
+    this.saved = report;
+  }
+
   /** The report, with every /v1 operation of the route catalogue for `neverCalled`, and the deliveries pending now. */
   build(routes: readonly CatalogRoute[], pendingDeliveries: number): RunReport {
+    if (this.saved) return this.saved;
     const apiRoutes = routes.filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD' && r.method !== 'OPTIONS');
     const byKey = new Map(apiRoutes.map((r) => [`${r.method} ${r.url}`, r]));
     const called = [...this.operations.values()].flatMap((byMethod) => [...byMethod.values()]);

@@ -55,7 +55,7 @@ describe('the control-plane contract, at the type level', () => {
     expectTypeOf<WorkspaceSummary>().toEqualTypeOf<z.output<typeof WorkspaceViewSchema>>();
     // a function that is never called: the type of its answer is checked, no request is sent
     const health = () => client.request(CONTROL_ROUTES.health);
-    expectTypeOf<Awaited<ReturnType<typeof health>>>().toEqualTypeOf<{ status: 'ok'; uptimeMs: number; now: string }>();
+    expectTypeOf<Awaited<ReturnType<typeof health>>>().toEqualTypeOf<{ status: 'ok'; uptimeMs: number; now: string; readOnly?: string | undefined }>();
   });
 
   it('a route declared once types both sides: change its schema and both follow', () => {

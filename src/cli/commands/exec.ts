@@ -26,13 +26,15 @@ export function execCommand(program: Command): void {
       'a warning code you accept (repeatable, or comma-separated): --fail-on-warning ignores it and the JUnit report does not fail on it',
       collect,
     )
+    .option('--bundle <file>', 'also write the failure bundle of the run to <file> (state, requests, deliveries, clocks; `sandbox open <file>` serves it)')
+    .option('--bundle-on-failure <file>', 'write the failure bundle only when exec exits non-zero (the command failed, or a --fail-on-warning gate did)')
     .option(
       '--allow-empty',
       'let a run that sent no request to /v1 pass: without it, --report and --fail-on-warning exit 1 on one (its tests never reached this sandbox)',
     )
     .addHelpText(
       'after',
-      '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY (and its id, SANDBOX_API_KEY_ID), SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID (with --workers n, also SANDBOX_API_KEY_1..n, SANDBOX_API_KEY_ID_1..n and SANDBOX_WORKSPACE_ID_1..n).\n\nAt the end, a summary of what the command asked of /v1 goes to stderr (docs/cli.md, "The run report").\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --report sandbox-report.xml --report-format junit --fail-on-warning --allow-warning UNDOCUMENTED_ENDPOINT -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"',
+      '\nThe command gets SANDBOX_URL, SANDBOX_API_KEY (and its id, SANDBOX_API_KEY_ID), SANDBOX_CONTROL_URL and SANDBOX_WORKSPACE_ID (with --workers n, also SANDBOX_API_KEY_1..n, SANDBOX_API_KEY_ID_1..n and SANDBOX_WORKSPACE_ID_1..n).\n\nAt the end, a summary of what the command asked of /v1 goes to stderr (docs/cli.md, "The run report").\n\nExamples:\n  $ npx sandbox exec -- npm test\n  $ npx sandbox exec --report sandbox-report.xml --report-format junit --fail-on-warning --allow-warning UNDOCUMENTED_ENDPOINT -- npm test\n  $ npx sandbox exec --bundle-on-failure sandbox-bundle.json.gz -- npm test\n  $ npx sandbox exec --no-rate-limits -- node -e "fetch(process.env.SANDBOX_URL + \'/__sandbox/health\')"',
     )
     .action(async (command: string[], opts) => {
       const { runExec } = await import('../exec.ts');

@@ -44,6 +44,10 @@ export function stopCommand(program: Command): void {
       'first write the run report of everything the sandbox was asked (as `sandbox exec --report` does; the summary goes to stderr, and to $GITHUB_STEP_SUMMARY when set)',
     )
     .option('--report-format <format>', 'json, or junit (one test case per /v1 operation)', 'json')
+    .option(
+      '--bundle <file>',
+      'first write the failure bundle of the run (GET /__sandbox/bundle; `sandbox open <file>` serves it), and say how to open it in $GITHUB_STEP_SUMMARY',
+    )
     .action(async (opts) => (await import('../lifecycle.ts')).runStop(opts));
 }
 

@@ -130,6 +130,10 @@ export function startCommand(program: Command): void {
       '--log <file>',
       'with --detach, where its output goes (default: <data>.log beside the data file, or a file in the temporary directory with --in-memory)',
     )
+    .option(
+      '--from-bundle <file>',
+      "start on a failure bundle's state and clocks, in memory unless --data, the clock in the bundle's mode unless --clock (webhook subscriptions get fresh signing secrets)",
+    )
     .option('--watch', 'reload fixtures, scenarios and hand edits of the database file while running')
     .option('--scenarios <dir>', 'scenarios directory to watch (default: the bundled scenarios)')
     .option('--dashboard', 'open the live dashboard in this terminal instead of the banner (q stops the sandbox)')
@@ -143,7 +147,12 @@ export function startCommand(program: Command): void {
       'after',
       '\nEvery option can also be set from the environment as SANDBOX_<OPTION> (SANDBOX_PORT, SANDBOX_NO_RATE_LIMITS=1, ...); a flag wins.\n\nExamples:\n  $ npx sandbox start\n  $ npx sandbox start --watch --fixtures ./my-fixtures\n  $ npx sandbox start --in-memory --port 0 --json\n  $ npx sandbox start --clock manual --seed 7\n  $ npx sandbox start --open\n  $ npx sandbox start --detach --port 4010 && npx sandbox stop --port 4010',
     )
-    .action(async (opts) => {
+    .action(async (opts, command: Command) => {
+      if (opts.fromBundle) {
+        // a bundle is a run to look into, not a database to write over: given no --data, memory; given no --clock, the bundle's
+        if (command.getOptionValueSource('data') === 'default') opts.inMemory = true;
+        if (command.getOptionValueSource('clock') === 'default') opts.clockFromBundle = true;
+      }
       if (opts.detach) {
         const { runDetached } = await import('../detach.ts');
         return runDetached(opts);

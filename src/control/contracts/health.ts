@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { defineRoutes } from '../../http/route-table/contract.ts';
 
-export const HealthSchema = z.object({ status: z.literal('ok'), uptimeMs: z.number(), now: z.string() });
+export const HealthSchema = z.object({
+  status: z.literal('ok'),
+  uptimeMs: z.number(),
+  now: z.string(),
+  /** a sandbox serving a bundle (`sandbox open`): why it refuses writes; the inspector shows it in a banner */
+  readOnly: z.string().optional(),
+});
 /** POST /__sandbox/stop: the stop began; `pid` and `hostname` let `sandbox stop` wait for that process to end */
 export const StopRequestSchema = z.object({ stopping: z.literal(true), pid: z.number(), hostname: z.string(), stopTimeoutMs: z.number() });
 

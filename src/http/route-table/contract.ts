@@ -34,9 +34,10 @@ export interface ControlRoute {
   errors?: readonly ErrorStatus[];
   /**
    * 'json': the body is `data` itself, not wrapped (GET /openapi.json, GET /state, which
-   * send prepared JSON text); 'sse': a Server-Sent Events stream (GET /stream).
+   * send prepared JSON text); 'sse': a Server-Sent Events stream (GET /stream); 'gzip': a gzip
+   * file's bytes (GET /bundle, the failure bundle).
    */
-  raw?: 'json' | 'sse';
+  raw?: 'json' | 'sse' | 'gzip';
   summary?: string;
   /** the OpenAPI operationId, when the derived one (src/http/openapi-names.ts) is not unique or reads badly */
   operationId?: string;

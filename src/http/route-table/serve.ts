@@ -23,7 +23,13 @@ export type ControlRequest<R extends ControlRoute> = Omit<FastifyRequest, 'param
  * What a handler returns: the route's data (wrapped in `{data}` by `serve`); a raw JSON route may
  * return the JSON text itself; an event stream hijacks the reply and returns nothing.
  */
-export type ControlAnswer<R extends ControlRoute> = R extends { raw: 'sse' } ? void : R extends { raw: 'json' } ? RouteData<R> | string : RouteData<R>;
+export type ControlAnswer<R extends ControlRoute> = R extends { raw: 'sse' }
+  ? void
+  : R extends { raw: 'json' }
+    ? RouteData<R> | string
+    : R extends { raw: 'gzip' }
+      ? Buffer
+      : RouteData<R>;
 export type ControlHandler<R extends ControlRoute> = (request: ControlRequest<R>, reply: FastifyReply) => Promise<ControlAnswer<R>>;
 
 /**
@@ -60,6 +66,7 @@ export function serve<R extends ControlRoute>(
       const answer: unknown = await handler(request as ControlRequest<R>, reply);
       if (route.raw === 'sse') return reply;
       if (route.raw === 'json') return typeof answer === 'string' ? reply.type('application/json').send(answer) : answer;
+      if (route.raw === 'gzip') return reply.type('application/gzip').send(answer);
       return { data: answer };
     },
   };
