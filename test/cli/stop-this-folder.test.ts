@@ -44,6 +44,16 @@ async function otherSandbox(port = 0): Promise<Sandbox> {
   others.push(sandbox);
   return sandbox;
 }
+/** `attempt`'s first non-null answer, tried every 50 ms for up to 15 s. */
+async function until<T>(attempt: () => Promise<T | null>): Promise<T> {
+  for (const deadline = Date.now() + 15_000; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const value = await attempt();
+    if (value !== null || Date.now() > deadline) return value ?? fail('the port was not freed within 15 s');
+  }
+}
+const fail = (message: string): never => {
+  throw new Error(message);
+};
 const answers = async (url: string) => (await fetch(`${url}/__sandbox/health`)).status === 200;
 
 const NONE_RECORDED =
@@ -109,7 +119,9 @@ describe('sandbox stop without --url or --port', () => {
     const ready = await detach(['--port', String(port)]);
     process.kill(ready.pid, 'SIGKILL');
     while (isRunning(ready.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
-    const other = await otherSandbox(port);
+    // the killed process's port is free once the kernel has closed its socket, which on a loaded
+    // machine may come a moment after the process is gone: bind as soon as it is
+    const other = await until(() => otherSandbox(port).catch(() => null));
 
     const stop = await cli(['stop']);
     expect(stop.code).toBe(1);
