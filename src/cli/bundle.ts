@@ -7,7 +7,7 @@ import { controlClient, type ScriptFlags } from './control.ts';
 import { say } from './format.ts';
 import { bold, cyan, dim, green, printJson, yellow } from './output.ts';
 import { formatBytes } from './state.ts';
-import { releaseYoungGenerationCap } from './young-generation.ts';
+import { releaseHeapLimits } from './young-generation.ts';
 
 /**
  * The failure bundle from the CLI (docs/cli.md, "The failure bundle"): `sandbox exec --bundle`
@@ -26,14 +26,14 @@ export async function saveExecBundle(
   file: string,
   run: { command: string[]; exitCode: number },
 ): Promise<{ line: string; written: boolean }> {
-  // the run is over: the young generation's cap was for serving it (./young-generation.ts); the bundle's
-  // short-lived rows and JSON made the capped one collect over and over (2.3 s instead of 1.4, docs/benchmarks.md)
-  releaseYoungGenerationCap();
+  // the run is over: the heap's limits were for serving it (./young-generation.ts)
+  releaseHeapLimits();
   try {
-    const [{ bundleBytes }, { writeBundleFile }] = await Promise.all([import('../bundle/collect.ts'), import('../bundle/file.ts')]);
-    const bytes = await bundleBytes(sandbox.context, { run, url: sandbox.url });
-    await writeBundleFile(file, bytes);
-    return { line: `bundle: ${file} (${formatBytes(bytes.length)}); open it with \`${openLine(file)}\``, written: true };
+    const [{ bundleMembers }, { writeBundleFile }] = await Promise.all([import('../bundle/collect.ts'), import('../bundle/file.ts')]);
+    const members = await bundleMembers(sandbox.context, { run, url: sandbox.url });
+    await writeBundleFile(file, members);
+    const bytes = members.reduce((sum, member) => sum + member.length, 0);
+    return { line: `bundle: ${file} (${formatBytes(bytes)}); open it with \`${openLine(file)}\``, written: true };
   } catch (err) {
     return { line: `sandbox: cannot write the bundle to ${file}: ${(err as Error).message}`, written: false };
   }

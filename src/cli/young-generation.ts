@@ -85,6 +85,19 @@ export function limitHeapGrowth(): void {
 }
 
 /**
+ * V8's default growth of both generations again, for a burst of short-lived work at the end of a
+ * run (`exec` writing its bundle): the limits are there to keep a serving sandbox's memory close
+ * to its data; held here, they make the bundle's garbage collect over and over (docs/benchmarks.md,
+ * "The failure bundle").
+ */
+export function releaseHeapLimits(): void {
+  releaseYoungGenerationCap();
+  if (!heapGrowthLimited) return;
+  heapGrowthLimited = false;
+  setFlagsFromString('--heap-growing-percent=0');
+}
+
+/**
  * Runs `fn` with the V8 flags a running sandbox changes (here, and --expose-gc:
  * src/storage/heap.ts) at their defaults, then sets them back. V8 stamps a code
  * cache with the flags that differ from their defaults and refuses it to a
