@@ -51,7 +51,9 @@ const json = JSON.stringify(bundle).length;
 console.log(
   JSON.stringify(
     {
-      bookings: Object.values(bundle.state.collections.bookings ?? {}).reduce((n, table) => n + table.rows, 0),
+      bookings: Object.values(bundle.state.collections.bookings ?? {})
+        .flat()
+        .reduce((n, table) => n + table.rows, 0),
       requests: bundle.requests.entries.length,
       withDetail: bundle.requests.withDetail,
       jsonMB: +(json / 1e6).toFixed(2),

@@ -5,7 +5,8 @@ import { defaultWorkspaceOf } from '../core/workspace-lookup.ts';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Bundle, type BundleRun } from './schema.ts';
 import { SCHEMA_VERSION } from '../storage/index.ts';
 import { encodeParts } from './file.ts';
-import { exportState, stateTables } from './state-export.ts';
+import { copyState, exportState } from './state-export.ts';
+import { statePieces } from './state-pieces.ts';
 
 export interface CollectOptions {
   /** the command `sandbox exec` ran and how it ended */
@@ -22,9 +23,20 @@ export function collectBundle(ctx: SandboxContext, options: CollectOptions = {})
   return { ...collectHead(ctx, options), state: exportState(ctx) };
 }
 
-/** The bundle as gzip bytes, its state read a collection at a time while the one before is compressed (./file.ts). */
-export function bundleBytes(ctx: SandboxContext, options: CollectOptions = {}): Promise<Buffer> {
-  return encodeParts(collectHead(ctx, options), SCHEMA_VERSION, stateTables(ctx));
+/**
+ * The bundle as gzip bytes: the state copied from the engine at once (a packed partition as its
+ * pages), then its tables built one at a time while the text before them is compressed (./file.ts):
+ * a consistent state of one moment, though a sandbox that serves GET /__sandbox/bundle goes on
+ * taking writes meanwhile.
+ */
+export async function bundleBytes(ctx: SandboxContext, options: CollectOptions = {}): Promise<Buffer> {
+  return Buffer.concat(await bundleMembers(ctx, options));
+}
+
+/** The same as its gzip members, not joined (a file takes them one after the other: writeBundleFile). */
+export function bundleMembers(ctx: SandboxContext, options: CollectOptions = {}): Promise<Buffer[]> {
+  const copies = copyState(ctx);
+  return encodeParts(collectHead(ctx, options), SCHEMA_VERSION, statePieces(copies));
 }
 
 /** Every field of the bundle but its state. */

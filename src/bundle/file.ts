@@ -1,20 +1,15 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { gunzip, gzip } from 'node:zlib';
+import { gunzip } from 'node:zlib';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleSchema, type Bundle } from './schema.ts';
-import type { StateTable } from './state-table.ts';
+import { GzipMembers } from './state-pieces.ts';
 
 /**
- * A bundle on disk: gzip-compressed JSON (./schema.ts), written as gzip "members" one after the
- * other (RFC 1952, 2.2: a gzip file is a series of members), one for each collection of the state
- * and one for the rest. Each is compressed on the thread pool as soon as its JSON is written, so
- * that the members compress side by side, and beside the JSON of the next; gunzip, zlib and every
- * gzip reader give back the one JSON text. The control route that serves a bundle (GET
- * /__sandbox/bundle) gives the event loop a turn between collections.
+ * A bundle on disk: gzip-compressed JSON (./schema.ts), written as gzip members one after the
+ * other (RFC 1952, 2.2), each compressed on the thread pool as soon as its text is written
+ * (./state-pieces.ts): gunzip, zlib and every gzip reader give back the one JSON text.
  */
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /** A bundle that cannot be read: the message is the one line the CLI prints. */
@@ -22,42 +17,26 @@ export class BundleError extends Error {
   override readonly name = 'BundleError';
 }
 
-export function encodeBundle(bundle: Bundle): Promise<Buffer> {
+export async function encodeBundle(bundle: Bundle): Promise<Buffer> {
   const { state, ...head } = bundle;
-  return encodeParts(head, state.schemaVersion, Object.entries(state.collections));
+  const pieces = Object.entries(state.collections).map(([name, tables], i) => `${i > 0 ? ',' : ''}${JSON.stringify(name)}:${JSON.stringify(tables)}`);
+  return Buffer.concat(await encodeParts(head, state.schemaVersion, pieces));
 }
 
 /**
- * The bundle's JSON, compressed a piece at a time: `head` (every field but the state) first, then
- * each collection of the state as `collections` gives it, a collection read while the ones before
- * are compressed, for the bound of one second that writing a bundle may add to `sandbox exec`.
+ * The bundle's JSON, compressed a member at a time: `head` (every field but the state) first, then
+ * the state's text as `pieces` gives it (./state-pieces.ts: each table built as it is asked for),
+ * a member of about a megabyte compressed on the thread pool while the next is built, with a turn
+ * of the event loop between two, so that a sandbox serving GET /__sandbox/bundle goes on answering.
  */
-export async function encodeParts(
-  head: Omit<Bundle, 'state'>,
-  schemaVersion: number,
-  collections: Iterable<readonly [string, Record<string, StateTable>]>,
-): Promise<Buffer> {
-  const members: Promise<Buffer>[] = [];
+export async function encodeParts(head: Omit<Bundle, 'state'>, schemaVersion: number, pieces: Iterable<string>): Promise<Buffer[]> {
+  const members = new GzipMembers();
   const text = JSON.stringify(head);
-  let piece = `${text.slice(0, -1)},"state":{"schemaVersion":${schemaVersion},"collections":{`;
-  let first = true;
-  for (const [name, tables] of collections) {
-    piece += `${first ? '' : ','}${JSON.stringify(name)}:${JSON.stringify(tables)}`;
-    first = false;
-    // small collections share a member: each member costs its header and a fresh dictionary
-    if (piece.length < MEMBER_BYTES) continue;
-    members.push(gzipAsync(piece, { level: GZIP_LEVEL }));
-    piece = '';
-    await nextTurn();
-  }
-  members.push(gzipAsync(`${piece}}}}`, { level: GZIP_LEVEL }));
-  return Buffer.concat(await Promise.all(members));
+  members.write(`${text.slice(0, -1)},"state":{"schemaVersion":${schemaVersion},"collections":{`);
+  for (const piece of pieces) if (members.write(piece)) await members.room();
+  members.write('}}}');
+  return members.end();
 }
-
-/** gzip's level 4: 5% larger than its default 6, and a third faster (docs/benchmarks.md, "The failure bundle") */
-const GZIP_LEVEL = 4;
-/** a member holds at least this much JSON, collections joined until it does */
-const MEMBER_BYTES = 256 * 1024;
 
 /**
  * The bundle in `bytes`, checked: gzip or, for a person who unpacked it to read it, plain JSON.
@@ -88,11 +67,19 @@ export async function decodeBundle(bytes: Buffer, source: string): Promise<Bundl
   return checked.data;
 }
 
-/** Written whole or not at all: a job killed while writing leaves no half bundle under the name. */
-export async function writeBundleFile(file: string, bytes: Buffer): Promise<void> {
+/**
+ * Written whole or not at all: a job killed while writing leaves no half bundle under the name. Its
+ * members are written one after the other as they are (./state-pieces.ts), not joined first.
+ */
+export async function writeBundleFile(file: string, bytes: Buffer | readonly Buffer[]): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.partial`;
-  await writeFile(partial, bytes);
+  const handle = await open(partial, 'w');
+  try {
+    await handle.writev(Array.isArray(bytes) ? [...bytes] : [bytes as Buffer]);
+  } finally {
+    await handle.close();
+  }
   await rename(partial, file);
 }
 

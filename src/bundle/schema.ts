@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { FaultRuleSchema } from '../control/contracts/faults.ts';
 import { RequestEventSchema } from '../core/stream-events.ts';
 import { RunReportSchema } from '../report/schema.ts';
-import { StateTableSchema } from './state-table.ts';
 
 /**
  * The failure bundle (docs/cli.md, "The failure bundle"): one gzip-compressed JSON file that holds
@@ -15,6 +14,17 @@ export const BUNDLE_FORMAT = 'travel-commerce-sandbox/bundle';
 export const BUNDLE_VERSION = 1;
 /** the file name users see in docs, the Action and `exec --help` */
 export const DEFAULT_BUNDLE_FILE = 'sandbox-bundle.json.gz';
+
+/** A table by column of up to 2,000 rows of a partition (./state-table.ts, ./state-pieces.ts). */
+const StateTableSchema = z.object({
+  rows: z.number().int().min(0),
+  columns: z.record(z.string(), z.array(z.unknown())),
+  dictionaries: z.record(z.string(), z.array(z.unknown())).optional(),
+  absent: z.record(z.string(), z.array(z.number().int())).optional(),
+});
+
+/** A partition as its tables, in order; a bundle written before tables were cut holds one table, read as a list of one. */
+const PartitionSchema = z.union([z.array(StateTableSchema), StateTableSchema.transform((table) => [table])]);
 
 const ClockSchema = z.object({
   mode: z.enum(['real', 'manual']).describe('the mode the run’s clock was in'),
@@ -49,9 +59,9 @@ export const BundleSchema = z.object({
     .describe('`sandbox exec`: the command and the exit code; null for `bundle save` and GET /__sandbox/bundle'),
   clock: ClockSchema,
   state: z
-    .object({ schemaVersion: z.number().int(), collections: z.record(z.string(), z.record(z.string(), StateTableSchema)) })
+    .object({ schemaVersion: z.number().int(), collections: z.record(z.string(), z.record(z.string(), PartitionSchema)) })
     .describe(
-      'every workspace’s final state: collection -> partition (a workspace id) -> table by column (./state-table.ts); webhook deliveries with their attempts are webhookDeliveries',
+      'every workspace’s final state: collection -> partition (a workspace id) -> its tables by column of up to 2,000 rows each, in order (./state-table.ts); webhook deliveries with their attempts are webhookDeliveries',
     ),
   requests: RequestsSchema,
   faults: z.array(FaultRuleSchema).describe('the fault rules left when it was saved'),

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { isSecretName, mayHoldSecretShape, redactJson, redactShapes } from '../core/redact.ts';
 import type { Row } from '../storage/index.ts';
 
@@ -10,16 +9,19 @@ import type { Row } from '../storage/index.ts';
  * and the bundle's bound is 5 MB with the request log beside it.
  *
  * `columns[field][i]` is the value of `field` in row i, in the partition's own order; a row without
- * the field has null there and its index in `absent[field]`, so a row comes back exactly as it was.
+ * the field has null there and its index in `absent[field]`, so a row comes back exactly as it was
+ * (checked by StateTableSchema, ./schema.ts). A column whose values repeat (a status, the booking
+ * three passengers share, a product id) keeps each value once, in `dictionaries[field]`, and
+ * `columns[field][i]` is then its index there: a third of the text to write and compress.
  * Every value is redacted on the way in, by the one rule (src/core/redact.ts): a field named like
  * a secret whole (a webhook subscription's signing `secret`), any other string by shape.
  */
-export const StateTableSchema = z.object({
-  rows: z.number().int().min(0),
-  columns: z.record(z.string(), z.array(z.unknown())),
-  absent: z.record(z.string(), z.array(z.number().int())).optional(),
-});
-export type StateTable = z.output<typeof StateTableSchema>;
+export interface StateTable {
+  rows: number;
+  columns: Record<string, unknown[]>;
+  dictionaries?: Record<string, unknown[]>;
+  absent?: Record<string, number[]>;
+}
 
 /** The rows as one table, each value redacted. */
 export function tableOf(rows: Iterable<Row>): StateTable {
@@ -51,40 +53,85 @@ export function tableOf(rows: Iterable<Row>): StateTable {
       }
     }
   }
-  for (const field in columns) columns[field] = redactedColumn(field, columns[field]!);
-  return Object.keys(absent).length > 0 ? { rows: count, columns, absent } : { rows: count, columns };
+  const table: StateTable = { rows: count, columns };
+  for (const field in columns) {
+    const coded = dictionaryOf(columns[field]!);
+    if (coded === null) {
+      columns[field] = redactedColumn(field, columns[field]!);
+      continue;
+    }
+    columns[field] = coded.codes;
+    // redacted once a value, not once a row
+    (table.dictionaries ??= {})[field] = redactedColumn(field, coded.values);
+  }
+  if (Object.keys(absent).length > 0) table.absent = absent;
+  return table;
+}
+
+/** a column is kept by dictionary when it has at most one distinct value in this many */
+const REPEATS = 2;
+/** after this many values, a column that has repeated too little so far (ids, times) is written as it is */
+const SAMPLE = 64;
+
+/**
+ * The column's distinct values in the order met and each row's index among them, or null when its
+ * values repeat too little to be worth it. Values are the same when their JSON is (an object too).
+ */
+function dictionaryOf(column: readonly unknown[]): { values: unknown[]; codes: number[] } | null {
+  const values: unknown[] = [];
+  const codes = new Array<number>(column.length);
+  const plain = new Map<unknown, number>();
+  let objects: Map<string, number> | null = null;
+  for (let i = 0; i < column.length; i++) {
+    const value = column[i];
+    const isObject = value !== null && typeof value === 'object';
+    const key = isObject ? JSON.stringify(value) : value;
+    const seen = isObject ? (objects ??= new Map()) : plain;
+    let code = seen.get(key);
+    if (code === undefined) {
+      code = values.length;
+      seen.set(key, code);
+      values.push(value);
+      if (i >= SAMPLE && values.length * REPEATS > i + 1) return null;
+    }
+    codes[i] = code;
+  }
+  return values.length * REPEATS <= column.length ? { values, codes } : null;
 }
 
 /** One rule per column: a secret's name is judged once, not once a row. */
 function redactedColumn(field: string, values: unknown[]): unknown[] {
   if (isSecretName(field)) return values.map((value) => redactJson(value, field));
   let out: unknown[] | null = null;
+  // most values are ids, dates and statuses: one cheap test of a shape for the column's strings
+  // joined (a shape never spans the line between two), and each string tested alone only after it
+  const shapes = mayHoldSecretShape(values.join('\n'));
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    // most values are ids, dates and statuses: the cheap test of a shape, and nothing more
     const redacted =
-      typeof value === 'string'
-        ? mayHoldSecretShape(value)
-          ? redactShapes(value)
-          : value
-        : value !== null && typeof value === 'object'
-          ? redactJson(value)
-          : value;
+      typeof value === 'string' ? (shapes ? redactShapes(value) : value) : value !== null && typeof value === 'object' ? redactJson(value) : value;
     if (redacted !== value) (out ??= values.slice())[i] = redacted;
   }
   return out ?? values;
 }
 
-/** The rows of a table, by id, in the order they were kept. */
-export function rowsOf(table: StateTable): Record<string, Row> {
-  const fields = Object.keys(table.columns);
-  const missing = new Map<string, Set<number>>();
-  for (const [field, indexes] of Object.entries(table.absent ?? {})) missing.set(field, new Set(indexes));
+/** The rows of a partition's tables, by id, in the order they were kept. */
+export function rowsOf(tables: readonly StateTable[]): Record<string, Row> {
   const rows: Record<string, Row> = Object.create(null);
-  for (let i = 0; i < table.rows; i++) {
-    const row: Record<string, unknown> = {};
-    for (const field of fields) if (!missing.get(field)?.has(i)) row[field] = table.columns[field]![i];
-    rows[String(row.id)] = row as Row;
+  for (const table of tables) {
+    const fields = Object.keys(table.columns);
+    const missing = new Map<string, Set<number>>();
+    for (const [field, indexes] of Object.entries(table.absent ?? {})) missing.set(field, new Set(indexes));
+    const dictionaries = table.dictionaries ?? {};
+    for (let i = 0; i < table.rows; i++) {
+      const row: Record<string, unknown> = {};
+      for (const field of fields) {
+        if (missing.get(field)?.has(i)) continue;
+        const value = table.columns[field]![i];
+        row[field] = Object.hasOwn(dictionaries, field) ? dictionaries[field]![value as number] : value;
+      }
+      rows[String(row.id)] = row as Row;
+    }
   }
   return rows;
 }

@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectBundle } from '../../src/bundle/collect.ts';
+import { bundleBytes, collectBundle } from '../../src/bundle/collect.ts';
 import { BundleError, decodeBundle, encodeBundle, readBundleFile, writeBundleFile } from '../../src/bundle/file.ts';
 import { harOf } from '../../src/bundle/har.ts';
 import { openBundle, type OpenedBundle } from '../../src/bundle/open.ts';
 import { BUNDLE_VERSION, type Bundle } from '../../src/bundle/schema.ts';
 import { stateRows } from '../../src/bundle/state-export.ts';
+import { GzipMembers, TABLE_ROWS } from '../../src/bundle/state-pieces.ts';
+import { seedWorkspace } from '../../src/control/seed.ts';
 import { emitDomainEvent } from '../../src/core/events.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { harProblems } from './har-schema.ts';
@@ -120,6 +122,57 @@ describe('the bundle a run leaves', () => {
     expect(bundle.requests.entries[0]!.detail?.request.headers.authorization).toMatch(/^Bearer tcs_test_borealis\w*…$/);
   });
 
+  it('is written as exec writes it, a table at a time, to the same bundle', async () => {
+    const streamed = await decodeBundle(
+      await bundleBytes(t.sandbox.context, { run: { command: ['npx', 'vitest', 'run'], exitCode: 1 }, url: 'http://127.0.0.1:4010' }),
+      'b',
+    );
+    expect({ ...streamed, savedAt: null }).toEqual({ ...bundle, savedAt: null });
+  });
+
+  it('keeps a large partition as tables of a bounded size, a repeated value once, and reads its rows back as they were', async () => {
+    const large = await testSandbox();
+    try {
+      const ws = large.sandboxWorkspaceId;
+      await seedWorkspace(large.sandbox.context, { workspaceId: ws, bookings: TABLE_ROWS + 500 });
+      expect(Array.isArray(large.sandbox.store.scan('passengers', ws))).toBe(false); // packed: read from its deflated pages
+      const [first] = large.sandbox.store.list<{ id: string }>('bookings', ws);
+      // a secret in a value that repeats, and in one that does not: both redacted
+      await large.request('PATCH', `/v1/bookings/${first!.id}`, { key: KEYS.sandboxFull, body: { notes: 'paid with tcs_test_0123456789abcdef0123456789' } });
+      const decoded = await decodeBundle(await bundleBytes(large.sandbox.context), 'large');
+      const tables = decoded.state.collections.bookings![ws]!;
+      expect(tables.map((table) => table.rows)).toEqual([TABLE_ROWS, large.sandbox.store.count('bookings', ws) - TABLE_ROWS]);
+      expect(tables[0]!.dictionaries?.status).toEqual(expect.arrayContaining(['confirmed']));
+      expect(tables[0]!.columns.status!.every((code) => typeof code === 'number')).toBe(true);
+      const stored = large.sandbox.store.exportCollections();
+      const rows = stateRows(decoded.state);
+      expect(rows.passengers).toEqual(stored.passengers);
+      const redacted = rows.bookings![ws]![first!.id]!;
+      expect(redacted.notes).toMatch(/^paid with \[redacted workspace key, \d+ chars\]$/);
+      expect({ ...rows.bookings![ws]!, [first!.id]: null }).toEqual({ ...stored.bookings![ws]!, [first!.id]: null });
+    } finally {
+      await large.sandbox.stop();
+    }
+  });
+
+  it('opens a bundle written before tables were cut: a partition of one table', async () => {
+    const old = structuredClone(bundle) as unknown as { state: { collections: Record<string, Record<string, unknown>> } };
+    for (const partitions of Object.values(old.state.collections)) {
+      for (const [partition, tables] of Object.entries(partitions)) partitions[partition] = (tables as unknown[])[0];
+    }
+    const read = await decodeBundle(Buffer.from(JSON.stringify(old)), 'old.json');
+    expect(stateRows(read.state)).toEqual(stateRows(bundle.state));
+  });
+
+  it('compresses pieces of any length, one longer than its buffers and characters past Latin-1 included', async () => {
+    const members = new GzipMembers();
+    const pieces = ['{"a":', JSON.stringify('é€😀'.repeat(700_000)), ',"b":', JSON.stringify('x'.repeat(3_000_000)), '}'];
+    for (const piece of pieces) if (members.write(piece)) await members.room();
+    const gzipped = await members.end();
+    expect(gzipped.length).toBeGreaterThan(1);
+    expect(gunzipSync(Buffer.concat(gzipped)).toString('utf8')).toBe(pieces.join(''));
+  });
+
   it('says when the request log wrapped', async () => {
     const small = await testSandbox();
     const log = small.sandbox.context.requestLog as unknown as { capacity: number };
@@ -218,7 +271,8 @@ describe('sandbox open: the bundle served read-only', () => {
 
   it('opens a bundle one of whose rows this sandbox refuses: that row is left out, and said', async () => {
     const odd = structuredClone(bundle);
-    const table = odd.state.collections.bookings![t.sandboxWorkspaceId]!;
+    const tables = odd.state.collections.bookings![t.sandboxWorkspaceId]!;
+    const table = tables[0]!;
     const refused = String(table.columns.id![0]);
     table.columns.status![0] = 'no such status';
     const oddFile = join(dir, 'odd.json.gz');
@@ -227,7 +281,9 @@ describe('sandbox open: the bundle served read-only', () => {
     try {
       expect(other.leftOut).toEqual([expect.stringMatching(new RegExp(`^bookings row "${refused}" \\(workspace ${t.sandboxWorkspaceId}\\): status`))]);
       const bookings = `${other.sandbox.controlUrl}/workspaces/${t.sandboxWorkspaceId}/collections/bookings`;
-      expect(((await (await fetch(`${bookings}?limit=1`)).json()) as { data: { total: number } }).data.total).toBe(table.rows - 1);
+      expect(((await (await fetch(`${bookings}?limit=1`)).json()) as { data: { total: number } }).data.total).toBe(
+        tables.reduce((n, { rows }) => n + rows, 0) - 1,
+      );
       expect((await fetch(`${bookings}/${refused}`)).status).toBe(404);
     } finally {
       await other.sandbox.stop();
