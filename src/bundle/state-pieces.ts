@@ -79,7 +79,7 @@ export function* statePieces(copies: Iterable<CollectionCopy>): Generator<string
 
 const gzipAsync = promisify(gzip);
 
-/** gzip's level 4: 5% larger than its default 6, and a third faster (docs/benchmarks.md, "The failure bundle") */
+/** gzip's level 4: level 2 was no faster here and 4% larger; 6, its default, 4% smaller and slower (docs/benchmarks.md, "The failure bundle") */
 const GZIP_LEVEL = 4;
 /**
  * The text as gzip members (RFC 1952, 2.2: a gzip file is a series of members, and every reader
@@ -97,9 +97,9 @@ export class GzipMembers {
   #at = 0;
 
   /**
-   * After a member was sent: resolves once there is a buffer free, or no more than IN_FLIGHT
-   * members are being compressed, giving the event loop a turn either way. Writing on while gzip
-   * is behind would only take fresh memory for the text waiting (every new page a fault).
+   * After a member was sent: a turn of the event loop, or, when IN_FLIGHT members are being
+   * compressed and no buffer is free, the end of one of them. Writing on while gzip is behind
+   * would only take fresh memory for the text waiting (every new page a fault).
    */
   async room(): Promise<void> {
     const waiting = this.#members.length - this.#done;
@@ -153,5 +153,5 @@ export class GzipMembers {
 const MEMBER_BYTES = 1024 * 1024;
 /** members compressed at once at most while the text goes on: the thread pool has four threads, the machines two cores or more */
 const IN_FLIGHT = 4;
-/** a member and the piece that may overflow it (a column of a thousand values) */
+/** a member and the piece that may overflow it (a column of two thousand values) */
 const BUFFER_BYTES = 2 * MEMBER_BYTES;
