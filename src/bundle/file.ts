@@ -3,12 +3,12 @@ import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleSchema, type Bundle } from './schema.ts';
-import { GzipMembers } from './state-pieces.ts';
+import { GzipMembers } from './gzip-members.ts';
 
 /**
  * A bundle on disk: gzip-compressed JSON (./schema.ts), written as gzip members one after the
  * other (RFC 1952, 2.2), each compressed on the thread pool as soon as its text is written
- * (./state-pieces.ts): gunzip, zlib and every gzip reader give back the one JSON text.
+ * (./gzip-members.ts): gunzip, zlib and every gzip reader give back the one JSON text.
  */
 const gunzipAsync = promisify(gunzip);
 
@@ -69,14 +69,14 @@ export async function decodeBundle(bytes: Buffer, source: string): Promise<Bundl
 
 /**
  * Written whole or not at all: a job killed while writing leaves no half bundle under the name. Its
- * members are written one after the other as they are (./state-pieces.ts), not joined first.
+ * members are written one after the other as they are (./gzip-members.ts), not joined first.
  */
 export async function writeBundleFile(file: string, bytes: Buffer | readonly Buffer[]): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.partial`;
   const handle = await open(partial, 'w');
   try {
-    await handle.writev(Array.isArray(bytes) ? [...bytes] : [bytes as Buffer]);
+    await handle.writev(Buffer.isBuffer(bytes) ? [bytes] : [...bytes]);
   } finally {
     await handle.close();
   }

@@ -31,7 +31,7 @@ export function copyState(ctx: StateSource): CollectionCopy[] {
   return out;
 }
 
-/** The whole state as tables, built on this thread. */
+/** The whole state as tables, an object rather than text (collectBundle). */
 export function exportState(ctx: StateSource): BundleState {
   const collections: BundleState['collections'] = {};
   for (const { name, partitions } of copyState(ctx)) {

@@ -12,7 +12,8 @@ import type { Row } from '../storage/index.ts';
  * the field has null there and its index in `absent[field]`, so a row comes back exactly as it was
  * (checked by StateTableSchema, ./schema.ts). A column whose values repeat (a status, the booking
  * three passengers share, a product id) keeps each value once, in `dictionaries[field]`, and
- * `columns[field][i]` is then its index there: a third of the text to write and compress.
+ * `columns[field][i]` is then its index there: less text to write and compress (17.6 MB of JSON
+ * for 10,000 bookings instead of 22.7).
  * Every value is redacted on the way in, by the one rule (src/core/redact.ts): a field named like
  * a secret whole (a webhook subscription's signing `secret`), any other string by shape.
  */
